@@ -1,0 +1,42 @@
+/**
+ * Who is calling. Every credential (developer, test-session, agent token; later provider
+ * tokens and session cookies) resolves to one of these, so routes never care which it was.
+ */
+import type { PrincipalKind } from '../domain/membership.js';
+import { AppError, unauthorized } from '../errors.js';
+
+export interface DeploymentRef {
+  id: string;
+  appId: string;
+  env: string;
+}
+
+export interface PrincipalCaller {
+  type: 'principal';
+  principal: { id: string; kind: PrincipalKind; ownerId: string | null };
+  deployment: DeploymentRef;
+  credential: 'test_session' | 'agent' | 'session' | 'provider';
+  /** Who is billed: the minting developer for test users. */
+  payer: string | null;
+}
+
+export interface DeveloperCaller {
+  type: 'developer';
+  developerId: string;
+}
+
+export type Caller = PrincipalCaller | DeveloperCaller;
+
+export function requirePrincipal(caller: Caller | null): PrincipalCaller {
+  if (!caller) throw unauthorized();
+  if (caller.type !== 'principal') {
+    throw new AppError('wrong_credential', 403, 'This route acts as a user of an app: use a session, test-session or agent token, not a developer token.');
+  }
+  return caller;
+}
+
+export function requireDeveloper(caller: Caller | null): DeveloperCaller {
+  if (!caller) throw unauthorized('A developer token is required: Authorization: Bearer <developer token>.');
+  if (caller.type !== 'developer') throw new AppError('wrong_credential', 403, 'This route needs a developer token.');
+  return caller;
+}

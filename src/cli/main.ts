@@ -1,0 +1,98 @@
+/** Dispatch: finds the command, parses its flags strictly with node:util parseArgs, and maps failures to exit codes. */
+import { parseArgs } from 'node:util';
+import type { Command } from './command.js';
+import { appsCreate, appsList } from './commands/apps.js';
+import { deploy } from './commands/deploy.js';
+import { devTokenCreate } from './commands/dev-token.js';
+import { migrate } from './commands/migrate.js';
+import { serve } from './commands/serve.js';
+import { testSession } from './commands/test-session.js';
+import { CliError, type Output, createOutput, reportError, usageError } from './output.js';
+
+const COMMANDS: Command[] = [serve, migrate, devTokenCreate, appsCreate, appsList, deploy, testSession];
+
+const COMMON_OPTIONS = `Common options:
+  --json       Print exactly one JSON object on stdout (errors too: { "error", "message" }).
+  -h, --help   Show this help.`;
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // Known before parsing, so even a flag error is reported in the format the caller asked for.
+  const json = argv.includes('--json');
+  const out = createOutput(json);
+  let command: Command | undefined;
+  try {
+    command = findCommand(argv);
+    if (!command) return withoutCommand(argv, out);
+
+    const { values, positionals } = parse(command, argv.slice(command.name.split(' ').length));
+    if (values.help) {
+      out.result({ usage: commandHelp(command) }, commandHelp(command));
+      return 0;
+    }
+    const { min, max } = command.positionals ?? { min: 0, max: 0 };
+    if (positionals.length < min) throw usageError(`missing argument ${command.positionals?.usage}.`);
+    if (positionals.length > max) throw usageError(`unexpected argument '${positionals[max]}'.`);
+
+    await command.run({ values, positionals, env, out });
+    return 0;
+  } catch (error) {
+    if (command && error instanceof CliError && error.code === 'usage') {
+      error.message += `\nRun 'gatehouse ${command.name} --help' for usage.`;
+    }
+    return reportError(error, json);
+  }
+}
+
+/** The command whose words the arguments start with ('apps create x' -> 'apps create'). */
+function findCommand(argv: string[]): Command | undefined {
+  return COMMANDS.find(c => c.name.split(' ').every((word, i) => argv[i] === word));
+}
+
+/** `gatehouse`, `gatehouse --help`, `gatehouse apps`, `gatehouse apps --help`, or an unknown command. */
+function withoutCommand(argv: string[], out: Output): number {
+  const group = argv[0] === 'help' || argv[0]?.startsWith('-') ? undefined : argv[0];
+  if (group && !COMMANDS.some(c => c.name.split(' ')[0] === group)) {
+    throw usageError(`unknown command '${group}'. Run 'gatehouse --help' for the list.`);
+  }
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    out.result({ usage: overview(group) }, overview(group));
+    return 0;
+  }
+  throw usageError(group ? `'gatehouse ${group}' needs a subcommand.\n${overview(group)}` : `a command is required.\n${overview()}`);
+}
+
+function parse(command: Command, args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { ...command.options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    // parseArgs explains how to pass a dash-led positional at length; the first sentence is the point.
+    throw usageError((error as Error).message.split('. ')[0].replace(/\.?$/, '.'));
+  }
+}
+
+function usageLine(command: Command): string {
+  const positional = command.positionals ? ` ${command.positionals.usage}` : '';
+  return `Usage: gatehouse ${command.name}${positional} [options]`;
+}
+
+function commandHelp(command: Command): string {
+  return [usageLine(command), '', command.summary, '', command.help.trimEnd(), '', COMMON_OPTIONS].join('\n');
+}
+
+function overview(group?: string): string {
+  const shown = COMMANDS.filter(c => !group || c.name.split(' ')[0] === group);
+  const width = Math.max(...shown.map(c => c.name.length));
+  return [
+    'Usage: gatehouse <command> [options]',
+    '',
+    'Commands:',
+    ...shown.map(c => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    `Run 'gatehouse <command> --help' for a command's options.`,
+  ].join('\n');
+}

@@ -1,0 +1,46 @@
+/** How the CLI reports: one JSON object with --json, plain text otherwise; errors carry an exit code. */
+
+/** Exit codes: 1 the server or the work failed, 2 the command line or environment is wrong. */
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export class CliError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: number = EXIT_FAILURE,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export const usageError = (message: string) => new CliError('usage', message, EXIT_USAGE);
+
+export interface Output {
+  /** Prints `value` with --json, otherwise the text (a string or lines). */
+  result(value: object, text: string | string[]): void;
+  /** Progress or warnings for people; stderr, so stdout stays the result. */
+  note(text: string): void;
+}
+
+export function createOutput(json: boolean): Output {
+  return {
+    result(value, text) {
+      if (json) process.stdout.write(`${JSON.stringify(value)}\n`);
+      else process.stdout.write(`${Array.isArray(text) ? text.join('\n') : text}\n`);
+    },
+    note(text) {
+      if (!json) process.stderr.write(`${text}\n`);
+    },
+  };
+}
+
+/** Reports a failure and returns the exit code. Unexpected errors show their stack on stderr for bug reports. */
+export function reportError(error: unknown, json: boolean): number {
+  const known = error instanceof CliError;
+  const message = error instanceof Error ? error.message : String(error);
+  if (json) process.stdout.write(`${JSON.stringify({ error: known ? error.code : 'internal', message })}\n`);
+  else process.stderr.write(`error: ${!known && error instanceof Error && error.stack ? error.stack : message}\n`);
+  return known ? error.exitCode : EXIT_FAILURE;
+}

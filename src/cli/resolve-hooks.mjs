@@ -1,0 +1,50 @@
+/**
+ * Node module hooks (module.register) for loading app schema files in `gatehouse deploy`.
+ * Plain .mjs: hooks run on a loader thread before TypeScript support can be relied on.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// A schema file outside this package (say /tmp/app/gatehouse.schema.ts) has no
+// node_modules/gatehouse to find, so 'gatehouse' and 'gatehouse/...' resolve as if imported from
+// inside this package: Node's package self-reference then applies package.json "exports" (the one
+// map of entry points), and every schema file uses this CLI's copy of the DSL.
+const insidePackage = new URL('../../package.json', import.meta.url).href;
+
+export async function resolve(specifier, context, nextResolve) {
+  const ours = specifier === 'gatehouse' || specifier.startsWith('gatehouse/');
+  const resolved = await nextResolve(specifier, ours ? { ...context, parentURL: insidePackage } : context);
+  // tsx hands .ts/.js files outside a "type": "module" package to the CommonJS loader, which
+  // (only tsx's ESM hooks being registered) fails on `import` with ERR_REQUIRE_CYCLE_MODULE.
+  // Schema files are ES modules by contract, so user .ts files load as ESM (TypeScript is written
+  // in ESM syntax whatever the package type), and so do .js files where no package.json gives a
+  // "type" (as Node 22's syntax detection would); a CommonJS package's .js files stay CommonJS.
+  if (resolved.format === 'commonjs' && isUserModule(resolved.url)) return { ...resolved, format: 'module' };
+  return resolved;
+}
+
+function isUserModule(url) {
+  if (!url.startsWith('file:')) return false;
+  const file = fileURLToPath(url);
+  if (file.split(path.sep).includes('node_modules')) return false;
+  return file.endsWith('.ts') || (file.endsWith('.js') && packageType(path.dirname(file)) === undefined);
+}
+
+const typeByDir = new Map();
+
+/** The "type" field of the nearest package.json above `dir` (undefined if it has none or there is none). */
+function packageType(dir) {
+  if (!typeByDir.has(dir)) typeByDir.set(dir, readPackageType(dir));
+  return typeByDir.get(dir);
+}
+
+function readPackageType(dir) {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).type;
+  } catch (error) {
+    const parent = path.dirname(dir);
+    // Only a missing file moves the search up; an unreadable one counts as typeless.
+    return error.code === 'ENOENT' && parent !== dir ? packageType(parent) : undefined;
+  }
+}

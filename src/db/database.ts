@@ -1,0 +1,82 @@
+/**
+ * Opens Gatehouse's database: PostgreSQL when a URL is given, otherwise embedded PGlite (a data
+ * directory, or `memory://`). Both speak PostgreSQL, so one Prisma schema and one migration
+ * history serve both.
+ */
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { applyMigrations, type MigrationPaths } from './migrations.js';
+import { embeddedDatabase } from './embedded.js';
+import { MEMORY_DATA_DIR, openPGlite } from './pglite.js';
+import { isPostgresUrl, postgresDatabase, redactUrl } from './postgres.js';
+
+export { Prisma, PrismaClient };
+export { redactUrl };
+
+/** The client handed to an interactive transaction's callback. */
+export type Tx = Prisma.TransactionClient;
+
+export interface TransactionOptions {
+  /** How long to wait for the transaction to start, in ms. */
+  maxWait?: number;
+  /** How long the callback may run before the transaction is rolled back, in ms. */
+  timeout?: number;
+  isolationLevel?: Prisma.TransactionIsolationLevel;
+}
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` in one interactive transaction: committed when it resolves, rolled back when it
+   * throws. On PGlite (one connection) transactions run one at a time, in arrival order.
+   */
+  transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Releases the client, the pool or the PGlite instance; an open PGlite keeps the process alive. */
+  close(): Promise<void>;
+  /** Where the data lives, for logs (no password). */
+  describe(): string;
+}
+
+export interface OpenDatabaseOptions {
+  /** A postgres:// or postgresql:// URL; without it the embedded database is used. */
+  databaseUrl?: string;
+  /** The PGlite data directory (created if missing) or `memory://`; the default is in-memory. */
+  dataDir?: string;
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean;
+  /** PGlite only: start from this `dumpDataDir()` tarball instead of an empty database. */
+  loadDataDir?: Blob | File;
+  /** PostgreSQL only: the most connections the pool opens (default 10). */
+  poolSize?: number;
+  /** Migrations and schema to apply (default: the package's own). */
+  migrationPaths?: MigrationPaths;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  if (options.databaseUrl !== undefined) return openPostgres(options.databaseUrl, options);
+  return openEmbedded(options);
+}
+
+async function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Promise<Database> {
+  if (!isPostgresUrl(databaseUrl)) {
+    throw new Error(`databaseUrl must start with postgres:// or postgresql:// (got ${redactUrl(databaseUrl)})`);
+  }
+  // The engine migrates through its own short-lived pool before the client exists, so the
+  // client never sees a half-migrated schema.
+  if (options.migrate ?? true) await applyMigrations({ databaseUrl }, options.migrationPaths);
+  return postgresDatabase(databaseUrl, { poolSize: options.poolSize });
+}
+
+async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
+  const dataDir = options.dataDir ?? MEMORY_DATA_DIR;
+  const pglite = await openPGlite({ dataDir, loadDataDir: options.loadDataDir });
+  try {
+    // The engine and the client must not share the single connection at the same time: the
+    // client is only created once the engine is done.
+    if (options.migrate ?? true) await applyMigrations({ pglite }, options.migrationPaths);
+  } catch (error) {
+    await pglite.close();
+    throw error;
+  }
+  return embeddedDatabase(pglite, dataDir);
+}

@@ -1,0 +1,107 @@
+/**
+ * The embedded database: PGlite behind Prisma. PGlite is one PostgreSQL backend on one connection,
+ * so interactive transactions cannot overlap; this module makes that invisible to callers.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { PGlite } from '@electric-sql/pglite';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.js';
+import type { Database, TransactionOptions, Tx } from './database.js';
+import { Mutex } from './mutex.js';
+import { isMemoryDataDir } from './pglite.js';
+
+/** Marks the async work of one `transaction()` callback while it runs. */
+interface TransactionScope {
+  open: boolean;
+}
+
+class OuterClientInTransactionError extends Error {
+  constructor() {
+    super(
+      'db.prisma was used inside db.transaction(): on the embedded database that query waits for the ' +
+        'transaction it is part of to end, which is a deadlock. Use the `tx` client passed to the callback.',
+    );
+    this.name = 'OuterClientInTransactionError';
+  }
+}
+
+/**
+ * The adapter PrismaClient uses, refusing queries on the outer client from inside a transaction
+ * callback: PGlite would queue them behind the open transaction until it times out.
+ */
+function guardedAdapterFactory(pglite: PGlite, scopes: AsyncLocalStorage<TransactionScope>): SqlDriverAdapterFactory {
+  // pglite-prisma-adapter is typed against an older @prisma/driver-adapter-utils; the shapes agree.
+  const factory = new PrismaPGlite(pglite) as unknown as SqlDriverAdapterFactory;
+  const refuseInsideTransaction = () => {
+    if (scopes.getStore()?.open) throw new OuterClientInTransactionError();
+  };
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect(): Promise<SqlDriverAdapter> {
+      const adapter = await factory.connect();
+      return {
+        provider: adapter.provider,
+        adapterName: adapter.adapterName,
+        queryRaw: async query => (refuseInsideTransaction(), adapter.queryRaw(query)),
+        executeRaw: async query => (refuseInsideTransaction(), adapter.executeRaw(query)),
+        executeScript: async script => (refuseInsideTransaction(), adapter.executeScript(script)),
+        startTransaction: isolationLevel => adapter.startTransaction(isolationLevel),
+        getConnectionInfo: () => adapter.getConnectionInfo?.() ?? { supportsRelationJoins: true },
+        dispose: () => adapter.dispose(),
+      };
+    },
+  };
+}
+
+/** Prisma's interactive-transaction timeout when the caller sets none (PrismaClient default). */
+const PRISMA_DEFAULT_TIMEOUT_MS = 5_000;
+/** Time for Prisma to roll back a timed-out transaction and free the connection. */
+const ROLLBACK_GRACE_MS = 100;
+
+/**
+ * Wraps an open (and migrated) PGlite. Transactions queue in a FIFO lock before they reach Prisma,
+ * so Prisma's maxWait clock starts when it is their turn rather than while an earlier transaction
+ * holds the only connection (long queues would otherwise fail with "Unable to start a transaction
+ * in the given time").
+ */
+export function embeddedDatabase(pglite: PGlite, dataDir: string): Database {
+  const scopes = new AsyncLocalStorage<TransactionScope>();
+  const prisma = new PrismaClient({ adapter: guardedAdapterFactory(pglite, scopes) });
+  const queue = new Mutex();
+  let closed: Promise<void> | undefined;
+
+  async function transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    if (scopes.getStore()?.open) {
+      throw new Error('db.transaction() was called inside another one; pass its `tx` down instead of nesting.');
+    }
+    // One transaction at a time means every one already sees a serial history: an isolation
+    // level adds nothing (and the adapter would issue it outside the transaction block).
+    const { isolationLevel: _serialAnyway, ...prismaOptions } = options;
+    const release = await queue.acquire();
+    // Prisma rolls back a transaction that outlives its timeout, but $transaction only settles
+    // when the callback does: a slow callback must not hold up the queue past that point.
+    const timer = setTimeout(release, (options.timeout ?? PRISMA_DEFAULT_TIMEOUT_MS) + ROLLBACK_GRACE_MS);
+    const scope: TransactionScope = { open: true };
+    try {
+      return await scopes.run(scope, () => prisma.$transaction(fn, prismaOptions));
+    } finally {
+      scope.open = false;
+      clearTimeout(timer);
+      release();
+    }
+  }
+
+  return {
+    prisma,
+    kind: 'pglite',
+    transaction,
+    close: () =>
+      (closed ??= (async () => {
+        await prisma.$disconnect();
+        await pglite.close();
+      })()),
+    describe: () => (isMemoryDataDir(dataDir) ? 'PGlite in memory' : `PGlite at ${dataDir}`),
+  };
+}

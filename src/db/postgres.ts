@@ -1,0 +1,53 @@
+/** PostgreSQL behind Prisma through node-postgres (@prisma/adapter-pg). */
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client.js';
+import type { Database } from './database.js';
+
+const DEFAULT_POOL_SIZE = 10;
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
+/** The URL without its password, for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+/** Wraps an already migrated PostgreSQL database; the pool connects lazily. */
+export function postgresDatabase(databaseUrl: string, { poolSize = DEFAULT_POOL_SIZE } = {}): Database {
+  // pg's Pool.end() resolves before the sockets are gone: errors on connections that are already
+  // being closed (e.g. a test dropping its database right after) are not worth reporting.
+  let closing = false;
+  const adapter = new PrismaPg(
+    {
+      connectionString: databaseUrl,
+      max: poolSize,
+      // Fail a request when no connection frees up instead of queueing forever.
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 30_000,
+    },
+    {
+      onPoolError: error => {
+        if (!closing) console.error('[db] idle PostgreSQL connection failed:', error.message);
+      },
+    },
+  );
+  const prisma = new PrismaClient({ adapter });
+  return {
+    prisma,
+    kind: 'postgres',
+    transaction: (fn, options) => prisma.$transaction(fn, options),
+    close: async () => {
+      closing = true;
+      await prisma.$disconnect();
+    },
+    describe: () => `PostgreSQL ${redactUrl(databaseUrl)}`,
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The one error model. Every expected failure is an AppError with a stable `code` (kept from the
+ * spec where it names one) and the HTTP status the REST shims answer with. GraphQL carries both in
+ * `extensions`; anything that is not an AppError is masked and logged.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (code: string, message: string, details?: Record<string, unknown>) =>
+  new AppError(code, 400, message, details);
+export const unauthorized = (message = 'Authentication required: send a bearer token or session cookie.') =>
+  new AppError('unauthenticated', 401, message);
+export const forbidden = (code: string, message: string) => new AppError(code, 403, message);
+export const notFound = (code: string, message: string) => new AppError(code, 404, message);
+export const conflict = (code: string, message: string) => new AppError(code, 409, message);
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** A failed zod parse as a 400 that names the offending field (`input.name: must not be empty`). */
+export function zodToAppError(error: { issues: { path: PropertyKey[]; message: string }[] }, field?: string): AppError {
+  const problems = error.issues.map(issue => {
+    const path = [field, ...issue.path.map(String)].filter(Boolean).join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+  return badRequest('invalid_argument', problems.join('; '));
+}

@@ -1,0 +1,112 @@
+/** Membership: roster, invitations and one mutation per transition of spec 3. */
+import { requirePrincipal } from '../auth/caller.js';
+import type { InvitationEntry, RosterEntry, TransitionResult } from '../services/membership.js';
+import { builder } from './builder.js';
+import { MembershipStateEnum, PrincipalKindEnum, RoleEnum, ids, validate } from './common.js';
+
+const RosterEntryRef = builder.objectRef<RosterEntry>('RosterEntry').implement({
+  description: 'A member, active or pending. For an agent, the person who acts through it is disclosed.',
+  fields: t => ({
+    userId: t.exposeID('userId'),
+    role: t.field({ type: RoleEnum, resolve: e => e.role }),
+    state: t.field({ type: MembershipStateEnum, resolve: e => e.state }),
+    kind: t.field({ type: PrincipalKindEnum, resolve: e => e.kind }),
+    ownerId: t.exposeString('ownerId', { nullable: true }),
+    ownerHandle: t.exposeString('ownerHandle', { nullable: true }),
+    ownerDisplayName: t.exposeString('ownerDisplayName', { nullable: true }),
+  }),
+});
+
+const InvitationRef = builder.objectRef<InvitationEntry>('Invitation').implement({
+  fields: t => ({
+    resourceId: t.exposeID('resourceId'),
+    type: t.exposeString('type'),
+    name: t.exposeString('name'),
+    role: t.field({ type: RoleEnum, resolve: e => e.role }),
+    invitedBy: t.exposeString('invitedBy', { nullable: true }),
+    expiresAt: t.field({ type: 'DateTime', resolve: e => e.expiresAt }),
+  }),
+});
+
+export const MembershipResultRef = builder.objectRef<TransitionResult>('MembershipResult').implement({
+  description: 'The outcome of a membership transition; state and role are null when the row is gone.',
+  fields: t => ({
+    ok: t.boolean({ resolve: () => true }),
+    resourceId: t.exposeID('resourceId'),
+    state: t.field({ type: MembershipStateEnum, nullable: true, resolve: r => r.state }),
+    role: t.field({ type: RoleEnum, nullable: true, resolve: r => r.role }),
+  }),
+});
+
+builder.queryFields(t => ({
+  members: t.field({
+    type: [RosterEntryRef],
+    description: 'Active and pending members; visible to active members.',
+    args: { resourceId: t.arg.id({ required: true }) },
+    resolve: (_, args, ctx) =>
+      ctx.services.membership.members(requirePrincipal(ctx.caller), validate(ids.resourceId, String(args.resourceId), 'resourceId')),
+  }),
+  invitations: t.field({
+    type: [InvitationRef],
+    description: 'Your own unexpired invites in this app environment.',
+    args: { type: t.arg.string() },
+    resolve: (_, { type }, ctx) => ctx.services.membership.invitations(requirePrincipal(ctx.caller), type),
+  }),
+}));
+
+builder.mutationFields(t => {
+  const resourceId = (value: string | number) => validate(ids.resourceId, String(value), 'resourceId');
+  const userId = (value: string | number | null | undefined) =>
+    value == null ? undefined : validate(ids.principalId, String(value), 'userId');
+  const target = { resourceId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }) };
+  const optionalTarget = { resourceId: t.arg.id({ required: true }), userId: t.arg.id() };
+  const withRole = { resourceId: t.arg.id({ required: true }), role: t.arg({ type: RoleEnum }) };
+
+  return {
+    invite: t.field({
+      type: MembershipResultRef,
+      description: "Admin+. Invites a person (state invited) or adds your own agent (state active).",
+      args: { ...target, role: t.arg({ type: RoleEnum }) },
+      resolve: (_, a, ctx) =>
+        ctx.services.membership.invite(requirePrincipal(ctx.caller), resourceId(a.resourceId), userId(a.userId)!, a.role ?? undefined),
+    }),
+    requestAccess: t.field({
+      type: MembershipResultRef,
+      args: withRole,
+      resolve: (_, a, ctx) => ctx.services.membership.request(requirePrincipal(ctx.caller), resourceId(a.resourceId), a.role ?? undefined),
+    }),
+    accept: t.field({
+      type: MembershipResultRef,
+      description: "Accept your invite (no userId), your agent's invite, or (admin+) a request.",
+      args: optionalTarget,
+      resolve: (_, a, ctx) => ctx.services.membership.accept(requirePrincipal(ctx.caller), resourceId(a.resourceId), userId(a.userId)),
+    }),
+    reject: t.field({
+      type: MembershipResultRef,
+      args: optionalTarget,
+      resolve: (_, a, ctx) => ctx.services.membership.reject(requirePrincipal(ctx.caller), resourceId(a.resourceId), userId(a.userId)),
+    }),
+    join: t.field({
+      type: MembershipResultRef,
+      description: 'Self-join a public resource at its default role. Idempotent.',
+      args: { resourceId: t.arg.id({ required: true }) },
+      resolve: (_, a, ctx) => ctx.services.membership.join(requirePrincipal(ctx.caller), resourceId(a.resourceId)),
+    }),
+    leave: t.field({
+      type: MembershipResultRef,
+      args: { resourceId: t.arg.id({ required: true }) },
+      resolve: (_, a, ctx) => ctx.services.membership.leave(requirePrincipal(ctx.caller), resourceId(a.resourceId)),
+    }),
+    setRole: t.field({
+      type: MembershipResultRef,
+      args: { ...target, role: t.arg({ type: RoleEnum, required: true }) },
+      resolve: (_, a, ctx) =>
+        ctx.services.membership.setRole(requirePrincipal(ctx.caller), resourceId(a.resourceId), userId(a.userId)!, a.role),
+    }),
+    removeMember: t.field({
+      type: MembershipResultRef,
+      args: target,
+      resolve: (_, a, ctx) => ctx.services.membership.remove(requirePrincipal(ctx.caller), resourceId(a.resourceId), userId(a.userId)!),
+    }),
+  };
+});

@@ -1,0 +1,69 @@
+/** The caller (`me`), agents and blocks. */
+import { requirePrincipal } from '../auth/caller.js';
+import { agentNameSchema } from '../services/principals.js';
+import { builder } from './builder.js';
+import { PrincipalKindEnum, ids, validate } from './common.js';
+
+builder.prismaObject('Principal', {
+  name: 'Principal',
+  fields: t => ({
+    id: t.exposeID('id'),
+    kind: t.field({ type: PrincipalKindEnum, resolve: p => p.kind }),
+    handle: t.exposeString('handle', { nullable: true }),
+    displayName: t.exposeString('displayName', { nullable: true }),
+    owner: t.relation('owner', { nullable: true }),
+  }),
+});
+
+const CreatedAgentRef = builder
+  .objectRef<{ id: string; name: string; ownerId: string; token: string }>('CreatedAgent')
+  .implement({
+    description: "A new agent. `token` is its bearer credential, shown only in this response.",
+    fields: t => ({
+      id: t.exposeID('id'),
+      name: t.exposeString('name'),
+      ownerId: t.exposeID('ownerId'),
+      token: t.exposeString('token'),
+    }),
+  });
+
+const BlockResultRef = builder.objectRef<{ ok: true; userId: string }>('BlockResult').implement({
+  fields: t => ({ ok: t.boolean({ resolve: () => true }), userId: t.exposeID('userId') }),
+});
+
+const BlockRef = builder.objectRef<{ userId: string; createdAt: Date }>('Block').implement({
+  fields: t => ({ userId: t.exposeID('userId'), createdAt: t.field({ type: 'DateTime', resolve: b => b.createdAt }) }),
+});
+
+builder.queryFields(t => ({
+  me: t.prismaField({
+    type: 'Principal',
+    description: 'The principal your credential acts as.',
+    resolve: (query, _, __, ctx) =>
+      ctx.services.deps.prisma.principal.findUniqueOrThrow({ ...query, where: { id: requirePrincipal(ctx.caller).principal.id } }),
+  }),
+  blocks: t.field({
+    type: [BlockRef],
+    description: 'Users you have blocked.',
+    resolve: (_, __, ctx) => ctx.services.principals.blocks(requirePrincipal(ctx.caller)),
+  }),
+}));
+
+builder.mutationFields(t => ({
+  createAgent: t.field({
+    type: CreatedAgentRef,
+    args: { name: t.arg.string({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.principals.createAgent(requirePrincipal(ctx.caller), validate(agentNameSchema, a.name, 'name')),
+  }),
+  blockUser: t.field({
+    type: BlockResultRef,
+    args: { userId: t.arg.id({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.principals.block(requirePrincipal(ctx.caller), validate(ids.principalId, String(a.userId), 'userId')),
+  }),
+  unblockUser: t.field({
+    type: BlockResultRef,
+    args: { userId: t.arg.id({ required: true }) },
+    resolve: (_, a, ctx) =>
+      ctx.services.principals.unblock(requirePrincipal(ctx.caller), validate(ids.principalId, String(a.userId), 'userId')),
+  }),
+}));

@@ -1,0 +1,10 @@
+/** Imports every area module (each registers on the builder) and builds the schema once. */
+import { builder } from './builder.js';
+import './common.js';
+import './resources.js';
+import './members.js';
+import './invite-links.js';
+import './principals.js';
+import './apps.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

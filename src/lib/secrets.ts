@@ -1,0 +1,20 @@
+/** Random ids, bearer secrets and their hashes. Secrets are stored only as SHA-256 digests. */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** A short random id with a type prefix, e.g. `res_4f9c2a…`. */
+export const newId = (prefix: string, bytes = 10) => `${prefix}_${randomBytes(bytes).toString('hex')}`;
+
+/** A bearer secret: `<prefix>_<43 url-safe chars>` (256 bits). */
+export const newSecret = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** Constant-time equality of two hex digests. */
+export function digestsEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Bearer token prefixes; the test-session one is the spec's short type prefix. */
+export const TOKEN_PREFIX = { developer: 'ghd', test_session: 'gst', agent: 'gha' } as const;

@@ -1,0 +1,134 @@
+/**
+ * Serves the route table: match, validate, run the route's precompiled GraphQL operation with
+ * the same context GraphQL requests get, and shape the result or error for REST.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type GraphQLSchema, parse, validate as validateDocument } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { z } from 'zod';
+import { AppError, badRequest, zodToAppError } from '../errors.js';
+import { describeError } from '../graphql/errors.js';
+import type { Context } from '../graphql/builder.js';
+import type { Route } from './routes.js';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+interface CompiledRoute {
+  route: Route;
+  segments: string[];
+  compiled: CompiledQuery;
+}
+
+export interface RouteMatch {
+  entry: CompiledRoute;
+  params: Record<string, string>;
+}
+
+function compile(schema: GraphQLSchema, route: Route): CompiledQuery {
+  const document = parse(route.operation);
+  const errors = validateDocument(schema, document);
+  if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map(e => e.message).join('; ')}`);
+  const compiled = compileQuery(schema, document);
+  if (!isCompiledQuery(compiled)) throw new Error(`REST route ${route.method} ${route.path} does not compile`);
+  return compiled;
+}
+
+export function createRestShim(schema: GraphQLSchema, routes: Route[]) {
+  // Literal segments before parameters, so /v1/resources/browse wins over /v1/resources/:id.
+  const table = routes
+    .map(route => ({ route, segments: route.path.split('/').filter(Boolean), compiled: compile(schema, route) }))
+    .sort((a, b) => specificity(b.segments) - specificity(a.segments));
+
+  function match(method: string, pathname: string): RouteMatch | 'method_not_allowed' | null {
+    const parts = pathname.split('/').filter(Boolean);
+    let pathMatched = false;
+    for (const entry of table) {
+      const params = matchSegments(entry.segments, parts);
+      if (!params) continue;
+      pathMatched = true;
+      if (entry.route.method === method) return { entry, params };
+    }
+    return pathMatched ? 'method_not_allowed' : null;
+  }
+
+  async function handle(found: RouteMatch, req: IncomingMessage, res: ServerResponse, url: URL, context: Context) {
+    try {
+      const { route, compiled } = found.entry;
+      const body = parseInput(route.body, await readJsonBody(req), 'body', route.body !== undefined);
+      const query = parseInput(route.query, Object.fromEntries(url.searchParams), 'query', true);
+      const variables = route.variables({ params: found.params, query, body });
+      const result = await compiled.query(undefined, context, variables);
+      if (result.errors?.length) {
+        const shape = describeError(result.errors[0]);
+        return send(res, shape.status, { error: shape.code, message: shape.message, ...(shape.details ?? {}) });
+      }
+      return send(res, 200, route.respond((result.data as { result: unknown }).result));
+    } catch (error) {
+      const shape = describeError(error);
+      return send(res, shape.status, { error: shape.code, message: shape.message });
+    }
+  }
+
+  return { match, handle };
+}
+
+const specificity = (segments: string[]) =>
+  segments.reduce((score, s, i) => score + (s.startsWith(':') ? 0 : 2 ** (10 - i)), segments.length * 4096);
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
+  if (pattern.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i].startsWith(':')) {
+      try {
+        params[pattern[i].slice(1)] = decodeURIComponent(parts[i]);
+      } catch {
+        return null;
+      }
+    } else if (pattern[i] !== parts[i]) return null;
+  }
+  return params;
+}
+
+function parseInput(schema: z.ZodType<Record<string, unknown>> | undefined, value: Record<string, unknown>, where: 'body' | 'query', allowed: boolean) {
+  if (!schema) {
+    if (!allowed && Object.keys(value).length) throw badRequest('invalid_argument', `${where}: this route takes no ${where} fields.`);
+    return value;
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw zodToAppError(parsed.error, where);
+  return parsed.data;
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  if (req.method === 'GET' || req.method === 'HEAD') return {};
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (!text) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('invalid_json', 'body: not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest('invalid_json', 'body: must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+const tooLarge = () => new AppError('body_too_large', 400, `body: larger than ${MAX_BODY_BYTES} bytes.`);
+
+export function send(res: ServerResponse, status: number, body: unknown) {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'cache-control': 'no-store' });
+  res.end(payload);
+}

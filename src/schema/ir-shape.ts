@@ -1,0 +1,89 @@
+/**
+ * The structural half of validation: zod shapes for each IR node. Cross-field rules (a default
+ * that fits its column, an index naming real columns, grant ceilings …) live in `rules.ts`, which
+ * runs on nodes these shapes accepted. Objects are strict because a misspelt key in deployed JSON
+ * would otherwise be dropped without a word.
+ */
+import { z } from 'zod';
+import {
+  ACCESS_RULES,
+  COLUMN_TYPES,
+  MEMBER_REMOVE_POLICIES,
+  OWNER_DELETE_POLICIES,
+  ROLE_NAMES,
+  VISIBILITY_NAMES,
+  type ResourceTypeIR,
+  type TableIR,
+} from './ir.js';
+
+/** An enum whose message names the bad value and the choices, which zod's default does not. */
+function oneOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
+  return z.enum(values, {
+    error: ({ input }) =>
+      input === undefined ? 'required' : `unknown ${what} ${JSON.stringify(input)}; expected one of ${values.join(', ')}`,
+  });
+}
+
+const accessList = z.array(oneOf(ACCESS_RULES, 'access rule'));
+
+const accessShape = z.strictObject({
+  read: accessList.optional(),
+  create: accessList.optional(),
+  update: accessList.optional(),
+  delete: accessList.optional(),
+  unlink: accessList.optional(),
+});
+
+const columnShape = z.strictObject({
+  type: oneOf(COLUMN_TYPES, 'column type'),
+  notNull: z.boolean(),
+  unique: z.boolean(),
+  default: z.json().optional(),
+});
+
+export const tableShape = z.strictObject({
+  columns: z.record(z.string(), columnShape),
+  timestamps: z.boolean(),
+  indexes: z.array(z.array(z.string())),
+  access: accessShape.nullable(),
+});
+
+const role = oneOf(ROLE_NAMES, 'role');
+const ceiling = role.nullable();
+const visibility = oneOf(VISIBILITY_NAMES, 'visibility');
+
+export const resourceTypeShape = z.strictObject({
+  visibility: z.strictObject({
+    default: visibility,
+    allow: z.array(visibility).min(1, 'allow must list at least the default visibility'),
+  }),
+  defaultRole: role,
+  grant: z.strictObject({ owner: ceiling, admin: ceiling, writer: ceiling, reader: ceiling }),
+  static: z.array(z.string()),
+  shares: z.array(
+    z.strictObject({
+      table: z.string(),
+      onMemberRemove: oneOf(MEMBER_REMOVE_POLICIES, 'onMemberRemove policy'),
+      onOwnerDelete: oneOf(OWNER_DELETE_POLICIES, 'onOwnerDelete policy'),
+      access: accessShape.nullable(),
+    }),
+  ),
+  owns: z.array(z.strictObject({ table: z.string(), access: accessShape.nullable() })),
+});
+
+/** Table and resource values are parsed one by one (see validate.ts), so here they stay opaque. */
+export const envelopeShape = z.strictObject({
+  version: z.literal(1, {
+    error: (issue) => `unsupported schema version ${JSON.stringify(issue.input)}; this server reads version 1`,
+  }),
+  tables: z.record(z.string(), z.unknown()),
+  resources: z.record(z.string(), z.unknown()),
+});
+
+// Compile-time proof that what the shapes accept is exactly the IR the rest of the code reads.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const proofs: [Same<z.output<typeof tableShape>, TableIR>, Same<z.output<typeof resourceTypeShape>, ResourceTypeIR>] = [
+  true,
+  true,
+];
+void proofs;

@@ -1,0 +1,231 @@
+/**
+ * The semantic half of validation: rules that need more than one field (or the set of table
+ * names) to decide. Each takes a node the zod shapes already accepted and returns every issue it
+ * finds, so one run reports all of them.
+ */
+import { z } from 'zod';
+import { rank } from '../domain/roles.js';
+import {
+  RESERVED_COLUMNS,
+  TIMESTAMP_COLUMNS,
+  type AccessIR,
+  type ColumnIR,
+  type ColumnType,
+  type JsonValue,
+  type ResourceTypeIR,
+  type RoleName,
+  type TableIR,
+} from './ir.js';
+import { issueAt, type PathSegment, type SchemaIssue } from './schema-validation-error.js';
+
+/** Lowercase so names map to PostgreSQL identifiers unquoted; 63 is PostgreSQL's length limit. */
+const TABLE_OR_TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
+/** Columns also allow camelCase (`parentId`), the field style rows are read in (spec 2.7 `roomId`). */
+const COLUMN_NAME = /^[a-z][a-zA-Z0-9_]{0,62}$/;
+const STATIC_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+
+/** What a default must look like per column type; `expected` completes "expected …" in messages. */
+const DEFAULT_VALUES: Record<ColumnType, { schema: z.ZodType; expected: string }> = {
+  text: { schema: z.string(), expected: 'a string' },
+  uuid: { schema: z.guid(), expected: 'a UUID string' },
+  integer: { schema: z.int32(), expected: 'a 32-bit integer' },
+  bigint: {
+    schema: z.string().refine((text) => /^-?\d+$/.test(text) && BigInt(text) >= INT64.min && BigInt(text) <= INT64.max),
+    expected: 'a 64-bit integer as a decimal string (JSON numbers cannot hold every 64-bit integer)',
+  },
+  boolean: { schema: z.boolean(), expected: 'true or false' },
+  jsonb: { schema: z.json(), expected: 'a JSON value' },
+  timestamp: { schema: z.iso.datetime({ offset: true }), expected: 'an ISO 8601 date-time string' },
+};
+
+const RESERVED_COLUMN_REASONS = new Map<string, string>([
+  ['id', 'every row already has an id'],
+  ['roomId', 'room placement is virtual and never a column (spec 2.7)'],
+  ['room_id', 'room placement is virtual and never a column (spec 2.7)'],
+] satisfies [(typeof RESERVED_COLUMNS)[number], string][]);
+
+/** True when `list[i]` already appeared earlier; the first occurrence is never the duplicate. */
+const repeatsEarlier = <T>(list: readonly T[], i: number): boolean => list.indexOf(list[i]) !== i;
+
+const NAME_HINT = 'must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)';
+
+export function checkTableName(name: string): SchemaIssue[] {
+  if (TABLE_OR_TYPE_NAME.test(name)) return [];
+  return [issueAt(['tables', name], `table name ${JSON.stringify(name)} ${NAME_HINT}`)];
+}
+
+export function checkResourceTypeName(name: string): SchemaIssue[] {
+  const path = ['resources', name];
+  if (name.startsWith('_')) {
+    const message = `resource type ${JSON.stringify(name)} is reserved: names starting with "_" belong to the platform (spec 2.1)`;
+    return [issueAt(path, message)];
+  }
+  if (TABLE_OR_TYPE_NAME.test(name)) return [];
+  return [issueAt(path, `resource type name ${JSON.stringify(name)} ${NAME_HINT}`)];
+}
+
+export function checkTable(name: string, table: TableIR): SchemaIssue[] {
+  const path = ['tables', name];
+  const columnIssues = Object.entries(table.columns).flatMap(([column, ir]) =>
+    checkColumn([...path, 'columns', column], column, ir, table.timestamps),
+  );
+  return [
+    ...columnIssues,
+    ...checkIndexes([...path, 'indexes'], table),
+    ...checkAccess([...path, 'access'], table.access, { unlink: true }),
+  ];
+}
+
+function checkColumn(path: PathSegment[], name: string, column: ColumnIR, timestamps: boolean): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  if (!COLUMN_NAME.test(name)) {
+    const hint = 'must start with a lowercase letter and use only letters, digits and _ (at most 63 characters)';
+    issues.push(issueAt(path, `column name ${JSON.stringify(name)} ${hint}`));
+  }
+  const reserved = RESERVED_COLUMN_REASONS.get(name);
+  if (reserved) issues.push(issueAt(path, `column name ${JSON.stringify(name)} is reserved: ${reserved}`));
+  if (timestamps && (TIMESTAMP_COLUMNS as readonly string[]).includes(name)) {
+    const message = `column ${JSON.stringify(name)} clashes with timestamps(), which adds ${TIMESTAMP_COLUMNS.join(' and ')}; drop one of them`;
+    issues.push(issueAt(path, message));
+  }
+  if (column.default !== undefined) issues.push(...checkDefault([...path, 'default'], column.type, column.default));
+  return issues;
+}
+
+function checkDefault(path: PathSegment[], type: ColumnType, value: JsonValue): SchemaIssue[] {
+  // NULL is what a column without a default already gets; a null default would only blur that.
+  if (value === null) return [issueAt(path, 'a default cannot be null; leave the default out instead')];
+  const { schema, expected } = DEFAULT_VALUES[type];
+  if (schema.safeParse(value).success) return [];
+  return [issueAt(path, `default ${JSON.stringify(value)} does not fit column type ${type}: expected ${expected}`)];
+}
+
+function checkIndexes(path: PathSegment[], table: TableIR): SchemaIssue[] {
+  const known = new Set([...Object.keys(table.columns), ...(table.timestamps ? TIMESTAMP_COLUMNS : [])]);
+  const seen = new Map<string, number>();
+  return table.indexes.flatMap((columns, i): SchemaIssue[] => {
+    if (columns.length === 0) return [issueAt([...path, i], 'an index needs at least one column')];
+    const issues = columns.flatMap((column, j) => {
+      const at = [...path, i, j];
+      if (!known.has(column)) return [issueAt(at, `index names unknown column ${JSON.stringify(column)}`)];
+      if (repeatsEarlier(columns, j)) return [issueAt(at, `column ${JSON.stringify(column)} appears twice in this index`)];
+      return [];
+    });
+    const key = JSON.stringify(columns);
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else issues.push(issueAt([...path, i], `duplicates index ${first} (same columns in the same order)`));
+    return issues;
+  });
+}
+
+function checkAccess(path: PathSegment[], access: AccessIR | null, allow: { unlink: boolean }): SchemaIssue[] {
+  if (!access) return [];
+  return Object.entries(access).flatMap(([action, rules]): SchemaIssue[] => {
+    const at = [...path, action];
+    if (action === 'unlink' && !allow.unlink) {
+      return [issueAt(at, 'owned rows are not linked into the resource, so there is nothing to unlink')];
+    }
+    if (rules.length === 0) return [issueAt(at, `list at least one rule, or ["none"] to forbid ${action}`)];
+    if (rules.includes('none') && rules.length > 1) {
+      return [issueAt(at, '"none" forbids the action, so it cannot be combined with other rules')];
+    }
+    return rules.flatMap((rule, i) =>
+      repeatsEarlier(rules, i) ? [issueAt([...at, i], `rule ${JSON.stringify(rule)} is listed twice`)] : [],
+    );
+  });
+}
+
+/** `tableNames` null: the tables are unreadable, so links to them are not judged. */
+export function checkResourceType(
+  name: string,
+  type: ResourceTypeIR,
+  tableNames: ReadonlySet<string> | null,
+): SchemaIssue[] {
+  const path = ['resources', name];
+  return [
+    ...checkVisibility([...path, 'visibility'], type.visibility),
+    ...checkDefaultRole([...path, 'defaultRole'], type.defaultRole),
+    ...checkGrant([...path, 'grant'], type.grant),
+    ...checkStatic([...path, 'static'], type.static),
+    ...checkTableLinks(path, name, type, tableNames),
+  ];
+}
+
+function checkVisibility(path: PathSegment[], visibility: ResourceTypeIR['visibility']): SchemaIssue[] {
+  const issues = visibility.allow.flatMap((value, i) =>
+    repeatsEarlier(visibility.allow, i) ? [issueAt([...path, 'allow', i], `${JSON.stringify(value)} is listed twice`)] : [],
+  );
+  if (!visibility.allow.includes(visibility.default)) {
+    const message = `default ${JSON.stringify(visibility.default)} is not in allow [${visibility.allow.join(', ')}]; allow must include the default`;
+    issues.push(issueAt([...path, 'default'], message));
+  }
+  return issues;
+}
+
+function checkDefaultRole(path: PathSegment[], role: RoleName): SchemaIssue[] {
+  if (role !== 'owner') return [];
+  return [issueAt(path, 'defaultRole cannot be "owner": the creator is the only owner, and joiners get the default role')];
+}
+
+/**
+ * A role may hand out at most its own rank (an admin may make admins), never more, and nobody may
+ * hand out ownership (spec 2.1: "ownership cannot be handed out by grant").
+ */
+function checkGrant(path: PathSegment[], grant: ResourceTypeIR['grant']): SchemaIssue[] {
+  return Object.entries(grant).flatMap(([role, ceiling]): SchemaIssue[] => {
+    if (ceiling === null) return [];
+    const at = [...path, role];
+    if (ceiling === 'owner') {
+      return [issueAt(at, 'ownership cannot be handed out by grant (spec 2.1); the highest ceiling is "admin"')];
+    }
+    if (rank(ceiling) > rank(role as RoleName)) {
+      return [issueAt(at, `"${role}" cannot grant "${ceiling}": a role's ceiling may not exceed the role itself`)];
+    }
+    return [];
+  });
+}
+
+function checkStatic(path: PathSegment[], slugs: string[]): SchemaIssue[] {
+  return slugs.flatMap((slug, i): SchemaIssue[] => {
+    if (!STATIC_SLUG.test(slug)) {
+      const hint = 'must start with a lowercase letter or digit and use only lowercase letters, digits and - (at most 63 characters)';
+      return [issueAt([...path, i], `static slug ${JSON.stringify(slug)} ${hint}`)];
+    }
+    if (repeatsEarlier(slugs, i)) return [issueAt([...path, i], `static slug ${JSON.stringify(slug)} is listed twice`)];
+    return [];
+  });
+}
+
+function checkTableLinks(
+  path: PathSegment[],
+  typeName: string,
+  type: ResourceTypeIR,
+  tableNames: ReadonlySet<string> | null,
+): SchemaIssue[] {
+  const shared = type.shares.map((share) => share.table);
+  const owned = type.owns.map((own) => own.table);
+  const check = (kind: 'shares' | 'owns', tables: string[], i: number): SchemaIssue[] => {
+    const table = tables[i];
+    const at = [...path, kind, i, 'table'];
+    if (tableNames && !tableNames.has(table)) return [issueAt(at, `${kind} unknown table ${JSON.stringify(table)}`)];
+    if (repeatsEarlier(tables, i)) return [issueAt(at, `table ${JSON.stringify(table)} is listed twice in ${kind}`)];
+    if (kind === 'owns' && shared.includes(table)) {
+      const message = `table ${JSON.stringify(table)} is both shared and owned by ${JSON.stringify(typeName)}; its rows are either linked in or owned, not both`;
+      return [issueAt(at, message)];
+    }
+    return [];
+  };
+  return [
+    ...type.shares.flatMap((share, i) => [
+      ...check('shares', shared, i),
+      ...checkAccess([...path, 'shares', i, 'access'], share.access, { unlink: true }),
+    ]),
+    ...type.owns.flatMap((own, i) => [
+      ...check('owns', owned, i),
+      ...checkAccess([...path, 'owns', i, 'access'], own.access, { unlink: false }),
+    ]),
+  ];
+}

@@ -1,0 +1,130 @@
+import type {
+  AccessAction,
+  AccessIR,
+  AccessRule,
+  ColumnIR,
+  ColumnType,
+  JsonValue,
+  TableIR,
+  TimestampColumn,
+} from './ir.js';
+import { Draft } from './draft.js';
+
+/** What `default()` takes per column type; the builder turns it into the IR's JSON form. */
+export interface ColumnValues {
+  text: string;
+  uuid: string;
+  integer: number;
+  bigint: bigint | number;
+  boolean: boolean;
+  jsonb: JsonValue;
+  timestamp: Date | string;
+}
+
+export type AccessInput = { readonly [A in AccessAction]?: readonly AccessRule[] };
+
+type ColumnMethods<C extends string> = {
+  readonly [T in ColumnType]: <N extends string>(name: N) => ColumnBuilder<C | N, T>;
+};
+
+/**
+ * Declares a table by chaining: each column method starts a column, and the modifiers that follow
+ * (`notNull() unique() default(v)`) apply to it. `C` tracks the declared column names so `index`
+ * only accepts real ones.
+ */
+export interface TableBuilder<C extends string = never> extends ColumnMethods<C> {
+  /** Adds `created_at` and `updated_at`, maintained by the data layer. */
+  timestamps(): TableBuilder<C | TimestampColumn>;
+  index(columns: readonly [C, ...C[]]): TableBuilder<C>;
+  access(rules: AccessInput): TableBuilder<C>;
+}
+
+/** A table builder right after a column declaration, so the column modifiers are available. */
+export interface ColumnBuilder<C extends string, T extends ColumnType> extends TableBuilder<C> {
+  notNull(): ColumnBuilder<C, T>;
+  unique(): ColumnBuilder<C, T>;
+  default(value: ColumnValues[T]): ColumnBuilder<C, T>;
+}
+
+export class TableDraft extends Draft {
+  private readonly columns: Record<string, ColumnIR> = {};
+  private readonly indexes: string[][] = [];
+  private hasTimestamps = false;
+  private accessRules: AccessIR | null = null;
+  /** The column the modifiers apply to; a table-level call ends it. */
+  private current: string | null = null;
+
+  text(name: string) { return this.column(name, 'text'); }
+  uuid(name: string) { return this.column(name, 'uuid'); }
+  integer(name: string) { return this.column(name, 'integer'); }
+  bigint(name: string) { return this.column(name, 'bigint'); }
+  boolean(name: string) { return this.column(name, 'boolean'); }
+  jsonb(name: string) { return this.column(name, 'jsonb'); }
+  timestamp(name: string) { return this.column(name, 'timestamp'); }
+
+  notNull() { return this.modify('notNull', (column) => { column.notNull = true; }); }
+  unique() { return this.modify('unique', (column) => { column.unique = true; }); }
+
+  default(value: unknown) {
+    return this.modify('default', (column, name) => {
+      const at = ['columns', name, 'default'];
+      if (value === undefined) this.problem(at, 'default() needs a value');
+      else if ('default' in column) this.problem(at, 'default() is declared twice; declare it once');
+      else column.default = toJsonDefault(column.type, value);
+    });
+  }
+
+  timestamps() {
+    this.hasTimestamps = true;
+    return this.endColumn();
+  }
+
+  index(columns: readonly string[]) {
+    this.indexes.push([...columns]);
+    return this.endColumn();
+  }
+
+  access(rules: AccessInput) {
+    if (this.once('access', ['access'])) this.accessRules = copyAccess(rules);
+    return this.endColumn();
+  }
+
+  toIR(): TableIR {
+    return { columns: this.columns, timestamps: this.hasTimestamps, indexes: this.indexes, access: this.accessRules };
+  }
+
+  private column(name: string, type: ColumnType) {
+    if (name in this.columns) this.problem(['columns', name], `column ${JSON.stringify(name)} is declared twice`);
+    else this.columns[name] = { type, notNull: false, unique: false };
+    this.current = name;
+    return this;
+  }
+
+  private modify(method: string, apply: (column: ColumnIR, name: string) => void) {
+    // Types rule this out; plain JavaScript (or a cast) can still call a modifier out of place.
+    if (this.current === null) this.problem([], `${method}() must directly follow a column declaration`);
+    else apply(this.columns[this.current], this.current);
+    return this;
+  }
+
+  private endColumn() {
+    this.current = null;
+    return this;
+  }
+}
+
+/** JSON has no bigint or Date: bigints become decimal strings, dates ISO 8601 strings. */
+function toJsonDefault(type: ColumnType, value: unknown): JsonValue {
+  if (type === 'bigint' && (typeof value === 'bigint' || typeof value === 'number')) return String(value);
+  if (type === 'timestamp' && value instanceof Date) {
+    // An invalid Date cannot be serialised; its string form lets validation report it.
+    return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
+  }
+  return value as JsonValue;
+}
+
+/** Copies so later changes to the author's arrays cannot reach the IR. */
+export function copyAccess(rules: AccessInput): AccessIR {
+  const entries = Object.entries(rules).map(([action, list]) => [action, Array.isArray(list) ? [...list] : list]);
+  return Object.fromEntries(entries) as AccessIR;
+}

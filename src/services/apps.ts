@@ -1,0 +1,206 @@
+/** Apps, their origins and OAuth clients, deployments of app schemas, and test-session minting. */
+import { z } from 'zod';
+import { compileVisibility } from '../domain/visibility.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { newId } from '../lib/secrets.js';
+import { SchemaValidationError, validateSchemaIR, type SchemaIR, type ResourceTypeIR } from '../schema/index.js';
+import type { ServiceDeps, Tx } from './deps.js';
+import type { TokenService } from './tokens.js';
+
+/** The resource type every deployment gets; app-level membership (joined at consent). */
+export const APP_RESOURCE_TYPE = '_app';
+const APP_RESOURCE_SLUG = 'app';
+
+const originSchema = z
+  .string()
+  .url()
+  .transform(value => new URL(value))
+  .refine(url => url.protocol === 'https:' || url.protocol === 'http:', 'must be an http(s) origin')
+  .refine(url => url.pathname === '/' && !url.search && !url.hash, 'must be an origin only (scheme://host[:port]), without a path')
+  .transform(url => url.origin);
+
+export const appInputSchema = z.object({
+  name: z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters'),
+  origins: z.array(originSchema).max(20).default([]),
+  redirectUris: z.array(z.string().url()).max(20).default([]),
+});
+
+export const envNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,31}$/, 'env must be lowercase letters, digits and dashes (e.g. dev, staging, prod)');
+
+export const testUserNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, dashes or underscores');
+
+export interface AppView {
+  id: string;
+  name: string;
+  origins: string[];
+  clientIds: string[];
+  environments: string[];
+  createdAt: Date;
+}
+
+export interface DeploymentInfo {
+  id: string;
+  appId: string;
+  env: string;
+  version: number;
+  schema: SchemaIR;
+  origins: string[];
+}
+
+const DEPLOYMENT_CACHE_MS = 5_000;
+
+export function createAppService(deps: ServiceDeps, tokens: TokenService) {
+  const { prisma } = deps;
+  const deploymentCache = new Map<string, { info: DeploymentInfo; until: number }>();
+
+  async function ownedApp(developerId: string, appId: string) {
+    const app = await prisma.app.findUnique({
+      where: { id: appId },
+      include: { origins: true, clients: true, deployments: { select: { env: true } } },
+    });
+    // Not yours and not there look the same (spec 5.4 rule 8).
+    if (!app || app.developerId !== developerId) throw notFound('app_not_found', `No app ${appId} owned by you.`);
+    return app;
+  }
+
+  function toView(app: Awaited<ReturnType<typeof ownedApp>>): AppView {
+    return {
+      id: app.id,
+      name: app.name,
+      origins: app.origins.map(o => o.origin),
+      clientIds: app.clients.map(c => c.clientId),
+      environments: app.deployments.map(d => d.env).sort(),
+      createdAt: app.createdAt,
+    };
+  }
+
+  async function reconcileStaticResources(tx: Tx, deploymentId: string, schema: SchemaIR, now: Date) {
+    const wanted: { type: string; slug: string; def: Pick<ResourceTypeIR, 'visibility'> }[] = [
+      { type: APP_RESOURCE_TYPE, slug: APP_RESOURCE_SLUG, def: { visibility: { default: 'members', allow: ['members'] } } },
+    ];
+    for (const [type, def] of Object.entries(schema.resources)) {
+      for (const slug of def.static) wanted.push({ type, slug, def });
+    }
+    // Static resources that disappear from the schema are kept: deploys never delete data.
+    for (const { type, slug, def } of wanted) {
+      const pair = compileVisibility(def.visibility.default);
+      await tx.resource.upsert({
+        where: { deploymentId_type_staticSlug: { deploymentId, type, staticSlug: slug } },
+        create: { id: newId('res'), deploymentId, type, name: slug, staticSlug: slug, ...pair, createdAt: now },
+        update: {},
+      });
+    }
+  }
+
+  return {
+    async create(developerId: string, input: z.input<typeof appInputSchema>): Promise<AppView> {
+      const { name, origins, redirectUris } = appInputSchema.parse(input);
+      const taken = origins.length ? await prisma.appOrigin.findMany({ where: { origin: { in: origins } } }) : [];
+      if (taken.length) throw conflict('origin_taken', `Origin ${taken[0].origin} already belongs to another app.`);
+      const id = newId('app', 8);
+      const app = await prisma.app.create({
+        data: {
+          id,
+          name,
+          developerId,
+          origins: { create: origins.map(origin => ({ origin })) },
+          clients: { create: [{ clientId: newId('cli', 12), redirectUris }] },
+        },
+        include: { origins: true, clients: true, deployments: { select: { env: true } } },
+      });
+      return toView(app);
+    },
+
+    async list(developerId: string): Promise<AppView[]> {
+      const apps = await prisma.app.findMany({
+        where: { developerId },
+        include: { origins: true, clients: true, deployments: { select: { env: true } } },
+        orderBy: { createdAt: 'asc' },
+      });
+      return apps.map(toView);
+    },
+
+    async get(developerId: string, appId: string): Promise<AppView> {
+      return toView(await ownedApp(developerId, appId));
+    },
+
+    /** Validates and stores the schema IR for one environment, then reconciles static resources. */
+    async deploy(developerId: string, appId: string, env: string, rawSchema: unknown) {
+      await ownedApp(developerId, appId);
+      const envName = envNameSchema.parse(env);
+      let schema: SchemaIR;
+      try {
+        schema = validateSchemaIR(rawSchema);
+      } catch (error) {
+        if (error instanceof SchemaValidationError) {
+          throw badRequest('invalid_schema', error.message, { issues: error.issues });
+        }
+        throw error;
+      }
+      const now = deps.now();
+      const deployment = await deps.transaction(async tx => {
+        const existing = await tx.deployment.findUnique({ where: { appId_env: { appId, env: envName } } });
+        const row = existing
+          ? await tx.deployment.update({ where: { id: existing.id }, data: { schema: schema as object, version: { increment: 1 } } })
+          : await tx.deployment.create({ data: { id: newId('dep'), appId, env: envName, schema: schema as object } });
+        await reconcileStaticResources(tx, row.id, schema, now);
+        return row;
+      });
+      deploymentCache.delete(deployment.id);
+      return {
+        deploymentId: deployment.id,
+        appId,
+        env: envName,
+        version: deployment.version,
+        resourceTypes: Object.keys(schema.resources).sort(),
+        tables: Object.keys(schema.tables).sort(),
+      };
+    },
+
+    /** The deployment with its schema, cached briefly: it is read on every resource operation. */
+    async deployment(deploymentId: string): Promise<DeploymentInfo> {
+      const hit = deploymentCache.get(deploymentId);
+      if (hit && hit.until > Date.now()) return hit.info;
+      const row = await prisma.deployment.findUnique({
+        where: { id: deploymentId },
+        include: { app: { select: { origins: { select: { origin: true }, orderBy: { createdAt: 'asc' } } } } },
+      });
+      if (!row) throw new AppError('deployment_gone', 401, 'The deployment this credential was issued for no longer exists.');
+      const info: DeploymentInfo = {
+        id: row.id,
+        appId: row.appId,
+        env: row.env,
+        version: row.version,
+        schema: row.schema as unknown as SchemaIR,
+        origins: row.app.origins.map(o => o.origin),
+      };
+      deploymentCache.set(deploymentId, { info, until: Date.now() + DEPLOYMENT_CACHE_MS });
+      return info;
+    },
+
+    /** Spec 4.2 / 5.4: a test user pinned to a deployed non-production environment. */
+    async mintTestUser(developerId: string, appId: string, input: { name?: unknown; env?: unknown }) {
+      await ownedApp(developerId, appId);
+      if (input.env === undefined || input.env === null || input.env === '') {
+        throw badRequest('invalid_argument', 'env is required (for example "dev"); test users are pinned to one environment.');
+      }
+      const env = envNameSchema.parse(input.env);
+      if (env === 'prod') throw badRequest('prod_not_allowed', 'Test users cannot be minted for prod: they may never touch production data.');
+      const name = testUserNameSchema.parse(input.name);
+      const deployment = await prisma.deployment.findUnique({ where: { appId_env: { appId, env } } });
+      if (!deployment) {
+        throw conflict('env_not_deployed', `Environment '${env}' of app ${appId} has no deployment yet: deploy a schema to it first (gatehouse deploy --app ${appId} --env ${env}).`);
+      }
+      const userId = `test:${appId}:${name}`;
+      await prisma.principal.upsert({ where: { id: userId }, create: { id: userId, kind: 'user', displayName: name }, update: {} });
+      const minted = await tokens.mint({ kind: 'test_session', principalId: userId, deploymentId: deployment.id, developerId });
+      return { user_id: userId, token: minted.token, expires_at: minted.expiresAt!.toISOString(), payer: developerId, env };
+    },
+  };
+}
+
+export type AppService = ReturnType<typeof createAppService>;

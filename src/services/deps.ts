@@ -1,0 +1,16 @@
+/** What every service module is built from; one instance per server. */
+import type { Config } from '../config.js';
+import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
+import type { EventBus } from '../realtime/event-bus.js';
+
+export type Tx = Prisma.TransactionClient;
+
+export interface ServiceDeps {
+  prisma: PrismaClient;
+  /** Runs `fn` in one interactive transaction (serialised on the embedded database). */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  bus: EventBus;
+  config: Config;
+  /** The service clock; tests move it to expire pending rows and links. */
+  now(): Date;
+}

@@ -1,0 +1,69 @@
+/** Single-use invite links (spec 2.6, 3): the code is shown once and only its hash is stored. */
+import type { PrincipalCaller } from '../auth/caller.js';
+import { INVITE_LINK_TTL_MS, decideClaimInviteLink, decideCreateInviteLink } from '../domain/membership.js';
+import type { Role } from '../domain/roles.js';
+import { AppError } from '../errors.js';
+import { newId, newSecret, sha256 } from '../lib/secrets.js';
+import type { AppService } from './apps.js';
+import type { ServiceDeps } from './deps.js';
+import { runTransition } from './membership-store.js';
+import { isBlockedEitherWay } from './principals.js';
+import { typeRules } from './resource-rules.js';
+
+const linkNotFound = () => new AppError('invite_link_not_found', 404, 'No such invite link: check that the whole code was copied.');
+
+export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
+  return {
+    async create(caller: PrincipalCaller, resourceId: string, role?: Role) {
+      const deployment = await apps.deployment(caller.deployment.id);
+      const code = newSecret('inv');
+      const link = await runTransition(deps, caller, resourceId, async ({ tx, changes, resource, now }) => {
+        const actor = (await changes.party(caller.principal.id, caller.principal))!;
+        const liveLinksByActor = await tx.inviteLink.count({
+          where: { resourceId: resource.id, creatorId: actor.id, usedAt: null, expiresAt: { gt: now } },
+        });
+        const granted = decideCreateInviteLink({ actor, role, rules: typeRules(deployment, resource.type), liveLinksByActor });
+        return tx.inviteLink.create({
+          data: {
+            id: newId('lnk'),
+            resourceId: resource.id,
+            creatorId: actor.id,
+            role: granted,
+            codeHash: sha256(code),
+            expiresAt: new Date(now.getTime() + INVITE_LINK_TTL_MS),
+            createdAt: now,
+          },
+        });
+      });
+      const origin = deployment.origins[0] ?? deps.config.publicUrl;
+      return { url: `${origin}/_invite/${code}`, role: link.role, expiresAt: link.expiresAt };
+    },
+
+    /** Re-checks every condition; a failed check leaves the link unconsumed. */
+    async claim(caller: PrincipalCaller, code: string) {
+      if (!/^inv_[A-Za-z0-9_-]{43}$/.test(code)) throw linkNotFound();
+      const found = await deps.prisma.inviteLink.findUnique({
+        where: { codeHash: sha256(code) },
+        select: { resourceId: true, resource: { select: { deploymentId: true } } },
+      });
+      // A link of another app environment is no link here.
+      if (!found || found.resource.deploymentId !== caller.deployment.id) throw linkNotFound();
+      const deployment = await apps.deployment(caller.deployment.id);
+      return runTransition(deps, caller, found.resourceId, async ({ tx, changes, resource, now }) => {
+        // Read under the resource lock: concurrent claims of one link serialise here.
+        const link = (await tx.inviteLink.findUnique({ where: { codeHash: sha256(code) } }))!;
+        const claimer = (await changes.party(caller.principal.id, caller.principal))!;
+        const creator = await changes.party(link.creatorId);
+        if (!creator) throw new AppError('invite_link_inactive', 403, 'The creator of this invite link no longer exists.');
+        const blocked = await isBlockedEitherWay(tx, claimer.id, creator.id);
+        const outcome = decideClaimInviteLink({ claimer, creator, link, rules: typeRules(deployment, resource.type), blocked, now });
+        const consumed = await tx.inviteLink.updateMany({ where: { id: link.id, usedAt: null }, data: { usedAt: now, usedBy: claimer.id } });
+        if (consumed.count !== 1) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
+        await changes.apply(claimer.id, claimer.membership, outcome, link.creatorId);
+        return { ok: true as const, resourceId: resource.id, state: 'active' as const, role: outcome.role };
+      });
+    },
+  };
+}
+
+export type InviteLinkService = ReturnType<typeof createInviteLinkService>;

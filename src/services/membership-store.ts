@@ -1,0 +1,124 @@
+/**
+ * Row-level helpers every membership transition shares. A transition locks the resource row
+ * first (SELECT ... FOR UPDATE), so all transitions of one resource run in some serial order;
+ * the membership primary key and the invite-link code hash back that up as constraints.
+ */
+import type { PrincipalCaller } from '../auth/caller.js';
+import { type MemberRow, type Outcome, type Party, PENDING_TTL_MS, isExpired } from '../domain/membership.js';
+import type { Role } from '../domain/roles.js';
+import type { StoredVisibility } from '../domain/visibility.js';
+import { notFound } from '../errors.js';
+import { type MembershipEvent, memberRow } from '../realtime/event-bus.js';
+import type { ServiceDeps, Tx } from './deps.js';
+
+export interface LockedResource {
+  id: string;
+  deploymentId: string;
+  type: string;
+  visibility: StoredVisibility;
+}
+
+export const resourceNotFound = (id: string) =>
+  notFound('resource_not_found', `No resource ${id} that you can see in this app environment.`);
+
+export async function lockResource(tx: Tx, deploymentId: string, resourceId: string): Promise<LockedResource> {
+  const rows = await tx.$queryRaw<{ id: string; deployment_id: string; type: string; visibility: StoredVisibility }[]>`
+    SELECT id, deployment_id, type, visibility::text AS visibility FROM resources WHERE id = ${resourceId} FOR UPDATE`;
+  const row = rows[0];
+  if (!row || row.deployment_id !== deploymentId) throw resourceNotFound(resourceId);
+  return { id: row.id, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
+}
+
+/** Collects a transition's writes: member-count deltas and the events to publish after commit. */
+export class ChangeSet {
+  readonly events: MembershipEvent[] = [];
+  private countDelta = 0;
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly resource: LockedResource,
+    private readonly now: Date,
+  ) {}
+
+  /** The party's current row; an expired pending row is purged and reads as none. */
+  async party(id: string, known?: PrincipalCaller['principal']): Promise<Party | null> {
+    const [principal, row] = await Promise.all([
+      known ?? this.tx.principal.findUnique({ where: { id }, select: { id: true, kind: true, ownerId: true } }),
+      this.tx.membership.findUnique({
+        where: { resourceId_principalId: { resourceId: this.resource.id, principalId: id } },
+        select: { role: true, state: true, expiresAt: true },
+      }),
+    ]);
+    if (!principal) return null;
+    let membership: MemberRow | null = row ? { role: row.role, state: row.state } : null;
+    if (row && isExpired(row, this.now)) {
+      await this.apply(id, membership, null);
+      membership = null;
+    }
+    return { id: principal.id, kind: principal.kind, ownerId: principal.ownerId, membership };
+  }
+
+  /** Writes the row transition `before -> after` and records its event. */
+  async apply(principalId: string, before: MemberRow | null, after: Outcome, invitedBy?: string): Promise<void> {
+    const key = { resourceId_principalId: { resourceId: this.resource.id, principalId } };
+    const expiresAt = after && after.state !== 'active' ? new Date(this.now.getTime() + PENDING_TTL_MS) : null;
+    if (!after) {
+      if (!before) return;
+      await this.tx.membership.delete({ where: key });
+      this.record('delete', principalId, before.role, before.state);
+    } else if (!before) {
+      await this.tx.membership.create({
+        data: { resourceId: this.resource.id, principalId, role: after.role, state: after.state, invitedBy, expiresAt, createdAt: this.now },
+      });
+      this.record('insert', principalId, after.role, after.state);
+    } else {
+      if (before.role === after.role && before.state === after.state) return;
+      const keepsExpiry = before.state === after.state;
+      await this.tx.membership.update({
+        where: key,
+        data: { role: after.role, state: after.state, ...(keepsExpiry ? {} : { expiresAt }), ...(invitedBy ? { invitedBy } : {}) },
+      });
+      this.record('update', principalId, after.role, after.state);
+    }
+    this.countDelta += (after?.state === 'active' ? 1 : 0) - (before?.state === 'active' ? 1 : 0);
+  }
+
+  private record(op: MembershipEvent['op'], userId: string, role: Role, state: MemberRow['state']) {
+    this.events.push({ op, deploymentId: this.resource.deploymentId, row: memberRow(this.resource.id, userId, role, state) });
+  }
+
+  async flush(): Promise<void> {
+    if (this.countDelta !== 0) {
+      await this.tx.resource.update({ where: { id: this.resource.id }, data: { memberCount: { increment: this.countDelta } } });
+    }
+  }
+}
+
+export interface TransitionScope {
+  tx: Tx;
+  resource: LockedResource;
+  changes: ChangeSet;
+  now: Date;
+}
+
+/**
+ * Runs one membership transition: lock the resource, let `work` decide and write through the
+ * change set, commit, then publish the events (never for a rolled-back change).
+ */
+export async function runTransition<T>(
+  deps: ServiceDeps,
+  caller: PrincipalCaller,
+  resourceId: string,
+  work: (scope: TransitionScope) => Promise<T>,
+): Promise<T> {
+  const now = deps.now();
+  const { result, events } = await deps.transaction(async tx => {
+    const resource = await lockResource(tx, caller.deployment.id, resourceId);
+    const changes = new ChangeSet(tx, resource, now);
+    const result = await work({ tx, resource, changes, now });
+    await changes.flush();
+    return { result, events: changes.events };
+  });
+  deps.bus.publish(events);
+  return result;
+}

@@ -1,0 +1,228 @@
+/** Membership transitions of spec 3, the roster and the caller's invitations. */
+import type { PrincipalCaller } from '../auth/caller.js';
+import {
+  type Party,
+  decideAccept,
+  decideInvite,
+  decideJoin,
+  decideLeave,
+  decideReject,
+  decideRemove,
+  decideRequest,
+  decideSetRole,
+} from '../domain/membership.js';
+import type { Role } from '../domain/roles.js';
+import { forbidden, notFound } from '../errors.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { AppService } from './apps.js';
+import type { ServiceDeps } from './deps.js';
+import { type ChangeSet, type TransitionScope, resourceNotFound, runTransition } from './membership-store.js';
+import { isBlockedEitherWay } from './principals.js';
+import { typeRules } from './resource-rules.js';
+
+export interface TransitionResult {
+  ok: true;
+  resourceId: string;
+  state: 'active' | 'invited' | 'requested' | null;
+  role: Role | null;
+}
+
+export interface RosterEntry {
+  userId: string;
+  role: Role;
+  state: 'active' | 'invited' | 'requested';
+  kind: 'user' | 'agent';
+  ownerId: string | null;
+  ownerHandle: string | null;
+  ownerDisplayName: string | null;
+}
+
+export interface InvitationEntry {
+  resourceId: string;
+  type: string;
+  name: string;
+  role: Role;
+  invitedBy: string | null;
+  expiresAt: Date;
+}
+
+const userNotFound = (id: string) => notFound('user_not_found', `No user or agent ${id}.`);
+
+export function createMembershipService(deps: ServiceDeps, apps: AppService) {
+  async function transition(
+    caller: PrincipalCaller,
+    resourceId: string,
+    work: (scope: TransitionScope & { actor: Party; rules: ReturnType<typeof typeRules> }) => Promise<TransitionResult>,
+  ) {
+    const deployment = await apps.deployment(caller.deployment.id);
+    return runTransition(deps, caller, resourceId, async scope => {
+      const actor = (await scope.changes.party(caller.principal.id, caller.principal))!;
+      return work({ ...scope, actor, rules: typeRules(deployment, scope.resource.type) });
+    });
+  }
+
+  async function targetParty(changes: ChangeSet, actor: Party, userId: string | undefined | null): Promise<Party> {
+    if (!userId || userId === actor.id) return actor;
+    const target = await changes.party(userId);
+    if (!target) throw userNotFound(userId);
+    return target;
+  }
+
+  const result = (resourceId: string, outcome: { state: TransitionResult['state']; role: Role | null } | null): TransitionResult => ({
+    ok: true,
+    resourceId,
+    state: outcome?.state ?? null,
+    role: outcome?.role ?? null,
+  });
+
+  return {
+    invite(caller: PrincipalCaller, resourceId: string, userId: string, role?: Role) {
+      return transition(caller, resourceId, async ({ tx, changes, actor, rules, now, resource }) => {
+        const target = await changes.party(userId);
+        if (!target) throw userNotFound(userId);
+        const [blocked, pendingByActor] = await Promise.all([
+          isBlockedEitherWay(tx, actor.id, userId),
+          tx.membership.count({ where: { resourceId: resource.id, invitedBy: actor.id, state: 'invited', expiresAt: { gt: now } } }),
+        ]);
+        const outcome = decideInvite({ actor, target, role, rules, pendingByActor, blocked });
+        await changes.apply(target.id, target.membership, outcome, actor.id);
+        return result(resource.id, outcome);
+      });
+    },
+
+    accept(caller: PrincipalCaller, resourceId: string, userId?: string | null) {
+      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
+        const target = await targetParty(changes, actor, userId);
+        const outcome = decideAccept({ actor, target, rules });
+        await changes.apply(target.id, target.membership, outcome);
+        return result(resource.id, outcome);
+      });
+    },
+
+    reject(caller: PrincipalCaller, resourceId: string, userId?: string | null) {
+      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
+        const target = await targetParty(changes, actor, userId);
+        decideReject({ actor, target, rules });
+        await changes.apply(target.id, target.membership, null);
+        return result(resource.id, null);
+      });
+    },
+
+    request(caller: PrincipalCaller, resourceId: string, role?: Role) {
+      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
+        const outcome = decideRequest({ actor, role, rules });
+        await changes.apply(actor.id, actor.membership, outcome);
+        return result(resource.id, outcome);
+      });
+    },
+
+    join(caller: PrincipalCaller, resourceId: string) {
+      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
+        // A members-only resource is invisible to a non-member: same 404 as fetching it.
+        if (resource.visibility !== 'public' && !actor.membership) throw resourceNotFound(resource.id);
+        const outcome = decideJoin({ actor, visibility: resource.visibility, rules });
+        await changes.apply(actor.id, actor.membership, outcome);
+        return result(resource.id, outcome);
+      });
+    },
+
+    leave(caller: PrincipalCaller, resourceId: string) {
+      return transition(caller, resourceId, async ({ changes, actor, resource }) => {
+        decideLeave(actor);
+        await changes.apply(actor.id, actor.membership, null);
+        return result(resource.id, null);
+      });
+    },
+
+    setRole(caller: PrincipalCaller, resourceId: string, userId: string, role: Role) {
+      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
+        const target = await targetParty(changes, actor, userId);
+        const outcome = decideSetRole({ actor, target, rules }, role);
+        await changes.apply(target.id, target.membership, outcome);
+        return result(resource.id, outcome);
+      });
+    },
+
+    remove(caller: PrincipalCaller, resourceId: string, userId: string) {
+      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
+        const target = await targetParty(changes, actor, userId);
+        decideRemove({ actor, target, rules });
+        await changes.apply(target.id, target.membership, null);
+        return result(resource.id, null);
+      });
+    },
+
+    /** Active and unexpired pending rows, visible to active members (spec 2.4). */
+    async members(caller: PrincipalCaller, resourceId: string): Promise<RosterEntry[]> {
+      const now = deps.now();
+      const rows = await deps.prisma.$queryRaw<
+        {
+          deployment_id: string;
+          visibility: string;
+          caller_state: string | null;
+          user_id: string | null;
+          role: Role | null;
+          state: RosterEntry['state'] | null;
+          kind: RosterEntry['kind'] | null;
+          owner_id: string | null;
+          owner_handle: string | null;
+          owner_display_name: string | null;
+        }[]
+      >`
+        SELECT r.deployment_id, r.visibility::text AS visibility, me.state::text AS caller_state,
+               m.principal_id AS user_id, m.role::text AS role, m.state::text AS state, p.kind::text AS kind,
+               p.owner_id, o.handle AS owner_handle, o.display_name AS owner_display_name
+        FROM resources r
+        LEFT JOIN memberships me ON me.resource_id = r.id AND me.principal_id = ${caller.principal.id}
+        LEFT JOIN memberships m ON m.resource_id = r.id AND (m.state = 'active' OR m.expires_at > ${now})
+        LEFT JOIN principals p ON p.id = m.principal_id
+        LEFT JOIN principals o ON o.id = p.owner_id
+        WHERE r.id = ${resourceId}
+        ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'writer' THEN 2 ELSE 3 END, m.created_at, m.principal_id`;
+      const head = rows[0];
+      if (!head || head.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
+      if (head.caller_state !== 'active') {
+        if (head.visibility !== 'public') throw resourceNotFound(resourceId);
+        throw forbidden('not_resource_member', 'Only active members can see the member list.');
+      }
+      return rows
+        .filter(row => row.user_id !== null)
+        .map(row => ({
+          userId: row.user_id!,
+          role: row.role!,
+          state: row.state!,
+          kind: row.kind!,
+          ownerId: row.owner_id,
+          ownerHandle: row.owner_id ? row.owner_handle : null,
+          ownerDisplayName: row.owner_id ? row.owner_display_name : null,
+        }));
+    },
+
+    /** The caller's own unexpired invites in this deployment, minus those across a block (spec 4.3). */
+    async invitations(caller: PrincipalCaller, type?: string | null): Promise<InvitationEntry[]> {
+      const me = caller.principal.id;
+      const typeFilter = type ? Prisma.sql`AND r.type = ${type}` : Prisma.empty;
+      const rows = await deps.prisma.$queryRaw<
+        { resource_id: string; type: string; name: string; role: Role; invited_by: string | null; expires_at: Date }[]
+      >`
+        SELECT m.resource_id, r.type, r.name, m.role::text AS role, m.invited_by, m.expires_at
+        FROM memberships m JOIN resources r ON r.id = m.resource_id
+        WHERE m.principal_id = ${me} AND m.state = 'invited' AND m.expires_at > ${deps.now()}
+          AND r.deployment_id = ${caller.deployment.id} ${typeFilter}
+          AND NOT EXISTS (
+            SELECT 1 FROM blocks b
+            WHERE (b.blocker_id = ${me} AND b.blocked_id = m.invited_by) OR (b.blocker_id = m.invited_by AND b.blocked_id = ${me}))
+        ORDER BY m.created_at DESC, m.resource_id`;
+      return rows.map(r => ({
+        resourceId: r.resource_id,
+        type: r.type,
+        name: r.name,
+        role: r.role,
+        invitedBy: r.invited_by,
+        expiresAt: new Date(r.expires_at),
+      }));
+    },
+  };
+}
+
+export type MembershipService = ReturnType<typeof createMembershipService>;

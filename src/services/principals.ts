@@ -1,0 +1,79 @@
+/** Developers, agents and blocks between users. */
+import { z } from 'zod';
+import type { PrincipalCaller } from '../auth/caller.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { newId } from '../lib/secrets.js';
+import type { ServiceDeps, Tx } from './deps.js';
+import type { TokenService } from './tokens.js';
+
+export const emailSchema = z.string().trim().toLowerCase().email('must be an email address');
+export const agentNameSchema = z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters');
+
+/** Whether either user blocks the other. */
+export async function isBlockedEitherWay(tx: Tx, a: string, b: string): Promise<boolean> {
+  const hit = await tx.block.findFirst({
+    where: { OR: [{ blockerId: a, blockedId: b }, { blockerId: b, blockedId: a }] },
+    select: { blockerId: true },
+  });
+  return hit !== null;
+}
+
+export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) {
+  const { prisma } = deps;
+
+  async function requireUser(id: string, what: string) {
+    const principal = await prisma.principal.findUnique({ where: { id }, select: { id: true, kind: true } });
+    if (!principal) throw notFound('user_not_found', `No user ${id}.`);
+    if (principal.kind !== 'user') throw badRequest('invalid_argument', `${what} must be a user, not an agent.`);
+    return principal;
+  }
+
+  return {
+    /** Bootstrap: creates the developer if needed and mints a developer token (shown once). */
+    async createDeveloperToken(email: string) {
+      const address = emailSchema.parse(email);
+      const developer = await prisma.developer.upsert({
+        where: { email: address },
+        create: { id: newId('dev'), email: address },
+        update: {},
+      });
+      const { token } = await tokens.mint({ kind: 'developer', developerId: developer.id });
+      return { developerId: developer.id, email: developer.email, token };
+    },
+
+    /** An agent acts for its owner within the owner's app deployment, with its own token. */
+    async createAgent(caller: PrincipalCaller, name: string) {
+      if (caller.principal.kind !== 'user') throw forbidden('agents_cannot_create_agents', 'Only a person can create an agent.');
+      const id = newId('agt');
+      await prisma.principal.create({
+        data: { id, kind: 'agent', ownerId: caller.principal.id, name: agentNameSchema.parse(name), displayName: name.trim() },
+      });
+      const { token } = await tokens.mint({ kind: 'agent', principalId: id, deploymentId: caller.deployment.id });
+      return { id, name: name.trim(), ownerId: caller.principal.id, token };
+    },
+
+    async block(caller: PrincipalCaller, userId: string) {
+      if (caller.principal.kind !== 'user') throw forbidden('agents_cannot_block', 'Only a person can block users.');
+      if (userId === caller.principal.id) throw badRequest('invalid_argument', 'userId: you cannot block yourself.');
+      await requireUser(userId, 'userId');
+      await prisma.block.upsert({
+        where: { blockerId_blockedId: { blockerId: caller.principal.id, blockedId: userId } },
+        create: { blockerId: caller.principal.id, blockedId: userId },
+        update: {},
+      });
+      return { ok: true as const, userId };
+    },
+
+    async unblock(caller: PrincipalCaller, userId: string) {
+      await prisma.block.deleteMany({ where: { blockerId: caller.principal.id, blockedId: userId } });
+      return { ok: true as const, userId };
+    },
+
+    async blocks(caller: PrincipalCaller) {
+      const rows = await prisma.block.findMany({ where: { blockerId: caller.principal.id }, orderBy: { createdAt: 'asc' } });
+      return rows.map(r => ({ userId: r.blockedId, createdAt: r.createdAt }));
+    },
+  };
+}
+
+export type PrincipalService = ReturnType<typeof createPrincipalService>;

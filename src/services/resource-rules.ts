@@ -1,0 +1,24 @@
+/** The per-type rules a deployment's schema gives the membership logic. */
+import type { TypeRules } from '../domain/membership.js';
+import { DEFAULT_GRANT } from '../domain/roles.js';
+import type { VisibilityName } from '../domain/visibility.js';
+import type { DeploymentInfo } from './apps.js';
+
+export interface ResourceTypeRules extends TypeRules {
+  visibility: { default: VisibilityName; allow: VisibilityName[] };
+}
+
+/** Reserved types (`_app`) and types dropped from a later schema fall back to the spec defaults. */
+const FALLBACK: ResourceTypeRules = {
+  grant: DEFAULT_GRANT,
+  defaultRole: 'reader',
+  visibility: { default: 'members', allow: ['members'] },
+};
+
+export function typeRules(deployment: DeploymentInfo, type: string): ResourceTypeRules {
+  const def = deployment.schema.resources[type];
+  if (!def) return FALLBACK;
+  return { grant: { ...DEFAULT_GRANT, ...def.grant }, defaultRole: def.defaultRole, visibility: def.visibility };
+}
+
+export const isReservedType = (type: string) => type.startsWith('_');

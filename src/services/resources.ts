@@ -1,0 +1,193 @@
+/** Resource creation and the read views of spec 2.2 and 2.3. */
+import type { PrincipalCaller } from '../auth/caller.js';
+import { type MemberRow, type ViewMode, currentMemberFor } from '../domain/membership.js';
+import type { Role } from '../domain/roles.js';
+import { type StoredVisibility, type VisibilityName, compileVisibility } from '../domain/visibility.js';
+import { AppError, badRequest, forbidden, notFound } from '../errors.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { memberRow } from '../realtime/event-bus.js';
+import { newId } from '../lib/secrets.js';
+import type { AppService } from './apps.js';
+import type { ServiceDeps } from './deps.js';
+import { resourceNotFound } from './membership-store.js';
+import { isReservedType } from './resource-rules.js';
+
+export interface ResourceView {
+  id: string;
+  type: string;
+  name: string;
+  visibility: StoredVisibility;
+  discoverable: boolean;
+  memberCount: number;
+  createdAt: Date;
+  currentMember?: MemberRow;
+}
+
+export interface BrowsePage {
+  resources: ResourceView[];
+  nextCursor: string | null;
+}
+
+interface ResourceSqlRow {
+  id: string;
+  deployment_id: string;
+  type: string;
+  name: string;
+  visibility: StoredVisibility;
+  discoverable: boolean;
+  member_count: number;
+  created_at: Date;
+  role: Role | null;
+  state: MemberRow['state'] | null;
+  expires_at: Date | null;
+}
+
+export const BROWSE_DEFAULT_LIMIT = 20;
+export const BROWSE_MAX_LIMIT = 100;
+
+const RESOURCE_COLUMNS = Prisma.sql`r.id, r.deployment_id, r.type, r.name, r.visibility::text AS visibility, r.discoverable,
+  r.member_count, r.created_at`;
+
+function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
+  const live = row.state && (row.state === 'active' || (row.expires_at && new Date(row.expires_at) > now));
+  const currentMember = currentMemberFor(mode, live ? { role: row.role!, state: row.state! } : null);
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    visibility: row.visibility,
+    discoverable: row.discoverable,
+    memberCount: Number(row.member_count),
+    createdAt: new Date(row.created_at),
+    ...(currentMember ? { currentMember } : {}),
+  };
+}
+
+/** Opaque keyset cursor over (createdAt DESC, id DESC). */
+const encodeCursor = (row: ResourceView) =>
+  Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const date = new Date(createdAt);
+    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor');
+    return { createdAt: date, id };
+  } catch {
+    throw badRequest('invalid_cursor', 'cursor: not a cursor this API returned; pass nextCursor from the previous page.');
+  }
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, ch => `\\${ch}`);
+
+export function createResourceService(deps: ServiceDeps, apps: AppService) {
+  const { prisma } = deps;
+
+  return {
+    async create(caller: PrincipalCaller, input: { type: string; name: string; visibility?: VisibilityName | null }) {
+      if (isReservedType(input.type)) {
+        throw forbidden('reserved_type', `Resource types starting with '_' (like ${input.type}) are reserved and cannot be created.`);
+      }
+      const deployment = await apps.deployment(caller.deployment.id);
+      const def = deployment.schema.resources[input.type];
+      if (!def) {
+        const known = Object.keys(deployment.schema.resources).sort().join(', ') || 'none';
+        throw notFound('unknown_type', `Unknown resource type '${input.type}' (this app declares: ${known}).`);
+      }
+      const chosen = input.visibility ?? def.visibility.default;
+      if (!def.visibility.allow.includes(chosen)) {
+        throw forbidden('visibility_not_allowed', `Type '${input.type}' does not allow visibility '${chosen}' (allowed: ${def.visibility.allow.join(', ')}).`);
+      }
+      const now = deps.now();
+      const id = newId('res');
+      const pair = compileVisibility(chosen);
+      const row = await deps.transaction(async tx =>
+        tx.resource.create({
+          data: {
+            id,
+            deploymentId: deployment.id,
+            type: input.type,
+            name: input.name,
+            ...pair,
+            ownerPrincipal: caller.principal.id,
+            memberCount: 1,
+            createdAt: now,
+            memberships: { create: { principalId: caller.principal.id, role: 'owner', state: 'active', createdAt: now } },
+          },
+        }),
+      );
+      deps.bus.publish([{ op: 'insert', deploymentId: deployment.id, row: memberRow(id, caller.principal.id, 'owner', 'active') }]);
+      return {
+        id: row.id,
+        type: row.type,
+        name: row.name,
+        visibility: row.visibility,
+        discoverable: row.discoverable,
+        memberCount: row.memberCount,
+        createdAt: row.createdAt,
+        currentMember: { role: 'owner', state: 'active' },
+      } satisfies ResourceView;
+    },
+
+    /** Spec 4.3 GET /v1/resources/:id: members, or anyone for a public resource. */
+    async get(caller: PrincipalCaller, id: string): Promise<ResourceView> {
+      const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
+        SELECT ${RESOURCE_COLUMNS}, m.role::text AS role, m.state::text AS state, m.expires_at
+        FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${caller.principal.id}
+        WHERE r.id = ${id}`;
+      const row = rows[0];
+      if (!row || row.deployment_id !== caller.deployment.id) throw resourceNotFound(id);
+      if (row.visibility !== 'public' && row.state !== 'active') throw resourceNotFound(id);
+      return view(row, 'fetch', deps.now());
+    },
+
+    /** Resources where the caller is an active member. */
+    async list(caller: PrincipalCaller, type?: string | null): Promise<ResourceView[]> {
+      const typeFilter = type ? Prisma.sql`AND r.type = ${type}` : Prisma.empty;
+      const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
+        SELECT ${RESOURCE_COLUMNS}, m.role::text AS role, m.state::text AS state, m.expires_at
+        FROM memberships m JOIN resources r ON r.id = m.resource_id
+        WHERE m.principal_id = ${caller.principal.id} AND m.state = 'active'
+          AND r.deployment_id = ${caller.deployment.id} ${typeFilter}
+        ORDER BY r.created_at DESC, r.id DESC`;
+      const now = deps.now();
+      return rows.map(row => view(row, 'list', now));
+    },
+
+    /** Discoverable public resources, newest first, keyset-paginated. */
+    async browse(
+      caller: PrincipalCaller,
+      input: { type?: string | null; query?: string | null; limit?: number | null; cursor?: string | null },
+    ): Promise<BrowsePage> {
+      const limit = input.limit ?? BROWSE_DEFAULT_LIMIT;
+      if (!Number.isInteger(limit) || limit < 1 || limit > BROWSE_MAX_LIMIT) {
+        throw badRequest('invalid_argument', `limit: must be an integer from 1 to ${BROWSE_MAX_LIMIT}.`);
+      }
+      const after = input.cursor ? decodeCursor(input.cursor) : null;
+      const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
+        SELECT ${RESOURCE_COLUMNS}, NULL AS role, NULL AS state, NULL AS expires_at
+        FROM resources r
+        WHERE r.deployment_id = ${caller.deployment.id} AND r.discoverable AND r.visibility = 'public'
+          ${input.type ? Prisma.sql`AND r.type = ${input.type}` : Prisma.empty}
+          ${input.query ? Prisma.sql`AND r.name ILIKE ${`%${escapeLike(input.query)}%`}` : Prisma.empty}
+          ${after ? Prisma.sql`AND (r.created_at, r.id) < (${after.createdAt}, ${after.id})` : Prisma.empty}
+        ORDER BY r.created_at DESC, r.id DESC
+        LIMIT ${limit + 1}`;
+      const now = deps.now();
+      const page = rows.slice(0, limit).map(row => view(row, 'browse', now));
+      return { resources: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+    },
+
+    /** An app-owned singleton declared with static([...]). */
+    async static(caller: PrincipalCaller, type: string, slug: string): Promise<ResourceView> {
+      const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
+        SELECT ${RESOURCE_COLUMNS}, NULL AS role, NULL AS state, NULL AS expires_at
+        FROM resources r
+        WHERE r.deployment_id = ${caller.deployment.id} AND r.type = ${type} AND r.static_slug = ${slug}`;
+      if (!rows[0]) throw new AppError('static_not_found', 404, `No static resource '${slug}' of type '${type}' in this app environment.`);
+      return view(rows[0], 'static', deps.now());
+    },
+  };
+}
+
+export type ResourceService = ReturnType<typeof createResourceService>;

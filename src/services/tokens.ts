@@ -1,0 +1,105 @@
+/**
+ * Gatehouse-minted bearer tokens (developer, test-session, agent). Stored as SHA-256 digests,
+ * resolved through a short cache so validation costs no query on the hot path.
+ */
+import type { Caller } from '../auth/caller.js';
+import type { PrincipalKind } from '../domain/membership.js';
+import { TOKEN_PREFIX, digestsEqual, newId, newSecret, sha256 } from '../lib/secrets.js';
+import type { ServiceDeps } from './deps.js';
+
+export const TEST_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/** Spec 8: token validation results are cached for 60 seconds. */
+export const TOKEN_CACHE_MS = 60_000;
+const CACHE_LIMIT = 10_000;
+
+type TokenKind = keyof typeof TOKEN_PREFIX;
+
+interface MintInput {
+  kind: TokenKind;
+  developerId?: string;
+  principalId?: string;
+  deploymentId?: string;
+}
+
+interface CacheEntry {
+  caller: Caller | null;
+  /** When the cache entry stops being trusted. */
+  until: number;
+  /** When the token itself expires, if it does. */
+  expiresAt: number | null;
+}
+
+export function createTokenService(deps: ServiceDeps) {
+  const cache = new Map<string, CacheEntry>();
+
+  function remember(hash: string, entry: CacheEntry) {
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+    cache.set(hash, entry);
+  }
+
+  async function lookup(hash: string): Promise<CacheEntry> {
+    const row = await deps.prisma.apiToken.findUnique({
+      where: { tokenHash: hash },
+      include: {
+        principal: { select: { id: true, kind: true, ownerId: true } },
+        deployment: { select: { id: true, appId: true, env: true } },
+      },
+    });
+    const until = Date.now() + TOKEN_CACHE_MS;
+    // Equality already held in the index lookup; compare again in constant time before trusting it.
+    if (!row || row.revokedAt || !digestsEqual(row.tokenHash, hash)) return { caller: null, until, expiresAt: null };
+    const expiresAt = row.expiresAt?.getTime() ?? null;
+    if (row.kind === 'developer') return { caller: { type: 'developer', developerId: row.developerId! }, until, expiresAt };
+    if (!row.principal || !row.deployment) return { caller: null, until, expiresAt };
+    return {
+      caller: {
+        type: 'principal',
+        principal: { id: row.principal.id, kind: row.principal.kind as PrincipalKind, ownerId: row.principal.ownerId },
+        deployment: row.deployment,
+        credential: row.kind === 'agent' ? 'agent' : 'test_session',
+        payer: row.kind === 'test_session' ? row.developerId : null,
+      },
+      until,
+      expiresAt,
+    };
+  }
+
+  return {
+    /** Mints a token; the secret is returned once and never stored. */
+    async mint(input: MintInput): Promise<{ token: string; expiresAt: Date | null }> {
+      const token = newSecret(TOKEN_PREFIX[input.kind]);
+      const expiresAt = input.kind === 'test_session' ? new Date(deps.now().getTime() + TEST_TOKEN_TTL_MS) : null;
+      await deps.prisma.apiToken.create({
+        data: {
+          id: newId('tok'),
+          kind: input.kind,
+          tokenHash: sha256(token),
+          developerId: input.developerId,
+          principalId: input.principalId,
+          deploymentId: input.deploymentId,
+          expiresAt,
+        },
+      });
+      return { token, expiresAt };
+    },
+
+    /** The caller a bearer token stands for, or null when it is unknown, revoked or expired. */
+    async resolve(token: string): Promise<Caller | null> {
+      if (!/^gh[da]_|^gst_/.test(token) || token.length > 200) return null;
+      const hash = sha256(token);
+      let entry = cache.get(hash);
+      if (!entry || entry.until <= Date.now()) {
+        entry = await lookup(hash);
+        remember(hash, entry);
+      }
+      if (entry.expiresAt !== null && entry.expiresAt <= deps.now().getTime()) return null;
+      return entry.caller;
+    },
+
+    clearCache() {
+      cache.clear();
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;

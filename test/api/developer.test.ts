@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type Seed, TEST_SCHEMA, type TestContext, seed, startTestApp } from '../helpers/app.js';
+
+let ctx: TestContext;
+let s: Seed;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  s = await seed(ctx, ['alice']);
+});
+afterAll(() => ctx.close());
+
+describe('apps', () => {
+  it('creates and lists apps with a client id and origins', async () => {
+    const created = await s.developer.post('/dev/apps', { name: 'Photos', origins: ['https://photos.example.test'], redirectUris: ['https://photos.example.test/cb'] });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^app_/),
+      name: 'Photos',
+      origins: ['https://photos.example.test'],
+      clientIds: [expect.stringMatching(/^cli_/)],
+      environments: [],
+      createdAt: expect.any(String),
+    });
+    const listed = await s.developer.get('/dev/apps');
+    expect(listed.body.apps.map((a: any) => a.id)).toContain(created.body.id);
+  });
+
+  it('validates origins and refuses one that belongs to another app', async () => {
+    expect((await s.developer.post('/dev/apps', { name: 'x', origins: ['not a url'] })).status).toBe(400);
+    expect((await s.developer.post('/dev/apps', { name: 'x', origins: ['https://a.test/path'] })).body.message).toContain('origins');
+    expect((await s.developer.post('/dev/apps', { name: 'x', origins: [s.origin] })).body.error).toBe('origin_taken');
+  });
+
+  it('needs a developer token', async () => {
+    expect((await ctx.anonymous.get('/dev/apps')).status).toBe(401);
+    expect((await s.users.alice.get('/dev/apps')).status).toBe(403);
+  });
+});
+
+describe('deploy', () => {
+  it('refuses an invalid schema with every problem listed', async () => {
+    const bad = { version: 1, tables: {}, resources: { _secret: { ...TEST_SCHEMA.resources.team }, team: { ...TEST_SCHEMA.resources.team, defaultRole: 'emperor' } } };
+    const res = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/staging`, { schema: bad });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_schema');
+    expect(res.body.message).toMatch(/_secret/);
+    expect(res.body.message).toMatch(/defaultRole/);
+  });
+
+  it("answers 404 for another developer's app", async () => {
+    const other = await ctx.app.services.principals.createDeveloperToken('other@example.test');
+    const res = await new Client(ctx.url, other.token).request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: TEST_SCHEMA });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('4.2 / 5.4 test sessions', () => {
+  it('mints { user_id, token, expires_at, payer, env } with a short prefix and 24 h expiry', async () => {
+    const res = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'zoe', env: 'dev' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ user_id: `test:${s.appId}:zoe`, token: expect.stringMatching(/^gst_/), expires_at: expect.any(String), payer: s.developerId, env: 'dev' });
+    const hours = (new Date(res.body.expires_at).getTime() - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(23.99);
+    expect(hours).toBeLessThanOrEqual(24);
+  });
+
+  it('re-minting returns the same user, memberships intact, with a fresh token', async () => {
+    const first = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'yan', env: 'dev' });
+    const yan = new Client(ctx.url, first.body.token);
+    const created = await yan.post('/v1/resources', { type: 'team', name: 'Y' });
+    const second = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'yan', env: 'dev' });
+    expect(second.body.user_id).toBe(first.body.user_id);
+    expect(second.body.token).not.toBe(first.body.token);
+    const again = new Client(ctx.url, second.body.token);
+    expect((await again.get('/v1/resources')).body.resources.map((r: any) => r.id)).toEqual([created.body.id]);
+  });
+
+  it('refuses a missing env, prod, an undeployed env, bad names and foreign apps', async () => {
+    const path = `/dev/apps/${s.appId}/test-users`;
+    expect((await s.developer.post(path, { name: 'a' })).body.message).toContain('body.env');
+    expect((await s.developer.post(path, { name: 'a', env: 'prod' })).body).toMatchObject({ error: 'prod_not_allowed' });
+    const undeployed = await s.developer.post(path, { name: 'a', env: 'qa' });
+    expect(undeployed).toMatchObject({ status: 409, body: { error: 'env_not_deployed' } });
+    expect(undeployed.body.message).toContain('deploy');
+    expect((await s.developer.post(path, { name: 'no spaces', env: 'dev' })).status).toBe(400);
+    const other = await ctx.app.services.principals.createDeveloperToken('stranger@example.test');
+    expect((await new Client(ctx.url, other.token).post(path, { name: 'a', env: 'dev' })).status).toBe(404);
+    expect((await s.developer.post('/dev/apps/app_missing/test-users', { name: 'a', env: 'dev' })).status).toBe(404);
+  });
+
+  it('5.4: tokens stop working after 24 hours', async () => {
+    const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'xia', env: 'dev' });
+    const xia = new Client(ctx.url, minted.body.token);
+    expect((await xia.get('/v1/resources')).status).toBe(200);
+    ctx.advance(24 * 3_600_000 + 1000);
+    try {
+      expect((await xia.get('/v1/resources')).status).toBe(401);
+    } finally {
+      ctx.advance(-(24 * 3_600_000 + 1000));
+    }
+  });
+
+  it('5.4: a session is pinned to its environment', async () => {
+    await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/staging`, { schema: TEST_SCHEMA });
+    const dev = new Client(ctx.url, (await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'wu', env: 'dev' })).body.token);
+    const staging = new Client(ctx.url, (await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'wu', env: 'staging' })).body.token);
+    const id = (await dev.post('/v1/resources', { type: 'album', name: 'dev only' })).body.id;
+    expect((await staging.get(`/v1/resources/${id}`)).status).toBe(404);
+  });
+});
+
+describe('HTTP edges', () => {
+  it('answers malformed and oversized bodies with 400, unknown routes with 404, wrong methods with 405', async () => {
+    const alice = s.users.alice;
+    const malformed = await alice.request('POST', '/v1/resources', '{"type":', { 'content-type': 'application/json' });
+    expect(malformed).toMatchObject({ status: 400, body: { error: 'invalid_json' } });
+    expect((await alice.request('POST', '/v1/resources', '[1,2]', { 'content-type': 'application/json' })).status).toBe(400);
+    const huge = await alice.post('/v1/resources', { type: 'team', name: 'x'.repeat(70_000) });
+    expect(huge).toMatchObject({ status: 400, body: { error: 'body_too_large' } });
+    expect((await alice.post('/v1/resources', { type: 5, name: 'x' })).body.message).toContain('body.type');
+    expect((await alice.get('/v1/nothing')).status).toBe(404);
+    expect((await alice.request('DELETE', '/v1/resources')).status).toBe(405);
+    expect((await alice.post('/v1/resources/x/join', { extra: 1 })).status).toBe(400);
+  });
+
+  it('GET /healthz answers 200 when ready', async () => {
+    expect((await ctx.anonymous.get('/healthz')).body).toEqual({ ok: true, database: 'pglite' });
+  });
+});

@@ -1,0 +1,288 @@
+/**
+ * The `gatehouse` CLI end to end: every case spawns `node bin/gatehouse.mjs` as a real child
+ * process against a server started here. The developer token for the HTTP commands is minted
+ * in-process, because `dev-token create` opens the database itself and an embedded PGlite serves
+ * one process only; that command is tested against its own file-backed data directory.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { type App, buildApp } from '../../src/server.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = path.join(root, 'bin', 'gatehouse.mjs');
+const sampleJson = path.join(root, 'examples', 'sample-schema.json');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function startCli(args: string[], env: Record<string, string> = {}, cwd = root) {
+  // Only what the command needs: no configuration leaks in from the developer's shell.
+  const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: tmpdir() };
+  return spawn(process.execPath, [bin, ...args], { cwd, env: { ...base, ...env } });
+}
+
+/** Runs the CLI to completion, asynchronously (a sync spawn would block this process's server). */
+function gatehouse(args: string[], env: Record<string, string> = {}, cwd = root): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = startCli(args, env, cwd);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', chunk => (stdout += chunk));
+    child.stderr.on('data', chunk => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', code => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A direct API call, to compare the CLI with the server it talks to. */
+async function post(path: string, token: string, body: unknown) {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** The one JSON object a --json run prints. */
+function parseJson(run: Run) {
+  expect(run.stdout.trim().split('\n')).toHaveLength(1);
+  return JSON.parse(run.stdout);
+}
+
+const SCHEMA_TS = `import { defineSchema } from 'gatehouse/schema';
+
+export default defineSchema({
+  tables: { notes: t => t.text('body').notNull().timestamps() },
+  resources: { board: r => r.visibility('members').defaultRole('writer').shares('notes') },
+});
+`;
+
+let app: App;
+let url: string;
+let developer: { developerId: string; token: string };
+let api: Record<string, string>;
+/** Outside the repository: no node_modules/gatehouse above it, no package.json. */
+let scratch: string;
+
+beforeAll(async () => {
+  app = await buildApp({ config: loadConfig({ DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'silent' }) });
+  ({ url } = await app.start());
+  developer = await app.services.principals.createDeveloperToken('cli@example.test');
+  api = { GATEHOUSE_URL: url, GATEHOUSE_DEV_TOKEN: developer.token };
+  scratch = await mkdtemp(path.join(tmpdir(), 'gatehouse-cli-'));
+});
+
+afterAll(async () => {
+  await app?.stop();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('serve', () => {
+  it('prints its URL, serves, and stops cleanly on SIGTERM', async () => {
+    const child = startCli(['serve', '--json'], { DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'silent' });
+    const exited = new Promise(resolve => child.on('close', resolve));
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.once('data', chunk => resolve(String(chunk)));
+      child.once('close', code => reject(new Error(`serve exited with ${code}`)));
+    });
+    const { url: served } = JSON.parse(line);
+    expect((await fetch(`${served}/healthz`)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
+
+describe('migrate and dev-token create (database bootstrap)', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'gatehouse-cli-data-'));
+  });
+  afterAll(async () => {
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrate applies every migration to a new data directory, then nothing', async () => {
+    const first = await gatehouse(['migrate', '--json'], { DATA_DIR: dataDir });
+    expect(first.code).toBe(0);
+    expect(parseJson(first).applied.length).toBeGreaterThan(0);
+
+    const again = await gatehouse(['migrate'], { DATA_DIR: dataDir });
+    expect(again.code).toBe(0);
+    expect(again.stdout.trim()).toBe('The database is up to date.');
+  }, 120_000);
+
+  it('dev-token create prints only a developer token; --json adds the developer', async () => {
+    const plain = await gatehouse(['dev-token', 'create', '--developer', 'Boot@Example.test'], { DATA_DIR: dataDir });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^ghd_\S+\n$/);
+
+    const json = await gatehouse(['dev-token', 'create', '--developer', 'boot@example.test', '--json'], { DATA_DIR: dataDir });
+    expect(json.code).toBe(0);
+    const body = parseJson(json);
+    expect(Object.keys(body).sort()).toEqual(['developerId', 'email', 'token']);
+    expect(body.email).toBe('boot@example.test');
+    expect(body.token).toMatch(/^ghd_/);
+    expect(body.token).not.toBe(plain.stdout.trim());
+  }, 120_000);
+
+  it('dev-token create rejects a bad email as a usage error without opening the database', async () => {
+    const run = await gatehouse(['dev-token', 'create', '--developer', 'not-an-email'], { DATA_DIR: dataDir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: --developer must be an email address/);
+  });
+});
+
+describe('apps, deploy and test-session over HTTP', () => {
+  let appId: string;
+
+  it('apps create prints the app; --json prints the server object', async () => {
+    const json = await gatehouse(
+      ['apps', 'create', 'CLI app', '--origin', 'http://localhost:5173', '--redirect-uri', 'http://localhost:5173/callback', '--json'],
+      api,
+    );
+    expect(json.code).toBe(0);
+    const app = parseJson(json);
+    expect(app).toMatchObject({ name: 'CLI app', origins: ['http://localhost:5173'], environments: [] });
+    expect(app.id).toMatch(/^app_/);
+    appId = app.id;
+
+    const text = await gatehouse(['apps', 'create', 'Second app'], api);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^Created app "Second app": app_\S+\n/);
+  });
+
+  it('apps list shows both apps', async () => {
+    const run = await gatehouse(['apps', 'list', '--json'], api);
+    expect(run.code).toBe(0);
+    const names = parseJson(run).apps.map((a: { name: string }) => a.name);
+    expect(names).toEqual(expect.arrayContaining(['CLI app', 'Second app']));
+  });
+
+  it("deploys a TypeScript schema outside the repo that imports 'gatehouse/schema' (default file name)", async () => {
+    await writeFile(path.join(scratch, 'gatehouse.schema.ts'), SCHEMA_TS);
+    const text = await gatehouse(['deploy', '--app', appId, '--env', 'dev'], api, scratch);
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`to app ${appId}, env dev (version 1)`);
+    expect(text.stdout).toMatch(/resource types: board\n\s+tables:\s+notes\n$/);
+
+    const json = await gatehouse(['deploy', 'gatehouse.schema.ts', '--app', appId, '--env', 'dev', '--json'], api, scratch);
+    expect(json.code).toBe(0);
+    expect(parseJson(json)).toMatchObject({ appId, env: 'dev', version: 2, resourceTypes: ['board'], tables: ['notes'] });
+  });
+
+  it('deploys a .json schema IR', async () => {
+    const ir = JSON.parse(await readFile(sampleJson, 'utf8'));
+    const run = await gatehouse(['deploy', sampleJson, '--app', appId, '--env', 'staging', '--json'], api);
+    expect(run.code).toBe(0);
+    const body = parseJson(run);
+    expect(body).toMatchObject({ appId, env: 'staging', version: 1 });
+    expect(body.resourceTypes).toEqual(Object.keys(ir.resources).sort());
+    expect(body.deploymentId).toEqual(expect.any(String));
+  });
+
+  it('reports every problem of an invalid TypeScript schema, exit 1', async () => {
+    const file = path.join(scratch, 'invalid.ts');
+    await writeFile(file, `import { defineSchema } from 'gatehouse/schema';\nexport default defineSchema({ resources: { r: (r: any) => r.shares('missing') } });\n`);
+    const run = await gatehouse(['deploy', file, '--app', appId, '--env', 'dev'], api);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: Invalid app schema \(1 problem\):\n.*resources\.r\.shares.*missing/);
+  });
+
+  it('test-session prints only a test token; --json prints the spec 4.2 response', async () => {
+    const plain = await gatehouse(['test-session', '--app', appId, '--user', 'alice'], api);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^gst_\S+\n$/);
+
+    const json = await gatehouse(['test-session', '--app', appId, '--user', 'alice', '--json'], api);
+    expect(json.code).toBe(0);
+    const session = parseJson(json);
+    expect(Object.keys(session).sort()).toEqual(['env', 'expires_at', 'payer', 'token', 'user_id']);
+    expect(session).toMatchObject({ env: 'dev', payer: developer.developerId });
+    expect(session.user_id).toMatch(new RegExp(`:${appId}:alice$`));
+    expect(session.token).toMatch(/^gst_/);
+
+    // The printed token is a working credential for that test user.
+    expect((await post('/v1/resources', plain.stdout.trim(), { type: 'board', name: 'Plans' })).status).toBe(200);
+  });
+
+  it("a server error exits 1 with the server's message (unknown app)", async () => {
+    const direct = await post('/dev/apps/app_missing/test-users', developer.token, { name: 'bob', env: 'dev' });
+    expect(direct.status).toBe(404);
+
+    const text = await gatehouse(['test-session', '--app', 'app_missing', '--user', 'bob'], api);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toBe(`error: ${direct.body.message}\n`);
+
+    const json = await gatehouse(['deploy', sampleJson, '--app', 'app_missing', '--env', 'dev', '--json'], api);
+    expect(json.code).toBe(1);
+    expect(parseJson(json)).toEqual({ error: direct.body.error, message: expect.any(String) });
+  });
+
+  it('a rejected or wrong developer token is a server error, and the token is never printed', async () => {
+    const run = await gatehouse(['apps', 'list'], { ...api, GATEHOUSE_DEV_TOKEN: 'ghd_not-a-real-token' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: /);
+    expect(run.stderr + run.stdout).not.toContain('ghd_not-a-real-token');
+  });
+});
+
+describe('usage errors', () => {
+  it('a missing GATEHOUSE_DEV_TOKEN says what to do, exit 2', async () => {
+    const text = await gatehouse(['apps', 'list'], { GATEHOUSE_URL: url });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/^error: GATEHOUSE_DEV_TOKEN is not set\. .*gatehouse dev-token create --developer <email>/);
+
+    const json = await gatehouse(['test-session', '--app', 'a', '--user', 'u', '--json'], { GATEHOUSE_URL: url });
+    expect(json.code).toBe(2);
+    expect(parseJson(json)).toEqual({ error: 'missing_dev_token', message: expect.stringContaining('GATEHOUSE_DEV_TOKEN') });
+  });
+
+  it.each([
+    [['apps', 'list', '--bogus'], /Unknown option '--bogus'/],
+    [['deploy', 'x.json', '--env', 'dev'], /--app is required/],
+    [['test-session', '--app', 'a'], /--user is required/],
+    [['test-session', '--app'], /--app/],
+    [['apps', 'create'], /missing argument <name>/],
+    [['apps', 'create', 'a', 'b'], /unexpected argument 'b'/],
+    [['apps'], /'gatehouse apps' needs a subcommand/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+  ])('gatehouse %j exits 2', async (args, message) => {
+    const run = await gatehouse(args, api);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toContain(developer.token);
+  });
+
+  it('with --json a usage error is one JSON object on stdout', async () => {
+    const run = await gatehouse(['apps', 'list', '--bogus', '--json'], api);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('');
+    expect(parseJson(run)).toEqual({ error: 'usage', message: expect.stringContaining("Unknown option '--bogus'") });
+  });
+
+  it('a schema file that does not exist is a usage error', async () => {
+    const empty = await mkdtemp(path.join(scratch, 'empty-'));
+    const run = await gatehouse(['deploy', '--app', 'a', '--env', 'dev'], api, empty);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`schema file not found: ${path.join(empty, 'gatehouse.schema.ts')}`);
+  });
+
+  it('--help prints the command usage and exits 0', async () => {
+    const run = await gatehouse(['deploy', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: gatehouse deploy \[schemaFile\] \[options\]/);
+    expect(run.stdout).toContain('--app <id>');
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * Interactive transactions under concurrency, on embedded PGlite (one connection, transactions
+ * queued) and on PostgreSQL (a pool, row locks): callers write the same code for both.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import {
+  createPostgresTestDatabase,
+  createTestDatabase,
+  POSTGRES_SKIP_REASON,
+  postgresTestUrl,
+} from '../helpers/db.js';
+
+const pgUrl = await postgresTestUrl();
+if (!pgUrl) console.warn(`[test/db/transactions] ${POSTGRES_SKIP_REASON}`);
+
+const CONCURRENCY = 30;
+const DEPLOYMENT = 'dep_counter';
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+/** A deployment row whose `version` the tests use as a shared counter. */
+async function seedCounter(db: Database): Promise<void> {
+  await db.prisma.developer.upsert({ where: { id: 'dev_tx' }, create: { id: 'dev_tx', email: 'tx@example.test' }, update: {} });
+  await db.prisma.app.upsert({ where: { id: 'app_tx' }, create: { id: 'app_tx', name: 'tx', developerId: 'dev_tx' }, update: {} });
+  await db.prisma.deployment.upsert({
+    where: { id: DEPLOYMENT },
+    create: { id: DEPLOYMENT, appId: 'app_tx', env: 'prod', schema: {}, version: 0 },
+    update: { version: 0 },
+  });
+}
+
+async function counter(db: Database): Promise<number> {
+  return (await db.prisma.deployment.findUniqueOrThrow({ where: { id: DEPLOYMENT } })).version;
+}
+
+function transactionContract(name: string, create: () => Promise<Database>) {
+  describe(`transactions on ${name}`, () => {
+    let db: Database;
+    beforeAll(async () => {
+      db = await create();
+    });
+    afterAll(() => db?.close());
+    beforeEach(() => seedCounter(db));
+
+    it(`runs ${CONCURRENCY} concurrent read-then-write transactions without lost updates, rolling back the ones that throw`, async () => {
+      const results = await Promise.allSettled(
+        Array.from({ length: CONCURRENCY }, (_, i) =>
+          db.transaction(async tx => {
+            // FOR UPDATE makes the read-then-write safe on PostgreSQL's pool too.
+            const [row] = await tx.$queryRaw<{ version: number }[]>`
+              SELECT version FROM deployments WHERE id = ${DEPLOYMENT} FOR UPDATE`;
+            await tx.deployment.update({ where: { id: DEPLOYMENT }, data: { version: row.version + 1 } });
+            if (i % 5 === 4) throw new Error(`planned failure ${i}`);
+            return i;
+          }),
+        ),
+      );
+      const failures = results.flatMap(r => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+      const planned = Array.from({ length: CONCURRENCY }, (_, i) => i).filter(i => i % 5 === 4);
+      expect(failures.sort()).toEqual(planned.map(i => `planned failure ${i}`).sort());
+      expect(await counter(db)).toBe(CONCURRENCY - planned.length);
+    });
+
+    it('rolls back every write of a transaction that throws', async () => {
+      await expect(
+        db.transaction(async tx => {
+          await tx.developer.create({ data: { id: 'dev_rolled_back', email: 'gone@example.test' } });
+          await tx.deployment.update({ where: { id: DEPLOYMENT }, data: { version: 99 } });
+          throw new Error('abort');
+        }),
+      ).rejects.toThrow('abort');
+      expect(await db.prisma.developer.findUnique({ where: { id: 'dev_rolled_back' } })).toBeNull();
+      expect(await counter(db)).toBe(0);
+    });
+
+    it('keeps serving plain queries while transactions run', async () => {
+      const work = Array.from({ length: CONCURRENCY }, (_, i) =>
+        i % 2 === 0
+          ? db.transaction(async tx => {
+              const row = await tx.deployment.findUniqueOrThrow({ where: { id: DEPLOYMENT } });
+              await tx.deployment.update({ where: { id: DEPLOYMENT }, data: { version: { increment: 1 } } });
+              return row.version;
+            })
+          : db.prisma.deployment.count(),
+      );
+      await Promise.all(work);
+      expect(await counter(db)).toBe(CONCURRENCY / 2);
+    });
+
+    it('supports $transaction on the client directly (batch and interactive)', async () => {
+      const [count] = await db.prisma.$transaction([db.prisma.deployment.count(), db.prisma.app.count()]);
+      expect(count).toBe(1);
+      const versions = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          db.prisma.$transaction(tx => tx.deployment.update({ where: { id: DEPLOYMENT }, data: { version: { increment: 1 } } })),
+        ),
+      );
+      expect(versions.map(v => v.version).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    });
+  });
+}
+
+transactionContract('PGlite', createTestDatabase);
+
+describe.skipIf(!pgUrl)('PostgreSQL', () => {
+  transactionContract('PostgreSQL', createPostgresTestDatabase);
+
+  it('FOR UPDATE makes a second transaction wait for the first', async () => {
+    const db = await createPostgresTestDatabase();
+    try {
+      await seedCounter(db);
+      const order: string[] = [];
+      const first = db.transaction(async tx => {
+        await tx.$queryRaw`SELECT id FROM deployments WHERE id = ${DEPLOYMENT} FOR UPDATE`;
+        order.push('first locked');
+        await sleep(300);
+        order.push('first done');
+      });
+      await sleep(100);
+      const second = db.transaction(async tx => {
+        await tx.$queryRaw`SELECT id FROM deployments WHERE id = ${DEPLOYMENT} FOR UPDATE`;
+        order.push('second locked');
+      });
+      await Promise.all([first, second]);
+      expect(order).toEqual(['first locked', 'first done', 'second locked']);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('transactions on PGlite (single connection)', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await seedCounter(db);
+  });
+  afterAll(() => db?.close());
+
+  it('queue behind a long transaction instead of failing their maxWait', async () => {
+    const long = db.transaction(async tx => {
+      await tx.deployment.findUniqueOrThrow({ where: { id: DEPLOYMENT } });
+      await sleep(500);
+      return 'long';
+    });
+    const queued = db.transaction(async tx => (await tx.deployment.count(), 'queued'), { maxWait: 100 });
+    await expect(Promise.all([long, queued])).resolves.toEqual(['long', 'queued']);
+  });
+
+  it('does not let a callback that outlives its timeout hold up the queue', async () => {
+    const slow = db.transaction(
+      async tx => {
+        await tx.deployment.count();
+        await sleep(1_500);
+        return tx.deployment.count();
+      },
+      { timeout: 200 },
+    );
+    const started = Date.now();
+    const next = await db.transaction(async tx => tx.deployment.count());
+    expect(next).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await expect(slow).rejects.toThrow(/Transaction|transaction/);
+  });
+
+  it('fails fast when the outer client is used inside a transaction (it would deadlock)', async () => {
+    const started = Date.now();
+    await expect(db.transaction(async () => db.prisma.deployment.count())).rejects.toThrow(/Use the `tx` client/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // The outer client works again once the transaction is over.
+    expect(await db.prisma.deployment.count()).toBe(1);
+  });
+
+  it('refuses a nested db.transaction instead of deadlocking on the queue', async () => {
+    await expect(db.transaction(() => db.transaction(async () => 1))).rejects.toThrow(/inside another one/);
+  });
+
+  it('runs $queryRaw SELECT ... FOR UPDATE inside a transaction', async () => {
+    const rows = await db.transaction(tx => tx.$queryRaw<{ id: string }[]>`SELECT id FROM deployments WHERE id = ${DEPLOYMENT} FOR UPDATE`);
+    expect(rows).toEqual([{ id: DEPLOYMENT }]);
+  });
+});

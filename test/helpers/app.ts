@@ -1,0 +1,175 @@
+/**
+ * The seed chain for API tests: developer -> app -> deployment -> users -> resource, against an
+ * in-process server on an isolated database, with a clock the test can move.
+ */
+import { loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/database.js';
+import { buildApp, type App } from '../../src/server.js';
+import { createTestDatabase } from './db.js';
+
+/** A schema IR covering the visibility and ceiling variants the tests need. */
+export const TEST_SCHEMA = {
+  version: 1,
+  tables: {},
+  resources: {
+    team: {
+      visibility: { default: 'members', allow: ['members'] },
+      defaultRole: 'writer',
+      grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
+      static: [],
+      shares: [],
+      owns: [],
+    },
+    room: {
+      visibility: { default: 'members', allow: ['members', 'unlisted', 'discoverable'] },
+      defaultRole: 'writer',
+      grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
+      static: [],
+      shares: [],
+      owns: [],
+    },
+    forum: {
+      visibility: { default: 'discoverable', allow: ['discoverable'] },
+      defaultRole: 'reader',
+      grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
+      static: [],
+      shares: [],
+      owns: [],
+    },
+    album: {
+      visibility: { default: 'unlisted', allow: ['unlisted'] },
+      defaultRole: 'reader',
+      grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
+      static: [],
+      shares: [],
+      owns: [],
+    },
+    settings: {
+      visibility: { default: 'unlisted', allow: ['unlisted'] },
+      defaultRole: 'reader',
+      grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
+      static: ['global'],
+      shares: [],
+      owns: [],
+    },
+  },
+};
+
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class Client {
+  constructor(
+    readonly baseUrl: string,
+    readonly token?: string,
+  ) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers: {
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  }
+
+  get<T = any>(path: string) {
+    return this.request<T>('GET', path);
+  }
+
+  post<T = any>(path: string, body: unknown = {}) {
+    return this.request<T>('POST', path, body);
+  }
+
+  /** A GraphQL operation; returns the whole response ({ data, errors }), loosely typed for assertions. */
+  async gql(query: string, variables: Record<string, unknown> = {}): Promise<any> {
+    return (await this.request('POST', '/graphql', { query, variables })).body;
+  }
+}
+
+export interface TestContext {
+  app: App;
+  url: string;
+  database: Database;
+  /** The server's clock; `advance` moves it (pending TTLs, link expiry, token expiry). */
+  advance(ms: number): void;
+  anonymous: Client;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(options: { database?: Database } = {}): Promise<TestContext> {
+  const database = options.database ?? (await createTestDatabase());
+  let offset = 0;
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://gatehouse.test' });
+  const app = await buildApp({ config, database, now: () => new Date(Date.now() + offset) });
+  const { url } = await app.start();
+  return {
+    app,
+    url,
+    database,
+    advance: ms => {
+      offset += ms;
+    },
+    anonymous: new Client(url),
+    async close() {
+      await app.stop();
+      await database.close();
+    },
+  };
+}
+
+export interface Seed {
+  developer: Client;
+  developerId: string;
+  appId: string;
+  origin: string;
+  /** Test users minted in `dev`, by name. */
+  users: Record<string, Client & { id: string }>;
+  user(name: string): Promise<Client & { id: string }>;
+}
+
+/** developer -> app (with an origin) -> dev deployment -> test users. */
+export async function seed(
+  ctx: TestContext,
+  names: string[] = ['alice', 'bob', 'carol'],
+  origin = `https://app-${Math.random().toString(36).slice(2, 10)}.example.test`,
+): Promise<Seed> {
+  const bootstrap = await ctx.app.services.principals.createDeveloperToken(`dev-${Math.random().toString(36).slice(2)}@example.test`);
+  const developer = new Client(ctx.url, bootstrap.token);
+  const app = await developer.post('/dev/apps', { name: 'Test app', origins: [origin] });
+  if (app.status !== 200) throw new Error(`create app failed: ${JSON.stringify(app.body)}`);
+  const deployed = await developer.request('PUT', `/dev/apps/${app.body.id}/deployments/dev`, { schema: TEST_SCHEMA });
+  if (deployed.status !== 200) throw new Error(`deploy failed: ${JSON.stringify(deployed.body)}`);
+  const users: Seed['users'] = {};
+  const user = async (name: string) => {
+    const minted = await developer.post(`/dev/apps/${app.body.id}/test-users`, { name, env: 'dev' });
+    if (minted.status !== 200) throw new Error(`mint failed: ${JSON.stringify(minted.body)}`);
+    users[name] = Object.assign(new Client(ctx.url, minted.body.token), { id: minted.body.user_id as string });
+    return users[name];
+  };
+  for (const name of names) await user(name);
+  return { developer, developerId: bootstrap.developerId, appId: app.body.id, origin, users, user };
+}
+
+/** Creates a resource as `owner` and returns its id. */
+export async function createResource(owner: Client, type: string, name: string, visibility?: string): Promise<string> {
+  const res = await owner.post('/v1/resources', { type, name, ...(visibility ? { visibility } : {}) });
+  if (res.status !== 200) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+/** owner invites `member` at `role` and the member accepts. */
+export async function addMember(owner: Client, member: Client & { id: string }, resourceId: string, role?: string) {
+  const invite = await owner.post(`/v1/resources/${resourceId}/invite`, { userId: member.id, ...(role ? { role } : {}) });
+  if (invite.status !== 200) throw new Error(`invite failed: ${JSON.stringify(invite.body)}`);
+  const accept = await member.post(`/v1/resources/${resourceId}/accept`);
+  if (accept.status !== 200) throw new Error(`accept failed: ${JSON.stringify(accept.body)}`);
+}
