@@ -5,14 +5,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { createYoga } from 'graphql-yoga';
+import { type DocumentNode, Kind } from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { assertCsrf, isStateChanging, useCsrfForMutations } from './auth/csrf.js';
+import { createGatewayAuth } from './auth/gateway-setup.js';
 import { resolveCaller } from './auth/resolve-caller.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import type { Context } from './graphql/builder.js';
-import { maskError } from './graphql/errors.js';
+import { describeError, maskError } from './graphql/errors.js';
 import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
+import { sharedSubscribe } from './realtime/shared-subscribe.js';
+import { attachWebSocketFeeds } from './realtime/websocket.js';
 import { routes } from './rest/routes.js';
 import { createRestShim, send } from './rest/shim.js';
 import { createServices, type Services } from './services/index.js';
@@ -41,7 +46,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   const db =
     database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart }));
-  const bus = new EventBus();
+  const bus = config.redisUrl ? EventBus.redis(config.redisUrl) : EventBus.inProcess();
   const services = createServices({
     prisma: db.prisma,
     transaction: fn => db.transaction(fn),
@@ -50,27 +55,37 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     now: now ?? (() => new Date()),
   });
 
-  const contextFor = async (authorization: string | null | undefined): Promise<Context> => ({
-    services,
-    caller: await resolveCaller(services.tokens, authorization),
-  });
+  // Gateway auth (src/auth/): bearer tokens and session cookies -> caller + credential kind (CSRF).
+  const contextFor = async (req: IncomingMessage): Promise<Context> => ({ services, ...(await resolveCaller(services, req)) });
+  const gatewayAuth = await createGatewayAuth({ services, config });
 
-  const yoga = createYoga<{ req: IncomingMessage; res: ServerResponse }>({
+  type ServerContext = { req?: IncomingMessage; res?: ServerResponse; caller?: Context['caller'] };
+
+  const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: config.nodeEnv !== 'production',
     landingPage: false,
     logging: config.logLevel === 'silent' ? false : config.logLevel === 'info' ? 'warn' : config.logLevel,
     maskedErrors: { maskError },
-    context: ({ request }) => contextFor(request.headers.get('authorization')),
-    plugins: [useGraphQlJit()],
+    // Sockets resolve their caller once, at connection time (src/realtime/websocket.ts).
+    context: initial => ('caller' in initial ? { services, caller: initial.caller ?? null } : contextFor(initial.req!)),
+    plugins: [
+      useGraphQlJit({}, { enableIf: args => !isSubscription(args.document, args.operationName) }),
+      // graphql-jit hands subscription resolvers the variables instead of their arguments, so
+      // subscriptions run on graphql-js, sharing each event's result across subscribers.
+      useSharedSubscribe,
+      useCsrfForMutations(),
+    ],
   });
 
   const rest = createRestShim(schema, routes);
   let ready = false;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', 'http://gatehouse.local');
+    // Gateway auth: /auth/*, hosted app origins (/_osg/*, /_invite/*), /v1/me, /v1/dashboard, /idp.
+    const url = await gatewayAuth.gateway.handle(req, res, new URL(req.url ?? '/', 'http://gatehouse.local'));
+    if (!url) return;
     if (url.pathname === '/graphql') {
       if (Number(req.headers['content-length'] ?? 0) > MAX_GRAPHQL_BODY_BYTES) {
         return send(res, 413, { errors: [{ message: 'Request body too large.', extensions: { code: 'body_too_large', status: 413 } }] });
@@ -85,7 +100,15 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     if (found === 'method_not_allowed') {
       return send(res, 405, { error: 'method_not_allowed', message: `${req.method} is not supported on ${url.pathname}.` });
     }
-    return rest.handle(found, req, res, url, await contextFor(req.headers.authorization));
+    let context: Context;
+    try {
+      context = await contextFor(req);
+      assertCsrf(context, isStateChanging(req.method));
+    } catch (error) {
+      const shape = describeError(error);
+      return send(res, shape.status, { error: shape.code, message: shape.message });
+    }
+    return rest.handle(found, req, res, url, context);
   }
 
   const server = createServer((req, res) => {
@@ -95,6 +118,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     });
   });
   server.keepAliveTimeout = 65_000;
+  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql' });
 
   return {
     services,
@@ -111,10 +135,12 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     },
     async stop() {
       ready = false;
+      await sockets.close();
       if (server.listening) {
         server.closeAllConnections();
         await new Promise<void>(resolve => server.close(() => resolve()));
       }
+      await bus.close();
       if (!database) await db.close();
     },
   };
@@ -131,9 +157,20 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
       server.once('error', reject);
       server.listen(port, host, () => {
         server.off('error', reject);
+        gatewayAuth.onListening(server.address());
         resolve();
       });
     });
     ready = true;
   }
+}
+
+const useSharedSubscribe: Plugin = {
+  onSubscribe: ({ setSubscribeFn }) => setSubscribeFn(sharedSubscribe as Parameters<typeof setSubscribeFn>[0]),
+};
+
+function isSubscription(document: DocumentNode, operationName?: string | null): boolean {
+  return document.definitions.some(
+    d => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'subscription' && (!operationName || d.name?.value === operationName),
+  );
 }

@@ -18,6 +18,8 @@ export interface PrincipalCaller {
   credential: 'test_session' | 'agent' | 'session' | 'provider';
   /** Who is billed: the minting developer for test users. */
   payer: string | null;
+  /** When the credential stops working (ms since epoch); live feeds end then. */
+  expiresAt?: number | null;
 }
 
 export interface DeveloperCaller {

@@ -1,10 +1,72 @@
-/** Turns a request's credentials into a Caller. Provider tokens and cookies slot in here (gateway issue). */
-import type { Caller } from './caller.js';
+/**
+ * Turns a request's credentials into a Caller, in one place for REST, GraphQL and sockets:
+ * a bearer token (Gatehouse-minted, else a provider access token) or the session cookie set by
+ * POST /auth/token. It reports which credential it used so the CSRF rule (csrf.ts) can apply.
+ */
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { parseCookies } from '../lib/http.js';
+import type { Services } from '../services/index.js';
 import type { TokenService } from '../services/tokens.js';
+import type { Caller } from './caller.js';
+import { hasCsrfHeader } from './csrf.js';
 
-export async function resolveCaller(tokens: TokenService, authorization: string | null | undefined): Promise<Caller | null> {
+export const SESSION_COOKIE = 'gh_session';
+export const REFRESH_COOKIE = 'gh_refresh';
+export const CLIENT_COOKIE = 'gh_client';
+
+const GATEHOUSE_TOKEN = /^gh[da]_|^gst_/;
+
+export interface ResolvedAuth {
+  caller: Caller | null;
+  credential: 'bearer' | 'cookie' | null;
+  /** Whether the CSRF header was sent. */
+  csrf: boolean;
+}
+
+/** Requests arriving on a hosted app origin under /_osg: the app the host belongs to. */
+const hostedApps = new WeakMap<object, string>();
+export const markHostedApp = (req: IncomingMessage, appId: string) => hostedApps.set(req, appId);
+export const hostedAppOf = (req: object) => hostedApps.get(req) ?? null;
+
+export async function resolveCaller(tokens: TokenService, authorization: string | null | undefined): Promise<Caller | null>;
+export async function resolveCaller(services: Services, request: { headers: IncomingHttpHeaders }): Promise<ResolvedAuth>;
+export async function resolveCaller(
+  first: TokenService | Services,
+  second: string | null | undefined | { headers: IncomingHttpHeaders },
+): Promise<Caller | null | ResolvedAuth> {
+  // The bearer-only form (kept for callers that have just an Authorization header).
+  if (second === null || second === undefined || typeof second === 'string') {
+    const tokens = 'resolve' in first ? first : first.tokens;
+    const bearer = bearerOf(second ?? undefined);
+    return bearer && GATEHOUSE_TOKEN.test(bearer) ? tokens.resolve(bearer) : null;
+  }
+  const services = first as Services;
+  const { headers } = second;
+  const csrf = hasCsrfHeader(headers);
+  const hostAppId = hostedAppOf(second);
+  const bearer = bearerOf(headers.authorization);
+  if (bearer) {
+    if (GATEHOUSE_TOKEN.test(bearer)) {
+      const caller = await services.tokens.resolve(bearer);
+      if (hostAppId && caller?.type === 'principal' && caller.deployment.appId !== hostAppId) {
+        return { caller: null, credential: 'bearer', csrf };
+      }
+      return { caller, credential: 'bearer', csrf };
+    }
+    const clientIdHint = typeof headers['x-client-id'] === 'string' ? headers['x-client-id'] : null;
+    const found = await services.auth.callerForToken(bearer, { credential: 'provider', hostAppId, clientIdHint });
+    return { caller: found?.caller ?? null, credential: 'bearer', csrf };
+  }
+  const cookies = parseCookies(headers.cookie);
+  const session = cookies.get(SESSION_COOKIE);
+  if (session) {
+    const found = await services.auth.callerForToken(session, { credential: 'session', hostAppId, clientIdHint: cookies.get(CLIENT_COOKIE) ?? null });
+    return { caller: found?.caller ?? null, credential: 'cookie', csrf };
+  }
+  return { caller: null, credential: null, csrf };
+}
+
+function bearerOf(authorization: string | undefined): string | null {
   if (!authorization) return null;
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-  if (!match) return null;
-  return tokens.resolve(match[1]);
+  return /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] ?? null;
 }

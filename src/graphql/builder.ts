@@ -9,6 +9,10 @@ import type { Services } from '../services/index.js';
 export interface Context {
   services: Services;
   caller: Caller | null;
+  /** Which credential authenticated the request (gateway auth: the CSRF rule needs it). */
+  credential?: 'bearer' | 'cookie' | null;
+  /** Whether the request carried `X-Service-Csrf: 1`. */
+  csrf?: boolean;
 }
 
 export const builder = new SchemaBuilder<{
@@ -33,3 +37,4 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

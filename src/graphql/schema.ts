@@ -6,5 +6,6 @@ import './members.js';
 import './invite-links.js';
 import './principals.js';
 import './apps.js';
+import './feeds.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,9 +1,15 @@
 /**
- * The internal bus membership changes are published on, after their transaction commits.
- * The live-feeds layer subscribes here; with Redis it relays between instances.
+ * The bus membership changes travel on. Services publish after their transaction commits; the
+ * bus routes each event to two topics (the resource's roster, the member's own rows). Delivery
+ * runs over an event target: in-process by default, Redis pub/sub when REDIS_URL is set
+ * (@graphql-yoga/redis-event-target), so a subscriber on one instance sees changes made on
+ * another. The bus listens to the target once per topic and fans out to its subscribers from a
+ * Set, so thousands of subscribers on one roster cost one transport subscription.
  */
-import type { Role } from '../domain/roles.js';
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { Redis } from 'ioredis';
 import type { MembershipState } from '../domain/membership.js';
+import type { Role } from '../domain/roles.js';
 
 export interface MemberRowEvent {
   /** `<resourceId>:<userId>` (spec 6). */
@@ -20,26 +26,92 @@ export interface MembershipEvent {
   row: MemberRowEvent;
 }
 
+/** `member:<resourceId>` (a roster) or `principal:<userId>` (one member's rows). */
+export type Topic = `member:${string}` | `principal:${string}`;
+
 export type Listener = (event: MembershipEvent) => void;
 
-export class EventBus {
-  private readonly listeners = new Set<Listener>();
+interface Transport {
+  target: EventTarget;
+  close(): Promise<void>;
+}
 
+export class EventBus {
+  private readonly topics = new Map<string, { listeners: Set<Listener>; relay: (e: Event) => void }>();
+  private readonly everything = new Set<Listener>();
+
+  private constructor(
+    private readonly transport: Transport,
+    readonly kind: 'memory' | 'redis',
+  ) {}
+
+  static inProcess(): EventBus {
+    return new EventBus({ target: new EventTarget(), close: async () => {} }, 'memory');
+  }
+
+  /** ioredis connects lazily and retries on its own; errors are logged, not thrown. */
+  static redis(url: string): EventBus {
+    const publishClient = new Redis(url, { maxRetriesPerRequest: 3 });
+    const subscribeClient = new Redis(url, { maxRetriesPerRequest: 3 });
+    for (const client of [publishClient, subscribeClient]) {
+      client.on('error', error => console.error('[gatehouse] redis error:', error.message));
+    }
+    const target = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient }) as unknown as EventTarget;
+    return new EventBus(
+      {
+        target,
+        close: async () => {
+          await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
+        },
+      },
+      'redis',
+    );
+  }
+
+  /** Every event published by this instance (in-process consumers such as metrics or tests). */
   subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.everything.add(listener);
+    return () => this.everything.delete(listener);
+  }
+
+  /** Listens to one topic, from any instance; returns the unsubscribe function. */
+  listen(topic: Topic, listener: Listener): () => void {
+    let entry = this.topics.get(topic);
+    if (!entry) {
+      const listeners = new Set<Listener>();
+      const relay = (event: Event) => {
+        const detail = (event as CustomEvent<MembershipEvent>).detail;
+        for (const deliver of listeners) deliver(detail);
+      };
+      entry = { listeners, relay };
+      this.topics.set(topic, entry);
+      this.transport.target.addEventListener(topic, relay);
+    }
+    entry.listeners.add(listener);
+    return () => {
+      const current = this.topics.get(topic);
+      if (!current?.listeners.delete(listener) || current.listeners.size > 0) return;
+      this.topics.delete(topic);
+      this.transport.target.removeEventListener(topic, current.relay);
+    };
   }
 
   publish(events: readonly MembershipEvent[]): void {
     for (const event of events) {
-      for (const listener of this.listeners) {
+      for (const listener of this.everything) {
         try {
           listener(event);
         } catch (error) {
-          console.error('event listener failed', error);
+          console.error('[gatehouse] event listener failed', error);
         }
       }
+      this.transport.target.dispatchEvent(new CustomEvent(`member:${event.row.resourceId}`, { detail: event }));
+      this.transport.target.dispatchEvent(new CustomEvent(`principal:${event.row.userId}`, { detail: event }));
     }
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
   }
 }
 

@@ -1,23 +1,33 @@
 /** Wires the service modules together; one instance per server. */
+import { createAuthService } from '../auth/auth-service.js';
+import { providerSetup } from '../auth/provider-setup.js';
 import { createAppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
+import { createFeedService } from './feeds.js';
 import { createInviteLinkService } from './invite-links.js';
 import { createMembershipService } from './membership.js';
 import { createPrincipalService } from './principals.js';
 import { createResourceService } from './resources.js';
 import { createTokenService } from './tokens.js';
+import { createWalletService } from './wallet.js';
 
-export function createServices(deps: ServiceDeps) {
+export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch } = {}) {
   const tokens = createTokenService(deps);
   const apps = createAppService(deps, tokens);
+  const wallet = createWalletService(deps);
+  const providers = providerSetup(deps.config, options.fetch);
   return {
     deps,
     tokens,
     apps,
+    wallet,
+    providers,
+    auth: createAuthService(deps, providers.client, wallet),
     principals: createPrincipalService(deps, tokens),
     resources: createResourceService(deps, apps),
     membership: createMembershipService(deps, apps),
     inviteLinks: createInviteLinkService(deps, apps),
+    feeds: createFeedService(deps),
   };
 }
 

@@ -93,7 +93,7 @@ export function createTokenService(deps: ServiceDeps) {
         remember(hash, entry);
       }
       if (entry.expiresAt !== null && entry.expiresAt <= deps.now().getTime()) return null;
-      return entry.caller;
+      return entry.caller?.type === 'principal' && entry.expiresAt !== null ? { ...entry.caller, expiresAt: entry.expiresAt } : entry.caller;
     },
 
     clearCache() {

@@ -33,7 +33,7 @@ Prints only the token; with --json, { developerId, email, token }. The token is 
       const services = createServices({
         prisma: database.prisma,
         transaction: fn => database.transaction(fn),
-        bus: new EventBus(),
+        bus: EventBus.inProcess(),
         config,
         now: () => new Date(),
       });

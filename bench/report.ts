@@ -1,0 +1,106 @@
+/** The printed result: one table per backend, ratios against that backend's DB floor, targets. */
+import os from 'node:os';
+import type { Measurement } from './load.js';
+import type { LoopDelay } from './servers/control.js';
+
+/** A row's goal: a fraction of the DB floor's req/s, or an absolute rate. */
+export type Target = { ratio: number } | { rate: number };
+
+export interface RowResult {
+  id: string;
+  label: string;
+  /** Shared rows do not touch the database and are measured once per run. */
+  shared?: boolean;
+  target?: Target;
+  result?: Measurement;
+  /** The server's event-loop delay during the measured run. */
+  loop?: LoopDelay;
+  error?: string;
+}
+
+export interface Section {
+  title: string;
+  skipped?: string;
+  rows: RowResult[];
+  /** Whether targets are judged here (the issue's targets are for PostgreSQL). */
+  judged: boolean;
+}
+
+export interface RunSettings {
+  connections: number;
+  duration: number;
+  warmup: number;
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+
+export function formatReport(settings: RunSettings, sections: Section[]): string {
+  const cpus = os.cpus();
+  const out = [
+    `Machine: ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, load average ${os.loadavg().map(n => n.toFixed(2)).join(' ')} at the end.`,
+    `Gatehouse benchmark: ${settings.connections} connections, ${settings.duration} s measured per row after ${settings.warmup} s of warmup.`,
+    'req/s = 2xx responses per second (membership: successful transitions per second); p50/p99 = latency of 2xx responses in ms (1 ms resolution).',
+    "vs floor = req/s divided by the same backend's DB floor (row b), measured in this run.",
+    'loop p99/max = the server\'s event-loop delay in ms during the measured run (how long a ready socket or timer can wait).',
+    'cpu = cores used during the measured run by the server child, PostgreSQL, the load generator and everything else on the machine.',
+  ];
+  for (const section of sections) {
+    out.push('', section.title);
+    if (section.skipped) {
+      out.push(`  skipped: ${section.skipped}`);
+      continue;
+    }
+    out.push(...formatSection(section));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function formatSection(section: Section): string[] {
+  const floor = section.rows.find(r => r.id === 'floor')?.result?.rps;
+  const header = ['', 'req/s', 'p50', 'p99', 'vs floor', 'target', '', 'failed', 'loop p99', 'max', 'cpu: server', 'db', 'loadgen', 'other'];
+  const notes: string[] = [];
+  const lines = section.rows.map(row => {
+    const label = row.shared ? `${row.label} [shared]` : row.label;
+    if (!row.result) {
+      notes.push(`  ${row.label}: ${row.error ?? 'not measured'}`);
+      return [label, 'error', ...header.slice(2).map(() => '')];
+    }
+    const { rps, p50, p99, failed, statusCodes, cpu } = row.result;
+    const ratio = floor ? rps / floor : undefined;
+    const [goal, verdict] = judge(row.target, rps, ratio, section.judged);
+    if (failed > 0) notes.push(`  ${row.label}: ${failed} failed (${describeFailures(failed, statusCodes)})`);
+    if (row.result.warmup) {
+      notes.push(`  ${row.label}: ${row.result.warmup.failed} failed during the warmup (${describeFailures(row.result.warmup.failed, row.result.warmup.statusCodes)})`);
+    }
+    const cores = cpu ? [cpu.server, cpu.database, cpu.loadGenerator, cpu.other].map(c => c.toFixed(2)) : ['', '', '', ''];
+    const loop = row.loop ? [int(row.loop.p99), int(row.loop.max)] : ['', ''];
+    return [label, int(rps), String(p50), String(p99), ratio === undefined ? '-' : ratio.toFixed(2), goal, verdict, failed ? int(failed) : '', ...loop, ...cores];
+  });
+  return [...table([header, ...lines]), ...(notes.length ? ['  notes:', ...notes] : [])];
+}
+
+function judge(target: Target | undefined, rps: number, ratio: number | undefined, judged: boolean): [string, string] {
+  if (!target) return ['', ''];
+  const goal = 'ratio' in target ? `>= ${target.ratio.toFixed(2)}` : `>= ${target.rate}/s`;
+  if (!judged) return [`(${goal})`, 'n/a'];
+  if ('ratio' in target) {
+    if (ratio === undefined) return [goal, 'no floor'];
+    return [goal, ratio >= target.ratio ? 'PASS' : 'FAIL'];
+  }
+  return [goal, rps >= target.rate ? 'PASS' : 'FAIL'];
+}
+
+/** Non-2xx statuses by count; the rest of `failed` are connection errors and timeouts (autocannon: 10 s). */
+function describeFailures(failed: number, codes: Record<string, number>): string {
+  const statuses = Object.entries(codes).filter(([code]) => !code.startsWith('2'));
+  const other = failed - statuses.reduce((sum, [, count]) => sum + count, 0);
+  const parts = statuses.map(([code, count]) => `status ${code} x${count}`);
+  if (other > 0) parts.push(`${other} connection errors or timeouts`);
+  return parts.join(', ');
+}
+
+/** Left-aligned first column, right-aligned numbers. */
+function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map(r => r[i].length)));
+  return rows.map(r => `  ${r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')}`.trimEnd());
+}

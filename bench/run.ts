@@ -1,0 +1,181 @@
+/**
+ * `npm run bench [-- --backend postgres|pglite|both --duration 10 --warmup 2 --connections 50 --only ids]`
+ *
+ * Every server under test runs in a child process (bench/servers); load comes from autocannon
+ * here. Per backend: Gatehouse (seeded in its child) first, then the DB floor and Prisma
+ * baselines on the same data; the database-free baselines are measured once. Prints one table
+ * per backend and always exits 0 unless the benchmark itself crashes.
+ */
+import { parseArgs } from 'node:util';
+import { type Backend, type BackendName, DEFAULT_POSTGRES_URL, prepareBackend } from './backends.js';
+import { busyElsewhere } from './cpu-usage.js';
+import { measure, type LoadOptions, type Measurement } from './load.js';
+import { formatReport, type RowResult, type Section, type Target } from './report.js';
+import { GATEHOUSE_SCENARIOS, type GatehouseScenario, gatehouseWorkload, graphqlHelloWorkload, helloWorkload, resourceRowWorkload } from './scenarios.js';
+import type { LoopDelay } from './servers/control.js';
+import type { Seed } from './servers/gatehouse-seed.js';
+import { type RunningServer, type SpawnOptions, spawnServer, stopAllServers } from './spawn-server.js';
+
+const { values } = parseArgs({
+  options: {
+    backend: { type: 'string', default: 'both' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '50' },
+    /** Comma-separated row ids to measure (the DB floor is always measured): hello, floor, prisma, yoga, yoga-jit, rest-get, rest-list, graphql-get, membership. */
+    only: { type: 'string' },
+    'postgres-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL || DEFAULT_POSTGRES_URL },
+  },
+});
+
+const settings = {
+  duration: positive('duration'),
+  warmup: Number(values.warmup),
+  connections: positive('connections'),
+};
+const backendNames: BackendName[] =
+  values.backend === 'both' ? ['pglite', 'postgres'] : values.backend === 'pglite' || values.backend === 'postgres' ? [values.backend] : usage(`--backend ${values.backend}`);
+const only = values.only ? new Set(values.only.split(',').map(s => s.trim())) : undefined;
+const wanted = (id: string) => id === 'floor' || !only || only.has(id);
+
+const ROW_ORDER = ['hello', 'floor', 'prisma', 'yoga', 'yoga-jit', ...GATEHOUSE_SCENARIOS];
+const GATEHOUSE_ROWS: Record<GatehouseScenario, { label: string; target?: Target }> = {
+  'rest-get': { label: 'Gatehouse REST GET /v1/resources/:id', target: { ratio: 0.6 } },
+  'rest-list': { label: 'Gatehouse REST GET /v1/resources?type=room (10 rows)' },
+  'graphql-get': { label: 'Gatehouse GraphQL resource(id) (same read)', target: { ratio: 0.5 } },
+  membership: { label: 'Gatehouse invite/accept/remove (transitions/s)', target: { rate: 500 } },
+};
+
+let current: Backend | undefined;
+process.on('SIGINT', () => {
+  stopAllServers();
+  void (current?.drop() ?? Promise.resolve()).finally(() => process.exit(130));
+});
+
+const rowsPerBackend = 3 + GATEHOUSE_SCENARIOS.length;
+const estimate = (settings.duration + settings.warmup) * (3 + rowsPerBackend * backendNames.length);
+log(`about ${Math.ceil(estimate / 60)} min of load (${settings.connections} connections), plus start-up and seeding`);
+
+const busy = await busyElsewhere();
+if (busy !== undefined && busy > 0.2) {
+  log(`warning: ${busy.toFixed(2)} cores are busy with other processes before any load; figures will be low (see the "other" CPU column)`);
+}
+
+const shared = await measureShared();
+const sections: Section[] = [];
+for (const name of backendNames) sections.push(await measureBackend(name));
+const report = sections.map(section => ({ ...section, rows: inReportOrder([...shared, ...section.rows]) }));
+process.stdout.write(`\n${formatReport(settings, report)}`);
+
+function inReportOrder(rows: RowResult[]): RowResult[] {
+  return rows.filter(row => wanted(row.id)).sort((a, b) => ROW_ORDER.indexOf(a.id) - ROW_ORDER.indexOf(b.id));
+}
+
+async function measureShared(): Promise<RowResult[]> {
+  const rows: RowResult[] = [
+    { id: 'hello', label: '(a) node:http hello', shared: true },
+    { id: 'yoga', label: '(d) graphql-yoga + Pothos { hello }', shared: true },
+    { id: 'yoga-jit', label: "(d') graphql-yoga + Pothos + graphql-jit { hello }", shared: true },
+  ];
+  await onServer('shared', 'hello', {}, [[rows[0], helloWorkload()]]);
+  await onServer('shared', 'yoga-hello', {}, [[rows[1], graphqlHelloWorkload()]]);
+  await onServer('shared', 'yoga-hello', { args: ['--jit'] }, [[rows[2], graphqlHelloWorkload()]]);
+  return rows;
+}
+
+async function measureBackend(name: BackendName): Promise<Section> {
+  const prepared = await prepareBackend(name, values['postgres-url']);
+  const title = name === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  if ('skipped' in prepared) {
+    log(`${name}: skipped: ${prepared.skipped}`);
+    return { title, skipped: prepared.skipped, rows: [], judged: false };
+  }
+  current = prepared;
+  const floor: RowResult = { id: 'floor', label: `(b) DB floor: ${prepared.floorQuery}` };
+  const prisma: RowResult = { id: 'prisma', label: '(c) node:http + Prisma findUnique (openDatabase)' };
+  const gatehouse: RowResult[] = GATEHOUSE_SCENARIOS.map(id => ({ id, ...GATEHOUSE_ROWS[id] }));
+  try {
+    // Gatehouse first: its child migrates and seeds the database the baselines then read.
+    const seed = await onServer<{ seed: Seed }>(
+      name,
+      'gatehouse',
+      { env: prepared.env, args: ['--pairs', String(settings.connections * 2)] },
+      gatehouse.map(row => [row, (info: { seed: Seed }) => gatehouseWorkload(row.id as GatehouseScenario, info.seed)]),
+      { always: true },
+    );
+    if (seed) {
+      const rowRead = resourceRowWorkload(seed.seed.resourceId);
+      await onServer(name, 'db-floor', { env: prepared.env }, [[floor, rowRead]]);
+      await onServer(name, 'prisma-find', { env: prepared.env }, [[prisma, rowRead]]);
+    } else {
+      floor.error = prisma.error = 'no seeded database (Gatehouse did not start)';
+    }
+  } finally {
+    await prepared.drop().catch(error => log(`${name}: could not remove the scratch database: ${error.message}`));
+    current = undefined;
+  }
+  return { title: `${title}: ${prepared.label}`, rows: [floor, prisma, ...gatehouse], judged: name === 'postgres' };
+}
+
+type Workload = Pick<LoadOptions, 'requests' | 'requestsFor'>;
+
+/**
+ * Starts one server child, measures its rows one after another, stops it. A failure marks the
+ * rows instead of ending the run. Returns the child's announcement (undefined when it failed).
+ */
+async function onServer<T extends object>(
+  scope: string,
+  server: string,
+  options: SpawnOptions,
+  rows: [RowResult, Workload | ((info: T) => Workload)][],
+  { always = false } = {},
+): Promise<(T & { url: string }) | undefined> {
+  const todo = rows.filter(([row]) => wanted(row.id));
+  if (todo.length === 0 && !always) return undefined;
+  let running: RunningServer<T>;
+  try {
+    log(`${scope}: starting ${server}`);
+    running = await spawnServer<T>(server, options);
+  } catch (error) {
+    for (const [row] of todo) row.error = `server did not start: ${(error as Error).message.split('\n')[0]}`;
+    log(`${scope}: ${server} did not start: ${(error as Error).message}`);
+    return undefined;
+  }
+  try {
+    for (const [row, workload] of todo) {
+      log(`${scope}: ${row.label} (${settings.warmup} s warmup + ${settings.duration} s)`);
+      try {
+        const load = typeof workload === 'function' ? workload(running.info) : workload;
+        const beforeMeasuring = () => running.startLoopMonitor();
+        row.result = await measure({ url: running.info.url, serverPid: running.pid, beforeMeasuring, ...settings, ...load });
+        row.loop = await running.stopLoopMonitor();
+        log(`${scope}:   ${summary(row.result, row.loop)}`);
+      } catch (error) {
+        row.error = (error as Error).message;
+        log(`${scope}:   failed: ${row.error}`);
+      }
+    }
+    return running.info;
+  } finally {
+    await running.stop();
+  }
+}
+
+function summary(m: Measurement, loop: LoopDelay): string {
+  const failures = [m.failed ? `${m.failed} failed` : '', m.warmup ? `${m.warmup.failed} failed in warmup` : ''].filter(Boolean);
+  return `${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${failures.map(f => `, ${f}`).join('')}, loop delay max ${Math.round(loop.max)} ms`;
+}
+
+function log(message: string) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function positive(name: 'duration' | 'connections'): number {
+  const n = Number(values[name]);
+  return Number.isFinite(n) && n > 0 ? n : usage(`--${name} ${values[name]}`);
+}
+
+function usage(bad: string): never {
+  console.error(`bench: bad option ${bad}\nusage: npm run bench -- [--backend postgres|pglite|both] [--duration 10] [--warmup 2] [--connections 50] [--only rest-get,graphql-get]`);
+  process.exit(2);
+}

@@ -1,0 +1,100 @@
+/**
+ * Seeds a running Gatehouse for the benchmark through the same chain the API tests use:
+ * developer token (in process) -> app -> dev deployment -> test users -> resources, all over HTTP.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Services } from '../../src/services/index.js';
+
+const MEMBERS_ONLY = {
+  visibility: { default: 'members', allow: ['members', 'unlisted', 'discoverable'] },
+  defaultRole: 'writer',
+  grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
+  static: [],
+  shares: [],
+  owns: [],
+};
+
+export const BENCH_SCHEMA = { version: 1, tables: {}, resources: { room: MEMBERS_ONLY, team: MEMBERS_ONLY } };
+
+export interface User {
+  id: string;
+  token: string;
+}
+
+/** One owner and one would-be member cycling invite -> accept -> remove on their own room. */
+export interface Pair {
+  resourceId: string;
+  owner: User;
+  member: User;
+}
+
+export interface Seed {
+  /** A user who is an active member of `rooms` rooms (and of a few teams the list filter skips). */
+  reader: User;
+  /** A room `reader` was invited to and accepted (a writer, not the owner): the single-resource read. */
+  resourceId: string;
+  rooms: number;
+  pairs: Pair[];
+}
+
+export interface SeedOptions {
+  rooms: number;
+  teams: number;
+  pairs: number;
+  /** Parallel seeding requests. */
+  concurrency?: number;
+}
+
+export async function seedGatehouse(url: string, services: Services, options: SeedOptions): Promise<Seed> {
+  const tag = randomBytes(4).toString('hex');
+  const developer = await services.principals.createDeveloperToken(`bench-${tag}@example.test`);
+  const call = client(url);
+  const app = await call<{ id: string }>(developer.token, 'POST', '/dev/apps', { name: 'Bench', origins: [`https://bench-${tag}.example.test`] });
+  await call(developer.token, 'PUT', `/dev/apps/${app.id}/deployments/dev`, { schema: BENCH_SCHEMA });
+
+  const user = async (name: string): Promise<User> => {
+    const minted = await call<{ user_id: string; token: string }>(developer.token, 'POST', `/dev/apps/${app.id}/test-users`, { name, env: 'dev' });
+    return { id: minted.user_id, token: minted.token };
+  };
+  const createResource = async (owner: User, type: string, name: string) =>
+    (await call<{ id: string }>(owner.token, 'POST', '/v1/resources', { type, name })).id;
+
+  const [reader, host] = [await user('reader'), await user('host')];
+  const resourceId = await createResource(host, 'room', 'Shared room');
+  await call(host.token, 'POST', `/v1/resources/${resourceId}/invite`, { userId: reader.id });
+  await call(reader.token, 'POST', `/v1/resources/${resourceId}/accept`, {});
+  for (let i = 1; i < options.rooms; i++) await createResource(reader, 'room', `Room ${i}`);
+  for (let i = 0; i < options.teams; i++) await createResource(reader, 'team', `Team ${i}`);
+
+  const pairs = await mapLimit(options.pairs, options.concurrency ?? 8, async i => {
+    const [owner, member] = [await user(`owner-${i}`), await user(`member-${i}`)];
+    return { resourceId: await createResource(owner, 'room', `Pair room ${i}`), owner, member };
+  });
+  return { reader, resourceId, rooms: options.rooms, pairs };
+}
+
+function client(baseUrl: string) {
+  return async function call<T = unknown>(token: string, method: string, path: string, body: unknown): Promise<T> {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`seed: ${method} ${path} -> ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  };
+}
+
+async function mapLimit<T>(count: number, limit: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      out[i] = await fn(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  return out;
+}

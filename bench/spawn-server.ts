@@ -1,0 +1,135 @@
+/**
+ * Starts a benchmark server (bench/servers/*.ts) in a child process, so the load generator and
+ * the server under test never share an event loop, and waits for the JSON line announcing it.
+ * An IPC channel carries control messages (servers/control.ts) and ends the child if we die.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { ControlMessage, ControlReply, LoopDelay } from './servers/control.js';
+
+const SERVERS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'servers');
+const START_TIMEOUT_MS = 180_000;
+const STOP_TIMEOUT_MS = 20_000;
+const ECHOED_STDERR_LINES = 12;
+const DRAIN_MS = 1_000;
+
+export interface SpawnOptions {
+  args?: string[];
+  /** Merged over the parent's environment; an undefined value removes the variable. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface RunningServer<T> {
+  info: T & { url: string };
+  pid: number;
+  /** Starts a CPU profile in the child; `stopProfile` writes it to `file`. */
+  startProfile(): Promise<void>;
+  stopProfile(file: string): Promise<void>;
+  /** Starts recording the child's event-loop delay; `stopLoopMonitor` returns it. */
+  startLoopMonitor(): Promise<void>;
+  stopLoopMonitor(): Promise<LoopDelay>;
+  stop(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+
+/** `name` is a file in bench/servers, without its extension. */
+export async function spawnServer<T = object>(name: string, options: SpawnOptions = {}): Promise<RunningServer<T>> {
+  const script = path.join(SERVERS_DIR, `${name}.ts`);
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...(options.args ?? [])], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  live.add(child);
+  const exited = new Promise<string>(resolve =>
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      resolve(signal ? `signal ${signal}` : `code ${code}`);
+    }),
+  );
+
+  let stderrTail = '';
+  const echo = stderrEcho(name, child.pid!);
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-8_000);
+    echo(chunk);
+  });
+
+  const info = await new Promise<T & { url: string }>((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+    };
+    const timer = setTimeout(
+      () => settle(() => (child.kill('SIGKILL'), reject(new Error(`${name}: not ready within ${START_TIMEOUT_MS / 1000} s`)))),
+      START_TIMEOUT_MS,
+    );
+    createInterface({ input: child.stdout! }).on('line', line => {
+      if (settled || !line.startsWith('{')) return void process.stderr.write(`  [${name}] ${line}\n`);
+      settle(() => resolve(JSON.parse(line)));
+    });
+    exited.then(how => settle(() => reject(new Error(`${name} exited (${how}) before it was ready:\n${stderrTail.trim()}`))));
+  });
+
+  function ask<K extends ControlReply['type']>(message: ControlMessage, expect: K): Promise<Extract<ControlReply, { type: K }>> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (reply: ControlReply) => {
+        if (reply.type !== expect && reply.type !== 'control:error') return;
+        child.off('message', onMessage);
+        if (reply.type === 'control:error') reject(new Error(`${name}: ${reply.message}`));
+        else resolve(reply as Extract<ControlReply, { type: K }>);
+      };
+      child.on('message', onMessage);
+      child.send(message);
+    });
+  }
+
+  return {
+    info,
+    pid: child.pid!,
+    startProfile: () => ask({ type: 'profile:start' }, 'profile:started').then(() => {}),
+    stopProfile: file => ask({ type: 'profile:stop', file }, 'profile:written').then(() => {}),
+    startLoopMonitor: () => ask({ type: 'loop:start' }, 'loop:started').then(() => {}),
+    stopLoopMonitor: () => ask({ type: 'loop:stop' }, 'loop:stats').then(({ p99, max }) => ({ p99, max })),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      // Requests still in flight when the load stopped finish first: a server stopping under
+      // them logs errors (e.g. transactions refused by a closing pool) that are not the run's.
+      await new Promise(resolve => setTimeout(resolve, DRAIN_MS));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Shows a child's first stderr lines with its name; the rest (an error repeated under load
+ * would flood the report) goes only to a log file in the temp directory.
+ */
+function stderrEcho(name: string, pid: number): (chunk: string) => void {
+  const file = path.join(os.tmpdir(), `gh-bench-${name}-${pid}.log`);
+  let shown = 0;
+  return chunk => {
+    appendFileSync(file, chunk);
+    for (const line of chunk.split('\n')) {
+      if (!line) continue;
+      if (shown < ECHOED_STDERR_LINES) process.stderr.write(`  [${name}] ${line}\n`);
+      else if (shown === ECHOED_STDERR_LINES) process.stderr.write(`  [${name}] ... more in ${file}\n`);
+      shown++;
+    }
+  };
+}
+
+/** For the parent's SIGINT handler: asks every child still running to stop. */
+export function stopAllServers(): void {
+  for (const child of live) child.kill('SIGTERM');
+}

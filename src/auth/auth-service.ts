@@ -1,0 +1,217 @@
+/**
+ * Gateway auth as a service: the provider client and token validator, provider tokens -> callers,
+ * and the consent rules of spec 4.1. HTTP lives in gateway-routes.ts; this module has no req/res.
+ */
+import { z } from 'zod';
+import type { PrincipalKind } from '../domain/membership.js';
+import { AppError, zodToAppError } from '../errors.js';
+import { APP_RESOURCE_TYPE } from '../services/apps.js';
+import type { ServiceDeps } from '../services/deps.js';
+import { handleSeed, issueHandleOnce } from '../services/handles.js';
+import { runTransition } from '../services/membership-store.js';
+import type { WalletService } from '../services/wallet.js';
+import type { PrincipalCaller } from './caller.js';
+import type { ProviderClient } from './provider-client.js';
+import { createTokenValidator, type TokenInfo } from './token-validator.js';
+
+/** Role of an app member in the `_app` resource (app-level membership joined at consent). */
+export const APP_MEMBER_ROLE = 'reader' as const;
+const LOOKUP_CACHE_MS = 60_000;
+
+export const acceptInput = z.strictObject({
+  challenge: z.string({ message: 'is required' }).min(1).max(128),
+  grant_scope: z.array(z.string().max(200), { message: 'must be an array of scope strings' }).max(50),
+  profile: z
+    .strictObject({
+      displayName: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+      handle: z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(/^[a-z0-9_]{3,20}$/, 'must be 3-20 letters, digits or underscores')
+        .optional(),
+    })
+    .optional(),
+});
+
+class TtlMap<V> {
+  private readonly map = new Map<string, { value: V; until: number }>();
+  constructor(private readonly ttlMs: number) {}
+  get(key: string): V | undefined {
+    const hit = this.map.get(key);
+    return hit && hit.until > Date.now() ? hit.value : undefined;
+  }
+  set(key: string, value: V) {
+    if (this.map.size > 10_000) this.map.delete(this.map.keys().next().value!);
+    this.map.set(key, { value, until: Date.now() + this.ttlMs });
+  }
+}
+
+export function createAuthService(deps: ServiceDeps, provider: ProviderClient, wallet: WalletService) {
+  const { prisma, config } = deps;
+  const validator = createTokenValidator(provider, deps.now);
+  const appOfClientCache = new TtlMap<string | null>(LOOKUP_CACHE_MS);
+  const deploymentCache = new TtlMap<{ id: string; appId: string; env: string } | null>(5_000);
+  const principalCache = new TtlMap<PrincipalCaller['principal']>(LOOKUP_CACHE_MS);
+
+  async function appOfClient(clientId: string): Promise<string | null> {
+    const hit = appOfClientCache.get(clientId);
+    if (hit !== undefined) return hit;
+    const row = await prisma.appClient.findUnique({ where: { clientId }, select: { appId: true } });
+    appOfClientCache.set(clientId, row?.appId ?? null);
+    return row?.appId ?? null;
+  }
+
+  async function gatewayDeployment(appId: string) {
+    const key = `${appId} ${config.auth.gatewayEnv}`;
+    let hit = deploymentCache.get(key);
+    if (hit === undefined) {
+      const row = await prisma.deployment.findUnique({ where: { appId_env: { appId, env: config.auth.gatewayEnv } }, select: { id: true, appId: true, env: true } });
+      hit = row ?? null;
+      deploymentCache.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** Provider subjects are people. They may never name a test user or an agent. */
+  function assertPersonSubject(sub: string) {
+    if (sub.startsWith('test:') || !/^[\x21-\x7e]{1,200}$/.test(sub)) {
+      throw new AppError('subject_reserved', 403, 'The provider subject is not a valid person id for this gateway.');
+    }
+  }
+
+  /** The person behind a provider subject, created on first sight (external providers). */
+  async function personFor(sub: string): Promise<PrincipalCaller['principal']> {
+    const hit = principalCache.get(sub);
+    if (hit) return hit;
+    assertPersonSubject(sub);
+    const row = await prisma.principal.upsert({ where: { id: sub }, create: { id: sub, kind: 'user' }, update: {}, select: { id: true, kind: true, ownerId: true } });
+    if (row.kind !== 'user') throw new AppError('subject_reserved', 403, 'The provider subject names an agent, not a person.');
+    const principal = { id: row.id, kind: row.kind as PrincipalKind, ownerId: row.ownerId };
+    principalCache.set(sub, principal);
+    return principal;
+  }
+
+  /** Rule 7: best effort, never blocks consent (the app may have no deployment yet). */
+  async function joinAppResource(subject: string, clientId: string): Promise<boolean> {
+    try {
+      const appId = await appOfClient(clientId);
+      const deployment = appId ? await gatewayDeployment(appId) : null;
+      if (!deployment) return false;
+      const resource = await prisma.resource.findFirst({ where: { deploymentId: deployment.id, type: APP_RESOURCE_TYPE }, select: { id: true } });
+      if (!resource) return false;
+      const principal = await personFor(subject);
+      const caller: PrincipalCaller = { type: 'principal', principal, deployment, credential: 'provider', payer: null };
+      await runTransition(deps, caller, resource.id, async ({ changes }) => {
+        const party = await changes.party(subject, principal);
+        if (party?.membership?.state === 'active') return;
+        await changes.apply(subject, party?.membership ?? null, { role: APP_MEMBER_ROLE, state: 'active' });
+      });
+      return true;
+    } catch (error) {
+      console.error('[gatehouse] joining _app after consent failed (consent continues)', error);
+      return false;
+    }
+  }
+
+  /** Rules 1, 3–6: profile, handle and welcome credit for the verified subject. */
+  async function onboard(subject: string, profile: z.infer<typeof acceptInput>['profile']): Promise<boolean> {
+    await personFor(subject);
+    const before = await prisma.principal.findUniqueOrThrow({ where: { id: subject }, select: { displayName: true, onboardedAt: true } });
+    const displayName = profile?.displayName || before.displayName;
+    if (profile?.displayName) await prisma.principal.update({ where: { id: subject }, data: { displayName: profile.displayName } });
+    // issueHandleOnce writes only if no handle was ever issued (rule 6).
+    await issueHandleOnce(prisma, subject, profile?.handle ?? handleSeed(displayName));
+    const welcomed = await wallet.grantWelcomeCredit(subject);
+    if (!before.onboardedAt) await prisma.principal.updateMany({ where: { id: subject, onboardedAt: null }, data: { onboardedAt: deps.now() } });
+    return welcomed;
+  }
+
+  async function accept(input: z.infer<typeof acceptInput>) {
+    const request = await provider.getConsentRequest(input.challenge);
+    const subject = String(request.subject ?? '');
+    const clientId = String(request.client?.client_id ?? '');
+    if (!subject) throw new AppError('consent_request_invalid', 502, 'The provider returned a consent request without a subject.');
+    assertPersonSubject(subject);
+    const welcomed = await onboard(subject, input.profile);
+    const { redirect_to } = await provider.acceptConsentRequest(input.challenge, { grant_scope: input.grant_scope, remember: true, remember_for: 0 });
+    if (clientId) await joinAppResource(subject, clientId);
+    return { redirect_to, welcomed };
+  }
+
+  return {
+    provider,
+    validator,
+    appOfClient,
+
+    /**
+     * A provider token as a caller in the app's gateway deployment. `hostAppId` is the app of a
+     * hosted origin (the audience must match); `clientIdHint` names the app in userinfo mode.
+     */
+    async callerForToken(
+      token: string,
+      options: { credential: 'session' | 'provider'; hostAppId?: string | null; clientIdHint?: string | null },
+    ): Promise<{ caller: PrincipalCaller; info: TokenInfo } | null> {
+      const info = await validator.validate(token);
+      if (!info) return null;
+      let appId = info.clientId ? await appOfClient(info.clientId) : null;
+      if (options.hostAppId) {
+        if (info.clientId && appId !== options.hostAppId) {
+          throw new AppError('audience_mismatch', 403, 'This token was issued to another app than the one this origin hosts.');
+        }
+        appId = options.hostAppId;
+      }
+      if (!appId && !info.clientId && options.clientIdHint) appId = await appOfClient(options.clientIdHint);
+      if (!appId) {
+        throw new AppError('app_unknown', 401, 'The token does not name a Gatehouse app: sign in through an app registered with this gateway.');
+      }
+      const deployment = await gatewayDeployment(appId);
+      if (!deployment) {
+        throw new AppError('env_not_deployed', 409, `The app has no '${config.auth.gatewayEnv}' deployment yet: deploy its schema first (GATEWAY_ENV selects the environment).`);
+      }
+      const principal = await personFor(info.sub);
+      return { caller: { type: 'principal', principal, deployment, credential: options.credential, payer: null, expiresAt: info.expiresAt }, info };
+    },
+
+    /** GET /auth/consent-request: the provider's record; a remembered consent is accepted at once. */
+    async consentRequest(challenge: string) {
+      if (!challenge || challenge.length > 128) throw new AppError('invalid_argument', 400, 'query: challenge is required.');
+      const request = await provider.getConsentRequest(challenge);
+      const subject = String(request.subject ?? '');
+      const scope: string[] = Array.isArray(request.requested_scope) ? request.requested_scope : [];
+      if (request.skip) {
+        const { redirect_to, welcomed } = await accept({ challenge, grant_scope: scope });
+        return { skip: true, redirect_to, welcomed };
+      }
+      const principal = subject ? await prisma.principal.findUnique({ where: { id: subject }, select: { onboardedAt: true, displayName: true } }) : null;
+      return {
+        challenge,
+        skip: false,
+        subject,
+        client_id: request.client?.client_id ?? null,
+        client_name: request.client?.client_name ?? null,
+        requested_scope: scope,
+        is_new_user: !principal?.onboardedAt,
+        display_name: principal?.displayName ?? null,
+      };
+    },
+
+    async acceptConsent(raw: unknown) {
+      const parsed = acceptInput.safeParse(raw);
+      if (!parsed.success) throw zodToAppError(parsed.error, 'body');
+      return accept(parsed.data);
+    },
+
+    async rejectConsent(raw: unknown) {
+      const parsed = z.strictObject({ challenge: z.string({ message: 'is required' }).min(1).max(128) }).safeParse(raw);
+      if (!parsed.success) throw zodToAppError(parsed.error, 'body');
+      const { redirect_to } = await provider.rejectConsentRequest(parsed.data.challenge, {
+        error: 'access_denied',
+        error_description: 'The user declined to share their account with the app.',
+      });
+      return { redirect_to };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,458 @@
+/**
+ * The gateway's HTTP surface (spec 4.1, 5.1–5.3): /auth/* on the gateway's own host; on hosted
+ * app origins (Host = a registered AppOrigin) /_osg/auth/*, /_osg/v1/* and /_osg/graphql (the
+ * app taken from the host, audience checked), and the /_invite/<code> page flow; the dashboard
+ * surfaces /v1/me/invitations and DELETE /v1/dashboard/apps/:appId/resources/:resourceId; and
+ * the embedded identity provider's mount (/idp).
+ *
+ * Tokens live only in httpOnly cookies: never in a response body or a log line.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { AppError, isAppError, zodToAppError } from '../errors.js';
+import { HOSTED_CALLBACK_PATH } from '../idp/adapter.js';
+import type { IdentityProvider } from '../idp/provider.js';
+import { layout } from '../idp/pages.js';
+import { describeError } from '../graphql/errors.js';
+import { escapeHtml, parseCookies, readJson, redirect, sendHtml, sendJson, serializeCookie } from '../lib/http.js';
+import type { Services } from '../services/index.js';
+import { isBlockedEitherWay } from '../services/principals.js';
+import type { PrincipalCaller } from './caller.js';
+import { csrfRequired, hasCsrfHeader } from './csrf.js';
+import { CLIENT_COOKIE, REFRESH_COOKIE, SESSION_COOKIE, markHostedApp } from './resolve-caller.js';
+
+/** Session lifetime follows the refresh token (the embedded provider's default: 14 days). */
+export const SESSION_MAX_AGE_S = 14 * 24 * 60 * 60;
+const PENDING_COOKIE = 'gh_pending';
+const PENDING_MAX_AGE_S = 10 * 60;
+const OSG = '/_osg';
+const HOST_CACHE_MS = 30_000;
+
+type Headers = Record<string, string | string[]>;
+
+interface Scope {
+  /** '' on the gateway's own host, '/_osg' on a hosted app origin. */
+  prefix: string;
+  /** The hosted app, when on an app origin. */
+  host: { appId: string; origin: string } | null;
+}
+
+const tokenBody = z.strictObject({
+  code: z.string({ message: 'is required' }).min(1).max(2048),
+  code_verifier: z.string({ message: 'is required' }).min(43, 'must be 43-128 characters').max(128, 'must be 43-128 characters'),
+  redirect_uri: z.string({ message: 'is required' }).url('must be an absolute URL'),
+  client_id: z.string({ message: 'is required' }).min(1).max(200),
+});
+const clientBody = z.strictObject({ client_id: z.string().min(1).max(200).optional() });
+
+const parse = <T>(schema: z.ZodType<T>, value: unknown, where: string): T => {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw zodToAppError(parsed.error, where);
+  return parsed.data;
+};
+
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+function sameString(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export interface GatewayDeps {
+  services: Services;
+  config: Config;
+  idp: IdentityProvider | null;
+}
+
+export function createGateway({ services, config, idp }: GatewayDeps) {
+  const { auth } = services;
+  const provider = auth.provider;
+  const prisma = services.deps.prisma;
+  const publicHost = new URL(config.publicUrl).host;
+  const hostCache = new Map<string, { value: Scope['host']; until: number }>();
+
+  // ---- cookies -------------------------------------------------------------------------------
+
+  function cookieOptions(scope: Scope) {
+    return {
+      session: { path: '/', secure: config.auth.cookieSecure },
+      refresh: { path: `${scope.prefix}/auth`, secure: config.auth.cookieSecure },
+    };
+  }
+
+  function sessionCookies(scope: Scope, tokens: { accessToken: string; refreshToken?: string; expiresIn: number }, clientId: string): string[] {
+    const o = cookieOptions(scope);
+    const maxAge = tokens.refreshToken ? SESSION_MAX_AGE_S : tokens.expiresIn;
+    const cookies = [
+      serializeCookie(SESSION_COOKIE, tokens.accessToken, { ...o.session, maxAge }),
+      serializeCookie(CLIENT_COOKIE, clientId, { ...o.session, maxAge }),
+    ];
+    if (tokens.refreshToken) cookies.push(serializeCookie(REFRESH_COOKIE, tokens.refreshToken, { ...o.refresh, maxAge: SESSION_MAX_AGE_S }));
+    return cookies;
+  }
+
+  function clearedCookies(scope: Scope): string[] {
+    const o = cookieOptions(scope);
+    return [
+      serializeCookie(SESSION_COOKIE, '', { ...o.session, maxAge: 0 }),
+      serializeCookie(CLIENT_COOKIE, '', { ...o.session, maxAge: 0 }),
+      serializeCookie(REFRESH_COOKIE, '', { ...o.refresh, maxAge: 0 }),
+    ];
+  }
+
+  // ---- hosted app origins --------------------------------------------------------------------
+
+  async function hostedApp(req: IncomingMessage): Promise<Scope['host']> {
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!host || host === publicHost || !/^[a-z0-9.-]+(:\d{1,5})?$/.test(host)) return null;
+    const hit = hostCache.get(host);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const row = await prisma.appOrigin.findFirst({ where: { origin: { in: [`https://${host}`, `http://${host}`] } }, orderBy: { origin: 'desc' } });
+    const value = row ? { appId: row.appId, origin: row.origin } : null;
+    if (hostCache.size > 10_000) hostCache.clear();
+    hostCache.set(host, { value, until: Date.now() + HOST_CACHE_MS });
+    return value;
+  }
+
+  // ---- /auth/* handlers ----------------------------------------------------------------------
+
+  async function authorize(res: ServerResponse, url: URL) {
+    redirect(res, await provider.authorizationUrl(url.search));
+  }
+
+  async function token(req: IncomingMessage, res: ServerResponse, scope: Scope) {
+    const body = parse(tokenBody, await readJson(req), 'body');
+    const tokens = await provider.exchangeCode({ code: body.code, codeVerifier: body.code_verifier, redirectUri: body.redirect_uri, clientId: body.client_id });
+    sendJson(res, 200, { authenticated: true, expires_in: tokens.expiresIn }, { 'set-cookie': sessionCookies(scope, tokens, body.client_id) });
+  }
+
+  async function refresh(req: IncomingMessage, res: ServerResponse, scope: Scope) {
+    if (!hasCsrfHeader(req.headers)) throw csrfRequired();
+    const body = parse(clientBody, await readJson(req), 'body');
+    const cookies = parseCookies(req.headers.cookie);
+    const refreshToken = cookies.get(REFRESH_COOKIE);
+    const clientId = body.client_id ?? cookies.get(CLIENT_COOKIE);
+    const refused = (message: string) => sendJson(res, 401, { error: 'invalid_refresh_token', message }, { 'set-cookie': clearedCookies(scope) });
+    if (!refreshToken || !clientId) return refused('No refresh token: sign in again.');
+    try {
+      const tokens = await provider.refresh({ refreshToken, clientId });
+      const previous = cookies.get(SESSION_COOKIE);
+      if (previous) auth.validator.forget(previous);
+      sendJson(res, 200, { authenticated: true, expires_in: tokens.expiresIn }, { 'set-cookie': sessionCookies(scope, tokens, clientId) });
+    } catch (error) {
+      if (isAppError(error) && error.status < 500) return refused('The refresh token is invalid or expired: sign in again.');
+      throw error;
+    }
+  }
+
+  async function logout(req: IncomingMessage, res: ServerResponse, scope: Scope) {
+    if (!hasCsrfHeader(req.headers)) throw csrfRequired();
+    const body = clientBody.safeParse(await readJson(req).catch(() => ({})));
+    const cookies = parseCookies(req.headers.cookie);
+    const clientId = (body.success ? body.data.client_id : undefined) ?? cookies.get(CLIENT_COOKIE);
+    const refreshToken = cookies.get(REFRESH_COOKIE);
+    const accessToken = cookies.get(SESSION_COOKIE);
+    if (accessToken) auth.validator.forget(accessToken);
+    if (clientId) {
+      // Best effort: revoking the refresh token ends the grant's tokens at the provider too.
+      const revocations = [
+        refreshToken && provider.revoke({ token: refreshToken, clientId, hint: 'refresh_token' }),
+        accessToken && provider.revoke({ token: accessToken, clientId, hint: 'access_token' }),
+      ].filter(Boolean);
+      const results = await Promise.allSettled(revocations);
+      if (results.some(r => r.status === 'rejected')) console.warn('[gatehouse] logout: revocation at the provider failed (cookies cleared anyway)');
+    }
+    sendJson(res, 200, { ok: true }, { 'set-cookie': clearedCookies(scope) });
+  }
+
+  async function session(req: IncomingMessage, res: ServerResponse, scope: Scope) {
+    const accessToken = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
+    const info = accessToken ? await auth.validator.validate(accessToken) : null;
+    let authenticated = !!info;
+    if (info && scope.host && info.clientId) authenticated = (await auth.appOfClient(info.clientId)) === scope.host.appId;
+    sendJson(res, 200, authenticated ? { authenticated: true, user_id: info!.sub } : { authenticated: false });
+  }
+
+  async function identityFlow(res: ServerResponse, url: URL) {
+    const type = url.searchParams.get('type');
+    const id = url.searchParams.get('id') ?? '';
+    if (type !== 'login' && type !== 'registration') throw new AppError('invalid_argument', 400, 'query.type: must be login or registration.');
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new AppError('invalid_argument', 400, 'query.id: must be a flow id.');
+    const upstream = await provider.identityFlow(type, id);
+    if (upstream.status === 404) throw new AppError('flow_not_found', 404, 'No such flow, or it expired.');
+    if (upstream.status !== 200) throw new AppError('provider_error', 502, 'The identity provider could not return the flow.');
+    sendJson(res, 200, upstream.body);
+  }
+
+  /** The default consent screen (Hydra's consent URL): asks once, then calls the JSON API. */
+  function consentPage(res: ServerResponse, url: URL) {
+    const challenge = url.searchParams.get('consent_challenge') ?? '';
+    const nonce = randomBytes(16).toString('base64');
+    const body = `<h1>Allow access</h1><div id="details"><p>Loading…</p></div>
+<form id="consent"><label>Display name (optional) <input name="displayName" maxlength="100" autocomplete="name"></label>
+<button type="submit" name="decision" value="accept">Allow</button> <button type="button" id="deny">Deny</button></form>
+<p class="error" id="error" hidden></p>
+<script nonce="${nonce}">
+const challenge = ${JSON.stringify(challenge).replace(/</g, '\\u003c')};
+const show = m => { const e = document.getElementById('error'); e.textContent = m; e.hidden = false; };
+const post = async (path, body) => {
+  const r = await fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', 'x-service-csrf': '1' }, body: JSON.stringify(body) });
+  const j = await r.json(); if (!r.ok) throw new Error(j.message || j.error); return j;
+};
+let scope = [];
+fetch('/auth/consent-request?challenge=' + encodeURIComponent(challenge)).then(r => r.json()).then(d => {
+  if (d.redirect_to) { location.href = d.redirect_to; return; }
+  if (d.error) { show(d.message || d.error); return; }
+  scope = d.requested_scope;
+  const p = document.createElement('p');
+  p.textContent = (d.client_name || d.client_id) + ' asks for: ' + scope.join(', ');
+  document.getElementById('details').replaceChildren(p);
+  if (d.display_name) document.querySelector('[name=displayName]').value = d.display_name;
+}, () => show('Could not load the request.'));
+document.getElementById('consent').addEventListener('submit', async ev => {
+  ev.preventDefault();
+  const displayName = new FormData(ev.target).get('displayName');
+  try { location.href = (await post('/auth/consent/accept', { challenge, grant_scope: scope, ...(displayName ? { profile: { displayName } } : {}) })).redirect_to; } catch (e) { show(e.message); }
+});
+document.getElementById('deny').addEventListener('click', async () => {
+  try { location.href = (await post('/auth/consent/reject', { challenge })).redirect_to; } catch (e) { show(e.message); }
+});
+</script>`;
+    sendHtml(res, 200, layout('Allow access', body), { 'content-security-policy': `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'` });
+  }
+
+  // ---- dashboard surfaces --------------------------------------------------------------------
+
+  /** Only the signed-in user's own dashboard session cookie: never a bearer token of any kind. */
+  async function dashboardUser(req: IncomingMessage): Promise<string> {
+    const denied = (why: string) => new AppError('dashboard_session_required', 403, `This platform route needs your dashboard session cookie: ${why}`);
+    if (req.headers.authorization) throw denied('bearer tokens (app, test or developer) are not accepted.');
+    const accessToken = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
+    if (!accessToken) throw new AppError('unauthenticated', 401, 'Sign in to the dashboard first.');
+    if (!config.auth.dashboardClientId) throw denied('no dashboard client is configured (DASHBOARD_CLIENT_ID).');
+    const info = await auth.validator.validate(accessToken);
+    if (!info) throw new AppError('unauthenticated', 401, 'The dashboard session expired: sign in again.');
+    if (!info.clientId || !sameString(info.clientId, config.auth.dashboardClientId)) throw denied('this session belongs to an app, not the dashboard.');
+    return info.sub;
+  }
+
+  async function myInvitations(req: IncomingMessage, res: ServerResponse) {
+    const userId = await dashboardUser(req);
+    const now = services.deps.now();
+    const rows = await prisma.membership.findMany({
+      where: { principalId: userId, state: 'invited', OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+      include: { resource: { select: { id: true, type: true, name: true, deployment: { select: { appId: true, env: true, app: { select: { name: true } } } } } } },
+      orderBy: { createdAt: 'desc' },
+    });
+    const invitations = [];
+    for (const row of rows) {
+      if (row.invitedBy && (await isBlockedEitherWay(prisma, userId, row.invitedBy))) continue;
+      invitations.push({
+        appId: row.resource.deployment.appId,
+        appName: row.resource.deployment.app.name,
+        env: row.resource.deployment.env,
+        resourceId: row.resource.id,
+        type: row.resource.type,
+        name: row.resource.name,
+        role: row.role,
+        invitedBy: row.invitedBy,
+        expiresAt: row.expiresAt,
+      });
+    }
+    sendJson(res, 200, { invitations });
+  }
+
+  async function deleteResource(req: IncomingMessage, res: ServerResponse, appId: string, resourceId: string) {
+    if (!hasCsrfHeader(req.headers)) throw csrfRequired();
+    const userId = await dashboardUser(req);
+    const resource = await prisma.resource.findUnique({
+      where: { id: resourceId },
+      select: { type: true, deployment: { select: { appId: true } }, memberships: { where: { principalId: userId }, select: { role: true, state: true } } },
+    });
+    if (!resource || resource.deployment.appId !== appId) throw new AppError('resource_not_found', 404, `No resource ${resourceId} in app ${appId}.`);
+    if (resource.type.startsWith('_')) throw new AppError('reserved_resource', 403, `The ${resource.type} resource of an app cannot be deleted.`);
+    const own = resource.memberships[0];
+    if (own?.role !== 'owner' || own.state !== 'active') throw new AppError('owner_only', 403, 'Only the owner of a resource can delete it.');
+    throw new AppError('not_implemented', 501, 'Resource deletion (cascade and member notifications) is not built yet; it belongs to the rooms issue. Authentication and the owner check are in place.');
+  }
+
+  // ---- the invite page (hosted origins) -------------------------------------------------------
+
+  function invitePage(res: ServerResponse, status: number, title: string, message: string, headers: Headers = {}) {
+    sendHtml(res, status, layout(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`), headers);
+  }
+
+  async function claimAndRedirect(res: ServerResponse, host: NonNullable<Scope['host']>, caller: PrincipalCaller, code: string, headers: Headers = {}) {
+    try {
+      const claimed = await services.inviteLinks.claim(caller, code);
+      redirect(res, `${host.origin}/?invite=accepted&resource=${encodeURIComponent(claimed.resourceId)}`, headers);
+    } catch (error) {
+      const shape = describeError(error);
+      invitePage(res, shape.status, 'This invite cannot be used', `${shape.message} The link was not used up.`, headers);
+    }
+  }
+
+  async function invite(req: IncomingMessage, res: ServerResponse, scope: Scope & { host: NonNullable<Scope['host']> }, code: string) {
+    if (!/^inv_[A-Za-z0-9_-]{43}$/.test(code)) return invitePage(res, 404, 'Invite not found', 'This invite link is incomplete: check that the whole link was copied.');
+    const accessToken = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
+    if (accessToken) {
+      try {
+        const found = await auth.callerForToken(accessToken, { credential: 'session', hostAppId: scope.host.appId });
+        if (found) return claimAndRedirect(res, scope.host, found.caller, code);
+      } catch (error) {
+        if (!isAppError(error) || error.status >= 500) throw error;
+        // An unusable session (other app, env not deployed) falls through to signing in again.
+      }
+    }
+    // Not signed in: sign in or up, consent, and claim in one pass through the hosted callback.
+    const client = await prisma.appClient.findFirst({ where: { appId: scope.host.appId }, orderBy: { createdAt: 'asc' } });
+    if (!client) return invitePage(res, 503, 'Sign-in unavailable', 'This app has no OAuth client registered with the gateway.');
+    const verifier = randomBytes(32).toString('base64url');
+    const state = randomBytes(16).toString('base64url');
+    const redirectUri = `${scope.host.origin}${HOSTED_CALLBACK_PATH}`;
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: redirectUri,
+      scope: 'openid profile',
+      state,
+      code_challenge: s256(verifier),
+      code_challenge_method: 'S256',
+    });
+    const pending = Buffer.from(JSON.stringify({ v: verifier, s: state, c: code, k: client.clientId })).toString('base64url');
+    redirect(res, await provider.authorizationUrl(query.toString()), {
+      'set-cookie': serializeCookie(PENDING_COOKIE, pending, { path: HOSTED_CALLBACK_PATH, secure: config.auth.cookieSecure, maxAge: PENDING_MAX_AGE_S }),
+    });
+  }
+
+  async function hostedCallback(req: IncomingMessage, res: ServerResponse, url: URL, scope: Scope & { host: NonNullable<Scope['host']> }) {
+    const clearPending = serializeCookie(PENDING_COOKIE, '', { path: HOSTED_CALLBACK_PATH, secure: config.auth.cookieSecure, maxAge: 0 });
+    let pending: { v: string; s: string; c: string; k: string } | null = null;
+    try {
+      pending = JSON.parse(Buffer.from(parseCookies(req.headers.cookie).get(PENDING_COOKIE) ?? '', 'base64url').toString('utf8'));
+    } catch {
+      pending = null;
+    }
+    if (!pending?.v || !pending.s || !pending.c || !pending.k) {
+      return invitePage(res, 400, 'Sign-in expired', 'This sign-in took too long or started in another browser. Open the invite link again.', { 'set-cookie': clearPending });
+    }
+    if (url.searchParams.get('error')) {
+      return invitePage(res, 400, 'Sign-in cancelled', 'You did not finish signing in, so the invite was not used. Open the invite link again to retry.', { 'set-cookie': clearPending });
+    }
+    if (!sameString(url.searchParams.get('state') ?? '', pending.s)) {
+      return invitePage(res, 400, 'Sign-in failed', 'The sign-in response does not match this browser (state mismatch). Open the invite link again.', { 'set-cookie': clearPending });
+    }
+    const tokens = await provider.exchangeCode({ code: url.searchParams.get('code') ?? '', codeVerifier: pending.v, redirectUri: `${scope.host.origin}${HOSTED_CALLBACK_PATH}`, clientId: pending.k });
+    const headers = { 'set-cookie': [clearPending, ...sessionCookies(scope, tokens, pending.k)] };
+    let found;
+    try {
+      found = await auth.callerForToken(tokens.accessToken, { credential: 'session', hostAppId: scope.host.appId });
+    } catch (error) {
+      const shape = describeError(error);
+      return invitePage(res, shape.status, 'This invite cannot be used', shape.message, headers);
+    }
+    if (!found) return invitePage(res, 401, 'Sign-in failed', 'The provider did not accept the new session.', headers);
+    return claimAndRedirect(res, scope.host, found.caller, pending.c, headers);
+  }
+
+  // ---- dispatch ------------------------------------------------------------------------------
+
+  async function authRoute(req: IncomingMessage, res: ServerResponse, url: URL, scope: Scope, route: string): Promise<boolean> {
+    const method = req.method ?? 'GET';
+    const key = `${method} ${route}`;
+    switch (key) {
+      case 'GET /authorize':
+        await authorize(res, url);
+        return true;
+      case 'POST /token':
+        await token(req, res, scope);
+        return true;
+      case 'POST /refresh':
+        await refresh(req, res, scope);
+        return true;
+      case 'POST /logout':
+        await logout(req, res, scope);
+        return true;
+      case 'GET /session':
+        await session(req, res, scope);
+        return true;
+      case 'GET /consent-request':
+        sendJson(res, 200, await auth.consentRequest(url.searchParams.get('challenge') ?? ''));
+        return true;
+      case 'POST /consent/accept':
+        sendJson(res, 200, await auth.acceptConsent(await readJson(req)));
+        return true;
+      case 'POST /consent/reject':
+        sendJson(res, 200, await auth.rejectConsent(await readJson(req)));
+        return true;
+      case 'GET /identity/flow':
+        await identityFlow(res, url);
+        return true;
+      case 'GET /consent':
+        consentPage(res, url);
+        return true;
+      case 'GET /callback':
+        if (!scope.host) return false;
+        await hostedCallback(req, res, url, scope as Scope & { host: NonNullable<Scope['host']> });
+        return true;
+    }
+    return false;
+  }
+
+  /**
+   * Serves gateway routes. Returns null when the response was sent; otherwise the URL the rest
+   * of the server should route (for /_osg/v1/* and /_osg/graphql, the path without /_osg).
+   */
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<URL | null> {
+    try {
+      const host = await hostedApp(req);
+      const path = url.pathname;
+      if (host) {
+        const scope = { prefix: OSG, host };
+        if (path.startsWith(`${OSG}/auth/`)) {
+          if (await authRoute(req, res, url, scope, path.slice(`${OSG}/auth`.length))) return null;
+        } else if (path.startsWith(`${OSG}/v1/`) || path === `${OSG}/graphql`) {
+          markHostedApp(req, host.appId);
+          req.url = (req.url ?? '/').slice(OSG.length);
+          return new URL(req.url, url);
+        } else if (path.startsWith('/_invite/') && req.method === 'GET') {
+          await invite(req, res, scope, path.slice('/_invite/'.length));
+          return null;
+        } else if (path === '/healthz') {
+          return url;
+        }
+        sendJson(res, 404, { error: 'not_found', message: `No gateway route ${req.method} ${path} on this app origin (gateway routes live under ${OSG}).` });
+        return null;
+      }
+      const scope = { prefix: '', host: null };
+      if (path.startsWith('/auth/')) {
+        if (await authRoute(req, res, url, scope, path.slice('/auth'.length))) return null;
+        sendJson(res, 404, { error: 'not_found', message: `No route ${req.method} ${path}.` });
+        return null;
+      }
+      if (path === '/v1/me/invitations' && req.method === 'GET') {
+        await myInvitations(req, res);
+        return null;
+      }
+      const deletion = /^\/v1\/dashboard\/apps\/([^/]+)\/resources\/([^/]+)$/.exec(path);
+      if (deletion && req.method === 'DELETE') {
+        await deleteResource(req, res, decodeURIComponent(deletion[1]), decodeURIComponent(deletion[2]));
+        return null;
+      }
+      if (idp && (await idp.handle(req, res, url))) return null;
+      return url;
+    } catch (error) {
+      if (res.headersSent) throw error;
+      const shape = describeError(error);
+      sendJson(res, shape.status, { error: shape.code, message: shape.message });
+      return null;
+    }
+  }
+
+  return { handle };
+}
+
+export type Gateway = ReturnType<typeof createGateway>;

@@ -1,0 +1,35 @@
+/** Builds the gateway for one server: the embedded provider (when it is the issuer) and the routes. */
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config.js';
+import { createIdentityProvider } from '../idp/provider.js';
+import type { Services } from '../services/index.js';
+import { createGateway, type Gateway } from './gateway-routes.js';
+
+export interface GatewayAuth {
+  gateway: Gateway;
+  /** Tells the provider client where this process listens (the embedded provider's backchannel). */
+  onListening(address: AddressInfo | string | null): void;
+}
+
+export async function createGatewayAuth({ services, config }: { services: Services; config: Config }): Promise<GatewayAuth> {
+  const embedded = services.providers.embedded;
+  const idp = embedded
+    ? await createIdentityProvider({
+        prisma: services.deps.prisma,
+        issuer: embedded.issuer,
+        consentUrl: config.auth.consentUrl,
+        gatewayClient: embedded.gatewayClient,
+        adminToken: embedded.adminToken,
+        secret: config.auth.idpSecret,
+      })
+    : null;
+  return {
+    gateway: createGateway({ services, config, idp }),
+    onListening(address) {
+      if (!address || typeof address === 'string') return;
+      const host =
+        address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '[::1]' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      services.providers.setBackchannel(`http://${host}:${address.port}`);
+    },
+  };
+}

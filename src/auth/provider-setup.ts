@@ -1,0 +1,85 @@
+/**
+ * Which provider the gateway talks to. With OIDC_ISSUER: that external Hydra-compatible provider
+ * (discovery, its admin API, the configured introspection credential). Without: the embedded
+ * provider mounted at `${PUBLIC_URL}/idp`, reached server-to-server over this process's own
+ * listening address (the backchannel) with per-process credentials unless configured.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { IDP_ROUTES } from '../idp/provider.js';
+import { createProviderClient, discoveredEndpoints, type ProviderClient } from './provider-client.js';
+
+export const EMBEDDED_MOUNT = '/idp';
+export const EMBEDDED_GATEWAY_CLIENT_ID = 'gatehouse-gateway';
+
+export interface EmbeddedProviderSettings {
+  issuer: string;
+  gatewayClient: { clientId: string; secret: string };
+  adminToken: string;
+}
+
+export interface ProviderSetup {
+  client: ProviderClient;
+  /** Set when the embedded provider is the issuer; the server mounts it. */
+  embedded: EmbeddedProviderSettings | null;
+  /** The embedded provider's server-to-server base; the server sets it once it listens. */
+  setBackchannel(origin: string): void;
+}
+
+export function providerSetup(config: Config, fetchImpl: typeof fetch = (...args) => fetch(...args)): ProviderSetup {
+  const auth = config.auth;
+  if (auth.issuer) {
+    return {
+      embedded: null,
+      setBackchannel: () => undefined,
+      client: createProviderClient({
+        endpoints: discoveredEndpoints(auth.issuer, auth.adminUrl, fetchImpl),
+        adminBase: auth.adminUrl ? () => auth.adminUrl! : undefined,
+        adminToken: auth.adminToken,
+        introspection: auth.introspection,
+        fetch: fetchImpl,
+      }),
+    };
+  }
+  if (!auth.embedded) {
+    const none = () => new AppError('issuer_not_configured', 503, 'No identity provider is configured: set OIDC_ISSUER or enable the embedded one (IDP_EMBEDDED=1).');
+    return {
+      embedded: null,
+      setBackchannel: () => undefined,
+      client: createProviderClient({
+        endpoints: async () => {
+          throw none();
+        },
+      }),
+    };
+  }
+  const issuer = `${config.publicUrl}${EMBEDDED_MOUNT}`;
+  const embedded: EmbeddedProviderSettings = {
+    issuer,
+    gatewayClient: auth.introspection ?? { clientId: EMBEDDED_GATEWAY_CLIENT_ID, secret: randomBytes(32).toString('base64url') },
+    adminToken: auth.adminToken ?? randomBytes(32).toString('base64url'),
+  };
+  let backchannel = config.publicUrl;
+  const base = () => `${backchannel}${EMBEDDED_MOUNT}`;
+  return {
+    embedded,
+    setBackchannel: origin => {
+      backchannel = origin.replace(/\/$/, '');
+    },
+    client: createProviderClient({
+      endpoints: async () => ({
+        authorization: `${issuer}${IDP_ROUTES.authorization}`,
+        token: `${base()}${IDP_ROUTES.token}`,
+        revocation: `${base()}${IDP_ROUTES.revocation}`,
+        userinfo: `${base()}${IDP_ROUTES.userinfo}`,
+        introspection: `${base()}${IDP_ROUTES.introspection}`,
+      }),
+      adminBase: base,
+      adminToken: embedded.adminToken,
+      identityBase: base,
+      introspection: embedded.gatewayClient,
+      fetch: fetchImpl,
+    }),
+  };
+}

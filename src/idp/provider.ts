@@ -1,0 +1,248 @@
+/**
+ * The embedded identity and consent provider (oidc-provider 9). It serves the OAuth 2.0 /
+ * OpenID endpoints on Hydra's paths, a sign-in and sign-up page for the login prompt, and a
+ * Hydra-compatible consent admin API over its interactions (the consent challenge is the
+ * interaction id), plus self-service flow documents for the gateway's identity-flow proxy.
+ * Mounted under the issuer's path (`/idp`) on the Gatehouse server, or on its own port.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { AppError } from '../errors.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { digestsEqual, sha256 } from '../lib/secrets.js';
+import { readForm, readJson, redirect, sendHtml, sendJson } from '../lib/http.js';
+import { createAccountStore } from './accounts.js';
+import { ClientAdapter, PrismaOidcAdapter } from './adapter.js';
+import { createConsentAdmin } from './consent-admin.js';
+import { loadIdpKeys } from './keys.js';
+import { errorPage, loginPage } from './pages.js';
+
+export interface IdentityProviderOptions {
+  prisma: PrismaClient;
+  /** e.g. https://gatehouse.example.com/idp; its path is where the provider is mounted. */
+  issuer: string;
+  /** Where the browser goes for consent, with `?consent_challenge=<interaction id>`. */
+  consentUrl: string;
+  /** The confidential client the gateway introspects and revokes with. */
+  gatewayClient: { clientId: string; secret: string };
+  /** Bearer token of the admin API (consent requests). */
+  adminToken: string;
+  /** Cookie key material; stored in the database when unset. */
+  secret?: string;
+  /** Lifetimes in seconds (tests shorten them). */
+  ttl?: { accessToken?: number; refreshToken?: number };
+}
+
+export interface IdentityProvider {
+  issuer: string;
+  mountPath: string;
+  provider: Provider;
+  /** Serves the request when its path is under the mount path; false otherwise. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+}
+
+/** Hydra's public paths, so the gateway's provider client works against either. */
+export const IDP_ROUTES = {
+  authorization: '/oauth2/auth',
+  token: '/oauth2/token',
+  revocation: '/oauth2/revoke',
+  introspection: '/oauth2/introspect',
+  userinfo: '/userinfo',
+  jwks: '/.well-known/jwks.json',
+  end_session: '/oauth2/sessions/logout',
+} as const;
+
+const DAY = 24 * 60 * 60;
+const UID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export async function createIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
+  const { prisma, gatewayClient } = options;
+  const issuer = options.issuer.replace(/\/$/, '');
+  const mountPath = new URL(issuer).pathname.replace(/\/$/, '');
+  const accounts = createAccountStore(prisma);
+  const keys = await loadIdpKeys(prisma, options.secret);
+  const clients = new ClientAdapter(prisma);
+  const accessTtl = options.ttl?.accessToken ?? 3600;
+  const refreshTtl = options.ttl?.refreshToken ?? 14 * DAY;
+
+  const configuration: Configuration = {
+    adapter: (name: string) => (name === 'Client' ? clients : new PrismaOidcAdapter(name, prisma)),
+    clients: [
+      {
+        client_id: gatewayClient.clientId,
+        client_secret: gatewayClient.secret,
+        token_endpoint_auth_method: 'client_secret_basic',
+        grant_types: [],
+        response_types: [],
+        redirect_uris: [],
+      },
+    ],
+    async findAccount(_ctx, sub) {
+      const claims = await accounts.claims(sub);
+      if (!claims) return undefined;
+      return { accountId: sub, claims: async () => claims };
+    },
+    interactions: { url: async (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
+    cookies: { keys: keys.cookieKeys, long: { httpOnly: true, sameSite: 'lax' }, short: { httpOnly: true, sameSite: 'lax' } },
+    jwks: { keys: [keys.signing] },
+    routes: IDP_ROUTES,
+    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email'] },
+    responseTypes: ['code'],
+    // PKCE for every authorization request; oidc-provider 9 only knows S256, so plain is refused.
+    pkce: { required: () => true },
+    clientBasedCORS: () => false,
+    // Refresh tokens for every client allowed the grant, without offline_access/prompt=consent.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    expiresWithSession: async () => false,
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: true },
+      introspection: {
+        enabled: true,
+        // The gateway's client may introspect any token; an app client only its own.
+        allowedPolicy: async (_ctx, client, token) => client.clientId === gatewayClient.clientId || token.clientId === client.clientId,
+      },
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => client.clientId === gatewayClient.clientId || token.clientId === client.clientId,
+      },
+    },
+    ttl: {
+      AccessToken: () => accessTtl,
+      AuthorizationCode: () => 60,
+      IdToken: () => 3600,
+      Interaction: () => 3600,
+      Session: () => 14 * DAY,
+      Grant: () => 14 * DAY,
+      RefreshToken: (ctx, token, client) => {
+        // A rotated refresh token of a public client keeps its predecessor's deadline.
+        const rotated = (ctx as KoaContextWithOIDC | undefined)?.oidc?.entities.RotatedRefreshToken;
+        if (rotated && client.clientAuthMethod === 'none') return rotated.remainingTTL;
+        return refreshTtl;
+      },
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = errorPage('Sign-in failed', `${out.error}: ${out.error_description ?? 'The request could not be completed.'}`);
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  provider.on('server_error', (_ctx, error) => console.error('[idp] server error', error));
+  const callback = provider.callback();
+  const admin = createConsentAdmin(provider, prisma);
+  const adminTokenHash = sha256(options.adminToken);
+
+  async function interaction(req: IncomingMessage, res: ServerResponse, uid: string, action: string) {
+    let details;
+    try {
+      details = await provider.interactionDetails(req, res);
+    } catch {
+      return sendHtml(res, 400, errorPage('Sign-in expired', 'This sign-in attempt is no longer valid. Go back to the app and sign in again.'));
+    }
+    if (details.uid !== uid) return sendHtml(res, 400, errorPage('Sign-in expired', 'This sign-in attempt does not belong to this browser.'));
+    const client = await provider.Client.find(String(details.params.client_id));
+    const clientName = client?.clientName ?? String(details.params.client_id);
+    const base = `${mountPath}/interaction/${uid}`;
+
+    if (req.method === 'GET' && action === '') {
+      if (details.prompt.name === 'login') return sendHtml(res, 200, loginPage({ action: base, clientName }));
+      if (details.prompt.name === 'consent') {
+        const target = new URL(options.consentUrl);
+        target.searchParams.set('consent_challenge', uid);
+        return redirect(res, target.href);
+      }
+      return sendHtml(res, 400, errorPage('Unsupported prompt', `The prompt ${details.prompt.name} is not supported.`));
+    }
+    if (req.method === 'GET' && action === 'abort') {
+      return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user cancelled sign-in.' }, { mergeWithLastSubmission: false });
+    }
+    if (req.method === 'POST' && (action === 'login' || action === 'signup')) {
+      if (details.prompt.name !== 'login') return sendHtml(res, 400, errorPage('Already signed in', 'This step is already complete.'));
+      const form = await readForm(req);
+      try {
+        const { principalId } =
+          action === 'login'
+            ? await accounts.signIn({ email: form.email, password: form.password })
+            : await accounts.signUp({ email: form.email, password: form.password, displayName: form.display_name });
+        return provider.interactionFinished(req, res, { login: { accountId: principalId } }, { mergeWithLastSubmission: false });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return sendHtml(res, error.status, loginPage({ action: base, clientName, error: error.message, email: form.email }));
+      }
+    }
+    return sendHtml(res, 405, errorPage('Not allowed', `${req.method} is not supported here.`));
+  }
+
+  function adminAuthorized(req: IncomingMessage): boolean {
+    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    return !!match && digestsEqual(sha256(match[1]), adminTokenHash);
+  }
+
+  async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL, rest: string) {
+    if (!adminAuthorized(req)) return sendJson(res, 401, { error: 'unauthorized', error_description: 'The admin API needs its bearer token.' });
+    const challenge = url.searchParams.get('consent_challenge') ?? '';
+    if (!UID.test(challenge)) return sendJson(res, 400, { error: 'invalid_request', error_description: 'consent_challenge is missing or malformed.' });
+    try {
+      if (req.method === 'GET' && rest === '/oauth2/auth/requests/consent') return sendJson(res, 200, await admin.get(challenge));
+      if (req.method === 'PUT' && rest === '/oauth2/auth/requests/consent/accept') {
+        return sendJson(res, 200, await admin.accept(challenge, await readJson(req)));
+      }
+      if (req.method === 'PUT' && rest === '/oauth2/auth/requests/consent/reject') {
+        return sendJson(res, 200, await admin.reject(challenge, await readJson(req)));
+      }
+      return sendJson(res, 404, { error: 'not_found', error_description: `No admin route ${req.method} ${rest}.` });
+    } catch (error) {
+      if (error instanceof AppError) return sendJson(res, error.status, { error: error.code, error_description: error.message });
+      throw error;
+    }
+  }
+
+  /** Kratos-style self-service flow documents: what a custom UI needs to render the forms. */
+  async function selfServiceFlow(res: ServerResponse, type: 'login' | 'registration', id: string) {
+    const found = UID.test(id) ? await provider.Interaction.find(id) : undefined;
+    if (!found || found.prompt.name !== 'login') return sendJson(res, 404, { error: 'not_found', error_description: 'No such flow, or it expired.' });
+    const input = (name: string, type: string, required = true) => ({ type: 'input', group: 'password', attributes: { name, type, required } });
+    const nodes =
+      type === 'login'
+        ? [input('email', 'email'), input('password', 'password')]
+        : [input('display_name', 'text', false), input('email', 'email'), input('password', 'password')];
+    return sendJson(res, 200, {
+      id,
+      type,
+      expires_at: new Date(found.exp * 1000).toISOString(),
+      ui: { action: `${issuer}/interaction/${id}/${type === 'login' ? 'login' : 'signup'}`, method: 'POST', nodes },
+    });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const path = url.pathname;
+    if (mountPath && path !== mountPath && !path.startsWith(`${mountPath}/`)) return false;
+    const rest = path.slice(mountPath.length) || '/';
+
+    const inter = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|signup|abort))?$/.exec(rest);
+    if (inter) {
+      await interaction(req, res, inter[1], inter[2] ?? '');
+      return true;
+    }
+    if (rest.startsWith('/admin/')) {
+      await handleAdmin(req, res, url, rest.slice('/admin'.length));
+      return true;
+    }
+    const flow = /^\/self-service\/(login|registration)\/flows$/.exec(rest);
+    if (flow && req.method === 'GET') {
+      await selfServiceFlow(res, flow[1] as 'login' | 'registration', url.searchParams.get('id') ?? '');
+      return true;
+    }
+    // Everything else is oidc-provider's, mounted the way Express would mount it.
+    const mounted = req as IncomingMessage & { originalUrl?: string };
+    mounted.originalUrl = req.url;
+    req.url = (req.url ?? '/').slice(mountPath.length) || '/';
+    if (!req.url.startsWith('/')) req.url = `/${req.url}`;
+    await callback(req, res);
+    return true;
+  }
+
+  return { issuer, mountPath, provider, handle };
+}

@@ -1,0 +1,72 @@
+/**
+ * One subscriber's feed: a bounded queue that is also an async iterator. The bus pushes into it
+ * synchronously; GraphQL pulls from it. A consumer that falls `limit` events behind is failed
+ * rather than buffered without bound (SSE and WebSocket alike).
+ */
+import { AppError } from '../errors.js';
+
+export const FEED_BUFFER_LIMIT = 1000;
+
+export class FeedQueue<T> implements AsyncIterableIterator<T> {
+  private readonly buffer: T[] = [];
+  private waiter: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | null = null;
+  private failure: unknown = null;
+  private ended = false;
+
+  constructor(
+    private readonly onClose: () => void,
+    private readonly limit = FEED_BUFFER_LIMIT,
+  ) {}
+
+  push(value: T): void {
+    if (this.ended || this.failure) return;
+    if (this.waiter) {
+      const { resolve } = this.waiter;
+      this.waiter = null;
+      resolve({ value, done: false });
+    } else if (this.buffer.length >= this.limit) {
+      this.fail(new AppError('slow_consumer', 503, `This feed fell more than ${this.limit} events behind and was closed; re-fetch and subscribe again.`));
+    } else {
+      this.buffer.push(value);
+    }
+  }
+
+  /** Delivers what is buffered, then ends. */
+  end(): void {
+    this.ended = true;
+    this.onClose();
+    if (this.waiter && this.buffer.length === 0) {
+      this.waiter.resolve({ value: undefined, done: true });
+      this.waiter = null;
+    }
+  }
+
+  /** Ends the feed with an error (after nothing more is delivered). */
+  fail(error: unknown): void {
+    if (this.ended) return;
+    this.failure = error;
+    this.buffer.length = 0;
+    this.onClose();
+    if (this.waiter) {
+      this.waiter.reject(error);
+      this.waiter = null;
+    }
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.buffer.length) return Promise.resolve({ value: this.buffer.shift()!, done: false });
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    this.buffer.length = 0;
+    this.end();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}

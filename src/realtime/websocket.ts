@@ -1,0 +1,124 @@
+/**
+ * graphql-ws on the GraphQL path of the same HTTP server. Sockets go through Yoga's envelop
+ * (`getEnveloped`), so they share schema, context and plugins with HTTP requests. The caller is
+ * resolved once, at connection init, from `connectionParams` or the upgrade request.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import { useServer } from 'graphql-ws/use/ws';
+import type { YogaServerInstance } from 'graphql-yoga';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Caller } from '../auth/caller.js';
+import { resolveCaller } from '../auth/resolve-caller.js';
+import type { Services } from '../services/index.js';
+
+/** Close codes a client can act on (graphql-ws itself uses 4400-4499 for protocol errors). */
+export const CLOSE_CODES = {
+  /** The credential expired while connected: refresh it and reconnect. */
+  tokenExpired: 4401,
+  /** The client did not read fast enough; its send buffer passed MAX_BUFFERED_BYTES. */
+  slowConsumer: 4413,
+} as const;
+
+/** Per-connection send buffer bound: past it the connection is closed rather than grow memory. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+interface Options {
+  server: Server;
+  yoga: YogaServerInstance<any, any>;
+  services: Services;
+  path: string;
+}
+
+export function attachWebSocketFeeds({ server, yoga, services, path }: Options) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, perMessageDeflate: false });
+  const callers = new WeakMap<WebSocket, Caller>();
+  const expiries = new WeakMap<WebSocket, NodeJS.Timeout>();
+
+  server.on('upgrade', (request: IncomingMessage, socket, head) => {
+    if (new URL(request.url ?? '/', 'http://gatehouse.local').pathname !== path) {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, ws => wss.emit('connection', ws, request));
+  });
+
+  wss.on('connection', (socket: WebSocket) => guardBackpressure(socket));
+
+  const disposable = useServer(
+    {
+      onConnect: async ctx => {
+        const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
+        const authorization =
+          typeof params.authorization === 'string'
+            ? params.authorization
+            : typeof params.token === 'string'
+              ? `Bearer ${params.token}`
+              : ctx.extra.request.headers.authorization;
+        const caller = await resolveCaller(services.tokens, authorization);
+        // false closes the socket with graphql-ws' 4403 Forbidden.
+        if (!caller || caller.type !== 'principal') return false;
+        callers.set(ctx.extra.socket, caller);
+        if (caller.expiresAt) {
+          const socket = ctx.extra.socket;
+          const ms = caller.expiresAt - services.deps.now().getTime();
+          expiries.set(
+            socket,
+            setTimeout(() => socket.close(CLOSE_CODES.tokenExpired, 'Token expired: refresh it and reconnect'), Math.min(Math.max(ms, 0), 2 ** 31 - 1)),
+          );
+        }
+        return true;
+      },
+      onClose: ctx => {
+        clearTimeout(expiries.get(ctx.extra.socket));
+      },
+      execute: (args: any) => args.rootValue.execute(args),
+      subscribe: (args: any) => args.rootValue.subscribe(args),
+      onSubscribe: async (ctx, _id, payload) => {
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          caller: callers.get(ctx.extra.socket) ?? null,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params: payload,
+        });
+        const args = {
+          schema,
+          operationName: payload.operationName,
+          document: parse(payload.query),
+          variableValues: payload.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        return errors.length ? errors : args;
+      },
+    },
+    wss,
+  );
+
+  return {
+    wss,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      await disposable.dispose();
+      await new Promise<void>(resolve => wss.close(() => resolve()));
+    },
+  };
+}
+
+/** Wraps send so a consumer that stops reading is cut off instead of buffering without bound. */
+export function guardBackpressure(socket: WebSocket, limit = MAX_BUFFERED_BYTES) {
+  const send = socket.send.bind(socket);
+  let cutOff = false;
+  socket.send = ((data: any, ...rest: any[]) => {
+    if (cutOff) return;
+    if (socket.bufferedAmount > limit) {
+      cutOff = true;
+      socket.close(CLOSE_CODES.slowConsumer, 'Slow consumer: send buffer limit exceeded');
+      // The close frame queues behind the unread data; do not wait for a reader that is gone.
+      setTimeout(() => socket.terminate(), 1000).unref();
+      return;
+    }
+    return (send as any)(data, ...rest);
+  }) as WebSocket['send'];
+}
