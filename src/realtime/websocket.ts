@@ -47,14 +47,7 @@ export function attachWebSocketFeeds({ server, yoga, services, path }: Options) 
   const disposable = useServer(
     {
       onConnect: async ctx => {
-        const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
-        const authorization =
-          typeof params.authorization === 'string'
-            ? params.authorization
-            : typeof params.token === 'string'
-              ? `Bearer ${params.token}`
-              : ctx.extra.request.headers.authorization;
-        const caller = await resolveCaller(services.tokens, authorization);
+        const caller = await socketCaller(services, ctx.extra.request, (ctx.connectionParams ?? {}) as Record<string, unknown>);
         // false closes the socket with graphql-ws' 4403 Forbidden.
         if (!caller || caller.type !== 'principal') return false;
         callers.set(ctx.extra.socket, caller);
@@ -104,6 +97,24 @@ export function attachWebSocketFeeds({ server, yoga, services, path }: Options) 
       await new Promise<void>(resolve => wss.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A bearer credential in connectionParams (`authorization` or `token`) or on the upgrade request;
+ * otherwise the session cookie, accepted only from a page on one of the app's origins (or the
+ * gateway's own), because browsers send cookies on cross-site WebSocket handshakes.
+ */
+async function socketCaller(services: Services, request: IncomingMessage, params: Record<string, unknown>): Promise<Caller | null> {
+  const bearer =
+    typeof params.authorization === 'string' ? params.authorization : typeof params.token === 'string' ? `Bearer ${params.token}` : null;
+  if (bearer) return resolveCaller(services.tokens, bearer);
+  const { caller, credential } = await resolveCaller(services, request);
+  if (!caller || credential !== 'cookie') return caller;
+  if (caller.type !== 'principal') return null;
+  const origin = request.headers.origin;
+  const { origins } = await services.apps.deployment(caller.deployment.id);
+  const allowed = new Set([...origins, new URL(services.deps.config.publicUrl).origin]);
+  return origin && allowed.has(origin) ? caller : null;
 }
 
 /** Wraps send so a consumer that stops reading is cut off instead of buffering without bound. */
