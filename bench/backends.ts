@@ -35,7 +35,7 @@ async function preparePGlite(): Promise<Backend> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'gh-bench-pglite-'));
   return {
     name: 'pglite',
-    label: `PGlite (embedded, file-backed data dir ${dir})`,
+    label: `embedded, file-backed data dir ${dir}`,
     env: { DATA_DIR: dir, DATABASE_URL: undefined },
     floorQuery: 'node:http + 1 in-process PGlite query',
     drop: () => rm(dir, { recursive: true, force: true }),
@@ -55,7 +55,7 @@ async function preparePostgres(adminUrl: string): Promise<Prepared> {
   url.pathname = `/${database}`;
   return {
     name: 'postgres',
-    label: `PostgreSQL ${version} at ${url.host} (scratch database ${database})`,
+    label: `${version} at ${url.host} (scratch database ${database})`,
     env: { DATABASE_URL: url.toString(), DATA_DIR: undefined },
     floorQuery: 'node:http + 1 prepared query through a pg pool',
     // FORCE ends sessions a child's pool may not have closed yet.

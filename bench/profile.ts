@@ -38,8 +38,9 @@ const out = path.resolve(values.out ?? path.join(os.tmpdir(), `gh-bench-${scenar
 const backend = await prepareBackend(values.backend as BackendName, values['postgres-url']);
 if ('skipped' in backend) fail(backend.skipped);
 process.on('SIGINT', () => {
-  stopAllServers();
-  void backend.drop().finally(() => process.exit(130));
+  void stopAllServers()
+    .then(() => backend.drop())
+    .finally(() => process.exit(130));
 });
 
 try {

@@ -41,7 +41,7 @@ export function formatReport(settings: RunSettings, sections: Section[]): string
     `Gatehouse benchmark: ${settings.connections} connections, ${settings.duration} s measured per row after ${settings.warmup} s of warmup.`,
     'req/s = 2xx responses per second (membership: successful transitions per second); p50/p99 = latency of 2xx responses in ms (1 ms resolution).',
     "vs floor = req/s divided by the same backend's DB floor (row b), measured in this run.",
-    'loop p99/max = the server\'s event-loop delay in ms during the measured run (how long a ready socket or timer can wait).',
+    "loop p99/max = the server's event-loop delay in ms during the measured run (how long a ready socket or timer can wait).",
     'cpu = cores used during the measured run by the server child, PostgreSQL, the load generator and everything else on the machine.',
   ];
   for (const section of sections) {

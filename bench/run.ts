@@ -30,7 +30,7 @@ const { values } = parseArgs({
 
 const settings = {
   duration: positive('duration'),
-  warmup: Number(values.warmup),
+  warmup: nonNegative('warmup'),
   connections: positive('connections'),
 };
 const backendNames: BackendName[] =
@@ -48,12 +48,15 @@ const GATEHOUSE_ROWS: Record<GatehouseScenario, { label: string; target?: Target
 
 let current: Backend | undefined;
 process.on('SIGINT', () => {
-  stopAllServers();
-  void (current?.drop() ?? Promise.resolve()).finally(() => process.exit(130));
+  log('interrupted: stopping servers and removing the scratch database');
+  void stopAllServers()
+    .then(() => current?.drop())
+    .finally(() => process.exit(130));
 });
 
-const rowsPerBackend = 3 + GATEHOUSE_SCENARIOS.length;
-const estimate = (settings.duration + settings.warmup) * (3 + rowsPerBackend * backendNames.length);
+const SHARED_ROWS = 3;
+const ROWS_PER_BACKEND = 2 + GATEHOUSE_SCENARIOS.length;
+const estimate = (settings.duration + settings.warmup) * (SHARED_ROWS + ROWS_PER_BACKEND * backendNames.length);
 log(`about ${Math.ceil(estimate / 60)} min of load (${settings.connections} connections), plus start-up and seeding`);
 
 const busy = await busyElsewhere();
@@ -173,6 +176,11 @@ function log(message: string) {
 function positive(name: 'duration' | 'connections'): number {
   const n = Number(values[name]);
   return Number.isFinite(n) && n > 0 ? n : usage(`--${name} ${values[name]}`);
+}
+
+function nonNegative(name: 'warmup'): number {
+  const n = Number(values[name]);
+  return Number.isFinite(n) && n >= 0 ? n : usage(`--${name} ${values[name]}`);
 }
 
 function usage(bad: string): never {

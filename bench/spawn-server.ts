@@ -35,7 +35,8 @@ export interface RunningServer<T> {
   stop(): Promise<void>;
 }
 
-const live = new Set<ChildProcess>();
+/** Children still running, with a promise of their exit. */
+const live = new Map<ChildProcess, Promise<string>>();
 
 /** `name` is a file in bench/servers, without its extension. */
 export async function spawnServer<T = object>(name: string, options: SpawnOptions = {}): Promise<RunningServer<T>> {
@@ -44,13 +45,13 @@ export async function spawnServer<T = object>(name: string, options: SpawnOption
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  live.add(child);
   const exited = new Promise<string>(resolve =>
     child.once('exit', (code, signal) => {
       live.delete(child);
       resolve(signal ? `signal ${signal}` : `code ${code}`);
     }),
   );
+  live.set(child, exited);
 
   let stderrTail = '';
   const echo = stderrEcho(name, child.pid!);
@@ -129,7 +130,12 @@ function stderrEcho(name: string, pid: number): (chunk: string) => void {
   };
 }
 
-/** For the parent's SIGINT handler: asks every child still running to stop. */
-export function stopAllServers(): void {
-  for (const child of live) child.kill('SIGTERM');
+/** For the parent's SIGINT handler: stops every child still running, so its database can go. */
+export async function stopAllServers(): Promise<void> {
+  const timer = setTimeout(() => {
+    for (const child of live.keys()) child.kill('SIGKILL');
+  }, STOP_TIMEOUT_MS);
+  for (const child of live.keys()) child.kill('SIGTERM');
+  await Promise.all(live.values());
+  clearTimeout(timer);
 }

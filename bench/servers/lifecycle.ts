@@ -1,10 +1,10 @@
 /**
  * What every benchmark server child shares: listen on a free port, announce itself to the parent
- * as one JSON line on stdout, and shut down cleanly on SIGTERM/SIGINT (so `--cpu-prof` profiles
- * get written and PGlite closes its data directory).
+ * as one JSON line on stdout, and shut down cleanly on SIGTERM/SIGINT or when the parent goes
+ * away (PGlite must close its data directory).
  */
 import type { Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { enableControl } from './control.js';
 
 export async function listen(server: Server): Promise<string> {
@@ -15,6 +15,15 @@ export async function listen(server: Server): Promise<string> {
   });
   const { port } = server.address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
+}
+
+/** A port free right now, for servers that must know theirs before they listen. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>(resolve => probe.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise(resolve => probe.close(resolve));
+  return port;
 }
 
 /** The parent waits for this line: `{ "url": ..., ...details }`. */
