@@ -68,7 +68,8 @@ const ROLLBACK_GRACE_MS = 100;
  */
 export function embeddedDatabase(pglite: PGlite, dataDir: string): Database {
   const scopes = new AsyncLocalStorage<TransactionScope>();
-  const prisma = new PrismaClient({ adapter: guardedAdapterFactory(pglite, scopes) });
+  // 'minimal' skips capturing a call-site stack trace on every query.
+  const prisma = new PrismaClient({ adapter: guardedAdapterFactory(pglite, scopes), errorFormat: 'minimal' });
   const queue = new Mutex();
   let closed: Promise<void> | undefined;
 
@@ -80,6 +81,9 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string): Database {
     // level adds nothing (and the adapter would issue it outside the transaction block).
     const { isolationLevel: _serialAnyway, ...prismaOptions } = options;
     const release = await queue.acquire();
+    // Hand-over between queued transactions is promise-only; yield to I/O once per turn so a
+    // burst of writes does not starve accepting connections and other requests.
+    await new Promise<void>(resolve => setImmediate(resolve));
     // Prisma rolls back a transaction that outlives its timeout, but $transaction only settles
     // when the callback does: a slow callback must not hold up the queue past that point.
     const timer = setTimeout(release, (options.timeout ?? PRISMA_DEFAULT_TIMEOUT_MS) + ROLLBACK_GRACE_MS);

@@ -42,13 +42,12 @@ export class ChangeSet {
 
   /** The party's current row; an expired pending row is purged and reads as none. */
   async party(id: string, known?: PrincipalCaller['principal']): Promise<Party | null> {
-    const [principal, row] = await Promise.all([
-      known ?? this.tx.principal.findUnique({ where: { id }, select: { id: true, kind: true, ownerId: true } }),
-      this.tx.membership.findUnique({
-        where: { resourceId_principalId: { resourceId: this.resource.id, principalId: id } },
-        select: { role: true, state: true, expiresAt: true },
-      }),
-    ]);
+    // Sequential: one transaction is one connection, which runs one query at a time anyway.
+    const principal = known ?? (await this.tx.principal.findUnique({ where: { id }, select: { id: true, kind: true, ownerId: true } }));
+    const row = await this.tx.membership.findUnique({
+      where: { resourceId_principalId: { resourceId: this.resource.id, principalId: id } },
+      select: { role: true, state: true, expiresAt: true },
+    });
     if (!principal) return null;
     let membership: MemberRow | null = row ? { role: row.role, state: row.state } : null;
     if (row && isExpired(row, this.now)) {

@@ -80,10 +80,10 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
       return transition(caller, resourceId, async ({ tx, changes, actor, rules, now, resource }) => {
         const target = await changes.party(userId);
         if (!target) throw userNotFound(userId);
-        const [blocked, pendingByActor] = await Promise.all([
-          isBlockedEitherWay(tx, actor.id, userId),
-          tx.membership.count({ where: { resourceId: resource.id, invitedBy: actor.id, state: 'invited', expiresAt: { gt: now } } }),
-        ]);
+        const blocked = await isBlockedEitherWay(tx, actor.id, userId);
+        const pendingByActor = await tx.membership.count({
+          where: { resourceId: resource.id, invitedBy: actor.id, state: 'invited', expiresAt: { gt: now } },
+        });
         const outcome = decideInvite({ actor, target, role, rules, pendingByActor, blocked });
         await changes.apply(target.id, target.membership, outcome, actor.id);
         return result(resource.id, outcome);
