@@ -88,7 +88,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     if (!url) return;
     if (url.pathname === '/graphql') {
       if (Number(req.headers['content-length'] ?? 0) > MAX_GRAPHQL_BODY_BYTES) {
-        return send(res, 413, { errors: [{ message: 'Request body too large.', extensions: { code: 'body_too_large', status: 413 } }] });
+        return send(res, 400, { errors: [{ message: 'body: larger than 1 MiB.', extensions: { code: 'body_too_large', status: 400 } }] });
       }
       return yoga(req, res);
     }

@@ -4,21 +4,24 @@ import { AppError, badRequest } from '../errors.js';
 
 const MAX_FORM_BYTES = 16 * 1024;
 
+/** Oversized bodies are a 400 like every other bad input (the error model names the field). */
+const tooLarge = (limit: number) => new AppError('body_too_large', 400, `body: larger than ${limit} bytes.`);
+
 export async function readText(req: IncomingMessage, limit = MAX_FORM_BYTES): Promise<string> {
-  if (Number(req.headers['content-length'] ?? 0) > limit) throw new AppError('body_too_large', 413, `body: larger than ${limit} bytes.`);
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += chunk.length;
-    if (size > limit) throw new AppError('body_too_large', 413, `body: larger than ${limit} bytes.`);
+    if (size > limit) throw tooLarge(limit);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A JSON object body (empty body = {}). */
-export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const text = (await readText(req)).trim();
+export async function readJson(req: IncomingMessage, limit = MAX_FORM_BYTES): Promise<Record<string, unknown>> {
+  const text = (await readText(req, limit)).trim();
   if (!text) return {};
   let value: unknown;
   try {

@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type GraphQLSchema, parse, validate as validateDocument } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { z } from 'zod';
-import { AppError, badRequest, zodToAppError } from '../errors.js';
+import { badRequest, zodToAppError } from '../errors.js';
+import { readJson, sendJson } from '../lib/http.js';
 import { describeError } from '../graphql/errors.js';
 import type { Context } from '../graphql/builder.js';
 import type { Route } from './routes.js';
@@ -100,35 +101,9 @@ function parseInput(schema: z.ZodType<Record<string, unknown>> | undefined, valu
   return parsed.data;
 }
 
-async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  if (req.method === 'GET' || req.method === 'HEAD') return {};
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (!text) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw badRequest('invalid_json', 'body: not valid JSON.');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw badRequest('invalid_json', 'body: must be a JSON object.');
-  }
-  return value as Record<string, unknown>;
+function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return req.method === 'GET' || req.method === 'HEAD' ? Promise.resolve({}) : readJson(req, MAX_BODY_BYTES);
 }
 
-const tooLarge = () => new AppError('body_too_large', 400, `body: larger than ${MAX_BODY_BYTES} bytes.`);
-
-export function send(res: ServerResponse, status: number, body: unknown) {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'cache-control': 'no-store' });
-  res.end(payload);
-}
+/** JSON responses of the REST shims (the same helper the gateway uses). */
+export const send = sendJson;
