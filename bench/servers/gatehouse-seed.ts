@@ -4,15 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../../src/services/index.js';
+import { TEST_SCHEMA } from '../../test/helpers/app.js';
 
-const MEMBERS_ONLY = {
-  visibility: { default: 'members', allow: ['members', 'unlisted', 'discoverable'] },
-  defaultRole: 'writer',
-  grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
-  static: [],
-  shares: [],
-  owns: [],
-};
+/** The API tests' room type: members-only by default, any visibility allowed. */
+const MEMBERS_ONLY = TEST_SCHEMA.resources.room;
 
 export const BENCH_SCHEMA = { version: 1, tables: {}, resources: { room: MEMBERS_ONLY, team: MEMBERS_ONLY } };
 
