@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, usdToMicros } from './config.js';
+import { ConfigError, loadConfig, loadIdpConfig, usdToMicros } from './config.js';
 
 describe('gateway auth config', () => {
   it('defaults: embedded provider, secure cookies, $5 welcome credit, prod', () => {
@@ -17,5 +17,30 @@ describe('gateway auth config', () => {
     expect(() => loadConfig({ OIDC_INTROSPECTION_CLIENT_ID: 'x' })).toThrow(ConfigError);
     expect(() => loadConfig({ COOKIE_SECURE: '0', NODE_ENV: 'production' })).toThrow(/COOKIE_SECURE/);
     expect(() => loadConfig({ WELCOME_CREDIT_USD: '-1' })).toThrow(/WELCOME_CREDIT_USD/);
+  });
+});
+
+describe('standalone provider config (gatehouse idp)', () => {
+  const required = {
+    DATABASE_URL: 'postgres://db/gatehouse',
+    OIDC_CONSENT_URL: 'https://gw.example.com/auth/consent',
+    OIDC_INTROSPECTION_CLIENT_ID: 'gatehouse-gateway',
+    OIDC_INTROSPECTION_CLIENT_SECRET: 'sixteen-chars-or-more',
+    OIDC_ADMIN_TOKEN: 'sixteen-chars-or-more',
+  };
+
+  it('defaults to port 4444 with the issuer at its own address', () => {
+    expect(loadIdpConfig(required)).toMatchObject({ port: 4444, issuer: 'http://127.0.0.1:4444', gatewayClient: { clientId: 'gatehouse-gateway' } });
+    expect(loadIdpConfig({ ...required, IDP_ISSUER: 'https://id.example.com/' }).issuer).toBe('https://id.example.com');
+  });
+
+  it('names every missing variable, and refuses the embedded database', () => {
+    expect(() => loadIdpConfig({})).toThrow(/DATABASE_URL[\s\S]*OIDC_CONSENT_URL[\s\S]*OIDC_INTROSPECTION_CLIENT_ID[\s\S]*OIDC_ADMIN_TOKEN/);
+    expect(() => loadIdpConfig({ ...required, DATABASE_URL: './data' })).toThrow(/DATABASE_URL: must be a postgres/);
+  });
+
+  it('OIDC_IDENTITY_URL belongs to an external issuer', () => {
+    expect(() => loadConfig({ OIDC_IDENTITY_URL: 'https://id.example.com' })).toThrow(/OIDC_IDENTITY_URL: only meaningful with OIDC_ISSUER/);
+    expect(loadConfig({ OIDC_ISSUER: 'https://id.example.com', OIDC_IDENTITY_URL: 'https://id.example.com/' }).auth.identityUrl).toBe('https://id.example.com');
   });
 });

@@ -24,6 +24,7 @@ const schema = z.object({
   OIDC_INTROSPECTION_CLIENT_ID: z.string().min(1).optional(),
   OIDC_INTROSPECTION_CLIENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   OIDC_CONSENT_URL: z.url({ message: 'must be an absolute URL' }).optional(),
+  OIDC_IDENTITY_URL: z.url({ message: "must be the absolute URL of the provider's self-service API" }).optional(),
   IDP_EMBEDDED: boolFlag.default(true),
   IDP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   COOKIE_SECURE: boolFlag.default(true),
@@ -64,6 +65,8 @@ export interface AuthConfig {
   embedded: boolean;
   /** Where the embedded provider sends the browser for consent (`?consent_challenge=`). */
   consentUrl: string;
+  /** An external provider's self-service API (`<url>/self-service/<type>/flows?id=`) for /auth/identity/flow. */
+  identityUrl?: string;
   /** Key material of the embedded provider's cookies; generated and stored in the database when unset. */
   idpSecret?: string;
   /** `Secure` on gateway cookies; only `COOKIE_SECURE=0` for plain-http localhost development. */
@@ -88,14 +91,22 @@ export class ConfigError extends Error {
   }
 }
 
+/** Validates the environment against `shape` (empty strings count as unset), naming every bad variable. */
+function parseEnv<T extends z.ZodType>(shape: T, env: Record<string, string | undefined>): z.output<T> {
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = shape.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map(i => {
+      const name = String(i.path[0]);
+      return `${i.path.join('.')}: ${i.message}${name in input ? ` (got ${JSON.stringify(input[name])})` : ''}`;
+    }),
+  );
+}
+
 /** Reads the environment (empty strings count as unset). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message} (got ${JSON.stringify(input[String(i.path[0])])})`));
-  }
-  const c = parsed.data;
+  const c = parseEnv(schema, env);
   const problems: string[] = [];
   if (!!c.OIDC_INTROSPECTION_CLIENT_ID !== !!c.OIDC_INTROSPECTION_CLIENT_SECRET) {
     problems.push('OIDC_INTROSPECTION_CLIENT_ID and OIDC_INTROSPECTION_CLIENT_SECRET must be set together');
@@ -103,7 +114,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!c.COOKIE_SECURE && c.NODE_ENV === 'production') {
     problems.push('COOKIE_SECURE: 0 is a development switch for plain-http localhost; it is refused with NODE_ENV=production');
   }
-  if (c.OIDC_ADMIN_URL && !c.OIDC_ISSUER) problems.push('OIDC_ADMIN_URL: only meaningful with OIDC_ISSUER (the embedded provider has its own)');
+  for (const name of ['OIDC_ADMIN_URL', 'OIDC_IDENTITY_URL'] as const) {
+    if (c[name] && !c.OIDC_ISSUER) problems.push(`${name}: only meaningful with OIDC_ISSUER (the embedded provider has its own)`);
+  }
   if (problems.length) throw new ConfigError(problems);
   const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? 'localhost' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
   return {
@@ -125,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           ? { clientId: c.OIDC_INTROSPECTION_CLIENT_ID, secret: c.OIDC_INTROSPECTION_CLIENT_SECRET }
           : undefined,
       consentUrl: c.OIDC_CONSENT_URL ?? `${publicUrl}/auth/consent`,
+      identityUrl: c.OIDC_IDENTITY_URL?.replace(/\/$/, ''),
       embedded: c.IDP_EMBEDDED,
       idpSecret: c.IDP_SECRET,
       cookieSecure: c.COOKIE_SECURE,
@@ -132,5 +146,56 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       gatewayEnv: c.GATEWAY_ENV,
       dashboardClientId: c.DASHBOARD_CLIENT_ID,
     },
+  };
+}
+
+/** `gatehouse idp`: the embedded identity provider on its own port, beside a gateway that names it as OIDC_ISSUER. */
+export interface IdpConfig {
+  port: number;
+  host: string;
+  /** Its public issuer URL; its path is where the provider is mounted (usually none). */
+  issuer: string;
+  /** The gateway's database: apps registered there are the provider's OAuth clients. */
+  databaseUrl: string;
+  migrateOnStart: boolean;
+  logLevel: Config['logLevel'];
+  /** The gateway's consent screen (`https://gateway.example.com/auth/consent`). */
+  consentUrl: string;
+  /** The gateway's confidential client (introspection, revocation): the gateway's OIDC_INTROSPECTION_CLIENT_*. */
+  gatewayClient: { clientId: string; secret: string };
+  /** Bearer token of the consent admin API: the gateway's OIDC_ADMIN_TOKEN. */
+  adminToken: string;
+  idpSecret?: string;
+}
+
+const idpSchema = z.object({
+  IDP_PORT: port.default(4444),
+  HOST: schema.shape.HOST,
+  IDP_ISSUER: z.url({ message: 'must be the absolute URL this provider is reached at, such as https://id.example.com' }).optional(),
+  DATABASE_URL: z
+    .string({ message: "is required: the provider shares the gateway's PostgreSQL database (the embedded one cannot be opened by two processes)" })
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
+  MIGRATE_ON_START: schema.shape.MIGRATE_ON_START,
+  LOG_LEVEL: schema.shape.LOG_LEVEL,
+  OIDC_CONSENT_URL: z.url({ message: "is required: the gateway's consent page, such as https://gateway.example.com/auth/consent" }),
+  OIDC_INTROSPECTION_CLIENT_ID: z.string({ message: "is required: the gateway's client id (the gateway's value)" }).min(1),
+  OIDC_INTROSPECTION_CLIENT_SECRET: z.string({ message: "is required: the gateway's client secret (the gateway's value)" }).min(16, 'must be at least 16 characters'),
+  OIDC_ADMIN_TOKEN: z.string({ message: "is required: the consent admin API's bearer token (the gateway's value)" }).min(16, 'must be at least 16 characters'),
+  IDP_SECRET: schema.shape.IDP_SECRET,
+});
+
+export function loadIdpConfig(env: Record<string, string | undefined> = process.env): IdpConfig {
+  const c = parseEnv(idpSchema, env);
+  return {
+    port: c.IDP_PORT,
+    host: c.HOST,
+    issuer: (c.IDP_ISSUER ?? `http://${c.HOST === '0.0.0.0' ? 'localhost' : c.HOST}:${c.IDP_PORT}`).replace(/\/$/, ''),
+    databaseUrl: c.DATABASE_URL,
+    migrateOnStart: c.MIGRATE_ON_START,
+    logLevel: c.LOG_LEVEL,
+    consentUrl: c.OIDC_CONSENT_URL,
+    gatewayClient: { clientId: c.OIDC_INTROSPECTION_CLIENT_ID, secret: c.OIDC_INTROSPECTION_CLIENT_SECRET },
+    adminToken: c.OIDC_ADMIN_TOKEN,
+    idpSecret: c.IDP_SECRET,
   };
 }

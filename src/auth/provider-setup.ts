@@ -37,6 +37,7 @@ export function providerSetup(config: Config, fetchImpl: typeof fetch = (...args
         endpoints: discoveredEndpoints(auth.issuer, auth.adminUrl, fetchImpl),
         adminBase: auth.adminUrl ? () => auth.adminUrl! : undefined,
         adminToken: auth.adminToken,
+        identityBase: auth.identityUrl ? () => auth.identityUrl! : undefined,
         introspection: auth.introspection,
         fetch: fetchImpl,
       }),

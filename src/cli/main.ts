@@ -4,12 +4,13 @@ import type { Command } from './command.js';
 import { appsCreate, appsList } from './commands/apps.js';
 import { deploy } from './commands/deploy.js';
 import { devTokenCreate } from './commands/dev-token.js';
+import { idp } from './commands/idp.js';
 import { migrate } from './commands/migrate.js';
 import { serve } from './commands/serve.js';
 import { testSession } from './commands/test-session.js';
 import { CliError, type Output, createOutput, reportError, usageError } from './output.js';
 
-const COMMANDS: Command[] = [serve, migrate, devTokenCreate, appsCreate, appsList, deploy, testSession];
+const COMMANDS: Command[] = [serve, idp, migrate, devTokenCreate, appsCreate, appsList, deploy, testSession];
 
 const COMMON_OPTIONS = `Common options:
   --json       Print exactly one JSON object on stdout (errors too: { "error", "message" }).

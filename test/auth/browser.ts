@@ -1,9 +1,11 @@
 /**
  * A browserless browser for the sign-in tests: a cookie jar that honours host-only cookies,
  * Path, Max-Age and HttpOnly, and HTTP over node:http so hosted app origins can be reached by
- * sending their Host header to the one test server.
+ * sending their Host header to the gateway's test server.
  */
 import { request as httpRequest } from 'node:http';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export interface StoredCookie {
   name: string;
@@ -27,7 +29,7 @@ export interface BrowserResponse {
 export class Browser {
   readonly cookies: StoredCookie[] = [];
 
-  /** `server` is where every request really goes (http://127.0.0.1:port). */
+  /** `server` is where requests to non-loopback hosts really go (the gateway, http://127.0.0.1:port). */
   constructor(private readonly server: string) {}
 
   cookie(host: string, name: string): StoredCookie | undefined {
@@ -64,7 +66,9 @@ export class Browser {
 
   async request(method: string, target: string, options: { body?: string; headers?: Record<string, string> } = {}): Promise<BrowserResponse> {
     const url = new URL(target);
-    const server = new URL(this.server);
+    // Loopback addresses are real servers (the gateway, a standalone provider); any other host
+    // is a hosted app origin served by the gateway.
+    const server = LOOPBACK.has(url.hostname) ? url : new URL(this.server);
     const cookie = this.cookieHeader(url);
     const headers: Record<string, string> = { host: url.host, ...(cookie ? { cookie } : {}), ...(options.headers ?? {}) };
     if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));

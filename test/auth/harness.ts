@@ -3,27 +3,18 @@
  * embedded provider's issuer is reachable), an app with an origin and a redirect URI deployed to
  * prod, and the whole browser flow with a real OAuth client library (oauth4webapi).
  */
-import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { expect } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { createIdentityProviderServer, type IdentityProviderServer } from '../../src/idp/server.js';
 import { buildApp, type App } from '../../src/server.js';
 import { Client, TEST_SCHEMA } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/db.js';
+import { freePort } from '../helpers/ports.js';
 import { Browser } from './browser.js';
 
 export const CSRF = { 'x-service-csrf': '1' };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface AuthRig {
   app: App;
@@ -42,11 +33,42 @@ export interface RigApp {
   redirectUri: string;
 }
 
-export async function startAuthRig(env: Record<string, string> = {}): Promise<AuthRig> {
+export interface RigOptions {
+  /**
+   * Run the provider as `gatehouse idp` does, on its own port, and point the gateway at it as an
+   * external Hydra-compatible issuer; `introspection: false` leaves the gateway on userinfo.
+   */
+  standaloneIdp?: { introspection: boolean };
+}
+
+export async function startAuthRig(env: Record<string, string> = {}, options: RigOptions = {}): Promise<AuthRig> {
   const database = await createTestDatabase();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let offset = 0;
+  let idp: IdentityProviderServer | null = null;
+  let issuer = `${url}/idp`;
+  if (options.standaloneIdp) {
+    const gatewayClient = { clientId: 'gatehouse-gateway', secret: randomBytes(24).toString('base64url') };
+    const adminToken = randomBytes(24).toString('base64url');
+    const idpPort = await freePort();
+    issuer = `http://127.0.0.1:${idpPort}`;
+    idp = await createIdentityProviderServer(
+      { port: idpPort, host: '127.0.0.1', issuer, consentUrl: `${url}/auth/consent`, gatewayClient, adminToken },
+      database.prisma,
+    );
+    await idp.start();
+    env = {
+      OIDC_ISSUER: issuer,
+      OIDC_ADMIN_URL: issuer,
+      OIDC_ADMIN_TOKEN: adminToken,
+      OIDC_IDENTITY_URL: issuer,
+      ...(options.standaloneIdp.introspection
+        ? { OIDC_INTROSPECTION_CLIENT_ID: gatewayClient.clientId, OIDC_INTROSPECTION_CLIENT_SECRET: gatewayClient.secret }
+        : {}),
+      ...env,
+    };
+  }
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: String(port), PUBLIC_URL: url, COOKIE_SECURE: '0', DATA_DIR: 'memory://', ...env });
   const app = await buildApp({ config, database, now: () => new Date(Date.now() + offset) });
   await app.start();
@@ -55,13 +77,14 @@ export async function startAuthRig(env: Record<string, string> = {}): Promise<Au
   return {
     app,
     url,
-    issuer: `${url}/idp`,
+    issuer,
     advance: ms => {
       offset += ms;
     },
     developer,
     async close() {
       await app.stop();
+      await idp?.stop();
       await database.close();
     },
     async createApp({ deployProd = true } = {}) {
@@ -109,6 +132,8 @@ export async function discover(issuer: string) {
   return oauth.processDiscoveryResponse(new URL(issuer), response);
 }
 
+const atGatewayOrProvider = (rig: AuthRig, u: URL) => u.href.startsWith(rig.url) || u.href.startsWith(rig.issuer);
+
 /**
  * Authorize -> provider login page -> sign up or in -> consent screen. Returns the consent
  * challenge (the gateway's consent URL carries it), or the app callback URL when no consent step
@@ -123,17 +148,17 @@ export async function signInToConsent(
   const atGateway = await browser.get(authorization.url);
   expect(atGateway.status).toBe(302);
   const isConsent = (u: URL) => u.pathname.endsWith('/auth/consent');
-  const isApp = (u: URL) => !u.href.startsWith(rig.url);
+  const isApp = (u: URL) => !atGatewayOrProvider(rig, u);
   let hop = await browser.follow(authorization.url, u => isConsent(u) || isApp(u), atGateway);
   if (isApp(new URL(hop.url))) return { challenge: null, callback: hop.url };
   if (!isConsent(new URL(hop.url))) {
     expect(hop.res.status, hop.res.text.slice(0, 300)).toBe(200);
     expect(hop.res.text).toContain('Sign in');
-    const interaction = new URL(hop.url).pathname;
+    const interaction = new URL(hop.url);
     const mode = account.mode ?? 'signup';
     const fields: Record<string, string> = { email: account.email, password: account.password };
     if (mode === 'signup' && account.displayName) fields.display_name = account.displayName;
-    const submitted = await browser.postForm(`${rig.url}${interaction}/${mode}`, fields);
+    const submitted = await browser.postForm(`${interaction.origin}${interaction.pathname}/${mode}`, fields);
     expect(submitted.status, submitted.text.slice(0, 300)).toBe(303);
     hop = await browser.follow(submitted.location!, u => isConsent(u) || isApp(u), await browser.get(submitted.location!));
   }
@@ -145,8 +170,8 @@ export async function signInToConsent(
 
 /** Follows the consent's redirect_to back through the provider to the app's redirect URI. */
 export async function finishAtApp(browser: Browser, rig: AuthRig, redirectTo: string): Promise<string> {
-  const hop = await browser.follow(redirectTo, u => !u.href.startsWith(rig.url));
-  expect(hop.url.startsWith(rig.url), `stuck at ${hop.url}: ${hop.res.status} ${hop.res.text.slice(0, 200)}`).toBe(false);
+  const hop = await browser.follow(redirectTo, u => !atGatewayOrProvider(rig, u));
+  expect(atGatewayOrProvider(rig, new URL(hop.url)), `stuck at ${hop.url}: ${hop.res.status} ${hop.res.text.slice(0, 200)}`).toBe(false);
   return hop.url;
 }
 

@@ -12,6 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type App, buildApp } from '../../src/server.js';
+import { createPostgresScratchDatabase, postgresTestUrl } from '../helpers/db.js';
+import { freePort } from '../helpers/ports.js';
+
+const postgresUrl = await postgresTestUrl();
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = path.join(root, 'bin', 'gatehouse.mjs');
@@ -98,6 +102,51 @@ describe('serve', () => {
     expect((await fetch(`${served}/healthz`)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  }, 60_000);
+});
+
+describe('idp (the identity provider on its own port)', () => {
+  const gatewayValues = {
+    OIDC_CONSENT_URL: 'http://127.0.0.1:4000/auth/consent',
+    OIDC_INTROSPECTION_CLIENT_ID: 'gatehouse-gateway',
+    OIDC_INTROSPECTION_CLIENT_SECRET: 'a-secret-of-enough-length',
+    OIDC_ADMIN_TOKEN: 'an-admin-token-of-enough-length',
+  };
+
+  it('names every missing variable and exits 2', async () => {
+    const run = await gatehouse(['idp', '--json']);
+    expect(run.code).toBe(2);
+    const body = parseJson(run);
+    expect(body.error).toBe('invalid_config');
+    for (const name of ['DATABASE_URL', 'OIDC_CONSENT_URL', 'OIDC_INTROSPECTION_CLIENT_ID', 'OIDC_ADMIN_TOKEN']) expect(body.message).toContain(name);
+  });
+
+  it.skipIf(!postgresUrl)('serves discovery on its port from the shared database, and stops cleanly on SIGTERM', async () => {
+    const database = await createPostgresScratchDatabase();
+    const port = String(await freePort());
+    const child = startCli(['idp', '--json'], { ...gatewayValues, DATABASE_URL: database.url, IDP_PORT: port, LOG_LEVEL: 'silent' });
+    try {
+      const exited = new Promise(resolve => child.on('close', resolve));
+      const line = await new Promise<string>((resolve, reject) => {
+        child.stdout.once('data', chunk => resolve(String(chunk)));
+        child.once('close', code => reject(new Error(`idp exited with ${code}`)));
+      });
+      const { url: served, issuer } = JSON.parse(line);
+      expect(issuer).toBe(`http://127.0.0.1:${port}`);
+      const discovery = (await (await fetch(`${served}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+      expect(discovery).toMatchObject({
+        issuer,
+        authorization_endpoint: `${issuer}/oauth2/auth`,
+        token_endpoint: `${issuer}/oauth2/token`,
+        introspection_endpoint: `${issuer}/oauth2/introspect`,
+        code_challenge_methods_supported: ['S256'],
+      });
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await database.drop();
+    }
   }, 60_000);
 });
 

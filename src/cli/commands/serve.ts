@@ -1,7 +1,7 @@
 /** `gatehouse serve`: runs the server until SIGINT or SIGTERM. */
 import type { Command } from '../command.js';
 import { configFrom } from '../config.js';
-import { CliError } from '../output.js';
+import { addressInUse, runUntilSignal } from '../until-signal.js';
 
 export const serve: Command = {
   name: 'serve',
@@ -19,25 +19,9 @@ Stops cleanly on SIGINT or SIGTERM: connections are closed, then the database.`,
       ({ url } = await app.start());
     } catch (error) {
       await app.stop();
-      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-        throw new CliError('address_in_use', `${config.host}:${config.port} is already in use. Set PORT to another port.`);
-      }
-      throw error;
+      throw addressInUse(error, `${config.host}:${config.port}`, 'PORT');
     }
     out.result({ url }, `Gatehouse listening on ${url}`);
-
-    let stopping = false;
-    const signal = await new Promise<NodeJS.Signals>(resolve => {
-      for (const name of ['SIGINT', 'SIGTERM'] as const) {
-        process.on(name, () => {
-          // A second signal while stopping means "now": do not wait for the database to close.
-          if (stopping) process.exit(130);
-          stopping = true;
-          resolve(name);
-        });
-      }
-    });
-    out.note(`Received ${signal}, shutting down.`);
-    await app.stop();
+    await runUntilSignal(out, () => app.stop());
   },
 };
