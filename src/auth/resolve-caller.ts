@@ -6,7 +6,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
-import type { TokenService } from '../services/tokens.js';
 import type { Caller } from './caller.js';
 import { hasCsrfHeader } from './csrf.js';
 
@@ -23,27 +22,18 @@ export interface ResolvedAuth {
   csrf: boolean;
 }
 
+/** Where the gateway is mounted on a hosted app origin (spec 1, 5.3). */
+export const HOSTED_PREFIX = '/_osg';
+
 /** Requests arriving on a hosted app origin under /_osg: the app the host belongs to. */
 const hostedApps = new WeakMap<object, string>();
-export const markHostedApp = (req: IncomingMessage, appId: string) => hostedApps.set(req, appId);
+export const markHostedApp = (req: object, appId: string) => hostedApps.set(req, appId);
 export const hostedAppOf = (req: object) => hostedApps.get(req) ?? null;
 
-export async function resolveCaller(tokens: TokenService, authorization: string | null | undefined): Promise<Caller | null>;
-export async function resolveCaller(services: Services, request: { headers: IncomingHttpHeaders }): Promise<ResolvedAuth>;
-export async function resolveCaller(
-  first: TokenService | Services,
-  second: string | null | undefined | { headers: IncomingHttpHeaders },
-): Promise<Caller | null | ResolvedAuth> {
-  // The bearer-only form (kept for callers that have just an Authorization header).
-  if (second === null || second === undefined || typeof second === 'string') {
-    const tokens = 'resolve' in first ? first : first.tokens;
-    const bearer = bearerOf(second ?? undefined);
-    return bearer && GATEHOUSE_TOKEN.test(bearer) ? tokens.resolve(bearer) : null;
-  }
-  const services = first as Services;
-  const { headers } = second;
+export async function resolveCaller(services: Services, request: { headers: IncomingHttpHeaders }): Promise<ResolvedAuth> {
+  const { headers } = request;
   const csrf = hasCsrfHeader(headers);
-  const hostAppId = hostedAppOf(second);
+  const hostAppId = hostedAppOf(request);
   const bearer = bearerOf(headers.authorization);
   if (bearer) {
     if (GATEHOUSE_TOKEN.test(bearer)) {

@@ -8,7 +8,8 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Caller } from '../auth/caller.js';
-import { resolveCaller } from '../auth/resolve-caller.js';
+import { HOSTED_PREFIX, hostedAppOf, markHostedApp, resolveCaller } from '../auth/resolve-caller.js';
+import { isAppError } from '../errors.js';
 import type { Services } from '../services/index.js';
 
 /** Close codes a client can act on (graphql-ws itself uses 4400-4499 for protocol errors). */
@@ -27,19 +28,29 @@ interface Options {
   yoga: YogaServerInstance<any, any>;
   services: Services;
   path: string;
+  /** The hosted app of a request's Host, when it is a registered app origin (gateway-routes.ts). */
+  hostedApp?: (request: IncomingMessage) => Promise<{ appId: string } | null>;
 }
 
-export function attachWebSocketFeeds({ server, yoga, services, path }: Options) {
+export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp }: Options) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, perMessageDeflate: false });
   const callers = new WeakMap<WebSocket, Caller>();
   const expiries = new WeakMap<WebSocket, NodeJS.Timeout>();
 
+  /** `path` on the gateway's host; `/_osg${path}` on a hosted app origin, whose app the socket is then bound to. */
+  async function accepts(request: IncomingMessage): Promise<boolean> {
+    const pathname = new URL(request.url ?? '/', 'http://gatehouse.local').pathname;
+    const host = hostedApp ? await hostedApp(request) : null;
+    if (pathname !== (host ? `${HOSTED_PREFIX}${path}` : path)) return false;
+    if (host) markHostedApp(request, host.appId);
+    return true;
+  }
+
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
-    if (new URL(request.url ?? '/', 'http://gatehouse.local').pathname !== path) {
-      socket.destroy();
-      return;
-    }
-    wss.handleUpgrade(request, socket, head, ws => wss.emit('connection', ws, request));
+    accepts(request).then(
+      ok => (ok ? wss.handleUpgrade(request, socket, head, ws => wss.emit('connection', ws, request)) : socket.destroy()),
+      () => socket.destroy(),
+    );
   });
 
   wss.on('connection', (socket: WebSocket) => guardBackpressure(socket));
@@ -107,8 +118,19 @@ export function attachWebSocketFeeds({ server, yoga, services, path }: Options) 
 async function socketCaller(services: Services, request: IncomingMessage, params: Record<string, unknown>): Promise<Caller | null> {
   const bearer =
     typeof params.authorization === 'string' ? params.authorization : typeof params.token === 'string' ? `Bearer ${params.token}` : null;
-  if (bearer) return resolveCaller(services.tokens, bearer);
-  const { caller, credential } = await resolveCaller(services, request);
+  // connectionParams stand in for the handshake's Authorization header (browsers cannot set it).
+  const credentials = { headers: bearer ? { ...request.headers, authorization: bearer } : request.headers };
+  const hostAppId = hostedAppOf(request);
+  if (hostAppId) markHostedApp(credentials, hostAppId);
+  let resolved;
+  try {
+    resolved = await resolveCaller(services, credentials);
+  } catch (error) {
+    // A refused credential (another app's token, env not deployed) is a 4403 like a bad one.
+    if (isAppError(error) && error.status < 500) return null;
+    throw error;
+  }
+  const { caller, credential } = resolved;
   if (!caller || credential !== 'cookie') return caller;
   if (caller.type !== 'principal') return null;
   const origin = request.headers.origin;
