@@ -111,6 +111,10 @@ export function createProviderClient(options: ProviderClientOptions) {
     const res = await call(what, url, { method, headers: adminHeaders(), body: body === undefined ? undefined : JSON.stringify(body) });
     if (res.status === 404) throw new AppError('consent_request_not_found', 404, 'No consent request with this challenge (unknown or expired).');
     if (res.status === 410) throw new AppError('consent_request_handled', 410, 'This consent request was already handled.');
+    // The gateway's own credential was refused: a configuration fault, not the user's.
+    if (res.status === 401 || res.status === 403) {
+      throw new ProviderError('provider_admin_refused', 502, "The identity provider's admin API refused the gateway (check OIDC_ADMIN_TOKEN).");
+    }
     if (res.status !== 200) throw oauthError(what, res.status, res.body);
     return res.body;
   }

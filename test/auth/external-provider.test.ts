@@ -3,6 +3,7 @@
  * port (as `gatehouse idp` runs it), reached only through OIDC_ISSUER discovery, the consent
  * admin API at OIDC_ADMIN_URL, introspection or userinfo, and self-service flows at OIDC_IDENTITY_URL.
  */
+import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser } from './browser.js';
 import { CSRF, type AuthRig, type RigApp, signIn, signInWithCookies, startAuthRig, startAuthorization, uniqueEmail } from './harness.js';
@@ -60,6 +61,27 @@ describe('with introspection (OIDC_INTROSPECTION_CLIENT_*)', () => {
     const bearer = browser.cookie(new URL(rig.url).host, 'gh_session')!.value;
     const res = await fetch(`${rig.url}/v1/resources`, { headers: { authorization: `Bearer ${bearer}` } });
     expect(res.status).toBe(200);
+  });
+
+  it('5.2: concurrent requests with a new token make one introspection call at the provider (single flight), then hit the cache', async () => {
+    const browser = new Browser(rig.url);
+    await signInWithCookies(browser, rig, app, account());
+    const bearer = browser.cookie(new URL(rig.url).host, 'gh_session')!.value;
+    rig.app.services.auth.validator.forget(bearer); // signing in checked it once already
+    let introspections = 0;
+    const count = (req: IncomingMessage) => {
+      if (req.url?.startsWith('/oauth2/introspect')) introspections++;
+    };
+    rig.idp!.server.prependListener('request', count);
+    try {
+      const call = () => fetch(`${rig.url}/v1/resources`, { headers: { authorization: `Bearer ${bearer}` } }).then(r => r.status);
+      expect(await Promise.all(Array.from({ length: 20 }, call))).toEqual(Array(20).fill(200));
+      expect(introspections).toBe(1);
+      expect(await call()).toBe(200);
+      expect(introspections).toBe(1);
+    } finally {
+      rig.idp!.server.off('request', count);
+    }
   });
 
   it('GET /auth/identity/flow proxies to OIDC_IDENTITY_URL', async () => {

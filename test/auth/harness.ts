@@ -20,6 +20,8 @@ export interface AuthRig {
   app: App;
   url: string;
   issuer: string;
+  /** The provider's own server when it runs standalone (RigOptions.standaloneIdp). */
+  idp: IdentityProviderServer | null;
   advance(ms: number): void;
   developer: Client;
   close(): Promise<void>;
@@ -78,6 +80,7 @@ export async function startAuthRig(env: Record<string, string> = {}, options: Ri
     app,
     url,
     issuer,
+    idp,
     advance: ms => {
       offset += ms;
     },
