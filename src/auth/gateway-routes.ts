@@ -21,13 +21,13 @@ import type { Services } from '../services/index.js';
 import { isBlockedEitherWay } from '../services/principals.js';
 import type { PrincipalCaller } from './caller.js';
 import { csrfRequired, hasCsrfHeader } from './csrf.js';
-import { CLIENT_COOKIE, REFRESH_COOKIE, SESSION_COOKIE, markHostedApp } from './resolve-caller.js';
+import { CLIENT_COOKIE, HOSTED_PREFIX, REFRESH_COOKIE, SESSION_COOKIE, markHostedApp } from './resolve-caller.js';
 
 /** Session lifetime follows the refresh token (the embedded provider's default: 14 days). */
 export const SESSION_MAX_AGE_S = 14 * 24 * 60 * 60;
 const PENDING_COOKIE = 'gh_pending';
 const PENDING_MAX_AGE_S = 10 * 60;
-const OSG = '/_osg';
+const OSG = HOSTED_PREFIX;
 const HOST_CACHE_MS = 30_000;
 
 type Headers = Record<string, string | string[]>;
@@ -268,15 +268,8 @@ document.getElementById('deny').addEventListener('click', async () => {
   async function deleteResource(req: IncomingMessage, res: ServerResponse, appId: string, resourceId: string) {
     if (!hasCsrfHeader(req.headers)) throw csrfRequired();
     const userId = await dashboardUser(req);
-    const resource = await prisma.resource.findUnique({
-      where: { id: resourceId },
-      select: { type: true, deployment: { select: { appId: true } }, memberships: { where: { principalId: userId }, select: { role: true, state: true } } },
-    });
-    if (!resource || resource.deployment.appId !== appId) throw new AppError('resource_not_found', 404, `No resource ${resourceId} in app ${appId}.`);
-    if (resource.type.startsWith('_')) throw new AppError('reserved_resource', 403, `The ${resource.type} resource of an app cannot be deleted.`);
-    const own = resource.memberships[0];
-    if (own?.role !== 'owner' || own.state !== 'active') throw new AppError('owner_only', 403, 'Only the owner of a resource can delete it.');
-    throw new AppError('not_implemented', 501, 'Resource deletion (cascade and member notifications) is not built yet; it belongs to the rooms issue. Authentication and the owner check are in place.');
+    // resource_not_found (404), reserved_resource and owner_only (403) are checked under the resource lock.
+    sendJson(res, 200, await services.resourceDeletion.deleteAsOwner(userId, appId, resourceId));
   }
 
   // ---- the invite page (hosted origins) -------------------------------------------------------
@@ -452,7 +445,7 @@ document.getElementById('deny').addEventListener('click', async () => {
     }
   }
 
-  return { handle };
+  return { handle, hostedApp };
 }
 
 export type Gateway = ReturnType<typeof createGateway>;

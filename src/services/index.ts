@@ -7,6 +7,7 @@ import { createFeedService } from './feeds.js';
 import { createInviteLinkService } from './invite-links.js';
 import { createMembershipService } from './membership.js';
 import { createPrincipalService } from './principals.js';
+import { createResourceDeletionService } from './resource-deletion.js';
 import { createResourceService } from './resources.js';
 import { createTokenService } from './tokens.js';
 import { createWalletService } from './wallet.js';
@@ -25,6 +26,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     auth: createAuthService(deps, providers.client, wallet),
     principals: createPrincipalService(deps, tokens),
     resources: createResourceService(deps, apps),
+    resourceDeletion: createResourceDeletionService(deps),
     membership: createMembershipService(deps, apps),
     inviteLinks: createInviteLinkService(deps, apps),
     feeds: createFeedService(deps),

@@ -1,5 +1,7 @@
 /** Spec 5.3 hosted app origins (/_osg, audience), the /_invite page flow, and the dashboard-only routes. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMBERS_LIVE, RESOURCES_LIVE } from '../helpers/feeds.js';
 import { Browser } from './browser.js';
 import { CSRF, type AuthRig, type RigApp, finishAtApp, signInToConsent, signInWithCookies, startAuthRig, uniqueEmail } from './harness.js';
 
@@ -148,15 +150,49 @@ describe('dashboard-only routes', () => {
     expect(appSession.json.error).toBe('dashboard_session_required');
   });
 
-  it('DELETE /v1/dashboard/apps/:appId/resources/:resourceId: dashboard session + CSRF + owner, then 501 until deletion is built', async () => {
+  /** One person signed in to the dashboard and, with the same account, to app A. */
+  async function dashboardOwner(name: string) {
+    const account = person(name);
     const dash = new Browser(rig.url);
-    const dashPerson = person('Dash Owner');
-    await signInWithCookies(dash, rig, dashboard, dashPerson);
+    const signed = await signInWithCookies(dash, rig, dashboard, account);
+    const inApp = new Browser(rig.url);
+    await signInWithCookies(inApp, rig, appA, { ...account, mode: 'login' }, { gateway: appA.origin, prefix: '/_osg' });
+    const deleteUrl = (resourceId: string) => `${rig.url}/v1/dashboard/apps/${appA.appId}/resources/${resourceId}`;
+    return { dash, inApp, userId: signed.userId, deleteUrl };
+  }
+
+  /** A person signed in to app A; their session token also works as a bearer token (live feeds). */
+  async function memberOfA(name: string) {
+    const { browser, userId } = await hostedSession(appA, name);
+    const token = browser.cookie(hostOf(appA.origin), 'gh_session')!.value;
+    const post = (path: string) => browser.post(`${appA.origin}/_osg${path}`, {}, CSRF);
+    return { id: userId, token, post };
+  }
+
+  /** A team of app A owned by `inApp`, with an active member, an invitee, a requester and an invite link. */
+  async function populatedTeam(inApp: Browser, tag: string) {
+    const created = await inApp.post(`${appA.origin}/_osg/v1/resources`, { type: 'team', name: `Doomed ${tag}` }, CSRF);
+    expect(created.status, created.text).toBe(200);
+    const id = created.json.id as string;
+    const [member, invitee, requester] = [await memberOfA(`Member ${tag}`), await memberOfA(`Invitee ${tag}`), await memberOfA(`Requester ${tag}`)];
+    for (const userId of [member.id, invitee.id]) {
+      const invited = await inApp.post(`${appA.origin}/_osg/v1/resources/${id}/invite`, { userId, role: 'reader' }, CSRF);
+      expect(invited.status, invited.text).toBe(200);
+    }
+    expect((await member.post(`/v1/resources/${id}/accept`)).status).toBe(200);
+    expect((await requester.post(`/v1/resources/${id}/request`)).status).toBe(200);
+    const link = await inApp.post(`${appA.origin}/_osg/v1/resources/${id}/invite-link`, { role: 'writer' }, CSRF);
+    expect(link.status, link.text).toBe(200);
+    return { id, member, invitee, requester };
+  }
+
+  it('DELETE /v1/dashboard/apps/:appId/resources/:resourceId: dashboard session + CSRF + owner, then the cascade', async () => {
+    const { dash, inApp, userId: meInA, deleteUrl } = await dashboardOwner('Dash Owner');
     const token = dash.cookie(hostOf(rig.url), 'gh_session')!.value;
     const ownerHosted = new Browser(rig.url);
     const { browser: owner } = await hostedSession(appA, 'Resource Owner');
     const resource = await owner.post(`${appA.origin}/_osg/v1/resources`, { type: 'team', name: 'To delete' }, CSRF);
-    const path = `${rig.url}/v1/dashboard/apps/${appA.appId}/resources/${resource.json.id}`;
+    const path = deleteUrl(resource.json.id);
     expect((await dash.request('DELETE', path)).json.error).toBe('csrf_required');
     const notOwner = await dash.request('DELETE', path, { headers: CSRF });
     expect(notOwner.status).toBe(403);
@@ -164,16 +200,98 @@ describe('dashboard-only routes', () => {
     const bearer = await ownerHosted.request('DELETE', path, { headers: { ...CSRF, authorization: `Bearer ${token}` } });
     expect(bearer.status).toBe(403);
     expect(bearer.json.error).toBe('dashboard_session_required');
+    const elsewhere = await dash.request('DELETE', `${rig.url}/v1/dashboard/apps/${appB.appId}/resources/${resource.json.id}`, { headers: CSRF });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.json.error).toBe('resource_not_found');
+    // An admin is not enough: only the owner deletes.
+    const { id: adminsTeam } = await populatedTeam(owner, 'admin');
+    await owner.post(`${appA.origin}/_osg/v1/resources/${adminsTeam}/invite`, { userId: meInA, role: 'admin' }, CSRF);
+    expect((await inApp.post(`${appA.origin}/_osg/v1/resources/${adminsTeam}/accept`, {}, CSRF)).status).toBe(200);
+    expect((await dash.request('DELETE', deleteUrl(adminsTeam), { headers: CSRF })).json.error).toBe('owner_only');
 
-    // The same person, signed in to app A, owns a resource there: the dashboard reaches the deletion.
-    const sameInApp = new Browser(rig.url);
-    await signInWithCookies(sameInApp, rig, appA, { ...dashPerson, mode: 'login' }, { gateway: appA.origin, prefix: '/_osg' });
-    const mine = await sameInApp.post(`${appA.origin}/_osg/v1/resources`, { type: 'team', name: 'Mine' }, CSRF);
-    const deletion = await dash.request('DELETE', `${rig.url}/v1/dashboard/apps/${appA.appId}/resources/${mine.json.id}`, { headers: CSRF });
-    expect(deletion.status).toBe(501);
-    expect(deletion.json.error).toBe('not_implemented');
-    const appResource = await rig.app.services.deps.prisma.resource.findFirstOrThrow({ where: { type: '_app', deployment: { appId: appA.appId } } });
-    const reserved = await dash.request('DELETE', `${rig.url}/v1/dashboard/apps/${appA.appId}/resources/${appResource.id}`, { headers: CSRF });
+    // The same person, signed in to app A, owns a resource there: the dashboard deletes it and all it holds.
+    const { id } = await populatedTeam(inApp, 'cascade');
+    const deletion = await dash.request('DELETE', deleteUrl(id), { headers: CSRF });
+    expect(deletion.status, deletion.text).toBe(200);
+    expect(deletion.json).toEqual({ ok: true });
+    expect((await inApp.get(`${appA.origin}/_osg/v1/resources/${id}`)).status).toBe(404);
+    const listed = await inApp.get(`${appA.origin}/_osg/v1/resources`);
+    expect(listed.status).toBe(200);
+    expect(listed.json.resources.map((r: { id: string }) => r.id)).not.toContain(id);
+    const { prisma } = rig.app.services.deps;
+    expect(await prisma.resource.findUnique({ where: { id } })).toBeNull();
+    expect(await prisma.membership.count({ where: { resourceId: id } })).toBe(0);
+    expect(await prisma.inviteLink.count({ where: { resourceId: id } })).toBe(0);
+    const again = await dash.request('DELETE', deleteUrl(id), { headers: CSRF });
+    expect(again.status).toBe(404);
+    expect(again.json.error).toBe('resource_not_found');
+    // Someone else's resources are untouched.
+    expect(await prisma.membership.count({ where: { resourceId: adminsTeam } })).toBe(5);
+
+    const appResource = await prisma.resource.findFirstOrThrow({ where: { type: '_app', deployment: { appId: appA.appId } } });
+    const reserved = await dash.request('DELETE', deleteUrl(appResource.id), { headers: CSRF });
+    expect(reserved.status).toBe(403);
     expect(reserved.json.error).toBe('reserved_resource');
+    expect(await prisma.resource.findUnique({ where: { id: appResource.id } })).not.toBeNull();
+  });
+
+  /**
+   * A live feed over SSE with a provider session token as bearer (graphql-ws connectionParams take
+   * only Gatehouse-minted tokens). `next()` resolves the next payload, or null once the server completes.
+   */
+  async function sseFeed(token: string, query: string, variables: Record<string, unknown> = {}) {
+    const controller = new AbortController();
+    const res = await fetch(`${rig.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query, variables }),
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    async function read(): Promise<any> {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end < 0) {
+          const chunk = await reader.read();
+          if (chunk.done) return null;
+          buffer += decoder.decode(chunk.value, { stream: true });
+          continue;
+        }
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (/^event: ?complete$/m.test(block)) return null;
+        const data = /^data: ?(.*)$/m.exec(block)?.[1];
+        if (data) return JSON.parse(data);
+      }
+    }
+    const next = (ms = 5000) => Promise.race([read(), sleep(ms).then(() => Promise.reject(new Error(`no event within ${ms} ms`)))]);
+    const quiet = (ms: number) => Promise.race([read().then(() => false), sleep(ms).then(() => true)]);
+    return { next, quiet, close: () => controller.abort() };
+  }
+
+  it('deletion notifies every removed member on members.live() and resources.live(), as a remove would', async () => {
+    const { dash, inApp, userId: ownerId, deleteUrl } = await dashboardOwner('Dash Notifier');
+    const { id, member, invitee, requester } = await populatedTeam(inApp, 'feeds');
+    const roster = await sseFeed(member.token, MEMBERS_LIVE, { id });
+    const own = await Promise.all([member, invitee, requester].map(u => sseFeed(u.token, RESOURCES_LIVE)));
+    await sleep(200); // Let the server attach the subscriptions.
+    expect((await dash.request('DELETE', deleteUrl(id), { headers: CSRF })).status).toBe(200);
+
+    const row = (userId: string, role: string, state: string) => ({ id: `${id}:${userId}`, resourceId: id, userId, role, state });
+    // The roster feed carries the deletes in roster order, ends with the subscriber's own, then completes.
+    const seen = [];
+    for (let payload = await roster.next(); payload; payload = await roster.next()) seen.push(payload.data.membersLive);
+    expect(seen[0]).toEqual({ op: 'delete', row: row(ownerId, 'owner', 'active') });
+    expect(seen.at(-1)).toEqual({ op: 'delete', row: row(member.id, 'reader', 'active') });
+    expect(seen.every(change => change.op === 'delete')).toBe(true);
+    const expected = [row(member.id, 'reader', 'active'), row(invitee.id, 'reader', 'invited'), row(requester.id, 'writer', 'requested')];
+    for (const [i, feed] of own.entries()) {
+      expect(await feed.next()).toEqual({ data: { resourcesLive: { op: 'delete', row: expected[i] } } });
+      expect(await feed.quiet(200)).toBe(true);
+    }
+    for (const feed of [roster, ...own]) feed.close();
   });
 });

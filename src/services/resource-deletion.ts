@@ -1,0 +1,63 @@
+/**
+ * Dashboard resource deletion (spec 3 "Other rules", 6): owner-only, never the reserved `_app`
+ * resource. One transition under the resource row lock removes every membership (active and
+ * pending), the invite links and the resource itself; after commit every removed member gets the
+ * `delete` of their row on the roster feed and on their own feed, exactly as a remove sends it.
+ * Rooms and rows do not exist yet, so there is nothing else to cascade.
+ */
+import type { PrincipalCaller } from '../auth/caller.js';
+import { AppError } from '../errors.js';
+import { memberRow } from '../realtime/event-bus.js';
+import type { ServiceDeps } from './deps.js';
+import { runTransition } from './membership-store.js';
+import { isReservedType } from './resource-rules.js';
+
+const notInApp = (appId: string, resourceId: string) => new AppError('resource_not_found', 404, `No resource ${resourceId} in app ${appId}.`);
+const ownerOnly = () => new AppError('owner_only', 403, 'Only the owner of a resource can delete it.');
+
+export function createResourceDeletionService(deps: ServiceDeps) {
+  const { prisma } = deps;
+
+  return {
+    /**
+     * Deletes `resourceId` of app `appId` for the dashboard user `userId`. The checks are made
+     * again under the lock, so a concurrent role change or deletion cannot slip past them.
+     */
+    async deleteAsOwner(userId: string, appId: string, resourceId: string): Promise<{ ok: true }> {
+      const found = await prisma.resource.findUnique({
+        where: { id: resourceId },
+        select: { deployment: { select: { id: true, appId: true, env: true } } },
+      });
+      if (!found || found.deployment.appId !== appId) throw notInApp(appId, resourceId);
+      // The signed-in person (only people sign in to the dashboard) acting in the resource's environment.
+      const caller: PrincipalCaller = {
+        type: 'principal',
+        principal: { id: userId, kind: 'user', ownerId: null },
+        deployment: found.deployment,
+        credential: 'session',
+        payer: null,
+      };
+
+      return runTransition(deps, caller, resourceId, async ({ tx, resource, changes }) => {
+        if (isReservedType(resource.type)) throw new AppError('reserved_resource', 403, `The ${resource.type} resource of an app cannot be deleted.`);
+        const members = await tx.membership.findMany({
+          where: { resourceId: resource.id },
+          select: { principalId: true, role: true, state: true },
+          orderBy: [{ createdAt: 'asc' }, { principalId: 'asc' }],
+        });
+        const own = members.find(m => m.principalId === userId);
+        if (own?.role !== 'owner' || own.state !== 'active') throw ownerOnly();
+        await tx.inviteLink.deleteMany({ where: { resourceId: resource.id } });
+        await tx.membership.deleteMany({ where: { resourceId: resource.id } });
+        await tx.resource.delete({ where: { id: resource.id } });
+        // Recorded straight into the change set (not through apply): the member count is gone with the row.
+        for (const m of members) {
+          changes.events.push({ op: 'delete', deploymentId: resource.deploymentId, row: memberRow(resource.id, m.principalId, m.role, m.state) });
+        }
+        return { ok: true as const };
+      });
+    },
+  };
+}
+
+export type ResourceDeletionService = ReturnType<typeof createResourceDeletionService>;
