@@ -2,42 +2,60 @@
  * The oidc-provider adapter over Prisma: every artifact (sessions, interactions, grants, codes,
  * tokens) is a row of `oidc_payloads` keyed by (model, id). OAuth clients are not stored here:
  * they are Gatehouse apps' AppClient rows (see clientMetadata).
+ *
+ * Bearer artifacts (codes and tokens) are stored under the SHA-256 of their value, without the
+ * value itself in the payload (`jti`), so a copy of the database holds no usable token.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { sha256 } from '../lib/secrets.js';
 
 /** Gateway-owned callback on each hosted app origin (the invite-page flow signs in through it). */
 export const HOSTED_CALLBACK_PATH = '/_osg/auth/callback';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
+/** Models whose id is a credential someone presents; only ever looked up by that value. */
+const BEARER_MODELS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+
 export class PrismaOidcAdapter implements Adapter {
   private static lastSweep = 0;
+  private readonly hashed: boolean;
 
   constructor(
     private readonly model: string,
     private readonly prisma: PrismaClient,
-  ) {}
+  ) {
+    this.hashed = BEARER_MODELS.has(model);
+  }
+
+  /** The stored key of an artifact id. */
+  private key(id: string): string {
+    return this.hashed ? sha256(id) : id;
+  }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     const expiresAt = typeof expiresIn === 'number' && expiresIn > 0 ? new Date(Date.now() + expiresIn * 1000) : null;
+    const { jti: _value, ...withoutValue } = payload;
     const data = {
-      payload: payload as object,
+      payload: (this.hashed ? withoutValue : payload) as object,
       grantId: payload.grantId ?? null,
       userCode: payload.userCode ?? null,
       uid: payload.uid ?? null,
       expiresAt,
     };
+    const key = this.key(id);
     await this.prisma.oidcPayload.upsert({
-      where: { model_id: { model: this.model, id } },
-      create: { model: this.model, id, ...data },
+      where: { model_id: { model: this.model, id: key } },
+      create: { model: this.model, id: key, ...data },
       update: { ...data, consumedAt: null },
     });
     this.sweep();
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    return this.load(await this.prisma.oidcPayload.findUnique({ where: { model_id: { model: this.model, id } } }));
+    const found = this.load(await this.prisma.oidcPayload.findUnique({ where: { model_id: { model: this.model, id: this.key(id) } } }));
+    return found && this.hashed ? { ...found, jti: id } : found;
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -49,11 +67,11 @@ export class PrismaOidcAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
-    await this.prisma.oidcPayload.updateMany({ where: { model: this.model, id }, data: { consumedAt: new Date() } });
+    await this.prisma.oidcPayload.updateMany({ where: { model: this.model, id: this.key(id) }, data: { consumedAt: new Date() } });
   }
 
   async destroy(id: string): Promise<void> {
-    await this.prisma.oidcPayload.deleteMany({ where: { model: this.model, id } });
+    await this.prisma.oidcPayload.deleteMany({ where: { model: this.model, id: this.key(id) } });
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {

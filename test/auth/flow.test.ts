@@ -87,6 +87,18 @@ describe('the browser flow', () => {
     expect(res.status).toBe(200); // no CSRF header needed with a bearer token
   });
 
+  it('stores codes and tokens at the provider only as hashes', async () => {
+    const browser = new Browser(rig.url);
+    const signed = await signInWithCookies(browser, rig, app, account());
+    const host = new URL(rig.url).host;
+    const secrets = [signed.code, browser.cookie(host, 'gh_session')!.value, browser.cookie(host, 'gh_refresh')!.value];
+    const rows = await rig.app.services.deps.prisma.oidcPayload.findMany({ where: { model: { in: ['AccessToken', 'RefreshToken', 'AuthorizationCode'] } } });
+    expect(new Set(rows.map(r => r.model))).toEqual(new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']));
+    const stored = JSON.stringify(rows);
+    for (const secret of secrets) expect(stored).not.toContain(secret);
+    expect((await browser.get(`${rig.url}/auth/session`)).json.authenticated).toBe(true);
+  });
+
   it('refuses a wrong password with the sign-in page, not a redirect', async () => {
     const browser = new Browser(rig.url);
     const authorization = await startAuthorization(rig.url, app);
