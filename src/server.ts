@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { type DocumentNode, Kind } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { createCors } from './auth/cors.js';
 import { assertCsrf, isStateChanging, useCsrfForMutations } from './auth/csrf.js';
 import { createGatewayAuth } from './auth/gateway-setup.js';
 import { resolveCaller } from './auth/resolve-caller.js';
@@ -58,6 +59,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   // Gateway auth (src/auth/): bearer tokens and session cookies -> caller + credential kind (CSRF).
   const contextFor = async (req: IncomingMessage): Promise<Context> => ({ services, ...(await resolveCaller(services, req)) });
   const gatewayAuth = await createGatewayAuth({ services, config });
+  const cors = createCors({ services, config });
 
   type ServerContext = { req?: IncomingMessage; res?: ServerResponse; caller?: Context['caller'] };
 
@@ -66,6 +68,8 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     graphqlEndpoint: '/graphql',
     graphiql: config.nodeEnv !== 'production',
     landingPage: false,
+    // CORS is the gateway's policy (src/auth/cors.ts), not Yoga's reflect-any-origin default.
+    cors: false,
     logging: config.logLevel === 'silent' ? false : config.logLevel === 'info' ? 'warn' : config.logLevel,
     maskedErrors: { maskError },
     // Sockets resolve their caller once, at connection time (src/realtime/websocket.ts).
@@ -83,8 +87,11 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   let ready = false;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    const requested = new URL(req.url ?? '/', 'http://gatehouse.local');
+    // CORS headers (set before any handler writes) and the cookie audience for registered app origins.
+    if (await cors.handle(req, res, requested.pathname)) return;
     // Gateway auth: /auth/*, hosted app origins (/_osg/*, /_invite/*), /v1/me, /v1/dashboard, /idp.
-    const url = await gatewayAuth.gateway.handle(req, res, new URL(req.url ?? '/', 'http://gatehouse.local'));
+    const url = await gatewayAuth.gateway.handle(req, res, requested);
     if (!url) return;
     if (url.pathname === '/graphql') {
       if (Number(req.headers['content-length'] ?? 0) > MAX_GRAPHQL_BODY_BYTES) {
@@ -118,7 +125,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     });
   });
   server.keepAliveTimeout = 65_000;
-  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql' });
+  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', hostedApp: gatewayAuth.gateway.hostedApp });
 
   return {
     services,

@@ -56,7 +56,8 @@ export async function resolveCaller(services: Services, request: { headers: Inco
   return { caller: null, credential: null, csrf };
 }
 
-function bearerOf(authorization: string | undefined): string | null {
+/** The token of an `Authorization: Bearer <token>` header; any other header is no bearer credential. */
+export function bearerOf(authorization: string | undefined): string | null {
   if (!authorization) return null;
   return /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] ?? null;
 }

@@ -1,0 +1,115 @@
+/**
+ * CORS for browser apps served from their own registered origin (not a hosted /_osg origin) that
+ * call the gateway's own host with `credentials: 'include'`.
+ *
+ * Policy, on the host of PUBLIC_URL only, for /auth/*, /v1/* and /graphql:
+ * - `Origin` exactly equal to a registered AppOrigin: `Access-Control-Allow-Origin: <origin>`,
+ *   `Access-Control-Allow-Credentials: true` on every response (errors and 404s too); a preflight
+ *   (OPTIONS + Access-Control-Request-Method) is answered 204 with the allowed methods, headers and
+ *   a 600 s max-age.
+ * - Any other Origin (unregistered, `null`, the gateway's own): no CORS headers; a preflight is
+ *   still answered 204, without them, so the browser refuses the real request.
+ * - `Vary: Origin` on every response of these paths. Never `*`.
+ * - Audience: a cookie-authenticated request from a registered origin acts only for that origin's
+ *   app (marked like a hosted origin's request). Another app's session is refused with 403
+ *   `audience_mismatch`, the hosted origins' check (AuthService.callerForToken with `hostAppId`);
+ *   with userinfo only, the app is the one of the gh_client cookie. POST /auth/token and
+ *   /auth/logout are exempt: they replace or end the browser's one session. Bearer requests are
+ *   unaffected.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config.js';
+import { AppError, isAppError } from '../errors.js';
+import { parseCookies, sendError, sendJson } from '../lib/http.js';
+import type { Services } from '../services/index.js';
+import { bearerOf, CLIENT_COOKIE, markHostedApp, SESSION_COOKIE } from './resolve-caller.js';
+
+export const CORS_ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
+export const CORS_ALLOW_HEADERS = 'content-type, authorization, x-service-csrf, x-client-id';
+export const CORS_MAX_AGE_S = 600;
+const ORIGIN_CACHE_MS = 30_000;
+const ORIGIN_CACHE_LIMIT = 10_000;
+/** Signing in replaces the browser's one gateway session and signing out ends it, whichever app asks (logout always answers { ok: true }). */
+const SESSION_REPLACING = new Set(['/auth/token', '/auth/logout']);
+
+const isCorsPath = (path: string) => path.startsWith('/auth/') || path.startsWith('/v1/') || path === '/graphql';
+
+export function createCors({ services, config }: { services: Services; config: Config }) {
+  const gateway = new URL(config.publicUrl);
+  const originCache = new Map<string, { appId: string | null; until: number }>();
+
+  /** The app that registered `origin` (exact scheme://host[:port]), cached 30 s. */
+  async function appOfOrigin(origin: string): Promise<string | null> {
+    const hit = originCache.get(origin);
+    if (hit && hit.until > Date.now()) return hit.appId;
+    const row = await services.deps.prisma.appOrigin.findUnique({ where: { origin }, select: { appId: true } });
+    if (originCache.size >= ORIGIN_CACHE_LIMIT) originCache.delete(originCache.keys().next().value!);
+    originCache.set(origin, { appId: row?.appId ?? null, until: Date.now() + ORIGIN_CACHE_MS });
+    return row?.appId ?? null;
+  }
+
+  /**
+   * Throws 403 audience_mismatch when the session cookie belongs to another app than `appId`; other
+   * failures (no or expired session, app not deployed) are left to the route.
+   */
+  async function assertSessionAudience(req: IncomingMessage, appId: string): Promise<void> {
+    const cookies = parseCookies(req.headers.cookie);
+    const session = cookies.get(SESSION_COOKIE);
+    if (!session) return;
+    if (services.auth.validator.mode === 'userinfo') {
+      // Userinfo does not name the token's client; the gh_client cookie set beside it does.
+      const clientId = cookies.get(CLIENT_COOKIE);
+      if (!clientId || (await services.auth.appOfClient(clientId)) !== appId) {
+        throw new AppError('audience_mismatch', 403, 'This session was opened for another app than the one this origin belongs to.');
+      }
+      return;
+    }
+    try {
+      await services.auth.callerForToken(session, { credential: 'session', hostAppId: appId });
+    } catch (error) {
+      if (isAppError(error) && error.code === 'audience_mismatch') throw error;
+    }
+  }
+
+  /**
+   * Sets the CORS headers (res.setHeader, so every later writeHead keeps them) and enforces the
+   * audience. Returns true when the response was sent here (a preflight, or a refusal).
+   */
+  async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+    if ((req.headers.host ?? '').toLowerCase() !== gateway.host || !isCorsPath(path)) return false;
+    res.setHeader('vary', 'Origin');
+    const origin = req.headers.origin;
+    const appId =
+      typeof origin === 'string' && origin !== gateway.origin && /^https?:\/\/[^/]{1,253}$/.test(origin) ? await appOfOrigin(origin) : null;
+    if (appId) {
+      res.setHeader('access-control-allow-origin', origin!);
+      res.setHeader('access-control-allow-credentials', 'true');
+    }
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      if (appId) {
+        res.setHeader('access-control-allow-methods', CORS_ALLOW_METHODS);
+        res.setHeader('access-control-allow-headers', CORS_ALLOW_HEADERS);
+        res.setHeader('access-control-max-age', String(CORS_MAX_AGE_S));
+      }
+      res.writeHead(204, { 'content-length': 0 });
+      res.end();
+      return true;
+    }
+    if (!appId || bearerOf(req.headers.authorization)) return false;
+    // Cookie credentials act for the Origin's app, as on a hosted origin (resolveCaller reads the mark).
+    markHostedApp(req, appId);
+    if (method === 'POST' && SESSION_REPLACING.has(path)) return false;
+    try {
+      await assertSessionAudience(req, appId);
+    } catch (error) {
+      const e = error as AppError;
+      if (path !== '/graphql') sendError(res, e);
+      else sendJson(res, e.status, { errors: [{ message: e.message, extensions: { code: e.code, status: e.status } }] });
+      return true;
+    }
+    return false;
+  }
+
+  return { handle };
+}
