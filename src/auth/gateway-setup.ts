@@ -21,6 +21,7 @@ export async function createGatewayAuth({ services, config }: { services: Servic
         gatewayClient: embedded.gatewayClient,
         adminToken: embedded.adminToken,
         secret: config.auth.idpSecret,
+        debug: config.logLevel === 'debug',
       })
     : null;
   return {

@@ -29,6 +29,8 @@ export interface IdentityProviderOptions {
   adminToken: string;
   /** Cookie key material; stored in the database when unset. */
   secret?: string;
+  /** Log why token requests are refused (LOG_LEVEL=debug). */
+  debug?: boolean;
   /** Lifetimes in seconds (tests shorten them). */
   ttl?: { accessToken?: number; refreshToken?: number };
 }
@@ -130,6 +132,8 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
 
   const provider = new Provider(issuer, configuration);
   provider.on('server_error', (_ctx, error) => console.error('[idp] server error', error));
+  // oidc-provider keeps the reason of an invalid_grant (e.g. a PKCE mismatch) out of the response.
+  if (options.debug) provider.on('grant.error', (_ctx, error) => console.warn('[idp] grant refused:', (error as { error_detail?: string }).error_detail ?? error.message));
   const callback = provider.callback();
   const admin = createConsentAdmin(provider, prisma);
   const adminTokenHash = sha256(options.adminToken);

@@ -19,7 +19,7 @@ export interface IdentityProviderServer {
 }
 
 export async function createIdentityProviderServer(
-  config: Pick<IdpConfig, 'port' | 'host' | 'issuer' | 'consentUrl' | 'gatewayClient' | 'adminToken' | 'idpSecret'>,
+  config: Pick<IdpConfig, 'port' | 'host' | 'issuer' | 'consentUrl' | 'gatewayClient' | 'adminToken' | 'idpSecret'> & { logLevel?: IdpConfig['logLevel'] },
   prisma: PrismaClient,
   ttl?: IdentityProviderOptions['ttl'],
 ): Promise<IdentityProviderServer> {
@@ -30,6 +30,7 @@ export async function createIdentityProviderServer(
     gatewayClient: config.gatewayClient,
     adminToken: config.adminToken,
     secret: config.idpSecret,
+    debug: config.logLevel === 'debug',
     ttl,
   });
   async function serve(req: IncomingMessage, res: ServerResponse) {
