@@ -19,7 +19,7 @@ export interface IdentityProviderServer {
 }
 
 export async function createIdentityProviderServer(
-  config: Pick<IdpConfig, 'port' | 'host' | 'issuer' | 'consentUrl' | 'gatewayClient' | 'adminToken' | 'idpSecret'> & { logLevel?: IdpConfig['logLevel'] },
+  config: Omit<IdpConfig, 'databaseUrl' | 'migrateOnStart'>,
   prisma: PrismaClient,
   ttl?: IdentityProviderOptions['ttl'],
 ): Promise<IdentityProviderServer> {

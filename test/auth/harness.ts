@@ -56,7 +56,7 @@ export async function startAuthRig(env: Record<string, string> = {}, options: Ri
     const idpPort = await freePort();
     issuer = `http://127.0.0.1:${idpPort}`;
     idp = await createIdentityProviderServer(
-      { port: idpPort, host: '127.0.0.1', issuer, consentUrl: `${url}/auth/consent`, gatewayClient, adminToken },
+      { port: idpPort, host: '127.0.0.1', issuer, consentUrl: `${url}/auth/consent`, gatewayClient, adminToken, logLevel: 'silent' },
       database.prisma,
     );
     await idp.start();
