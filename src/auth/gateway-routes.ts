@@ -2,7 +2,7 @@
  * The gateway's HTTP surface (spec 4.1, 5.1–5.3): /auth/* on the gateway's own host; on hosted
  * app origins (Host = a registered AppOrigin) /_osg/auth/*, /_osg/v1/* and /_osg/graphql (the
  * app taken from the host, audience checked), and the /_invite/<code> page flow; the dashboard
- * surfaces /v1/me/invitations and DELETE /v1/dashboard/apps/:appId/resources/:resourceId; and
+ * surfaces /v1/me/invitations, /v1/me/wallet and DELETE /v1/dashboard/apps/:appId/resources/:resourceId; and
  * the embedded identity provider's mount (/idp).
  *
  * Tokens live only in httpOnly cookies: never in a response body or a log line.
@@ -424,6 +424,10 @@ document.getElementById('deny').addEventListener('click', async () => {
       if (path.startsWith('/auth/')) {
         if (await authRoute(req, res, url, scope, path.slice('/auth'.length))) return null;
         sendJson(res, 404, { error: 'not_found', message: `No route ${req.method} ${path}.` });
+        return null;
+      }
+      if (path === '/v1/me/wallet' && req.method === 'GET') {
+        sendJson(res, 200, await services.wallet.statement(await dashboardUser(req)));
         return null;
       }
       if (path === '/v1/me/invitations' && req.method === 'GET') {

@@ -8,6 +8,14 @@ import type { ServiceDeps, Tx } from './deps.js';
 
 export const WELCOME_CREDIT_KIND = 'welcome_credit';
 
+/** 5_250_000n -> "5.25", -1n -> "-0.000001": exact, at least two decimals. */
+export function microsToUsd(micros: bigint): string {
+  const sign = micros < 0n ? '-' : '';
+  const abs = micros < 0n ? -micros : micros;
+  const fraction = (abs % 1_000_000n).toString().padStart(6, '0').replace(/0{1,4}$/, '');
+  return `${sign}${abs / 1_000_000n}.${fraction}`;
+}
+
 export function createWalletService(deps: ServiceDeps) {
   return {
     /** Inserts the entry unless one with `onceKey` exists; true when this call inserted it. */
@@ -30,6 +38,18 @@ export function createWalletService(deps: ServiceDeps) {
     async balanceMicros(principalId: string): Promise<bigint> {
       const sum = await deps.prisma.walletEntry.aggregate({ where: { principalId }, _sum: { amountMicros: true } });
       return sum._sum.amountMicros ?? 0n;
+    },
+
+    /** The owner's view: balance and the newest entries, amounts as exact decimal strings. */
+    async statement(principalId: string, limit = 50) {
+      const [balance, entries] = await Promise.all([
+        this.balanceMicros(principalId),
+        deps.prisma.walletEntry.findMany({ where: { principalId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit }),
+      ]);
+      return {
+        balanceUsd: microsToUsd(balance),
+        entries: entries.map(e => ({ id: e.id, kind: e.kind, amountUsd: microsToUsd(e.amountMicros), createdAt: e.createdAt.toISOString() })),
+      };
     },
   };
 }

@@ -126,6 +126,24 @@ describe('GET {app_origin}/_invite/<code>', () => {
 });
 
 describe('dashboard-only routes', () => {
+  it('GET /v1/me/wallet: the dashboard session sees its ledger (the welcome credit, once); others do not', async () => {
+    const dash = new Browser(rig.url);
+    const someone = person('Wallet Owner');
+    await signInWithCookies(dash, rig, dashboard, someone);
+    const app = new Browser(rig.url);
+    await signInWithCookies(app, rig, appA, { ...someone, mode: 'login' }, { gateway: appA.origin, prefix: '/_osg' });
+    const wallet = await dash.get(`${rig.url}/v1/me/wallet`);
+    expect(wallet.status, wallet.text).toBe(200);
+    expect(wallet.json).toEqual({
+      balanceUsd: '5.00',
+      entries: [{ id: expect.stringMatching(/^wal_/), kind: 'welcome_credit', amountUsd: '5.00', createdAt: expect.any(String) }],
+    });
+    const token = dash.cookie(hostOf(rig.url), 'gh_session')!.value;
+    const bearer = await new Browser(rig.url).get(`${rig.url}/v1/me/wallet`, { authorization: `Bearer ${token}` });
+    expect(bearer.json.error).toBe('dashboard_session_required');
+    expect((await new Browser(rig.url).get(`${rig.url}/v1/me/wallet`)).status).toBe(401);
+  });
+
   it('GET /v1/me/invitations: the dashboard session sees invitations across apps; app sessions and bearer tokens do not', async () => {
     const dash = new Browser(rig.url);
     const me = await signInWithCookies(dash, rig, dashboard, person('Dash User'));
