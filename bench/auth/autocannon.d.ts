@@ -1,0 +1,12 @@
+/** The two parts of autocannon's API the cache-miss row uses beyond bench/autocannon.d.ts. */
+declare module 'autocannon' {
+  export interface Request {
+    /** Called for every request a connection sends; returns the request to send. */
+    setupRequest?: (request: Request) => Request;
+  }
+
+  export interface Options {
+    /** Requests in total (spread over the connections) instead of a duration. */
+    amount?: number;
+  }
+}
