@@ -10,6 +10,7 @@ import type { ServiceDeps } from '../services/deps.js';
 import { handleSeed, issueHandleOnce } from '../services/handles.js';
 import { runTransition } from '../services/membership-store.js';
 import type { WalletService } from '../services/wallet.js';
+import { TtlCache } from '../lib/ttl-cache.js';
 import type { PrincipalCaller } from './caller.js';
 import type { ProviderClient } from './provider-client.js';
 import { createTokenValidator, type TokenInfo } from './token-validator.js';
@@ -34,43 +35,20 @@ export const acceptInput = z.strictObject({
     .optional(),
 });
 
-class TtlMap<V> {
-  private readonly map = new Map<string, { value: V; until: number }>();
-  constructor(private readonly ttlMs: number) {}
-  get(key: string): V | undefined {
-    const hit = this.map.get(key);
-    return hit && hit.until > Date.now() ? hit.value : undefined;
-  }
-  set(key: string, value: V) {
-    if (this.map.size > 10_000) this.map.delete(this.map.keys().next().value!);
-    this.map.set(key, { value, until: Date.now() + this.ttlMs });
-  }
-}
-
 export function createAuthService(deps: ServiceDeps, provider: ProviderClient, wallet: WalletService) {
   const { prisma, config } = deps;
   const validator = createTokenValidator(provider, deps.now);
-  const appOfClientCache = new TtlMap<string | null>(LOOKUP_CACHE_MS);
-  const deploymentCache = new TtlMap<{ id: string; appId: string; env: string } | null>(5_000);
-  const principalCache = new TtlMap<PrincipalCaller['principal']>(LOOKUP_CACHE_MS);
+  const appOfClientCache = new TtlCache<string | null>(LOOKUP_CACHE_MS);
+  const deploymentCache = new TtlCache<{ id: string; appId: string; env: string } | null>(5_000);
+  const principalCache = new TtlCache<PrincipalCaller['principal']>(LOOKUP_CACHE_MS);
 
-  async function appOfClient(clientId: string): Promise<string | null> {
-    const hit = appOfClientCache.get(clientId);
-    if (hit !== undefined) return hit;
-    const row = await prisma.appClient.findUnique({ where: { clientId }, select: { appId: true } });
-    appOfClientCache.set(clientId, row?.appId ?? null);
-    return row?.appId ?? null;
+  function appOfClient(clientId: string): Promise<string | null> {
+    return appOfClientCache.getOrLoad(clientId, async () => (await prisma.appClient.findUnique({ where: { clientId }, select: { appId: true } }))?.appId ?? null);
   }
 
-  async function gatewayDeployment(appId: string) {
-    const key = `${appId} ${config.auth.gatewayEnv}`;
-    let hit = deploymentCache.get(key);
-    if (hit === undefined) {
-      const row = await prisma.deployment.findUnique({ where: { appId_env: { appId, env: config.auth.gatewayEnv } }, select: { id: true, appId: true, env: true } });
-      hit = row ?? null;
-      deploymentCache.set(key, hit);
-    }
-    return hit;
+  function gatewayDeployment(appId: string) {
+    const env = config.auth.gatewayEnv;
+    return deploymentCache.getOrLoad(appId, () => prisma.deployment.findUnique({ where: { appId_env: { appId, env } }, select: { id: true, appId: true, env: true } }));
   }
 
   /** Provider subjects are people. They may never name a test user or an agent. */

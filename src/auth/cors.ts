@@ -21,6 +21,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { AppError, isAppError } from '../errors.js';
 import { parseCookies, sendError, sendJson } from '../lib/http.js';
+import { TtlCache } from '../lib/ttl-cache.js';
 import type { Services } from '../services/index.js';
 import { bearerOf, CLIENT_COOKIE, markHostedApp, SESSION_COOKIE } from './resolve-caller.js';
 
@@ -28,7 +29,6 @@ export const CORS_ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 export const CORS_ALLOW_HEADERS = 'content-type, authorization, x-service-csrf, x-client-id';
 export const CORS_MAX_AGE_S = 600;
 const ORIGIN_CACHE_MS = 30_000;
-const ORIGIN_CACHE_LIMIT = 10_000;
 /** Signing in replaces the browser's one gateway session and signing out ends it, whichever app asks (logout always answers { ok: true }). */
 const SESSION_REPLACING = new Set(['/auth/token', '/auth/logout']);
 
@@ -36,16 +36,11 @@ const isCorsPath = (path: string) => path.startsWith('/auth/') || path.startsWit
 
 export function createCors({ services, config }: { services: Services; config: Config }) {
   const gateway = new URL(config.publicUrl);
-  const originCache = new Map<string, { appId: string | null; until: number }>();
+  const originCache = new TtlCache<string | null>(ORIGIN_CACHE_MS);
 
   /** The app that registered `origin` (exact scheme://host[:port]), cached 30 s. */
-  async function appOfOrigin(origin: string): Promise<string | null> {
-    const hit = originCache.get(origin);
-    if (hit && hit.until > Date.now()) return hit.appId;
-    const row = await services.deps.prisma.appOrigin.findUnique({ where: { origin }, select: { appId: true } });
-    if (originCache.size >= ORIGIN_CACHE_LIMIT) originCache.delete(originCache.keys().next().value!);
-    originCache.set(origin, { appId: row?.appId ?? null, until: Date.now() + ORIGIN_CACHE_MS });
-    return row?.appId ?? null;
+  function appOfOrigin(origin: string): Promise<string | null> {
+    return originCache.getOrLoad(origin, async () => (await services.deps.prisma.appOrigin.findUnique({ where: { origin }, select: { appId: true } }))?.appId ?? null);
   }
 
   /**

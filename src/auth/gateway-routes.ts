@@ -17,6 +17,7 @@ import type { IdentityProvider } from '../idp/provider.js';
 import { layout } from '../idp/pages.js';
 import { describeError } from '../graphql/errors.js';
 import { escapeHtml, parseCookies, readJson, redirect, sendHtml, sendJson, serializeCookie } from '../lib/http.js';
+import { TtlCache } from '../lib/ttl-cache.js';
 import type { Services } from '../services/index.js';
 import { isBlockedEitherWay } from '../services/principals.js';
 import type { PrincipalCaller } from './caller.js';
@@ -72,7 +73,7 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
   const provider = auth.provider;
   const prisma = services.deps.prisma;
   const publicHost = new URL(config.publicUrl).host;
-  const hostCache = new Map<string, { value: Scope['host']; until: number }>();
+  const hostCache = new TtlCache<Scope['host']>(HOST_CACHE_MS);
 
   // ---- cookies -------------------------------------------------------------------------------
 
@@ -108,13 +109,10 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
   async function hostedApp(req: IncomingMessage): Promise<Scope['host']> {
     const host = (req.headers.host ?? '').toLowerCase();
     if (!host || host === publicHost || !/^[a-z0-9.-]+(:\d{1,5})?$/.test(host)) return null;
-    const hit = hostCache.get(host);
-    if (hit && hit.until > Date.now()) return hit.value;
-    const row = await prisma.appOrigin.findFirst({ where: { origin: { in: [`https://${host}`, `http://${host}`] } }, orderBy: { origin: 'desc' } });
-    const value = row ? { appId: row.appId, origin: row.origin } : null;
-    if (hostCache.size > 10_000) hostCache.clear();
-    hostCache.set(host, { value, until: Date.now() + HOST_CACHE_MS });
-    return value;
+    return hostCache.getOrLoad(host, async () => {
+      const row = await prisma.appOrigin.findFirst({ where: { origin: { in: [`https://${host}`, `http://${host}`] } }, orderBy: { origin: 'desc' } });
+      return row ? { appId: row.appId, origin: row.origin } : null;
+    });
   }
 
   // ---- /auth/* handlers ----------------------------------------------------------------------

@@ -9,6 +9,7 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { sha256 } from '../lib/secrets.js';
+import { TtlCache } from '../lib/ttl-cache.js';
 
 /** Gateway-owned callback on each hosted app origin (the invite-page flow signs in through it). */
 export const HOSTED_CALLBACK_PATH = '/_osg/auth/callback';
@@ -114,10 +115,16 @@ export async function clientMetadata(prisma: PrismaClient, clientId: string): Pr
   };
 }
 
+/** Apps' clients are fixed once registered; every introspection and token request looks one up. */
+const CLIENT_CACHE_MS = 30_000;
+
 export class ClientAdapter implements Adapter {
+  private readonly cache = new TtlCache<AdapterPayload | undefined>(CLIENT_CACHE_MS);
   constructor(private readonly prisma: PrismaClient) {}
-  find(id: string) {
-    return clientMetadata(this.prisma, id);
+  async find(id: string) {
+    // Unknown ids come back undefined, which the cache does not keep: a client registered a moment later is found.
+    const metadata = await this.cache.getOrLoad(id, () => clientMetadata(this.prisma, id));
+    return metadata && structuredClone(metadata); // oidc-provider may keep and change what it is given
   }
   async upsert() {
     throw new Error('OAuth clients are Gatehouse apps: register them with POST /dev/apps.');

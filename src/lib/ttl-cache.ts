@@ -1,0 +1,30 @@
+/** A bounded map whose entries expire: lookups that may be a little stale (hosts, origins, clients, deployments). */
+export class TtlCache<V> {
+  private readonly map = new Map<string, { value: V; until: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly limit = 10_000,
+  ) {}
+
+  /** The live value, or undefined (a cached null is a cached answer). */
+  get(key: string): V | undefined {
+    const hit = this.map.get(key);
+    return hit && hit.until > Date.now() ? hit.value : undefined;
+  }
+
+  set(key: string, value: V): void {
+    // Oldest first: Map keeps insertion order.
+    if (this.map.size >= this.limit && !this.map.has(key)) this.map.delete(this.map.keys().next().value!);
+    this.map.set(key, { value, until: Date.now() + this.ttlMs });
+  }
+
+  /** The live value, else `load()`'s, cached (a null too; an undefined is not kept). */
+  async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
+    const value = await load();
+    if (value !== undefined) this.set(key, value);
+    return value;
+  }
+}
