@@ -282,7 +282,9 @@ document.getElementById('deny').addEventListener('click', async () => {
       redirect(res, `${host.origin}/?invite=accepted&resource=${encodeURIComponent(claimed.resourceId)}`, headers);
     } catch (error) {
       const shape = describeError(error);
-      invitePage(res, shape.status, 'This invite cannot be used', `${shape.message} The link was not used up.`, headers);
+      // A used, expired or unknown link is gone anyway; any other refusal leaves it claimable.
+      const gone = shape.status === 404 || shape.status === 410;
+      invitePage(res, shape.status, 'This invite cannot be used', gone ? shape.message : `${shape.message} The link was not used up.`, headers);
     }
   }
 

@@ -77,6 +77,7 @@ describe('GET {app_origin}/_invite/<code>', () => {
     const again = await guest.get(url);
     expect(again.status).toBe(410);
     expect(again.text).toContain('already been used');
+    expect(again.text).not.toContain('not used up');
   });
 
   it('not signed in: sign-up, consent and the claim in one pass', async () => {
