@@ -108,6 +108,27 @@ describe('the browser flow', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('Wrong email or password.');
   });
+
+  it('pauses an email after 10 sign-in attempts in 15 minutes, even with the right password; a success resets the count', async () => {
+    const person = account();
+    await signInWithCookies(new Browser(rig.url), rig, app, person);
+    const attempt = async (password: string) => {
+      const browser = new Browser(rig.url);
+      const hop = await browser.follow((await startAuthorization(rig.url, app)).url);
+      return browser.postForm(`${rig.url}${new URL(hop.url).pathname}/login`, { email: person.email, password });
+    };
+    for (let i = 0; i < 3; i++) expect((await attempt('wrong password')).status).toBe(401);
+    expect((await attempt(person.password)).status).toBe(303); // success clears the count
+    const parallel = await Promise.all(Array.from({ length: 12 }, () => attempt('wrong password')));
+    expect(parallel.map(r => r.status).sort()).toEqual([...Array(10).fill(401), 429, 429]);
+    const paused = await attempt(person.password);
+    expect(paused.status).toBe(429);
+    expect(paused.text).toMatch(/Too many sign-in attempts for this email\. Try again in 1[45] minutes\./);
+    // Once the window has closed, the right password works again.
+    const prisma = rig.app.services.deps.prisma;
+    await prisma.oidcPayload.updateMany({ where: { model: 'SignInAttempts', id: person.email }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await attempt(person.password)).status).toBe(303);
+  });
 });
 
 describe('the OAuth checks', () => {
