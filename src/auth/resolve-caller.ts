@@ -3,7 +3,7 @@
  * a bearer token (Gatehouse-minted, else a provider access token) or the session cookie set by
  * POST /auth/token. It reports which credential it used so the CSRF rule (csrf.ts) can apply.
  */
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
 import type { Caller } from './caller.js';
