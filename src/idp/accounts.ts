@@ -67,8 +67,11 @@ export function createAccountStore(prisma: PrismaClient) {
       const address = parsed.data.email;
       const attempt = await countAttempt(address);
       if (attempt.count > SIGN_IN_ATTEMPTS.limit) {
-        const minutes = Math.max(1, Math.ceil((attempt.until.getTime() - Date.now()) / 60_000));
-        throw new AppError('too_many_attempts', 429, `Too many sign-in attempts for this email. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+        const seconds = Math.max(1, Math.ceil((attempt.until.getTime() - Date.now()) / 1000));
+        const minutes = Math.ceil(seconds / 60);
+        throw new AppError('too_many_attempts', 429, `Too many sign-in attempts for this email. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+          retryAfterSeconds: seconds,
+        });
       }
       const account = await prisma.account.findUnique({ where: { email: address } });
       // Unknown emails cost one scrypt too, so timing does not tell which emails have accounts.

@@ -173,7 +173,8 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
         return provider.interactionFinished(req, res, { login: { accountId: principalId } }, { mergeWithLastSubmission: false });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        return sendHtml(res, error.status, loginPage({ action: base, clientName, error: error.message, email: form.email }));
+        const retryAfter = error.details?.retryAfterSeconds;
+        return sendHtml(res, error.status, loginPage({ action: base, clientName, error: error.message, email: form.email }), retryAfter ? { 'retry-after': String(retryAfter) } : {});
       }
     }
     return sendHtml(res, 405, errorPage('Not allowed', `${req.method} is not supported here.`));

@@ -123,6 +123,7 @@ describe('the browser flow', () => {
     expect(parallel.map(r => r.status).sort()).toEqual([...Array(10).fill(401), 429, 429]);
     const paused = await attempt(person.password);
     expect(paused.status).toBe(429);
+    expect(Number(paused.headers['retry-after'])).toBeGreaterThan(13 * 60);
     expect(paused.text).toMatch(/Too many sign-in attempts for this email\. Try again in 1[45] minutes\./);
     // Once the window has closed, the right password works again.
     const prisma = rig.app.services.deps.prisma;
