@@ -5,6 +5,7 @@
  * userinfo proves only the user. Concurrent misses for one token share one upstream call.
  */
 import { sha256 } from '../lib/secrets.js';
+import { TtlCache } from '../lib/ttl-cache.js';
 import type { ProviderClient } from './provider-client.js';
 
 export const VALIDATION_CACHE_MS = 60_000;
@@ -18,13 +19,9 @@ export interface TokenInfo {
   expiresAt: number | null;
 }
 
-interface Entry {
-  info: TokenInfo | null;
-  until: number;
-}
-
 export function createTokenValidator(provider: Pick<ProviderClient, 'introspect' | 'userinfo' | 'introspectionConfigured'>, now: () => Date) {
-  const cache = new Map<string, Entry>();
+  // A refused token is cached too (null); an upstream failure is not.
+  const cache = new TtlCache<TokenInfo | null>(VALIDATION_CACHE_MS, CACHE_LIMIT, () => now().getTime());
   const inFlight = new Map<string, Promise<TokenInfo | null>>();
 
   async function upstream(token: string): Promise<TokenInfo | null> {
@@ -44,21 +41,14 @@ export function createTokenValidator(provider: Pick<ProviderClient, 'introspect'
     async validate(token: string): Promise<TokenInfo | null> {
       if (!token || token.length > 4096) return null;
       const key = sha256(token);
-      const at = now().getTime();
-      const hit = cache.get(key);
-      let info: TokenInfo | null;
-      if (hit && hit.until > at) {
-        info = hit.info;
-      } else {
+      let info = cache.get(key);
+      if (info === undefined) {
         let pending = inFlight.get(key);
         if (!pending) {
           pending = upstream(token).finally(() => inFlight.delete(key));
           inFlight.set(key, pending);
           pending.then(
-            result => {
-              if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-              cache.set(key, { info: result, until: now().getTime() + VALIDATION_CACHE_MS });
-            },
+            result => cache.set(key, result),
             () => undefined, // failures are not cached
           );
         }

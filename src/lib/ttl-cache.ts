@@ -5,18 +5,20 @@ export class TtlCache<V> {
   constructor(
     private readonly ttlMs: number,
     private readonly limit = 10_000,
+    /** The clock (tests move it). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The live value, or undefined (a cached null is a cached answer). */
   get(key: string): V | undefined {
     const hit = this.map.get(key);
-    return hit && hit.until > Date.now() ? hit.value : undefined;
+    return hit && hit.until > this.now() ? hit.value : undefined;
   }
 
   set(key: string, value: V): void {
     // Oldest first: Map keeps insertion order.
     if (this.map.size >= this.limit && !this.map.has(key)) this.map.delete(this.map.keys().next().value!);
-    this.map.set(key, { value, until: Date.now() + this.ttlMs });
+    this.map.set(key, { value, until: this.now() + this.ttlMs });
   }
 
   /** The live value, else `load()`'s, cached (a null too; an undefined is not kept). */
@@ -26,5 +28,13 @@ export class TtlCache<V> {
     const value = await load();
     if (value !== undefined) this.set(key, value);
     return value;
+  }
+
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
   }
 }
