@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { compileVisibility } from '../domain/visibility.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../lib/secrets.js';
+import { TtlCache } from '../lib/ttl-cache.js';
 import { SchemaValidationError, validateSchemaIR, type SchemaIR, type ResourceTypeIR } from '../schema/index.js';
 import type { ServiceDeps, Tx } from './deps.js';
 import type { TokenService } from './tokens.js';
@@ -55,7 +56,7 @@ const DEPLOYMENT_CACHE_MS = 5_000;
 
 export function createAppService(deps: ServiceDeps, tokens: TokenService) {
   const { prisma } = deps;
-  const deploymentCache = new Map<string, { info: DeploymentInfo; until: number }>();
+  const deploymentCache = new TtlCache<DeploymentInfo>(DEPLOYMENT_CACHE_MS);
 
   async function ownedApp(developerId: string, appId: string) {
     const app = await prisma.app.findUnique({
@@ -162,24 +163,22 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
     },
 
     /** The deployment with its schema, cached briefly: it is read on every resource operation. */
-    async deployment(deploymentId: string): Promise<DeploymentInfo> {
-      const hit = deploymentCache.get(deploymentId);
-      if (hit && hit.until > Date.now()) return hit.info;
-      const row = await prisma.deployment.findUnique({
-        where: { id: deploymentId },
-        include: { app: { select: { origins: { select: { origin: true }, orderBy: { createdAt: 'asc' } } } } },
+    deployment(deploymentId: string): Promise<DeploymentInfo> {
+      return deploymentCache.getOrLoad(deploymentId, async () => {
+        const row = await prisma.deployment.findUnique({
+          where: { id: deploymentId },
+          include: { app: { select: { origins: { select: { origin: true }, orderBy: { createdAt: 'asc' } } } } },
+        });
+        if (!row) throw new AppError('deployment_gone', 401, 'The deployment this credential was issued for no longer exists.');
+        return {
+          id: row.id,
+          appId: row.appId,
+          env: row.env,
+          version: row.version,
+          schema: row.schema as unknown as SchemaIR,
+          origins: row.app.origins.map(o => o.origin),
+        };
       });
-      if (!row) throw new AppError('deployment_gone', 401, 'The deployment this credential was issued for no longer exists.');
-      const info: DeploymentInfo = {
-        id: row.id,
-        appId: row.appId,
-        env: row.env,
-        version: row.version,
-        schema: row.schema as unknown as SchemaIR,
-        origins: row.app.origins.map(o => o.origin),
-      };
-      deploymentCache.set(deploymentId, { info, until: Date.now() + DEPLOYMENT_CACHE_MS });
-      return info;
     },
 
     /** Spec 4.2 / 5.4: a test user pinned to a deployed non-production environment. */

@@ -5,6 +5,7 @@
 import type { Caller } from '../auth/caller.js';
 import type { PrincipalKind } from '../domain/membership.js';
 import { TOKEN_PREFIX, digestsEqual, newId, newSecret, sha256 } from '../lib/secrets.js';
+import { TtlCache } from '../lib/ttl-cache.js';
 import type { ServiceDeps } from './deps.js';
 
 export const TEST_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -23,19 +24,12 @@ interface MintInput {
 
 interface CacheEntry {
   caller: Caller | null;
-  /** When the cache entry stops being trusted. */
-  until: number;
   /** When the token itself expires, if it does. */
   expiresAt: number | null;
 }
 
 export function createTokenService(deps: ServiceDeps) {
-  const cache = new Map<string, CacheEntry>();
-
-  function remember(hash: string, entry: CacheEntry) {
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-    cache.set(hash, entry);
-  }
+  const cache = new TtlCache<CacheEntry>(TOKEN_CACHE_MS, CACHE_LIMIT);
 
   async function lookup(hash: string): Promise<CacheEntry> {
     const row = await deps.prisma.apiToken.findUnique({
@@ -45,12 +39,11 @@ export function createTokenService(deps: ServiceDeps) {
         deployment: { select: { id: true, appId: true, env: true } },
       },
     });
-    const until = Date.now() + TOKEN_CACHE_MS;
     // Equality already held in the index lookup; compare again in constant time before trusting it.
-    if (!row || row.revokedAt || !digestsEqual(row.tokenHash, hash)) return { caller: null, until, expiresAt: null };
+    if (!row || row.revokedAt || !digestsEqual(row.tokenHash, hash)) return { caller: null, expiresAt: null };
     const expiresAt = row.expiresAt?.getTime() ?? null;
-    if (row.kind === 'developer') return { caller: { type: 'developer', developerId: row.developerId! }, until, expiresAt };
-    if (!row.principal || !row.deployment) return { caller: null, until, expiresAt };
+    if (row.kind === 'developer') return { caller: { type: 'developer', developerId: row.developerId! }, expiresAt };
+    if (!row.principal || !row.deployment) return { caller: null, expiresAt };
     return {
       caller: {
         type: 'principal',
@@ -59,7 +52,6 @@ export function createTokenService(deps: ServiceDeps) {
         credential: row.kind === 'agent' ? 'agent' : 'test_session',
         payer: row.kind === 'test_session' ? row.developerId : null,
       },
-      until,
       expiresAt,
     };
   }
@@ -87,11 +79,7 @@ export function createTokenService(deps: ServiceDeps) {
     async resolve(token: string): Promise<Caller | null> {
       if (!/^gh[da]_|^gst_/.test(token) || token.length > 200) return null;
       const hash = sha256(token);
-      let entry = cache.get(hash);
-      if (!entry || entry.until <= Date.now()) {
-        entry = await lookup(hash);
-        remember(hash, entry);
-      }
+      const entry = await cache.getOrLoad(hash, () => lookup(hash));
       if (entry.expiresAt !== null && entry.expiresAt <= deps.now().getTime()) return null;
       return entry.caller?.type === 'principal' && entry.expiresAt !== null ? { ...entry.caller, expiresAt: entry.expiresAt } : entry.caller;
     },
