@@ -89,7 +89,8 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const requested = new URL(req.url ?? '/', 'http://gatehouse.local');
     // CORS headers (set before any handler writes) and the cookie audience for registered app origins.
-    if (await cors.handle(req, res, requested.pathname)) return;
+    const crossOrigin = cors.handle(req, res, requested.pathname);
+    if (crossOrigin && (await crossOrigin)) return;
     // Gateway auth: /auth/*, hosted app origins (/_osg/*, /_invite/*), /v1/me, /v1/dashboard, /idp.
     const url = await gatewayAuth.gateway.handle(req, res, requested);
     if (!url) return;

@@ -66,22 +66,31 @@ export function createCors({ services, config }: { services: Services; config: C
     }
   }
 
+  /** An Origin that may be a registered app origin (the gateway's own and `null` never are). */
+  const foreign = (origin: string | undefined): origin is string =>
+    typeof origin === 'string' && origin !== gateway.origin && /^https?:\/\/[^/]{1,253}$/.test(origin);
+
   /**
    * Sets the CORS headers (res.setHeader, so every later writeHead keeps them) and enforces the
-   * audience. Returns true when the response was sent here (a preflight, or a refusal).
+   * audience. Answers false at once for the common request (no foreign Origin, no preflight),
+   * else a promise of whether the response was sent here (a preflight, or a refusal).
    */
-  async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+  function handle(req: IncomingMessage, res: ServerResponse, path: string): false | Promise<boolean> {
     if ((req.headers.host ?? '').toLowerCase() !== gateway.host || !isCorsPath(path)) return false;
     res.setHeader('vary', 'Origin');
+    const preflight = req.method === 'OPTIONS' && !!req.headers['access-control-request-method'];
+    if (!preflight && !foreign(req.headers.origin)) return false;
+    return crossOrigin(req, res, path, preflight);
+  }
+
+  async function crossOrigin(req: IncomingMessage, res: ServerResponse, path: string, preflight: boolean): Promise<boolean> {
     const origin = req.headers.origin;
-    const appId =
-      typeof origin === 'string' && origin !== gateway.origin && /^https?:\/\/[^/]{1,253}$/.test(origin) ? await appOfOrigin(origin) : null;
+    const appId = foreign(origin) ? await appOfOrigin(origin) : null;
     if (appId) {
       res.setHeader('access-control-allow-origin', origin!);
       res.setHeader('access-control-allow-credentials', 'true');
     }
-    const method = (req.method ?? 'GET').toUpperCase();
-    if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
+    if (preflight) {
       if (appId) {
         res.setHeader('access-control-allow-methods', CORS_ALLOW_METHODS);
         res.setHeader('access-control-allow-headers', CORS_ALLOW_HEADERS);
@@ -94,7 +103,7 @@ export function createCors({ services, config }: { services: Services; config: C
     if (!appId || bearerOf(req.headers.authorization)) return false;
     // Cookie credentials act for the Origin's app, as on a hosted origin (resolveCaller reads the mark).
     markHostedApp(req, appId);
-    if (method === 'POST' && SESSION_REPLACING.has(path)) return false;
+    if (req.method === 'POST' && SESSION_REPLACING.has(path)) return false;
     try {
       await assertSessionAudience(req, appId);
     } catch (error) {
