@@ -21,13 +21,14 @@ export class TtlCache<V> {
     this.map.set(key, { value, until: this.now() + this.ttlMs });
   }
 
-  /** The live value, else `load()`'s, cached (a null too; an undefined is not kept). */
-  async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+  /** The live value, else `load()`'s, cached (a null too; an undefined is not kept). A hit is one resolved promise. */
+  getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     const hit = this.get(key);
-    if (hit !== undefined) return hit;
-    const value = await load();
-    if (value !== undefined) this.set(key, value);
-    return value;
+    if (hit !== undefined) return Promise.resolve(hit);
+    return load().then(value => {
+      if (value !== undefined) this.set(key, value);
+      return value;
+    });
   }
 
   delete(key: string): void {

@@ -163,9 +163,8 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
     },
 
     /** The deployment with its schema, cached briefly: it is read on every resource operation. */
-    async deployment(deploymentId: string): Promise<DeploymentInfo> {
-      // The hot path: a cached deployment costs no further await.
-      return deploymentCache.get(deploymentId) ?? deploymentCache.getOrLoad(deploymentId, async () => {
+    deployment(deploymentId: string): Promise<DeploymentInfo> {
+      return deploymentCache.getOrLoad(deploymentId, async () => {
         const row = await prisma.deployment.findUnique({
           where: { id: deploymentId },
           include: { app: { select: { origins: { select: { origin: true }, orderBy: { createdAt: 'asc' } } } } },

@@ -79,9 +79,7 @@ export function createTokenService(deps: ServiceDeps) {
     async resolve(token: string): Promise<Caller | null> {
       if (!/^gh[da]_|^gst_/.test(token) || token.length > 200) return null;
       const hash = sha256(token);
-      // The hot path: a cached entry costs no await.
-      let entry = cache.get(hash);
-      if (entry === undefined) cache.set(hash, (entry = await lookup(hash)));
+      const entry = await cache.getOrLoad(hash, () => lookup(hash));
       if (entry.expiresAt !== null && entry.expiresAt <= deps.now().getTime()) return null;
       return entry.caller?.type === 'principal' && entry.expiresAt !== null ? { ...entry.caller, expiresAt: entry.expiresAt } : entry.caller;
     },
