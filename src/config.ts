@@ -1,5 +1,8 @@
 /** Configuration from environment variables, validated once at start with a message per bad value. */
 import { z } from 'zod';
+import { DEFAULT_MAX_BODY_BYTES } from './lib/body.js';
+import { DATABASE_DEFAULTS } from './db/busy.js';
+import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './realtime/limits.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const boolFlag = z.enum(['1', '0', 'true', 'false']).transform(v => v === '1' || v === 'true');
@@ -17,6 +20,18 @@ const schema = z.object({
   PUBLIC_URL: z.url({ message: 'must be an absolute URL such as https://gatehouse.example.com' }).optional(),
   MIGRATE_ON_START: boolFlag.default(true),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  // The one request-body limit, every route (README "Configuration"): bytes actually read, chunked or not.
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(1024 * 1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+  // GraphQL introspection (README "Configuration"); unset: on outside production, off in production.
+  GRAPHQL_INTROSPECTION: boolFlag.optional(),
+  // Database capacity (README "Configuration"): waits that run out answer 503 busy.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(DATABASE_DEFAULTS.poolSize),
+  DATABASE_TX_MAX_WAIT_MS: z.coerce.number().int().min(1).max(600_000).default(DATABASE_DEFAULTS.transactionMaxWaitMs),
+  DATABASE_TX_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(DATABASE_DEFAULTS.transactionTimeoutMs),
+  // Live-feed socket limits (README "Live feeds").
+  WS_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).max(100_000).default(FEED_LIMIT_DEFAULTS.maxSubscriptionsPerSocket),
+  WS_MAX_SOCKETS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(100_000).default(FEED_LIMIT_DEFAULTS.maxSocketsPerPrincipal),
+  WS_MAX_SOCKETS: z.coerce.number().int().min(1).max(1_000_000).default(FEED_LIMIT_DEFAULTS.maxSockets),
   // Gateway auth (README "Sign-in (gateway auth)").
   OIDC_ISSUER: z.url({ message: 'must be the absolute issuer URL of a Hydra-compatible provider' }).optional(),
   OIDC_ADMIN_URL: z.url({ message: "must be the absolute URL of the provider's admin API" }).optional(),
@@ -37,6 +52,10 @@ const schema = z.object({
     .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be an environment name such as prod')
     .default('prod'),
   DASHBOARD_CLIENT_ID: z.string().min(1).optional(),
+  // Embedded provider sign-in/sign-up throttles (README "Storage"), and whose X-Forwarded-For to believe.
+  SIGNIN_MAX_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  SIGNIN_MAX_GLOBAL: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 export interface Config {
@@ -50,6 +69,13 @@ export interface Config {
   publicUrl: string;
   migrateOnStart: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** Largest request body any route reads (413 body_too_large above it). */
+  maxBodyBytes: number;
+  /** Whether `__schema`/`__type` are answered (GRAPHQL_INTROSPECTION; default: not in production). */
+  graphqlIntrospection: boolean;
+  /** Pool size and transaction waits (openDatabase options). */
+  database: { poolSize: number; transactionMaxWaitMs: number; transactionTimeoutMs: number };
+  feeds: FeedLimits;
   auth: AuthConfig;
 }
 
@@ -76,6 +102,10 @@ export interface AuthConfig {
   gatewayEnv: string;
   /** The OAuth client id of the platform dashboard (its sessions reach /v1/me and /v1/dashboard). */
   dashboardClientId?: string;
+  /** Embedded provider: sign-in + sign-up attempts per client address (15 min) and in all (1 min). */
+  signInLimits: { perIp: number; global: number };
+  /** Reverse proxies in front whose X-Forwarded-For entries name the client (0: the socket's peer). */
+  trustProxy: number;
 }
 
 /** "2.5" -> 2_500_000n micro-dollars, exactly (no floating point). */
@@ -129,6 +159,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     migrateOnStart: c.MIGRATE_ON_START,
     logLevel: c.LOG_LEVEL,
+    maxBodyBytes: c.MAX_BODY_BYTES,
+    graphqlIntrospection: c.GRAPHQL_INTROSPECTION ?? c.NODE_ENV !== 'production',
+    database: {
+      poolSize: c.DATABASE_POOL_SIZE,
+      transactionMaxWaitMs: c.DATABASE_TX_MAX_WAIT_MS,
+      transactionTimeoutMs: c.DATABASE_TX_TIMEOUT_MS,
+    },
+    feeds: {
+      maxSubscriptionsPerSocket: c.WS_MAX_SUBSCRIPTIONS_PER_SOCKET,
+      maxSocketsPerPrincipal: c.WS_MAX_SOCKETS_PER_PRINCIPAL,
+      maxSockets: c.WS_MAX_SOCKETS,
+    },
     auth: {
       issuer: c.OIDC_ISSUER?.replace(/\/$/, ''),
       adminUrl: c.OIDC_ADMIN_URL?.replace(/\/$/, ''),
@@ -145,6 +187,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       welcomeCreditMicros: usdToMicros(c.WELCOME_CREDIT_USD),
       gatewayEnv: c.GATEWAY_ENV,
       dashboardClientId: c.DASHBOARD_CLIENT_ID,
+      signInLimits: { perIp: c.SIGNIN_MAX_PER_IP, global: c.SIGNIN_MAX_GLOBAL },
+      trustProxy: c.TRUST_PROXY,
     },
   };
 }
@@ -166,6 +210,8 @@ export interface IdpConfig {
   /** Bearer token of the consent admin API: the gateway's OIDC_ADMIN_TOKEN. */
   adminToken: string;
   idpSecret?: string;
+  signInLimits: AuthConfig['signInLimits'];
+  trustProxy: number;
 }
 
 const idpSchema = z.object({
@@ -182,6 +228,9 @@ const idpSchema = z.object({
   OIDC_INTROSPECTION_CLIENT_SECRET: z.string({ message: "is required: the gateway's client secret (the gateway's value)" }).min(16, 'must be at least 16 characters'),
   OIDC_ADMIN_TOKEN: z.string({ message: "is required: the consent admin API's bearer token (the gateway's value)" }).min(16, 'must be at least 16 characters'),
   IDP_SECRET: schema.shape.IDP_SECRET,
+  SIGNIN_MAX_PER_IP: schema.shape.SIGNIN_MAX_PER_IP,
+  SIGNIN_MAX_GLOBAL: schema.shape.SIGNIN_MAX_GLOBAL,
+  TRUST_PROXY: schema.shape.TRUST_PROXY,
 });
 
 export function loadIdpConfig(env: Record<string, string | undefined> = process.env): IdpConfig {
@@ -197,5 +246,7 @@ export function loadIdpConfig(env: Record<string, string | undefined> = process.
     gatewayClient: { clientId: c.OIDC_INTROSPECTION_CLIENT_ID, secret: c.OIDC_INTROSPECTION_CLIENT_SECRET },
     adminToken: c.OIDC_ADMIN_TOKEN,
     idpSecret: c.IDP_SECRET,
+    signInLimits: { perIp: c.SIGNIN_MAX_PER_IP, global: c.SIGNIN_MAX_GLOBAL },
+    trustProxy: c.TRUST_PROXY,
   };
 }

@@ -22,6 +22,8 @@ export const unauthorized = (message = 'Authentication required: send a bearer t
 export const forbidden = (code: string, message: string) => new AppError(code, 403, message);
 export const notFound = (code: string, message: string) => new AppError(code, 404, message);
 export const conflict = (code: string, message: string) => new AppError(code, 409, message);
+/** Overloaded, nothing changed: retry after `retryAfter` seconds (REST sends it as `Retry-After`). */
+export const serviceBusy = (message: string, retryAfter: number) => new AppError('busy', 503, message, { retryAfter });
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;

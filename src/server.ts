@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { type DocumentNode, Kind } from 'graphql';
+import { type DocumentNode, GraphQLError, Kind } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { createCors } from './auth/cors.js';
 import { assertCsrf, isStateChanging, useCsrfForMutations } from './auth/csrf.js';
@@ -15,12 +15,16 @@ import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import type { Context } from './graphql/builder.js';
 import { describeError, maskError } from './graphql/errors.js';
+import { graphqlLimitPlugins } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
 import { sharedSubscribe } from './realtime/shared-subscribe.js';
 import { attachWebSocketFeeds } from './realtime/websocket.js';
 import { routes } from './rest/routes.js';
+import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { createRestShim, send } from './rest/shim.js';
+import { assertNoNulInOperation, guardRequest, readBody } from './lib/body.js';
+import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
 import { createServices, type Services } from './services/index.js';
 
 export interface AppOptions {
@@ -41,12 +45,11 @@ export interface App {
   stop(): Promise<void>;
 }
 
-const MAX_GRAPHQL_BODY_BYTES = 1024 * 1024;
-
 export async function buildApp({ config, database, now }: AppOptions): Promise<App> {
+  setLogLevel(config.logLevel);
   const db =
     database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart }));
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart, ...config.database }));
   const bus = config.redisUrl ? EventBus.redis(config.redisUrl) : EventBus.inProcess();
   const services = createServices({
     prisma: db.prisma,
@@ -60,6 +63,8 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   const contextFor = async (req: IncomingMessage): Promise<Context> => ({ services, ...(await resolveCaller(services, req)) });
   const gatewayAuth = await createGatewayAuth({ services, config });
   const cors = createCors({ services, config });
+  // `gatehouse dev-token create` while this process holds DATA_DIR (loopback + a secret file).
+  const devBootstrap = createDevBootstrap({ services, config });
 
   type ServerContext = { req?: IncomingMessage; res?: ServerResponse; caller?: Context['caller'] };
 
@@ -70,11 +75,15 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     landingPage: false,
     // CORS is the gateway's policy (src/auth/cors.ts), not Yoga's reflect-any-origin default.
     cors: false,
-    logging: config.logLevel === 'silent' ? false : config.logLevel === 'info' ? 'warn' : config.logLevel,
+    logging: yogaLogger,
     maskedErrors: { maskError },
     // Sockets resolve their caller once, at connection time (src/realtime/websocket.ts).
     context: initial => ('caller' in initial ? { services, caller: initial.caller ?? null } : contextFor(initial.req!)),
     plugins: [
+      // NUL bytes in variables or string literals: 400 invalid_argument before anything parses them.
+      useRefuseNul,
+      // Cost limits first: a refused document is never validated in full nor compiled (src/graphql/limits.ts).
+      ...graphqlLimitPlugins({ introspection: config.graphqlIntrospection, blockSuggestions: config.nodeEnv === 'production' }),
       useGraphQlJit({}, { enableIf: args => !isSubscription(args.document, args.operationName) }),
       // graphql-jit hands subscription resolvers the variables instead of their arguments, so
       // subscriptions run on graphql-js, sharing each event's result across subscribers.
@@ -88,6 +97,14 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const requested = new URL(req.url ?? '/', 'http://gatehouse.local');
+    // Every response, whoever writes it (Yoga, oidc-provider, the shims): no MIME sniffing.
+    res.setHeader('x-content-type-options', 'nosniff');
+    // Request input, before any routing: the body limit, a declared oversized body, NUL in the URL.
+    try {
+      guardRequest(req, res, requested, config.maxBodyBytes);
+    } catch (error) {
+      return refuse(res, error, requested.pathname.endsWith('/graphql'));
+    }
     // CORS headers (set before any handler writes) and the cookie audience for registered app origins.
     const crossOrigin = cors.handle(req, res, requested.pathname);
     if (crossOrigin && (await crossOrigin)) return;
@@ -95,11 +112,17 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     const url = await gatewayAuth.gateway.handle(req, res, requested);
     if (!url) return;
     if (url.pathname === '/graphql') {
-      if (Number(req.headers['content-length'] ?? 0) > MAX_GRAPHQL_BODY_BYTES) {
-        return send(res, 400, { errors: [{ message: 'body: larger than 1 MiB.', extensions: { code: 'body_too_large', status: 400 } }] });
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        // Yoga takes an already-read body from req.body, so the one limited reader counts it.
+        try {
+          (req as IncomingMessage & { body?: Uint8Array }).body = await readBody(req);
+        } catch (error) {
+          return refuse(res, error, true);
+        }
       }
       return yoga(req, res);
     }
+    if (devBootstrap.handles(url.pathname)) return devBootstrap.handle(req, res);
     if (url.pathname === '/healthz') {
       return send(res, ready ? 200 : 503, { ok: ready, database: db.kind });
     }
@@ -120,13 +143,21 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch(error => {
-      console.error('[gatehouse] request failed', error);
-      if (!res.headersSent) send(res, 500, { error: 'internal', message: 'Unexpected error. It has been logged.' });
-    });
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    const started = performance.now();
+    res.setHeader('x-request-id', requestId);
+    // An access line per request at debug (path only: query strings can carry codes).
+    res.once('finish', () => logger.debug({ method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'));
+    withRequestId(requestId, () =>
+      handle(req, res).catch(error => {
+        const shape = describeError(error);
+        if (!res.headersSent) send(res, shape.status, { error: shape.code, message: shape.message, ...(shape.details ?? {}) });
+        else res.destroy();
+      }),
+    );
   });
   server.keepAliveTimeout = 65_000;
-  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', hostedApp: gatewayAuth.gateway.hostedApp });
+  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', hostedApp: gatewayAuth.gateway.hostedApp, limits: config.feeds });
 
   return {
     services,
@@ -139,6 +170,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     },
     async start() {
       await ensureListening(config.port, config.host);
+      await devBootstrap.publish(baseUrl());
       return { url: baseUrl() };
     },
     async stop() {
@@ -149,6 +181,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
         await new Promise<void>(resolve => server.close(() => resolve()));
       }
       await bus.close();
+      await devBootstrap.unpublish();
       if (!database) await db.close();
     },
   };
@@ -173,6 +206,18 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   }
 }
 
+const useRefuseNul: Plugin = {
+  onParams: ({ params }) => {
+    try {
+      assertNoNulInOperation(params);
+    } catch (error) {
+      // The AppError rides as originalError so maskError keeps its code and the HTTP status.
+      const { code, status, message } = describeError(error);
+      throw new GraphQLError(message, { originalError: error as Error, extensions: { code, status, http: { status, spec: false } } });
+    }
+  },
+};
+
 const useSharedSubscribe: Plugin = {
   onSubscribe: ({ setSubscribeFn }) => setSubscribeFn(sharedSubscribe as Parameters<typeof setSubscribeFn>[0]),
 };
@@ -181,4 +226,10 @@ function isSubscription(document: DocumentNode, operationName?: string | null): 
   return document.definitions.some(
     d => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'subscription' && (!operationName || d.name?.value === operationName),
   );
+}
+
+/** A refused request in its transport's error shape (GraphQL: `errors[].extensions`). */
+function refuse(res: ServerResponse, error: unknown, graphql: boolean) {
+  const { status, code, message } = describeError(error);
+  send(res, status, graphql ? { errors: [{ message, extensions: { code, status } }] } : { error: code, message });
 }

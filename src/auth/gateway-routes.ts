@@ -1,27 +1,28 @@
 /**
  * The gateway's HTTP surface (spec 4.1, 5.1–5.3): /auth/* on the gateway's own host; on hosted
  * app origins (Host = a registered AppOrigin) /_osg/auth/*, /_osg/v1/* and /_osg/graphql (the
- * app taken from the host, audience checked), and the /_invite/<code> page flow; the dashboard
+ * app taken from the host, audience checked), the /_invite/<code> confirm-then-join pages (on
+ * hosted origins, and on the gateway's own host for apps without an origin); the dashboard
  * surfaces /v1/me/invitations, /v1/me/wallet and DELETE /v1/dashboard/apps/:appId/resources/:resourceId; and
  * the embedded identity provider's mount (/idp).
  *
  * Tokens live only in httpOnly cookies: never in a response body or a log line.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { AppError, isAppError, zodToAppError } from '../errors.js';
-import { HOSTED_CALLBACK_PATH } from '../idp/adapter.js';
+import { GATEWAY_CALLBACK_PATH, HOSTED_CALLBACK_PATH } from '../idp/adapter.js';
 import type { IdentityProvider } from '../idp/provider.js';
-import { layout } from '../idp/pages.js';
+import { PAGE_CSP, PAGE_HEADERS, layout } from '../idp/pages.js';
 import { describeError } from '../graphql/errors.js';
-import { escapeHtml, parseCookies, readJson, redirect, sendHtml, sendJson, serializeCookie } from '../lib/http.js';
+import { escapeHtml, parseCookies, readForm, readJson, readText, redirect, sendHtml, sendJson, serializeCookie } from '../lib/http.js';
 import { TtlCache } from '../lib/ttl-cache.js';
 import type { Services } from '../services/index.js';
 import { isBlockedEitherWay } from '../services/principals.js';
 import type { PrincipalCaller } from './caller.js';
-import { csrfRequired, hasCsrfHeader } from './csrf.js';
+import { CSRF_HEADER, csrfRequired, hasCsrfHeader } from './csrf.js';
 import { CLIENT_COOKIE, HOSTED_PREFIX, REFRESH_COOKIE, SESSION_COOKIE, markHostedApp } from './resolve-caller.js';
 
 /** Session lifetime follows the refresh token (the embedded provider's default: 14 days). */
@@ -56,6 +57,11 @@ const parse = <T>(schema: z.ZodType<T>, value: unknown, where: string): T => {
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
+/** The media type of a request body, without parameters. */
+const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+
+const INVITE_CODE = /^inv_[A-Za-z0-9_-]{43}$/;
+
 function sameString(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -73,6 +79,7 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
   const provider = auth.provider;
   const prisma = services.deps.prisma;
   const publicHost = new URL(config.publicUrl).host;
+  const publicOrigin = new URL(config.publicUrl).origin;
   const hostCache = new TtlCache<Scope['host']>(HOST_CACHE_MS);
 
   // ---- cookies -------------------------------------------------------------------------------
@@ -121,8 +128,40 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
     redirect(res, await provider.authorizationUrl(url.search));
   }
 
+  /** The app that registered `origin` exactly (scheme://host[:port]). */
+  async function appOfOrigin(origin: string): Promise<string | null> {
+    if (!/^https?:\/\/[^/]{1,253}$/.test(origin)) return null;
+    return (await prisma.appOrigin.findUnique({ where: { origin }, select: { appId: true } }))?.appId ?? null;
+  }
+
+  /**
+   * Login CSRF: a cross-site page must not sign the browser in to someone else's account. A JSON
+   * body cannot be sent cross-site without a preflight, and neither can the CSRF header; an Origin
+   * is accepted only when it is the gateway's own, this hosted origin, or an origin registered by
+   * the app that owns `client_id`.
+   */
+  async function assertTokenRequestFromApp(req: IncomingMessage, scope: Scope, clientId: string) {
+    if (hasCsrfHeader(req.headers)) return;
+    const origin = req.headers.origin;
+    if (origin) {
+      if (scope.host ? origin === scope.host.origin : origin === publicOrigin) return;
+      const [ofOrigin, ofClient] = await Promise.all([appOfOrigin(origin), auth.appOfClient(clientId)]);
+      if (ofOrigin && ofOrigin === ofClient) return;
+    }
+    throw new AppError(
+      'csrf_required',
+      403,
+      `POST /auth/token must send the header ${CSRF_HEADER}: 1, or come from an origin registered for the app of this client_id.`,
+    );
+  }
+
   async function token(req: IncomingMessage, res: ServerResponse, scope: Scope) {
+    if (mediaType(req) !== 'application/json') {
+      await readText(req).catch(() => '');
+      throw new AppError('unsupported_media_type', 415, 'POST /auth/token takes a JSON body: send Content-Type: application/json.');
+    }
     const body = parse(tokenBody, await readJson(req), 'body');
+    await assertTokenRequestFromApp(req, scope, body.client_id);
     const tokens = await provider.exchangeCode({ code: body.code, codeVerifier: body.code_verifier, redirectUri: body.redirect_uri, clientId: body.client_id });
     sendJson(res, 200, { authenticated: true, expires_in: tokens.expiresIn }, { 'set-cookie': sessionCookies(scope, tokens, body.client_id) });
   }
@@ -270,46 +309,79 @@ document.getElementById('deny').addEventListener('click', async () => {
     sendJson(res, 200, await services.resourceDeletion.deleteAsOwner(userId, appId, resourceId));
   }
 
-  // ---- the invite page (hosted origins) -------------------------------------------------------
+  // ---- the invite page (hosted origins, and the gateway's own host) ---------------------------
+
+  /**
+   * Where an invite page is served: a hosted app origin, or the gateway's own host for a link of
+   * an app without an origin (the app then comes from the link's resource).
+   */
+  interface InviteSite {
+    scope: Scope;
+    /** The origin the page is served on (the hosted origin or PUBLIC_URL's). */
+    origin: string;
+    appId: string;
+    callbackPath: string;
+  }
+
+  function siteOf(scope: Scope, appId: string): InviteSite {
+    return scope.host
+      ? { scope, origin: scope.host.origin, appId: scope.host.appId, callbackPath: HOSTED_CALLBACK_PATH }
+      : { scope, origin: publicOrigin, appId, callbackPath: GATEWAY_CALLBACK_PATH };
+  }
 
   function invitePage(res: ServerResponse, status: number, title: string, message: string, headers: Headers = {}) {
-    sendHtml(res, status, layout(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`), headers);
+    sendHtml(res, status, layout(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`), { ...PAGE_HEADERS, ...headers });
   }
 
-  async function claimAndRedirect(res: ServerResponse, host: NonNullable<Scope['host']>, caller: PrincipalCaller, code: string, headers: Headers = {}) {
+  function inviteError(res: ServerResponse, error: unknown, headers: Headers = {}) {
+    const shape = describeError(error);
+    if (shape.status >= 500) throw error;
+    // A used, expired or unknown link is gone anyway; any other refusal leaves it claimable.
+    const gone = shape.status === 404 || shape.status === 410;
+    invitePage(res, shape.status, 'This invite cannot be used', gone ? shape.message : `${shape.message} The link was not used up.`, headers);
+  }
+
+  /**
+   * The confirmation form's token: an HMAC keyed by the session's access token (an httpOnly
+   * cookie no other site can read) over the page's origin and the code. Bound to this session
+   * and this link, it needs no server secret, so every instance checks it alike.
+   */
+  const joinToken = (accessToken: string, origin: string, code: string) =>
+    createHmac('sha256', accessToken).update(`invite-join\n${origin}\n${code}`).digest('base64url');
+
+  /**
+   * The browser's session for the site's app, or null when it has none usable for that app (no
+   * cookie, expired, another app's): the visitor then signs in. Other refusals (the app is not
+   * deployed, a reserved subject) are thrown for the page to show.
+   */
+  async function inviteSession(req: IncomingMessage, site: InviteSite) {
+    const cookies = parseCookies(req.headers.cookie);
+    const accessToken = cookies.get(SESSION_COOKIE);
+    if (!accessToken) return null;
+    if (auth.validator.mode === 'userinfo') {
+      // Userinfo does not name the token's client; the gh_client cookie set beside it does.
+      const clientId = cookies.get(CLIENT_COOKIE);
+      if (!clientId || (await auth.appOfClient(clientId)) !== site.appId) return null;
+    }
     try {
-      const claimed = await services.inviteLinks.claim(caller, code);
-      redirect(res, `${host.origin}/?invite=accepted&resource=${encodeURIComponent(claimed.resourceId)}`, headers);
+      const found = await auth.callerForToken(accessToken, { credential: 'session', hostAppId: site.appId });
+      return found ? { caller: found.caller, accessToken } : null;
     } catch (error) {
-      const shape = describeError(error);
-      // A used, expired or unknown link is gone anyway; any other refusal leaves it claimable.
-      const gone = shape.status === 404 || shape.status === 410;
-      invitePage(res, shape.status, 'This invite cannot be used', gone ? shape.message : `${shape.message} The link was not used up.`, headers);
+      if (isAppError(error) && (error.status === 401 || error.code === 'audience_mismatch')) return null;
+      throw error;
     }
   }
 
-  async function invite(req: IncomingMessage, res: ServerResponse, scope: Scope & { host: NonNullable<Scope['host']> }, code: string) {
-    if (!/^inv_[A-Za-z0-9_-]{43}$/.test(code)) return invitePage(res, 404, 'Invite not found', 'This invite link is incomplete: check that the whole link was copied.');
-    const accessToken = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
-    if (accessToken) {
-      try {
-        const found = await auth.callerForToken(accessToken, { credential: 'session', hostAppId: scope.host.appId });
-        if (found) return claimAndRedirect(res, scope.host, found.caller, code);
-      } catch (error) {
-        if (!isAppError(error) || error.status >= 500) throw error;
-        // An unusable session (other app, env not deployed) falls through to signing in again.
-      }
-    }
-    // Not signed in: sign in or up, consent, and claim in one pass through the hosted callback.
-    const client = await prisma.appClient.findFirst({ where: { appId: scope.host.appId }, orderBy: { createdAt: 'asc' } });
+  /** Not signed in: sign in or up and consent, then back through the site's callback to the confirmation page. */
+  async function startInviteSignIn(res: ServerResponse, site: InviteSite, code: string) {
+    const client = await prisma.appClient.findFirst({ where: { appId: site.appId }, orderBy: { createdAt: 'asc' } });
     if (!client) return invitePage(res, 503, 'Sign-in unavailable', 'This app has no OAuth client registered with the gateway.');
     const verifier = randomBytes(32).toString('base64url');
     const state = randomBytes(16).toString('base64url');
-    const redirectUri = `${scope.host.origin}${HOSTED_CALLBACK_PATH}`;
     const query = new URLSearchParams({
       response_type: 'code',
       client_id: client.clientId,
-      redirect_uri: redirectUri,
+      redirect_uri: `${site.origin}${site.callbackPath}`,
       scope: 'openid profile',
       state,
       code_challenge: s256(verifier),
@@ -317,19 +389,107 @@ document.getElementById('deny').addEventListener('click', async () => {
     });
     const pending = Buffer.from(JSON.stringify({ v: verifier, s: state, c: code, k: client.clientId })).toString('base64url');
     redirect(res, await provider.authorizationUrl(query.toString()), {
-      'set-cookie': serializeCookie(PENDING_COOKIE, pending, { path: HOSTED_CALLBACK_PATH, secure: config.auth.cookieSecure, maxAge: PENDING_MAX_AGE_S }),
+      'set-cookie': serializeCookie(PENDING_COOKIE, pending, { path: site.callbackPath, secure: config.auth.cookieSecure, maxAge: PENDING_MAX_AGE_S }),
     });
   }
 
-  async function hostedCallback(req: IncomingMessage, res: ServerResponse, url: URL, scope: Scope & { host: NonNullable<Scope['host']> }) {
-    const clearPending = serializeCookie(PENDING_COOKIE, '', { path: HOSTED_CALLBACK_PATH, secure: config.auth.cookieSecure, maxAge: 0 });
+  /**
+   * The link's resource and role, or an error page. On the gateway's own host the link names the
+   * app; on a hosted origin it must be that origin's app's link.
+   */
+  async function inviteSite(res: ServerResponse, scope: Scope, code: string) {
+    if (!INVITE_CODE.test(code)) {
+      invitePage(res, 404, 'Invite not found', 'This invite link is incomplete: check that the whole link was copied.');
+      return null;
+    }
+    let preview;
+    try {
+      preview = await services.inviteLinks.preview(code);
+    } catch (error) {
+      inviteError(res, error);
+      return null;
+    }
+    if (scope.host && preview.appId !== scope.host.appId) {
+      invitePage(res, 404, 'Invite not found', 'No such invite link: check that the whole code was copied.');
+      return null;
+    }
+    return { site: siteOf(scope, preview.appId), preview };
+  }
+
+  /**
+   * GET /_invite/<code>: a page asking the person to join; it never joins by itself, so a
+   * cross-site redirect to this URL adds no one anywhere (spec 1: no force-add).
+   */
+  async function invite(req: IncomingMessage, res: ServerResponse, scope: Scope, code: string) {
+    const found = await inviteSite(res, scope, code);
+    if (!found) return;
+    const { site, preview } = found;
+    let session;
+    try {
+      session = await inviteSession(req, site);
+    } catch (error) {
+      return inviteError(res, error);
+    }
+    if (!session) return startInviteSignIn(res, site, code);
+    if (session.caller.deployment.env !== preview.env) {
+      return invitePage(res, 404, 'Invite not found', 'No such invite link: check that the whole code was copied.');
+    }
+    const cancel = scope.host ? `${site.origin}/` : null;
+    const body = `<h1>Join ${escapeHtml(preview.resourceName)}?</h1>
+<p>You are invited to the ${escapeHtml(preview.resourceType)} <strong>${escapeHtml(preview.resourceName)}</strong> in ${escapeHtml(preview.appName)}, as <strong>${escapeHtml(preview.role)}</strong>.</p>
+<form method="post" action="/_invite/${escapeHtml(code)}"><input type="hidden" name="csrf" value="${joinToken(session.accessToken, site.origin, code)}">
+<button type="submit">Join</button></form>${cancel ? `<p><a href="${escapeHtml(cancel)}">Not now</a></p>` : ''}`;
+    sendHtml(res, 200, layout(`Join ${preview.resourceName}`, body), { ...PAGE_HEADERS, 'content-security-policy': `${PAGE_CSP}; form-action 'self'` });
+  }
+
+  /** POST /_invite/<code>: the Join button. Same-origin form, this session's token, then the claim. */
+  async function joinInvite(req: IncomingMessage, res: ServerResponse, scope: Scope, code: string) {
+    // Read first: every answer below may refuse, and an unread body would cost the connection.
+    const form = await readForm(req);
+    const found = await inviteSite(res, scope, code);
+    if (!found) return;
+    const { site, preview } = found;
+    const origin = req.headers.origin;
+    const fetchSite = req.headers['sec-fetch-site'];
+    if ((origin !== undefined && origin !== site.origin) || (fetchSite !== undefined && fetchSite !== 'same-origin')) {
+      return invitePage(res, 403, 'Not joined', 'This request did not come from the invite page. Open the invite link and press Join there.');
+    }
+    if (mediaType(req) !== 'application/x-www-form-urlencoded') {
+      return invitePage(res, 415, 'Not joined', 'Press Join on the invite page to accept the invite.');
+    }
+    let session;
+    try {
+      session = await inviteSession(req, site);
+    } catch (error) {
+      return inviteError(res, error);
+    }
+    // Signed out since the page was shown: start again from the page (sign in, then confirm).
+    if (!session) return redirect(res, `${site.origin}/_invite/${code}`, {}, 303);
+    if (!form.csrf || !sameString(form.csrf, joinToken(session.accessToken, site.origin, code))) {
+      return invitePage(res, 403, 'Not joined', 'This confirmation expired or did not come from the invite page. Open the invite link again and press Join.');
+    }
+    let claimed;
+    try {
+      claimed = await services.inviteLinks.claim(session.caller, code);
+    } catch (error) {
+      return inviteError(res, error);
+    }
+    if (scope.host) return redirect(res, `${site.origin}/?invite=accepted&resource=${encodeURIComponent(claimed.resourceId)}`, {}, 303);
+    invitePage(res, 200, 'Joined', `You joined ${preview.resourceName} in ${preview.appName} as ${claimed.role}. You can close this page and open the app.`);
+  }
+
+  /** Back from sign-in for an invite: finish the code exchange (the gateway's own PKCE and state), then show the confirmation page. */
+  async function inviteCallback(req: IncomingMessage, res: ServerResponse, url: URL, scope: Scope) {
+    const callbackPath = scope.host ? HOSTED_CALLBACK_PATH : GATEWAY_CALLBACK_PATH;
+    const origin = scope.host ? scope.host.origin : publicOrigin;
+    const clearPending = serializeCookie(PENDING_COOKIE, '', { path: callbackPath, secure: config.auth.cookieSecure, maxAge: 0 });
     let pending: { v: string; s: string; c: string; k: string } | null = null;
     try {
       pending = JSON.parse(Buffer.from(parseCookies(req.headers.cookie).get(PENDING_COOKIE) ?? '', 'base64url').toString('utf8'));
     } catch {
       pending = null;
     }
-    if (!pending?.v || !pending.s || !pending.c || !pending.k) {
+    if (!pending?.v || !pending.s || !pending.c || !pending.k || !INVITE_CODE.test(pending.c)) {
       return invitePage(res, 400, 'Sign-in expired', 'This sign-in took too long or started in another browser. Open the invite link again.', { 'set-cookie': clearPending });
     }
     if (url.searchParams.get('error')) {
@@ -338,17 +498,9 @@ document.getElementById('deny').addEventListener('click', async () => {
     if (!sameString(url.searchParams.get('state') ?? '', pending.s)) {
       return invitePage(res, 400, 'Sign-in failed', 'The sign-in response does not match this browser (state mismatch). Open the invite link again.', { 'set-cookie': clearPending });
     }
-    const tokens = await provider.exchangeCode({ code: url.searchParams.get('code') ?? '', codeVerifier: pending.v, redirectUri: `${scope.host.origin}${HOSTED_CALLBACK_PATH}`, clientId: pending.k });
+    const tokens = await provider.exchangeCode({ code: url.searchParams.get('code') ?? '', codeVerifier: pending.v, redirectUri: `${origin}${callbackPath}`, clientId: pending.k });
     const headers = { 'set-cookie': [clearPending, ...sessionCookies(scope, tokens, pending.k)] };
-    let found;
-    try {
-      found = await auth.callerForToken(tokens.accessToken, { credential: 'session', hostAppId: scope.host.appId });
-    } catch (error) {
-      const shape = describeError(error);
-      return invitePage(res, shape.status, 'This invite cannot be used', shape.message, headers);
-    }
-    if (!found) return invitePage(res, 401, 'Sign-in failed', 'The provider did not accept the new session.', headers);
-    return claimAndRedirect(res, scope.host, found.caller, pending.c, headers);
+    redirect(res, `${origin}/_invite/${pending.c}`, headers, 303);
   }
 
   // ---- dispatch ------------------------------------------------------------------------------
@@ -388,11 +540,20 @@ document.getElementById('deny').addEventListener('click', async () => {
         consentPage(res, url);
         return true;
       case 'GET /callback':
-        if (!scope.host) return false;
-        await hostedCallback(req, res, url, scope as Scope & { host: NonNullable<Scope['host']> });
+        await inviteCallback(req, res, url, scope);
         return true;
     }
     return false;
+  }
+
+  /** GET and POST /_invite/<code>, on a hosted origin or the gateway's own host. */
+  async function inviteRoute(req: IncomingMessage, res: ServerResponse, scope: Scope, path: string): Promise<boolean> {
+    if (!path.startsWith('/_invite/')) return false;
+    const code = path.slice('/_invite/'.length);
+    if (req.method === 'GET') await invite(req, res, scope, code);
+    else if (req.method === 'POST') await joinInvite(req, res, scope, code);
+    else invitePage(res, 405, 'Not allowed', `${req.method} is not supported here.`, { allow: 'GET, POST' });
+    return true;
   }
 
   /**
@@ -411,8 +572,7 @@ document.getElementById('deny').addEventListener('click', async () => {
           markHostedApp(req, host.appId);
           req.url = (req.url ?? '/').slice(OSG.length);
           return new URL(req.url, url);
-        } else if (path.startsWith('/_invite/') && req.method === 'GET') {
-          await invite(req, res, scope, path.slice('/_invite/'.length));
+        } else if (await inviteRoute(req, res, scope, path)) {
           return null;
         } else if (path === '/healthz') {
           return url;
@@ -426,6 +586,7 @@ document.getElementById('deny').addEventListener('click', async () => {
         sendJson(res, 404, { error: 'not_found', message: `No route ${req.method} ${path}.` });
         return null;
       }
+      if (await inviteRoute(req, res, scope, path)) return null;
       if (path === '/v1/me/wallet' && req.method === 'GET') {
         sendJson(res, 200, await services.wallet.statement(await dashboardUser(req)));
         return null;

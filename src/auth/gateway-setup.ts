@@ -1,6 +1,7 @@
 /** Builds the gateway for one server: the embedded provider (when it is the issuer) and the routes. */
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.js';
+import { GATEWAY_CALLBACK_PATH } from '../idp/adapter.js';
 import { createIdentityProvider } from '../idp/provider.js';
 import type { Services } from '../services/index.js';
 import { createGateway, type Gateway } from './gateway-routes.js';
@@ -22,6 +23,9 @@ export async function createGatewayAuth({ services, config }: { services: Servic
         adminToken: embedded.adminToken,
         secret: config.auth.idpSecret,
         debug: config.logLevel === 'debug',
+        signInLimits: config.auth.signInLimits,
+        trustProxy: config.auth.trustProxy,
+        gatewayCallbackUrl: `${config.publicUrl}${GATEWAY_CALLBACK_PATH}`,
       })
     : null;
   return {

@@ -2,8 +2,13 @@
  * Turns a request's credentials into a Caller, in one place for REST, GraphQL and sockets:
  * a bearer token (Gatehouse-minted, else a provider access token) or the session cookie set by
  * POST /auth/token. It reports which credential it used so the CSRF rule (csrf.ts) can apply.
+ *
+ * A credential that was sent but does not authenticate is refused here, with the reason (as RFC
+ * 6750 has it: an invalid token is an error even where none is required), so a 401 says whether
+ * the token is unknown, expired or missing; `caller: null` means none was sent.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { AppError } from '../errors.js';
 import { parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
 import type { Caller } from './caller.js';
@@ -37,23 +42,51 @@ export async function resolveCaller(services: Services, request: { headers: Inco
   const bearer = bearerOf(headers.authorization);
   if (bearer) {
     if (GATEHOUSE_TOKEN.test(bearer)) {
-      const caller = await services.tokens.resolve(bearer);
-      if (hostAppId && caller?.type === 'principal' && caller.deployment.appId !== hostAppId) {
-        return { caller: null, credential: 'bearer', csrf };
+      const checked = await services.tokens.check(bearer);
+      if (checked.problem === 'expired') throw tokenExpired(bearer, checked.expiredAt);
+      if (!checked.caller) throw invalidToken(bearer);
+      const { caller } = checked;
+      if (hostAppId && caller.type === 'principal' && caller.deployment.appId !== hostAppId) {
+        throw new AppError('audience_mismatch', 403, 'This token was issued to another app than the one this origin hosts.');
       }
       return { caller, credential: 'bearer', csrf };
     }
     const clientIdHint = typeof headers['x-client-id'] === 'string' ? headers['x-client-id'] : null;
     const found = await services.auth.callerForToken(bearer, { credential: 'provider', hostAppId, clientIdHint });
-    return { caller: found?.caller ?? null, credential: 'bearer', csrf };
+    if (!found) throw invalidToken(bearer);
+    return { caller: found.caller, credential: 'bearer', csrf };
   }
   const cookies = parseCookies(headers.cookie);
   const session = cookies.get(SESSION_COOKIE);
   if (session) {
     const found = await services.auth.callerForToken(session, { credential: 'session', hostAppId, clientIdHint: cookies.get(CLIENT_COOKIE) ?? null });
-    return { caller: found?.caller ?? null, credential: 'cookie', csrf };
+    if (!found) {
+      throw new AppError(
+        'session_expired',
+        401,
+        'The session cookie is no longer valid (expired, revoked or signed out): refresh it with POST /auth/refresh, or sign in again.',
+      );
+    }
+    return { caller: found.caller, credential: 'cookie', csrf };
   }
   return { caller: null, credential: null, csrf };
+}
+
+/** What to do about a token, by its kind (the prefix says which kind it claims to be). */
+function remedy(token: string): string {
+  if (token.startsWith('ghd_')) return 'create a new developer token with `gatehouse dev-token create --developer <email>`';
+  if (token.startsWith('gst_')) return 'mint a new test-session token (`gatehouse test-session --app <id> --user <name>`)';
+  if (token.startsWith('gha_')) return 'create a new agent token (POST /v1/agents)';
+  return 'sign in again to get a new access token';
+}
+
+function invalidToken(token: string): AppError {
+  const why = GATEHOUSE_TOKEN.test(token) ? 'unknown or revoked' : 'unknown, revoked or expired at the identity provider';
+  return new AppError('invalid_token', 401, `The bearer token is not recognised (${why}): ${remedy(token)}.`);
+}
+
+function tokenExpired(token: string, expiredAt: Date): AppError {
+  return new AppError('token_expired', 401, `The bearer token expired at ${expiredAt.toISOString()}: ${remedy(token)}.`);
 }
 
 /** The token of an `Authorization: Bearer <token>` header; any other header is no bearer credential. */

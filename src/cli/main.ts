@@ -1,5 +1,9 @@
 /** Dispatch: finds the command, parses its flags strictly with node:util parseArgs, and maps failures to exit codes. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DataDirInUseError } from '../db/data-dir-lock.js';
+import { packageRoot } from '../db/paths.js';
 import type { Command } from './command.js';
 import { appsCreate, appsList } from './commands/apps.js';
 import { deploy } from './commands/deploy.js';
@@ -16,12 +20,23 @@ const COMMON_OPTIONS = `Common options:
   --json       Print exactly one JSON object on stdout (errors too: { "error", "message" }).
   -h, --help   Show this help.`;
 
+/** This package's version, from its package.json. */
+export function version(): string {
+  return (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   // Known before parsing, so even a flag error is reported in the format the caller asked for.
   const json = argv.includes('--json');
   const out = createOutput(json);
   let command: Command | undefined;
   try {
+    if (argv[0] === '--version' || argv[0] === '-v') {
+      out.result({ version: version() }, `gatehouse ${version()}`);
+      return 0;
+    }
+    // `gatehouse help deploy` is `gatehouse deploy --help` (and `help apps` lists the apps commands).
+    if (argv[0] === 'help' && argv.length > 1) argv = [...argv.slice(1), '--help'];
     command = findCommand(argv);
     if (!command) return withoutCommand(argv, out);
 
@@ -40,6 +55,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (command && error instanceof CliError && error.code === 'usage') {
       error.message += `\nRun 'gatehouse ${command.name} --help' for usage.`;
     }
+    // The embedded database is held by another process: the message says who and what to do.
+    if (error instanceof DataDirInUseError) return reportError(new CliError(error.code, error.message), json);
     return reportError(error, json);
   }
 }
@@ -94,6 +111,7 @@ function overview(group?: string): string {
     'Commands:',
     ...shown.map(c => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    `Run 'gatehouse <command> --help' for a command's options.`,
+    `Run 'gatehouse help <command>' (or 'gatehouse <command> --help') for a command's options;`,
+    `'gatehouse --version' prints the version.`,
   ].join('\n');
 }

@@ -11,6 +11,7 @@ import { isPostgresUrl, postgresDatabase, redactUrl } from './postgres.js';
 
 export { Prisma, PrismaClient };
 export { redactUrl };
+export { DATABASE_DEFAULTS, isDatabaseBusy } from './busy.js';
 
 /** The client handed to an interactive transaction's callback. */
 export type Tx = Prisma.TransactionClient;
@@ -21,6 +22,14 @@ export interface TransactionOptions {
   /** How long the callback may run before the transaction is rolled back, in ms. */
   timeout?: number;
   isolationLevel?: Prisma.TransactionIsolationLevel;
+}
+
+/** Defaults for every transaction of one Database (DATABASE_TX_MAX_WAIT_MS, DATABASE_TX_TIMEOUT_MS). */
+export interface TransactionSettings {
+  /** PostgreSQL: how long a transaction or query may wait for a pooled connection before failing as busy (503). PGlite queues transactions without a bound. */
+  transactionMaxWaitMs?: number;
+  /** How long a transaction may run before it is rolled back and fails as busy (503). */
+  transactionTimeoutMs?: number;
 }
 
 export interface Database {
@@ -37,7 +46,7 @@ export interface Database {
   describe(): string;
 }
 
-export interface OpenDatabaseOptions {
+export interface OpenDatabaseOptions extends TransactionSettings {
   /** A postgres:// or postgresql:// URL; without it the embedded database is used. */
   databaseUrl?: string;
   /** The PGlite data directory (created if missing) or `memory://`; the default is in-memory. */
@@ -46,7 +55,7 @@ export interface OpenDatabaseOptions {
   migrate?: boolean;
   /** PGlite only: start from this `dumpDataDir()` tarball instead of an empty database. */
   loadDataDir?: Blob | File;
-  /** PostgreSQL only: the most connections the pool opens (default 10). */
+  /** PostgreSQL only: the most connections the pool opens (DATABASE_DEFAULTS.poolSize). */
   poolSize?: number;
   /** Migrations and schema to apply (default: the package's own). */
   migrationPaths?: MigrationPaths;
@@ -64,7 +73,7 @@ async function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): 
   // The engine migrates through its own short-lived pool before the client exists, so the
   // client never sees a half-migrated schema.
   if (options.migrate ?? true) await applyMigrations({ databaseUrl }, options.migrationPaths);
-  return postgresDatabase(databaseUrl, { poolSize: options.poolSize });
+  return postgresDatabase(databaseUrl, options);
 }
 
 async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
@@ -78,5 +87,5 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
     await pglite.close();
     throw error;
   }
-  return embeddedDatabase(pglite, dataDir);
+  return embeddedDatabase(pglite, dataDir, options);
 }

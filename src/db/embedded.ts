@@ -7,7 +7,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
-import type { Database, TransactionOptions, Tx } from './database.js';
+import { DATABASE_DEFAULTS } from './busy.js';
+import type { Database, TransactionOptions, TransactionSettings, Tx } from './database.js';
 import { Mutex } from './mutex.js';
 import { isMemoryDataDir } from './pglite.js';
 
@@ -55,8 +56,6 @@ function guardedAdapterFactory(pglite: PGlite, scopes: AsyncLocalStorage<Transac
   };
 }
 
-/** Prisma's interactive-transaction timeout when the caller sets none (PrismaClient default). */
-const PRISMA_DEFAULT_TIMEOUT_MS = 5_000;
 /** Time for Prisma to roll back a timed-out transaction and free the connection. */
 const ROLLBACK_GRACE_MS = 100;
 
@@ -64,12 +63,20 @@ const ROLLBACK_GRACE_MS = 100;
  * Wraps an open (and migrated) PGlite. Transactions queue in a FIFO lock before they reach Prisma,
  * so Prisma's maxWait clock starts when it is their turn rather than while an earlier transaction
  * holds the only connection (long queues would otherwise fail with "Unable to start a transaction
- * in the given time").
+ * in the given time"). The queue itself is not bounded: it is this database's only concurrency.
  */
-export function embeddedDatabase(pglite: PGlite, dataDir: string): Database {
+export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: TransactionSettings = {}): Database {
   const scopes = new AsyncLocalStorage<TransactionScope>();
-  // 'minimal' skips capturing a call-site stack trace on every query.
-  const prisma = new PrismaClient({ adapter: guardedAdapterFactory(pglite, scopes), errorFormat: 'minimal' });
+  const defaults = {
+    maxWait: settings.transactionMaxWaitMs ?? DATABASE_DEFAULTS.transactionMaxWaitMs,
+    timeout: settings.transactionTimeoutMs ?? DATABASE_DEFAULTS.transactionTimeoutMs,
+  };
+  const prisma = new PrismaClient({
+    adapter: guardedAdapterFactory(pglite, scopes),
+    // 'minimal' skips capturing a call-site stack trace on every query.
+    errorFormat: 'minimal',
+    transactionOptions: defaults,
+  });
   const queue = new Mutex();
   let closed: Promise<void> | undefined;
 
@@ -86,7 +93,7 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string): Database {
     await new Promise<void>(resolve => setImmediate(resolve));
     // Prisma rolls back a transaction that outlives its timeout, but $transaction only settles
     // when the callback does: a slow callback must not hold up the queue past that point.
-    const timer = setTimeout(release, (options.timeout ?? PRISMA_DEFAULT_TIMEOUT_MS) + ROLLBACK_GRACE_MS);
+    const timer = setTimeout(release, (options.timeout ?? defaults.timeout) + ROLLBACK_GRACE_MS);
     const scope: TransactionScope = { open: true };
     try {
       return await scopes.run(scope, () => prisma.$transaction(fn, prismaOptions));

@@ -2,6 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { acquireDataDirLock } from './data-dir-lock.js';
 
 export const MEMORY_DATA_DIR = 'memory://';
 
@@ -16,10 +17,32 @@ export function isMemoryDataDir(dataDir: string): boolean {
   return dataDir.startsWith(MEMORY_DATA_DIR);
 }
 
+/**
+ * Opens PGlite. A data directory is locked for as long as the instance is open (see
+ * data-dir-lock.ts): a second opener, in this process or another, gets DataDirInUseError.
+ */
 export async function openPGlite({ dataDir = MEMORY_DATA_DIR, loadDataDir }: OpenPGliteOptions = {}): Promise<PGlite> {
-  const location = isMemoryDataDir(dataDir) ? dataDir : path.resolve(dataDir);
-  if (!isMemoryDataDir(location)) await mkdir(location, { recursive: true });
-  return PGlite.create({ dataDir: location, loadDataDir });
+  if (isMemoryDataDir(dataDir)) return PGlite.create({ dataDir, loadDataDir });
+  const location = path.resolve(dataDir);
+  await mkdir(location, { recursive: true });
+  const lock = await acquireDataDirLock(dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({ dataDir: location, loadDataDir });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  // Every owner of the instance (the database, `migrate`) closes it; the lock goes with it.
+  const close = pglite.close.bind(pglite);
+  pglite.close = async () => {
+    try {
+      await close();
+    } finally {
+      await lock.release();
+    }
+  };
+  return pglite;
 }
 
 let emptyTarball: Blob | undefined;

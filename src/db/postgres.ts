@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 /** PostgreSQL behind Prisma through node-postgres (@prisma/adapter-pg). */
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
-import type { Database } from './database.js';
-
-const DEFAULT_POOL_SIZE = 10;
+import { DATABASE_DEFAULTS } from './busy.js';
+import type { Database, TransactionSettings } from './database.js';
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -21,8 +20,15 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** Wraps an already migrated PostgreSQL database; the pool connects lazily. */
-export function postgresDatabase(databaseUrl: string, { poolSize = DEFAULT_POOL_SIZE } = {}): Database {
+/**
+ * Wraps an already migrated PostgreSQL database; the pool connects lazily. Waiting for a pooled
+ * connection is bounded by the same maxWait as starting a transaction, so a saturated pool fails
+ * a request as busy (503) instead of queueing it without end.
+ */
+export function postgresDatabase(databaseUrl: string, settings: TransactionSettings & { poolSize?: number } = {}): Database {
+  const poolSize = settings.poolSize ?? DATABASE_DEFAULTS.poolSize;
+  const maxWait = settings.transactionMaxWaitMs ?? DATABASE_DEFAULTS.transactionMaxWaitMs;
+  const timeout = settings.transactionTimeoutMs ?? DATABASE_DEFAULTS.transactionTimeoutMs;
   // pg's Pool.end() resolves before the sockets are gone: errors on connections that are already
   // being closed (e.g. a test dropping its database right after) are not worth reporting.
   let closing = false;
@@ -30,8 +36,7 @@ export function postgresDatabase(databaseUrl: string, { poolSize = DEFAULT_POOL_
     {
       connectionString: databaseUrl,
       max: poolSize,
-      // Fail a request when no connection frees up instead of queueing forever.
-      connectionTimeoutMillis: 10_000,
+      connectionTimeoutMillis: maxWait,
       idleTimeoutMillis: 30_000,
     },
     {
@@ -45,7 +50,7 @@ export function postgresDatabase(databaseUrl: string, { poolSize = DEFAULT_POOL_
     },
   );
   // 'minimal' skips capturing a call-site stack trace on every query.
-  const prisma = new PrismaClient({ adapter, errorFormat: 'minimal' });
+  const prisma = new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions: { maxWait, timeout } });
   return {
     prisma,
     kind: 'postgres',

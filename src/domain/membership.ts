@@ -5,7 +5,7 @@
  */
 import { AppError, conflict, forbidden, notFound } from '../errors.js';
 import { type GrantCeilings, type Role, isAdminPlus, outranks, rank, withinCeiling } from './roles.js';
-import type { StoredVisibility } from './visibility.js';
+import { type StoredVisibility, isPublic } from './visibility.js';
 
 export type MembershipState = 'active' | 'invited' | 'requested';
 export type PrincipalKind = 'user' | 'agent';
@@ -170,7 +170,7 @@ export interface JoinInput {
 
 /** 3: none -> join -> active at the type's default role, on public resources only. Idempotent. */
 export function decideJoin({ actor, visibility, rules }: JoinInput): NonNullable<Outcome> {
-  if (visibility !== 'public') {
+  if (!isPublic({ visibility })) {
     throw forbidden('members_only', 'This resource is members-only: entry is by invite or request.');
   }
   const row = actor.membership;

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { VISIBILITY_NAMES, type VisibilityName, type VisibilityPair, compileVisibility, isPublic, isVisibilityName } from './visibility.js';
+import {
+  type AccessInput,
+  type ResourceAccess,
+  VISIBILITY_NAMES,
+  type VisibilityName,
+  type VisibilityPair,
+  canTarget,
+  canView,
+  compileVisibility,
+  isPublic,
+  isVisibilityName,
+  resourceAccess,
+} from './visibility.js';
 
 describe('2.1 visibility: stored pair compiled from the schema enum', () => {
   it('2.1: the schema enum is members, unlisted, discoverable', () => {
@@ -27,5 +39,41 @@ describe('2.1 visibility: stored pair compiled from the schema enum', () => {
 
   it('2.1: a prototype key ("constructor") is not a visibility name', () => {
     expect(isVisibilityName('constructor')).toBe(false);
+  });
+});
+
+describe('4.3 resource access: who reaches a resource, and who sees it', () => {
+  const own = (state: 'active' | 'invited' | 'requested') => ({ state });
+
+  it.each<[string, AccessInput, ResourceAccess, boolean]>([
+    ['2.1: public, stranger -> view (unlisted and discoverable are viewable by id)', { visibility: 'public', own: null, agentInvited: false }, 'view', true],
+    ['2.1: public, pending invitee -> view', { visibility: 'public', own: own('invited'), agentInvited: false }, 'view', true],
+    ['4.3: members, active member -> view', { visibility: 'members', own: own('active'), agentInvited: false }, 'view', true],
+    ['4.3: members, stranger -> none (404 like a missing resource)', { visibility: 'members', own: null, agentInvited: false }, 'none', false],
+    ['3: members, invitee -> own_pending (accepts or declines; fetch stays 404)', { visibility: 'members', own: own('invited'), agentInvited: false }, 'own_pending', false],
+    ['3: members, requester -> own_pending (withdraws by reject)', { visibility: 'members', own: own('requested'), agentInvited: false }, 'own_pending', false],
+    ['3: members, owner of an invited agent -> own_pending (answers for the agent)', { visibility: 'members', own: null, agentInvited: true }, 'own_pending', false],
+  ])('%s', (_, input, access, viewable) => {
+    expect(resourceAccess(input)).toBe(access);
+    expect(canView(input.visibility, input.own)).toBe(viewable);
+  });
+
+  const me = 'usr_me';
+  const person = { id: 'usr_other', kind: 'user' as const, ownerId: null };
+  const myAgent = { id: 'agt_mine', kind: 'agent' as const, ownerId: me };
+  const theirAgent = { id: 'agt_theirs', kind: 'agent' as const, ownerId: 'usr_other' };
+  const self = { id: me, kind: 'user' as const, ownerId: null };
+
+  it.each<[string, ResourceAccess, Parameters<typeof canTarget>[2], boolean]>([
+    ['view: any target may be named (unknown ones answer user_not_found)', 'view', person, true],
+    ['view: an unknown target is left to user_not_found', 'view', null, true],
+    ['own_pending: yourself', 'own_pending', self, true],
+    ['own_pending: an agent you own', 'own_pending', myAgent, true],
+    ["own_pending: another person answers resource_not_found (no roster probing)", 'own_pending', person, false],
+    ["own_pending: someone else's agent answers resource_not_found", 'own_pending', theirAgent, false],
+    ['own_pending: an unknown target answers resource_not_found too', 'own_pending', null, false],
+    ['none: nobody', 'none', self, false],
+  ])('%s', (_, access, target, expected) => {
+    expect(canTarget(access, me, target)).toBe(expected);
   });
 });

@@ -21,3 +21,48 @@ export const compileVisibility = (name: VisibilityName): VisibilityPair => PAIRS
 
 /** Public resources (unlisted or discoverable) can be viewed by id and self-joined. */
 export const isPublic = (pair: { visibility: StoredVisibility }): boolean => pair.visibility === 'public';
+
+/**
+ * How far a caller reaches a resource (spec 2.1, 4.3):
+ * - `view`: a public resource, or the caller is an active member. Fetch by id, static lookup,
+ *   rosters and every per-resource transition.
+ * - `own_pending`: a members-only resource where the caller has only a pending row of its own,
+ *   or an agent it owns has a pending invite. Fetch still answers 404, but the transition table
+ *   lets these people answer their row: the invitee accepts or declines, the requester
+ *   withdraws, an agent's owner answers for it.
+ * - `none`: a members-only resource the caller has nothing to do with; it answers 404 exactly
+ *   as a resource that does not exist.
+ */
+export type ResourceAccess = 'view' | 'own_pending' | 'none';
+
+export interface AccessInput {
+  visibility: StoredVisibility;
+  /** The caller's own unexpired row, if any. */
+  own: { state: 'active' | 'invited' | 'requested' } | null;
+  /** An agent the caller owns has an unexpired invite to the resource. */
+  agentInvited: boolean;
+}
+
+export function resourceAccess({ visibility, own, agentInvited }: AccessInput): ResourceAccess {
+  if (isPublic({ visibility }) || own?.state === 'active') return 'view';
+  return own || agentInvited ? 'own_pending' : 'none';
+}
+
+/** The read gate (fetch by id, static lookup, rosters, live feeds): public, or an active member. */
+export const canView = (visibility: StoredVisibility, own: { state: string } | null): boolean =>
+  isPublic({ visibility }) || own?.state === 'active';
+
+/**
+ * Whom a transition may name as its target. With `own_pending` access the caller may name only
+ * itself or an agent it owns; anyone else answers like an unknown resource, so a pending member
+ * cannot probe the roster of a resource it cannot see.
+ */
+export function canTarget(
+  access: ResourceAccess,
+  actorId: string,
+  target: { id: string; kind: 'user' | 'agent'; ownerId: string | null } | null,
+): boolean {
+  if (access === 'view') return true;
+  if (access === 'none' || !target) return false;
+  return target.id === actorId || (target.kind === 'agent' && target.ownerId === actorId);
+}

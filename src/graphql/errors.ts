@@ -4,22 +4,44 @@
  */
 import { GraphQLError } from 'graphql';
 import { ZodError } from 'zod';
-import { AppError, zodToAppError } from '../errors.js';
+import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '../db/busy.js';
+import { AppError, serviceBusy, zodToAppError } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { currentRequestId, logger } from '../lib/logger.js';
 
 export interface ErrorShape {
   code: string;
   status: number;
   message: string;
   details?: Record<string, unknown>;
+  /** HTTP headers a REST answer carries (`retry-after` on 503 busy). */
+  headers?: Record<string, string>;
 }
 
-const INTERNAL: ErrorShape = { code: 'internal', status: 500, message: 'Unexpected error. It has been logged.' };
+/** An unexpected failure: logged with its stack and the request id, which the client gets too. */
+function internal(error: unknown): ErrorShape {
+  logger.error({ err: error }, 'unexpected error');
+  const requestId = currentRequestId();
+  return {
+    code: 'internal',
+    status: 500,
+    message: `Unexpected error. It has been logged${requestId ? ` under request id ${requestId}` : ''}.`,
+    ...(requestId ? { details: { requestId } } : {}),
+  };
+}
 
 /** Classifies any thrown value (an original error or a GraphQLError around one). */
 export function describeError(error: unknown): ErrorShape {
   const original = error instanceof GraphQLError ? (error.originalError ?? null) : error;
-  if (original instanceof AppError) return { code: original.code, status: original.status, message: original.message, details: original.details };
+  if (original instanceof AppError) {
+    const { code, status, message, details } = original;
+    const retryAfter = details?.retryAfter;
+    return { code, status, message, details, ...(typeof retryAfter === 'number' ? { headers: { 'retry-after': String(retryAfter) } } : {}) };
+  }
+  // The database had no capacity within its waits (src/db/busy.ts): overload, not a bug.
+  if (isDatabaseBusy(original)) {
+    return describeError(serviceBusy('The service is busy (its database is saturated): the request did not complete. Retry after a moment.', BUSY_RETRY_AFTER_SECONDS));
+  }
   if (original instanceof ZodError) return describeError(zodToAppError(original));
   if (original instanceof Prisma.PrismaClientKnownRequestError && original.code === 'P2002') {
     return { code: 'conflict', status: 409, message: 'A concurrent request changed the same record; retry.' };
@@ -31,8 +53,7 @@ export function describeError(error: unknown): ErrorShape {
   if (error instanceof GraphQLError && error.extensions?.code && typeof error.extensions.code === 'string') {
     return { code: error.extensions.code, status: Number(error.extensions.status ?? 400), message: error.message };
   }
-  console.error('[gatehouse] unexpected error', original ?? error);
-  return INTERNAL;
+  return internal(original ?? error);
 }
 
 /** Yoga's maskError hook: same classification, carried in extensions. */
@@ -42,6 +63,13 @@ export function maskError(error: unknown): Error {
   return new GraphQLError(shape.message, {
     nodes: graphqlError?.nodes,
     path: graphqlError?.path,
-    extensions: { code: shape.code, status: shape.status, ...(shape.details ? { details: shape.details } : {}) },
+    extensions: {
+      code: shape.code,
+      status: shape.status,
+      ...(shape.details ? { details: shape.details } : {}),
+      // An AppError raised before execution with an HTTP status (the GraphQL limits' refusal at parse
+      // time) answers with that status; Yoga would otherwise answer a parse error 200 to application/json.
+      ...(graphqlError?.originalError instanceof AppError && graphqlError.extensions?.http ? { http: { status: shape.status } } : {}),
+    },
   });
 }

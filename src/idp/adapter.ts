@@ -13,6 +13,8 @@ import { TtlCache } from '../lib/ttl-cache.js';
 
 /** Gateway-owned callback on each hosted app origin (the invite-page flow signs in through it). */
 export const HOSTED_CALLBACK_PATH = '/_osg/auth/callback';
+/** The same callback on the gateway's own host, for invite links of apps without an origin. */
+export const GATEWAY_CALLBACK_PATH = '/auth/callback';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
@@ -97,7 +99,7 @@ export class PrismaOidcAdapter implements Adapter {
 }
 
 /** OAuth client metadata for an AppClient: a public client, code + refresh, exact redirect URIs. */
-export async function clientMetadata(prisma: PrismaClient, clientId: string): Promise<AdapterPayload | undefined> {
+export async function clientMetadata(prisma: PrismaClient, clientId: string, gatewayCallbacks: string[] = []): Promise<AdapterPayload | undefined> {
   const row = await prisma.appClient.findUnique({
     where: { clientId },
     include: { app: { select: { name: true, origins: { select: { origin: true } } } } },
@@ -107,7 +109,7 @@ export async function clientMetadata(prisma: PrismaClient, clientId: string): Pr
   return {
     client_id: row.clientId,
     client_name: row.app.name,
-    redirect_uris: [...new Set([...row.redirectUris, ...hosted])],
+    redirect_uris: [...new Set([...row.redirectUris, ...hosted, ...gatewayCallbacks])],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
@@ -120,10 +122,14 @@ const CLIENT_CACHE_MS = 30_000;
 
 export class ClientAdapter implements Adapter {
   private readonly cache = new TtlCache<AdapterPayload | undefined>(CLIENT_CACHE_MS);
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** Gateway-owned callbacks every app client may use (the invite flow on the gateway's host). */
+    private readonly gatewayCallbacks: string[] = [],
+  ) {}
   async find(id: string) {
     // Unknown ids come back undefined, which the cache does not keep: a client registered a moment later is found.
-    const metadata = await this.cache.getOrLoad(id, () => clientMetadata(this.prisma, id));
+    const metadata = await this.cache.getOrLoad(id, () => clientMetadata(this.prisma, id, this.gatewayCallbacks));
     return metadata && structuredClone(metadata); // oidc-provider may keep and change what it is given
   }
   async upsert() {

@@ -1,6 +1,16 @@
 /** The embedded provider's HTML: sign in / sign up and its error page. Plain forms, no script. */
 import { escapeHtml } from '../lib/http.js';
 
+/**
+ * Headers of every page the provider and the gateway's invite flow render: no framing anywhere
+ * (clickjacking a sign-in or a Join button), no script, styles inline only. No form-action: a
+ * sign-in form's redirect chain legitimately ends on the app's origin.
+ */
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const PAGE_HEADERS = { 'content-security-policy': PAGE_CSP, 'x-frame-options': 'DENY' } as const;
+/** oidc-provider's pages: `script-src 'self'` so it can add the hash of the one script it writes (form_post). */
+export const PROVIDER_CSP = `${PAGE_CSP}; script-src 'self'`;
+
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}
 form{display:grid;gap:.5rem;margin:1rem 0 2rem}input,button{font:inherit;padding:.5rem}button{cursor:pointer}
 .error{color:#b00020;border:1px solid #b00020;padding:.5rem}.muted{color:#666;font-size:.9rem}`;

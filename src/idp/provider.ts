@@ -9,13 +9,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { AppError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { clientIp } from '../lib/client-ip.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
-import { readForm, readJson, redirect, sendHtml, sendJson } from '../lib/http.js';
-import { createAccountStore } from './accounts.js';
-import { ClientAdapter, PrismaOidcAdapter } from './adapter.js';
+import { escapeHtml, readForm, readJson, redirect, sendHtml, sendJson } from '../lib/http.js';
+import { createAccountStore, type SignInThrottle } from './accounts.js';
+import { ClientAdapter, GATEWAY_CALLBACK_PATH, PrismaOidcAdapter } from './adapter.js';
 import { createConsentAdmin } from './consent-admin.js';
 import { loadIdpKeys } from './keys.js';
-import { errorPage, loginPage } from './pages.js';
+import { PAGE_HEADERS, PROVIDER_CSP, errorPage, layout, loginPage } from './pages.js';
 
 export interface IdentityProviderOptions {
   prisma: PrismaClient;
@@ -33,6 +34,15 @@ export interface IdentityProviderOptions {
   debug?: boolean;
   /** Lifetimes in seconds (tests shorten them). */
   ttl?: { accessToken?: number; refreshToken?: number };
+  /** Sign-in and sign-up attempts per client address and in all (SIGNIN_MAX_PER_IP, SIGNIN_MAX_GLOBAL). */
+  signInLimits?: SignInThrottle;
+  /** Reverse proxies whose X-Forwarded-For names the client (TRUST_PROXY); 0 = the socket's peer. */
+  trustProxy?: number;
+  /**
+   * The gateway's own invite callback (`${PUBLIC_URL}/auth/callback`), accepted as a redirect URI
+   * of every app client; default: /auth/callback beside the consent URL (the gateway's page).
+   */
+  gatewayCallbackUrl?: string;
 }
 
 export interface IdentityProvider {
@@ -55,15 +65,19 @@ export const IDP_ROUTES = {
 } as const;
 
 const DAY = 24 * 60 * 60;
+
+/** The provider's own pages: never framed, a CSP without script (sendHtml's defaults may add more). */
+const page = (res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) =>
+  sendHtml(res, status, html, { ...PAGE_HEADERS, ...headers });
 const UID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export async function createIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
   const { prisma, gatewayClient } = options;
   const issuer = options.issuer.replace(/\/$/, '');
   const mountPath = new URL(issuer).pathname.replace(/\/$/, '');
-  const accounts = createAccountStore(prisma);
+  const accounts = createAccountStore(prisma, options.signInLimits);
   const keys = await loadIdpKeys(prisma, options.secret);
-  const clients = new ClientAdapter(prisma);
+  const clients = new ClientAdapter(prisma, [options.gatewayCallbackUrl ?? new URL(GATEWAY_CALLBACK_PATH, options.consentUrl).href]);
   const accessTtl = options.ttl?.accessToken ?? 3600;
   const refreshTtl = options.ttl?.refreshToken ?? 14 * DAY;
 
@@ -109,6 +123,20 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => client.clientId === gatewayClient.clientId || token.clientId === client.clientId,
       },
+      // The provider's own pages in the gateway's look, no third-party fonts, same headers as every page.
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          ctx.type = 'html';
+          ctx.body = layout('Sign out', `<h1>Sign out?</h1><p>Do you want to sign out of ${escapeHtml(ctx.host)}?</p>${form}
+<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm">No, stay signed in</button>`);
+        },
+        async postLogoutSuccessSource(ctx) {
+          ctx.type = 'html';
+          ctx.body = layout('Signed out', '<h1>Signed out</h1><p>You have been signed out.</p>');
+        },
+      },
     },
     ttl: {
       AccessToken: () => accessTtl,
@@ -125,12 +153,21 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
       },
     },
     async renderError(ctx, out) {
+      ctx.set(PAGE_HEADERS);
       ctx.type = 'html';
       ctx.body = errorPage('Sign-in failed', `${out.error}: ${out.error_description ?? 'The request could not be completed.'}`);
     },
   };
 
   const provider = new Provider(issuer, configuration);
+  // Every HTML page the provider renders (errors, logout, form_post) refuses framing and carries a
+  // CSP; set before rendering so oidc-provider adds the hash of any inline script it writes.
+  provider.use(async (ctx, next) => {
+    ctx.set('content-security-policy', PROVIDER_CSP);
+    await next();
+    if (ctx.response.is('html')) ctx.set('x-frame-options', 'DENY');
+    else ctx.remove('content-security-policy');
+  });
   provider.on('server_error', (_ctx, error) => console.error('[idp] server error', error));
   // oidc-provider keeps the reason of an invalid_grant (e.g. a PKCE mismatch) out of the response.
   if (options.debug) provider.on('grant.error', (_ctx, error) => console.warn('[idp] grant refused:', (error as { error_detail?: string }).error_detail ?? error.message));
@@ -143,41 +180,43 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
     try {
       details = await provider.interactionDetails(req, res);
     } catch {
-      return sendHtml(res, 400, errorPage('Sign-in expired', 'This sign-in attempt is no longer valid. Go back to the app and sign in again.'));
+      return page(res, 400, errorPage('Sign-in expired', 'This sign-in attempt is no longer valid. Go back to the app and sign in again.'));
     }
-    if (details.uid !== uid) return sendHtml(res, 400, errorPage('Sign-in expired', 'This sign-in attempt does not belong to this browser.'));
+    if (details.uid !== uid) return page(res, 400, errorPage('Sign-in expired', 'This sign-in attempt does not belong to this browser.'));
     const client = await provider.Client.find(String(details.params.client_id));
     const clientName = client?.clientName ?? String(details.params.client_id);
     const base = `${mountPath}/interaction/${uid}`;
 
     if (req.method === 'GET' && action === '') {
-      if (details.prompt.name === 'login') return sendHtml(res, 200, loginPage({ action: base, clientName }));
+      if (details.prompt.name === 'login') return page(res, 200, loginPage({ action: base, clientName }));
       if (details.prompt.name === 'consent') {
         const target = new URL(options.consentUrl);
         target.searchParams.set('consent_challenge', uid);
         return redirect(res, target.href);
       }
-      return sendHtml(res, 400, errorPage('Unsupported prompt', `The prompt ${details.prompt.name} is not supported.`));
+      return page(res, 400, errorPage('Unsupported prompt', `The prompt ${details.prompt.name} is not supported.`));
     }
     if (req.method === 'GET' && action === 'abort') {
       return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user cancelled sign-in.' }, { mergeWithLastSubmission: false });
     }
     if (req.method === 'POST' && (action === 'login' || action === 'signup')) {
-      if (details.prompt.name !== 'login') return sendHtml(res, 400, errorPage('Already signed in', 'This step is already complete.'));
+      if (details.prompt.name !== 'login') return page(res, 400, errorPage('Already signed in', 'This step is already complete.'));
       const form = await readForm(req);
       try {
         const { principalId } =
           action === 'login'
-            ? await accounts.signIn({ email: form.email, password: form.password })
-            : await accounts.signUp({ email: form.email, password: form.password, displayName: form.display_name });
+            ? await accounts.signIn({ email: form.email, password: form.password, ip: clientIp(req, options.trustProxy) })
+            : await accounts.signUp({ email: form.email, password: form.password, displayName: form.display_name, ip: clientIp(req, options.trustProxy) });
         return provider.interactionFinished(req, res, { login: { accountId: principalId } }, { mergeWithLastSubmission: false });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         const retryAfter = error.details?.retryAfterSeconds;
-        return sendHtml(res, error.status, loginPage({ action: base, clientName, error: error.message, email: form.email }), retryAfter ? { 'retry-after': String(retryAfter) } : {});
+        return page(res, error.status, loginPage({ action: base, clientName, error: error.message, email: form.email }), {
+          ...(retryAfter ? { 'retry-after': String(retryAfter) } : {}),
+        });
       }
     }
-    return sendHtml(res, 405, errorPage('Not allowed', `${req.method} is not supported here.`));
+    return page(res, 405, errorPage('Not allowed', `${req.method} is not supported here.`));
   }
 
   function adminAuthorized(req: IncomingMessage): boolean {

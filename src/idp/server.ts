@@ -19,7 +19,7 @@ export interface IdentityProviderServer {
 }
 
 export async function createIdentityProviderServer(
-  config: Omit<IdpConfig, 'databaseUrl' | 'migrateOnStart'>,
+  config: Omit<IdpConfig, 'databaseUrl' | 'migrateOnStart' | 'signInLimits' | 'trustProxy'> & Partial<Pick<IdpConfig, 'signInLimits' | 'trustProxy'>>,
   prisma: PrismaClient,
   ttl?: IdentityProviderOptions['ttl'],
 ): Promise<IdentityProviderServer> {
@@ -31,6 +31,8 @@ export async function createIdentityProviderServer(
     adminToken: config.adminToken,
     secret: config.idpSecret,
     debug: config.logLevel === 'debug',
+    signInLimits: config.signInLimits,
+    trustProxy: config.trustProxy,
     ttl,
   });
   async function serve(req: IncomingMessage, res: ServerResponse) {

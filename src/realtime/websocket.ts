@@ -6,11 +6,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Caller } from '../auth/caller.js';
 import { HOSTED_PREFIX, hostedAppOf, markHostedApp, resolveCaller } from '../auth/resolve-caller.js';
 import { isAppError } from '../errors.js';
 import type { Services } from '../services/index.js';
+import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './limits.js';
 
 /** Close codes a client can act on (graphql-ws itself uses 4400-4499 for protocol errors). */
 export const CLOSE_CODES = {
@@ -18,7 +20,16 @@ export const CLOSE_CODES = {
   tokenExpired: 4401,
   /** The client did not read fast enough; its send buffer passed MAX_BUFFERED_BYTES. */
   slowConsumer: 4413,
+  /**
+   * The principal already holds WS_MAX_SOCKETS_PER_PRINCIPAL sockets on this process: close one,
+   * or multiplex subscriptions over fewer sockets. graphql-ws clients treat 4429 as final (no
+   * retry loop); graphql-ws also sends it for a repeated connection_init, the reason tells them apart.
+   */
+  tooManySockets: 4429,
 } as const;
+
+/** `extensions.code` of the error a subscribe past WS_MAX_SUBSCRIPTIONS_PER_SOCKET gets. */
+export const TOO_MANY_SUBSCRIPTIONS = 'too_many_subscriptions';
 
 /** Per-connection send buffer bound: past it the connection is closed rather than grow memory. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -30,12 +41,18 @@ interface Options {
   path: string;
   /** The hosted app of a request's Host, when it is a registered app origin (gateway-routes.ts). */
   hostedApp?: (request: IncomingMessage) => Promise<{ appId: string } | null>;
+  /** Per-process socket and subscription caps (WS_MAX_*); defaults FEED_LIMIT_DEFAULTS. */
+  limits?: Partial<FeedLimits>;
 }
 
-export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp }: Options) {
+export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp, limits: configured }: Options) {
+  const limits: FeedLimits = { ...FEED_LIMIT_DEFAULTS, ...configured };
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, perMessageDeflate: false });
   const callers = new WeakMap<WebSocket, Caller>();
   const expiries = new WeakMap<WebSocket, NodeJS.Timeout>();
+  // Open sockets per principal on this process; a socket is counted from its accepted connection_init to its close.
+  const socketsByPrincipal = new Map<string, number>();
+  const countedAs = new WeakMap<WebSocket, string>();
 
   /** `path` on the gateway's host; `/_osg${path}` on a hosted app origin, whose app the socket is then bound to. */
   async function accepts(request: IncomingMessage): Promise<boolean> {
@@ -47,6 +64,11 @@ export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp }
   }
 
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
+    // Refused before the handshake: a full process spends nothing on the socket.
+    if (wss.clients.size >= limits.maxSockets) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     accepts(request).then(
       ok => (ok ? wss.handleUpgrade(request, socket, head, ws => wss.emit('connection', ws, request)) : socket.destroy()),
       () => socket.destroy(),
@@ -61,9 +83,20 @@ export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp }
         const caller = await socketCaller(services, ctx.extra.request, (ctx.connectionParams ?? {}) as Record<string, unknown>);
         // false closes the socket with graphql-ws' 4403 Forbidden.
         if (!caller || caller.type !== 'principal') return false;
-        callers.set(ctx.extra.socket, caller);
+        const socket = ctx.extra.socket;
+        // Closed while the credential was checked: its close hook already ran, so it must not be counted.
+        if (socket.readyState !== socket.OPEN) return false;
+        const key = caller.principal.id;
+        const open = socketsByPrincipal.get(key) ?? 0;
+        if (open >= limits.maxSocketsPerPrincipal) {
+          // The first close wins: graphql-ws' own 4403 for `false` is then ignored by ws.
+          socket.close(CLOSE_CODES.tooManySockets, `Too many connections: at most ${limits.maxSocketsPerPrincipal} sockets per user`);
+          return false;
+        }
+        socketsByPrincipal.set(key, open + 1);
+        countedAs.set(socket, key);
+        callers.set(socket, caller);
         if (caller.expiresAt) {
-          const socket = ctx.extra.socket;
           const ms = caller.expiresAt - services.deps.now().getTime();
           expiries.set(
             socket,
@@ -74,10 +107,26 @@ export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp }
       },
       onClose: ctx => {
         clearTimeout(expiries.get(ctx.extra.socket));
+        const key = countedAs.get(ctx.extra.socket);
+        if (key === undefined) return;
+        countedAs.delete(ctx.extra.socket);
+        const left = (socketsByPrincipal.get(key) ?? 1) - 1;
+        if (left > 0) socketsByPrincipal.set(key, left);
+        else socketsByPrincipal.delete(key);
       },
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
+        // graphql-ws registers the id before this hook and drops it on complete or close, so
+        // this count includes the new operation. Refused before any parsing or context work.
+        if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptionsPerSocket) {
+          return [
+            new GraphQLError(
+              `Too many subscriptions: at most ${limits.maxSubscriptionsPerSocket} per socket. Complete one, or open another socket.`,
+              { extensions: { code: TOO_MANY_SUBSCRIPTIONS, status: 429 } },
+            ),
+          ];
+        }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           caller: callers.get(ctx.extra.socket) ?? null,

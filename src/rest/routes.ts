@@ -2,10 +2,16 @@
  * The REST shims: each row maps a spec path to a stored GraphQL operation, how path, query and
  * body become variables, and how the result becomes the spec's response body. Adding a route is
  * adding a row. Every operation selects its root field as `result`.
+ *
+ * Operations are `graphql()` documents from the generated client (codegen.ts): `npm run codegen`
+ * checks each one against schema/schema.graphql and types its variables and result, so `variables`
+ * and `respond` below are checked against the operation they serve. docs/api.md §2 lists the routes.
  */
 import { z } from 'zod';
 import { ROLES } from '../domain/roles.js';
 import { VISIBILITY_NAMES } from '../domain/visibility.js';
+import { graphql } from '../graphql-client/generated/index.js';
+import type { ResourceFieldsFragment, TypedDocumentString } from '../graphql-client/generated/graphql.js';
 
 export interface RouteInput {
   params: Record<string, string>;
@@ -16,6 +22,7 @@ export interface RouteInput {
 export interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
+  /** The GraphQL operation text (with its fragments), compiled once at start. */
   operation: string;
   /** Validates the JSON body; routes without one accept only an empty body. */
   body?: z.ZodType<Record<string, unknown>>;
@@ -24,28 +31,69 @@ export interface Route {
   respond: (result: any) => unknown;
 }
 
+/**
+ * One typed row: `body`/`query` schemas type the input `variables` receives (the shim validates
+ * with these same schemas first), the operation types what `variables` must return and what
+ * `respond` is given.
+ */
+function route<R extends { result: unknown }, V, B extends Record<string, unknown> = Record<string, never>, Q extends Record<string, unknown> = Record<string, never>>(row: {
+  method: Route['method'];
+  path: string;
+  operation: TypedDocumentString<R, V>;
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  variables: (input: { params: Record<string, string>; query: Q; body: B }) => V;
+  respond: (result: R['result']) => unknown;
+}): Route {
+  const operation = row.operation.toString();
+  // graphql() answers {} for a text codegen has not seen: fail at load, not on the first request.
+  if (typeof operation !== 'string' || !operation.includes('result:')) {
+    throw new Error(`REST route ${row.method} ${row.path}: its operation is not in the generated documents; run \`npm run codegen\`.`);
+  }
+  return { ...row, operation } as Route;
+}
+
 const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` });
 const id = z.string({ message: 'must be a string' }).min(1, 'must not be empty');
 const optionalUser = z.strictObject({ userId: id.optional() });
 const ok = () => ({ ok: true });
-const okState = (r: { state: string }) => ({ ok: true, state: r.state });
+const okState = (r: { state?: string | null }) => ({ ok: true, state: r.state });
 
-const RESOURCE = 'id type name visibility discoverable memberCount currentMember { role state }';
+graphql(`
+  fragment ResourceFields on Resource {
+    id
+    type
+    name
+    visibility
+    discoverable
+    memberCount
+    currentMember { role state }
+  }
+`);
+graphql(`
+  fragment TransitionFields on MembershipResult {
+    ok
+    resourceId
+    state
+    role
+  }
+`);
+
 /** Spec 2.2: the view has no createdAt; currentMember only where the service set one. */
-const resourceView = (r: any) => {
+const resourceView = (r: ResourceFieldsFragment & { createdAt?: unknown }) => {
   const { createdAt: _createdAt, currentMember, ...rest } = r;
   return currentMember ? { ...rest, currentMember } : rest;
 };
-const browseRow = (r: any) => ({ id: r.id, type: r.type, name: r.name, memberCount: r.memberCount, createdAt: r.createdAt });
-
-const transition = (field: string, args: string, decl: string) =>
-  `mutation(${decl}) { result: ${field}(${args}) { ok resourceId state role } }`;
 
 export const routes: Route[] = [
-  {
+  route({
     method: 'POST',
     path: '/v1/resources',
-    operation: `mutation($input: CreateResourceInput!) { result: createResource(input: $input) { ${RESOURCE} } }`,
+    operation: graphql(`
+      mutation CreateResource($input: CreateResourceInput!) {
+        result: createResource(input: $input) { ...ResourceFields }
+      }
+    `),
     body: z.strictObject({
       type: z.string({ message: 'is required and must be a string' }),
       name: z.string({ message: 'is required and must be a string' }),
@@ -53,20 +101,30 @@ export const routes: Route[] = [
     }),
     variables: ({ body }) => ({ input: body }),
     respond: resourceView,
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/v1/resources',
-    operation: `query($type: String) { result: resources(type: $type) { ${RESOURCE} } }`,
+    operation: graphql(`
+      query Resources($type: String) {
+        result: resources(type: $type) { ...ResourceFields }
+      }
+    `),
     query: z.object({ type: z.string().optional() }),
     variables: ({ query }) => query,
-    respond: (rows: any[]) => ({ resources: rows.map(resourceView) }),
-  },
-  {
+    respond: rows => ({ resources: rows.map(resourceView) }),
+  }),
+  route({
     method: 'GET',
     path: '/v1/resources/browse',
-    operation: `query($type: String, $query: String, $limit: Int, $cursor: String) {
-      result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) { resources { id type name memberCount createdAt } nextCursor } }`,
+    operation: graphql(`
+      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {
+        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {
+          resources { id type name memberCount createdAt }
+          nextCursor
+        }
+      }
+    `),
     query: z.object({
       type: z.string().optional(),
       query: z.string().max(200, 'must be at most 200 characters').optional(),
@@ -74,177 +132,262 @@ export const routes: Route[] = [
       cursor: z.string().optional(),
     }),
     variables: ({ query }) => query,
-    respond: (page: any) => ({ resources: page.resources.map(browseRow), nextCursor: page.nextCursor }),
-  },
-  {
+    respond: page => ({
+      resources: page.resources.map(r => ({ id: r.id, type: r.type, name: r.name, memberCount: r.memberCount, createdAt: r.createdAt })),
+      nextCursor: page.nextCursor,
+    }),
+  }),
+  route({
     method: 'GET',
     path: '/v1/resources/static',
-    operation: `query($type: String!, $slug: String!) { result: staticResource(type: $type, slug: $slug) { ${RESOURCE} } }`,
+    operation: graphql(`
+      query StaticResource($type: String!, $slug: String!) {
+        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }
+      }
+    `),
     query: z.object({ type: z.string({ message: 'is required' }).min(1), slug: z.string({ message: 'is required' }).min(1) }),
     variables: ({ query }) => query,
     respond: resourceView,
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/v1/resources/invitations',
-    operation: `query($type: String) { result: invitations(type: $type) { resourceId type name role invitedBy expiresAt } }`,
+    operation: graphql(`
+      query Invitations($type: String) {
+        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }
+      }
+    `),
     query: z.object({ type: z.string().optional() }),
     variables: ({ query }) => query,
-    respond: (rows: unknown[]) => ({ invitations: rows }),
-  },
-  {
+    respond: rows => ({ invitations: rows }),
+  }),
+  route({
     method: 'GET',
     path: '/v1/resources/:id',
-    operation: `query($id: ID!) { result: resource(id: $id) { ${RESOURCE} } }`,
+    operation: graphql(`
+      query Resource($id: ID!) {
+        result: resource(id: $id) { ...ResourceFields }
+      }
+    `),
     variables: ({ params }) => ({ id: params.id }),
     respond: resourceView,
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/v1/resources/:id/members',
-    operation: `query($id: ID!) { result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName } }`,
+    operation: graphql(`
+      query Members($id: ID!) {
+        result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }
+      }
+    `),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (rows: unknown[]) => ({ members: rows }),
-  },
-  {
+    respond: rows => ({ members: rows }),
+  }),
+  route({
     method: 'POST',
     path: '/v1/resources/:id/invite',
-    operation: transition('invite', 'resourceId: $id, userId: $userId, role: $role', '$id: ID!, $userId: ID!, $role: Role'),
+    operation: graphql(`
+      mutation Invite($id: ID!, $userId: ID!, $role: Role) {
+        result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }
+      }
+    `),
     body: z.strictObject({ userId: id, role: role.optional() }),
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: okState,
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/v1/resources/:id/invite-link',
-    operation: `mutation($id: ID!, $role: Role) { result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt } }`,
+    operation: graphql(`
+      mutation CreateInviteLink($id: ID!, $role: Role) {
+        result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }
+      }
+    `),
     body: z.strictObject({ role: role.optional() }),
     variables: ({ params, body }) => ({ id: params.id, ...body }),
-    respond: (link: unknown) => link,
-  },
-  {
+    respond: link => link,
+  }),
+  route({
     method: 'POST',
     path: '/v1/resources/:id/request',
-    operation: transition('requestAccess', 'resourceId: $id, role: $role', '$id: ID!, $role: Role'),
+    operation: graphql(`
+      mutation RequestAccess($id: ID!, $role: Role) {
+        result: requestAccess(resourceId: $id, role: $role) { ...TransitionFields }
+      }
+    `),
     body: z.strictObject({ role: role.optional() }),
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: okState,
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/v1/resources/:id/accept',
-    operation: transition('accept', 'resourceId: $id, userId: $userId', '$id: ID!, $userId: ID'),
+    operation: graphql(`
+      mutation Accept($id: ID!, $userId: ID) {
+        result: accept(resourceId: $id, userId: $userId) { ...TransitionFields }
+      }
+    `),
     body: optionalUser,
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: okState,
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/v1/resources/:id/reject',
-    operation: transition('reject', 'resourceId: $id, userId: $userId', '$id: ID!, $userId: ID'),
+    operation: graphql(`
+      mutation Reject($id: ID!, $userId: ID) {
+        result: reject(resourceId: $id, userId: $userId) { ...TransitionFields }
+      }
+    `),
     body: optionalUser,
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: ok,
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/v1/resources/:id/join',
-    operation: transition('join', 'resourceId: $id', '$id: ID!'),
+    operation: graphql(`
+      mutation Join($id: ID!) {
+        result: join(resourceId: $id) { ...TransitionFields }
+      }
+    `),
     variables: ({ params }) => ({ id: params.id }),
     respond: okState,
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/v1/resources/:id/leave',
-    operation: transition('leave', 'resourceId: $id', '$id: ID!'),
+    operation: graphql(`
+      mutation Leave($id: ID!) {
+        result: leave(resourceId: $id) { ...TransitionFields }
+      }
+    `),
     variables: ({ params }) => ({ id: params.id }),
     respond: ok,
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/v1/resources/:id/setRole',
-    operation: transition('setRole', 'resourceId: $id, userId: $userId, role: $role', '$id: ID!, $userId: ID!, $role: Role!'),
+    operation: graphql(`
+      mutation SetRole($id: ID!, $userId: ID!, $role: Role!) {
+        result: setRole(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }
+      }
+    `),
     body: z.strictObject({ userId: id, role }),
     variables: ({ params, body }) => ({ id: params.id, ...body }),
-    respond: (r: { role: string }) => ({ ok: true, role: r.role }),
-  },
-  {
+    respond: r => ({ ok: true, role: r.role }),
+  }),
+  route({
     method: 'POST',
     path: '/v1/resources/:id/remove',
-    operation: transition('removeMember', 'resourceId: $id, userId: $userId', '$id: ID!, $userId: ID!'),
+    operation: graphql(`
+      mutation RemoveMember($id: ID!, $userId: ID!) {
+        result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }
+      }
+    `),
     body: z.strictObject({ userId: id }),
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: ok,
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/v1/invite-links/claim',
-    operation: `mutation($code: String!) { result: claimInviteLink(code: $code) { ok resourceId state role } }`,
+    operation: graphql(`
+      mutation ClaimInviteLink($code: String!) {
+        result: claimInviteLink(code: $code) { ok resourceId state role }
+      }
+    `),
     body: z.strictObject({ code: z.string({ message: 'is required and must be a string' }).min(1, 'must not be empty') }),
     variables: ({ body }) => body,
-    respond: (r: unknown) => r,
-  },
-  {
+    respond: r => r,
+  }),
+  route({
     method: 'POST',
     path: '/v1/agents',
-    operation: `mutation($name: String!) { result: createAgent(name: $name) { id name ownerId token } }`,
+    operation: graphql(`
+      mutation CreateAgent($name: String!) {
+        result: createAgent(name: $name) { id name ownerId token }
+      }
+    `),
     body: z.strictObject({ name: z.string({ message: 'is required and must be a string' }) }),
     variables: ({ body }) => body,
-    respond: (r: unknown) => r,
-  },
-  {
+    respond: r => r,
+  }),
+  route({
     method: 'POST',
     path: '/v1/blocks',
-    operation: `mutation($userId: ID!) { result: blockUser(userId: $userId) { ok userId } }`,
+    operation: graphql(`
+      mutation BlockUser($userId: ID!) {
+        result: blockUser(userId: $userId) { ok userId }
+      }
+    `),
     body: z.strictObject({ userId: id }),
     variables: ({ body }) => body,
-    respond: (r: unknown) => r,
-  },
-  {
+    respond: r => r,
+  }),
+  route({
     method: 'DELETE',
     path: '/v1/blocks/:userId',
-    operation: `mutation($userId: ID!) { result: unblockUser(userId: $userId) { ok userId } }`,
-    variables: ({ params }) => params,
-    respond: (r: unknown) => r,
-  },
-  {
+    operation: graphql(`
+      mutation UnblockUser($userId: ID!) {
+        result: unblockUser(userId: $userId) { ok userId }
+      }
+    `),
+    variables: ({ params }) => ({ userId: params.userId }),
+    respond: r => r,
+  }),
+  route({
     method: 'GET',
     path: '/dev/apps',
-    operation: `query { result: apps { id name origins clientIds environments createdAt } }`,
+    operation: graphql(`
+      query Apps {
+        result: apps { id name origins clientIds environments createdAt }
+      }
+    `),
     variables: () => ({}),
-    respond: (apps: unknown[]) => ({ apps }),
-  },
-  {
+    respond: apps => ({ apps }),
+  }),
+  route({
     method: 'POST',
     path: '/dev/apps',
-    operation: `mutation($input: CreateAppInput!) { result: createApp(input: $input) { id name origins clientIds environments createdAt } }`,
+    operation: graphql(`
+      mutation CreateApp($input: CreateAppInput!) {
+        result: createApp(input: $input) { id name origins clientIds environments createdAt }
+      }
+    `),
     body: z.strictObject({
       name: z.string({ message: 'is required and must be a string' }),
       origins: z.array(z.string()).optional(),
       redirectUris: z.array(z.string()).optional(),
     }),
     variables: ({ body }) => ({ input: body }),
-    respond: (app: unknown) => app,
-  },
-  {
+    respond: app => app,
+  }),
+  route({
     method: 'PUT',
     path: '/dev/apps/:appId/deployments/:env',
-    operation: `mutation($appId: ID!, $env: String!, $schema: JSON!) {
-      result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables } }`,
+    operation: graphql(`
+      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {
+        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }
+      }
+    `),
     body: z.strictObject({ schema: z.record(z.string(), z.unknown(), { message: 'is required: the app schema IR object' }) }),
-    variables: ({ params, body }) => ({ ...params, schema: body.schema }),
-    respond: (d: unknown) => d,
-  },
-  {
+    variables: ({ params, body }) => ({ appId: params.appId, env: params.env, schema: body.schema }),
+    respond: d => d,
+  }),
+  route({
     method: 'POST',
     path: '/dev/apps/:appId/test-users',
-    operation: `mutation($appId: ID!, $name: String!, $env: String!) {
-      result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env } }`,
+    operation: graphql(`
+      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {
+        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }
+      }
+    `),
     body: z.strictObject({
       name: z.string({ message: 'is required and must be a string' }),
       env: z.string({ message: 'is required (for example "dev"); test users are pinned to one environment' }),
     }),
-    variables: ({ params, body }) => ({ ...params, ...body }),
-    respond: (r: any) => ({ user_id: r.userId, token: r.token, expires_at: r.expiresAt, payer: r.payer, env: r.env }),
-  },
+    variables: ({ params, body }) => ({ appId: params.appId, ...body }),
+    respond: r => ({ user_id: r.userId, token: r.token, expires_at: r.expiresAt, payer: r.payer, env: r.env }),
+  }),
 ];

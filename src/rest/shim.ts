@@ -12,8 +12,6 @@ import { describeError } from '../graphql/errors.js';
 import type { Context } from '../graphql/builder.js';
 import type { Route } from './routes.js';
 
-export const MAX_BODY_BYTES = 64 * 1024;
-
 interface CompiledRoute {
   route: Route;
   segments: string[];
@@ -101,8 +99,9 @@ function parseInput(schema: z.ZodType<Record<string, unknown>> | undefined, valu
   return parsed.data;
 }
 
+/** Through the one body reader (MAX_BODY_BYTES, NUL refusal); path and query were checked at the entrance. */
 function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  return req.method === 'GET' || req.method === 'HEAD' ? Promise.resolve({}) : readJson(req, MAX_BODY_BYTES);
+  return req.method === 'GET' || req.method === 'HEAD' ? Promise.resolve({}) : readJson(req);
 }
 
 /** JSON responses of the REST shims (the same helper the gateway uses). */

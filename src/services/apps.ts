@@ -1,5 +1,7 @@
 /** Apps, their origins and OAuth clients, deployments of app schemas, and test-session minting. */
 import { z } from 'zod';
+import { gatewayHosts, redirectUriProblem } from '../domain/app-urls.js';
+import { testUserId } from '../domain/principals.js';
 import { compileVisibility } from '../domain/visibility.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../lib/secrets.js';
@@ -23,7 +25,8 @@ const originSchema = z
 export const appInputSchema = z.object({
   name: z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters'),
   origins: z.array(originSchema).max(20).default([]),
-  redirectUris: z.array(z.string().url()).max(20).default([]),
+  // Checked one by one in `create` (redirectUriProblem) so the answer is invalid_redirect_uri.
+  redirectUris: z.array(z.string()).max(20).default([]),
 });
 
 export const envNameSchema = z
@@ -100,6 +103,17 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
   return {
     async create(developerId: string, input: z.input<typeof appInputSchema>): Promise<AppView> {
       const { name, origins, redirectUris } = appInputSchema.parse(input);
+      const ownHosts = gatewayHosts(deps.config);
+      for (const [i, origin] of origins.entries()) {
+        // An app origin takes over /auth/* and /_osg/* on its host: the gateway's own hosts are never an app's.
+        if (ownHosts.has(new URL(origin).host)) {
+          throw badRequest('origin_reserved', `origins[${i}]: ${origin} is this gateway's own host; register the host your app is served from.`);
+        }
+      }
+      for (const [i, uri] of redirectUris.entries()) {
+        const problem = redirectUriProblem(uri);
+        if (problem) throw badRequest('invalid_redirect_uri', `redirectUris[${i}]: ${problem} (got ${JSON.stringify(uri.slice(0, 200))}).`);
+      }
       const taken = origins.length ? await prisma.appOrigin.findMany({ where: { origin: { in: origins } } }) : [];
       if (taken.length) throw conflict('origin_taken', `Origin ${taken[0].origin} already belongs to another app.`);
       const id = newId('app', 8);
@@ -194,7 +208,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
       if (!deployment) {
         throw conflict('env_not_deployed', `Environment '${env}' of app ${appId} has no deployment yet: deploy a schema to it first (gatehouse deploy --app ${appId} --env ${env}).`);
       }
-      const userId = `test:${appId}:${name}`;
+      const userId = testUserId(appId, name);
       await prisma.principal.upsert({ where: { id: userId }, create: { id: userId, kind: 'user', displayName: name }, update: {} });
       const minted = await tokens.mint({ kind: 'test_session', principalId: userId, deploymentId: deployment.id, developerId });
       return { user_id: userId, token: minted.token, expires_at: minted.expiresAt!.toISOString(), payer: developerId, env };

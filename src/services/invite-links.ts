@@ -17,8 +17,8 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
     async create(caller: PrincipalCaller, resourceId: string, role?: Role) {
       const deployment = await apps.deployment(caller.deployment.id);
       const code = newSecret('inv');
-      const link = await runTransition(deps, caller, resourceId, async ({ tx, changes, resource, now }) => {
-        const actor = (await changes.party(caller.principal.id, caller.principal))!;
+      // Gated like every per-resource route: 404 to a caller who cannot see the resource.
+      const link = await runTransition(deps, caller, resourceId, async ({ tx, actor, resource, now }) => {
         const liveLinksByActor = await tx.inviteLink.count({
           where: { resourceId: resource.id, creatorId: actor.id, usedAt: null, expiresAt: { gt: now } },
         });
@@ -34,9 +34,39 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
             createdAt: now,
           },
         });
-      });
+      }, { gate: 'reach' });
       const origin = deployment.origins[0] ?? deps.config.publicUrl;
       return { url: `${origin}/_invite/${code}`, role: link.role, expiresAt: link.expiresAt };
+    },
+
+    /**
+     * What an invite page shows before anyone joins (read only, never consumes): the link's
+     * resource, role and app. Used and expired links answer as a claim would.
+     */
+    async preview(code: string) {
+      if (!/^inv_[A-Za-z0-9_-]{43}$/.test(code)) throw linkNotFound();
+      const link = await deps.prisma.inviteLink.findUnique({
+        where: { codeHash: sha256(code) },
+        select: {
+          role: true,
+          usedAt: true,
+          expiresAt: true,
+          resource: { select: { id: true, name: true, type: true, deployment: { select: { appId: true, env: true, app: { select: { name: true } } } } } },
+        },
+      });
+      if (!link) throw linkNotFound();
+      if (link.usedAt) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
+      if (link.expiresAt <= deps.now()) throw new AppError('invite_link_expired', 410, 'This invite link has expired.');
+      const { resource } = link;
+      return {
+        appId: resource.deployment.appId,
+        appName: resource.deployment.app.name,
+        env: resource.deployment.env,
+        resourceId: resource.id,
+        resourceName: resource.name,
+        resourceType: resource.type,
+        role: link.role,
+      };
     },
 
     /** Re-checks every condition; a failed check leaves the link unconsumed. */
@@ -49,10 +79,10 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
       // A link of another app environment is no link here.
       if (!found || found.resource.deploymentId !== caller.deployment.id) throw linkNotFound();
       const deployment = await apps.deployment(caller.deployment.id);
-      return runTransition(deps, caller, found.resourceId, async ({ tx, changes, resource, now }) => {
+      // The code is the capability: claiming is the way into a members-only resource, so no visibility gate.
+      return runTransition(deps, caller, found.resourceId, async ({ tx, changes, resource, now, actor: claimer }) => {
         // Read under the resource lock: concurrent claims of one link serialise here.
         const link = (await tx.inviteLink.findUnique({ where: { codeHash: sha256(code) } }))!;
-        const claimer = (await changes.party(caller.principal.id, caller.principal))!;
         const creator = await changes.party(link.creatorId);
         if (!creator) throw new AppError('invite_link_inactive', 403, 'The creator of this invite link no longer exists.');
         const blocked = await isBlockedEitherWay(tx, claimer.id, creator.id);
@@ -61,7 +91,7 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
         if (consumed.count !== 1) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
         await changes.apply(claimer.id, claimer.membership, outcome, link.creatorId);
         return { ok: true as const, resourceId: resource.id, state: 'active' as const, role: outcome.role };
-      });
+      }, { gate: 'entry' });
     },
   };
 }

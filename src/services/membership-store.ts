@@ -6,10 +6,11 @@
 import type { PrincipalCaller } from '../auth/caller.js';
 import { type MemberRow, type Outcome, type Party, PENDING_TTL_MS, isExpired } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
-import type { StoredVisibility } from '../domain/visibility.js';
+import { type ResourceAccess, type StoredVisibility, resourceAccess } from '../domain/visibility.js';
 import { notFound } from '../errors.js';
 import { type MembershipEvent, memberRow } from '../realtime/event-bus.js';
 import type { ServiceDeps, Tx } from './deps.js';
+import { findPrincipalInApp } from './principals.js';
 
 export interface LockedResource {
   id: string;
@@ -38,12 +39,17 @@ export class ChangeSet {
     private readonly tx: Tx,
     private readonly resource: LockedResource,
     private readonly now: Date,
+    /** The app of the resource: principals of other apps read as unknown. */
+    private readonly appId: string,
   ) {}
 
-  /** The party's current row; an expired pending row is purged and reads as none. */
+  /**
+   * The party's current row; an expired pending row is purged and reads as none. A principal
+   * that does not exist or belongs to another app is `null`, the same answer for both.
+   */
   async party(id: string, known?: PrincipalCaller['principal']): Promise<Party | null> {
     // Sequential: one transaction is one connection, which runs one query at a time anyway.
-    const principal = known ?? (await this.tx.principal.findUnique({ where: { id }, select: { id: true, kind: true, ownerId: true } }));
+    const principal = known ?? (await findPrincipalInApp(this.tx, id, this.appId));
     const row = await this.tx.membership.findUnique({
       where: { resourceId_principalId: { resourceId: this.resource.id, principalId: id } },
       select: { role: true, state: true, expiresAt: true },
@@ -98,23 +104,56 @@ export interface TransitionScope {
   resource: LockedResource;
   changes: ChangeSet;
   now: Date;
+  /** The caller with its current row on the resource. */
+  actor: Party;
+  /** How far the caller reaches the resource; `view` when the transition is not gated. */
+  access: ResourceAccess;
+}
+
+export interface TransitionOptions {
+  /**
+   * `reach` (per-resource routes): a caller without access (spec 2.1, see `resourceAccess`)
+   * gets 404 resource_not_found before any other check, exactly like a missing resource.
+   * `entry`: routes that are themselves the way in (join, request, invite-link claim) and the
+   * platform's own transitions (consent's `_app` join, dashboard deletion) decide for themselves.
+   */
+  gate: 'reach' | 'entry';
+}
+
+/** Whether an agent the caller owns has an unexpired invite to the resource (its owner answers it). */
+async function ownsInvitedAgent(tx: Tx, resourceId: string, ownerId: string, now: Date): Promise<boolean> {
+  const hit = await tx.membership.findFirst({
+    where: { resourceId, state: 'invited', expiresAt: { gt: now }, principal: { ownerId, kind: 'agent' } },
+    select: { principalId: true },
+  });
+  return hit !== null;
 }
 
 /**
- * Runs one membership transition: lock the resource, let `work` decide and write through the
- * change set, commit, then publish the events (never for a rolled-back change).
+ * Runs one membership transition: lock the resource, apply the access gate, let `work` decide
+ * and write through the change set, commit, then publish the events (never for a rolled-back change).
  */
 export async function runTransition<T>(
   deps: ServiceDeps,
   caller: PrincipalCaller,
   resourceId: string,
   work: (scope: TransitionScope) => Promise<T>,
+  options: TransitionOptions = { gate: 'entry' },
 ): Promise<T> {
   const now = deps.now();
   const { result, events } = await deps.transaction(async tx => {
     const resource = await lockResource(tx, caller.deployment.id, resourceId);
-    const changes = new ChangeSet(tx, resource, now);
-    const result = await work({ tx, resource, changes, now });
+    const changes = new ChangeSet(tx, resource, now, caller.deployment.appId);
+    const actor = (await changes.party(caller.principal.id, caller.principal))!;
+    let access: ResourceAccess = 'view';
+    if (options.gate === 'reach') {
+      const facts = { visibility: resource.visibility, own: actor.membership, agentInvited: false };
+      access = resourceAccess(facts);
+      // Only asked when nothing else lets the caller in: the one extra query most calls skip.
+      if (access === 'none' && (await ownsInvitedAgent(tx, resource.id, actor.id, now))) access = resourceAccess({ ...facts, agentInvited: true });
+      if (access === 'none') throw resourceNotFound(resourceId);
+    }
+    const result = await work({ tx, resource, changes, now, actor, access });
     await changes.flush();
     return { result, events: changes.events };
   });

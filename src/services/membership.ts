@@ -12,13 +12,14 @@ import {
   decideSetRole,
 } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
-import { forbidden, notFound } from '../errors.js';
+import { type StoredVisibility, canTarget, canView } from '../domain/visibility.js';
+import { forbidden } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { AppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
-import { type ChangeSet, type TransitionScope, resourceNotFound, runTransition } from './membership-store.js';
-import { isBlockedEitherWay } from './principals.js';
-import { typeRules } from './resource-rules.js';
+import { type TransitionOptions, type TransitionScope, resourceNotFound, runTransition } from './membership-store.js';
+import { isBlockedEitherWay, userNotFound } from './principals.js';
+import { isReservedType, reservedTypeError, typeRules } from './resource-rules.js';
 
 export interface TransitionResult {
   ok: true;
@@ -46,25 +47,23 @@ export interface InvitationEntry {
   expiresAt: Date;
 }
 
-const userNotFound = (id: string) => notFound('user_not_found', `No user or agent ${id}.`);
-
 export function createMembershipService(deps: ServiceDeps, apps: AppService) {
+  /** Every per-resource transition is gated by resource access (404 first) unless it is an entry route. */
   async function transition(
     caller: PrincipalCaller,
     resourceId: string,
-    work: (scope: TransitionScope & { actor: Party; rules: ReturnType<typeof typeRules> }) => Promise<TransitionResult>,
+    work: (scope: TransitionScope & { rules: ReturnType<typeof typeRules> }) => Promise<TransitionResult>,
+    options: TransitionOptions = { gate: 'reach' },
   ) {
     const deployment = await apps.deployment(caller.deployment.id);
-    return runTransition(deps, caller, resourceId, async scope => {
-      const actor = (await scope.changes.party(caller.principal.id, caller.principal))!;
-      return work({ ...scope, actor, rules: typeRules(deployment, scope.resource.type) });
-    });
+    return runTransition(deps, caller, resourceId, scope => work({ ...scope, rules: typeRules(deployment, scope.resource.type) }), options);
   }
 
-  async function targetParty(changes: ChangeSet, actor: Party, userId: string | undefined | null): Promise<Party> {
-    if (!userId || userId === actor.id) return actor;
-    const target = await changes.party(userId);
-    if (!target) throw userNotFound(userId);
+  /** The named target (the caller when none). Who may be named is decided before whether they exist. */
+  async function targetParty({ changes, actor, access, resource }: TransitionScope, userId: string | undefined | null): Promise<Party> {
+    const target = !userId || userId === actor.id ? actor : await changes.party(userId);
+    if (!canTarget(access, actor.id, target)) throw resourceNotFound(resource.id);
+    if (!target) throw userNotFound(userId!);
     return target;
   }
 
@@ -77,9 +76,9 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
 
   return {
     invite(caller: PrincipalCaller, resourceId: string, userId: string, role?: Role) {
-      return transition(caller, resourceId, async ({ tx, changes, actor, rules, now, resource }) => {
-        const target = await changes.party(userId);
-        if (!target) throw userNotFound(userId);
+      return transition(caller, resourceId, async scope => {
+        const { tx, changes, actor, rules, now, resource } = scope;
+        const target = await targetParty(scope, userId);
         const blocked = await isBlockedEitherWay(tx, actor.id, userId);
         const pendingByActor = await tx.membership.count({
           where: { resourceId: resource.id, invitedBy: actor.id, state: 'invited', expiresAt: { gt: now } },
@@ -91,8 +90,9 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
     },
 
     accept(caller: PrincipalCaller, resourceId: string, userId?: string | null) {
-      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
-        const target = await targetParty(changes, actor, userId);
+      return transition(caller, resourceId, async scope => {
+        const { changes, actor, rules, resource } = scope;
+        const target = await targetParty(scope, userId);
         const outcome = decideAccept({ actor, target, rules });
         await changes.apply(target.id, target.membership, outcome);
         return result(resource.id, outcome);
@@ -100,8 +100,9 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
     },
 
     reject(caller: PrincipalCaller, resourceId: string, userId?: string | null) {
-      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
-        const target = await targetParty(changes, actor, userId);
+      return transition(caller, resourceId, async scope => {
+        const { changes, actor, rules, resource } = scope;
+        const target = await targetParty(scope, userId);
         decideReject({ actor, target, rules });
         await changes.apply(target.id, target.membership, null);
         return result(resource.id, null);
@@ -109,21 +110,33 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
     },
 
     request(caller: PrincipalCaller, resourceId: string, role?: Role) {
-      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
-        const outcome = decideRequest({ actor, role, rules });
-        await changes.apply(actor.id, actor.membership, outcome);
-        return result(resource.id, outcome);
-      });
+      // An entry route: asking for access to a members-only resource is what request is for.
+      return transition(
+        caller,
+        resourceId,
+        async ({ changes, actor, rules, resource }) => {
+          // `_app` membership comes with consent only; refused before anything about the resource is read.
+          if (isReservedType(resource.type)) throw reservedTypeError(resource.type, 'request access to');
+          const outcome = decideRequest({ actor, role, rules });
+          await changes.apply(actor.id, actor.membership, outcome);
+          return result(resource.id, outcome);
+        },
+        { gate: 'entry' },
+      );
     },
 
     join(caller: PrincipalCaller, resourceId: string) {
-      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
-        // A members-only resource is invisible to a non-member: same 404 as fetching it.
-        if (resource.visibility !== 'public' && !actor.membership) throw resourceNotFound(resource.id);
-        const outcome = decideJoin({ actor, visibility: resource.visibility, rules });
-        await changes.apply(actor.id, actor.membership, outcome);
-        return result(resource.id, outcome);
-      });
+      // Spec 4.3: join on a members resource is 403 members_only for everyone (an invitee accepts instead).
+      return transition(
+        caller,
+        resourceId,
+        async ({ changes, actor, rules, resource }) => {
+          const outcome = decideJoin({ actor, visibility: resource.visibility, rules });
+          await changes.apply(actor.id, actor.membership, outcome);
+          return result(resource.id, outcome);
+        },
+        { gate: 'entry' },
+      );
     },
 
     leave(caller: PrincipalCaller, resourceId: string) {
@@ -135,8 +148,9 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
     },
 
     setRole(caller: PrincipalCaller, resourceId: string, userId: string, role: Role) {
-      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
-        const target = await targetParty(changes, actor, userId);
+      return transition(caller, resourceId, async scope => {
+        const { changes, actor, rules, resource } = scope;
+        const target = await targetParty(scope, userId);
         const outcome = decideSetRole({ actor, target, rules }, role);
         await changes.apply(target.id, target.membership, outcome);
         return result(resource.id, outcome);
@@ -144,8 +158,9 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
     },
 
     remove(caller: PrincipalCaller, resourceId: string, userId: string) {
-      return transition(caller, resourceId, async ({ changes, actor, rules, resource }) => {
-        const target = await targetParty(changes, actor, userId);
+      return transition(caller, resourceId, async scope => {
+        const { changes, actor, rules, resource } = scope;
+        const target = await targetParty(scope, userId);
         decideRemove({ actor, target, rules });
         await changes.apply(target.id, target.membership, null);
         return result(resource.id, null);
@@ -158,7 +173,7 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
       const rows = await deps.prisma.$queryRaw<
         {
           deployment_id: string;
-          visibility: string;
+          visibility: StoredVisibility;
           caller_state: string | null;
           user_id: string | null;
           role: Role | null;
@@ -181,10 +196,10 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
         ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'writer' THEN 2 ELSE 3 END, m.created_at, m.principal_id`;
       const head = rows[0];
       if (!head || head.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
-      if (head.caller_state !== 'active') {
-        if (head.visibility !== 'public') throw resourceNotFound(resourceId);
-        throw forbidden('not_resource_member', 'Only active members can see the member list.');
-      }
+      const own = head.caller_state ? { state: head.caller_state } : null;
+      if (!canView(head.visibility, own)) throw resourceNotFound(resourceId);
+      // A public resource is no secret, but its roster is the members' business.
+      if (own?.state !== 'active') throw forbidden('not_resource_member', 'Only active members can see the member list.');
       return rows
         .filter(row => row.user_id !== null)
         .map(row => ({

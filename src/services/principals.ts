@@ -1,6 +1,8 @@
 /** Developers, agents and blocks between users. */
 import { z } from 'zod';
 import type { PrincipalCaller } from '../auth/caller.js';
+import type { PrincipalKind } from '../domain/membership.js';
+import { isTestUserId, isTestUserOf } from '../domain/principals.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from './deps.js';
@@ -18,12 +20,39 @@ export async function isBlockedEitherWay(tx: Tx, a: string, b: string): Promise<
   return hit !== null;
 }
 
+export interface AppPrincipal {
+  id: string;
+  kind: PrincipalKind;
+  ownerId: string | null;
+}
+
+/** What every route answers for a principal that is unknown, or of another app (the two look the same). */
+export const userNotFound = (id: string) => notFound('user_not_found', `No user or agent ${id} in this app.`);
+
+/**
+ * A principal as seen from `appId`, or null when it does not exist or belongs to another app (the
+ * two look the same). Test users belong to the app their id names; an agent to the apps its
+ * tokens were minted for (an agent of another app could never act here). People are platform
+ * identities: one person signs in to many apps and can be invited into an app before first
+ * using it (spec 4.3, cross-app invitations on `/v1/me/invitations`); their ids are random.
+ */
+export async function findPrincipalInApp(tx: Tx, id: string, appId: string): Promise<AppPrincipal | null> {
+  if (isTestUserId(id)) {
+    if (!isTestUserOf(id, appId)) return null;
+    return tx.principal.findUnique({ where: { id }, select: { id: true, kind: true, ownerId: true } });
+  }
+  return tx.principal.findFirst({
+    where: { id, OR: [{ kind: 'user' }, { kind: 'agent', tokens: { some: { deployment: { appId } } } }] },
+    select: { id: true, kind: true, ownerId: true },
+  });
+}
+
 export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) {
   const { prisma } = deps;
 
-  async function requireUser(id: string, what: string) {
-    const principal = await prisma.principal.findUnique({ where: { id }, select: { id: true, kind: true } });
-    if (!principal) throw notFound('user_not_found', `No user ${id}.`);
+  async function requireUser(caller: PrincipalCaller, id: string, what: string) {
+    const principal = await findPrincipalInApp(prisma, id, caller.deployment.appId);
+    if (!principal) throw userNotFound(id);
     if (principal.kind !== 'user') throw badRequest('invalid_argument', `${what} must be a user, not an agent.`);
     return principal;
   }
@@ -55,7 +84,7 @@ export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) 
     async block(caller: PrincipalCaller, userId: string) {
       if (caller.principal.kind !== 'user') throw forbidden('agents_cannot_block', 'Only a person can block users.');
       if (userId === caller.principal.id) throw badRequest('invalid_argument', 'userId: you cannot block yourself.');
-      await requireUser(userId, 'userId');
+      await requireUser(caller, userId, 'userId');
       await prisma.block.upsert({
         where: { blockerId_blockedId: { blockerId: caller.principal.id, blockedId: userId } },
         create: { blockerId: caller.principal.id, blockedId: userId },

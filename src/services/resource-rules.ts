@@ -2,6 +2,7 @@
 import type { TypeRules } from '../domain/membership.js';
 import { DEFAULT_GRANT } from '../domain/roles.js';
 import type { VisibilityName } from '../domain/visibility.js';
+import { AppError } from '../errors.js';
 import type { DeploymentInfo } from './apps.js';
 
 export interface ResourceTypeRules extends TypeRules {
@@ -22,3 +23,7 @@ export function typeRules(deployment: DeploymentInfo, type: string): ResourceTyp
 }
 
 export const isReservedType = (type: string) => type.startsWith('_');
+
+/** `_`-prefixed types belong to the platform: nobody creates them or asks their way in. */
+export const reservedTypeError = (type: string, action: 'create' | 'request access to') =>
+  new AppError('reserved_type', 403, `Resource types starting with '_' (like ${type}) are reserved: you cannot ${action} them through the API.`);

@@ -2,7 +2,7 @@
 import type { PrincipalCaller } from '../auth/caller.js';
 import { type MemberRow, type ViewMode, currentMemberFor } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
-import { type StoredVisibility, type VisibilityName, compileVisibility } from '../domain/visibility.js';
+import { type StoredVisibility, type VisibilityName, canView, compileVisibility } from '../domain/visibility.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { memberRow } from '../realtime/event-bus.js';
@@ -10,7 +10,7 @@ import { newId } from '../lib/secrets.js';
 import type { AppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
 import { resourceNotFound } from './membership-store.js';
-import { isReservedType } from './resource-rules.js';
+import { isReservedType, reservedTypeError } from './resource-rules.js';
 
 export interface ResourceView {
   id: string;
@@ -85,9 +85,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
 
   return {
     async create(caller: PrincipalCaller, input: { type: string; name: string; visibility?: VisibilityName | null }) {
-      if (isReservedType(input.type)) {
-        throw forbidden('reserved_type', `Resource types starting with '_' (like ${input.type}) are reserved and cannot be created.`);
-      }
+      if (isReservedType(input.type)) throw reservedTypeError(input.type, 'create');
       const deployment = await apps.deployment(caller.deployment.id);
       const def = deployment.schema.resources[input.type];
       if (!def) {
@@ -137,7 +135,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
         WHERE r.id = ${id}`;
       const row = rows[0];
       if (!row || row.deployment_id !== caller.deployment.id) throw resourceNotFound(id);
-      if (row.visibility !== 'public' && row.state !== 'active') throw resourceNotFound(id);
+      if (!canView(row.visibility, row.state ? { state: row.state } : null)) throw resourceNotFound(id);
       return view(row, 'fetch', deps.now());
     },
 
@@ -178,14 +176,18 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       return { resources: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
     },
 
-    /** An app-owned singleton declared with static([...]). */
+    /** An app-owned singleton declared with static([...]); the same gate as fetch by id. */
     async static(caller: PrincipalCaller, type: string, slug: string): Promise<ResourceView> {
       const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
-        SELECT ${RESOURCE_COLUMNS}, NULL AS role, NULL AS state, NULL AS expires_at
-        FROM resources r
+        SELECT ${RESOURCE_COLUMNS}, m.role::text AS role, m.state::text AS state, m.expires_at
+        FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${caller.principal.id}
         WHERE r.deployment_id = ${caller.deployment.id} AND r.type = ${type} AND r.static_slug = ${slug}`;
-      if (!rows[0]) throw new AppError('static_not_found', 404, `No static resource '${slug}' of type '${type}' in this app environment.`);
-      return view(rows[0], 'static', deps.now());
+      const row = rows[0];
+      // A members-only singleton (like `_app`) answers a non-member exactly like a missing one.
+      if (!row || !canView(row.visibility, row.state ? { state: row.state } : null)) {
+        throw new AppError('static_not_found', 404, `No static resource '${slug}' of type '${type}' in this app environment.`);
+      }
+      return view(row, 'static', deps.now());
     },
   };
 }

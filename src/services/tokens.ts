@@ -22,6 +22,12 @@ interface MintInput {
   deploymentId?: string;
 }
 
+/** Why a presented token does not authenticate, so the 401 can say which (unknown vs expired). */
+export type TokenCheck =
+  | { caller: Caller; problem?: undefined }
+  | { caller: null; problem: 'unknown' }
+  | { caller: null; problem: 'expired'; expiredAt: Date };
+
 interface CacheEntry {
   caller: Caller | null;
   /** When the token itself expires, if it does. */
@@ -56,6 +62,18 @@ export function createTokenService(deps: ServiceDeps) {
     };
   }
 
+  /** The caller a bearer token stands for, or why it stands for none. */
+  async function check(token: string): Promise<TokenCheck> {
+    if (!/^gh[da]_|^gst_/.test(token) || token.length > 200) return { caller: null, problem: 'unknown' };
+    const hash = sha256(token);
+    const entry = await cache.getOrLoad(hash, () => lookup(hash));
+    if (!entry.caller) return { caller: null, problem: 'unknown' };
+    if (entry.expiresAt !== null && entry.expiresAt <= deps.now().getTime()) {
+      return { caller: null, problem: 'expired', expiredAt: new Date(entry.expiresAt) };
+    }
+    return { caller: entry.caller.type === 'principal' && entry.expiresAt !== null ? { ...entry.caller, expiresAt: entry.expiresAt } : entry.caller };
+  }
+
   return {
     /** Mints a token; the secret is returned once and never stored. */
     async mint(input: MintInput): Promise<{ token: string; expiresAt: Date | null }> {
@@ -75,13 +93,11 @@ export function createTokenService(deps: ServiceDeps) {
       return { token, expiresAt };
     },
 
+    check,
+
     /** The caller a bearer token stands for, or null when it is unknown, revoked or expired. */
     async resolve(token: string): Promise<Caller | null> {
-      if (!/^gh[da]_|^gst_/.test(token) || token.length > 200) return null;
-      const hash = sha256(token);
-      const entry = await cache.getOrLoad(hash, () => lookup(hash));
-      if (entry.expiresAt !== null && entry.expiresAt <= deps.now().getTime()) return null;
-      return entry.caller?.type === 'principal' && entry.expiresAt !== null ? { ...entry.caller, expiresAt: entry.expiresAt } : entry.caller;
+      return (await check(token)).caller;
     },
 
     clearCache() {

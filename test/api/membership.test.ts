@@ -58,9 +58,15 @@ describe('3: invite and accept', () => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
-    expect((await carol.post(`/v1/resources/${id}/accept`, { userId: bob.id })).status).toBe(403);
+    // Carol cannot see the members-only team: 404 before anything about Bob's row (issue #8 item 12).
+    expect((await carol.post(`/v1/resources/${id}/accept`, { userId: bob.id })).body.error).toBe('resource_not_found');
     expect((await alice.post(`/v1/resources/${id}/accept`, { userId: bob.id })).body.error).toBe('not_invitee');
-    expect((await carol.post(`/v1/resources/${id}/accept`)).body.error).toBe('no_pending_invite');
+    expect((await carol.post(`/v1/resources/${id}/accept`)).body.error).toBe('resource_not_found');
+    // On a resource she can see, the same calls answer with the transition's own codes.
+    const forum = await createResource(alice, 'forum', 'F');
+    await alice.post(`/v1/resources/${forum}/invite`, { userId: bob.id });
+    expect((await carol.post(`/v1/resources/${forum}/accept`, { userId: bob.id })).status).toBe(403);
+    expect((await carol.post(`/v1/resources/${forum}/accept`)).body.error).toBe('no_pending_invite');
   });
 
   it('reject deletes the pending row', async () => {
@@ -118,13 +124,14 @@ describe('3: join and leave', () => {
     expect((await alice.get(`/v1/resources/${id}`)).body.memberCount).toBe(2);
   });
 
-  it('join on a members resource is 403 for an invitee and 404 for a stranger', async () => {
+  it('join on a members resource is 403 members_only for everyone (spec 4.3), an invitee included', async () => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
     expect((await bob.post(`/v1/resources/${id}/join`)).body.error).toBe('members_only');
     expect((await bob.post(`/v1/resources/${id}/join`)).status).toBe(403);
-    expect((await carol.post(`/v1/resources/${id}/join`)).status).toBe(404);
+    expect(await carol.post(`/v1/resources/${id}/join`)).toMatchObject({ status: 403, body: { error: 'members_only' } });
+    expect((await carol.post('/v1/resources/res_missing/join')).status).toBe(404);
   });
 
   it('leave ends membership; the owner can never leave', async () => {
@@ -166,7 +173,8 @@ describe('3: setRole and remove', () => {
     expect(await roster(alice, id)).toMatchObject({ [bob.id]: 'admin/active' });
     await alice.post(`/v1/resources/${id}/invite`, { userId: carol.id });
     expect((await alice.post(`/v1/resources/${id}/remove`, { userId: carol.id })).body).toEqual({ ok: true });
-    expect((await carol.post(`/v1/resources/${id}/accept`)).body.error).toBe('no_pending_invite');
+    // The withdrawn invitee no longer reaches the members-only team.
+    expect((await carol.post(`/v1/resources/${id}/accept`)).body.error).toBe('resource_not_found');
   });
 });
 
@@ -296,7 +304,8 @@ describe('pending limits and TTL', () => {
       const [olga, pete, quin] = [await fresh.user('olga'), await fresh.user('pete'), await fresh.user('quin')];
       expect((await pete.get('/v1/resources/invitations')).body.invitations).toEqual([]);
       expect(await roster(olga, id)).toEqual({ [olga.id]: 'owner/active' });
-      expect((await pete.post(`/v1/resources/${id}/accept`)).body.error).toBe('no_pending_invite');
+      // An expired invite is absent, so the members-only team is invisible to Pete again.
+      expect((await pete.post(`/v1/resources/${id}/accept`)).body.error).toBe('resource_not_found');
       expect((await olga.post(`/v1/resources/${id}/accept`, { userId: quin.id })).status).toBe(404);
       // Absent, so both can start over.
       expect((await olga.post(`/v1/resources/${id}/invite`, { userId: pete.id })).body.state).toBe('invited');

@@ -7,6 +7,8 @@ import { type Seed, type TestContext, createResource, seed, startTestApp } from 
 import { backends } from '../helpers/backends.js';
 
 const available = await backends();
+/** Bursts of 50-60 requests (plus minting their users) run one at a time on PGlite: tens of seconds on a loaded 2-core machine. */
+const BURST_TIMEOUT_MS = 120_000;
 
 describe.each(available)('races on $name', backend => {
   let ctx: TestContext;
@@ -38,7 +40,7 @@ describe.each(available)('races on $name', backend => {
     expect(results.filter(r => r.status === 410).every(r => r.body.error === 'invite_link_used')).toBe(true);
     expect(results.filter(r => r.status !== 200)).toHaveLength(49);
     expect((await s.users.owner.get(`/v1/resources/${id}`)).body.memberCount).toBe(2);
-  });
+  }, BURST_TIMEOUT_MS);
 
   it('the 50-pending cap holds under concurrent invites', async () => {
     const id = await createResource(s.users.owner, 'team', 'capped');
@@ -47,7 +49,7 @@ describe.each(available)('races on $name', backend => {
     expect(results.filter(r => r.status === 200)).toHaveLength(50);
     expect(results.filter(r => r.status === 409 && r.body.error === 'pending_limit')).toHaveLength(10);
     expect(await ctx.database.prisma.membership.count({ where: { resourceId: id, state: 'invited' } })).toBe(50);
-  });
+  }, BURST_TIMEOUT_MS);
 
   it('racing setRole and remove on one member end in a serial outcome', async () => {
     const id = await createResource(s.users.owner, 'team', 'contested');

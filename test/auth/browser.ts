@@ -78,7 +78,7 @@ export class Browser {
         response.on('data', chunk => chunks.push(chunk));
         response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
       });
-      req.on('error', reject);
+      req.on('error', error => reject(new Error(`${method} ${target}: ${(error as Error).message}`, { cause: error })));
       if (options.body !== undefined) req.write(options.body);
       req.end();
     });
@@ -102,8 +102,8 @@ export class Browser {
     return this.request('POST', target, { body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
   }
 
-  postForm(target: string, fields: Record<string, string>) {
-    return this.request('POST', target, { body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  postForm(target: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+    return this.request('POST', target, { body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
   }
 
   /** Follows redirects from `target` until `stop(url)` or a non-redirect answer; returns the last response and its URL. */

@@ -27,7 +27,7 @@ describe('with introspection (OIDC_INTROSPECTION_CLIENT_*)', () => {
     const browser = new Browser(rig.url);
     const signed = await signIn(browser, rig, app, account());
     expect(signed.welcomed).toBe(true);
-    const token = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: signed.verifier, redirect_uri: app.redirectUri, client_id: app.clientId });
+    const token = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: signed.verifier, redirect_uri: app.redirectUri, client_id: app.clientId }, CSRF);
     expect(token.status, token.text).toBe(200);
     expect(token.json).toEqual({ authenticated: true, expires_in: expect.any(Number) });
     const who = await browser.get(`${rig.url}/auth/session`);

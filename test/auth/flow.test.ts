@@ -21,7 +21,7 @@ describe('the browser flow', () => {
     const signed = await signIn(browser, rig, app, account());
     expect(signed.welcomed).toBe(true);
 
-    const token = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: signed.verifier, redirect_uri: app.redirectUri, client_id: app.clientId });
+    const token = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: signed.verifier, redirect_uri: app.redirectUri, client_id: app.clientId }, CSRF);
     expect(token.status).toBe(200);
     expect(token.json).toEqual({ authenticated: true, expires_in: expect.any(Number) });
     // The token is never in the body; it lives in httpOnly, SameSite=Lax, host-only cookies.
@@ -143,7 +143,7 @@ describe('the OAuth checks', () => {
   it('a wrong code_verifier is refused (4xx { error }) and no cookie is set', async () => {
     const browser = new Browser(rig.url);
     const signed = await signIn(browser, rig, app, account());
-    const res = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: oauth.generateRandomCodeVerifier(), redirect_uri: app.redirectUri, client_id: app.clientId });
+    const res = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: oauth.generateRandomCodeVerifier(), redirect_uri: app.redirectUri, client_id: app.clientId }, CSRF);
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('invalid_grant');
     expect(res.setCookies).toEqual([]);
@@ -153,8 +153,8 @@ describe('the OAuth checks', () => {
     const browser = new Browser(rig.url);
     const signed = await signIn(browser, rig, app, account());
     const body = { code: signed.code, code_verifier: signed.verifier, redirect_uri: app.redirectUri, client_id: app.clientId };
-    expect((await browser.post(`${rig.url}/auth/token`, body)).status).toBe(200);
-    const reused = await browser.post(`${rig.url}/auth/token`, body);
+    expect((await browser.post(`${rig.url}/auth/token`, body, CSRF)).status).toBe(200);
+    const reused = await browser.post(`${rig.url}/auth/token`, body, CSRF);
     expect(reused.status).toBe(400);
     expect(reused.json.error).toBe('invalid_grant');
   });
@@ -167,7 +167,7 @@ describe('the OAuth checks', () => {
     expect(hop.res.text).toContain('redirect_uri');
 
     const signed = await signIn(browser, rig, app, account());
-    const res = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: signed.verifier, redirect_uri: `${app.redirectUri}?x=1`, client_id: app.clientId });
+    const res = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: signed.verifier, redirect_uri: `${app.redirectUri}?x=1`, client_id: app.clientId }, CSRF);
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('invalid_grant');
   });
@@ -188,7 +188,7 @@ describe('the OAuth checks', () => {
 
   it('POST /auth/token validates its body', async () => {
     const browser = new Browser(rig.url);
-    const res = await browser.post(`${rig.url}/auth/token`, { code: 'x' });
+    const res = await browser.post(`${rig.url}/auth/token`, { code: 'x' }, CSRF);
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('invalid_argument');
   });

@@ -56,7 +56,7 @@ export async function startAuthRig(env: Record<string, string> = {}, options: Ri
     const idpPort = await freePort();
     issuer = `http://127.0.0.1:${idpPort}`;
     idp = await createIdentityProviderServer(
-      { port: idpPort, host: '127.0.0.1', issuer, consentUrl: `${url}/auth/consent`, gatewayClient, adminToken, logLevel: 'silent' },
+      { port: idpPort, host: '127.0.0.1', issuer, consentUrl: `${url}/auth/consent`, gatewayClient, adminToken, logLevel: 'silent', signInLimits: { perIp: 100_000, global: 100_000 } },
       database.prisma,
     );
     await idp.start();
@@ -71,7 +71,8 @@ export async function startAuthRig(env: Record<string, string> = {}, options: Ri
       ...env,
     };
   }
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: String(port), PUBLIC_URL: url, COOKIE_SECURE: '0', DATA_DIR: 'memory://', ...env });
+  // The suites sign many people up from one loopback address: the per-address limit is tested on its own.
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: String(port), PUBLIC_URL: url, COOKIE_SECURE: '0', DATA_DIR: 'memory://', SIGNIN_MAX_PER_IP: '100000', SIGNIN_MAX_GLOBAL: '100000', ...env });
   const app = await buildApp({ config, database, now: () => new Date(Date.now() + offset) });
   await app.start();
   const bootstrap = await app.services.principals.createDeveloperToken(`dev-${Math.random().toString(36).slice(2)}@example.test`);
@@ -231,7 +232,7 @@ export async function signInWithCookies(
     code_verifier: signed.verifier,
     redirect_uri: app.redirectUri,
     client_id: app.clientId,
-  });
+  }, CSRF);
   expect(token.status, token.text).toBe(200);
   const session = await browser.get(`${gateway}${options.prefix ?? ''}/auth/session`);
   return { ...signed, userId: session.json.user_id as string };

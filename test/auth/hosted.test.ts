@@ -55,32 +55,80 @@ describe('/_osg on hosted app origins', () => {
   });
 });
 
-describe('GET {app_origin}/_invite/<code>', () => {
+/** The confirmation page's hidden token (the Join form's only field). */
+const joinTokenOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+
+/** What a person does on the page: open the link, see the page, press Join (a same-origin form POST). */
+async function openAndJoin(browser: Browser, url: string) {
+  const page = await browser.get(url);
+  expect(page.status, page.text.slice(0, 300)).toBe(200);
+  const csrf = joinTokenOf(page.text);
+  expect(csrf).toBeTruthy();
+  return browser.postForm(url, { csrf: csrf! }, { origin: new URL(url).origin, 'sec-fetch-site': 'same-origin' });
+}
+
+const membershipOf = (resourceId: string, principalId: string) =>
+  rig.app.services.deps.prisma.membership.findUnique({ where: { resourceId_principalId: { resourceId, principalId } } });
+
+describe('{app_origin}/_invite/<code>', () => {
   async function inviteLink(owner: Browser) {
     const resource = await owner.post(`${appA.origin}/_osg/v1/resources`, { type: 'team', name: `Invite team ${Math.random()}` }, CSRF);
     const link = await owner.post(`${appA.origin}/_osg/v1/resources/${resource.json.id}/invite-link`, { role: 'writer' }, CSRF);
     expect(link.status, link.text).toBe(200);
     expect(link.json.url.startsWith(`${appA.origin}/_invite/`)).toBe(true);
-    return { resourceId: resource.json.id as string, url: link.json.url as string };
+    return { resourceId: resource.json.id as string, name: resource.json.name as string, url: link.json.url as string };
   }
 
-  it('signed in: claims the link and redirects into the app', async () => {
+  it('signed in: GET only asks (no join, not framable); Join posts the page token and joins', async () => {
     const { browser: owner } = await hostedSession(appA, 'Owner One');
     const { browser: guest, userId } = await hostedSession(appA, 'Guest One');
-    const { resourceId, url } = await inviteLink(owner);
-    const res = await guest.get(url);
-    expect(res.status).toBe(302);
-    expect(res.location).toBe(`${appA.origin}/?invite=accepted&resource=${resourceId}`);
-    const membership = await rig.app.services.deps.prisma.membership.findUnique({ where: { resourceId_principalId: { resourceId, principalId: userId } } });
-    expect(membership).toMatchObject({ state: 'active', role: 'writer' });
-    // Single use: the second visit shows a page, not a redirect.
+    const { resourceId, name, url } = await inviteLink(owner);
+    // A cross-site redirect lands here: the page asks, and nobody is joined.
+    const page = await guest.get(url);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`Join ${name}?`);
+    expect(page.text).toContain('writer');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).toContain("form-action 'self'");
+    expect(await membershipOf(resourceId, userId)).toBeNull();
+
+    const joined = await openAndJoin(guest, url);
+    expect(joined.status, joined.text).toBe(303);
+    expect(joined.location).toBe(`${appA.origin}/?invite=accepted&resource=${resourceId}`);
+    expect(await membershipOf(resourceId, userId)).toMatchObject({ state: 'active', role: 'writer' });
+    // Single use: the next visit shows why, and offers nothing to press.
     const again = await guest.get(url);
     expect(again.status).toBe(410);
     expect(again.text).toContain('already been used');
     expect(again.text).not.toContain('not used up');
+    expect(joinTokenOf(again.text)).toBeUndefined();
   });
 
-  it('not signed in: sign-up, consent and the claim in one pass', async () => {
+  it('the Join POST is refused without the page token, with another session token, or from another origin', async () => {
+    const { browser: owner } = await hostedSession(appA, 'Owner Five');
+    const { browser: guest, userId } = await hostedSession(appA, 'Guest Five');
+    const { browser: attacker } = await hostedSession(appA, 'Attacker Five');
+    const { resourceId, url } = await inviteLink(owner);
+    const same = { origin: appA.origin };
+    // A cross-site form: no token (it cannot read the page), or the attacker's own page token.
+    expect((await guest.postForm(url, {}, same)).status).toBe(403);
+    const attackersToken = joinTokenOf((await attacker.get(url)).text)!;
+    expect((await guest.postForm(url, { csrf: attackersToken }, same)).status).toBe(403);
+    const guestsToken = joinTokenOf((await guest.get(url)).text)!;
+    const crossSite = await guest.postForm(url, { csrf: guestsToken }, { origin: 'https://evil.example.test' });
+    expect(crossSite.status).toBe(403);
+    expect((await guest.postForm(url, { csrf: guestsToken }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await guest.request('POST', url, { body: JSON.stringify({ csrf: guestsToken }), headers: { 'content-type': 'text/plain', ...same } })).status).toBe(415);
+    expect(await membershipOf(resourceId, userId)).toBeNull();
+    // Without a session, the POST sends the visitor back to the page (sign in first), joining no one.
+    const anonymous = await new Browser(rig.url).postForm(url, { csrf: guestsToken }, same);
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.location).toBe(url);
+    expect(await rig.app.services.deps.prisma.inviteLink.count({ where: { resourceId, usedAt: { not: null } } })).toBe(0);
+  });
+
+  it('not signed in: sign-up and consent, then the confirmation page; Join joins', async () => {
     const { browser: owner } = await hostedSession(appA, 'Owner Two');
     const { resourceId, url } = await inviteLink(owner);
     const guest = new Browser(rig.url);
@@ -91,12 +139,15 @@ describe('GET {app_origin}/_invite/<code>', () => {
     const callback = await finishAtApp(guest, rig, accepted.json.redirect_to);
     expect(callback.startsWith(`${appA.origin}/_osg/auth/callback?`)).toBe(true);
     const landed = await guest.get(callback);
-    expect(landed.status, landed.text).toBe(302);
-    expect(landed.location).toBe(`${appA.origin}/?invite=accepted&resource=${resourceId}`);
+    expect(landed.status, landed.text).toBe(303);
+    expect(landed.location).toBe(url);
     const session = await guest.get(`${appA.origin}/_osg/auth/session`);
     expect(session.json.authenticated).toBe(true);
-    const membership = await rig.app.services.deps.prisma.membership.findUnique({ where: { resourceId_principalId: { resourceId, principalId: session.json.user_id } } });
-    expect(membership?.state).toBe('active');
+    // Signed in, but not joined until the person says so.
+    expect(await membershipOf(resourceId, session.json.user_id)).toBeNull();
+    const joined = await openAndJoin(guest, url);
+    expect(joined.location).toBe(`${appA.origin}/?invite=accepted&resource=${resourceId}`);
+    expect((await membershipOf(resourceId, session.json.user_id))?.state).toBe('active');
   });
 
   it('an unclaimable link shows a clear page and is not consumed', async () => {
@@ -105,9 +156,10 @@ describe('GET {app_origin}/_invite/<code>', () => {
     const { url } = await inviteLink(owner);
     const ownerId = (await owner.get(`${appA.origin}/_osg/auth/session`)).json.user_id;
     await rig.app.services.deps.prisma.block.create({ data: { blockerId: userId, blockedId: ownerId } });
-    const res = await guest.get(url);
+    const res = await openAndJoin(guest, url);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.text).toContain('The link was not used up.');
+    expect(res.headers['x-frame-options']).toBe('DENY');
     const code = url.split('/').pop()!;
     const { sha256 } = await import('../../src/lib/secrets.js');
     const link = await rig.app.services.deps.prisma.inviteLink.findUniqueOrThrow({ where: { codeHash: sha256(code) } });
@@ -123,6 +175,40 @@ describe('GET {app_origin}/_invite/<code>', () => {
     const res = await guest.get(`${appA.origin}/_osg/auth/callback?code=abc&state=tampered`);
     expect(res.status).toBe(400);
     expect(res.text).toContain('state mismatch');
+  });
+});
+
+describe('PUBLIC_URL/_invite/<code> for an app without an origin', () => {
+  it('is served on the gateway host: sign in through /auth/callback, confirm, join', async () => {
+    // An app with only a redirect URI: its invite links are on the gateway's own host.
+    const created = await rig.developer.post('/dev/apps', { name: 'No origin', redirectUris: ['https://no-origin.example.test/callback'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { TEST_SCHEMA } = await import('../helpers/app.js');
+    expect((await rig.developer.request('PUT', `/dev/apps/${created.body.id}/deployments/prod`, { schema: TEST_SCHEMA })).status).toBe(200);
+    const plain: RigApp = { appId: created.body.id, clientId: created.body.clientIds[0], origin: '', redirectUri: 'https://no-origin.example.test/callback' };
+    const owner = new Browser(rig.url);
+    await signInWithCookies(owner, rig, plain, person('Plain Owner'));
+    const resource = await owner.post(`${rig.url}/v1/resources`, { type: 'team', name: 'Plain team' }, CSRF);
+    const link = await owner.post(`${rig.url}/v1/resources/${resource.json.id}/invite-link`, { role: 'reader' }, CSRF);
+    expect(link.status, link.text).toBe(200);
+    expect(link.json.url.startsWith(`${rig.url}/_invite/`)).toBe(true);
+
+    const guest = new Browser(rig.url);
+    const step = await signInToConsent(guest, rig, { url: link.json.url, verifier: '', state: '' }, person('Plain Guest'));
+    const accepted = await guest.post(`${rig.url}/auth/consent/accept`, { challenge: step.challenge, grant_scope: ['openid', 'profile'] });
+    expect(accepted.status, accepted.text).toBe(200);
+    // The callback is on the gateway itself: follow the redirects until it is reached.
+    const hop = await guest.follow(accepted.json.redirect_to, u => u.pathname === '/auth/callback');
+    expect(hop.url.startsWith(`${rig.url}/auth/callback?`)).toBe(true);
+    const landed = await guest.get(hop.url);
+    expect(landed.status, landed.text).toBe(303);
+    expect(landed.location).toBe(link.json.url);
+    const userId = (await guest.get(`${rig.url}/auth/session`)).json.user_id;
+    expect(await membershipOf(resource.json.id, userId)).toBeNull();
+    const joined = await openAndJoin(guest, link.json.url);
+    expect(joined.status, joined.text).toBe(200);
+    expect(joined.text).toContain('You joined Plain team');
+    expect(await membershipOf(resource.json.id, userId)).toMatchObject({ state: 'active', role: 'reader' });
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * The `gatehouse` CLI end to end: every case spawns `node bin/gatehouse.mjs` as a real child
  * process against a server started here. The developer token for the HTTP commands is minted
- * in-process, because `dev-token create` opens the database itself and an embedded PGlite serves
- * one process only; that command is tested against its own file-backed data directory.
+ * in-process; `dev-token create` is tested against its own file-backed data directory, directly
+ * and through a `serve` that holds it.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -188,6 +188,48 @@ describe('migrate and dev-token create (database bootstrap)', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^error: --developer must be an email address/);
   });
+
+  it('while serve holds DATA_DIR: dev-token create goes through it, migrate is refused naming the pid; SIGTERM releases', async () => {
+    const port = String(await freePort());
+    const child = startCli(['serve', '--json'], { DATA_DIR: dataDir, PORT: port, LOG_LEVEL: 'silent' });
+    const exited = new Promise(resolve => child.on('close', resolve));
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        child.stdout.once('data', chunk => resolve(String(chunk)));
+        child.once('close', code => reject(new Error(`serve exited with ${code}`)));
+      });
+      const { url: served } = JSON.parse(line);
+      const lock = JSON.parse(await readFile(path.join(dataDir, 'gatehouse.lock'), 'utf8'));
+      expect(lock).toMatchObject({ pid: child.pid, command: 'serve', url: served });
+
+      const created = await gatehouse(['dev-token', 'create', '--developer', 'while-serving@example.test', '--json'], { DATA_DIR: dataDir });
+      expect(created.code).toBe(0);
+      const { token } = parseJson(created);
+      // The token is in the server's database, not in a copy that a second process threw away.
+      const apps = await fetch(`${served}/dev/apps`, { headers: { authorization: `Bearer ${token}` } });
+      expect(apps.status).toBe(200);
+
+      const migrated = await gatehouse(['migrate', '--json'], { DATA_DIR: dataDir });
+      expect(migrated.code).toBe(1);
+      expect(parseJson(migrated)).toEqual({ error: 'data_dir_in_use', message: expect.stringContaining(`in use by gatehouse serve pid ${child.pid}`) });
+
+      // The endpoint wants the secret from DATA_DIR.
+      const guessed = await fetch(`${served}/dev/bootstrap/developer-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-gatehouse-bootstrap-secret': 'guess' },
+        body: JSON.stringify({ developer: 'x@example.test' }),
+      });
+      expect(guessed.status).toBe(403);
+      expect(((await guessed.json()) as { error: string }).error).toBe('bootstrap_secret_mismatch');
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await expect(readFile(path.join(dataDir, 'gatehouse.lock'))).rejects.toThrow(/ENOENT/);
+      await expect(readFile(path.join(dataDir, 'bootstrap.secret'))).rejects.toThrow(/ENOENT/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
 });
 
 describe('apps, deploy and test-session over HTTP', () => {

@@ -1,10 +1,22 @@
 /**
  * `gatehouse dev-token create`: the bootstrap. Minting needs a developer token, so the first one
- * is written straight into the database instead of going through the API.
+ * is written straight into the database instead of going through the API; when a server holds the
+ * embedded database, it asks that server through its loopback bootstrap endpoint instead.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { type Command, requireString } from '../command.js';
 import { configFrom } from '../config.js';
-import { usageError } from '../output.js';
+import { CliError, usageError } from '../output.js';
+
+interface CreatedToken {
+  developerId: string;
+  email: string;
+  token: string;
+}
+
+/** How long to wait for a server that holds DATA_DIR but does not listen yet (it may be migrating). */
+const STARTING_SERVER_WAIT_MS = 30_000;
 
 export const devTokenCreate: Command = {
   name: 'dev-token create',
@@ -12,8 +24,9 @@ export const devTokenCreate: Command = {
   help: `Options:
   --developer <email>   The developer's email address (required).
 
-Writes to the database directly (DATA_DIR or DATABASE_URL, as for 'serve'). The embedded database
-(DATA_DIR) can be open in one process only: stop the server first, or use DATABASE_URL.
+Uses the database configured as for 'serve' (DATA_DIR or DATABASE_URL). When a Gatehouse server
+runs on the same DATA_DIR, the token is created through that server (over loopback, with the
+secret it keeps in DATA_DIR); otherwise the database is opened directly.
 Prints only the token; with --json, { developerId, email, token }. The token is shown once.`,
   options: { developer: { type: 'string' } },
   async run({ values, env, out }) {
@@ -23,6 +36,12 @@ Prints only the token; with --json, { developerId, email, token }. The token is 
     if (!email.success) throw usageError(`--developer ${email.error.issues[0].message}.`);
 
     const config = configFrom(env);
+    const { isMemoryDataDir } = await import('../../db/pglite.js');
+    if (!config.databaseUrl && !isMemoryDataDir(config.dataDir)) {
+      const created = await throughRunningServer(config.dataDir, email.data);
+      if (created) return out.result(created, created.token);
+    }
+
     const [{ openDatabase }, { createServices }, { EventBus }] = await Promise.all([
       import('../../db/database.js'),
       import('../../services/index.js'),
@@ -44,3 +63,47 @@ Prints only the token; with --json, { developerId, email, token }. The token is 
     }
   },
 };
+
+/** The token from the server holding `dataDir`, or null when no live process holds it. */
+async function throughRunningServer(dataDir: string, email: string): Promise<CreatedToken | null> {
+  const [{ dataDirHolder }, { BOOTSTRAP_PATH, BOOTSTRAP_SECRET_FILE, BOOTSTRAP_SECRET_HEADER }] = await Promise.all([
+    import('../../db/data-dir-lock.js'),
+    import('../../rest/dev-bootstrap.js'),
+  ]);
+  let holder = await dataDirHolder(dataDir);
+  // A server that is still starting (migrating) records its URL once it listens.
+  for (const deadline = Date.now() + STARTING_SERVER_WAIT_MS; holder && !holder.url && Date.now() < deadline; ) {
+    await new Promise(resolve => setTimeout(resolve, 250));
+    holder = await dataDirHolder(dataDir);
+  }
+  if (!holder) return null;
+  const who = `pid ${holder.pid}${holder.command ? ` (gatehouse ${holder.command})` : ''}`;
+  if (!holder.url) {
+    throw new CliError('data_dir_in_use', `DATA_DIR ${dataDir} is in use by ${who}, which serves no HTTP. Wait for it to finish or stop it (kill ${holder.pid}), then retry.`);
+  }
+  let secret: string;
+  try {
+    secret = (await readFile(path.join(dataDir, BOOTSTRAP_SECRET_FILE), 'utf8')).trim();
+  } catch (error) {
+    throw new CliError(
+      'bootstrap_unavailable',
+      `the server holding DATA_DIR ${dataDir} (${who}) left no ${BOOTSTRAP_SECRET_FILE} there (${(error as NodeJS.ErrnoException).code}). Run this command as the user that runs the server.`,
+    );
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${holder.url}${BOOTSTRAP_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [BOOTSTRAP_SECRET_HEADER]: secret },
+      body: JSON.stringify({ developer: email }),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
+    throw new CliError('unreachable', `DATA_DIR ${dataDir} is held by ${who}, but its server at ${holder.url} does not answer (${cause}).`);
+  }
+  const body = (await response.json().catch(() => ({}))) as Partial<CreatedToken> & { error?: string; message?: string };
+  if (!response.ok || typeof body.token !== 'string') {
+    throw new CliError(body.error ?? `http_${response.status}`, body.message ?? `the server at ${holder.url} answered ${response.status}.`);
+  }
+  return { developerId: body.developerId!, email: body.email!, token: body.token };
+}

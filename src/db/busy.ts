@@ -1,0 +1,34 @@
+/**
+ * How long work may wait for the database, and how a wait that runs out is told apart from a
+ * failure. A wait that runs out means "overloaded, try again shortly" (503 busy), never a 500.
+ */
+
+/** Defaults of DATABASE_POOL_SIZE, DATABASE_TX_MAX_WAIT_MS and DATABASE_TX_TIMEOUT_MS (README "Configuration"). */
+export const DATABASE_DEFAULTS = {
+  /** PostgreSQL's default max_connections is 100: 10 per process leaves room for several instances. */
+  poolSize: 10,
+  /**
+   * Requests on one hot row queue on its lock while holding a connection, so the last of a burst
+   * waits for every earlier one: Prisma's 2 s default failed 60 concurrent invites on a busy machine.
+   */
+  transactionMaxWaitMs: 10_000,
+  /** A service transaction is a few short statements; this only bounds one stuck on a lock. */
+  transactionTimeoutMs: 10_000,
+} as const;
+
+/** Seconds a client should wait before retrying work refused because the database was saturated. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * True when `error` says the database had no capacity in time: Prisma's pool timeout (P2024),
+ * a transaction that could not start within maxWait or outlived its timeout (P2028, then rolled
+ * back), or node-postgres' pool wait. All are safe to retry: the failed step changed nothing.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'P2024') return true;
+  if (code === 'P2028') return /Unable to start a transaction in the given time|on an expired transaction/.test(error.message);
+  // pg-pool's message when connectionTimeoutMillis passes with every connection in use.
+  return error.message === 'timeout exceeded when trying to connect';
+}

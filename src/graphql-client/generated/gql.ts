@@ -1,0 +1,182 @@
+/* eslint-disable */
+import * as types from './graphql.js';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": typeof types.ResourceFieldsFragmentDoc,
+    "\n  fragment TransitionFields on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": typeof types.TransitionFieldsFragmentDoc,
+    "\n      mutation CreateResource($input: CreateResourceInput!) {\n        result: createResource(input: $input) { ...ResourceFields }\n      }\n    ": typeof types.CreateResourceDocument,
+    "\n      query Resources($type: String) {\n        result: resources(type: $type) { ...ResourceFields }\n      }\n    ": typeof types.ResourcesDocument,
+    "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    ": typeof types.BrowseResourcesDocument,
+    "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    ": typeof types.StaticResourceDocument,
+    "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    ": typeof types.InvitationsDocument,
+    "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    ": typeof types.ResourceDocument,
+    "\n      query Members($id: ID!) {\n        result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n      }\n    ": typeof types.MembersDocument,
+    "\n      mutation Invite($id: ID!, $userId: ID!, $role: Role) {\n        result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": typeof types.InviteDocument,
+    "\n      mutation CreateInviteLink($id: ID!, $role: Role) {\n        result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }\n      }\n    ": typeof types.CreateInviteLinkDocument,
+    "\n      mutation RequestAccess($id: ID!, $role: Role) {\n        result: requestAccess(resourceId: $id, role: $role) { ...TransitionFields }\n      }\n    ": typeof types.RequestAccessDocument,
+    "\n      mutation Accept($id: ID!, $userId: ID) {\n        result: accept(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": typeof types.AcceptDocument,
+    "\n      mutation Reject($id: ID!, $userId: ID) {\n        result: reject(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": typeof types.RejectDocument,
+    "\n      mutation Join($id: ID!) {\n        result: join(resourceId: $id) { ...TransitionFields }\n      }\n    ": typeof types.JoinDocument,
+    "\n      mutation Leave($id: ID!) {\n        result: leave(resourceId: $id) { ...TransitionFields }\n      }\n    ": typeof types.LeaveDocument,
+    "\n      mutation SetRole($id: ID!, $userId: ID!, $role: Role!) {\n        result: setRole(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": typeof types.SetRoleDocument,
+    "\n      mutation RemoveMember($id: ID!, $userId: ID!) {\n        result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": typeof types.RemoveMemberDocument,
+    "\n      mutation ClaimInviteLink($code: String!) {\n        result: claimInviteLink(code: $code) { ok resourceId state role }\n      }\n    ": typeof types.ClaimInviteLinkDocument,
+    "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": typeof types.CreateAgentDocument,
+    "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.BlockUserDocument,
+    "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.UnblockUserDocument,
+    "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.AppsDocument,
+    "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.CreateAppDocument,
+    "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    ": typeof types.DeployDocument,
+    "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": typeof types.CreateTestUserDocument,
+};
+const documents: Documents = {
+    "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": types.ResourceFieldsFragmentDoc,
+    "\n  fragment TransitionFields on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": types.TransitionFieldsFragmentDoc,
+    "\n      mutation CreateResource($input: CreateResourceInput!) {\n        result: createResource(input: $input) { ...ResourceFields }\n      }\n    ": types.CreateResourceDocument,
+    "\n      query Resources($type: String) {\n        result: resources(type: $type) { ...ResourceFields }\n      }\n    ": types.ResourcesDocument,
+    "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    ": types.BrowseResourcesDocument,
+    "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    ": types.StaticResourceDocument,
+    "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    ": types.InvitationsDocument,
+    "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    ": types.ResourceDocument,
+    "\n      query Members($id: ID!) {\n        result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n      }\n    ": types.MembersDocument,
+    "\n      mutation Invite($id: ID!, $userId: ID!, $role: Role) {\n        result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": types.InviteDocument,
+    "\n      mutation CreateInviteLink($id: ID!, $role: Role) {\n        result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }\n      }\n    ": types.CreateInviteLinkDocument,
+    "\n      mutation RequestAccess($id: ID!, $role: Role) {\n        result: requestAccess(resourceId: $id, role: $role) { ...TransitionFields }\n      }\n    ": types.RequestAccessDocument,
+    "\n      mutation Accept($id: ID!, $userId: ID) {\n        result: accept(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": types.AcceptDocument,
+    "\n      mutation Reject($id: ID!, $userId: ID) {\n        result: reject(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": types.RejectDocument,
+    "\n      mutation Join($id: ID!) {\n        result: join(resourceId: $id) { ...TransitionFields }\n      }\n    ": types.JoinDocument,
+    "\n      mutation Leave($id: ID!) {\n        result: leave(resourceId: $id) { ...TransitionFields }\n      }\n    ": types.LeaveDocument,
+    "\n      mutation SetRole($id: ID!, $userId: ID!, $role: Role!) {\n        result: setRole(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": types.SetRoleDocument,
+    "\n      mutation RemoveMember($id: ID!, $userId: ID!) {\n        result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": types.RemoveMemberDocument,
+    "\n      mutation ClaimInviteLink($code: String!) {\n        result: claimInviteLink(code: $code) { ok resourceId state role }\n      }\n    ": types.ClaimInviteLinkDocument,
+    "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": types.CreateAgentDocument,
+    "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": types.BlockUserDocument,
+    "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": types.UnblockUserDocument,
+    "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    ": types.AppsDocument,
+    "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": types.CreateAppDocument,
+    "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    ": types.DeployDocument,
+    "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": types.CreateTestUserDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n"): typeof import('./graphql.js').ResourceFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment TransitionFields on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n"): typeof import('./graphql.js').TransitionFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation CreateResource($input: CreateResourceInput!) {\n        result: createResource(input: $input) { ...ResourceFields }\n      }\n    "): typeof import('./graphql.js').CreateResourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Resources($type: String) {\n        result: resources(type: $type) { ...ResourceFields }\n      }\n    "): typeof import('./graphql.js').ResourcesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    "): typeof import('./graphql.js').BrowseResourcesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    "): typeof import('./graphql.js').StaticResourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    "): typeof import('./graphql.js').InvitationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    "): typeof import('./graphql.js').ResourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Members($id: ID!) {\n        result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n      }\n    "): typeof import('./graphql.js').MembersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation Invite($id: ID!, $userId: ID!, $role: Role) {\n        result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    "): typeof import('./graphql.js').InviteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation CreateInviteLink($id: ID!, $role: Role) {\n        result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }\n      }\n    "): typeof import('./graphql.js').CreateInviteLinkDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RequestAccess($id: ID!, $role: Role) {\n        result: requestAccess(resourceId: $id, role: $role) { ...TransitionFields }\n      }\n    "): typeof import('./graphql.js').RequestAccessDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation Accept($id: ID!, $userId: ID) {\n        result: accept(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    "): typeof import('./graphql.js').AcceptDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation Reject($id: ID!, $userId: ID) {\n        result: reject(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    "): typeof import('./graphql.js').RejectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation Join($id: ID!) {\n        result: join(resourceId: $id) { ...TransitionFields }\n      }\n    "): typeof import('./graphql.js').JoinDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation Leave($id: ID!) {\n        result: leave(resourceId: $id) { ...TransitionFields }\n      }\n    "): typeof import('./graphql.js').LeaveDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation SetRole($id: ID!, $userId: ID!, $role: Role!) {\n        result: setRole(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    "): typeof import('./graphql.js').SetRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RemoveMember($id: ID!, $userId: ID!) {\n        result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    "): typeof import('./graphql.js').RemoveMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation ClaimInviteLink($code: String!) {\n        result: claimInviteLink(code: $code) { ok resourceId state role }\n      }\n    "): typeof import('./graphql.js').ClaimInviteLinkDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    "): typeof import('./graphql.js').CreateAgentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    "): typeof import('./graphql.js').BlockUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    "): typeof import('./graphql.js').UnblockUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    "): typeof import('./graphql.js').AppsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    "): typeof import('./graphql.js').CreateAppDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    "): typeof import('./graphql.js').DeployDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    "): typeof import('./graphql.js').CreateTestUserDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

@@ -1,0 +1,575 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type CreateAppInput = {
+  name: string;
+  origins?: Array<string> | null | undefined;
+  redirectUris?: Array<string> | null | undefined;
+};
+
+export type CreateResourceInput = {
+  name: string;
+  type: string;
+  visibility?: VisibilityChoice | null | undefined;
+};
+
+export type MembershipState =
+  | 'active'
+  | 'invited'
+  | 'requested';
+
+export type PrincipalKind =
+  | 'agent'
+  | 'user';
+
+export type Role =
+  | 'admin'
+  | 'owner'
+  | 'reader'
+  | 'writer';
+
+/** Stored visibility: members, or public (unlisted or discoverable). */
+export type Visibility =
+  | 'members'
+  | 'public';
+
+/** A type's declared visibility, chosen at create time. */
+export type VisibilityChoice =
+  | 'discoverable'
+  | 'members'
+  | 'unlisted';
+
+export type ResourceFieldsFragment = { id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null };
+
+export type TransitionFieldsFragment = { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null };
+
+export type CreateResourceMutationVariables = Exact<{
+  input: CreateResourceInput;
+}>;
+
+
+export type CreateResourceMutation = { result: { id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null } };
+
+export type ResourcesQueryVariables = Exact<{
+  type?: string | null | undefined;
+}>;
+
+
+export type ResourcesQuery = { result: Array<{ id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null }> };
+
+export type BrowseResourcesQueryVariables = Exact<{
+  type?: string | null | undefined;
+  query?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type BrowseResourcesQuery = { result: { nextCursor: string | null, resources: Array<{ id: string, type: string, name: string, memberCount: number, createdAt: string }> } };
+
+export type StaticResourceQueryVariables = Exact<{
+  type: string;
+  slug: string;
+}>;
+
+
+export type StaticResourceQuery = { result: { id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null } };
+
+export type InvitationsQueryVariables = Exact<{
+  type?: string | null | undefined;
+}>;
+
+
+export type InvitationsQuery = { result: Array<{ resourceId: string, type: string, name: string, role: Role, invitedBy: string | null, expiresAt: string }> };
+
+export type ResourceQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ResourceQuery = { result: { id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null } };
+
+export type MembersQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type MembersQuery = { result: Array<{ userId: string, role: Role, state: MembershipState, kind: PrincipalKind, ownerId: string | null, ownerHandle: string | null, ownerDisplayName: string | null }> };
+
+export type InviteMutationVariables = Exact<{
+  id: string | number;
+  userId: string | number;
+  role?: Role | null | undefined;
+}>;
+
+
+export type InviteMutation = { result: { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null } };
+
+export type CreateInviteLinkMutationVariables = Exact<{
+  id: string | number;
+  role?: Role | null | undefined;
+}>;
+
+
+export type CreateInviteLinkMutation = { result: { url: string, role: Role, expiresAt: string } };
+
+export type RequestAccessMutationVariables = Exact<{
+  id: string | number;
+  role?: Role | null | undefined;
+}>;
+
+
+export type RequestAccessMutation = { result: { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null } };
+
+export type AcceptMutationVariables = Exact<{
+  id: string | number;
+  userId?: string | number | null | undefined;
+}>;
+
+
+export type AcceptMutation = { result: { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null } };
+
+export type RejectMutationVariables = Exact<{
+  id: string | number;
+  userId?: string | number | null | undefined;
+}>;
+
+
+export type RejectMutation = { result: { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null } };
+
+export type JoinMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type JoinMutation = { result: { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null } };
+
+export type LeaveMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type LeaveMutation = { result: { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null } };
+
+export type SetRoleMutationVariables = Exact<{
+  id: string | number;
+  userId: string | number;
+  role: Role;
+}>;
+
+
+export type SetRoleMutation = { result: { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null } };
+
+export type RemoveMemberMutationVariables = Exact<{
+  id: string | number;
+  userId: string | number;
+}>;
+
+
+export type RemoveMemberMutation = { result: { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null } };
+
+export type ClaimInviteLinkMutationVariables = Exact<{
+  code: string;
+}>;
+
+
+export type ClaimInviteLinkMutation = { result: { ok: boolean, resourceId: string, state: MembershipState, role: Role } };
+
+export type CreateAgentMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type CreateAgentMutation = { result: { id: string, name: string, ownerId: string, token: string } };
+
+export type BlockUserMutationVariables = Exact<{
+  userId: string | number;
+}>;
+
+
+export type BlockUserMutation = { result: { ok: boolean, userId: string } };
+
+export type UnblockUserMutationVariables = Exact<{
+  userId: string | number;
+}>;
+
+
+export type UnblockUserMutation = { result: { ok: boolean, userId: string } };
+
+export type AppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AppsQuery = { result: Array<{ id: string, name: string, origins: Array<string>, clientIds: Array<string>, environments: Array<string>, createdAt: string }> };
+
+export type CreateAppMutationVariables = Exact<{
+  input: CreateAppInput;
+}>;
+
+
+export type CreateAppMutation = { result: { id: string, name: string, origins: Array<string>, clientIds: Array<string>, environments: Array<string>, createdAt: string } };
+
+export type DeployMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  schema: unknown;
+}>;
+
+
+export type DeployMutation = { result: { deploymentId: string, appId: string, env: string, version: number, resourceTypes: Array<string>, tables: Array<string> } };
+
+export type CreateTestUserMutationVariables = Exact<{
+  appId: string | number;
+  name: string;
+  env: string;
+}>;
+
+
+export type CreateTestUserMutation = { result: { userId: string, token: string, expiresAt: string, payer: string, env: string } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const ResourceFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ResourceFields on Resource {
+  id
+  type
+  name
+  visibility
+  discoverable
+  memberCount
+  currentMember {
+    role
+    state
+  }
+}
+    `, {"fragmentName":"ResourceFields"}) as unknown as TypedDocumentString<ResourceFieldsFragment, unknown>;
+export const TransitionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment TransitionFields on MembershipResult {
+  ok
+  resourceId
+  state
+  role
+}
+    `, {"fragmentName":"TransitionFields"}) as unknown as TypedDocumentString<TransitionFieldsFragment, unknown>;
+export const CreateResourceDocument = new TypedDocumentString(`
+    mutation CreateResource($input: CreateResourceInput!) {
+  result: createResource(input: $input) {
+    ...ResourceFields
+  }
+}
+    fragment ResourceFields on Resource {
+  id
+  type
+  name
+  visibility
+  discoverable
+  memberCount
+  currentMember {
+    role
+    state
+  }
+}`) as unknown as TypedDocumentString<CreateResourceMutation, CreateResourceMutationVariables>;
+export const ResourcesDocument = new TypedDocumentString(`
+    query Resources($type: String) {
+  result: resources(type: $type) {
+    ...ResourceFields
+  }
+}
+    fragment ResourceFields on Resource {
+  id
+  type
+  name
+  visibility
+  discoverable
+  memberCount
+  currentMember {
+    role
+    state
+  }
+}`) as unknown as TypedDocumentString<ResourcesQuery, ResourcesQueryVariables>;
+export const BrowseResourcesDocument = new TypedDocumentString(`
+    query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {
+  result: browseResources(
+    type: $type
+    query: $query
+    limit: $limit
+    cursor: $cursor
+  ) {
+    resources {
+      id
+      type
+      name
+      memberCount
+      createdAt
+    }
+    nextCursor
+  }
+}
+    `) as unknown as TypedDocumentString<BrowseResourcesQuery, BrowseResourcesQueryVariables>;
+export const StaticResourceDocument = new TypedDocumentString(`
+    query StaticResource($type: String!, $slug: String!) {
+  result: staticResource(type: $type, slug: $slug) {
+    ...ResourceFields
+  }
+}
+    fragment ResourceFields on Resource {
+  id
+  type
+  name
+  visibility
+  discoverable
+  memberCount
+  currentMember {
+    role
+    state
+  }
+}`) as unknown as TypedDocumentString<StaticResourceQuery, StaticResourceQueryVariables>;
+export const InvitationsDocument = new TypedDocumentString(`
+    query Invitations($type: String) {
+  result: invitations(type: $type) {
+    resourceId
+    type
+    name
+    role
+    invitedBy
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;
+export const ResourceDocument = new TypedDocumentString(`
+    query Resource($id: ID!) {
+  result: resource(id: $id) {
+    ...ResourceFields
+  }
+}
+    fragment ResourceFields on Resource {
+  id
+  type
+  name
+  visibility
+  discoverable
+  memberCount
+  currentMember {
+    role
+    state
+  }
+}`) as unknown as TypedDocumentString<ResourceQuery, ResourceQueryVariables>;
+export const MembersDocument = new TypedDocumentString(`
+    query Members($id: ID!) {
+  result: members(resourceId: $id) {
+    userId
+    role
+    state
+    kind
+    ownerId
+    ownerHandle
+    ownerDisplayName
+  }
+}
+    `) as unknown as TypedDocumentString<MembersQuery, MembersQueryVariables>;
+export const InviteDocument = new TypedDocumentString(`
+    mutation Invite($id: ID!, $userId: ID!, $role: Role) {
+  result: invite(resourceId: $id, userId: $userId, role: $role) {
+    ...TransitionFields
+  }
+}
+    fragment TransitionFields on MembershipResult {
+  ok
+  resourceId
+  state
+  role
+}`) as unknown as TypedDocumentString<InviteMutation, InviteMutationVariables>;
+export const CreateInviteLinkDocument = new TypedDocumentString(`
+    mutation CreateInviteLink($id: ID!, $role: Role) {
+  result: createInviteLink(resourceId: $id, role: $role) {
+    url
+    role
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<CreateInviteLinkMutation, CreateInviteLinkMutationVariables>;
+export const RequestAccessDocument = new TypedDocumentString(`
+    mutation RequestAccess($id: ID!, $role: Role) {
+  result: requestAccess(resourceId: $id, role: $role) {
+    ...TransitionFields
+  }
+}
+    fragment TransitionFields on MembershipResult {
+  ok
+  resourceId
+  state
+  role
+}`) as unknown as TypedDocumentString<RequestAccessMutation, RequestAccessMutationVariables>;
+export const AcceptDocument = new TypedDocumentString(`
+    mutation Accept($id: ID!, $userId: ID) {
+  result: accept(resourceId: $id, userId: $userId) {
+    ...TransitionFields
+  }
+}
+    fragment TransitionFields on MembershipResult {
+  ok
+  resourceId
+  state
+  role
+}`) as unknown as TypedDocumentString<AcceptMutation, AcceptMutationVariables>;
+export const RejectDocument = new TypedDocumentString(`
+    mutation Reject($id: ID!, $userId: ID) {
+  result: reject(resourceId: $id, userId: $userId) {
+    ...TransitionFields
+  }
+}
+    fragment TransitionFields on MembershipResult {
+  ok
+  resourceId
+  state
+  role
+}`) as unknown as TypedDocumentString<RejectMutation, RejectMutationVariables>;
+export const JoinDocument = new TypedDocumentString(`
+    mutation Join($id: ID!) {
+  result: join(resourceId: $id) {
+    ...TransitionFields
+  }
+}
+    fragment TransitionFields on MembershipResult {
+  ok
+  resourceId
+  state
+  role
+}`) as unknown as TypedDocumentString<JoinMutation, JoinMutationVariables>;
+export const LeaveDocument = new TypedDocumentString(`
+    mutation Leave($id: ID!) {
+  result: leave(resourceId: $id) {
+    ...TransitionFields
+  }
+}
+    fragment TransitionFields on MembershipResult {
+  ok
+  resourceId
+  state
+  role
+}`) as unknown as TypedDocumentString<LeaveMutation, LeaveMutationVariables>;
+export const SetRoleDocument = new TypedDocumentString(`
+    mutation SetRole($id: ID!, $userId: ID!, $role: Role!) {
+  result: setRole(resourceId: $id, userId: $userId, role: $role) {
+    ...TransitionFields
+  }
+}
+    fragment TransitionFields on MembershipResult {
+  ok
+  resourceId
+  state
+  role
+}`) as unknown as TypedDocumentString<SetRoleMutation, SetRoleMutationVariables>;
+export const RemoveMemberDocument = new TypedDocumentString(`
+    mutation RemoveMember($id: ID!, $userId: ID!) {
+  result: removeMember(resourceId: $id, userId: $userId) {
+    ...TransitionFields
+  }
+}
+    fragment TransitionFields on MembershipResult {
+  ok
+  resourceId
+  state
+  role
+}`) as unknown as TypedDocumentString<RemoveMemberMutation, RemoveMemberMutationVariables>;
+export const ClaimInviteLinkDocument = new TypedDocumentString(`
+    mutation ClaimInviteLink($code: String!) {
+  result: claimInviteLink(code: $code) {
+    ok
+    resourceId
+    state
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ClaimInviteLinkMutation, ClaimInviteLinkMutationVariables>;
+export const CreateAgentDocument = new TypedDocumentString(`
+    mutation CreateAgent($name: String!) {
+  result: createAgent(name: $name) {
+    id
+    name
+    ownerId
+    token
+  }
+}
+    `) as unknown as TypedDocumentString<CreateAgentMutation, CreateAgentMutationVariables>;
+export const BlockUserDocument = new TypedDocumentString(`
+    mutation BlockUser($userId: ID!) {
+  result: blockUser(userId: $userId) {
+    ok
+    userId
+  }
+}
+    `) as unknown as TypedDocumentString<BlockUserMutation, BlockUserMutationVariables>;
+export const UnblockUserDocument = new TypedDocumentString(`
+    mutation UnblockUser($userId: ID!) {
+  result: unblockUser(userId: $userId) {
+    ok
+    userId
+  }
+}
+    `) as unknown as TypedDocumentString<UnblockUserMutation, UnblockUserMutationVariables>;
+export const AppsDocument = new TypedDocumentString(`
+    query Apps {
+  result: apps {
+    id
+    name
+    origins
+    clientIds
+    environments
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<AppsQuery, AppsQueryVariables>;
+export const CreateAppDocument = new TypedDocumentString(`
+    mutation CreateApp($input: CreateAppInput!) {
+  result: createApp(input: $input) {
+    id
+    name
+    origins
+    clientIds
+    environments
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<CreateAppMutation, CreateAppMutationVariables>;
+export const DeployDocument = new TypedDocumentString(`
+    mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {
+  result: deploy(appId: $appId, env: $env, schema: $schema) {
+    deploymentId
+    appId
+    env
+    version
+    resourceTypes
+    tables
+  }
+}
+    `) as unknown as TypedDocumentString<DeployMutation, DeployMutationVariables>;
+export const CreateTestUserDocument = new TypedDocumentString(`
+    mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {
+  result: createTestUser(appId: $appId, name: $name, env: $env) {
+    userId
+    token
+    expiresAt
+    payer
+    env
+  }
+}
+    `) as unknown as TypedDocumentString<CreateTestUserMutation, CreateTestUserMutationVariables>;

@@ -1,0 +1,130 @@
+/**
+ * Request input, guarded in one place:
+ * - the one body reader: every route (REST, GraphQL, /auth, the embedded provider's forms) reads its
+ *   body here, and the bytes actually read (chunked or not) count against one limit, MAX_BODY_BYTES;
+ * - the refusal of NUL bytes in any string input: PostgreSQL text cannot hold U+0000 (error 22021),
+ *   so a NUL in a body, a URL or a GraphQL operation is a 400 `invalid_argument` naming where it was.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Kind, parse, visit } from 'graphql';
+import { AppError, badRequest } from '../errors.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+const LIMIT = Symbol('gatehouse.maxBodyBytes');
+type LimitedRequest = IncomingMessage & { [LIMIT]?: number };
+
+const describeBytes = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+
+export const bodyTooLarge = (limit: number) =>
+  new AppError('body_too_large', 413, `body: larger than ${describeBytes(limit)} (MAX_BODY_BYTES); send a smaller body.`);
+
+/**
+ * The server's entrance, before any routing: fixes the request's body limit, refuses a declared
+ * oversized body and NUL bytes in the URL at once, and bounds what Node drains of a body the
+ * response did not wait for (see drainWithin).
+ */
+export function guardRequest(req: IncomingMessage, res: ServerResponse, url: URL, maxBodyBytes: number): void {
+  (req as LimitedRequest)[LIMIT] = maxBodyBytes;
+  res.once('finish', () => drainWithin(req, maxBodyBytes));
+  if (/%00/i.test(url.pathname)) throw nulRefused('path');
+  for (const [name, value] of url.searchParams) {
+    if (name.includes('\0') || value.includes('\0')) throw nulRefused(`query.${name.replaceAll('\0', '')}`);
+  }
+  if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) throw bodyTooLarge(maxBodyBytes);
+}
+
+/**
+ * A response sent before its body arrived (a refusal decided on the headers, a route that reads
+ * no body): Node drains the rest to reuse the connection, which is right for a body still in
+ * flight but would go on forever for an endless chunked one. Past the limit the socket is closed.
+ */
+function drainWithin(req: IncomingMessage, maxBodyBytes: number) {
+  const socket = req.socket;
+  if (req.complete || !socket || socket.destroyed) return;
+  let drained = 0;
+  const onData = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > maxBodyBytes) socket.destroy();
+  };
+  const stop = () => socket.off('data', onData);
+  socket.on('data', onData);
+  req.once('end', stop);
+  socket.once('close', stop);
+}
+
+/**
+ * Reads the whole body, counting the bytes actually received. Over the limit it stops reading
+ * (the stream is paused, not destroyed, so the 413 can still be written) and throws
+ * `body_too_large`; the response then closes the connection (see sendJson).
+ */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  const limit = (req as LimitedRequest)[LIMIT] ?? DEFAULT_MAX_BODY_BYTES;
+  if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.reject(bodyTooLarge(limit));
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        return done(bodyTooLarge(limit));
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onError = (error: Error) => done(error);
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
+
+const nulRefused = (where: string) => badRequest('invalid_argument', `${where}: must not contain NUL bytes.`);
+
+/** Throws `invalid_argument` naming the first string (or object key) in `value` that holds a NUL. */
+export function assertNoNul(value: unknown, where: string): void {
+  // Iterative: a deeply nested body must not overflow the stack.
+  const stack: [unknown, string][] = [[value, where]];
+  while (stack.length) {
+    const [item, path] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\0')) throw nulRefused(path);
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${path}.${i}`]);
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item).reverse()) {
+        if (key.includes('\0')) throw nulRefused(path);
+        stack.push([child, `${path}.${key}`]);
+      }
+    }
+  }
+}
+
+// A \u0000 or \u{0} escape in the operation text; only then is the document parsed to look closer.
+const NUL_ESCAPE = /\\u(?:0000|\{0+\})/i;
+
+/** GraphQL request parameters: variables, operation name and the string literals of the document. */
+export function assertNoNulInOperation(params: { query?: unknown; variables?: unknown; operationName?: unknown }): void {
+  assertNoNul(params.variables, 'variables');
+  assertNoNul(params.operationName, 'operationName');
+  if (typeof params.query !== 'string') return;
+  if (params.query.includes('\0')) throw nulRefused('query');
+  if (!NUL_ESCAPE.test(params.query)) return;
+  let document;
+  try {
+    document = parse(params.query);
+  } catch {
+    return; // A syntax error: GraphQL's own validation reports it.
+  }
+  visit(document, {
+    [Kind.STRING]: node => {
+      if (node.value.includes('\0')) throw badRequest('invalid_argument', 'query: string literals must not contain NUL bytes.');
+    },
+  });
+}

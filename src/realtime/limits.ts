@@ -1,0 +1,19 @@
+/** Bounds on live-feed sockets (README "Live feeds"); configured by WS_MAX_* (src/config.ts). */
+export interface FeedLimits {
+  /** Operations open at once on one socket; the next subscribe gets a `too_many_subscriptions` error. */
+  maxSubscriptionsPerSocket: number;
+  /** Sockets one principal holds open on this process; the next is closed with 4429 after connection_init. */
+  maxSocketsPerPrincipal: number;
+  /** Sockets open on this process in all; the next upgrade is answered 503. */
+  maxSockets: number;
+}
+
+/**
+ * One event is serialized and sent once per matching subscription, so these bound the fan-out
+ * one change can cause (40,000 subscriptions on one token once stalled the server for seconds).
+ */
+export const FEED_LIMIT_DEFAULTS: FeedLimits = {
+  maxSubscriptionsPerSocket: 100,
+  maxSocketsPerPrincipal: 20,
+  maxSockets: 10_000,
+};

@@ -1,0 +1,94 @@
+/**
+ * The first developer token while the server holds the embedded database. Minting a developer
+ * token needs one, so `gatehouse dev-token create` used to open the database itself, which only
+ * one process may do. A server on a DATA_DIR therefore writes a random secret beside its lock
+ * (DATA_DIR/bootstrap.secret, mode 0600: readable by whoever may read the database anyway) and
+ * answers `POST /dev/bootstrap/developer-token` only from a loopback address that sends it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rename, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { heldLock } from '../db/data-dir-lock.js';
+import { isMemoryDataDir } from '../db/pglite.js';
+import { AppError, zodToAppError } from '../errors.js';
+import { digestsEqual, sha256 } from '../lib/secrets.js';
+import { readJson, sendError, sendJson } from '../lib/http.js';
+import { emailSchema } from '../services/principals.js';
+import type { Services } from '../services/index.js';
+
+export const BOOTSTRAP_PATH = '/dev/bootstrap/developer-token';
+export const BOOTSTRAP_SECRET_FILE = 'bootstrap.secret';
+export const BOOTSTRAP_SECRET_HEADER = 'x-gatehouse-bootstrap-secret';
+
+const isLoopback = (address: string | undefined) => !!address && /^(127\.|::ffff:127\.|::1$)/.test(address);
+
+/** The listening URL as a local client reaches it (a wildcard address is not one to connect to). */
+function loopbackUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.hostname === '0.0.0.0') parsed.hostname = '127.0.0.1';
+  if (parsed.hostname === '[::]') parsed.hostname = '[::1]';
+  return parsed.origin;
+}
+
+export function createDevBootstrap({ services, config }: { services: Services; config: Config }) {
+  let secretDigest: string | null = null;
+  let secretFile: string | null = null;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return sendError(res, new AppError('method_not_allowed', 405, `${req.method} is not supported on ${BOOTSTRAP_PATH}.`));
+    if (!secretDigest) {
+      return sendError(
+        res,
+        new AppError('bootstrap_unavailable', 404, 'This server does not run on an embedded DATA_DIR: run `gatehouse dev-token create` with its DATABASE_URL instead.'),
+      );
+    }
+    if (!isLoopback(req.socket.remoteAddress)) {
+      return sendError(res, new AppError('loopback_only', 403, 'The developer-token bootstrap answers only on the machine the server runs on.'));
+    }
+    const sent = req.headers[BOOTSTRAP_SECRET_HEADER];
+    if (typeof sent !== 'string' || !digestsEqual(sha256(sent), secretDigest)) {
+      return sendError(
+        res,
+        new AppError('bootstrap_secret_mismatch', 403, `Send the contents of DATA_DIR/${BOOTSTRAP_SECRET_FILE} in ${BOOTSTRAP_SECRET_HEADER} (gatehouse dev-token create does).`),
+      );
+    }
+    try {
+      const body = await readJson(req);
+      const email = emailSchema.safeParse(body.developer);
+      if (!email.success) throw zodToAppError(email.error, 'body.developer');
+      // The one answer that carries a token: the local operator asked for it with the secret.
+      return sendJson(res, 201, await services.principals.createDeveloperToken(email.data));
+    } catch (error) {
+      if (error instanceof AppError) return sendError(res, error);
+      throw error;
+    }
+  }
+
+  return {
+    handles: (pathname: string) => pathname === BOOTSTRAP_PATH,
+    handle,
+
+    /** Once listening: the secret file and the server's URL in the lock, for the CLI to find. */
+    async publish(url: string): Promise<void> {
+      if (config.databaseUrl || isMemoryDataDir(config.dataDir)) return;
+      const lock = heldLock(config.dataDir);
+      if (!lock) return;
+      const secret = randomBytes(32).toString('base64url');
+      secretFile = path.join(lock.dataDir, BOOTSTRAP_SECRET_FILE);
+      // A fresh file (mode applies on creation) renamed into place: never readable by others.
+      const temporary = `${secretFile}.${process.pid}`;
+      await writeFile(temporary, secret, { mode: 0o600 });
+      await rename(temporary, secretFile);
+      secretDigest = sha256(secret);
+      await lock.update({ url: loopbackUrl(url) });
+    },
+
+    async unpublish(): Promise<void> {
+      secretDigest = null;
+      if (secretFile) await unlink(secretFile).catch(() => undefined);
+      secretFile = null;
+    },
+  };
+}

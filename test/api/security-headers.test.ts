@@ -1,0 +1,81 @@
+/**
+ * Response hardening: `X-Content-Type-Options: nosniff` on every response (JSON from the shims,
+ * the gateway and Yoga alike), and no HTML page of ours can be framed: `X-Frame-Options: DENY` and
+ * a CSP with `frame-ancestors 'none'`, merged into a page's own CSP when it brings one.
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withFrameAncestors } from '../../src/lib/http.js';
+import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
+
+let ctx: TestContext;
+let s: Seed;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  s = await seed(ctx, ['alice']);
+});
+afterAll(() => ctx.close());
+
+/** A GET with an explicit Host header (a hosted app origin), which fetch will not send. */
+function getWithHost(path: string, host: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, ctx.url), { headers: { host } }, res => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const expectUnframeable = (headers: { get(name: string): string | null } | Record<string, unknown>) => {
+  const get = (name: string) => ('get' in headers && typeof headers.get === 'function' ? headers.get(name) : (headers as Record<string, unknown>)[name]);
+  expect(get('x-frame-options')).toBe('DENY');
+  expect(get('content-security-policy')).toContain("frame-ancestors 'none'");
+  expect(get('x-content-type-options')).toBe('nosniff');
+};
+
+describe('JSON responses are never sniffed', () => {
+  it('REST, gateway and health answers', async () => {
+    for (const path of ['/healthz', '/v1/resources', '/v1/nothing', '/auth/session']) {
+      const res = await s.users.alice.get(path);
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+  });
+
+  it("Yoga's GraphQL answers, success and error", async () => {
+    const ok = await s.users.alice.request('POST', '/graphql', { query: '{ me { id } }' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-content-type-options')).toBe('nosniff');
+    const bad = await s.users.alice.request('POST', '/graphql', { query: '{ nope }' });
+    expect(bad.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('HTML pages cannot be framed', () => {
+  it('the consent page keeps its script nonce and gains frame-ancestors', async () => {
+    const res = await fetch(`${ctx.url}/auth/consent?consent_challenge=abc`);
+    expect(res.status).toBe(200);
+    expectUnframeable(res.headers);
+    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'/);
+  });
+
+  it("the invite page on a hosted app origin", async () => {
+    const res = await getWithHost('/_invite/not-a-code', new URL(s.origin).host);
+    expect(res.status).toBe(404);
+    expectUnframeable(res.headers);
+  });
+
+  it("the embedded provider's own pages rendered by the gateway's helper", async () => {
+    const res = await fetch(`${ctx.url}/idp/interaction/unknown-uid`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expectUnframeable(res.headers);
+  });
+
+  it('merges frame-ancestors into a CSP, replacing a weaker one', () => {
+    expect(withFrameAncestors(undefined)).toContain("frame-ancestors 'none'");
+    expect(withFrameAncestors("default-src 'self'; frame-ancestors *")).toBe("default-src 'self'; frame-ancestors 'none'");
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * A database wait that runs out is overload, not a bug: 503 `busy` with Retry-After (REST) or
+ * extensions `{ code: 'busy', status: 503, details: { retryAfter } }` (GraphQL), never 500.
+ * The waits are forced with tiny DATABASE_TX_MAX_WAIT_MS values and a held lock or transaction.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../src/db/database.js';
+import { isDatabaseBusy } from '../../src/db/busy.js';
+import { describeError } from '../../src/graphql/errors.js';
+import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { createPostgresScratchDatabase, pgliteTemplate, postgresTestUrl, type ScratchPostgresDatabase } from '../helpers/db.js';
+
+const BUSY = { status: 503, code: 'busy', details: { retryAfter: 1 }, headers: { 'retry-after': '1' } };
+
+describe('embedded database: a transaction past its timeout', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await openDatabase({ dataDir: 'memory://', loadDataDir: await pgliteTemplate(), migrate: false, transactionTimeoutMs: 50 });
+  });
+  afterAll(() => db.close());
+
+  it('is rolled back and described as busy, and the next transaction runs', async () => {
+    const failed = await db
+      .transaction(async tx => {
+        await tx.$executeRaw`CREATE TEMP TABLE busy_probe (n int)`;
+        await new Promise(resolve => setTimeout(resolve, 200));
+        await tx.$queryRaw`SELECT 1`;
+      })
+      .catch((error: unknown) => error);
+    expect(isDatabaseBusy(failed)).toBe(true);
+    expect(describeError(failed)).toMatchObject(BUSY);
+    // Rolled back: the table created inside it does not exist.
+    const [{ exists }] = await db.transaction(tx => tx.$queryRaw<{ exists: boolean }[]>`SELECT to_regclass('busy_probe') IS NOT NULL AS exists`, { timeout: 10_000 });
+    expect(exists).toBe(false);
+  });
+});
+
+const postgresUrl = await postgresTestUrl();
+
+describe.skipIf(!postgresUrl)('PostgreSQL: waits for a pooled connection', () => {
+  let scratch: ScratchPostgresDatabase;
+  let ctx: TestContext;
+  let s: Seed;
+  let locker: pg.Client;
+
+  beforeAll(async () => {
+    scratch = await createPostgresScratchDatabase();
+    // Two connections that give up after 300 ms: two blocked transactions saturate the pool.
+    const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 2, transactionMaxWaitMs: 300 });
+    ctx = await startTestApp({ database });
+    s = await seed(ctx, ['owner']);
+    locker = new pg.Client({ connectionString: scratch.url });
+    await locker.connect();
+  });
+  afterAll(async () => {
+    await locker?.end();
+    await ctx?.close();
+    await scratch?.drop();
+  });
+
+  it('answers requests that cannot get a connection in time with 503 busy and Retry-After, never 500', async () => {
+    const { owner } = s.users;
+    const id = await createResource(owner, 'team', 'Locked');
+    const invitees = await Promise.all(Array.from({ length: 9 }, (_, i) => s.user(`locked-${i}`)));
+    // Outside the pool, hold the resource row every invite locks first: the pool's two
+    // connections end up waiting on it and everything else waits for them.
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM resources WHERE id = $1 FOR UPDATE', [id]);
+    const pending = invitees.slice(1).map(u => owner.post(`/v1/resources/${id}/invite`, { userId: u.id }));
+    const viaGraphql = owner.gql('mutation($r: ID!, $u: ID!) { invite(resourceId: $r, userId: $u) { state } }', { r: id, u: invitees[0].id });
+    // Every request beyond the two holding connections has failed (it waited 300 ms) by the time
+    // one of them answers; then the lock is released so the two blocked ones can finish.
+    const firstAnswer = await Promise.race(pending);
+    await locker.query('ROLLBACK');
+    const results = await Promise.all(pending);
+
+    expect(firstAnswer.status).toBe(503);
+    expect(results.map(r => r.status).filter(status => status !== 200 && status !== 503)).toEqual([]);
+    const refused = results.filter(r => r.status === 503);
+    expect(refused.length).toBeGreaterThanOrEqual(results.length - 2);
+    for (const r of refused) {
+      expect(r.body).toMatchObject({ error: 'busy', retryAfter: 1 });
+      expect(r.body.message).toMatch(/busy/);
+    }
+    const graphql = await viaGraphql;
+    if (graphql.errors) {
+      expect(graphql.errors[0].extensions).toMatchObject({ code: 'busy', status: 503, details: { retryAfter: 1 } });
+    }
+    // Nothing half-done: exactly the successful invites are stored.
+    const stored = await ctx.database.prisma.membership.count({ where: { resourceId: id, state: 'invited' } });
+    expect(stored).toBe(results.filter(r => r.status === 200).length + (graphql.errors ? 0 : 1));
+    // The REST shim writes ErrorShape.headers.
+    expect(refused.map(r => r.headers.get('retry-after'))).toEqual(refused.map(() => '1'));
+  });
+});

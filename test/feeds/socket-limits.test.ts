@@ -1,0 +1,189 @@
+/**
+ * Live-feed caps (README "Live feeds"): subscriptions per socket, sockets per principal and
+ * sockets per process are refused with their documented error or close code, and freed on close.
+ */
+import { type Client as WsClient, createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { loadConfig } from '../../src/config.js';
+import { CLOSE_CODES, TOO_MANY_SUBSCRIPTIONS } from '../../src/realtime/websocket.js';
+import { buildApp } from '../../src/server.js';
+import { Client, type Seed, type TestContext, createResource, seed } from '../helpers/app.js';
+import { createTestDatabase } from '../helpers/db.js';
+import { MEMBERS_LIVE, wsUrl } from '../helpers/feeds.js';
+
+/** An in-process server whose WS_MAX_* settings are `env`. */
+async function startWithLimits(env: Record<string, string>): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://gatehouse.test', ...env });
+  const app = await buildApp({ config, database });
+  const { url } = await app.start();
+  return {
+    app,
+    url,
+    database,
+    advance: () => {},
+    anonymous: new Client(url),
+    async close() {
+      await app.stop();
+      await database.close();
+    },
+  };
+}
+
+interface Socket {
+  client: WsClient;
+  /** Resolves when connection_init is acknowledged; rejects with the close event if it is refused. */
+  connected: Promise<void>;
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+/** One graphql-ws socket (several operations can share it). */
+function openSocket(url: string, token: string): Socket {
+  let onConnected!: () => void;
+  let onClosed!: (event: { code: number; reason: string }) => void;
+  const closed = new Promise<{ code: number; reason: string }>(resolve => (onClosed = resolve));
+  const connected = new Promise<void>((resolve, reject) => {
+    onConnected = resolve;
+    closed.then(event => reject(Object.assign(new Error(`closed ${event.code} ${event.reason}`), event)));
+  });
+  connected.catch(() => {});
+  const client = createClient({
+    url: wsUrl(url),
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+    lazy: false,
+    // A refused connection is asserted through `closed`, not logged.
+    onNonLazyError: () => {},
+    on: {
+      connected: () => onConnected(),
+      closed: (event: any) => onClosed({ code: event?.code, reason: String(event?.reason ?? '') }),
+    },
+  });
+  return { client, connected, closed };
+}
+
+interface Operation {
+  /** The next data or error message. */
+  next(): Promise<{ data?: any; errors?: any[] }>;
+  /** Completes the operation (the client sends `complete`). */
+  stop(): void;
+}
+
+function operation(socket: Socket, query: string, variables: Record<string, unknown> = {}): Operation {
+  const queue: { data?: any; errors?: any[] }[] = [];
+  const waiters: ((m: { data?: any; errors?: any[] }) => void)[] = [];
+  const push = (m: { data?: any; errors?: any[] }) => (waiters.length ? waiters.shift()!(m) : queue.push(m));
+  const stop = socket.client.subscribe(
+    { query, variables },
+    { next: value => push(value as any), error: error => push({ errors: Array.isArray(error) ? error : [error] }), complete: () => {} },
+  );
+  return {
+    next: () => (queue.length ? Promise.resolve(queue.shift()!) : new Promise(resolve => waiters.push(resolve))),
+    stop,
+  };
+}
+
+describe('subscriptions per socket and sockets per principal', () => {
+  let ctx: TestContext;
+  let s: Seed;
+  let team: string;
+  let bobRole = 'reader';
+  const sockets: Socket[] = [];
+  const open = (token: string) => {
+    const socket = openSocket(ctx.url, token);
+    sockets.push(socket);
+    return socket;
+  };
+
+  beforeAll(async () => {
+    ctx = await startWithLimits({ WS_MAX_SUBSCRIPTIONS_PER_SOCKET: '3', WS_MAX_SOCKETS_PER_PRINCIPAL: '2' });
+    s = await seed(ctx, ['alice', 'bob']);
+    team = await createResource(s.users.alice, 'team', 'Watched');
+  });
+  afterAll(async () => {
+    await Promise.all(sockets.map(socket => socket.client.dispose()));
+    await ctx.close();
+  });
+
+  /** Changes the roster until `feed` delivers an event: proves the subscription is attached, without a fixed sleep. */
+  async function delivers(feed: Operation) {
+    const event = feed.next();
+    await vi.waitFor(
+      async () => {
+        bobRole = bobRole === 'reader' ? 'writer' : 'reader';
+        await s.users.alice.post(`/v1/resources/${team}/setRole`, { userId: s.users.bob.id, role: bobRole });
+        const got = await Promise.race([event, new Promise(resolve => setTimeout(resolve, 200, null))]);
+        if (!got) throw new Error('no event yet');
+      },
+      { timeout: 10_000, interval: 10 },
+    );
+    expect((await event).data?.membersLive.op).toBe('update');
+  }
+
+  it('refuses the subscription past the cap with too_many_subscriptions, and frees the slot on complete', async () => {
+    const { alice, bob } = s.users;
+    await alice.post(`/v1/resources/${team}/invite`, { userId: bob.id, role: 'reader' });
+    await bob.post(`/v1/resources/${team}/accept`);
+    const socket = open(alice.token!);
+    await socket.connected;
+    const feeds = Array.from({ length: 3 }, () => operation(socket, MEMBERS_LIVE, { id: team }));
+    const excess = operation(socket, MEMBERS_LIVE, { id: team });
+    const refused = await excess.next();
+    expect(refused.errors?.[0]).toMatchObject({ message: expect.stringMatching(/at most 3 per socket/), extensions: { code: TOO_MANY_SUBSCRIPTIONS, status: 429 } });
+    await delivers(feeds[0]);
+
+    // The same socket stays usable; completing one subscription makes room for another.
+    feeds[2].stop();
+    const replacement = operation(socket, MEMBERS_LIVE, { id: team });
+    await delivers(replacement);
+  });
+
+  it('closes the socket past the per-principal cap with 4429, other principals are unaffected', async () => {
+    const { alice, bob } = s.users;
+    // The first test's socket still counts for alice: one more reaches her cap of 2.
+    const second = open(alice.token!);
+    await second.connected;
+    const third = open(alice.token!);
+    await expect(third.connected).rejects.toMatchObject({ code: CLOSE_CODES.tooManySockets });
+    expect((await third.closed).reason).toMatch(/at most 2 sockets per user/);
+    const other = open(bob.token!);
+    await other.connected;
+
+    // Closing one of alice's sockets frees a slot once the server has seen the close.
+    await second.client.dispose();
+    await second.closed;
+    await vi.waitFor(
+      async () => {
+        const retry = open(alice.token!);
+        await retry.connected;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+});
+
+describe('sockets per process', () => {
+  let ctx: TestContext;
+  let s: Seed;
+
+  beforeAll(async () => {
+    ctx = await startWithLimits({ WS_MAX_SOCKETS: '1' });
+    s = await seed(ctx, ['carol']);
+  });
+  afterAll(() => ctx.close());
+
+  it('answers the upgrade past WS_MAX_SOCKETS with 503 and Retry-After, before any handshake', async () => {
+    const first = openSocket(ctx.url, s.users.carol.token!);
+    await first.connected;
+    const refused = new WebSocket(wsUrl(ctx.url), 'graphql-transport-ws');
+    const response = await new Promise<{ status?: number; retryAfter?: string }>((resolve, reject) => {
+      refused.on('unexpected-response', (_request, res) => resolve({ status: res.statusCode, retryAfter: res.headers['retry-after'] }));
+      refused.on('open', () => reject(new Error('the socket past the cap was accepted')));
+      refused.on('error', () => {});
+    });
+    expect(response).toEqual({ status: 503, retryAfter: '5' });
+    await first.client.dispose();
+  });
+});
