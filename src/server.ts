@@ -14,8 +14,8 @@ import { resolveCaller } from './auth/resolve-caller.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import type { Context } from './graphql/builder.js';
-import { describeError, maskError } from './graphql/errors.js';
-import { graphqlLimitPlugins } from './graphql/limits.js';
+import { describeError, maskError, sendRestError } from './error-responses.js';
+import { boundedParseCache, graphqlLimitPlugins } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
 import { sharedSubscribe } from './realtime/shared-subscribe.js';
@@ -77,6 +77,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     cors: false,
     logging: yogaLogger,
     maskedErrors: { maskError },
+    parserAndValidationCache: boundedParseCache(),
     // Sockets resolve their caller once, at connection time (src/realtime/websocket.ts).
     context: initial => ('caller' in initial ? { services, caller: initial.caller ?? null } : contextFor(initial.req!)),
     plugins: [
@@ -136,8 +137,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
       context = await contextFor(req);
       assertCsrf(context, isStateChanging(req.method));
     } catch (error) {
-      const shape = describeError(error);
-      return send(res, shape.status, { error: shape.code, message: shape.message });
+      return sendRestError(res, error);
     }
     return rest.handle(found, req, res, url, context);
   }
@@ -150,8 +150,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     res.once('finish', () => logger.debug({ method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'));
     withRequestId(requestId, () =>
       handle(req, res).catch(error => {
-        const shape = describeError(error);
-        if (!res.headersSent) send(res, shape.status, { error: shape.code, message: shape.message, ...(shape.details ?? {}) });
+        if (!res.headersSent) sendRestError(res, error);
         else res.destroy();
       }),
     );
@@ -230,6 +229,7 @@ function isSubscription(document: DocumentNode, operationName?: string | null): 
 
 /** A refused request in its transport's error shape (GraphQL: `errors[].extensions`). */
 function refuse(res: ServerResponse, error: unknown, graphql: boolean) {
-  const { status, code, message } = describeError(error);
-  send(res, status, graphql ? { errors: [{ message, extensions: { code, status } }] } : { error: code, message });
+  if (!graphql) return sendRestError(res, error);
+  const { status, code, message, headers } = describeError(error);
+  send(res, status, { errors: [{ message, extensions: { code, status } }] }, headers);
 }

@@ -14,6 +14,7 @@ import { TtlCache } from '../lib/ttl-cache.js';
 import type { PrincipalCaller } from './caller.js';
 import type { ProviderClient } from './provider-client.js';
 import { createTokenValidator, type TokenInfo } from './token-validator.js';
+import { logger } from '../lib/logger.js';
 
 /** Role of an app member in the `_app` resource (app-level membership joined at consent). */
 export const APP_MEMBER_ROLE = 'reader' as const;
@@ -87,7 +88,7 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
       });
       return true;
     } catch (error) {
-      console.error('[gatehouse] joining _app after consent failed (consent continues)', error);
+      logger.error({ err: error }, 'joining _app after consent failed (consent continues)');
       return false;
     }
   }

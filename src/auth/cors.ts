@@ -20,7 +20,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { AppError, isAppError } from '../errors.js';
-import { parseCookies, sendError, sendJson } from '../lib/http.js';
+import { sendRestError } from '../error-responses.js';
+import { parseCookies, sendJson } from '../lib/http.js';
 import { TtlCache } from '../lib/ttl-cache.js';
 import type { Services } from '../services/index.js';
 import { bearerOf, CLIENT_COOKIE, markHostedApp, SESSION_COOKIE } from './resolve-caller.js';
@@ -108,7 +109,7 @@ export function createCors({ services, config }: { services: Services; config: C
       await assertSessionAudience(req, appId);
     } catch (error) {
       const e = error as AppError;
-      if (path !== '/graphql') sendError(res, e);
+      if (path !== '/graphql') sendRestError(res, e);
       else sendJson(res, e.status, { errors: [{ message: e.message, extensions: { code: e.code, status: e.status } }] });
       return true;
     }

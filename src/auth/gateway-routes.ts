@@ -16,7 +16,7 @@ import { AppError, isAppError, zodToAppError } from '../errors.js';
 import { GATEWAY_CALLBACK_PATH, HOSTED_CALLBACK_PATH } from '../idp/adapter.js';
 import type { IdentityProvider } from '../idp/provider.js';
 import { PAGE_CSP, PAGE_HEADERS, layout } from '../idp/pages.js';
-import { describeError } from '../graphql/errors.js';
+import { describeError, sendRestError } from '../error-responses.js';
 import { escapeHtml, parseCookies, readForm, readJson, readText, redirect, sendHtml, sendJson, serializeCookie } from '../lib/http.js';
 import { TtlCache } from '../lib/ttl-cache.js';
 import type { Services } from '../services/index.js';
@@ -24,6 +24,7 @@ import { isBlockedEitherWay } from '../services/principals.js';
 import type { PrincipalCaller } from './caller.js';
 import { CSRF_HEADER, csrfRequired, hasCsrfHeader } from './csrf.js';
 import { CLIENT_COOKIE, HOSTED_PREFIX, REFRESH_COOKIE, SESSION_COOKIE, markHostedApp } from './resolve-caller.js';
+import { logger } from '../lib/logger.js';
 
 /** Session lifetime follows the refresh token (the embedded provider's default: 14 days). */
 export const SESSION_MAX_AGE_S = 14 * 24 * 60 * 60;
@@ -200,7 +201,7 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
         accessToken && provider.revoke({ token: accessToken, clientId, hint: 'access_token' }),
       ].filter(Boolean);
       const results = await Promise.allSettled(revocations);
-      if (results.some(r => r.status === 'rejected')) console.warn('[gatehouse] logout: revocation at the provider failed (cookies cleared anyway)');
+      if (results.some(r => r.status === 'rejected')) logger.warn('logout: revocation at the provider failed (cookies cleared anyway)');
     }
     sendJson(res, 200, { ok: true }, { 'set-cookie': clearedCookies(scope) });
   }
@@ -527,10 +528,13 @@ document.getElementById('deny').addEventListener('click', async () => {
       case 'GET /consent-request':
         sendJson(res, 200, await auth.consentRequest(url.searchParams.get('challenge') ?? ''));
         return true;
+      // State changes on the user's provider session: the CSRF header, like every other one (spec 5.1).
       case 'POST /consent/accept':
+        if (!hasCsrfHeader(req.headers)) throw csrfRequired();
         sendJson(res, 200, await auth.acceptConsent(await readJson(req)));
         return true;
       case 'POST /consent/reject':
+        if (!hasCsrfHeader(req.headers)) throw csrfRequired();
         sendJson(res, 200, await auth.rejectConsent(await readJson(req)));
         return true;
       case 'GET /identity/flow':
@@ -604,8 +608,7 @@ document.getElementById('deny').addEventListener('click', async () => {
       return url;
     } catch (error) {
       if (res.headersSent) throw error;
-      const shape = describeError(error);
-      sendJson(res, shape.status, { error: shape.code, message: shape.message });
+      sendRestError(res, error);
       return null;
     }
   }

@@ -4,6 +4,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS } from './busy.js';
 import type { Database, TransactionSettings } from './database.js';
+import { logger } from '../lib/logger.js';
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -45,7 +46,7 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
       // set is bounded by the distinct queries the code sends. Not for PgBouncer transaction mode.
       statementNameGenerator: query => `gh_${createHash('sha1').update(query.sql).update(JSON.stringify(query.argTypes ?? [])).digest('hex').slice(0, 24)}`,
       onPoolError: error => {
-        if (!closing) console.error('[db] idle PostgreSQL connection failed:', error.message);
+        if (!closing) logger.error({ err: error.message }, 'idle PostgreSQL connection failed');
       },
     },
   );

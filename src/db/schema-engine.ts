@@ -13,6 +13,7 @@ import {
 import * as wasmBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { SchemaEngine, SchemaFilter } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { Mutex } from './mutex.js';
+import { logger } from '../lib/logger.js';
 
 export type { SchemaEngine, MigrationList, DiffTarget } from '@prisma/schema-engine-wasm/schema_engine_bg';
 
@@ -82,9 +83,9 @@ function logEngineLine(line: string): void {
     return;
   }
   if (entry.level === 'WARN' || entry.level === 'ERROR') {
-    console.warn(`[schema-engine] ${entry.level}: ${entry.fields?.message ?? line}`);
+    logger.warn({ engineLevel: entry.level }, `schema engine: ${entry.fields?.message ?? line}`);
   } else if (process.env.DEBUG?.includes('schema-engine')) {
-    console.debug(`[schema-engine] ${line.trim()}`);
+    logger.debug(`schema engine: ${line.trim()}`);
   }
 }
 

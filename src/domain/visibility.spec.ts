@@ -4,6 +4,7 @@ import {
   type ResourceAccess,
   VISIBILITY_NAMES,
   type VisibilityName,
+  type StoredVisibility,
   type VisibilityPair,
   canTarget,
   canView,
@@ -11,6 +12,7 @@ import {
   isPublic,
   isVisibilityName,
   resourceAccess,
+  rosterAccess,
 } from './visibility.js';
 
 describe('2.1 visibility: stored pair compiled from the schema enum', () => {
@@ -75,5 +77,18 @@ describe('4.3 resource access: who reaches a resource, and who sees it', () => {
     ['none: nobody', 'none', self, false],
   ])('%s', (_, access, target, expected) => {
     expect(canTarget(access, me, target)).toBe(expected);
+  });
+});
+
+describe('2.4 and 6: who sees the roster and its live feed', () => {
+  it.each<[string, StoredVisibility, { state: string } | null, ReturnType<typeof rosterAccess>]>([
+    ['an active member of a members resource sees it', 'members', { state: 'active' }, 'roster'],
+    ['an active member of a public resource sees it', 'public', { state: 'active' }, 'roster'],
+    ['a non-member of a public resource is told it is for members', 'public', null, 'not_member'],
+    ['an invitee of a public resource is told it is for members', 'public', { state: 'invited' }, 'not_member'],
+    ['an invitee of a members resource sees no resource', 'members', { state: 'invited' }, 'hidden'],
+    ['a stranger to a members resource sees no resource', 'members', null, 'hidden'],
+  ])('%s', (_, visibility, own, expected) => {
+    expect(rosterAccess(visibility, own)).toBe(expected);
   });
 });

@@ -53,6 +53,14 @@ export const canView = (visibility: StoredVisibility, own: { state: string } | n
   isPublic({ visibility }) || own?.state === 'active';
 
 /**
+ * The roster gate (members list and members feed, spec 2.4 and 6): active members see it; anyone
+ * else who can view the resource is told it is the members' business; the rest see no resource.
+ */
+export type RosterAccess = 'roster' | 'not_member' | 'hidden';
+export const rosterAccess = (visibility: StoredVisibility, own: { state: string } | null): RosterAccess =>
+  own?.state === 'active' ? 'roster' : canView(visibility, own) ? 'not_member' : 'hidden';
+
+/**
  * Whom a transition may name as its target. With `own_pending` access the caller may name only
  * itself or an agent it owns; anyone else answers like an unknown resource, so a pending member
  * cannot probe the roster of a resource it cannot see.

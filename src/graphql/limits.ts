@@ -42,6 +42,7 @@ import {
   validate,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors.js';
 
 /** The limits, one named setting each. The stored REST operations fit them (test/api/graphql-limits.test.ts). */
@@ -204,3 +205,17 @@ const maskEnumSuggestions: Plugin = {
     if (!valid) for (const error of result) error.message = error.message.replace(ENUM_SUGGESTION, '');
   },
 };
+
+/** Characters of document text Yoga's parse caches may hold (keys are whole documents). */
+export const PARSE_CACHE_MAX_CHARS = 8 * 1024 * 1024;
+
+/**
+ * Yoga's parser and error caches, bounded by the text they hold: Yoga's default keeps 1024
+ * documents whatever their size, so unique near-1 MiB documents (a long comment passes every
+ * token limit) could pin a gigabyte. Validation results are keyed by the cached AST and go with it.
+ */
+export function boundedParseCache() {
+  const cache = <T extends {}>() =>
+    new LRUCache<string, T>({ max: 1024, maxSize: PARSE_CACHE_MAX_CHARS, sizeCalculation: (_value, key) => Math.max(1, key.length) });
+  return { documentCache: cache<DocumentNode>(), errorCache: cache<object>() };
+}

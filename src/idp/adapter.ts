@@ -10,6 +10,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { sha256 } from '../lib/secrets.js';
 import { TtlCache } from '../lib/ttl-cache.js';
+import { logger } from '../lib/logger.js';
 
 /** Gateway-owned callback on each hosted app origin (the invite-page flow signs in through it). */
 export const HOSTED_CALLBACK_PATH = '/_osg/auth/callback';
@@ -94,7 +95,7 @@ export class PrismaOidcAdapter implements Adapter {
     PrismaOidcAdapter.lastSweep = now;
     this.prisma.oidcPayload
       .deleteMany({ where: { expiresAt: { lt: new Date(now - 60_000) } } })
-      .catch(error => console.error('[idp] sweeping expired artifacts failed', error));
+      .catch(error => logger.error({ err: error }, 'idp: sweeping expired artifacts failed'));
   }
 }
 

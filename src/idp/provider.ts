@@ -17,6 +17,7 @@ import { ClientAdapter, GATEWAY_CALLBACK_PATH, PrismaOidcAdapter } from './adapt
 import { createConsentAdmin } from './consent-admin.js';
 import { loadIdpKeys } from './keys.js';
 import { PAGE_HEADERS, PROVIDER_CSP, errorPage, layout, loginPage } from './pages.js';
+import { logger } from '../lib/logger.js';
 
 export interface IdentityProviderOptions {
   prisma: PrismaClient;
@@ -168,9 +169,9 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
     if (ctx.response.is('html')) ctx.set('x-frame-options', 'DENY');
     else ctx.remove('content-security-policy');
   });
-  provider.on('server_error', (_ctx, error) => console.error('[idp] server error', error));
+  provider.on('server_error', (_ctx, error) => logger.error({ err: error }, 'idp: server error'));
   // oidc-provider keeps the reason of an invalid_grant (e.g. a PKCE mismatch) out of the response.
-  if (options.debug) provider.on('grant.error', (_ctx, error) => console.warn('[idp] grant refused:', (error as { error_detail?: string }).error_detail ?? error.message));
+  if (options.debug) provider.on('grant.error', (_ctx, error) => logger.warn({ detail: (error as { error_detail?: string }).error_detail ?? error.message }, 'idp: grant refused'));
   const callback = provider.callback();
   const admin = createConsentAdmin(provider, prisma);
   const adminTokenHash = sha256(options.adminToken);

@@ -9,6 +9,8 @@ import type { IdpConfig } from '../config.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { sendJson } from '../lib/http.js';
 import { createIdentityProvider, type IdentityProviderOptions } from './provider.js';
+import { describeError } from '../error-responses.js';
+import { requestIdFrom, setLogLevel, withRequestId } from '../lib/logger.js';
 
 export interface IdentityProviderServer {
   server: Server;
@@ -23,6 +25,7 @@ export async function createIdentityProviderServer(
   prisma: PrismaClient,
   ttl?: IdentityProviderOptions['ttl'],
 ): Promise<IdentityProviderServer> {
+  setLogLevel(config.logLevel);
   const idp = await createIdentityProvider({
     prisma,
     issuer: config.issuer,
@@ -41,10 +44,16 @@ export async function createIdentityProviderServer(
     if (!(await idp.handle(req, res, url))) sendJson(res, 404, { error: 'not_found', error_description: `No route ${req.method} ${url.pathname}.` });
   }
   const server = createServer((req, res) => {
-    serve(req, res).catch(error => {
-      console.error('[idp] request failed', error);
-      if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: 'Unexpected error. It has been logged.' });
-    });
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    res.setHeader('x-request-id', requestId);
+    withRequestId(requestId, () =>
+      serve(req, res).catch(error => {
+        // Bad input (an oversized or NUL-bearing form) keeps its 4xx; only the unexpected is a 500, logged.
+        const shape = describeError(error);
+        if (res.headersSent) return void res.destroy();
+        sendJson(res, shape.status, { error: shape.status >= 500 ? 'server_error' : shape.code, error_description: shape.message }, shape.headers);
+      }),
+    );
   });
   return {
     server,

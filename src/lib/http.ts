@@ -81,9 +81,6 @@ export function redirect(res: ServerResponse, location: string, headers: Record<
   res.end();
 }
 
-export function sendError(res: ServerResponse, error: AppError, headers: Record<string, string | string[]> = {}) {
-  sendJson(res, error.status, { error: error.code, message: error.message }, headers);
-}
 
 export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

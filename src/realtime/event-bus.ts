@@ -10,6 +10,7 @@ import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
 import type { MembershipState } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
+import { logger } from '../lib/logger.js';
 
 export interface MemberRowEvent {
   /** `<resourceId>:<userId>` (spec 6). */
@@ -54,7 +55,7 @@ export class EventBus {
     const publishClient = new Redis(url, { maxRetriesPerRequest: 3 });
     const subscribeClient = new Redis(url, { maxRetriesPerRequest: 3 });
     for (const client of [publishClient, subscribeClient]) {
-      client.on('error', error => console.error('[gatehouse] redis error:', error.message));
+      client.on('error', error => logger.error({ err: error.message }, 'redis error'));
     }
     const target = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient }) as unknown as EventTarget;
     return new EventBus(
@@ -102,7 +103,7 @@ export class EventBus {
         try {
           listener(event);
         } catch (error) {
-          console.error('[gatehouse] event listener failed', error);
+          logger.error({ err: error }, 'event listener failed');
         }
       }
       this.transport.target.dispatchEvent(new CustomEvent(`member:${event.row.resourceId}`, { detail: event }));

@@ -10,7 +10,9 @@ import { GraphQLError } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Caller } from '../auth/caller.js';
 import { HOSTED_PREFIX, hostedAppOf, markHostedApp, resolveCaller } from '../auth/resolve-caller.js';
+import { describeError } from '../error-responses.js';
 import { isAppError } from '../errors.js';
+import { assertNoNulInOperation } from '../lib/body.js';
 import type { Services } from '../services/index.js';
 import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './limits.js';
 
@@ -126,6 +128,13 @@ export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp, 
               { extensions: { code: TOO_MANY_SUBSCRIPTIONS, status: 429 } },
             ),
           ];
+        }
+        // The same NUL refusal as HTTP (Yoga's onParams does not run for sockets).
+        try {
+          assertNoNulInOperation(payload);
+        } catch (error) {
+          const { code, status, message } = describeError(error);
+          return [new GraphQLError(message, { extensions: { code, status } })];
         }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,

@@ -14,7 +14,8 @@ import { heldLock } from '../db/data-dir-lock.js';
 import { isMemoryDataDir } from '../db/pglite.js';
 import { AppError, zodToAppError } from '../errors.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
-import { readJson, sendError, sendJson } from '../lib/http.js';
+import { sendRestError } from '../error-responses.js';
+import { readJson, sendJson } from '../lib/http.js';
 import { emailSchema } from '../services/principals.js';
 import type { Services } from '../services/index.js';
 
@@ -37,19 +38,19 @@ export function createDevBootstrap({ services, config }: { services: Services; c
   let secretFile: string | null = null;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST') return sendError(res, new AppError('method_not_allowed', 405, `${req.method} is not supported on ${BOOTSTRAP_PATH}.`));
+    if (req.method !== 'POST') return sendRestError(res, new AppError('method_not_allowed', 405, `${req.method} is not supported on ${BOOTSTRAP_PATH}.`));
     if (!secretDigest) {
-      return sendError(
+      return sendRestError(
         res,
         new AppError('bootstrap_unavailable', 404, 'This server does not run on an embedded DATA_DIR: run `gatehouse dev-token create` with its DATABASE_URL instead.'),
       );
     }
     if (!isLoopback(req.socket.remoteAddress)) {
-      return sendError(res, new AppError('loopback_only', 403, 'The developer-token bootstrap answers only on the machine the server runs on.'));
+      return sendRestError(res, new AppError('loopback_only', 403, 'The developer-token bootstrap answers only on the machine the server runs on.'));
     }
     const sent = req.headers[BOOTSTRAP_SECRET_HEADER];
     if (typeof sent !== 'string' || !digestsEqual(sha256(sent), secretDigest)) {
-      return sendError(
+      return sendRestError(
         res,
         new AppError('bootstrap_secret_mismatch', 403, `Send the contents of DATA_DIR/${BOOTSTRAP_SECRET_FILE} in ${BOOTSTRAP_SECRET_HEADER} (gatehouse dev-token create does).`),
       );
@@ -61,8 +62,7 @@ export function createDevBootstrap({ services, config }: { services: Services; c
       // The one answer that carries a token: the local operator asked for it with the secret.
       return sendJson(res, 201, await services.principals.createDeveloperToken(email.data));
     } catch (error) {
-      if (error instanceof AppError) return sendError(res, error);
-      throw error;
+      return sendRestError(res, error);
     }
   }
 

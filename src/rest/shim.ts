@@ -8,7 +8,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { z } from 'zod';
 import { badRequest, zodToAppError } from '../errors.js';
 import { readJson, sendJson } from '../lib/http.js';
-import { describeError } from '../graphql/errors.js';
+import { sendRestError } from '../error-responses.js';
 import type { Context } from '../graphql/builder.js';
 import type { Route } from './routes.js';
 
@@ -57,14 +57,10 @@ export function createRestShim(schema: GraphQLSchema, routes: Route[]) {
       const query = parseInput(route.query, Object.fromEntries(url.searchParams), 'query', true);
       const variables = route.variables({ params: found.params, query, body });
       const result = await compiled.query(undefined, context, variables);
-      if (result.errors?.length) {
-        const shape = describeError(result.errors[0]);
-        return send(res, shape.status, { error: shape.code, message: shape.message, ...(shape.details ?? {}) });
-      }
+      if (result.errors?.length) return sendRestError(res, result.errors[0]);
       return send(res, 200, route.respond((result.data as { result: unknown }).result));
     } catch (error) {
-      const shape = describeError(error);
-      return send(res, shape.status, { error: shape.code, message: shape.message });
+      return sendRestError(res, error);
     }
   }
 

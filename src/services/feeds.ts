@@ -3,6 +3,7 @@
  * before checking the gate, so nothing committed between the check and the stream is lost.
  */
 import type { PrincipalCaller } from '../auth/caller.js';
+import { rosterAccess } from '../domain/visibility.js';
 import { AppError, forbidden } from '../errors.js';
 import type { MembershipEvent, Topic } from '../realtime/event-bus.js';
 import { FeedQueue } from '../realtime/feed-queue.js';
@@ -21,10 +22,9 @@ export function createFeedService(deps: ServiceDeps) {
       select: { deploymentId: true, visibility: true, memberships: { where: { principalId: caller.principal.id }, select: { state: true } } },
     });
     if (!resource || resource.deploymentId !== caller.deployment.id) throw resourceNotFound(resourceId);
-    if (resource.memberships[0]?.state !== 'active') {
-      if (resource.visibility !== 'public') throw resourceNotFound(resourceId);
-      throw forbidden('not_resource_member', 'Only active members can follow the member list.');
-    }
+    const access = rosterAccess(resource.visibility, resource.memberships[0] ?? null);
+    if (access === 'hidden') throw resourceNotFound(resourceId);
+    if (access === 'not_member') throw forbidden('not_resource_member', 'Only active members can follow the member list.');
   }
 
   /**

@@ -12,7 +12,7 @@ import {
   decideSetRole,
 } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
-import { type StoredVisibility, canTarget, canView } from '../domain/visibility.js';
+import { type StoredVisibility, canTarget, rosterAccess } from '../domain/visibility.js';
 import { forbidden } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { AppService } from './apps.js';
@@ -197,9 +197,9 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
       const head = rows[0];
       if (!head || head.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
       const own = head.caller_state ? { state: head.caller_state } : null;
-      if (!canView(head.visibility, own)) throw resourceNotFound(resourceId);
-      // A public resource is no secret, but its roster is the members' business.
-      if (own?.state !== 'active') throw forbidden('not_resource_member', 'Only active members can see the member list.');
+      const access = rosterAccess(head.visibility, own);
+      if (access === 'hidden') throw resourceNotFound(resourceId);
+      if (access === 'not_member') throw forbidden('not_resource_member', 'Only active members can see the member list.');
       return rows
         .filter(row => row.user_id !== null)
         .map(row => ({

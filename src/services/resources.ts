@@ -71,7 +71,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     const date = new Date(createdAt);
-    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor');
+    if (typeof id !== 'string' || id.includes('\0') || Number.isNaN(date.getTime())) throw new Error('bad cursor');
     return { createdAt: date, id };
   } catch {
     throw badRequest('invalid_cursor', 'cursor: not a cursor this API returned; pass nextCursor from the previous page.');

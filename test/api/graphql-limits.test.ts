@@ -6,7 +6,7 @@
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { DEFAULT_GRAPHQL_LIMITS, checkDocumentLimits, parseWithLimits } from '../../src/graphql/limits.js';
+import { DEFAULT_GRAPHQL_LIMITS, PARSE_CACHE_MAX_CHARS, boundedParseCache, checkDocumentLimits, parseWithLimits } from '../../src/graphql/limits.js';
 import { schema } from '../../src/graphql/schema.js';
 import { routes } from '../../src/rest/routes.js';
 import { buildApp, type App } from '../../src/server.js';
@@ -128,6 +128,21 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
     expect(res.data).toEqual({ me: { id: alice.id, kind: 'user', owner: null }, again: { id: alice.id } });
     // Introspection stays available outside production (GraphiQL).
     expect((await timedPost(ctx.url, '{ __schema { queryType { name } } }')).body.data.__schema.queryType.name).toBe('Query');
+  });
+});
+
+describe("Yoga's parse caches are bounded by the text they hold", () => {
+  it('unique near-1 MiB documents never pin more than PARSE_CACHE_MAX_CHARS', () => {
+    const { documentCache, errorCache } = boundedParseCache();
+    const doc = parse('{ __typename }');
+    for (let i = 0; i < 40; i++) {
+      const key = `# ${String(i).padStart(4, '0')}${'x'.repeat(1024 * 1024)}\n{ __typename }`;
+      documentCache.set(key, doc);
+      errorCache.set(key, new Error('parse error'));
+    }
+    expect(documentCache.calculatedSize).toBeLessThanOrEqual(PARSE_CACHE_MAX_CHARS);
+    expect(errorCache.calculatedSize).toBeLessThanOrEqual(PARSE_CACHE_MAX_CHARS);
+    expect(documentCache.size).toBeLessThan(40);
   });
 });
 

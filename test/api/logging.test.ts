@@ -1,6 +1,6 @@
 /** One structured logger: client errors at debug without stacks; unexpected ones with stack and request id. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeError } from '../../src/graphql/errors.js';
+import { describeError } from '../../src/error-responses.js';
 import { captureLogs, logger, setLogLevel, withRequestId } from '../../src/lib/logger.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
 

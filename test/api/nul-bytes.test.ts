@@ -4,7 +4,9 @@
  * a 500 from the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeError } from '../../src/error-responses.js';
 import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { MEMBERS_LIVE, subscribe } from '../helpers/feeds.js';
 
 let ctx: TestContext;
 let s: Seed;
@@ -105,5 +107,28 @@ describe('NUL bytes in GraphQL operations', () => {
   it('leaves an escaped backslash followed by u0000 alone (it is not a NUL)', async () => {
     const res = await s.users.alice.gql('mutation { createResource(input: { type: "team", name: "a\\\\u0000b" }) { name } }');
     expect(res.data.createResource.name).toBe('a\\u0000b');
+  });
+});
+
+describe('NUL bytes past the edge', () => {
+  it('a well-formed cursor whose id holds a NUL is invalid_cursor, not a database error', async () => {
+    const cursor = Buffer.from(JSON.stringify([new Date().toISOString(), `x${NUL}`])).toString('base64url');
+    const res = await s.users.alice.get(`/v1/resources/browse?type=room&cursor=${cursor}`);
+    expect(res).toMatchObject({ status: 400, body: { error: 'invalid_cursor' } });
+  });
+
+  it('a subscription over the socket refuses them like HTTP does', async () => {
+    const sub = subscribe(ctx.url, s.users.alice.token!, MEMBERS_LIVE, { id: `${team}${NUL}` });
+    try {
+      const message = await sub.next();
+      expect(message.errors?.[0]).toMatchObject({ message: expect.stringContaining('must not contain NUL bytes'), extensions: { code: 'invalid_argument' } });
+    } finally {
+      await sub.dispose();
+    }
+  });
+
+  it('a NUL that still reaches the database (PostgreSQL 22021) is a 400, never a 500', async () => {
+    const error = await ctx.database.prisma.$queryRaw`SELECT ${`a${NUL}b`}::text AS x`.catch((e: unknown) => e);
+    expect(describeError(error)).toMatchObject({ status: 400, code: 'invalid_argument' });
   });
 });

@@ -35,9 +35,9 @@ describe('consent', () => {
   it('rule 1: the subject comes from the provider only; a body naming one is refused', async () => {
     const victim = await toConsent('Victim');
     const attacker = await toConsent('Attacker');
-    const refused = await attacker.browser.post(`${rig.url}/auth/consent/accept`, { challenge: attacker.challenge, grant_scope: ['openid'], subject: 'someone-else' });
+    const refused = await attacker.browser.post(`${rig.url}/auth/consent/accept`, { challenge: attacker.challenge, grant_scope: ['openid'], subject: 'someone-else' }, { 'x-service-csrf': '1' });
     expect(refused.status).toBe(400);
-    const accepted = await attacker.browser.post(`${rig.url}/auth/consent/accept`, { challenge: attacker.challenge, grant_scope: ['openid'] });
+    const accepted = await attacker.browser.post(`${rig.url}/auth/consent/accept`, { challenge: attacker.challenge, grant_scope: ['openid'] }, { 'x-service-csrf': '1' });
     expect(accepted.json.welcomed).toBe(true);
     // The challenge is handled now.
     expect((await attacker.browser.get(`${rig.url}/auth/consent-request?challenge=${attacker.challenge}`)).status).toBe(410);
@@ -49,7 +49,7 @@ describe('consent', () => {
   it('rules 2, 3, 5: accepting joins _app, credits $5 once, and generates a handle from the display name', async () => {
     const { browser, challenge, email } = await toConsent('Ada Lovelace');
     const subject = (await browser.get(`${rig.url}/auth/consent-request?challenge=${challenge}`)).json.subject;
-    const accepted = await browser.post(`${rig.url}/auth/consent/accept`, { challenge, grant_scope: ['openid', 'profile'], profile: { displayName: 'Ada Lovelace' } });
+    const accepted = await browser.post(`${rig.url}/auth/consent/accept`, { challenge, grant_scope: ['openid', 'profile'], profile: { displayName: 'Ada Lovelace' } }, { 'x-service-csrf': '1' });
     expect(accepted.status).toBe(200);
     expect(accepted.json).toEqual({ redirect_to: expect.any(String), welcomed: true });
     expect(await rig.app.services.wallet.balanceMicros(subject)).toBe(5_000_000n);
@@ -72,7 +72,7 @@ describe('consent', () => {
   it('rule 3 on the skip path: a never-welcomed user still gets the credit', async () => {
     const first = await toConsent('Skip Path');
     const subject = (await first.browser.get(`${rig.url}/auth/consent-request?challenge=${first.challenge}`)).json.subject;
-    await first.browser.post(`${rig.url}/auth/consent/accept`, { challenge: first.challenge, grant_scope: ['openid', 'profile'] });
+    await first.browser.post(`${rig.url}/auth/consent/accept`, { challenge: first.challenge, grant_scope: ['openid', 'profile'] }, { 'x-service-csrf': '1' });
     // Simulate a user whose first consent predates the welcome credit.
     await prisma().walletEntry.deleteMany({ where: { principalId: subject } });
     const again = await toConsent(undefined, first.email, 'login');
@@ -92,7 +92,7 @@ describe('consent', () => {
   it('rule 4: profile is optional; rule 5 without a display name seeds the handle with "user"', async () => {
     const { browser, challenge } = await toConsent();
     const subject = (await browser.get(`${rig.url}/auth/consent-request?challenge=${challenge}`)).json.subject;
-    const accepted = await browser.post(`${rig.url}/auth/consent/accept`, { challenge, grant_scope: ['openid'] });
+    const accepted = await browser.post(`${rig.url}/auth/consent/accept`, { challenge, grant_scope: ['openid'] }, { 'x-service-csrf': '1' });
     expect(accepted.status).toBe(200);
     expect((await principal(subject)).handle).toMatch(/^user\d{4,}$/);
   });
@@ -100,11 +100,11 @@ describe('consent', () => {
   it('rule 6: an existing user who cleared their handle is not reissued one', async () => {
     const first = await toConsent('Cleared Handle');
     const subject = (await first.browser.get(`${rig.url}/auth/consent-request?challenge=${first.challenge}`)).json.subject;
-    await first.browser.post(`${rig.url}/auth/consent/accept`, { challenge: first.challenge, grant_scope: ['openid', 'profile'] });
+    await first.browser.post(`${rig.url}/auth/consent/accept`, { challenge: first.challenge, grant_scope: ['openid', 'profile'] }, { 'x-service-csrf': '1' });
     await prisma().principal.update({ where: { id: subject }, data: { handle: null } });
     await prisma().oidcPayload.deleteMany({ where: { model: 'RememberedConsent' } });
     const again = await toConsent(undefined, first.email, 'login');
-    const accepted = await again.browser.post(`${rig.url}/auth/consent/accept`, { challenge: again.challenge, grant_scope: ['openid'], profile: { displayName: 'New Name' } });
+    const accepted = await again.browser.post(`${rig.url}/auth/consent/accept`, { challenge: again.challenge, grant_scope: ['openid'], profile: { displayName: 'New Name' } }, { 'x-service-csrf': '1' });
     expect(accepted.status).toBe(200);
     const after = await principal(subject);
     expect(after.handle).toBeNull();
@@ -114,7 +114,7 @@ describe('consent', () => {
   it('rule 7: consent succeeds when the app has no deployment (no _app join), and the user is welcomed', async () => {
     const undeployed = await rig.createApp({ deployProd: false });
     const { browser, challenge } = await toConsent('No Deploy', uniqueEmail(), 'signup', undeployed);
-    const accepted = await browser.post(`${rig.url}/auth/consent/accept`, { challenge, grant_scope: ['openid', 'profile'] });
+    const accepted = await browser.post(`${rig.url}/auth/consent/accept`, { challenge, grant_scope: ['openid', 'profile'] }, { 'x-service-csrf': '1' });
     expect(accepted.status).toBe(200);
     expect(accepted.json.welcomed).toBe(true);
     const callback = await finishAtApp(browser, rig, accepted.json.redirect_to);
@@ -123,10 +123,21 @@ describe('consent', () => {
 
   it('reject sends the browser back to the app with access_denied', async () => {
     const { browser, challenge } = await toConsent('Says No');
-    const rejected = await browser.post(`${rig.url}/auth/consent/reject`, { challenge });
+    const rejected = await browser.post(`${rig.url}/auth/consent/reject`, { challenge }, { 'x-service-csrf': '1' });
     expect(rejected.status).toBe(200);
     const callback = new URL(await finishAtApp(browser, rig, rejected.json.redirect_to));
     expect(callback.searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('accept and reject without the CSRF header are refused and leave the challenge usable', async () => {
+    const { browser, challenge } = await toConsent('NoHeader');
+    for (const path of ['/auth/consent/accept', '/auth/consent/reject']) {
+      const refused = await browser.post(`${rig.url}${path}`, { challenge, grant_scope: ['openid'] });
+      expect(refused.status).toBe(403);
+      expect(refused.json.error).toBe('csrf_required');
+    }
+    const accepted = await browser.post(`${rig.url}/auth/consent/accept`, { challenge, grant_scope: ['openid'] }, { 'x-service-csrf': '1' });
+    expect(accepted.status).toBe(200);
   });
 
   it('an unknown challenge is 404', async () => {

@@ -204,7 +204,7 @@ export async function signIn(
         challenge: step.challenge,
         grant_scope: request.json.requested_scope,
         ...(account.displayName ? { profile: { displayName: account.displayName } } : {}),
-      });
+      }, { 'x-service-csrf': '1' });
       expect(accepted.status, accepted.text).toBe(200);
       redirectTo = accepted.json.redirect_to;
       welcomed = accepted.json.welcomed;

@@ -134,7 +134,7 @@ describe('{app_origin}/_invite/<code>', () => {
     const guest = new Browser(rig.url);
     const step = await signInToConsent(guest, rig, { url, verifier: '', state: '' }, person('Newcomer'));
     expect(step.challenge).toBeTruthy();
-    const accepted = await guest.post(`${rig.url}/auth/consent/accept`, { challenge: step.challenge, grant_scope: ['openid', 'profile'] });
+    const accepted = await guest.post(`${rig.url}/auth/consent/accept`, { challenge: step.challenge, grant_scope: ['openid', 'profile'] }, { 'x-service-csrf': '1' });
     expect(accepted.json.welcomed).toBe(true);
     const callback = await finishAtApp(guest, rig, accepted.json.redirect_to);
     expect(callback.startsWith(`${appA.origin}/_osg/auth/callback?`)).toBe(true);
@@ -195,7 +195,7 @@ describe('PUBLIC_URL/_invite/<code> for an app without an origin', () => {
 
     const guest = new Browser(rig.url);
     const step = await signInToConsent(guest, rig, { url: link.json.url, verifier: '', state: '' }, person('Plain Guest'));
-    const accepted = await guest.post(`${rig.url}/auth/consent/accept`, { challenge: step.challenge, grant_scope: ['openid', 'profile'] });
+    const accepted = await guest.post(`${rig.url}/auth/consent/accept`, { challenge: step.challenge, grant_scope: ['openid', 'profile'] }, { 'x-service-csrf': '1' });
     expect(accepted.status, accepted.text).toBe(200);
     // The callback is on the gateway itself: follow the redirects until it is reached.
     const hop = await guest.follow(accepted.json.redirect_to, u => u.pathname === '/auth/callback');

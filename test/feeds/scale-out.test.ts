@@ -33,6 +33,8 @@ async function redisReachable(): Promise<boolean> {
 const pg = await postgresTestUrl();
 const redis = await redisReachable();
 const reason = !pg ? 'PostgreSQL not reachable' : !redis ? `Redis not reachable at ${REDIS_URL}` : '';
+// CI must run this suite: there a missing server is a failure, not a skip (.ci/run sets CI=true).
+if (reason && process.env.CI) throw new Error(`CI needs PostgreSQL and Redis for the two-instance feed test: ${reason}.`);
 if (reason) console.warn(`[gatehouse tests] two-instance feed test skipped: ${reason}.`);
 
 const bin = fileURLToPath(new URL('../../bin/gatehouse.mjs', import.meta.url));

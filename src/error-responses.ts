@@ -1,13 +1,17 @@
 /**
- * How errors leave the GraphQL layer. AppErrors (and argument validation failures) keep their
- * code and status in `extensions`; anything unexpected is logged and masked.
+ * How errors leave the server: every thrown value is classified once (`describeError`) and written
+ * by one function per transport: `sendRestError` (REST, gateway and refusals before routing) and
+ * `maskError` (GraphQL `extensions`, Yoga's hook). AppErrors keep their code and status; anything
+ * unexpected is logged with its stack and masked, with the request id the client can quote.
  */
+import type { ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { ZodError } from 'zod';
-import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '../db/busy.js';
-import { AppError, serviceBusy, zodToAppError } from '../errors.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { currentRequestId, logger } from '../lib/logger.js';
+import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from './db/busy.js';
+import { AppError, badRequest, serviceBusy, zodToAppError } from './errors.js';
+import { Prisma } from './generated/prisma/client.js';
+import { sendJson } from './lib/http.js';
+import { currentRequestId, logger } from './lib/logger.js';
 
 export interface ErrorShape {
   code: string;
@@ -46,6 +50,11 @@ export function describeError(error: unknown): ErrorShape {
   if (original instanceof Prisma.PrismaClientKnownRequestError && original.code === 'P2002') {
     return { code: 'conflict', status: 409, message: 'A concurrent request changed the same record; retry.' };
   }
+  // PostgreSQL 22021 (a NUL byte in text) is refused at the edge (src/lib/body.ts); a path that
+  // slipped past it is still bad input, not a server fault.
+  if (postgresCode(original) === '22021') {
+    return describeError(badRequest('invalid_argument', 'Text must not contain NUL bytes.'));
+  }
   // No original error: a GraphQL parse, validation or variable-coercion error, caused by the request.
   if (error instanceof GraphQLError && !error.originalError) {
     return { code: 'invalid_argument', status: 400, message: error.message };
@@ -72,4 +81,17 @@ export function maskError(error: unknown): Error {
       ...(graphqlError?.originalError instanceof AppError && graphqlError.extensions?.http ? { http: { status: shape.status } } : {}),
     },
   });
+}
+
+/** The SQLSTATE behind a Prisma error raised through a driver adapter (PGlite or pg). */
+function postgresCode(error: unknown): string | undefined {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
+  const cause = (error.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
+  return typeof cause?.originalCode === 'string' ? cause.originalCode : undefined;
+}
+
+/** The REST error body `{ error, message, ...details }` with the shape's headers (`retry-after`). */
+export function sendRestError(res: ServerResponse, error: unknown, headers: Record<string, string | string[]> = {}) {
+  const shape = describeError(error);
+  sendJson(res, shape.status, { error: shape.code, message: shape.message, ...(shape.details ?? {}) }, { ...shape.headers, ...headers });
 }
