@@ -20,7 +20,10 @@ export async function resolve(specifier, context, nextResolve) {
   // Schema files are ES modules by contract, so user .ts files load as ESM (TypeScript is written
   // in ESM syntax whatever the package type), and so do .js files where no package.json gives a
   // "type" (as Node 22's syntax detection would); a CommonJS package's .js files stay CommonJS.
-  if (resolved.format === 'commonjs' && isUserModule(resolved.url)) return { ...resolved, format: 'module' };
+  // Node 22 leaves the format of a .ts file undetermined at resolve time (its loader then picks
+  // CommonJS for a typeless directory), so an unset format is decided here too.
+  const undecided = resolved.format === 'commonjs' || resolved.format === 'commonjs-typescript' || resolved.format == null;
+  if (undecided && isUserModule(resolved.url)) return { ...resolved, format: 'module' };
   return resolved;
 }
 
