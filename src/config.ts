@@ -42,6 +42,8 @@ const schema = z.object({
   OIDC_IDENTITY_URL: z.url({ message: "must be the absolute URL of the provider's self-service API" }).optional(),
   IDP_EMBEDDED: boolFlag.default(true),
   IDP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  IDP_JWT_ACCESS_TOKENS: boolFlag.default(false),
+  IDP_JWT_ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(30, 'must be at least 30 seconds').max(3600, 'must be at most 3600 seconds (a JWT cannot be revoked)').default(300),
   COOKIE_SECURE: boolFlag.default(true),
   WELCOME_CREDIT_USD: z
     .string()
@@ -95,6 +97,11 @@ export interface AuthConfig {
   identityUrl?: string;
   /** Key material of the embedded provider's cookies; generated and stored in the database when unset. */
   idpSecret?: string;
+  /**
+   * Embedded provider: issue access tokens as JWTs for this gateway (audience PUBLIC_URL), verified
+   * locally against its JWKS instead of introspected; `ttlSeconds` is their lifetime (they cannot be revoked).
+   */
+  jwtAccessTokens: { ttlSeconds: number } | null;
   /** `Secure` on gateway cookies; only `COOKIE_SECURE=0` for plain-http localhost development. */
   cookieSecure: boolean;
   welcomeCreditMicros: bigint;
@@ -183,6 +190,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       identityUrl: c.OIDC_IDENTITY_URL?.replace(/\/$/, ''),
       embedded: c.IDP_EMBEDDED,
       idpSecret: c.IDP_SECRET,
+      jwtAccessTokens: c.IDP_JWT_ACCESS_TOKENS ? { ttlSeconds: c.IDP_JWT_ACCESS_TOKEN_TTL_S } : null,
       cookieSecure: c.COOKIE_SECURE,
       welcomeCreditMicros: usdToMicros(c.WELCOME_CREDIT_USD),
       gatewayEnv: c.GATEWAY_ENV,

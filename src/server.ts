@@ -10,6 +10,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { createCors } from './auth/cors.js';
 import { assertCsrf, isStateChanging, useCsrfForMutations } from './auth/csrf.js';
 import { createGatewayAuth } from './auth/gateway-setup.js';
+import { type RequestScope, apiPathOf } from './auth/request-scope.js';
 import { resolveCaller } from './auth/resolve-caller.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
@@ -24,6 +25,7 @@ import { routes } from './rest/routes.js';
 import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { createRestShim, send } from './rest/shim.js';
 import { assertNoNulInOperation, guardRequest, readBody } from './lib/body.js';
+import { injectFetch } from './lib/inject-fetch.js';
 import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
 import { createServices, type Services } from './services/index.js';
 
@@ -60,18 +62,22 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   });
 
   // Gateway auth (src/auth/): bearer tokens and session cookies -> caller + credential kind (CSRF).
-  const contextFor = async (req: IncomingMessage): Promise<Context> => ({ services, ...(await resolveCaller(services, req)) });
+  const contextFor = async (req: IncomingMessage, scope: RequestScope): Promise<Context> => ({
+    services,
+    ...(await resolveCaller(services, req.headers, scope.audienceAppId)),
+  });
   const gatewayAuth = await createGatewayAuth({ services, config });
-  const cors = createCors({ services, config });
+  const corsPolicy = createCors({ services, config });
   // `gatehouse dev-token create` while this process holds DATA_DIR (loopback + a secret file).
   const devBootstrap = createDevBootstrap({ services, config });
 
-  type ServerContext = { req?: IncomingMessage; res?: ServerResponse; caller?: Context['caller'] };
+  type ServerContext = { req?: IncomingMessage; res?: ServerResponse; scope?: RequestScope; caller?: Context['caller'] };
 
   const yoga = createYoga<ServerContext>({
     schema,
-    graphqlEndpoint: '/graphql',
-    graphiql: config.nodeEnv !== 'production',
+    // The gateway's /graphql, and /_osg/graphql on hosted app origins (the router admits it only there).
+    graphqlEndpoint: '{/_osg}?/graphql',
+    graphiql: config.nodeEnv !== 'production' && (request => ({ endpoint: new URL(request.url).pathname })),
     landingPage: false,
     // CORS is the gateway's policy (src/auth/cors.ts), not Yoga's reflect-any-origin default.
     cors: false,
@@ -79,7 +85,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     maskedErrors: { maskError },
     parserAndValidationCache: boundedParseCache(),
     // Sockets resolve their caller once, at connection time (src/realtime/websocket.ts).
-    context: initial => ('caller' in initial ? { services, caller: initial.caller ?? null } : contextFor(initial.req!)),
+    context: initial => ('caller' in initial ? { services, caller: initial.caller ?? null } : contextFor(initial.req!, initial.scope!)),
     plugins: [
       // NUL bytes in variables or string literals: 400 invalid_argument before anything parses them.
       useRefuseNul,
@@ -96,23 +102,29 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   const rest = createRestShim(schema, routes);
   let ready = false;
 
+  /**
+   * The request pipeline, in order: input guards -> where the request arrived (mount) -> CORS ->
+   * the request's scope (computed once, passed down) -> gateway routes (/auth, /_osg/auth,
+   * /_invite, dashboard, /idp) -> GraphQL -> dev bootstrap and /healthz -> the REST route table.
+   */
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const requested = new URL(req.url ?? '/', 'http://gatehouse.local');
+    const url = new URL(req.url ?? '/', 'http://gatehouse.local');
     // Every response, whoever writes it (Yoga, oidc-provider, the shims): no MIME sniffing.
     res.setHeader('x-content-type-options', 'nosniff');
     // Request input, before any routing: the body limit, a declared oversized body, NUL in the URL.
     try {
-      guardRequest(req, res, requested, config.maxBodyBytes);
+      guardRequest(req, res, url, config.maxBodyBytes);
     } catch (error) {
-      return refuse(res, error, requested.pathname.endsWith('/graphql'));
+      return refuse(res, error, url.pathname.endsWith('/graphql'));
     }
-    // CORS headers (set before any handler writes) and the cookie audience for registered app origins.
-    const crossOrigin = cors.handle(req, res, requested.pathname);
-    if (crossOrigin && (await crossOrigin)) return;
-    // Gateway auth: /auth/*, hosted app origins (/_osg/*, /_invite/*), /v1/me, /v1/dashboard, /idp.
-    const url = await gatewayAuth.gateway.handle(req, res, requested);
-    if (!url) return;
-    if (url.pathname === '/graphql') {
+    const mount = await gatewayAuth.gateway.mountOf(req);
+    // CORS headers (set before any handler writes); a cookie call from a registered Origin acts for its app.
+    const cors = await corsPolicy.handle(req, res, url.pathname);
+    if (cors.answered) return;
+    const scope: RequestScope = { url, mount, audienceAppId: mount.host?.appId ?? cors.audienceAppId };
+    if (await gatewayAuth.gateway.handle(req, res, scope)) return;
+    const path = apiPathOf(scope);
+    if (path === '/graphql') {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         // Yoga takes an already-read body from req.body, so the one limited reader counts it.
         try {
@@ -121,20 +133,16 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
           return refuse(res, error, true);
         }
       }
-      return yoga(req, res);
+      return yoga(req, res, { scope });
     }
-    if (devBootstrap.handles(url.pathname)) return devBootstrap.handle(req, res);
-    if (url.pathname === '/healthz') {
-      return send(res, ready ? 200 : 503, { ok: ready, database: db.kind });
-    }
-    const found = rest.match(req.method ?? 'GET', url.pathname);
-    if (found === null) return send(res, 404, { error: 'not_found', message: `No route ${req.method} ${url.pathname}.` });
-    if (found === 'method_not_allowed') {
-      return send(res, 405, { error: 'method_not_allowed', message: `${req.method} is not supported on ${url.pathname}.` });
-    }
+    if (devBootstrap.handles(path)) return devBootstrap.handle(req, res);
+    if (path === '/healthz') return send(res, ready ? 200 : 503, { ok: ready, database: db.kind });
+    const found = rest.match(req.method ?? 'GET', path);
+    if (found === null) return send(res, 404, { error: 'not_found', message: `No route ${req.method} ${path}.` });
+    if (found === 'method_not_allowed') return send(res, 405, { error: 'method_not_allowed', message: `${req.method} is not supported on ${path}.` });
     let context: Context;
     try {
-      context = await contextFor(req);
+      context = await contextFor(req, scope);
       assertCsrf(context, isStateChanging(req.method));
     } catch (error) {
       return sendRestError(res, error);
@@ -156,16 +164,20 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     );
   });
   server.keepAliveTimeout = 65_000;
-  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', hostedApp: gatewayAuth.gateway.hostedApp, limits: config.feeds });
+  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', mountOf: gatewayAuth.gateway.mountOf, limits: config.feeds });
 
   return {
     services,
     database: db,
     server,
+    /**
+     * The whole pipeline with no socket (light-my-request), as seen from loopback. Request/response
+     * calls only: SSE streams through but WebSocket upgrades need a listening server (start()).
+     */
     async fetch(request: Request) {
-      await ensureListening();
-      const url = new URL(request.url);
-      return fetch(new Request(`${baseUrl()}${url.pathname}${url.search}`, request));
+      // Built is ready for in-process calls (/healthz); stop() clears it, start() sets it again.
+      if (!server.listening) ready = true;
+      return injectFetch((req, res) => server.emit('request', req, res), request);
     },
     async start() {
       await ensureListening(config.port, config.host);

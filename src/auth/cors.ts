@@ -11,7 +11,7 @@
  *   still answered 204, without them, so the browser refuses the real request.
  * - `Vary: Origin` on every response of these paths. Never `*`.
  * - Audience: a cookie-authenticated request from a registered origin acts only for that origin's
- *   app (marked like a hosted origin's request). Another app's session is refused with 403
+ *   app (its `audienceAppId`, as on a hosted origin). Another app's session is refused with 403
  *   `audience_mismatch`, the hosted origins' check (AuthService.callerForToken with `hostAppId`);
  *   with userinfo only, the app is the one of the gh_client cookie. POST /auth/token and
  *   /auth/logout are exempt: they replace or end the browser's one session. Bearer requests are
@@ -22,27 +22,28 @@ import type { Config } from '../config.js';
 import { AppError, isAppError } from '../errors.js';
 import { sendRestError } from '../error-responses.js';
 import { parseCookies, sendJson } from '../lib/http.js';
-import { TtlCache } from '../lib/ttl-cache.js';
 import type { Services } from '../services/index.js';
-import { bearerOf, CLIENT_COOKIE, markHostedApp, SESSION_COOKIE } from './resolve-caller.js';
+import { CLIENT_COOKIE, SESSION_COOKIE } from './request-scope.js';
+import { bearerOf } from './resolve-caller.js';
 
 export const CORS_ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 export const CORS_ALLOW_HEADERS = 'content-type, authorization, x-service-csrf, x-client-id';
 export const CORS_MAX_AGE_S = 600;
-const ORIGIN_CACHE_MS = 30_000;
 /** Signing in replaces the browser's one gateway session and signing out ends it, whichever app asks (logout always answers { ok: true }). */
 const SESSION_REPLACING = new Set(['/auth/token', '/auth/logout']);
+
+/** Whether CORS answered the request itself, and the app a cookie call from a registered Origin acts for. */
+export interface CorsOutcome {
+  answered: boolean;
+  audienceAppId: string | null;
+}
+const PASS: CorsOutcome = { answered: false, audienceAppId: null };
+const ANSWERED: CorsOutcome = { answered: true, audienceAppId: null };
 
 const isCorsPath = (path: string) => path.startsWith('/auth/') || path.startsWith('/v1/') || path === '/graphql';
 
 export function createCors({ services, config }: { services: Services; config: Config }) {
   const gateway = new URL(config.publicUrl);
-  const originCache = new TtlCache<string | null>(ORIGIN_CACHE_MS);
-
-  /** The app that registered `origin` (exact scheme://host[:port]), cached 30 s. */
-  function appOfOrigin(origin: string): Promise<string | null> {
-    return originCache.getOrLoad(origin, async () => (await services.deps.prisma.appOrigin.findUnique({ where: { origin }, select: { appId: true } }))?.appId ?? null);
-  }
 
   /**
    * Throws 403 audience_mismatch when the session cookie belongs to another app than `appId`; other
@@ -73,20 +74,21 @@ export function createCors({ services, config }: { services: Services; config: C
 
   /**
    * Sets the CORS headers (res.setHeader, so every later writeHead keeps them) and enforces the
-   * audience. Answers false at once for the common request (no foreign Origin, no preflight),
-   * else a promise of whether the response was sent here (a preflight, or a refusal).
+   * audience. Answers at once for the common request (no foreign Origin, no preflight), else a
+   * promise: whether the response was sent here (a preflight, or a refusal), and the app a
+   * cookie call from a registered Origin acts for.
    */
-  function handle(req: IncomingMessage, res: ServerResponse, path: string): false | Promise<boolean> {
-    if ((req.headers.host ?? '').toLowerCase() !== gateway.host || !isCorsPath(path)) return false;
+  function handle(req: IncomingMessage, res: ServerResponse, path: string): CorsOutcome | Promise<CorsOutcome> {
+    if ((req.headers.host ?? '').toLowerCase() !== gateway.host || !isCorsPath(path)) return PASS;
     res.setHeader('vary', 'Origin');
     const preflight = req.method === 'OPTIONS' && !!req.headers['access-control-request-method'];
-    if (!preflight && !foreign(req.headers.origin)) return false;
+    if (!preflight && !foreign(req.headers.origin)) return PASS;
     return crossOrigin(req, res, path, preflight);
   }
 
-  async function crossOrigin(req: IncomingMessage, res: ServerResponse, path: string, preflight: boolean): Promise<boolean> {
+  async function crossOrigin(req: IncomingMessage, res: ServerResponse, path: string, preflight: boolean): Promise<CorsOutcome> {
     const origin = req.headers.origin;
-    const appId = foreign(origin) ? await appOfOrigin(origin) : null;
+    const appId = foreign(origin) ? ((await services.apps.appOfOrigin(origin))?.appId ?? null) : null;
     if (appId) {
       res.setHeader('access-control-allow-origin', origin!);
       res.setHeader('access-control-allow-credentials', 'true');
@@ -99,21 +101,21 @@ export function createCors({ services, config }: { services: Services; config: C
       }
       res.writeHead(204, { 'content-length': 0 });
       res.end();
-      return true;
+      return ANSWERED;
     }
-    if (!appId || bearerOf(req.headers.authorization)) return false;
-    // Cookie credentials act for the Origin's app, as on a hosted origin (resolveCaller reads the mark).
-    markHostedApp(req, appId);
-    if (req.method === 'POST' && SESSION_REPLACING.has(path)) return false;
+    if (!appId || bearerOf(req.headers.authorization)) return PASS;
+    // Cookie credentials act for the Origin's app, as on a hosted origin.
+    const outcome = { answered: false, audienceAppId: appId };
+    if (req.method === 'POST' && SESSION_REPLACING.has(path)) return outcome;
     try {
       await assertSessionAudience(req, appId);
     } catch (error) {
       const e = error as AppError;
       if (path !== '/graphql') sendRestError(res, e);
       else sendJson(res, e.status, { errors: [{ message: e.message, extensions: { code: e.code, status: e.status } }] });
-      return true;
+      return ANSWERED;
     }
-    return false;
+    return outcome;
   }
 
   return { handle };

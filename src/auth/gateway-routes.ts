@@ -18,12 +18,10 @@ import type { IdentityProvider } from '../idp/provider.js';
 import { PAGE_CSP, PAGE_HEADERS, layout } from '../idp/pages.js';
 import { describeError, sendRestError } from '../error-responses.js';
 import { escapeHtml, parseCookies, readForm, readJson, readText, redirect, sendHtml, sendJson, serializeCookie } from '../lib/http.js';
-import { TtlCache } from '../lib/ttl-cache.js';
 import type { Services } from '../services/index.js';
-import { isBlockedEitherWay } from '../services/principals.js';
-import type { PrincipalCaller } from './caller.js';
+import type { PrincipalCaller } from '../domain/caller.js';
 import { CSRF_HEADER, csrfRequired, hasCsrfHeader } from './csrf.js';
-import { CLIENT_COOKIE, HOSTED_PREFIX, REFRESH_COOKIE, SESSION_COOKIE, markHostedApp } from './resolve-caller.js';
+import { CLIENT_COOKIE, GATEWAY_HOST, HOSTED_PREFIX, type HostedApp, type Mount, REFRESH_COOKIE, type RequestScope, SESSION_COOKIE, apiPathOf, hostedMount } from './request-scope.js';
 import { logger } from '../lib/logger.js';
 
 /** Session lifetime follows the refresh token (the embedded provider's default: 14 days). */
@@ -31,16 +29,8 @@ export const SESSION_MAX_AGE_S = 14 * 24 * 60 * 60;
 const PENDING_COOKIE = 'gh_pending';
 const PENDING_MAX_AGE_S = 10 * 60;
 const OSG = HOSTED_PREFIX;
-const HOST_CACHE_MS = 30_000;
 
 type Headers = Record<string, string | string[]>;
-
-interface Scope {
-  /** '' on the gateway's own host, '/_osg' on a hosted app origin. */
-  prefix: string;
-  /** The hosted app, when on an app origin. */
-  host: { appId: string; origin: string } | null;
-}
 
 const tokenBody = z.strictObject({
   code: z.string({ message: 'is required' }).min(1).max(2048),
@@ -78,22 +68,20 @@ export interface GatewayDeps {
 export function createGateway({ services, config, idp }: GatewayDeps) {
   const { auth } = services;
   const provider = auth.provider;
-  const prisma = services.deps.prisma;
   const publicHost = new URL(config.publicUrl).host;
   const publicOrigin = new URL(config.publicUrl).origin;
-  const hostCache = new TtlCache<Scope['host']>(HOST_CACHE_MS);
 
   // ---- cookies -------------------------------------------------------------------------------
 
-  function cookieOptions(scope: Scope) {
+  function cookieOptions(mount: Mount) {
     return {
       session: { path: '/', secure: config.auth.cookieSecure },
-      refresh: { path: `${scope.prefix}/auth`, secure: config.auth.cookieSecure },
+      refresh: { path: `${mount.prefix}/auth`, secure: config.auth.cookieSecure },
     };
   }
 
-  function sessionCookies(scope: Scope, tokens: { accessToken: string; refreshToken?: string; expiresIn: number }, clientId: string): string[] {
-    const o = cookieOptions(scope);
+  function sessionCookies(mount: Mount, tokens: { accessToken: string; refreshToken?: string; expiresIn: number }, clientId: string): string[] {
+    const o = cookieOptions(mount);
     const maxAge = tokens.refreshToken ? SESSION_MAX_AGE_S : tokens.expiresIn;
     const cookies = [
       serializeCookie(SESSION_COOKIE, tokens.accessToken, { ...o.session, maxAge }),
@@ -103,8 +91,8 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
     return cookies;
   }
 
-  function clearedCookies(scope: Scope): string[] {
-    const o = cookieOptions(scope);
+  function clearedCookies(mount: Mount): string[] {
+    const o = cookieOptions(mount);
     return [
       serializeCookie(SESSION_COOKIE, '', { ...o.session, maxAge: 0 }),
       serializeCookie(CLIENT_COOKIE, '', { ...o.session, maxAge: 0 }),
@@ -114,13 +102,10 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
 
   // ---- hosted app origins --------------------------------------------------------------------
 
-  async function hostedApp(req: IncomingMessage): Promise<Scope['host']> {
+  async function hostedApp(req: IncomingMessage): Promise<HostedApp | null> {
     const host = (req.headers.host ?? '').toLowerCase();
-    if (!host || host === publicHost || !/^[a-z0-9.-]+(:\d{1,5})?$/.test(host)) return null;
-    return hostCache.getOrLoad(host, async () => {
-      const row = await prisma.appOrigin.findFirst({ where: { origin: { in: [`https://${host}`, `http://${host}`] } }, orderBy: { origin: 'desc' } });
-      return row ? { appId: row.appId, origin: row.origin } : null;
-    });
+    if (!host || host === publicHost) return null;
+    return services.apps.appOfHost(host);
   }
 
   // ---- /auth/* handlers ----------------------------------------------------------------------
@@ -130,10 +115,7 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
   }
 
   /** The app that registered `origin` exactly (scheme://host[:port]). */
-  async function appOfOrigin(origin: string): Promise<string | null> {
-    if (!/^https?:\/\/[^/]{1,253}$/.test(origin)) return null;
-    return (await prisma.appOrigin.findUnique({ where: { origin }, select: { appId: true } }))?.appId ?? null;
-  }
+  const appOfOrigin = async (origin: string) => (await services.apps.appOfOrigin(origin))?.appId ?? null;
 
   /**
    * Login CSRF: a cross-site page must not sign the browser in to someone else's account. A JSON
@@ -141,11 +123,11 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
    * is accepted only when it is the gateway's own, this hosted origin, or an origin registered by
    * the app that owns `client_id`.
    */
-  async function assertTokenRequestFromApp(req: IncomingMessage, scope: Scope, clientId: string) {
+  async function assertTokenRequestFromApp(req: IncomingMessage, mount: Mount, clientId: string) {
     if (hasCsrfHeader(req.headers)) return;
     const origin = req.headers.origin;
     if (origin) {
-      if (scope.host ? origin === scope.host.origin : origin === publicOrigin) return;
+      if (mount.host ? origin === mount.host.origin : origin === publicOrigin) return;
       const [ofOrigin, ofClient] = await Promise.all([appOfOrigin(origin), auth.appOfClient(clientId)]);
       if (ofOrigin && ofOrigin === ofClient) return;
     }
@@ -156,37 +138,37 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
     );
   }
 
-  async function token(req: IncomingMessage, res: ServerResponse, scope: Scope) {
+  async function token(req: IncomingMessage, res: ServerResponse, mount: Mount) {
     if (mediaType(req) !== 'application/json') {
       await readText(req).catch(() => '');
       throw new AppError('unsupported_media_type', 415, 'POST /auth/token takes a JSON body: send Content-Type: application/json.');
     }
     const body = parse(tokenBody, await readJson(req), 'body');
-    await assertTokenRequestFromApp(req, scope, body.client_id);
+    await assertTokenRequestFromApp(req, mount, body.client_id);
     const tokens = await provider.exchangeCode({ code: body.code, codeVerifier: body.code_verifier, redirectUri: body.redirect_uri, clientId: body.client_id });
-    sendJson(res, 200, { authenticated: true, expires_in: tokens.expiresIn }, { 'set-cookie': sessionCookies(scope, tokens, body.client_id) });
+    sendJson(res, 200, { authenticated: true, expires_in: tokens.expiresIn }, { 'set-cookie': sessionCookies(mount, tokens, body.client_id) });
   }
 
-  async function refresh(req: IncomingMessage, res: ServerResponse, scope: Scope) {
+  async function refresh(req: IncomingMessage, res: ServerResponse, mount: Mount) {
     if (!hasCsrfHeader(req.headers)) throw csrfRequired();
     const body = parse(clientBody, await readJson(req), 'body');
     const cookies = parseCookies(req.headers.cookie);
     const refreshToken = cookies.get(REFRESH_COOKIE);
     const clientId = body.client_id ?? cookies.get(CLIENT_COOKIE);
-    const refused = (message: string) => sendJson(res, 401, { error: 'invalid_refresh_token', message }, { 'set-cookie': clearedCookies(scope) });
+    const refused = (message: string) => sendJson(res, 401, { error: 'invalid_refresh_token', message }, { 'set-cookie': clearedCookies(mount) });
     if (!refreshToken || !clientId) return refused('No refresh token: sign in again.');
     try {
       const tokens = await provider.refresh({ refreshToken, clientId });
       const previous = cookies.get(SESSION_COOKIE);
       if (previous) auth.validator.forget(previous);
-      sendJson(res, 200, { authenticated: true, expires_in: tokens.expiresIn }, { 'set-cookie': sessionCookies(scope, tokens, clientId) });
+      sendJson(res, 200, { authenticated: true, expires_in: tokens.expiresIn }, { 'set-cookie': sessionCookies(mount, tokens, clientId) });
     } catch (error) {
       if (isAppError(error) && error.status < 500) return refused('The refresh token is invalid or expired: sign in again.');
       throw error;
     }
   }
 
-  async function logout(req: IncomingMessage, res: ServerResponse, scope: Scope) {
+  async function logout(req: IncomingMessage, res: ServerResponse, mount: Mount) {
     if (!hasCsrfHeader(req.headers)) throw csrfRequired();
     const body = clientBody.safeParse(await readJson(req).catch(() => ({})));
     const cookies = parseCookies(req.headers.cookie);
@@ -203,14 +185,14 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
       const results = await Promise.allSettled(revocations);
       if (results.some(r => r.status === 'rejected')) logger.warn('logout: revocation at the provider failed (cookies cleared anyway)');
     }
-    sendJson(res, 200, { ok: true }, { 'set-cookie': clearedCookies(scope) });
+    sendJson(res, 200, { ok: true }, { 'set-cookie': clearedCookies(mount) });
   }
 
-  async function session(req: IncomingMessage, res: ServerResponse, scope: Scope) {
+  async function session(req: IncomingMessage, res: ServerResponse, mount: Mount) {
     const accessToken = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
     const info = accessToken ? await auth.validator.validate(accessToken) : null;
     let authenticated = !!info;
-    if (info && scope.host && info.clientId) authenticated = (await auth.appOfClient(info.clientId)) === scope.host.appId;
+    if (info && mount.host && info.clientId) authenticated = (await auth.appOfClient(info.clientId)) === mount.host.appId;
     sendJson(res, 200, authenticated ? { authenticated: true, user_id: info!.sub } : { authenticated: false });
   }
 
@@ -279,28 +261,7 @@ document.getElementById('deny').addEventListener('click', async () => {
 
   async function myInvitations(req: IncomingMessage, res: ServerResponse) {
     const userId = await dashboardUser(req);
-    const now = services.deps.now();
-    const rows = await prisma.membership.findMany({
-      where: { principalId: userId, state: 'invited', OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-      include: { resource: { select: { id: true, type: true, name: true, deployment: { select: { appId: true, env: true, app: { select: { name: true } } } } } } },
-      orderBy: { createdAt: 'desc' },
-    });
-    const invitations = [];
-    for (const row of rows) {
-      if (row.invitedBy && (await isBlockedEitherWay(prisma, userId, row.invitedBy))) continue;
-      invitations.push({
-        appId: row.resource.deployment.appId,
-        appName: row.resource.deployment.app.name,
-        env: row.resource.deployment.env,
-        resourceId: row.resource.id,
-        type: row.resource.type,
-        name: row.resource.name,
-        role: row.role,
-        invitedBy: row.invitedBy,
-        expiresAt: row.expiresAt,
-      });
-    }
-    sendJson(res, 200, { invitations });
+    sendJson(res, 200, { invitations: await services.membership.invitationsAcrossApps(userId) });
   }
 
   async function deleteResource(req: IncomingMessage, res: ServerResponse, appId: string, resourceId: string) {
@@ -317,17 +278,17 @@ document.getElementById('deny').addEventListener('click', async () => {
    * an app without an origin (the app then comes from the link's resource).
    */
   interface InviteSite {
-    scope: Scope;
+    mount: Mount;
     /** The origin the page is served on (the hosted origin or PUBLIC_URL's). */
     origin: string;
     appId: string;
     callbackPath: string;
   }
 
-  function siteOf(scope: Scope, appId: string): InviteSite {
-    return scope.host
-      ? { scope, origin: scope.host.origin, appId: scope.host.appId, callbackPath: HOSTED_CALLBACK_PATH }
-      : { scope, origin: publicOrigin, appId, callbackPath: GATEWAY_CALLBACK_PATH };
+  function siteOf(mount: Mount, appId: string): InviteSite {
+    return mount.host
+      ? { mount, origin: mount.host.origin, appId: mount.host.appId, callbackPath: HOSTED_CALLBACK_PATH }
+      : { mount, origin: publicOrigin, appId, callbackPath: GATEWAY_CALLBACK_PATH };
   }
 
   function invitePage(res: ServerResponse, status: number, title: string, message: string, headers: Headers = {}) {
@@ -375,20 +336,20 @@ document.getElementById('deny').addEventListener('click', async () => {
 
   /** Not signed in: sign in or up and consent, then back through the site's callback to the confirmation page. */
   async function startInviteSignIn(res: ServerResponse, site: InviteSite, code: string) {
-    const client = await prisma.appClient.findFirst({ where: { appId: site.appId }, orderBy: { createdAt: 'asc' } });
-    if (!client) return invitePage(res, 503, 'Sign-in unavailable', 'This app has no OAuth client registered with the gateway.');
+    const clientId = await services.apps.signInClientOf(site.appId);
+    if (!clientId) return invitePage(res, 503, 'Sign-in unavailable', 'This app has no OAuth client registered with the gateway.');
     const verifier = randomBytes(32).toString('base64url');
     const state = randomBytes(16).toString('base64url');
     const query = new URLSearchParams({
       response_type: 'code',
-      client_id: client.clientId,
+      client_id: clientId,
       redirect_uri: `${site.origin}${site.callbackPath}`,
       scope: 'openid profile',
       state,
       code_challenge: s256(verifier),
       code_challenge_method: 'S256',
     });
-    const pending = Buffer.from(JSON.stringify({ v: verifier, s: state, c: code, k: client.clientId })).toString('base64url');
+    const pending = Buffer.from(JSON.stringify({ v: verifier, s: state, c: code, k: clientId })).toString('base64url');
     redirect(res, await provider.authorizationUrl(query.toString()), {
       'set-cookie': serializeCookie(PENDING_COOKIE, pending, { path: site.callbackPath, secure: config.auth.cookieSecure, maxAge: PENDING_MAX_AGE_S }),
     });
@@ -398,7 +359,7 @@ document.getElementById('deny').addEventListener('click', async () => {
    * The link's resource and role, or an error page. On the gateway's own host the link names the
    * app; on a hosted origin it must be that origin's app's link.
    */
-  async function inviteSite(res: ServerResponse, scope: Scope, code: string) {
+  async function inviteSite(res: ServerResponse, mount: Mount, code: string) {
     if (!INVITE_CODE.test(code)) {
       invitePage(res, 404, 'Invite not found', 'This invite link is incomplete: check that the whole link was copied.');
       return null;
@@ -410,19 +371,19 @@ document.getElementById('deny').addEventListener('click', async () => {
       inviteError(res, error);
       return null;
     }
-    if (scope.host && preview.appId !== scope.host.appId) {
+    if (mount.host && preview.appId !== mount.host.appId) {
       invitePage(res, 404, 'Invite not found', 'No such invite link: check that the whole code was copied.');
       return null;
     }
-    return { site: siteOf(scope, preview.appId), preview };
+    return { site: siteOf(mount, preview.appId), preview };
   }
 
   /**
    * GET /_invite/<code>: a page asking the person to join; it never joins by itself, so a
    * cross-site redirect to this URL adds no one anywhere (spec 1: no force-add).
    */
-  async function invite(req: IncomingMessage, res: ServerResponse, scope: Scope, code: string) {
-    const found = await inviteSite(res, scope, code);
+  async function invite(req: IncomingMessage, res: ServerResponse, mount: Mount, code: string) {
+    const found = await inviteSite(res, mount, code);
     if (!found) return;
     const { site, preview } = found;
     let session;
@@ -435,7 +396,7 @@ document.getElementById('deny').addEventListener('click', async () => {
     if (session.caller.deployment.env !== preview.env) {
       return invitePage(res, 404, 'Invite not found', 'No such invite link: check that the whole code was copied.');
     }
-    const cancel = scope.host ? `${site.origin}/` : null;
+    const cancel = mount.host ? `${site.origin}/` : null;
     const body = `<h1>Join ${escapeHtml(preview.resourceName)}?</h1>
 <p>You are invited to the ${escapeHtml(preview.resourceType)} <strong>${escapeHtml(preview.resourceName)}</strong> in ${escapeHtml(preview.appName)}, as <strong>${escapeHtml(preview.role)}</strong>.</p>
 <form method="post" action="/_invite/${escapeHtml(code)}"><input type="hidden" name="csrf" value="${joinToken(session.accessToken, site.origin, code)}">
@@ -444,10 +405,10 @@ document.getElementById('deny').addEventListener('click', async () => {
   }
 
   /** POST /_invite/<code>: the Join button. Same-origin form, this session's token, then the claim. */
-  async function joinInvite(req: IncomingMessage, res: ServerResponse, scope: Scope, code: string) {
+  async function joinInvite(req: IncomingMessage, res: ServerResponse, mount: Mount, code: string) {
     // Read first: every answer below may refuse, and an unread body would cost the connection.
     const form = await readForm(req);
-    const found = await inviteSite(res, scope, code);
+    const found = await inviteSite(res, mount, code);
     if (!found) return;
     const { site, preview } = found;
     const origin = req.headers.origin;
@@ -475,14 +436,14 @@ document.getElementById('deny').addEventListener('click', async () => {
     } catch (error) {
       return inviteError(res, error);
     }
-    if (scope.host) return redirect(res, `${site.origin}/?invite=accepted&resource=${encodeURIComponent(claimed.resourceId)}`, {}, 303);
+    if (mount.host) return redirect(res, `${site.origin}/?invite=accepted&resource=${encodeURIComponent(claimed.resourceId)}`, {}, 303);
     invitePage(res, 200, 'Joined', `You joined ${preview.resourceName} in ${preview.appName} as ${claimed.role}. You can close this page and open the app.`);
   }
 
   /** Back from sign-in for an invite: finish the code exchange (the gateway's own PKCE and state), then show the confirmation page. */
-  async function inviteCallback(req: IncomingMessage, res: ServerResponse, url: URL, scope: Scope) {
-    const callbackPath = scope.host ? HOSTED_CALLBACK_PATH : GATEWAY_CALLBACK_PATH;
-    const origin = scope.host ? scope.host.origin : publicOrigin;
+  async function inviteCallback(req: IncomingMessage, res: ServerResponse, url: URL, mount: Mount) {
+    const callbackPath = mount.host ? HOSTED_CALLBACK_PATH : GATEWAY_CALLBACK_PATH;
+    const origin = mount.host ? mount.host.origin : publicOrigin;
     const clearPending = serializeCookie(PENDING_COOKIE, '', { path: callbackPath, secure: config.auth.cookieSecure, maxAge: 0 });
     let pending: { v: string; s: string; c: string; k: string } | null = null;
     try {
@@ -500,13 +461,13 @@ document.getElementById('deny').addEventListener('click', async () => {
       return invitePage(res, 400, 'Sign-in failed', 'The sign-in response does not match this browser (state mismatch). Open the invite link again.', { 'set-cookie': clearPending });
     }
     const tokens = await provider.exchangeCode({ code: url.searchParams.get('code') ?? '', codeVerifier: pending.v, redirectUri: `${origin}${callbackPath}`, clientId: pending.k });
-    const headers = { 'set-cookie': [clearPending, ...sessionCookies(scope, tokens, pending.k)] };
+    const headers = { 'set-cookie': [clearPending, ...sessionCookies(mount, tokens, pending.k)] };
     redirect(res, `${origin}/_invite/${pending.c}`, headers, 303);
   }
 
   // ---- dispatch ------------------------------------------------------------------------------
 
-  async function authRoute(req: IncomingMessage, res: ServerResponse, url: URL, scope: Scope, route: string): Promise<boolean> {
+  async function authRoute(req: IncomingMessage, res: ServerResponse, url: URL, mount: Mount, route: string): Promise<boolean> {
     const method = req.method ?? 'GET';
     const key = `${method} ${route}`;
     switch (key) {
@@ -514,16 +475,16 @@ document.getElementById('deny').addEventListener('click', async () => {
         await authorize(res, url);
         return true;
       case 'POST /token':
-        await token(req, res, scope);
+        await token(req, res, mount);
         return true;
       case 'POST /refresh':
-        await refresh(req, res, scope);
+        await refresh(req, res, mount);
         return true;
       case 'POST /logout':
-        await logout(req, res, scope);
+        await logout(req, res, mount);
         return true;
       case 'GET /session':
-        await session(req, res, scope);
+        await session(req, res, mount);
         return true;
       case 'GET /consent-request':
         sendJson(res, 200, await auth.consentRequest(url.searchParams.get('challenge') ?? ''));
@@ -544,76 +505,76 @@ document.getElementById('deny').addEventListener('click', async () => {
         consentPage(res, url);
         return true;
       case 'GET /callback':
-        await inviteCallback(req, res, url, scope);
+        await inviteCallback(req, res, url, mount);
         return true;
     }
     return false;
   }
 
   /** GET and POST /_invite/<code>, on a hosted origin or the gateway's own host. */
-  async function inviteRoute(req: IncomingMessage, res: ServerResponse, scope: Scope, path: string): Promise<boolean> {
+  async function inviteRoute(req: IncomingMessage, res: ServerResponse, mount: Mount, path: string): Promise<boolean> {
     if (!path.startsWith('/_invite/')) return false;
     const code = path.slice('/_invite/'.length);
-    if (req.method === 'GET') await invite(req, res, scope, code);
-    else if (req.method === 'POST') await joinInvite(req, res, scope, code);
+    if (req.method === 'GET') await invite(req, res, mount, code);
+    else if (req.method === 'POST') await joinInvite(req, res, mount, code);
     else invitePage(res, 405, 'Not allowed', `${req.method} is not supported here.`, { allow: 'GET, POST' });
     return true;
   }
 
   /**
-   * Serves gateway routes. Returns null when the response was sent; otherwise the URL the rest
-   * of the server should route (for /_osg/v1/* and /_osg/graphql, the path without /_osg).
+   * Serves the gateway's own routes for a request whose scope server.ts computed. Returns true when
+   * it answered; false leaves the request to the API (`apiPathOf(scope)`: on a hosted origin
+   * /_osg/v1/* and /_osg/graphql, bound to the host's app by `scope.audienceAppId`).
    */
-  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<URL | null> {
+  async function handle(req: IncomingMessage, res: ServerResponse, scope: RequestScope): Promise<boolean> {
+    const { url, mount } = scope;
+    const path = url.pathname;
     try {
-      const host = await hostedApp(req);
-      const path = url.pathname;
-      if (host) {
-        const scope = { prefix: OSG, host };
+      if (mount.host) {
         if (path.startsWith(`${OSG}/auth/`)) {
-          if (await authRoute(req, res, url, scope, path.slice(`${OSG}/auth`.length))) return null;
-        } else if (path.startsWith(`${OSG}/v1/`) || path === `${OSG}/graphql`) {
-          markHostedApp(req, host.appId);
-          req.url = (req.url ?? '/').slice(OSG.length);
-          return new URL(req.url, url);
-        } else if (await inviteRoute(req, res, scope, path)) {
-          return null;
-        } else if (path === '/healthz') {
-          return url;
+          if (await authRoute(req, res, url, mount, path.slice(`${OSG}/auth`.length))) return true;
+        } else if (apiPathOf(scope) !== path || path === '/healthz') {
+          return false;
+        } else if (await inviteRoute(req, res, mount, path)) {
+          return true;
         }
         sendJson(res, 404, { error: 'not_found', message: `No gateway route ${req.method} ${path} on this app origin (gateway routes live under ${OSG}).` });
-        return null;
+        return true;
       }
-      const scope = { prefix: '', host: null };
       if (path.startsWith('/auth/')) {
-        if (await authRoute(req, res, url, scope, path.slice('/auth'.length))) return null;
+        if (await authRoute(req, res, url, mount, path.slice('/auth'.length))) return true;
         sendJson(res, 404, { error: 'not_found', message: `No route ${req.method} ${path}.` });
-        return null;
+        return true;
       }
-      if (await inviteRoute(req, res, scope, path)) return null;
+      if (await inviteRoute(req, res, mount, path)) return true;
       if (path === '/v1/me/wallet' && req.method === 'GET') {
         sendJson(res, 200, await services.wallet.statement(await dashboardUser(req)));
-        return null;
+        return true;
       }
       if (path === '/v1/me/invitations' && req.method === 'GET') {
         await myInvitations(req, res);
-        return null;
+        return true;
       }
       const deletion = /^\/v1\/dashboard\/apps\/([^/]+)\/resources\/([^/]+)$/.exec(path);
       if (deletion && req.method === 'DELETE') {
         await deleteResource(req, res, decodeURIComponent(deletion[1]), decodeURIComponent(deletion[2]));
-        return null;
+        return true;
       }
-      if (idp && (await idp.handle(req, res, url))) return null;
-      return url;
+      return !!idp && (await idp.handle(req, res, url));
     } catch (error) {
       if (res.headersSent) throw error;
       sendRestError(res, error);
-      return null;
+      return true;
     }
   }
 
-  return { handle, hostedApp };
+  /** Where a request arrived: a registered app origin (by its Host) or the gateway's own host. */
+  async function mountOf(req: IncomingMessage): Promise<Mount> {
+    const host = await hostedApp(req);
+    return host ? hostedMount(host) : GATEWAY_HOST;
+  }
+
+  return { handle, mountOf };
 }
 
 export type Gateway = ReturnType<typeof createGateway>;

@@ -21,6 +21,7 @@ export async function createGatewayAuth({ services, config }: { services: Servic
         consentUrl: config.auth.consentUrl,
         gatewayClient: embedded.gatewayClient,
         adminToken: embedded.adminToken,
+        jwtAccessTokens: embedded.jwtAccessTokens,
         secret: config.auth.idpSecret,
         debug: config.logLevel === 'debug',
         signInLimits: config.auth.signInLimits,

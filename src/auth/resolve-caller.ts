@@ -11,12 +11,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../errors.js';
 import { parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../domain/caller.js';
 import { hasCsrfHeader } from './csrf.js';
+import { CLIENT_COOKIE, SESSION_COOKIE } from './request-scope.js';
 
-export const SESSION_COOKIE = 'gh_session';
-export const REFRESH_COOKIE = 'gh_refresh';
-export const CLIENT_COOKIE = 'gh_client';
 
 const GATEHOUSE_TOKEN = /^gh[da]_|^gst_/;
 
@@ -27,18 +25,12 @@ export interface ResolvedAuth {
   csrf: boolean;
 }
 
-/** Where the gateway is mounted on a hosted app origin (spec 1, 5.3). */
-export const HOSTED_PREFIX = '/_osg';
-
-/** Requests arriving on a hosted app origin under /_osg: the app the host belongs to. */
-const hostedApps = new WeakMap<object, string>();
-export const markHostedApp = (req: object, appId: string) => hostedApps.set(req, appId);
-export const hostedAppOf = (req: object) => hostedApps.get(req) ?? null;
-
-export async function resolveCaller(services: Services, request: { headers: IncomingHttpHeaders }): Promise<ResolvedAuth> {
-  const { headers } = request;
+/**
+ * `audienceAppId` (RequestScope): the app a session cookie or token must belong to, on a hosted
+ * origin or a registered Origin's cookie call; null accepts any app.
+ */
+export async function resolveCaller(services: Services, headers: IncomingHttpHeaders, audienceAppId: string | null): Promise<ResolvedAuth> {
   const csrf = hasCsrfHeader(headers);
-  const hostAppId = hostedAppOf(request);
   const bearer = bearerOf(headers.authorization);
   if (bearer) {
     if (GATEHOUSE_TOKEN.test(bearer)) {
@@ -46,20 +38,20 @@ export async function resolveCaller(services: Services, request: { headers: Inco
       if (checked.problem === 'expired') throw tokenExpired(bearer, checked.expiredAt);
       if (!checked.caller) throw invalidToken(bearer);
       const { caller } = checked;
-      if (hostAppId && caller.type === 'principal' && caller.deployment.appId !== hostAppId) {
+      if (audienceAppId && caller.type === 'principal' && caller.deployment.appId !== audienceAppId) {
         throw new AppError('audience_mismatch', 403, 'This token was issued to another app than the one this origin hosts.');
       }
       return { caller, credential: 'bearer', csrf };
     }
     const clientIdHint = typeof headers['x-client-id'] === 'string' ? headers['x-client-id'] : null;
-    const found = await services.auth.callerForToken(bearer, { credential: 'provider', hostAppId, clientIdHint });
+    const found = await services.auth.callerForToken(bearer, { credential: 'provider', hostAppId: audienceAppId, clientIdHint });
     if (!found) throw invalidToken(bearer);
     return { caller: found.caller, credential: 'bearer', csrf };
   }
   const cookies = parseCookies(headers.cookie);
   const session = cookies.get(SESSION_COOKIE);
   if (session) {
-    const found = await services.auth.callerForToken(session, { credential: 'session', hostAppId, clientIdHint: cookies.get(CLIENT_COOKIE) ?? null });
+    const found = await services.auth.callerForToken(session, { credential: 'session', hostAppId: audienceAppId, clientIdHint: cookies.get(CLIENT_COOKIE) ?? null });
     if (!found) {
       throw new AppError(
         'session_expired',

@@ -1,5 +1,5 @@
 /** Developer surface: apps, deployments of app schemas, test users. */
-import { requireDeveloper } from '../auth/caller.js';
+import { requireDeveloper } from '../domain/caller.js';
 import type { AppView } from '../services/apps.js';
 import { builder } from './builder.js';
 

@@ -3,7 +3,7 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../domain/caller.js';
 import type { Services } from '../services/index.js';
 
 export interface Context {

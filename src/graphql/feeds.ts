@@ -1,5 +1,5 @@
 /** Live feeds (spec 6) as GraphQL subscriptions, served over graphql-ws and SSE. */
-import { requirePrincipal } from '../auth/caller.js';
+import { requirePrincipal } from '../domain/caller.js';
 import type { MemberRowEvent, MembershipEvent } from '../realtime/event-bus.js';
 import { builder } from './builder.js';
 import { MembershipStateEnum, RoleEnum, ids, validate } from './common.js';

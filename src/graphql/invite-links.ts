@@ -1,6 +1,6 @@
 /** Invite links: create (admin+) and claim. */
 import { z } from 'zod';
-import { requirePrincipal } from '../auth/caller.js';
+import { requirePrincipal } from '../domain/caller.js';
 import type { Role } from '../domain/roles.js';
 import { builder } from './builder.js';
 import { MembershipStateEnum, RoleEnum, ids, validate } from './common.js';

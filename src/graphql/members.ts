@@ -1,5 +1,5 @@
 /** Membership: roster, invitations and one mutation per transition of spec 3. */
-import { requirePrincipal } from '../auth/caller.js';
+import { requirePrincipal } from '../domain/caller.js';
 import type { InvitationEntry, RosterEntry, TransitionResult } from '../services/membership.js';
 import { builder } from './builder.js';
 import { MembershipStateEnum, PrincipalKindEnum, RoleEnum, ids, validate } from './common.js';

@@ -1,5 +1,5 @@
 /** The caller (`me`), agents and blocks. */
-import { requirePrincipal } from '../auth/caller.js';
+import { requirePrincipal } from '../domain/caller.js';
 import { agentNameSchema } from '../services/principals.js';
 import { builder } from './builder.js';
 import { PrincipalKindEnum, ids, validate } from './common.js';

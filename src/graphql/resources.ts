@@ -1,6 +1,6 @@
 /** Resources: the view type, reads and createResource. */
 import { z } from 'zod';
-import { requirePrincipal } from '../auth/caller.js';
+import { requirePrincipal } from '../domain/caller.js';
 import type { MemberRow } from '../domain/membership.js';
 import type { BrowsePage, ResourceView } from '../services/resources.js';
 import { builder } from './builder.js';

@@ -9,7 +9,7 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { sha256 } from '../lib/secrets.js';
-import { TtlCache } from '../lib/ttl-cache.js';
+import { Cache } from '../lib/cache.js';
 import { logger } from '../lib/logger.js';
 
 /** Gateway-owned callback on each hosted app origin (the invite-page flow signs in through it). */
@@ -122,7 +122,7 @@ export async function clientMetadata(prisma: PrismaClient, clientId: string, gat
 const CLIENT_CACHE_MS = 30_000;
 
 export class ClientAdapter implements Adapter {
-  private readonly cache = new TtlCache<AdapterPayload | undefined>(CLIENT_CACHE_MS);
+  private readonly cache = new Cache<AdapterPayload | undefined>({ ttlMs: CLIENT_CACHE_MS });
   constructor(
     private readonly prisma: PrismaClient,
     /** Gateway-owned callbacks every app client may use (the invite flow on the gateway's host). */

@@ -6,7 +6,7 @@
  * Mounted under the issuer's path (`/idp`) on the Gatehouse server, or on its own port.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Configuration, type KoaContextWithOIDC, errors } from 'oidc-provider';
 import { AppError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { clientIp } from '../lib/client-ip.js';
@@ -44,6 +44,12 @@ export interface IdentityProviderOptions {
    * of every app client; default: /auth/callback beside the consent URL (the gateway's page).
    */
   gatewayCallbackUrl?: string;
+  /**
+   * Issue access tokens as JWTs (RFC 9068, `typ: at+jwt`) for one resource server, the gateway
+   * (`audience`, its PUBLIC_URL), so it verifies them against the JWKS without a round trip. They
+   * live `ttlSeconds` and cannot be revoked before then; refresh tokens stay opaque and revocable.
+   */
+  jwtAccessTokens?: { audience: string; ttlSeconds: number } | null;
 }
 
 export interface IdentityProvider {
@@ -80,6 +86,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   const keys = await loadIdpKeys(prisma, options.secret);
   const clients = new ClientAdapter(prisma, [options.gatewayCallbackUrl ?? new URL(GATEWAY_CALLBACK_PATH, options.consentUrl).href]);
   const accessTtl = options.ttl?.accessToken ?? 3600;
+  const jwt = options.jwtAccessTokens ?? null;
   const refreshTtl = options.ttl?.refreshToken ?? 14 * DAY;
 
   const configuration: Configuration = {
@@ -124,6 +131,27 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => client.clientId === gatewayClient.clientId || token.clientId === client.clientId,
       },
+      ...(jwt
+        ? {
+            resourceIndicators: {
+              enabled: true,
+              // Apps do not send `resource`: every authorization is for the gateway.
+              defaultResource: () => jwt.audience,
+              // The code and refresh grants keep the granted resource even with the openid scope.
+              useGrantedResource: () => true,
+              getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+                if (indicator !== jwt.audience) throw new errors.InvalidTarget();
+                return {
+                  scope: 'openid offline_access profile email',
+                  audience: jwt.audience,
+                  accessTokenTTL: jwt.ttlSeconds,
+                  accessTokenFormat: 'jwt' as const,
+                  jwt: { sign: { alg: 'RS256' } },
+                };
+              },
+            },
+          }
+        : {}),
       // The provider's own pages in the gateway's look, no third-party fonts, same headers as every page.
       rpInitiatedLogout: {
         enabled: true,
@@ -140,7 +168,8 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
       },
     },
     ttl: {
-      AccessToken: () => accessTtl,
+      // A JWT for the gateway lives its resource server's (short) lifetime: it cannot be revoked.
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTtl,
       AuthorizationCode: () => 60,
       IdToken: () => 3600,
       Interaction: () => 3600,

@@ -8,8 +8,9 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Caller } from '../auth/caller.js';
-import { HOSTED_PREFIX, hostedAppOf, markHostedApp, resolveCaller } from '../auth/resolve-caller.js';
+import type { Caller } from '../domain/caller.js';
+import { type Mount } from '../auth/request-scope.js';
+import { resolveCaller } from '../auth/resolve-caller.js';
 import { describeError } from '../error-responses.js';
 import { isAppError } from '../errors.js';
 import { assertNoNulInOperation } from '../lib/body.js';
@@ -42,12 +43,12 @@ interface Options {
   services: Services;
   path: string;
   /** The hosted app of a request's Host, when it is a registered app origin (gateway-routes.ts). */
-  hostedApp?: (request: IncomingMessage) => Promise<{ appId: string } | null>;
+  mountOf?: (request: IncomingMessage) => Promise<Mount>;
   /** Per-process socket and subscription caps (WS_MAX_*); defaults FEED_LIMIT_DEFAULTS. */
   limits?: Partial<FeedLimits>;
 }
 
-export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp, limits: configured }: Options) {
+export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, limits: configured }: Options) {
   const limits: FeedLimits = { ...FEED_LIMIT_DEFAULTS, ...configured };
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, perMessageDeflate: false });
   const callers = new WeakMap<WebSocket, Caller>();
@@ -56,13 +57,14 @@ export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp, 
   const socketsByPrincipal = new Map<string, number>();
   const countedAs = new WeakMap<WebSocket, string>();
 
+  // The app each socket's credential must belong to (its hosted origin's), set at the upgrade.
+  const audiences = new WeakMap<WebSocket, string | null>();
+
   /** `path` on the gateway's host; `/_osg${path}` on a hosted app origin, whose app the socket is then bound to. */
-  async function accepts(request: IncomingMessage): Promise<boolean> {
+  async function mountFor(request: IncomingMessage): Promise<Mount | null> {
     const pathname = new URL(request.url ?? '/', 'http://gatehouse.local').pathname;
-    const host = hostedApp ? await hostedApp(request) : null;
-    if (pathname !== (host ? `${HOSTED_PREFIX}${path}` : path)) return false;
-    if (host) markHostedApp(request, host.appId);
-    return true;
+    const mount: Mount = mountOf ? await mountOf(request) : { prefix: '', host: null };
+    return pathname === `${mount.prefix}${path}` ? mount : null;
   }
 
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
@@ -71,8 +73,14 @@ export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp, 
       socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    accepts(request).then(
-      ok => (ok ? wss.handleUpgrade(request, socket, head, ws => wss.emit('connection', ws, request)) : socket.destroy()),
+    mountFor(request).then(
+      mount => {
+        if (!mount) return socket.destroy();
+        wss.handleUpgrade(request, socket, head, ws => {
+          audiences.set(ws, mount.host?.appId ?? null);
+          wss.emit('connection', ws, request);
+        });
+      },
       () => socket.destroy(),
     );
   });
@@ -82,7 +90,7 @@ export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp, 
   const disposable = useServer(
     {
       onConnect: async ctx => {
-        const caller = await socketCaller(services, ctx.extra.request, (ctx.connectionParams ?? {}) as Record<string, unknown>);
+        const caller = await socketCaller(services, ctx.extra.request, (ctx.connectionParams ?? {}) as Record<string, unknown>, audiences.get(ctx.extra.socket) ?? null);
         // false closes the socket with graphql-ws' 4403 Forbidden.
         if (!caller || caller.type !== 'principal') return false;
         const socket = ctx.extra.socket;
@@ -173,16 +181,14 @@ export function attachWebSocketFeeds({ server, yoga, services, path, hostedApp, 
  * otherwise the session cookie, accepted only from a page on one of the app's origins (or the
  * gateway's own), because browsers send cookies on cross-site WebSocket handshakes.
  */
-async function socketCaller(services: Services, request: IncomingMessage, params: Record<string, unknown>): Promise<Caller | null> {
+async function socketCaller(services: Services, request: IncomingMessage, params: Record<string, unknown>, audienceAppId: string | null): Promise<Caller | null> {
   const bearer =
     typeof params.authorization === 'string' ? params.authorization : typeof params.token === 'string' ? `Bearer ${params.token}` : null;
   // connectionParams stand in for the handshake's Authorization header (browsers cannot set it).
-  const credentials = { headers: bearer ? { ...request.headers, authorization: bearer } : request.headers };
-  const hostAppId = hostedAppOf(request);
-  if (hostAppId) markHostedApp(credentials, hostAppId);
+  const headers = bearer ? { ...request.headers, authorization: bearer } : request.headers;
   let resolved;
   try {
-    resolved = await resolveCaller(services, credentials);
+    resolved = await resolveCaller(services, headers, audienceAppId);
   } catch (error) {
     // A refused credential (another app's token, env not deployed) is a 4403 like a bad one.
     if (isAppError(error) && error.status < 500) return null;

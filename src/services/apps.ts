@@ -5,7 +5,7 @@ import { testUserId } from '../domain/principals.js';
 import { compileVisibility } from '../domain/visibility.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../lib/secrets.js';
-import { TtlCache } from '../lib/ttl-cache.js';
+import { Cache } from '../lib/cache.js';
 import { SchemaValidationError, validateSchemaIR, type SchemaIR, type ResourceTypeIR } from '../schema/index.js';
 import type { ServiceDeps, Tx } from './deps.js';
 import type { TokenService } from './tokens.js';
@@ -56,10 +56,33 @@ export interface DeploymentInfo {
 }
 
 const DEPLOYMENT_CACHE_MS = 5_000;
+/** Origin -> app answers may be this stale on other instances after an app registers an origin. */
+export const ORIGIN_CACHE_MS = 30_000;
+/** A registered origin: an http(s) scheme and a host (with port); no path. */
+const ORIGIN_SHAPE = /^https?:\/\/([a-z0-9.-]{1,253}|\[[0-9a-f:.]{2,45}\])(:\d{1,5})?$/;
+
+/** A registered app origin and the app it belongs to. */
+export interface OriginApp {
+  appId: string;
+  origin: string;
+}
 
 export function createAppService(deps: ServiceDeps, tokens: TokenService) {
   const { prisma } = deps;
-  const deploymentCache = new TtlCache<DeploymentInfo>(DEPLOYMENT_CACHE_MS);
+  const deploymentCache = new Cache<DeploymentInfo>({ ttlMs: DEPLOYMENT_CACHE_MS });
+  const originCache = new Cache<OriginApp | null>({ ttlMs: ORIGIN_CACHE_MS });
+
+  /**
+   * The one origin -> app rule: an exact, registered `scheme://host[:port]` (http or https, as
+   * the URL parser writes it: lowercase, no default port). Anything else names no app.
+   */
+  function appOfOrigin(origin: string): Promise<OriginApp | null> {
+    if (!ORIGIN_SHAPE.test(origin)) return Promise.resolve(null);
+    return originCache.getOrLoad(origin, async () => {
+      const row = await prisma.appOrigin.findUnique({ where: { origin }, select: { appId: true, origin: true } });
+      return row ? { appId: row.appId, origin: row.origin } : null;
+    });
+  }
 
   async function ownedApp(developerId: string, appId: string) {
     const app = await prisma.app.findUnique({
@@ -114,7 +137,9 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
         const problem = redirectUriProblem(uri);
         if (problem) throw badRequest('invalid_redirect_uri', `redirectUris[${i}]: ${problem} (got ${JSON.stringify(uri.slice(0, 200))}).`);
       }
-      const taken = origins.length ? await prisma.appOrigin.findMany({ where: { origin: { in: origins } } }) : [];
+      // A host belongs to one app under both schemes, so the app of a Host header (appOfHost) is never ambiguous.
+      const sameHost = origins.flatMap(o => [`https://${new URL(o).host}`, `http://${new URL(o).host}`]);
+      const taken = origins.length ? await prisma.appOrigin.findMany({ where: { origin: { in: sameHost } } }) : [];
       if (taken.length) throw conflict('origin_taken', `Origin ${taken[0].origin} already belongs to another app.`);
       const id = newId('app', 8);
       const app = await prisma.app.create({
@@ -127,6 +152,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
         },
         include: { origins: true, clients: true, deployments: { select: { env: true } } },
       });
+      for (const origin of origins) originCache.delete(origin);
       return toView(app);
     },
 
@@ -193,6 +219,24 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
           origins: row.app.origins.map(o => o.origin),
         };
       });
+    },
+
+    appOfOrigin,
+
+    /**
+     * The app served on a hosted origin, from the request's Host (`host[:port]`, lowercase): the
+     * same rule as appOfOrigin, for the origin `https://<host>` or else `http://<host>`. The
+     * scheme is not taken from the request (a proxy may end TLS); registration keeps one host to one app.
+     */
+    async appOfHost(host: string): Promise<OriginApp | null> {
+      const h = host.toLowerCase();
+      return (await appOfOrigin(`https://${h}`)) ?? (await appOfOrigin(`http://${h}`));
+    },
+
+    /** The app's first OAuth client (the one the gateway signs people in with for invite links), or null. */
+    async signInClientOf(appId: string): Promise<string | null> {
+      const client = await prisma.appClient.findFirst({ where: { appId }, orderBy: { createdAt: 'asc' }, select: { clientId: true } });
+      return client?.clientId ?? null;
     },
 
     /** Spec 4.2 / 5.4: a test user pinned to a deployed non-production environment. */

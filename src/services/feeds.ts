@@ -2,7 +2,7 @@
  * Live feeds of spec 6 as async iterables, one per subscription. Each listens to its topic
  * before checking the gate, so nothing committed between the check and the stream is lost.
  */
-import type { PrincipalCaller } from '../auth/caller.js';
+import type { PrincipalCaller } from '../domain/caller.js';
 import { rosterAccess } from '../domain/visibility.js';
 import { AppError, forbidden } from '../errors.js';
 import type { MembershipEvent, Topic } from '../realtime/event-bus.js';

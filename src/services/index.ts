@@ -1,6 +1,6 @@
 /** Wires the service modules together; one instance per server. */
-import { createAuthService } from '../auth/auth-service.js';
-import { providerSetup } from '../auth/provider-setup.js';
+import { createAuthService } from './gateway-auth.js';
+import { providerSetup } from './identity-provider/setup.js';
 import { createAppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
 import { createFeedService } from './feeds.js';
@@ -23,7 +23,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     apps,
     wallet,
     providers,
-    auth: createAuthService(deps, providers.client, wallet),
+    auth: createAuthService(deps, providers.client, wallet, providers.jwt),
     principals: createPrincipalService(deps, tokens),
     resources: createResourceService(deps, apps),
     resourceDeletion: createResourceDeletionService(deps),

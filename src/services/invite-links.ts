@@ -1,5 +1,5 @@
 /** Single-use invite links (spec 2.6, 3): the code is shown once and only its hash is stored. */
-import type { PrincipalCaller } from '../auth/caller.js';
+import type { PrincipalCaller } from '../domain/caller.js';
 import { INVITE_LINK_TTL_MS, decideClaimInviteLink, decideCreateInviteLink } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
 import { AppError } from '../errors.js';

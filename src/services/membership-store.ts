@@ -3,7 +3,7 @@
  * first (SELECT ... FOR UPDATE), so all transitions of one resource run in some serial order;
  * the membership primary key and the invite-link code hash back that up as constraints.
  */
-import type { PrincipalCaller } from '../auth/caller.js';
+import type { PrincipalCaller } from '../domain/caller.js';
 import { type MemberRow, type Outcome, type Party, PENDING_TTL_MS, isExpired } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
 import { type ResourceAccess, type StoredVisibility, resourceAccess } from '../domain/visibility.js';

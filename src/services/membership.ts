@@ -1,5 +1,5 @@
 /** Membership transitions of spec 3, the roster and the caller's invitations. */
-import type { PrincipalCaller } from '../auth/caller.js';
+import type { PrincipalCaller } from '../domain/caller.js';
 import {
   type Party,
   decideAccept,
@@ -47,7 +47,53 @@ export interface InvitationEntry {
   expiresAt: Date;
 }
 
+export interface CrossAppInvitation extends InvitationEntry {
+  appId: string;
+  appName: string;
+  env: string;
+}
+
+interface InvitationRow {
+  resource_id: string;
+  type: string;
+  name: string;
+  role: Role;
+  invited_by: string | null;
+  expires_at: Date;
+  app_id: string;
+  app_name: string;
+  env: string;
+}
+
+const toInvitation = (r: InvitationRow): InvitationEntry => ({
+  resourceId: r.resource_id,
+  type: r.type,
+  name: r.name,
+  role: r.role,
+  invitedBy: r.invited_by,
+  expiresAt: new Date(r.expires_at),
+});
+
 export function createMembershipService(deps: ServiceDeps, apps: AppService) {
+  /**
+   * The one invitations rule (spec 4.3): `userId`'s invites that have not expired (pending rows
+   * always carry an expiry), minus any across a block in either direction, in one query (the
+   * block test is SQL, not a lookup per row), newest first. `scope` narrows it (a deployment, a type).
+   */
+  function invitationRows(userId: string, scope: Prisma.Sql) {
+    return deps.prisma.$queryRaw<InvitationRow[]>`
+      SELECT m.resource_id, r.type, r.name, m.role::text AS role, m.invited_by, m.expires_at, d.app_id, a.name AS app_name, d.env
+      FROM memberships m
+        JOIN resources r ON r.id = m.resource_id
+        JOIN deployments d ON d.id = r.deployment_id
+        JOIN apps a ON a.id = d.app_id
+      WHERE m.principal_id = ${userId} AND m.state = 'invited' AND m.expires_at > ${deps.now()} ${scope}
+        AND NOT EXISTS (
+          SELECT 1 FROM blocks b
+          WHERE (b.blocker_id = ${userId} AND b.blocked_id = m.invited_by) OR (b.blocker_id = m.invited_by AND b.blocked_id = ${userId}))
+      ORDER BY m.created_at DESC, m.resource_id`;
+  }
+
   /** Every per-resource transition is gated by resource access (404 first) unless it is an entry route. */
   async function transition(
     caller: PrincipalCaller,
@@ -215,27 +261,18 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
 
     /** The caller's own unexpired invites in this deployment, minus those across a block (spec 4.3). */
     async invitations(caller: PrincipalCaller, type?: string | null): Promise<InvitationEntry[]> {
-      const me = caller.principal.id;
       const typeFilter = type ? Prisma.sql`AND r.type = ${type}` : Prisma.empty;
-      const rows = await deps.prisma.$queryRaw<
-        { resource_id: string; type: string; name: string; role: Role; invited_by: string | null; expires_at: Date }[]
-      >`
-        SELECT m.resource_id, r.type, r.name, m.role::text AS role, m.invited_by, m.expires_at
-        FROM memberships m JOIN resources r ON r.id = m.resource_id
-        WHERE m.principal_id = ${me} AND m.state = 'invited' AND m.expires_at > ${deps.now()}
-          AND r.deployment_id = ${caller.deployment.id} ${typeFilter}
-          AND NOT EXISTS (
-            SELECT 1 FROM blocks b
-            WHERE (b.blocker_id = ${me} AND b.blocked_id = m.invited_by) OR (b.blocker_id = m.invited_by AND b.blocked_id = ${me}))
-        ORDER BY m.created_at DESC, m.resource_id`;
-      return rows.map(r => ({
-        resourceId: r.resource_id,
-        type: r.type,
-        name: r.name,
-        role: r.role,
-        invitedBy: r.invited_by,
-        expiresAt: new Date(r.expires_at),
-      }));
+      const rows = await invitationRows(caller.principal.id, Prisma.sql`AND r.deployment_id = ${caller.deployment.id} ${typeFilter}`);
+      return rows.map(toInvitation);
+    },
+
+    /**
+     * A person's invites in every app (the dashboard's GET /v1/me/invitations), by the same rule
+     * as `invitations`: unexpired, and none across a block in either direction.
+     */
+    async invitationsAcrossApps(userId: string): Promise<CrossAppInvitation[]> {
+      const rows = await invitationRows(userId, Prisma.empty);
+      return rows.map(r => ({ appId: r.app_id, appName: r.app_name, env: r.env, ...toInvitation(r) }));
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Developers, agents and blocks between users. */
 import { z } from 'zod';
-import type { PrincipalCaller } from '../auth/caller.js';
+import type { PrincipalCaller } from '../domain/caller.js';
 import type { PrincipalKind } from '../domain/membership.js';
 import { isTestUserId, isTestUserOf } from '../domain/principals.js';
 import { badRequest, forbidden, notFound } from '../errors.js';

@@ -5,7 +5,7 @@
  * `delete` of their row on the roster feed and on their own feed, exactly as a remove sends it.
  * Rooms and rows do not exist yet, so there is nothing else to cascade.
  */
-import type { PrincipalCaller } from '../auth/caller.js';
+import type { PrincipalCaller } from '../domain/caller.js';
 import { AppError } from '../errors.js';
 import { memberRow } from '../realtime/event-bus.js';
 import type { ServiceDeps } from './deps.js';

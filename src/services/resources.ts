@@ -1,5 +1,5 @@
 /** Resource creation and the read views of spec 2.2 and 2.3. */
-import type { PrincipalCaller } from '../auth/caller.js';
+import type { PrincipalCaller } from '../domain/caller.js';
 import { type MemberRow, type ViewMode, currentMemberFor } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
 import { type StoredVisibility, type VisibilityName, canView, compileVisibility } from '../domain/visibility.js';

@@ -2,10 +2,10 @@
  * Gatehouse-minted bearer tokens (developer, test-session, agent). Stored as SHA-256 digests,
  * resolved through a short cache so validation costs no query on the hot path.
  */
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../domain/caller.js';
 import type { PrincipalKind } from '../domain/membership.js';
 import { TOKEN_PREFIX, digestsEqual, newId, newSecret, sha256 } from '../lib/secrets.js';
-import { TtlCache } from '../lib/ttl-cache.js';
+import { Cache } from '../lib/cache.js';
 import type { ServiceDeps } from './deps.js';
 
 export const TEST_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -35,7 +35,7 @@ interface CacheEntry {
 }
 
 export function createTokenService(deps: ServiceDeps) {
-  const cache = new TtlCache<CacheEntry>(TOKEN_CACHE_MS, CACHE_LIMIT);
+  const cache = new Cache<CacheEntry>({ ttlMs: TOKEN_CACHE_MS, max: CACHE_LIMIT });
 
   async function lookup(hash: string): Promise<CacheEntry> {
     const row = await deps.prisma.apiToken.findUnique({

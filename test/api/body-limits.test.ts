@@ -12,7 +12,8 @@ let ctx: TestContext;
 let s: Seed;
 
 beforeAll(async () => {
-  ctx = await startTestApp();
+  // Chunked uploads, kept-alive and closed connections: this needs a real socket.
+  ctx = await startTestApp({ listen: true });
   s = await seed(ctx, ['alice']);
 });
 afterAll(() => ctx.close());

@@ -49,7 +49,7 @@ describe('deploy', () => {
 
   it("answers 404 for another developer's app", async () => {
     const other = await ctx.app.services.principals.createDeveloperToken('other@example.test');
-    const res = await new Client(ctx.url, other.token).request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: TEST_SCHEMA });
+    const res = await ctx.client(other.token).request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: TEST_SCHEMA });
     expect(res.status).toBe(404);
   });
 });
@@ -66,12 +66,12 @@ describe('4.2 / 5.4 test sessions', () => {
 
   it('re-minting returns the same user, memberships intact, with a fresh token', async () => {
     const first = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'yan', env: 'dev' });
-    const yan = new Client(ctx.url, first.body.token);
+    const yan = ctx.client(first.body.token);
     const created = await yan.post('/v1/resources', { type: 'team', name: 'Y' });
     const second = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'yan', env: 'dev' });
     expect(second.body.user_id).toBe(first.body.user_id);
     expect(second.body.token).not.toBe(first.body.token);
-    const again = new Client(ctx.url, second.body.token);
+    const again = ctx.client(second.body.token);
     expect((await again.get('/v1/resources')).body.resources.map((r: any) => r.id)).toEqual([created.body.id]);
   });
 
@@ -84,13 +84,13 @@ describe('4.2 / 5.4 test sessions', () => {
     expect(undeployed.body.message).toContain('deploy');
     expect((await s.developer.post(path, { name: 'no spaces', env: 'dev' })).status).toBe(400);
     const other = await ctx.app.services.principals.createDeveloperToken('stranger@example.test');
-    expect((await new Client(ctx.url, other.token).post(path, { name: 'a', env: 'dev' })).status).toBe(404);
+    expect((await ctx.client(other.token).post(path, { name: 'a', env: 'dev' })).status).toBe(404);
     expect((await s.developer.post('/dev/apps/app_missing/test-users', { name: 'a', env: 'dev' })).status).toBe(404);
   });
 
   it('5.4: tokens stop working after 24 hours', async () => {
     const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'xia', env: 'dev' });
-    const xia = new Client(ctx.url, minted.body.token);
+    const xia = ctx.client(minted.body.token);
     expect((await xia.get('/v1/resources')).status).toBe(200);
     ctx.advance(24 * 3_600_000 + 1000);
     try {
@@ -102,8 +102,8 @@ describe('4.2 / 5.4 test sessions', () => {
 
   it('5.4: a session is pinned to its environment', async () => {
     await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/staging`, { schema: TEST_SCHEMA });
-    const dev = new Client(ctx.url, (await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'wu', env: 'dev' })).body.token);
-    const staging = new Client(ctx.url, (await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'wu', env: 'staging' })).body.token);
+    const dev = ctx.client((await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'wu', env: 'dev' })).body.token);
+    const staging = ctx.client((await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'wu', env: 'staging' })).body.token);
     const id = (await dev.post('/v1/resources', { type: 'album', name: 'dev only' })).body.id;
     expect((await staging.get(`/v1/resources/${id}`)).status).toBe(404);
   });

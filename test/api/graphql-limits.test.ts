@@ -5,13 +5,10 @@
  */
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { DEFAULT_GRAPHQL_LIMITS, PARSE_CACHE_MAX_CHARS, boundedParseCache, checkDocumentLimits, parseWithLimits } from '../../src/graphql/limits.js';
 import { schema } from '../../src/graphql/schema.js';
 import { routes } from '../../src/rest/routes.js';
-import { buildApp, type App } from '../../src/server.js';
 import { seed, startTestApp, type TestContext } from '../helpers/app.js';
-import { createTestDatabase } from '../helpers/db.js';
 import { aliasFlood, fragmentBomb, ownerChain } from '../helpers/graphql-documents.js';
 
 /**
@@ -27,19 +24,22 @@ interface Timed {
   ms: number;
 }
 
-async function timedPost(url: string, query: string): Promise<Timed> {
+/** Anything that sends a request to a test server: a TestContext (in-process) or a Client. */
+type Target = { fetch(path: string, init?: RequestInit): Promise<Response> };
+
+async function timedPost(target: Target, query: string): Promise<Timed> {
   const started = performance.now();
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const res = await target.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
   const body = await res.json();
   return { status: res.status, body, ms: performance.now() - started };
 }
 
 /** Sends `query` and, 5 ms into it, GET /healthz; both must answer promptly. */
-async function refusedWhileHealthy(url: string, query: string) {
-  const refused = timedPost(url, query);
+async function refusedWhileHealthy(target: Target, query: string) {
+  const refused = timedPost(target, query);
   await new Promise(resolve => setTimeout(resolve, 5));
   const started = performance.now();
-  const health = await fetch(`${url}/healthz`);
+  const health = await target.fetch('/healthz');
   const healthMs = performance.now() - started;
   const result = await refused;
   expect(health.status).toBe(200);
@@ -54,9 +54,9 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
   beforeAll(async () => {
     ctx = await startTestApp();
     // Warm the server (first request pays for lazy initialisation), then take the same-run baseline.
-    expect((await timedPost(ctx.url, '{ __typename }')).status).toBe(200);
+    expect((await timedPost(ctx, '{ __typename }')).status).toBe(200);
     const baseline: number[] = [];
-    for (let i = 0; i < 5; i++) baseline.push((await timedPost(ctx.url, `{ __typename } # ${i}`)).ms);
+    for (let i = 0; i < 5; i++) baseline.push((await timedPost(ctx, `{ __typename } # ${i}`)).ms);
     FAST_MS = Math.max(FAST_MS, 5 * baseline.sort((a, b) => a - b)[2]);
   });
   afterAll(() => ctx?.close());
@@ -64,7 +64,7 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
   it('#8.1: the F0..F16 fragment bomb (no token) is a 400 query_too_deep in milliseconds while /healthz answers', async () => {
     const document = fragmentBomb(16);
     expect(document.length).toBeLessThan(1024);
-    const res = await refusedWhileHealthy(ctx.url, document);
+    const res = await refusedWhileHealthy(ctx, document);
     expect(res.status).toBe(400);
     expect(codes(res.body)).toContain('query_too_deep');
     expect(codes(res.body)).toContain('query_too_complex');
@@ -75,7 +75,7 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
 
   it('#8.1: the depth-20 bomb and a one-byte variant (no cache help) are refused just as fast', async () => {
     for (const document of [fragmentBomb(20), `${fragmentBomb(20)} `]) {
-      const res = await refusedWhileHealthy(ctx.url, document);
+      const res = await refusedWhileHealthy(ctx, document);
       expect(res.status).toBe(400);
       expect(codes(res.body)).toContain('query_too_deep');
       expect(res.ms).toBeLessThan(FAST_MS);
@@ -85,7 +85,7 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
   it('#8.1: a flat fragment bomb (no depth) is refused by cost', async () => {
     const fragments = ['fragment W0 on Principal { id kind }'];
     for (let i = 1; i <= 16; i++) fragments.push(`fragment W${i} on Principal { ...W${i - 1} ...W${i - 1} }`);
-    const res = await timedPost(ctx.url, `{ me { ...W16 } } ${fragments.join(' ')}`);
+    const res = await timedPost(ctx, `{ me { ...W16 } } ${fragments.join(' ')}`);
     expect(res.status).toBe(400);
     expect(codes(res.body)).toEqual(['query_too_complex']);
     expect(res.body.errors[0].message).toMatch(/^Query cost limit of 5000 exceeded, found \d+\. /);
@@ -94,7 +94,7 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
   it('#8.2: 20,000 aliases of me { id } (no token) are a 400 query_too_large in milliseconds while /healthz answers', async () => {
     const document = aliasFlood(20_000);
     expect(document.length).toBeGreaterThan(200_000);
-    const res = await refusedWhileHealthy(ctx.url, document);
+    const res = await refusedWhileHealthy(ctx, document);
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
       { message: `Token limit of ${DEFAULT_GRAPHQL_LIMITS.maxTokens} exceeded. Send a smaller document.`, extensions: { code: 'query_too_large', status: 400 } },
@@ -103,20 +103,20 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
   });
 
   it('#8.2: aliases past the alias limit (under the token limit) are a 400 too_many_aliases', async () => {
-    const res = await timedPost(ctx.url, aliasFlood(DEFAULT_GRAPHQL_LIMITS.maxAliases + 1));
+    const res = await timedPost(ctx, aliasFlood(DEFAULT_GRAPHQL_LIMITS.maxAliases + 1));
     expect(res.status).toBe(400);
     expect(codes(res.body)).toEqual(['too_many_aliases']);
     expect(res.body.errors[0].message).toMatch(/Aliases limit of 20 exceeded, found 21\./);
   });
 
   it('#8.3: me { owner { owner ... } } 120 levels deep is a 400 query_too_deep, not a 500', async () => {
-    const res = await timedPost(ctx.url, ownerChain(120));
+    const res = await timedPost(ctx, ownerChain(120));
     expect(res.status).toBe(400);
     expect(codes(res.body)).toContain('query_too_deep');
   });
 
   it('counts directives, fragments expanded', async () => {
-    const res = await timedPost(ctx.url, `{ me { ${Array.from({ length: 21 }, () => 'id @include(if: true)').join(' ')} } }`);
+    const res = await timedPost(ctx, `{ me { ${Array.from({ length: 21 }, () => 'id @include(if: true)').join(' ')} } }`);
     expect(res.status).toBe(400);
     expect(codes(res.body)).toEqual(['too_many_directives']);
   });
@@ -127,7 +127,7 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
     expect(res.errors).toBeUndefined();
     expect(res.data).toEqual({ me: { id: alice.id, kind: 'user', owner: null }, again: { id: alice.id } });
     // Introspection stays available outside production (GraphiQL).
-    expect((await timedPost(ctx.url, '{ __schema { queryType { name } } }')).body.data.__schema.queryType.name).toBe('Query');
+    expect((await timedPost(ctx, '{ __schema { queryType { name } } }')).body.data.__schema.queryType.name).toBe('Query');
   });
 });
 
@@ -161,13 +161,7 @@ describe('every stored REST operation fits the limits', () => {
 });
 
 describe('production hides the schema', () => {
-  async function productionApp(env: Record<string, string> = {}): Promise<{ app: App; url: string; close(): Promise<void> }> {
-    const database = await createTestDatabase();
-    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://gatehouse.test', ...env });
-    const app = await buildApp({ config, database });
-    const { url } = await app.start();
-    return { app, url, close: async () => (await app.stop(), await database.close()) };
-  }
+  const productionApp = (env: Record<string, string> = {}) => startTestApp({ env: { NODE_ENV: 'production', ...env } });
 
   let prod: Awaited<ReturnType<typeof productionApp>>;
   beforeAll(async () => {
@@ -182,11 +176,11 @@ describe('production hides the schema', () => {
       'query($t: Strin) { resources(type: $t) { id } }',
       'mutation { invite(resourceId: "r", userId: "u", role: ownr) { ok } }',
     ]) {
-      const res = await timedPost(prod.url, query);
+      const res = await timedPost(prod, query);
       expect(res.body.errors.length, query).toBeGreaterThan(0);
       for (const error of res.body.errors) expect(error.message, query).not.toMatch(/Did you mean/);
     }
-    const variable = await fetch(`${prod.url}/graphql`, {
+    const variable = await prod.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: 'mutation($r: Role) { invite(resourceId: "r", userId: "u", role: $r) { ok } }', variables: { r: 'ownr' } }),
@@ -197,17 +191,17 @@ describe('production hides the schema', () => {
 
   it('refuses introspection with a 400 introspection_disabled', async () => {
     for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "Query") { name } }']) {
-      const res = await timedPost(prod.url, query);
+      const res = await timedPost(prod, query);
       expect(res.status).toBe(400);
       expect(codes(res.body)[0]).toBe('introspection_disabled');
     }
-    expect((await timedPost(prod.url, '{ __typename }')).body).toEqual({ data: { __typename: 'Query' } });
+    expect((await timedPost(prod, '{ __typename }')).body).toEqual({ data: { __typename: 'Query' } });
   });
 
   it('GRAPHQL_INTROSPECTION=1 turns introspection back on', async () => {
     const open = await productionApp({ GRAPHQL_INTROSPECTION: '1' });
     try {
-      const res = await timedPost(open.url, '{ __schema { queryType { name } } }');
+      const res = await timedPost(open, '{ __schema { queryType { name } } }');
       expect(res.body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
     } finally {
       await open.close();

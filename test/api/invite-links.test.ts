@@ -31,7 +31,7 @@ describe('POST /v1/resources/:id/invite-link', () => {
     const app = await s.developer.request('PUT', `/dev/apps/${dev.body.id}/deployments/dev`, { schema: (await import('../helpers/app.js')).TEST_SCHEMA });
     expect(app.status).toBe(200);
     const user = await s.developer.post(`/dev/apps/${dev.body.id}/test-users`, { name: 'ona', env: 'dev' });
-    const ona = new (s.users.alice.constructor as any)(ctx.url, user.body.token);
+    const ona = ctx.client(user.body.token);
     const rid = await createResource(ona, 'team', 'T');
     const link = await ona.post(`/v1/resources/${rid}/invite-link`);
     expect(link.body.url).toMatch(/^https:\/\/gatehouse\.test\/_invite\/inv_/);
@@ -120,7 +120,7 @@ describe('POST /v1/invite-links/claim', () => {
     expect((await other.users.zed.post('/v1/invite-links/claim', { code: codeOf(link.body.url) })).status).toBe(404);
     expect((await alice.post('/v1/invite-links/claim', { code: codeOf(link.body.url) })).body.error).toBe('already_member');
     const agent = await bob.post('/v1/agents', { name: 'b' });
-    const bot = new (bob.constructor as any)(ctx.url, agent.body.token);
+    const bot = ctx.client(agent.body.token);
     expect((await bot.post('/v1/invite-links/claim', { code: codeOf(link.body.url) })).body.error).toBe('agent_cannot_accept');
     expect((await bob.post('/v1/invite-links/claim', {})).status).toBe(400);
   });

@@ -227,7 +227,7 @@ describe('agents', () => {
   it('5.5: an agent cannot accept its own invite; its owner accepts or rejects for it', async () => {
     const { alice, bob } = s.users;
     const agent = await bob.post('/v1/agents', { name: 'Bot' });
-    const bot = new (s.users.bob.constructor as any)(ctx.url, agent.body.token);
+    const bot = ctx.client(agent.body.token);
     const id = await createResource(alice, 'team', 'T');
     expect((await alice.post(`/v1/resources/${id}/invite`, { userId: agent.body.id })).body.state).toBe('invited');
     const own = await bot.post(`/v1/resources/${id}/accept`);

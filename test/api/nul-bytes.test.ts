@@ -13,7 +13,8 @@ let s: Seed;
 let team: string;
 
 beforeAll(async () => {
-  ctx = await startTestApp();
+  // One test subscribes over graphql-ws, which needs a real socket.
+  ctx = await startTestApp({ listen: true });
   s = await seed(ctx, ['alice', 'bob']);
   team = await createResource(s.users.alice, 'team', 'Core');
 });

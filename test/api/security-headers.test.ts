@@ -3,7 +3,6 @@
  * the gateway and Yoga alike), and no HTML page of ours can be framed: `X-Frame-Options: DENY` and
  * a CSP with `frame-ancestors 'none'`, merged into a page's own CSP when it brings one.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withFrameAncestors } from '../../src/lib/http.js';
 import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
@@ -17,16 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** A GET with an explicit Host header (a hosted app origin), which fetch will not send. */
-function getWithHost(path: string, host: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, ctx.url), { headers: { host } }, res => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** A GET with an explicit Host header (a hosted app origin): app.fetch passes it through as sent. */
+async function getWithHost(path: string, host: string): Promise<{ status: number; headers: Headers }> {
+  const res = await ctx.fetch(path, { headers: { host } });
+  await res.arrayBuffer();
+  return { status: res.status, headers: res.headers };
 }
 
 const expectUnframeable = (headers: { get(name: string): string | null } | Record<string, unknown>) => {
@@ -55,7 +49,7 @@ describe('JSON responses are never sniffed', () => {
 
 describe('HTML pages cannot be framed', () => {
   it('the consent page keeps its script nonce and gains frame-ancestors', async () => {
-    const res = await fetch(`${ctx.url}/auth/consent?consent_challenge=abc`);
+    const res = await ctx.fetch('/auth/consent?consent_challenge=abc');
     expect(res.status).toBe(200);
     expectUnframeable(res.headers);
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'/);
@@ -68,7 +62,7 @@ describe('HTML pages cannot be framed', () => {
   });
 
   it("the embedded provider's own pages rendered by the gateway's helper", async () => {
-    const res = await fetch(`${ctx.url}/idp/interaction/unknown-uid`);
+    const res = await ctx.fetch('/idp/interaction/unknown-uid');
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('text/html');
     expectUnframeable(res.headers);

@@ -27,20 +27,20 @@ describe('a 401 names the problem with the credential', () => {
   });
 
   it('an unknown test-session token: invalid_token, with what to do', async () => {
-    const { rest, graphql } = await restAndGraphql(new Client(ctx.url, 'gst_not-a-token-this-server-minted'));
+    const { rest, graphql } = await restAndGraphql(ctx.client('gst_not-a-token-this-server-minted'));
     expect(rest).toMatchObject({ status: 401, body: { error: 'invalid_token', message: expect.stringMatching(/not recognised \(unknown or revoked\).*test-session/) } });
     expect(rest.body.message).not.toMatch(/send a bearer token/);
     expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'invalid_token', status: 401 });
   });
 
   it('an unknown developer token on /dev: invalid_token, not "a developer token is required"', async () => {
-    const res = await new Client(ctx.url, 'ghd_not-a-token-this-server-minted').get('/dev/apps');
+    const res = await ctx.client('ghd_not-a-token-this-server-minted').get('/dev/apps');
     expect(res).toMatchObject({ status: 401, body: { error: 'invalid_token', message: expect.stringContaining('gatehouse dev-token create') } });
   });
 
   it('a revoked token: invalid_token', async () => {
     const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'revoked', env: 'dev' });
-    const client = new Client(ctx.url, minted.body.token);
+    const client = ctx.client(minted.body.token);
     expect((await client.get('/v1/resources')).status).toBe(200);
     await ctx.database.prisma.apiToken.update({ where: { tokenHash: sha256(minted.body.token) }, data: { revokedAt: new Date() } });
     ctx.app.services.tokens.clearCache();
@@ -49,7 +49,7 @@ describe('a 401 names the problem with the credential', () => {
 
   it('an expired test-session token: token_expired, naming when', async () => {
     const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'expiring', env: 'dev' });
-    const client = new Client(ctx.url, minted.body.token);
+    const client = ctx.client(minted.body.token);
     ctx.advance(TEST_TOKEN_TTL_MS + 1000);
     try {
       const { rest, graphql } = await restAndGraphql(client);
@@ -63,7 +63,7 @@ describe('a 401 names the problem with the credential', () => {
 
   it('a valid token still works, and the refused ones never echo the token', async () => {
     expect((await s.users.alice.get('/v1/resources')).status).toBe(200);
-    const res = await new Client(ctx.url, 'gst_secret-value-that-must-not-echo').get('/v1/resources');
+    const res = await ctx.client('gst_secret-value-that-must-not-echo').get('/v1/resources');
     expect(JSON.stringify(res.body)).not.toContain('secret-value-that-must-not-echo');
   });
 });

@@ -2,7 +2,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCors } from '../../src/auth/cors.js';
-import { hostedAppOf } from '../../src/auth/resolve-caller.js';
 import type { Config } from '../../src/config.js';
 import type { Services } from '../../src/services/index.js';
 import { Browser, type BrowserResponse } from './browser.js';
@@ -238,7 +237,7 @@ describe('audience: a session cookie acts only for the app of the Origin', () =>
 describe('audience with userinfo validation (no introspection: the token does not name its app)', () => {
   const appOf: Record<string, string> = { 'https://a.example.test': 'app_a', 'https://b.example.test': 'app_b', client_a: 'app_a' };
   const services = {
-    deps: { prisma: { appOrigin: { findUnique: async ({ where }: { where: { origin: string } }) => (appOf[where.origin] ? { appId: appOf[where.origin] } : null) } } },
+    apps: { appOfOrigin: async (origin: string) => (appOf[origin] ? { appId: appOf[origin], origin } : null) },
     auth: {
       validator: { mode: 'userinfo' },
       appOfClient: async (clientId: string) => appOf[clientId] ?? null,
@@ -257,8 +256,8 @@ describe('audience with userinfo validation (no introspection: the token does no
       writeHead: (status: number, headers: Record<string, unknown>) => ((sent.status = status), Object.assign(sent.headers, headers)),
       end: (body?: string) => (sent.body = body ?? ''),
     } as unknown as ServerResponse;
-    const done = await cors.handle(req, res, '/v1/resources');
-    return { done, ...sent, json: sent.body ? JSON.parse(sent.body) : null, app: hostedAppOf(req) };
+    const outcome = await cors.handle(req, res, '/v1/resources');
+    return { done: outcome.answered, ...sent, json: sent.body ? JSON.parse(sent.body) : null, app: outcome.audienceAppId };
   }
 
   it("the gh_client cookie's app must be the Origin's app", async () => {

@@ -1,6 +1,7 @@
 /** Live feeds with provider credentials: the session cookie (app origins only), provider bearer tokens, and /_osg/graphql on hosted origins. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { nextFeedAttached } from '../helpers/feeds.js';
 import { Browser } from './browser.js';
 import { CSRF, type AuthRig, type RigApp, signInWithCookies, startAuthRig, uniqueEmail } from './harness.js';
 
@@ -26,8 +27,10 @@ function firstMessage(
     socket.on('message', async raw => {
       const message = JSON.parse(String(raw));
       if (message.type === 'connection_ack') {
+        // graphql-ws does not acknowledge a subscribe: wait for its feed to listen on the bus.
+        const attached = nextFeedAttached(rig.app.services.deps.bus);
         socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
-        await new Promise(r => setTimeout(r, 150));
+        await attached;
         await trigger();
       } else if (message.type === 'next') {
         resolve({ next: message.payload });

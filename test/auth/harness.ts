@@ -11,7 +11,8 @@ import { createIdentityProviderServer, type IdentityProviderServer } from '../..
 import { buildApp, type App } from '../../src/server.js';
 import { Client, TEST_SCHEMA } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/db.js';
-import { freePort } from '../helpers/ports.js';
+import { watchBus } from '../helpers/feeds.js';
+import { loopbackFront } from '../helpers/ports.js';
 import { Browser } from './browser.js';
 
 export const CSRF = { 'x-service-csrf': '1' };
@@ -45,21 +46,24 @@ export interface RigOptions {
 
 export async function startAuthRig(env: Record<string, string> = {}, options: RigOptions = {}): Promise<AuthRig> {
   const database = await createTestDatabase();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  // PUBLIC_URL and the issuer must be known before the servers are built: a front listening on a
+  // port the OS picked, attached to the server once it exists (never a closed-then-reused port).
+  const front = await loopbackFront();
+  const url = front.url;
+  let idpFront: Awaited<ReturnType<typeof loopbackFront>> | null = null;
   let offset = 0;
   let idp: IdentityProviderServer | null = null;
   let issuer = `${url}/idp`;
   if (options.standaloneIdp) {
     const gatewayClient = { clientId: 'gatehouse-gateway', secret: randomBytes(24).toString('base64url') };
     const adminToken = randomBytes(24).toString('base64url');
-    const idpPort = await freePort();
-    issuer = `http://127.0.0.1:${idpPort}`;
+    idpFront = await loopbackFront();
+    issuer = idpFront.url;
     idp = await createIdentityProviderServer(
-      { port: idpPort, host: '127.0.0.1', issuer, consentUrl: `${url}/auth/consent`, gatewayClient, adminToken, logLevel: 'silent', signInLimits: { perIp: 100_000, global: 100_000 } },
+      { port: 0, host: '127.0.0.1', issuer, consentUrl: `${url}/auth/consent`, gatewayClient, adminToken, logLevel: 'silent', signInLimits: { perIp: 100_000, global: 100_000 } },
       database.prisma,
     );
-    await idp.start();
+    idpFront.attach(idp.server);
     env = {
       OIDC_ISSUER: issuer,
       OIDC_ADMIN_URL: issuer,
@@ -72,9 +76,13 @@ export async function startAuthRig(env: Record<string, string> = {}, options: Ri
     };
   }
   // The suites sign many people up from one loopback address: the per-address limit is tested on its own.
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: String(port), PUBLIC_URL: url, COOKIE_SECURE: '0', DATA_DIR: 'memory://', SIGNIN_MAX_PER_IP: '100000', SIGNIN_MAX_GLOBAL: '100000', ...env });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', PUBLIC_URL: url, COOKIE_SECURE: '0', DATA_DIR: 'memory://', SIGNIN_MAX_PER_IP: '100000', SIGNIN_MAX_GLOBAL: '100000', ...env });
   const app = await buildApp({ config, database, now: () => new Date(Date.now() + offset) });
+  // Feed tests wait for their subscription to attach (feedAttached), not a fixed time.
+  watchBus(app.services.deps.bus);
+  // Listening on its own port too sets the app up as a server (ready, provider backchannel).
   await app.start();
+  front.attach(app.server);
   const bootstrap = await app.services.principals.createDeveloperToken(`dev-${Math.random().toString(36).slice(2)}@example.test`);
   const developer = new Client(url, bootstrap.token);
   return {
@@ -87,6 +95,8 @@ export async function startAuthRig(env: Record<string, string> = {}, options: Ri
     },
     developer,
     async close() {
+      await front.close();
+      await idpFront?.close();
       await app.stop();
       await idp?.stop();
       await database.close();

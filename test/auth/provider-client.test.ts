@@ -1,6 +1,6 @@
 /** The provider client's error mapping: the provider's answers become the gateway's stable codes. */
 import { describe, expect, it } from 'vitest';
-import { createProviderClient } from '../../src/auth/provider-client.js';
+import { createProviderClient } from '../../src/services/identity-provider/client.js';
 
 const endpoints = async () => ({ authorization: 'http://idp/auth', token: 'http://idp/token', revocation: 'http://idp/revoke', userinfo: 'http://idp/userinfo' });
 

@@ -1,7 +1,9 @@
 /** Spec 5.2: 60 s validation cache, introspection vs userinfo, single flight for concurrent misses. */
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
-import type { Introspection } from '../../src/auth/provider-client.js';
-import { createTokenValidator } from '../../src/auth/token-validator.js';
+import { isAppError } from '../../src/errors.js';
+import type { Introspection } from '../../src/services/identity-provider/client.js';
+import { createTokenValidator } from '../../src/services/identity-provider/token-validator.js';
 
 function fakeProvider(mode: 'introspection' | 'userinfo', answer: () => Introspection) {
   const calls = { introspect: 0, userinfo: 0 };
@@ -82,5 +84,74 @@ describe('token validation', () => {
     await expect(validator.validate('t')).rejects.toThrow('down');
     fail = false;
     expect(await validator.validate('t')).not.toBeNull();
+  });
+});
+
+describe('JWT access tokens (verified against the JWKS, no provider call per token)', () => {
+  const issuer = 'https://gatehouse.test/idp';
+  const audience = 'https://gatehouse.test';
+
+  async function rig() {
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    const fetches = { jwks: 0 };
+    let jwksUp = true;
+    const jwksFetch = (async () => {
+      fetches.jwks++;
+      if (!jwksUp) throw new TypeError('fetch failed');
+      return new Response(JSON.stringify({ keys: [jwk] }), { headers: { 'content-type': 'application/json' } });
+    }) as unknown as typeof fetch;
+    const { provider, calls } = fakeProvider('introspection', () => ({ active: false }));
+    let now = Date.now();
+    const validator = createTokenValidator(provider, () => new Date(now), { jwt: { jwksUri: () => `${issuer}/jwks`, issuer, audience, fetch: jwksFetch } });
+    const sign = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
+      new SignJWT({ client_id: 'cli_1', ...claims })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'at+jwt', ...header })
+        .setIssuer(issuer)
+        .setAudience((claims.aud as string | undefined) ?? audience)
+        .setSubject('usr_1')
+        .setIssuedAt(Math.floor(now / 1000))
+        .setExpirationTime(Math.floor(now / 1000) + 300)
+        .sign(privateKey);
+    return { validator, calls, fetches, sign, setJwks: (up: boolean) => (jwksUp = up), advance: (ms: number) => (now += ms) };
+  }
+
+  it('a valid JWT validates with no introspection call; the keys are fetched once', async () => {
+    const { validator, calls, fetches, sign } = await rig();
+    const first = await validator.validate(await sign());
+    expect(first).toEqual({ sub: 'usr_1', clientId: 'cli_1', expiresAt: expect.any(Number) });
+    expect(await validator.validate(await sign({ jti: 'another' }))).toMatchObject({ sub: 'usr_1' });
+    expect(calls.introspect).toBe(0);
+    expect(fetches.jwks).toBe(1);
+  });
+
+  it('refuses a tampered, foreign-audience, ID-token-typed or expired JWT, without asking the provider', async () => {
+    const { validator, calls, sign, advance } = await rig();
+    const good = await sign();
+    const [h, p, sig] = good.split('.');
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'usr_2' })).toString('base64url')}.${sig}`;
+    expect(await validator.validate(tampered)).toBeNull();
+    expect(await validator.validate(await sign({ aud: 'https://other.test' }))).toBeNull();
+    expect(await validator.validate(await sign({}, { typ: 'JWT' }))).toBeNull(); // e.g. an ID token
+    const expiring = await sign();
+    advance(301_000);
+    expect(await validator.validate(expiring)).toBeNull();
+    expect(calls.introspect).toBe(0);
+  });
+
+  it('an opaque token is still introspected', async () => {
+    const { validator, calls } = await rig();
+    expect(await validator.validate('opaque-token-value')).toBeNull();
+    expect(calls.introspect).toBe(1);
+  });
+
+  it('keys that cannot be fetched are a 502, not a refusal, and are not cached', async () => {
+    const { validator, sign, setJwks } = await rig();
+    const token = await sign();
+    setJwks(false);
+    const error = await validator.validate(token).catch(e => e);
+    expect(isAppError(error) && error.code).toBe('provider_unavailable');
+    setJwks(true);
+    expect(await validator.validate(token)).toMatchObject({ sub: 'usr_1' });
   });
 });

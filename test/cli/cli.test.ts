@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type App, buildApp } from '../../src/server.js';
 import { createPostgresScratchDatabase, postgresTestUrl } from '../helpers/db.js';
-import { freePort } from '../helpers/ports.js';
+import { reservedPortForChildIssuer } from '../helpers/ports.js';
 
 const postgresUrl = await postgresTestUrl();
 
@@ -123,7 +123,9 @@ describe('idp (the identity provider on its own port)', () => {
 
   it.skipIf(!postgresUrl)('serves discovery on its port from the shared database, and stops cleanly on SIGTERM', async () => {
     const database = await createPostgresScratchDatabase();
-    const port = String(await freePort());
+    // The one remaining close-then-reuse: `gatehouse idp` derives its issuer from IDP_PORT before
+    // it listens, so IDP_PORT=0 would name port 0 (a src change: issuer from the bound address).
+    const port = String(await reservedPortForChildIssuer());
     const child = startCli(['idp', '--json'], { ...gatewayValues, DATABASE_URL: database.url, IDP_PORT: port, LOG_LEVEL: 'silent' });
     try {
       const exited = new Promise(resolve => child.on('close', resolve));
@@ -190,8 +192,8 @@ describe('migrate and dev-token create (database bootstrap)', () => {
   });
 
   it('while serve holds DATA_DIR: dev-token create goes through it, migrate is refused naming the pid; SIGTERM releases', async () => {
-    const port = String(await freePort());
-    const child = startCli(['serve', '--json'], { DATA_DIR: dataDir, PORT: port, LOG_LEVEL: 'silent' });
+    // PORT=0: the OS picks the port and serve prints the URL it listens on.
+    const child = startCli(['serve', '--json'], { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
     const exited = new Promise(resolve => child.on('close', resolve));
     try {
       const line = await new Promise<string>((resolve, reject) => {

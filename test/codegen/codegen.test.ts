@@ -39,7 +39,8 @@ describe('the README third-party client example', () => {
   let ctx: TestContext;
   let s: Seed;
   beforeAll(async () => {
-    ctx = await startTestApp();
+    // The example client takes a URL and uses the global fetch.
+    ctx = await startTestApp({ listen: true });
     s = await seed(ctx, ['alice']);
   });
   afterAll(() => ctx?.close());

@@ -1,5 +1,4 @@
 /** Spec 6 live feeds over real sockets (graphql-ws) and over SSE. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 import { MEMBERS_LIVE, RESOURCES_LIVE, subscribe } from '../helpers/feeds.js';
@@ -8,13 +7,14 @@ let ctx: TestContext;
 let s: Seed;
 
 beforeAll(async () => {
-  ctx = await startTestApp();
+  // graphql-ws needs a real socket; the SSE test goes through ctx.fetch either way.
+  ctx = await startTestApp({ listen: true });
   s = await seed(ctx, ['alice', 'bob', 'carol']);
 });
 afterAll(() => ctx.close());
 
-/** graphql-ws does not acknowledge a subscription; give the server a moment to attach it. */
-const attached = () => sleep(150);
+/** graphql-ws does not acknowledge a subscription: wait until its feed listens on `topic`. */
+const attached = (topic: string) => ctx.attached(topic);
 const row = (resourceId: string, userId: string, role: string, state: string) => ({ id: `${resourceId}:${userId}`, resourceId, userId, role, state });
 const change = (op: string, r: ReturnType<typeof row>) => ({ data: { membersLive: { op, row: r } } });
 const token = (c: { token?: string }) => c.token!;
@@ -24,7 +24,7 @@ describe('members.live()', () => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'Live');
     const feed = subscribe(ctx.url, token(alice), MEMBERS_LIVE, { id });
-    await attached();
+    await attached(`member:${id}`);
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id, role: 'reader' });
     await bob.post(`/v1/resources/${id}/accept`);
     await alice.post(`/v1/resources/${id}/setRole`, { userId: bob.id, role: 'writer' });
@@ -44,7 +44,7 @@ describe('members.live()', () => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'Quiet');
     const feed = subscribe(ctx.url, token(alice), MEMBERS_LIVE, { id });
-    await attached();
+    await attached(`member:${id}`);
     expect((await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id, role: 'owner' })).status).toBe(403);
     expect((await alice.post(`/v1/resources/${id}/leave`)).status).toBe(403);
     expect(await feed.quiet(400)).toBe(true);
@@ -69,7 +69,7 @@ describe('members.live()', () => {
     const id = await createResource(alice, 'team', 'Exit');
     await addMember(alice, bob, id, 'reader');
     const feed = subscribe(ctx.url, token(bob), MEMBERS_LIVE, { id });
-    await attached();
+    await attached(`member:${id}`);
     await alice.post(`/v1/resources/${id}/remove`, { userId: bob.id });
     expect(await feed.next()).toEqual(change('delete', row(id, bob.id, 'reader', 'active')));
     await feed.completed;
@@ -84,7 +84,7 @@ describe('members.live()', () => {
     try {
       const ivy = await fresh.user('ivy');
       const feed = subscribe(ctx.url, ivy.token!, MEMBERS_LIVE, { id });
-      await attached();
+      await attached(`member:${id}`);
       // Any transition touching the expired row purges it, and the purge is a delete.
       await ivy.post(`/v1/resources/${id}/invite`, { userId: fresh.users.jon.id });
       expect(await feed.next()).toEqual(change('delete', row(id, fresh.users.jon.id, 'writer', 'invited')));
@@ -100,7 +100,7 @@ describe('resources.live()', () => {
   it("carries the caller's own rows: a new invite, an accepted request, a role change, being removed", async () => {
     const { alice, bob } = s.users;
     const feed = subscribe(ctx.url, token(bob), RESOURCES_LIVE);
-    await attached();
+    await attached(`principal:${bob.id}`);
     const team = await createResource(alice, 'team', 'Mine');
     await alice.post(`/v1/resources/${team}/invite`, { userId: bob.id });
     const other = await createResource(alice, 'team', 'Requested');
@@ -126,7 +126,7 @@ describe('resources.live()', () => {
   it('the membershipLive alias is the same feed', async () => {
     const { alice, carol } = s.users;
     const feed = subscribe(ctx.url, token(carol), 'subscription { membershipLive { op row { id state } } }');
-    await attached();
+    await attached(`principal:${carol.id}`);
     const id = await createResource(alice, 'forum', 'Alias');
     await carol.post(`/v1/resources/${id}/join`);
     expect((await feed.next()).data).toEqual({ membershipLive: { op: 'insert', row: { id: `${id}:${carol.id}`, state: 'active' } } });
@@ -161,7 +161,7 @@ describe('SSE', () => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'SSE');
     const controller = new AbortController();
-    const res = await fetch(`${ctx.url}/graphql`, {
+    const res = await ctx.fetch('/graphql', {
       method: 'POST',
       headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id } }),
@@ -170,7 +170,7 @@ describe('SSE', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = res.body!.getReader();
-    await attached();
+    await attached(`member:${id}`);
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
     let text = '';
     while (!text.includes('"op"')) text += new TextDecoder().decode((await reader.read()).value);

@@ -3,10 +3,9 @@
  * subscriber connected to B. Skipped, with the reason printed, where either server is missing.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { EventBus } from '../../src/realtime/event-bus.js';
@@ -57,6 +56,22 @@ function startInstance(databaseUrl: string): Promise<{ url: string; child: Child
   });
 }
 
+/** Resolves once some Redis client subscribes to `channel` (PUBSUB NUMSUB); the event target uses topic names as channels. */
+async function redisSubscribed(channel: string, ms = 5000) {
+  const client = new Redis(REDIS_URL);
+  try {
+    await vi.waitFor(
+      async () => {
+        const [, count] = (await client.pubsub('NUMSUB', channel)) as [string, number];
+        if (Number(count) < 1) throw new Error(`nobody subscribed to ${channel} yet`);
+      },
+      { timeout: ms, interval: 10 },
+    );
+  } finally {
+    client.disconnect();
+  }
+}
+
 describe.skipIf(Boolean(reason))('scale-out over Redis', () => {
   let scratch: ScratchPostgresDatabase;
   let a: { url: string; child: ChildProcess };
@@ -95,7 +110,8 @@ describe.skipIf(Boolean(reason))('scale-out over Redis', () => {
     const resource = (await onA.post('/v1/resources', { type: 'team', name: 'Shared' })).body.id;
 
     const feed = subscribe(b.url, alice.token, MEMBERS_LIVE, { id: resource });
-    await sleep(300);
+    // B's feed is attached once B subscribed to the roster's Redis channel (a server-side fact, not a sleep).
+    await redisSubscribed(`member:${resource}`);
     await onA.post(`/v1/resources/${resource}/invite`, { userId: bob.user_id, role: 'reader' });
     const message = await feed.next(5000);
     expect(message.data.membersLive).toEqual({

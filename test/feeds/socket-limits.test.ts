@@ -5,31 +5,12 @@
 import { type Client as WsClient, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { loadConfig } from '../../src/config.js';
 import { CLOSE_CODES, TOO_MANY_SUBSCRIPTIONS } from '../../src/realtime/websocket.js';
-import { buildApp } from '../../src/server.js';
-import { Client, type Seed, type TestContext, createResource, seed } from '../helpers/app.js';
-import { createTestDatabase } from '../helpers/db.js';
+import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 import { MEMBERS_LIVE, wsUrl } from '../helpers/feeds.js';
 
-/** An in-process server whose WS_MAX_* settings are `env`. */
-async function startWithLimits(env: Record<string, string>): Promise<TestContext> {
-  const database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://gatehouse.test', ...env });
-  const app = await buildApp({ config, database });
-  const { url } = await app.start();
-  return {
-    app,
-    url,
-    database,
-    advance: () => {},
-    anonymous: new Client(url),
-    async close() {
-      await app.stop();
-      await database.close();
-    },
-  };
-}
+/** A server on a loopback port (graphql-ws needs a socket) whose WS_MAX_* settings are `env`. */
+const startWithLimits = (env: Record<string, string>): Promise<TestContext> => startTestApp({ listen: true, env });
 
 interface Socket {
   client: WsClient;

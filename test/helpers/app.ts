@@ -1,11 +1,13 @@
 /**
  * The seed chain for API tests: developer -> app -> deployment -> users -> resource, against an
- * in-process server on an isolated database, with a clock the test can move.
+ * in-process server (app.fetch, no port unless asked) on an isolated database, with a clock the test
+ * can move.
  */
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { buildApp, type App } from '../../src/server.js';
 import { createTestDatabase } from './db.js';
+import { feedAttached, watchBus } from './feeds.js';
 
 /** A schema IR covering the visibility and ceiling variants the tests need. */
 export const TEST_SCHEMA = {
@@ -61,14 +63,30 @@ export interface HttpResult<T = any> {
   headers: Headers;
 }
 
+/** How a Client reaches its server: `app.fetch` in-process, or the global fetch over a socket. */
+export type Transport = (request: Request) => Promise<Response>;
+
+const overTheNetwork: Transport = request => fetch(request);
+
 export class Client {
   constructor(
     readonly baseUrl: string,
     readonly token?: string,
+    readonly transport: Transport = overTheNetwork,
   ) {}
 
+  /** Another caller of the same server (same transport), with `token` or anonymous. */
+  as(token?: string): Client {
+    return new Client(this.baseUrl, token, this.transport);
+  }
+
+  /** A raw request to `path` on this client's server (no token added). */
+  fetch(path: string, init?: RequestInit): Promise<Response> {
+    return this.transport(new Request(this.baseUrl + path, init));
+  }
+
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
-    const res = await fetch(this.baseUrl + path, {
+    const res = await this.fetch(path, {
       method,
       headers: {
         ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
@@ -97,28 +115,61 @@ export class Client {
 
 export interface TestContext {
   app: App;
+  /**
+   * Where the server answers: `http://gatehouse.test` (its PUBLIC_URL host) in-process, reached only
+   * through `app.fetch` (ctx.fetch, clients); a real `http://127.0.0.1:<port>` with `listen: true`.
+   */
   url: string;
+  /** True when the server listens on a loopback port (`listen: true`). */
+  listening: boolean;
   database: Database;
   /** The server's clock; `advance` moves it (pending TTLs, link expiry, token expiry). */
   advance(ms: number): void;
   anonymous: Client;
+  /** Resolves when a live feed listens on `topic` (`member:<id>`, `principal:<userId>`); see feedAttached. */
+  attached(topic: string, count?: number): Promise<void>;
+  /** A client of this server with `token` (anonymous without). */
+  client(token?: string): Client;
+  /** A raw request to `path` on this server, in-process or over the socket alike. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { database?: Database } = {}): Promise<TestContext> {
+/** The in-process base URL: the PUBLIC_URL host, so requests look like ones to the deployed gateway. */
+export const IN_PROCESS_URL = 'http://gatehouse.test';
+
+export interface TestAppOptions {
+  database?: Database;
+  /**
+   * Listen on a loopback port the OS picks (WebSocket feeds, raw sockets, child processes); the
+   * default runs every request in-process through `app.fetch` and opens no port.
+   */
+  listen?: boolean;
+  /** Extra environment for loadConfig. */
+  env?: Record<string, string>;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
   let offset = 0;
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://gatehouse.test' });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://gatehouse.test', ...options.env });
   const app = await buildApp({ config, database, now: () => new Date(Date.now() + offset) });
-  const { url } = await app.start();
+  // Subscription tests wait for their feed to attach (feedAttached), not for a fixed time.
+  watchBus(app.services.deps.bus);
+  const url = options.listen ? (await app.start()).url : IN_PROCESS_URL;
+  const anonymous = new Client(url, undefined, options.listen ? undefined : request => app.fetch(request));
   return {
     app,
     url,
+    listening: !!options.listen,
     database,
     advance: ms => {
       offset += ms;
     },
-    anonymous: new Client(url),
+    anonymous,
+    attached: (topic, count) => feedAttached(app.services.deps.bus, topic, count),
+    client: token => anonymous.as(token),
+    fetch: (path, init) => anonymous.fetch(path, init),
     async close() {
       await app.stop();
       await database.close();
@@ -143,7 +194,7 @@ export async function seed(
   origin = `https://app-${Math.random().toString(36).slice(2, 10)}.example.test`,
 ): Promise<Seed> {
   const bootstrap = await ctx.app.services.principals.createDeveloperToken(`dev-${Math.random().toString(36).slice(2)}@example.test`);
-  const developer = new Client(ctx.url, bootstrap.token);
+  const developer = ctx.client(bootstrap.token);
   const app = await developer.post('/dev/apps', { name: 'Test app', origins: [origin] });
   if (app.status !== 200) throw new Error(`create app failed: ${JSON.stringify(app.body)}`);
   const deployed = await developer.request('PUT', `/dev/apps/${app.body.id}/deployments/dev`, { schema: TEST_SCHEMA });
@@ -152,7 +203,7 @@ export async function seed(
   const user = async (name: string) => {
     const minted = await developer.post(`/dev/apps/${app.body.id}/test-users`, { name, env: 'dev' });
     if (minted.status !== 200) throw new Error(`mint failed: ${JSON.stringify(minted.body)}`);
-    users[name] = Object.assign(new Client(ctx.url, minted.body.token), { id: minted.body.user_id as string });
+    users[name] = Object.assign(ctx.client(minted.body.token), { id: minted.body.user_id as string });
     return users[name];
   };
   for (const name of names) await user(name);

@@ -114,6 +114,8 @@ async function canConnect(url: string): Promise<boolean> {
  */
 export function postgresTestUrl(): Promise<string | undefined> {
   probed ??= (async () => {
+    // The fast tier (`npm run test:unit`) asks for PGlite only, explicitly: nothing to probe or skip.
+    if (process.env.GATEHOUSE_TESTS_PGLITE_ONLY === '1') return undefined;
     const configured = process.env.TEST_DATABASE_URL;
     if (configured) return configured;
     if (await canConnect(DEFAULT_POSTGRES_URL)) return DEFAULT_POSTGRES_URL;

@@ -1,6 +1,7 @@
 /** A graphql-ws subscriber for tests: collects messages and lets a test await the next ones. */
 import { type Client as WsClient, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import type { EventBus } from '../../src/realtime/event-bus.js';
 
 export interface Subscription<T = any> {
   /** Resolves with the next message (data or error), waiting up to `ms`. */
@@ -81,3 +82,73 @@ export function subscribe<T = any>(httpUrl: string, token: string | null, query:
 
 export const MEMBERS_LIVE = `subscription($id: ID!) { membersLive(resourceId: $id) { op row { id resourceId userId role state } } }`;
 export const RESOURCES_LIVE = `subscription { resourcesLive { op row { id resourceId userId role state } } }`;
+
+// ---- waiting for a subscription to attach --------------------------------------------------
+// graphql-ws does not acknowledge a subscribe. A feed listens to its bus topic before its gate
+// check and first event (src/services/feeds.ts), so "the topic has a listener" is the moment a
+// change is sure to reach it. The test wraps the bus's listen() to count active listeners per topic.
+
+interface Watch {
+  active: Map<string, number>;
+  /** Listens so far, on any topic. */
+  listens: number;
+  waiters: Set<() => void>;
+}
+
+const watches = new WeakMap<EventBus, Watch>();
+
+/** Counts the active listeners per topic of `bus`; call before any subscription is made (startTestApp does). */
+export function watchBus(bus: EventBus): void {
+  if (watches.has(bus)) return;
+  const watch: Watch = { active: new Map(), listens: 0, waiters: new Set() };
+  watches.set(bus, watch);
+  const bump = (topic: string, by: number) => {
+    watch.active.set(topic, (watch.active.get(topic) ?? 0) + by);
+    for (const waiter of watch.waiters) waiter();
+  };
+  const listen = bus.listen.bind(bus);
+  bus.listen = (topic, listener) => {
+    const unlisten = listen(topic, listener);
+    watch.listens++;
+    bump(topic, 1);
+    let done = false;
+    return () => {
+      if (!done) bump(topic, -1);
+      done = true;
+      unlisten();
+    };
+  };
+}
+
+/**
+ * Resolves once `bus` has at least `count` active listeners on `topic` (`member:<resourceId>`,
+ * `principal:<userId>`): the subscription is attached and the next change reaches it.
+ */
+export function feedAttached(bus: EventBus, topic: string, count = 1, ms = 5000): Promise<void> {
+  return waitFor(bus, () => (watches.get(bus)!.active.get(topic) ?? 0) >= count, `a subscription attached to ${topic}`, ms);
+}
+
+/** Resolves at the next feed that starts listening on `bus`, whatever its topic (call it before subscribing). */
+export function nextFeedAttached(bus: EventBus, ms = 5000): Promise<void> {
+  const before = watches.get(bus)?.listens ?? 0;
+  return waitFor(bus, () => watches.get(bus)!.listens > before, 'a subscription attached', ms);
+}
+
+function waitFor(bus: EventBus, ready: () => boolean, what: string, ms: number): Promise<void> {
+  const watch = watches.get(bus);
+  if (!watch) throw new Error('call watchBus(bus) before subscribing');
+  if (ready()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!ready()) return;
+      watch.waiters.delete(check);
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      watch.waiters.delete(check);
+      reject(new Error(`no ${what} within ${ms} ms`));
+    }, ms);
+    watch.waiters.add(check);
+  });
+}

@@ -4,7 +4,7 @@
  * the consent admin API. Works against the embedded provider (src/idp) and an external Hydra.
  * Only this module knows the provider's addresses. Tokens are never logged.
  */
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 
 export interface ProviderEndpoints {
   /** Public: the browser is sent here. */

@@ -5,15 +5,15 @@
 import { z } from 'zod';
 import type { PrincipalKind } from '../domain/membership.js';
 import { AppError, zodToAppError } from '../errors.js';
-import { APP_RESOURCE_TYPE } from '../services/apps.js';
-import type { ServiceDeps } from '../services/deps.js';
-import { handleSeed, issueHandleOnce } from '../services/handles.js';
-import { runTransition } from '../services/membership-store.js';
-import type { WalletService } from '../services/wallet.js';
-import { TtlCache } from '../lib/ttl-cache.js';
-import type { PrincipalCaller } from './caller.js';
-import type { ProviderClient } from './provider-client.js';
-import { createTokenValidator, type TokenInfo } from './token-validator.js';
+import { APP_RESOURCE_TYPE } from './apps.js';
+import type { ServiceDeps } from './deps.js';
+import { handleSeed, issueHandleOnce } from './handles.js';
+import { runTransition } from './membership-store.js';
+import type { WalletService } from './wallet.js';
+import { Cache } from '../lib/cache.js';
+import type { PrincipalCaller } from '../domain/caller.js';
+import type { ProviderClient } from './identity-provider/client.js';
+import { createTokenValidator, type JwtAccessTokens, type TokenInfo } from './identity-provider/token-validator.js';
 import { logger } from '../lib/logger.js';
 
 /** Role of an app member in the `_app` resource (app-level membership joined at consent). */
@@ -36,12 +36,12 @@ export const acceptInput = z.strictObject({
     .optional(),
 });
 
-export function createAuthService(deps: ServiceDeps, provider: ProviderClient, wallet: WalletService) {
+export function createAuthService(deps: ServiceDeps, provider: ProviderClient, wallet: WalletService, jwt: JwtAccessTokens | null = null) {
   const { prisma, config } = deps;
-  const validator = createTokenValidator(provider, deps.now);
-  const appOfClientCache = new TtlCache<string | null>(LOOKUP_CACHE_MS);
-  const deploymentCache = new TtlCache<{ id: string; appId: string; env: string } | null>(5_000);
-  const principalCache = new TtlCache<PrincipalCaller['principal']>(LOOKUP_CACHE_MS);
+  const validator = createTokenValidator(provider, deps.now, { jwt });
+  const appOfClientCache = new Cache<string | null>({ ttlMs: LOOKUP_CACHE_MS });
+  const deploymentCache = new Cache<{ id: string; appId: string; env: string } | null>({ ttlMs: 5_000 });
+  const principalCache = new Cache<PrincipalCaller['principal']>({ ttlMs: LOOKUP_CACHE_MS });
 
   function appOfClient(clientId: string): Promise<string | null> {
     return appOfClientCache.getOrLoad(clientId, async () => (await prisma.appClient.findUnique({ where: { clientId }, select: { appId: true } }))?.appId ?? null);
@@ -60,15 +60,13 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
   }
 
   /** The person behind a provider subject, created on first sight (external providers). */
-  async function personFor(sub: string): Promise<PrincipalCaller['principal']> {
-    const hit = principalCache.get(sub);
-    if (hit) return hit;
-    assertPersonSubject(sub);
-    const row = await prisma.principal.upsert({ where: { id: sub }, create: { id: sub, kind: 'user' }, update: {}, select: { id: true, kind: true, ownerId: true } });
-    if (row.kind !== 'user') throw new AppError('subject_reserved', 403, 'The provider subject names an agent, not a person.');
-    const principal = { id: row.id, kind: row.kind as PrincipalKind, ownerId: row.ownerId };
-    principalCache.set(sub, principal);
-    return principal;
+  function personFor(sub: string): Promise<PrincipalCaller['principal']> {
+    return principalCache.getOrLoad(sub, async () => {
+      assertPersonSubject(sub);
+      const row = await prisma.principal.upsert({ where: { id: sub }, create: { id: sub, kind: 'user' }, update: {}, select: { id: true, kind: true, ownerId: true } });
+      if (row.kind !== 'user') throw new AppError('subject_reserved', 403, 'The provider subject names an agent, not a person.');
+      return { id: row.id, kind: row.kind as PrincipalKind, ownerId: row.ownerId };
+    });
   }
 
   /** Rule 7: best effort, never blocks consent (the app may have no deployment yet). */

@@ -5,10 +5,11 @@
  * listening address (the backchannel) with per-process credentials unless configured.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
-import { IDP_ROUTES } from '../idp/provider.js';
-import { createProviderClient, discoveredEndpoints, type ProviderClient } from './provider-client.js';
+import type { Config } from '../../config.js';
+import { AppError } from '../../errors.js';
+import { IDP_ROUTES } from '../../idp/provider.js';
+import { createProviderClient, discoveredEndpoints, type ProviderClient } from './client.js';
+import type { JwtAccessTokens } from './token-validator.js';
 
 export const EMBEDDED_MOUNT = '/idp';
 export const EMBEDDED_GATEWAY_CLIENT_ID = 'gatehouse-gateway';
@@ -17,10 +18,14 @@ export interface EmbeddedProviderSettings {
   issuer: string;
   gatewayClient: { clientId: string; secret: string };
   adminToken: string;
+  /** IDP_JWT_ACCESS_TOKENS: access tokens as JWTs for this gateway (audience PUBLIC_URL). */
+  jwtAccessTokens: { audience: string; ttlSeconds: number } | null;
 }
 
 export interface ProviderSetup {
   client: ProviderClient;
+  /** Where JWT access tokens are verified locally; null: every token is introspected (or userinfo). */
+  jwt: JwtAccessTokens | null;
   /** Set when the embedded provider is the issuer; the server mounts it. */
   embedded: EmbeddedProviderSettings | null;
   /** The embedded provider's server-to-server base; the server sets it once it listens. */
@@ -32,6 +37,7 @@ export function providerSetup(config: Config, fetchImpl: typeof fetch = (...args
   if (auth.issuer) {
     return {
       embedded: null,
+      jwt: null,
       setBackchannel: () => undefined,
       client: createProviderClient({
         endpoints: discoveredEndpoints(auth.issuer, auth.adminUrl, fetchImpl),
@@ -47,6 +53,7 @@ export function providerSetup(config: Config, fetchImpl: typeof fetch = (...args
     const none = () => new AppError('issuer_not_configured', 503, 'No identity provider is configured: set OIDC_ISSUER or enable the embedded one (IDP_EMBEDDED=1).');
     return {
       embedded: null,
+      jwt: null,
       setBackchannel: () => undefined,
       client: createProviderClient({
         endpoints: async () => {
@@ -60,11 +67,15 @@ export function providerSetup(config: Config, fetchImpl: typeof fetch = (...args
     issuer,
     gatewayClient: auth.introspection ?? { clientId: EMBEDDED_GATEWAY_CLIENT_ID, secret: randomBytes(32).toString('base64url') },
     adminToken: auth.adminToken ?? randomBytes(32).toString('base64url'),
+    jwtAccessTokens: auth.jwtAccessTokens ? { audience: config.publicUrl, ttlSeconds: auth.jwtAccessTokens.ttlSeconds } : null,
   };
   let backchannel = config.publicUrl;
   const base = () => `${backchannel}${EMBEDDED_MOUNT}`;
   return {
     embedded,
+    jwt: embedded.jwtAccessTokens
+      ? { jwksUri: () => `${base()}${IDP_ROUTES.jwks}`, issuer, audience: embedded.jwtAccessTokens.audience, fetch: fetchImpl }
+      : null,
     setBackchannel: origin => {
       backchannel = origin.replace(/\/$/, '');
     },

@@ -2,7 +2,7 @@
  * Who is calling. Every credential (developer, test-session, agent token; later provider
  * tokens and session cookies) resolves to one of these, so routes never care which it was.
  */
-import type { PrincipalKind } from '../domain/membership.js';
+import type { PrincipalKind } from './membership.js';
 import { AppError, unauthorized } from '../errors.js';
 
 export interface DeploymentRef {

@@ -1,0 +1,48 @@
+/**
+ * What the gateway knows about a request before routing it. `server.ts` computes it once per
+ * request, in pipeline order (mount -> CORS -> audience), and passes it down explicitly: no
+ * request-keyed module state, and `req.url` is never rewritten.
+ */
+
+/** Where the gateway is mounted on a hosted app origin (spec 1, 5.3; docs/api.md §4). */
+export const HOSTED_PREFIX = '/_osg';
+/** The gateway's httpOnly cookies: the access token, the refresh token (path `<prefix>/auth`), the client id. */
+export const SESSION_COOKIE = 'gh_session';
+export const REFRESH_COOKIE = 'gh_refresh';
+export const CLIENT_COOKIE = 'gh_client';
+
+/** A registered app origin that serves the gateway under /_osg. */
+export interface HostedApp {
+  appId: string;
+  origin: string;
+}
+
+/** Where a request arrived: the gateway's own host (`prefix: ''`) or a hosted app origin (`/_osg`). */
+export interface Mount {
+  prefix: '' | typeof HOSTED_PREFIX;
+  /** The hosted app, on an app origin; null on the gateway's own host. */
+  host: HostedApp | null;
+}
+
+export const GATEWAY_HOST: Mount = { prefix: '', host: null };
+export const hostedMount = (host: HostedApp): Mount => ({ prefix: HOSTED_PREFIX, host });
+
+export interface RequestScope {
+  url: URL;
+  mount: Mount;
+  /**
+   * The app a session cookie or provider token must belong to: a hosted origin's app, or the app
+   * of a registered Origin calling the gateway's host with cookies (CORS). null: any app.
+   */
+  audienceAppId: string | null;
+}
+
+/**
+ * The path the API routes see: on a hosted origin `/_osg/v1/...` and `/_osg/graphql` are the
+ * gateway's `/v1/...` and `/graphql`; anything else keeps its path.
+ */
+export function apiPathOf(scope: RequestScope): string {
+  const path = scope.url.pathname;
+  if (!scope.mount.host) return path;
+  return path.startsWith(`${HOSTED_PREFIX}/v1/`) || path === `${HOSTED_PREFIX}/graphql` ? path.slice(HOSTED_PREFIX.length) : path;
+}

@@ -1,0 +1,124 @@
+/**
+ * Spec 5.2: provider tokens (session cookies and bearer tokens) are validated and the result is
+ * cached for 60 seconds, keyed by the token's SHA-256. Concurrent misses for one token share one
+ * check (the cache's single flight).
+ *
+ * How a token is checked:
+ * - A JWT access token, when the provider issues them (`jwt` below): verified here against the
+ *   provider's published keys (JWKS, fetched once and refreshed on an unknown key id): signature,
+ *   `typ: at+jwt`, issuer, audience (this gateway) and expiry. No call to the provider. Caveat: a
+ *   JWT cannot be revoked before it expires (logout and revocation reach only opaque and refresh
+ *   tokens), so the provider keeps JWT lifetimes short.
+ * - Anything else: introspection (RFC 7662) with the gateway's credential, which names the OAuth
+ *   client (so the app is known); without one, userinfo, which proves only the user.
+ */
+import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { Cache } from '../../lib/cache.js';
+import { sha256 } from '../../lib/secrets.js';
+import { ProviderError, type ProviderClient } from './client.js';
+
+export const VALIDATION_CACHE_MS = 60_000;
+const CACHE_LIMIT = 10_000;
+
+export interface TokenInfo {
+  sub: string;
+  /** Known through introspection or a JWT's `client_id`. */
+  clientId: string | null;
+  /** Token expiry (ms since epoch), when the provider said. */
+  expiresAt: number | null;
+}
+
+/** Where JWT access tokens are verified: the provider's JWKS, its issuer, and this gateway as their audience. */
+export interface JwtAccessTokens {
+  jwksUri: () => string;
+  issuer: string;
+  audience: string;
+  fetch?: typeof fetch;
+}
+
+/** jose's errors that say the token is bad (refused, cached as such); any other means the keys could not be had. */
+const TOKEN_FAULTS = new Set([
+  'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+  'ERR_JWS_INVALID',
+  'ERR_JWT_INVALID',
+  'ERR_JWT_EXPIRED',
+  'ERR_JWT_CLAIM_VALIDATION_FAILED',
+  'ERR_JWKS_NO_MATCHING_KEY',
+  'ERR_JWKS_MULTIPLE_MATCHING_KEYS',
+  'ERR_JOSE_ALG_NOT_ALLOWED',
+  'ERR_JOSE_NOT_SUPPORTED',
+]);
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+export function createTokenValidator(
+  provider: Pick<ProviderClient, 'introspect' | 'userinfo' | 'introspectionConfigured'>,
+  now: () => Date,
+  options: { jwt?: JwtAccessTokens | null } = {},
+) {
+  // A refused token is cached too (null); an upstream failure is not.
+  const cache = new Cache<TokenInfo | null>({ ttlMs: VALIDATION_CACHE_MS, max: CACHE_LIMIT, now: () => now().getTime() });
+  const jwt = options.jwt ?? null;
+  let keys: { uri: string; get: JWTVerifyGetKey } | null = null;
+
+  function keySet(): JWTVerifyGetKey {
+    const uri = jwt!.jwksUri();
+    if (keys?.uri !== uri) {
+      const fetchImpl = jwt!.fetch;
+      keys = { uri, get: createRemoteJWKSet(new URL(uri), fetchImpl ? { [customFetch]: (url, init) => fetchImpl(url, init) } : {}) };
+    }
+    return keys.get;
+  }
+
+  async function verifyJwt(token: string): Promise<TokenInfo | null> {
+    try {
+      const { payload } = await jwtVerify(token, keySet(), {
+        issuer: jwt!.issuer,
+        audience: jwt!.audience,
+        typ: 'at+jwt',
+        requiredClaims: ['sub', 'exp'],
+        currentDate: now(),
+      });
+      return { sub: payload.sub!, clientId: typeof payload.client_id === 'string' ? payload.client_id : null, expiresAt: payload.exp! * 1000 };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError && TOKEN_FAULTS.has(error.code)) return null;
+      // The keys could not be fetched or read: the provider is at fault, not (known to be) the token; not cached.
+      throw new ProviderError('provider_unavailable', 502, "The identity provider's signing keys could not be fetched; try again.");
+    }
+  }
+
+  async function upstream(token: string): Promise<TokenInfo | null> {
+    if (jwt && JWT_SHAPE.test(token)) return verifyJwt(token);
+    if (provider.introspectionConfigured) {
+      const result = await provider.introspect(token);
+      if (!result.active || typeof result.sub !== 'string' || !result.sub) return null;
+      return { sub: result.sub, clientId: result.client_id ?? null, expiresAt: typeof result.exp === 'number' ? result.exp * 1000 : null };
+    }
+    const user = await provider.userinfo(token);
+    return user ? { sub: user.sub, clientId: null, expiresAt: null } : null;
+  }
+
+  return {
+    mode: provider.introspectionConfigured ? ('introspection' as const) : ('userinfo' as const),
+    /** Whether JWT access tokens are verified locally. */
+    verifiesJwts: !!jwt,
+
+    /** The token's subject and client, or null when the provider refuses it or it expired. */
+    async validate(token: string): Promise<TokenInfo | null> {
+      if (!token || token.length > 4096) return null;
+      const info = await cache.getOrLoad(sha256(token), () => upstream(token));
+      if (info?.expiresAt != null && info.expiresAt <= now().getTime()) return null;
+      return info;
+    },
+
+    /** Drops a token from this instance's cache (logout); other instances follow within 60 s. */
+    forget(token: string) {
+      cache.delete(sha256(token));
+    },
+
+    clear() {
+      cache.clear();
+    },
+  };
+}
+
+export type TokenValidator = ReturnType<typeof createTokenValidator>;

@@ -1,0 +1,80 @@
+/**
+ * `App.fetch` runs the whole request pipeline in-process (light-my-request): no listening socket,
+ * the caller seen as loopback, several Set-Cookie headers kept apart, and SSE streamed as written.
+ */
+import type { IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { MEMBERS_LIVE } from '../helpers/feeds.js';
+
+let ctx: TestContext;
+let s: Seed;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  s = await seed(ctx, ['alice', 'bob']);
+});
+afterAll(() => ctx.close());
+
+describe('App.fetch', () => {
+  it('answers without ever listening on a port', async () => {
+    const res = await ctx.app.fetch(new Request('http://gatehouse.test/healthz'));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, database: 'pglite' });
+    expect((await s.users.alice.gql('{ me { id } }')).data.me.id).toBe(s.users.alice.id);
+    expect(ctx.app.server.listening).toBe(false);
+  });
+
+  it('shows the request as coming from loopback, with the Host of the URL', async () => {
+    const seen: { address?: string; host?: string }[] = [];
+    const spy = (req: IncomingMessage) => seen.push({ address: req.socket.remoteAddress, host: req.headers.host });
+    ctx.app.server.on('request', spy);
+    try {
+      await ctx.app.fetch(new Request('http://gatehouse.test/healthz'));
+    } finally {
+      ctx.app.server.off('request', spy);
+    }
+    expect(seen).toEqual([{ address: '127.0.0.1', host: 'gatehouse.test' }]);
+  });
+
+  it('keeps several Set-Cookie headers apart, and sends the request body', async () => {
+    const res = await ctx.app.fetch(
+      new Request('http://gatehouse.test/auth/logout', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-csrf': '1' },
+        body: JSON.stringify({}),
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+    expect(res.headers.getSetCookie().map(c => c.split('=')[0])).toEqual(['gh_session', 'gh_client', 'gh_refresh']);
+  });
+
+  it('streams a subscription over SSE as events happen', async () => {
+    const { alice, bob } = s.users;
+    const id = await createResource(alice, 'team', 'In-process SSE');
+    const controller = new AbortController();
+    const res = await ctx.app.fetch(
+      new Request('http://gatehouse.test/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id } }),
+        signal: controller.signal,
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.getReader();
+    await ctx.attached(`member:${id}`);
+    await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
+    let text = '';
+    while (!text.includes('"op"')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain(`"userId":"${bob.id}"`);
+    await reader.cancel();
+    // Cancelling the body ends the server's side of the stream: the feed stops listening (a
+    // pending async-generator next() holds its return() back until the next event arrives).
+    await bob.post(`/v1/resources/${id}/accept`);
+    await expect.poll(() => ctx.app.services.deps.bus['topics'].has(`member:${id}`), { timeout: 5000 }).toBe(false);
+    expect(ctx.app.server.listening).toBe(false);
+  });
+});
