@@ -31,7 +31,26 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncGenerat
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
   const key = keyOf(args);
-  return (async function* relay() {
-    for await (const event of source as AsyncIterable<unknown>) yield await resultFor(event, key, args);
-  })();
+  const events = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+  // A plain iterator, not an async generator: a generator's return() waits for its pending next(),
+  // i.e. for the topic's next event, so a completed or cancelled subscription on a quiet topic
+  // would keep its bus listener (and memory) until then. Here return() reaches the feed at once.
+  const relay: AsyncGenerator<ExecutionResult> = {
+    async next() {
+      const step = await events.next();
+      return step.done ? { value: undefined, done: true } : { value: await resultFor(step.value, key, args), done: false };
+    },
+    async return() {
+      await events.return?.();
+      return { value: undefined, done: true };
+    },
+    async throw(error) {
+      await events.return?.();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+  return relay;
 }

@@ -71,9 +71,8 @@ describe('App.fetch', () => {
     while (!text.includes('"op"')) text += new TextDecoder().decode((await reader.read()).value);
     expect(text).toContain(`"userId":"${bob.id}"`);
     await reader.cancel();
-    // Cancelling the body ends the server's side of the stream: the feed stops listening (a
-    // pending async-generator next() holds its return() back until the next event arrives).
-    await bob.post(`/v1/resources/${id}/accept`);
+    // Cancelling the body ends the server's side of the stream: the feed stops listening at once,
+    // with no further event on the topic (src/realtime/shared-subscribe.ts).
     await expect.poll(() => ctx.app.services.deps.bus['topics'].has(`member:${id}`), { timeout: 5000 }).toBe(false);
     expect(ctx.app.server.listening).toBe(false);
   });

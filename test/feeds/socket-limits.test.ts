@@ -121,6 +121,23 @@ describe('subscriptions per socket and sockets per principal', () => {
     await delivers(replacement);
   });
 
+  it('a completed subscription on a quiet topic stops listening at once (subscribe/complete cycles hold no memory)', async () => {
+    const quiet = await createResource(s.users.alice, 'team', 'Quiet');
+    // Its own socket, closed at the end: the next test counts alice's sockets.
+    const socket = openSocket(ctx.url, s.users.alice.token!);
+    await socket.connected;
+    const topics = ctx.app.services.deps.bus['topics'] as Map<string, unknown>;
+    for (let round = 0; round < 3; round++) {
+      const feed = operation(socket, MEMBERS_LIVE, { id: quiet });
+      await ctx.attached(`member:${quiet}`);
+      feed.stop();
+      // No event follows on this topic: the listener must go on `complete` alone.
+      await vi.waitFor(() => expect(topics.has(`member:${quiet}`)).toBe(false), { timeout: 5000, interval: 10 });
+    }
+    await socket.client.dispose();
+    await socket.closed;
+  });
+
   it('closes the socket past the per-principal cap with 4429, other principals are unaffected', async () => {
     const { alice, bob } = s.users;
     // The first test's socket still counts for alice: one more reaches her cap of 2.
