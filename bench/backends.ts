@@ -74,4 +74,3 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
     await client.end().catch(() => {});
   }
 }
-

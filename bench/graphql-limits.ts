@@ -43,16 +43,19 @@ if ('skipped' in prepared) {
   process.exit(0);
 }
 const backend: Backend = prepared;
-process.on('SIGINT', () => void stopAllServers().then(() => backend.drop()).finally(() => process.exit(130)));
+process.on(
+  'SIGINT',
+  () =>
+    void stopAllServers()
+      .then(() => backend.drop())
+      .finally(() => process.exit(130)),
+);
 
 try {
   const server = await spawnServer<{ url: string }>('gatehouse', { args: ['--rooms', '1', '--teams', '0', '--pairs', '1'], env: backend.env });
   const { url } = server.info;
   log(`Gatehouse on ${backend.label}, ${requests} requests per row`);
-  const lines = [
-    '| Row | answer | bytes | p50 ms | max ms | /healthz max ms | loop delay max ms |',
-    '|---|---|---|---|---|---|---|',
-  ];
+  const lines = ['| Row | answer | bytes | p50 ms | max ms | /healthz max ms | loop delay max ms |', '|---|---|---|---|---|---|---|'];
   for (const row of ROWS) {
     for (let i = 0; i < 3; i++) await post(url, row.query); // warm (and the parse cache sees the text)
     await server.startLoopMonitor();
@@ -93,7 +96,10 @@ function pollHealth(url: string) {
   const loop = (async () => {
     while (running) {
       const started = performance.now();
-      const ok = await fetch(`${url}/healthz`).then(r => r.ok, () => false);
+      const ok = await fetch(`${url}/healthz`).then(
+        r => r.ok,
+        () => false,
+      );
       slowest = Math.max(slowest, ok ? performance.now() - started : Number.POSITIVE_INFINITY);
       await new Promise(resolve => setTimeout(resolve, 10));
     }

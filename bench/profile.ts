@@ -56,8 +56,10 @@ try {
       ...gatehouseWorkload(scenario, server.info.seed),
     });
     await server.stopProfile(out);
-    console.log(`${scenario} on ${backend.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms` +
-      `${result.failed ? `, ${result.failed} failed` : ''}${result.cpu ? `, server CPU ${result.cpu.server.toFixed(2)} cores` : ''} (profiling slows the server)`);
+    console.log(
+      `${scenario} on ${backend.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms` +
+        `${result.failed ? `, ${result.failed} failed` : ''}${result.cpu ? `, server CPU ${result.cpu.server.toFixed(2)} cores` : ''} (profiling slows the server)`,
+    );
   } finally {
     await server.stop();
   }

@@ -37,7 +37,10 @@ const int = (n: number) => Math.round(n).toLocaleString('en-US');
 export function formatReport(settings: RunSettings, sections: Section[]): string {
   const cpus = os.cpus();
   const out = [
-    `Machine: ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, load average ${os.loadavg().map(n => n.toFixed(2)).join(' ')} at the end.`,
+    `Machine: ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, load average ${os
+      .loadavg()
+      .map(n => n.toFixed(2))
+      .join(' ')} at the end.`,
     `Gatehouse benchmark: ${settings.connections} connections, ${settings.duration} s measured per row after ${settings.warmup} s of warmup.`,
     'req/s = 2xx responses per second (membership: successful transitions per second); p50/p99 = latency of 2xx responses in ms (1 ms resolution).',
     "vs floor = req/s divided by the same backend's DB floor (row b), measured in this run.",
@@ -70,11 +73,24 @@ function formatSection(section: Section): string[] {
     const [goal, verdict] = judge(row.target, rps, ratio, section.judged);
     if (failed > 0) notes.push(`  ${row.label}: ${failed} failed (${describeFailures(failed, statusCodes)})`);
     if (row.result.warmup) {
-      notes.push(`  ${row.label}: ${row.result.warmup.failed} failed during the warmup (${describeFailures(row.result.warmup.failed, row.result.warmup.statusCodes)})`);
+      notes.push(
+        `  ${row.label}: ${row.result.warmup.failed} failed during the warmup (${describeFailures(row.result.warmup.failed, row.result.warmup.statusCodes)})`,
+      );
     }
     const cores = cpu ? [cpu.server, cpu.database, cpu.loadGenerator, cpu.other].map(c => c.toFixed(2)) : ['', '', '', ''];
     const loop = row.loop ? [int(row.loop.p99), int(row.loop.max)] : ['', ''];
-    return [label, int(rps), String(p50), String(p99), ratio === undefined ? '-' : ratio.toFixed(2), goal, verdict, failed ? int(failed) : '', ...loop, ...cores];
+    return [
+      label,
+      int(rps),
+      String(p50),
+      String(p99),
+      ratio === undefined ? '-' : ratio.toFixed(2),
+      goal,
+      verdict,
+      failed ? int(failed) : '',
+      ...loop,
+      ...cores,
+    ];
   });
   return [...table([header, ...lines]), ...(notes.length ? ['  notes:', ...notes] : [])];
 }

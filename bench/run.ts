@@ -11,7 +11,14 @@ import { type Backend, type BackendName, DEFAULT_POSTGRES_URL, prepareBackend } 
 import { busyElsewhere } from './cpu-usage.js';
 import { measure, type LoadOptions, type Measurement } from './load.js';
 import { formatReport, type RowResult, type Section, type Target } from './report.js';
-import { GATEHOUSE_SCENARIOS, type GatehouseScenario, gatehouseWorkload, graphqlHelloWorkload, helloWorkload, resourceRowWorkload } from './scenarios.js';
+import {
+  GATEHOUSE_SCENARIOS,
+  type GatehouseScenario,
+  gatehouseWorkload,
+  graphqlHelloWorkload,
+  helloWorkload,
+  resourceRowWorkload,
+} from './scenarios.js';
 import type { LoopDelay } from './servers/control.js';
 import type { Seed } from './servers/gatehouse-seed.js';
 import { type RunningServer, type SpawnOptions, spawnServer, stopAllServers } from './spawn-server.js';
@@ -34,7 +41,11 @@ const settings = {
   connections: positive('connections'),
 };
 const backendNames: BackendName[] =
-  values.backend === 'both' ? ['pglite', 'postgres'] : values.backend === 'pglite' || values.backend === 'postgres' ? [values.backend] : usage(`--backend ${values.backend}`);
+  values.backend === 'both'
+    ? ['pglite', 'postgres']
+    : values.backend === 'pglite' || values.backend === 'postgres'
+      ? [values.backend]
+      : usage(`--backend ${values.backend}`);
 const only = values.only ? new Set(values.only.split(',').map(s => s.trim())) : undefined;
 const wanted = (id: string) => id === 'floor' || !only || only.has(id);
 
@@ -184,6 +195,8 @@ function nonNegative(name: 'warmup'): number {
 }
 
 function usage(bad: string): never {
-  console.error(`bench: bad option ${bad}\nusage: npm run bench -- [--backend postgres|pglite|both] [--duration 10] [--warmup 2] [--connections 50] [--only rest-get,graphql-get]`);
+  console.error(
+    `bench: bad option ${bad}\nusage: npm run bench -- [--backend postgres|pglite|both] [--duration 10] [--warmup 2] [--connections 50] [--only rest-get,graphql-get]`,
+  );
   process.exit(2);
 }

@@ -7,82 +7,90 @@ import { defineSchema } from 'gatehouse/schema';
 
 export default defineSchema({
   tables: {
-    messages: (t) =>
+    messages: t =>
       t
-        .text('body').notNull()
+        .text('body')
+        .notNull()
         .uuid('parentId')
-        .jsonb('attachments').notNull().default([])
-        .boolean('pinned').notNull().default(false)
+        .jsonb('attachments')
+        .notNull()
+        .default([])
+        .boolean('pinned')
+        .notNull()
+        .default(false)
         .timestamps()
         .index(['parentId'])
         .index(['created_at'])
         .access({ read: ['reader'], create: ['writer'], update: ['creator'], delete: ['creator', 'admin'], unlink: ['admin'] }),
-    tasks: (t) =>
+    tasks: t =>
       t
-        .text('title').notNull()
-        .text('status').notNull().default('open')
+        .text('title')
+        .notNull()
+        .text('status')
+        .notNull()
+        .default('open')
         .uuid('assigneeId')
-        .integer('priority').notNull().default(0)
+        .integer('priority')
+        .notNull()
+        .default(0)
         .timestamp('dueAt')
         .timestamps()
         .index(['status', 'dueAt'])
         .access({ read: ['reader'], create: ['writer'], update: ['writer'], delete: ['admin', 'creator'] }),
-    posts: (t) =>
+    posts: t =>
       t
-        .text('title').notNull()
-        .text('body').notNull()
-        .integer('score').notNull().default(0)
+        .text('title')
+        .notNull()
+        .text('body')
+        .notNull()
+        .integer('score')
+        .notNull()
+        .default(0)
         .timestamps()
         .index(['score'])
         .access({ read: ['reader'], create: ['reader'], update: ['creator'], delete: ['creator', 'admin'] }),
-    photos: (t) =>
+    photos: t => t.text('url').notNull().unique().text('caption').bigint('bytes').notNull().jsonb('exif').timestamps(),
+    preferences: t =>
       t
-        .text('url').notNull().unique()
-        .text('caption')
-        .bigint('bytes').notNull()
-        .jsonb('exif')
-        .timestamps(),
-    preferences: (t) =>
-      t
-        .text('key').notNull().unique()
-        .jsonb('value').notNull()
+        .text('key')
+        .notNull()
+        .unique()
+        .jsonb('value')
+        .notNull()
         .timestamps()
         .access({ read: ['reader'], create: ['admin'], update: ['admin'], delete: ['none'] }),
   },
   resources: {
-    team: (r) =>
+    team: r =>
       r
         .visibility('members')
         .defaultRole('writer')
         // Team admins may make other admins; writers may bring in readers (e.g. guests).
         .grant({ admin: 'admin', writer: 'reader' })
-        .shares('messages', (m) => m.onMemberRemove('retain').onOwnerDelete('tombstone'))
+        .shares('messages', m => m.onMemberRemove('retain').onOwnerDelete('tombstone'))
         .owns('tasks'),
-    room: (r) =>
+    room: r =>
       r
         .visibility({ default: 'members', allow: ['unlisted', 'discoverable'] })
         .defaultRole('writer')
-        .shares('messages', (m) =>
-          m.onMemberRemove('hide').onOwnerDelete('tombstone').access({ read: ['reader', 'owner'] }),
+        .shares('messages', m =>
+          m
+            .onMemberRemove('hide')
+            .onOwnerDelete('tombstone')
+            .access({ read: ['reader', 'owner'] }),
         ),
-    forum: (r) =>
+    forum: r =>
       r
         .visibility('discoverable')
         .defaultRole('reader')
-        .shares('posts', (m) => m.onMemberRemove('retain').onOwnerDelete('tombstone')),
-    album: (r) =>
-      r
-        .visibility('unlisted')
-        .shares('photos', (m) =>
-          m
-            .onMemberRemove('remove')
-            .onOwnerDelete('remove')
-            .access({ read: ['reader'], create: ['writer'], delete: ['creator', 'admin'] }),
-        ),
-    settings: (r) =>
-      r
-        .visibility('unlisted')
-        .static(['global'])
-        .owns('preferences'),
+        .shares('posts', m => m.onMemberRemove('retain').onOwnerDelete('tombstone')),
+    album: r =>
+      r.visibility('unlisted').shares('photos', m =>
+        m
+          .onMemberRemove('remove')
+          .onOwnerDelete('remove')
+          .access({ read: ['reader'], create: ['writer'], delete: ['creator', 'admin'] }),
+      ),
+    settings: r => r.visibility('unlisted').static(['global']).owns('preferences'),
   },
 });

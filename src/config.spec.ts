@@ -4,7 +4,14 @@ import { ConfigError, loadConfig, loadIdpConfig, usdToMicros } from './config.js
 describe('gateway auth config', () => {
   it('defaults: embedded provider, secure cookies, $5 welcome credit, prod', () => {
     const c = loadConfig({ PUBLIC_URL: 'https://gw.example.com' });
-    expect(c.auth).toMatchObject({ issuer: undefined, embedded: true, cookieSecure: true, welcomeCreditMicros: 5_000_000n, gatewayEnv: 'prod', consentUrl: 'https://gw.example.com/auth/consent' });
+    expect(c.auth).toMatchObject({
+      issuer: undefined,
+      embedded: true,
+      cookieSecure: true,
+      welcomeCreditMicros: 5_000_000n,
+      gatewayEnv: 'prod',
+      consentUrl: 'https://gw.example.com/auth/consent',
+    });
   });
 
   it('parses dollars exactly', () => {
@@ -41,6 +48,8 @@ describe('standalone provider config (gatehouse idp)', () => {
 
   it('OIDC_IDENTITY_URL belongs to an external issuer', () => {
     expect(() => loadConfig({ OIDC_IDENTITY_URL: 'https://id.example.com' })).toThrow(/OIDC_IDENTITY_URL: only meaningful with OIDC_ISSUER/);
-    expect(loadConfig({ OIDC_ISSUER: 'https://id.example.com', OIDC_IDENTITY_URL: 'https://id.example.com/' }).auth.identityUrl).toBe('https://id.example.com');
+    expect(loadConfig({ OIDC_ISSUER: 'https://id.example.com', OIDC_IDENTITY_URL: 'https://id.example.com/' }).auth.identityUrl).toBe(
+      'https://id.example.com',
+    );
   });
 });

@@ -15,13 +15,21 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL (unset it for the embedded database)')
     .optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PUBLIC_URL: z.url({ message: 'must be an absolute URL such as https://gatehouse.example.com' }).optional(),
   MIGRATE_ON_START: boolFlag.default(true),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   // The one request-body limit, every route (README "Configuration"): bytes actually read, chunked or not.
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(1024 * 1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024, 'must be at least 1024')
+    .max(1024 * 1024 * 1024)
+    .default(DEFAULT_MAX_BODY_BYTES),
   // GraphQL introspection (README "Configuration"); unset: on outside production, off in production.
   GRAPHQL_INTROSPECTION: boolFlag.optional(),
   // Database capacity (README "Configuration"): waits that run out answer 503 busy.
@@ -43,7 +51,12 @@ const schema = z.object({
   IDP_EMBEDDED: boolFlag.default(true),
   IDP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   IDP_JWT_ACCESS_TOKENS: boolFlag.default(false),
-  IDP_JWT_ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(30, 'must be at least 30 seconds').max(3600, 'must be at most 3600 seconds (a JWT cannot be revoked)').default(300),
+  IDP_JWT_ACCESS_TOKEN_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(30, 'must be at least 30 seconds')
+    .max(3600, 'must be at most 3600 seconds (a JWT cannot be revoked)')
+    .default(300),
   COOKIE_SECURE: boolFlag.default(true),
   WELCOME_CREDIT_USD: z
     .string()
@@ -233,8 +246,12 @@ const idpSchema = z.object({
   LOG_LEVEL: schema.shape.LOG_LEVEL,
   OIDC_CONSENT_URL: z.url({ message: "is required: the gateway's consent page, such as https://gateway.example.com/auth/consent" }),
   OIDC_INTROSPECTION_CLIENT_ID: z.string({ message: "is required: the gateway's client id (the gateway's value)" }).min(1),
-  OIDC_INTROSPECTION_CLIENT_SECRET: z.string({ message: "is required: the gateway's client secret (the gateway's value)" }).min(16, 'must be at least 16 characters'),
-  OIDC_ADMIN_TOKEN: z.string({ message: "is required: the consent admin API's bearer token (the gateway's value)" }).min(16, 'must be at least 16 characters'),
+  OIDC_INTROSPECTION_CLIENT_SECRET: z
+    .string({ message: "is required: the gateway's client secret (the gateway's value)" })
+    .min(16, 'must be at least 16 characters'),
+  OIDC_ADMIN_TOKEN: z
+    .string({ message: "is required: the consent admin API's bearer token (the gateway's value)" })
+    .min(16, 'must be at least 16 characters'),
   IDP_SECRET: schema.shape.IDP_SECRET,
   SIGNIN_MAX_PER_IP: schema.shape.SIGNIN_MAX_PER_IP,
   SIGNIN_MAX_GLOBAL: schema.shape.SIGNIN_MAX_GLOBAL,

@@ -44,7 +44,9 @@ export function describeError(error: unknown): ErrorShape {
   }
   // The database had no capacity within its waits (src/db/busy.ts): overload, not a bug.
   if (isDatabaseBusy(original)) {
-    return describeError(serviceBusy('The service is busy (its database is saturated): the request did not complete. Retry after a moment.', BUSY_RETRY_AFTER_SECONDS));
+    return describeError(
+      serviceBusy('The service is busy (its database is saturated): the request did not complete. Retry after a moment.', BUSY_RETRY_AFTER_SECONDS),
+    );
   }
   if (original instanceof ZodError) return describeError(zodToAppError(original));
   if (original instanceof Prisma.PrismaClientKnownRequestError && original.code === 'P2002') {

@@ -15,8 +15,7 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, details?: Record<string, unknown>) =>
-  new AppError(code, 400, message, details);
+export const badRequest = (code: string, message: string, details?: Record<string, unknown>) => new AppError(code, 400, message, details);
 export const unauthorized = (message = 'Authentication required: send a bearer token or session cookie.') =>
   new AppError('unauthenticated', 401, message);
 export const forbidden = (code: string, message: string) => new AppError(code, 403, message);

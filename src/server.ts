@@ -155,7 +155,12 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     const started = performance.now();
     res.setHeader('x-request-id', requestId);
     // An access line per request at debug (path only: query strings can carry codes).
-    res.once('finish', () => logger.debug({ method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'));
+    res.once('finish', () =>
+      logger.debug(
+        { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) },
+        'request',
+      ),
+    );
     withRequestId(requestId, () =>
       handle(req, res).catch(error => {
         if (!res.headersSent) sendRestError(res, error);

@@ -66,9 +66,12 @@ process.on('SIGINT', () => {
 });
 
 backend = await chooseBackend();
-log(`${backend.label}: about ${4 * (settings.duration + settings.warmup)} s of timed rows, plus start-up, sign-in, minting tokens and the cache-miss row (${missWarmup} + ${misses} requests)`);
+log(
+  `${backend.label}: about ${4 * (settings.duration + settings.warmup)} s of timed rows, plus start-up, sign-in, minting tokens and the cache-miss row (${missWarmup} + ${misses} requests)`,
+);
 const busy = await busyElsewhere();
-if (busy !== undefined && busy > 0.2) log(`warning: ${busy.toFixed(2)} cores are busy with other processes before any load; figures will be low (see the "other" CPU column)`);
+if (busy !== undefined && busy > 0.2)
+  log(`warning: ${busy.toFixed(2)} cores are busy with other processes before any load; figures will be low (see the "other" CPU column)`);
 let rows: Row[] = [];
 try {
   log('starting Gatehouse, seeding and signing two people in through the embedded provider');
@@ -100,16 +103,31 @@ async function measureRows(server: RunningServer<Announced>): Promise<Row[]> {
   const get = (path: string, headers: Record<string, string>): Request[] => [{ method: 'GET', path, headers }];
   const rows: [Row, () => Promise<Measurement>][] = [
     [
-      { label: '1. test-session bearer (gst_), cached', what: "GET /v1/resources/:id by a writer member of a room of two, in a dev deployment (npm run bench's rest-get)" },
+      {
+        label: '1. test-session bearer (gst_), cached',
+        what: "GET /v1/resources/:id by a writer member of a room of two, in a dev deployment (npm run bench's rest-get)",
+      },
       () => timed(get(`/v1/resources/${baseline.resourceId}`, { authorization: `Bearer ${baseline.token}` })),
     ],
-    [{ label: '2. session cookie, cached', what: 'the same read in the prod deployment (GATEWAY_ENV), Cookie: gh_session + gh_client' }, () => timed(get(read, { cookie: session.cookie }))],
-    [{ label: '3. provider bearer, cached', what: 'the same read, Authorization: Bearer <access token>' }, () => timed(get(read, { authorization: `Bearer ${session.accessToken}` }))],
     [
-      { label: '4. provider bearer, every one a miss', what: `the same read, a new token per request: ${misses} requests (fixed count) after ${missWarmup}` },
+      { label: '2. session cookie, cached', what: 'the same read in the prod deployment (GATEWAY_ENV), Cookie: gh_session + gh_client' },
+      () => timed(get(read, { cookie: session.cookie })),
+    ],
+    [
+      { label: '3. provider bearer, cached', what: 'the same read, Authorization: Bearer <access token>' },
+      () => timed(get(read, { authorization: `Bearer ${session.accessToken}` })),
+    ],
+    [
+      {
+        label: '4. provider bearer, every one a miss',
+        what: `the same read, a new token per request: ${misses} requests (fixed count) after ${missWarmup}`,
+      },
       () => measureMisses(server, read, fresh),
     ],
-    [{ label: '5. GET /auth/session, cookie, cached', what: '{ authenticated, user_id }' }, () => timed(get('/auth/session', { cookie: session.cookie }))],
+    [
+      { label: '5. GET /auth/session, cookie, cached', what: '{ authenticated, user_id }' },
+      () => timed(get('/auth/session', { cookie: session.cookie })),
+    ],
   ];
 
   function timed(requests: Request[]) {
@@ -122,7 +140,9 @@ async function measureRows(server: RunningServer<Announced>): Promise<Row[]> {
       row.result = await run();
       row.loop = await server.stopLoopMonitor();
       const failed = row.result.failed + (row.result.warmup?.failed ?? 0);
-      log(`  ${Math.round(row.result.rps)} req/s, p50 ${row.result.p50} ms, p99 ${row.result.p99} ms${failed ? `, ${failed} FAILED ${JSON.stringify(row.result.statusCodes)}` : ''}`);
+      log(
+        `  ${Math.round(row.result.rps)} req/s, p50 ${row.result.p50} ms, p99 ${row.result.p99} ms${failed ? `, ${failed} FAILED ${JSON.stringify(row.result.statusCodes)}` : ''}`,
+      );
     } catch (error) {
       row.error = (error as Error).message;
       log(`  failed: ${row.error}`);
@@ -191,7 +211,9 @@ async function printProfile(server: RunningServer<Announced>) {
   const file = path.join(os.tmpdir(), `gh-bench-auth-misses-${Date.now()}.cpuprofile`);
   await server.stopProfile(file);
   const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
-  process.stderr.write(`\ncache-miss row, server child CPU profile (profiling slows the server):\n${formatProfileSummary(summarizeProfile(profile), 25)}\n\nprofile: ${file}\n\n`);
+  process.stderr.write(
+    `\ncache-miss row, server child CPU profile (profiling slows the server):\n${formatProfileSummary(summarizeProfile(profile), 25)}\n\nprofile: ${file}\n\n`,
+  );
 }
 
 async function chooseBackend(): Promise<Backend> {
@@ -216,11 +238,21 @@ function formatTable(on: Backend, rows: Row[]): string {
     const non2xx = Object.entries(statusCodes).reduce((sum, [code, count]) => sum + (code.startsWith('2') ? 0 : count), 0);
     if (failed) notes.push(`  ${row.label}: status codes ${JSON.stringify(statusCodes)}`);
     if (warmup) notes.push(`  ${row.label}: ${warmup.failed} failed in the warmup, status codes ${JSON.stringify(warmup.statusCodes)}`);
-    return [row.label, int(rps), String(p50), String(p99), base ? (rps / base).toFixed(2) : '-', String(non2xx), String(failed - non2xx), row.loop ? int(row.loop.max) : '', ...cores(cpu)];
+    return [
+      row.label,
+      int(rps),
+      String(p50),
+      String(p99),
+      base ? (rps / base).toFixed(2) : '-',
+      String(non2xx),
+      String(failed - non2xx),
+      row.loop ? int(row.loop.max) : '',
+      ...cores(cpu),
+    ];
   });
   const widths = header.map((_, i) => Math.max(...[header, ...lines].map(r => r[i].length)));
   const cpus = os.cpus();
-  return [
+  return `${[
     `Gateway auth on ${on.label}`,
     `${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}; ${settings.connections} connections; rows 1-3 and 5: ${settings.duration} s after ${settings.warmup} s of warmup; row 4: ${misses} requests after ${missWarmup}.`,
     'req/s = 2xx per second; p50/p99 = ms (1 ms resolution); vs row 1 = req/s over row 1 (the test-session bearer) in this run;',
@@ -228,7 +260,7 @@ function formatTable(on: Backend, rows: Row[]): string {
     ...[header, ...lines].map(r => `  ${r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')}`.trimEnd()),
     ...rows.map(row => `  ${row.label.split('.')[0]}: ${row.what}`),
     ...(notes.length ? ['  notes:', ...notes] : []),
-  ].join('\n') + '\n';
+  ].join('\n')}\n`;
 }
 
 function cores(cpu: CpuShares | undefined): string[] {
@@ -241,7 +273,9 @@ function number(name: 'duration' | 'warmup' | 'connections' | 'misses', min: num
 }
 
 function usage(bad: string): never {
-  console.error(`bench/auth/session: bad option ${bad}\nusage: npx tsx bench/auth/session.ts [--backend postgres|pglite] [--duration 10] [--warmup 2] [--connections 50] [--misses 2500] [--profile]`);
+  console.error(
+    `bench/auth/session: bad option ${bad}\nusage: npx tsx bench/auth/session.ts [--backend postgres|pglite] [--duration 10] [--warmup 2] [--connections 50] [--misses 2500] [--profile]`,
+  );
   process.exit(2);
 }
 

@@ -24,7 +24,20 @@ async function call(token: string, method: string, path: string, body?: unknown)
 const developer = await services.principals.createDeveloperToken('fanout@bench.local');
 const created = await call(developer.token, 'POST', '/dev/apps', { name: 'fanout' });
 await call(developer.token, 'PUT', `/dev/apps/${created.id}/deployments/dev`, {
-  schema: { version: 1, tables: {}, resources: { room: { visibility: { default: 'members', allow: ['members'] }, defaultRole: 'writer', grant: { owner: 'admin', admin: 'writer', writer: null, reader: null }, static: [], shares: [], owns: [] } } },
+  schema: {
+    version: 1,
+    tables: {},
+    resources: {
+      room: {
+        visibility: { default: 'members', allow: ['members'] },
+        defaultRole: 'writer',
+        grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
+        static: [],
+        shares: [],
+        owns: [],
+      },
+    },
+  },
 });
 const owner = await call(developer.token, 'POST', `/dev/apps/${created.id}/test-users`, { name: 'owner', env: 'dev' });
 const member = await call(developer.token, 'POST', `/dev/apps/${created.id}/test-users`, { name: 'member', env: 'dev' });

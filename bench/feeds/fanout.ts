@@ -23,7 +23,13 @@ interface Ready {
 }
 
 const child = fork(fileURLToPath(new URL('./fanout-server.ts', import.meta.url)), [], {
-  execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096', ...(process.env.FANOUT_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.FANOUT_PROF] : [])],
+  execArgv: [
+    '--import',
+    'tsx',
+    '--expose-gc',
+    '--max-old-space-size=4096',
+    ...(process.env.FANOUT_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FANOUT_PROF}`] : []),
+  ],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 let nextId = 1;
@@ -65,7 +71,9 @@ async function measure(server: Ready, count: number) {
   let arrivals: number[] = [];
   const sockets: WebSocket[] = [];
   for (let i = 0; i < count; i += 200) {
-    const batch = Array.from({ length: Math.min(200, count - i) }, () => connect(server, () => arrivals.push(performance.timeOrigin + performance.now())));
+    const batch = Array.from({ length: Math.min(200, count - i) }, () =>
+      connect(server, () => arrivals.push(performance.timeOrigin + performance.now())),
+    );
     sockets.push(...(await Promise.all(batch)));
   }
   await new Promise(r => setTimeout(r, 1000)); // subscriptions attach asynchronously

@@ -53,9 +53,11 @@ main(async () => {
 
   const developer = await app.services.principals.createDeveloperToken(`bench-auth-${port}@example.test`);
   const dev = (method: string, path: string, body: unknown) =>
-    fetch(url + path, { method, headers: { authorization: `Bearer ${developer.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
-      async res => (res.ok ? res.json() : Promise.reject(new Error(`seed: ${method} ${path} -> ${res.status} ${await res.text()}`))),
-    );
+    fetch(url + path, {
+      method,
+      headers: { authorization: `Bearer ${developer.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async res => (res.ok ? res.json() : Promise.reject(new Error(`seed: ${method} ${path} -> ${res.status} ${await res.text()}`))));
   const origin = `https://bench-auth-${port}.example.test`;
   const redirectUri = `${origin}/callback`;
   const created = await dev('POST', '/dev/apps', { name: 'Bench auth', origins: [origin], redirectUris: [redirectUri] });

@@ -19,9 +19,19 @@ import { PAGE_CSP, PAGE_HEADERS, layout } from '../idp/pages.js';
 import { describeError, sendRestError } from '../error-responses.js';
 import { escapeHtml, parseCookies, readForm, readJson, readText, redirect, sendHtml, sendJson, serializeCookie } from '../lib/http.js';
 import type { Services } from '../services/index.js';
-import type { PrincipalCaller } from '../domain/caller.js';
 import { CSRF_HEADER, csrfRequired, hasCsrfHeader } from './csrf.js';
-import { CLIENT_COOKIE, GATEWAY_HOST, HOSTED_PREFIX, type HostedApp, type Mount, REFRESH_COOKIE, type RequestScope, SESSION_COOKIE, apiPathOf, hostedMount } from './request-scope.js';
+import {
+  CLIENT_COOKIE,
+  GATEWAY_HOST,
+  HOSTED_PREFIX,
+  type HostedApp,
+  type Mount,
+  REFRESH_COOKIE,
+  type RequestScope,
+  SESSION_COOKIE,
+  apiPathOf,
+  hostedMount,
+} from './request-scope.js';
 import { logger } from '../lib/logger.js';
 
 /** Session lifetime follows the refresh token (the embedded provider's default: 14 days). */
@@ -145,7 +155,12 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
     }
     const body = parse(tokenBody, await readJson(req), 'body');
     await assertTokenRequestFromApp(req, mount, body.client_id);
-    const tokens = await provider.exchangeCode({ code: body.code, codeVerifier: body.code_verifier, redirectUri: body.redirect_uri, clientId: body.client_id });
+    const tokens = await provider.exchangeCode({
+      code: body.code,
+      codeVerifier: body.code_verifier,
+      redirectUri: body.redirect_uri,
+      clientId: body.client_id,
+    });
     sendJson(res, 200, { authenticated: true, expires_in: tokens.expiresIn }, { 'set-cookie': sessionCookies(mount, tokens, body.client_id) });
   }
 
@@ -241,21 +256,25 @@ document.getElementById('deny').addEventListener('click', async () => {
   try { location.href = (await post('/auth/consent/reject', { challenge })).redirect_to; } catch (e) { show(e.message); }
 });
 </script>`;
-    sendHtml(res, 200, layout('Allow access', body), { 'content-security-policy': `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'` });
+    sendHtml(res, 200, layout('Allow access', body), {
+      'content-security-policy': `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'`,
+    });
   }
 
   // ---- dashboard surfaces --------------------------------------------------------------------
 
   /** Only the signed-in user's own dashboard session cookie: never a bearer token of any kind. */
   async function dashboardUser(req: IncomingMessage): Promise<string> {
-    const denied = (why: string) => new AppError('dashboard_session_required', 403, `This platform route needs your dashboard session cookie: ${why}`);
+    const denied = (why: string) =>
+      new AppError('dashboard_session_required', 403, `This platform route needs your dashboard session cookie: ${why}`);
     if (req.headers.authorization) throw denied('bearer tokens (app, test or developer) are not accepted.');
     const accessToken = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
     if (!accessToken) throw new AppError('unauthenticated', 401, 'Sign in to the dashboard first.');
     if (!config.auth.dashboardClientId) throw denied('no dashboard client is configured (DASHBOARD_CLIENT_ID).');
     const info = await auth.validator.validate(accessToken);
     if (!info) throw new AppError('unauthenticated', 401, 'The dashboard session expired: sign in again.');
-    if (!info.clientId || !sameString(info.clientId, config.auth.dashboardClientId)) throw denied('this session belongs to an app, not the dashboard.');
+    if (!info.clientId || !sameString(info.clientId, config.auth.dashboardClientId))
+      throw denied('this session belongs to an app, not the dashboard.');
     return info.sub;
   }
 
@@ -351,7 +370,11 @@ document.getElementById('deny').addEventListener('click', async () => {
     });
     const pending = Buffer.from(JSON.stringify({ v: verifier, s: state, c: code, k: clientId })).toString('base64url');
     redirect(res, await provider.authorizationUrl(query.toString()), {
-      'set-cookie': serializeCookie(PENDING_COOKIE, pending, { path: site.callbackPath, secure: config.auth.cookieSecure, maxAge: PENDING_MAX_AGE_S }),
+      'set-cookie': serializeCookie(PENDING_COOKIE, pending, {
+        path: site.callbackPath,
+        secure: config.auth.cookieSecure,
+        maxAge: PENDING_MAX_AGE_S,
+      }),
     });
   }
 
@@ -401,7 +424,10 @@ document.getElementById('deny').addEventListener('click', async () => {
 <p>You are invited to the ${escapeHtml(preview.resourceType)} <strong>${escapeHtml(preview.resourceName)}</strong> in ${escapeHtml(preview.appName)}, as <strong>${escapeHtml(preview.role)}</strong>.</p>
 <form method="post" action="/_invite/${escapeHtml(code)}"><input type="hidden" name="csrf" value="${joinToken(session.accessToken, site.origin, code)}">
 <button type="submit">Join</button></form>${cancel ? `<p><a href="${escapeHtml(cancel)}">Not now</a></p>` : ''}`;
-    sendHtml(res, 200, layout(`Join ${preview.resourceName}`, body), { ...PAGE_HEADERS, 'content-security-policy': `${PAGE_CSP}; form-action 'self'` });
+    sendHtml(res, 200, layout(`Join ${preview.resourceName}`, body), {
+      ...PAGE_HEADERS,
+      'content-security-policy': `${PAGE_CSP}; form-action 'self'`,
+    });
   }
 
   /** POST /_invite/<code>: the Join button. Same-origin form, this session's token, then the claim. */
@@ -428,7 +454,12 @@ document.getElementById('deny').addEventListener('click', async () => {
     // Signed out since the page was shown: start again from the page (sign in, then confirm).
     if (!session) return redirect(res, `${site.origin}/_invite/${code}`, {}, 303);
     if (!form.csrf || !sameString(form.csrf, joinToken(session.accessToken, site.origin, code))) {
-      return invitePage(res, 403, 'Not joined', 'This confirmation expired or did not come from the invite page. Open the invite link again and press Join.');
+      return invitePage(
+        res,
+        403,
+        'Not joined',
+        'This confirmation expired or did not come from the invite page. Open the invite link again and press Join.',
+      );
     }
     let claimed;
     try {
@@ -437,7 +468,12 @@ document.getElementById('deny').addEventListener('click', async () => {
       return inviteError(res, error);
     }
     if (mount.host) return redirect(res, `${site.origin}/?invite=accepted&resource=${encodeURIComponent(claimed.resourceId)}`, {}, 303);
-    invitePage(res, 200, 'Joined', `You joined ${preview.resourceName} in ${preview.appName} as ${claimed.role}. You can close this page and open the app.`);
+    invitePage(
+      res,
+      200,
+      'Joined',
+      `You joined ${preview.resourceName} in ${preview.appName} as ${claimed.role}. You can close this page and open the app.`,
+    );
   }
 
   /** Back from sign-in for an invite: finish the code exchange (the gateway's own PKCE and state), then show the confirmation page. */
@@ -452,15 +488,34 @@ document.getElementById('deny').addEventListener('click', async () => {
       pending = null;
     }
     if (!pending?.v || !pending.s || !pending.c || !pending.k || !INVITE_CODE.test(pending.c)) {
-      return invitePage(res, 400, 'Sign-in expired', 'This sign-in took too long or started in another browser. Open the invite link again.', { 'set-cookie': clearPending });
+      return invitePage(res, 400, 'Sign-in expired', 'This sign-in took too long or started in another browser. Open the invite link again.', {
+        'set-cookie': clearPending,
+      });
     }
     if (url.searchParams.get('error')) {
-      return invitePage(res, 400, 'Sign-in cancelled', 'You did not finish signing in, so the invite was not used. Open the invite link again to retry.', { 'set-cookie': clearPending });
+      return invitePage(
+        res,
+        400,
+        'Sign-in cancelled',
+        'You did not finish signing in, so the invite was not used. Open the invite link again to retry.',
+        { 'set-cookie': clearPending },
+      );
     }
     if (!sameString(url.searchParams.get('state') ?? '', pending.s)) {
-      return invitePage(res, 400, 'Sign-in failed', 'The sign-in response does not match this browser (state mismatch). Open the invite link again.', { 'set-cookie': clearPending });
+      return invitePage(
+        res,
+        400,
+        'Sign-in failed',
+        'The sign-in response does not match this browser (state mismatch). Open the invite link again.',
+        { 'set-cookie': clearPending },
+      );
     }
-    const tokens = await provider.exchangeCode({ code: url.searchParams.get('code') ?? '', codeVerifier: pending.v, redirectUri: `${origin}${callbackPath}`, clientId: pending.k });
+    const tokens = await provider.exchangeCode({
+      code: url.searchParams.get('code') ?? '',
+      codeVerifier: pending.v,
+      redirectUri: `${origin}${callbackPath}`,
+      clientId: pending.k,
+    });
     const headers = { 'set-cookie': [clearPending, ...sessionCookies(mount, tokens, pending.k)] };
     redirect(res, `${origin}/_invite/${pending.c}`, headers, 303);
   }
@@ -538,7 +593,10 @@ document.getElementById('deny').addEventListener('click', async () => {
         } else if (await inviteRoute(req, res, mount, path)) {
           return true;
         }
-        sendJson(res, 404, { error: 'not_found', message: `No gateway route ${req.method} ${path} on this app origin (gateway routes live under ${OSG}).` });
+        sendJson(res, 404, {
+          error: 'not_found',
+          message: `No gateway route ${req.method} ${path} on this app origin (gateway routes live under ${OSG}).`,
+        });
         return true;
       }
       if (path.startsWith('/auth/')) {

@@ -34,7 +34,13 @@ export async function createGatewayAuth({ services, config }: { services: Servic
     onListening(address) {
       if (!address || typeof address === 'string') return;
       const host =
-        address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '[::1]' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        address.address === '0.0.0.0'
+          ? '127.0.0.1'
+          : address.address === '::'
+            ? '[::1]'
+            : address.family === 'IPv6'
+              ? `[${address.address}]`
+              : address.address;
       services.providers.setBackchannel(`http://${host}:${address.port}`);
     },
   };

@@ -15,7 +15,6 @@ import type { Caller } from '../domain/caller.js';
 import { hasCsrfHeader } from './csrf.js';
 import { CLIENT_COOKIE, SESSION_COOKIE } from './request-scope.js';
 
-
 const GATEHOUSE_TOKEN = /^gh[da]_|^gst_/;
 
 export interface ResolvedAuth {
@@ -51,7 +50,11 @@ export async function resolveCaller(services: Services, headers: IncomingHttpHea
   const cookies = parseCookies(headers.cookie);
   const session = cookies.get(SESSION_COOKIE);
   if (session) {
-    const found = await services.auth.callerForToken(session, { credential: 'session', hostAppId: audienceAppId, clientIdHint: cookies.get(CLIENT_COOKIE) ?? null });
+    const found = await services.auth.callerForToken(session, {
+      credential: 'session',
+      hostAppId: audienceAppId,
+      clientIdHint: cookies.get(CLIENT_COOKIE) ?? null,
+    });
     if (!found) {
       throw new AppError(
         'session_expired',

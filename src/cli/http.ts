@@ -33,7 +33,10 @@ export function createApiClient(env: NodeJS.ProcessEnv): ApiClient {
         });
       } catch (error) {
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        throw new CliError('unreachable', `cannot reach the Gatehouse server at ${base} (${cause?.code ?? cause?.message ?? String(error)}). Is it running? Set GATEHOUSE_URL if it is elsewhere.`);
+        throw new CliError(
+          'unreachable',
+          `cannot reach the Gatehouse server at ${base} (${cause?.code ?? cause?.message ?? String(error)}). Is it running? Set GATEHOUSE_URL if it is elsewhere.`,
+        );
       }
       const text = await response.text();
       let payload: any;

@@ -185,7 +185,8 @@ async function takeOverStale(file: string, judged: LockHolder | 'unreadable'): P
     throw error;
   }
   const moved = await readHolder(aside);
-  const same = judged === 'unreadable' ? moved === 'unreadable' : typeof moved === 'object' && moved.pid === judged.pid && moved.startedAt === judged.startedAt;
+  const same =
+    judged === 'unreadable' ? moved === 'unreadable' : typeof moved === 'object' && moved.pid === judged.pid && moved.startedAt === judged.startedAt;
   if (!same) await link(aside, file).catch(ignoreExists);
   await unlink(aside).catch(ignoreMissing);
 }

@@ -5,11 +5,7 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
-import {
-  DriverAdapterError,
-  type SqlDriverAdapter,
-  type SqlMigrationAwareDriverAdapterFactory,
-} from '@prisma/driver-adapter-utils';
+import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { openScratchPGlite } from './pglite.js';
@@ -86,7 +82,11 @@ function pgliteShadows() {
     async connect(): Promise<SqlDriverAdapter> {
       const shadow = await openScratchPGlite();
       opened.push(shadow);
-      return withScriptRunner(await pgliteAdapter(shadow), script => shadow.exec(script), async () => {});
+      return withScriptRunner(
+        await pgliteAdapter(shadow),
+        script => shadow.exec(script),
+        async () => {},
+      );
     },
     async release(): Promise<void> {
       await Promise.all(opened.splice(0).map(shadow => shadow.close()));
@@ -104,7 +104,12 @@ export function pgliteEngineConnection(pglite: PGlite): EngineConnection {
     factory: {
       provider: 'postgres',
       adapterName: 'gatehouse-pglite-engine',
-      connect: async () => withScriptRunner(await pgliteAdapter(pglite), script => pglite.exec(script), async () => {}),
+      connect: async () =>
+        withScriptRunner(
+          await pgliteAdapter(pglite),
+          script => pglite.exec(script),
+          async () => {},
+        ),
       connectToShadowDb: () => shadows.connect(),
     },
     release: () => shadows.release(),
@@ -120,7 +125,11 @@ export function scratchEngineConnection(): EngineConnection {
   let scratch: Promise<PGlite> | undefined;
   const open = async () => {
     const pglite = await (scratch ??= openScratchPGlite());
-    return withScriptRunner(await pgliteAdapter(pglite), script => pglite.exec(script), async () => {});
+    return withScriptRunner(
+      await pgliteAdapter(pglite),
+      script => pglite.exec(script),
+      async () => {},
+    );
   };
   return {
     factory: { provider: 'postgres', adapterName: 'gatehouse-scratch-engine', connect: open, connectToShadowDb: open },

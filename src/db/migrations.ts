@@ -6,12 +6,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import {
-  type EngineConnection,
-  pgliteEngineConnection,
-  postgresEngineConnection,
-  scratchEngineConnection,
-} from './engine-adapters.js';
+import { type EngineConnection, pgliteEngineConnection, postgresEngineConnection, scratchEngineConnection } from './engine-adapters.js';
 import { defaultMigrationsDir, defaultSchemaPath } from './paths.js';
 import { type DiffTarget, type MigrationList, noFilters, type SchemaEngine, withSchemaEngine } from './schema-engine.js';
 
@@ -24,9 +19,7 @@ export interface MigrationPaths {
 /** The database to migrate: an open PGlite instance (not in use by anyone else) or a URL. */
 export type MigrationTarget = { pglite: PGlite } | { databaseUrl: string };
 
-export type CreateMigrationResult =
-  | { created: true; name: string; file: string; sql: string }
-  | { created: false; message: string };
+export type CreateMigrationResult = { created: true; name: string; file: string; sql: string } | { created: false; message: string };
 
 const LOCKFILE = 'migration_lock.toml';
 const MIGRATION_FILE = 'migration.sql';
@@ -70,10 +63,7 @@ export async function readMigrationList(migrationsDir: string): Promise<Migratio
         path: name,
         migrationFile: {
           path: MIGRATION_FILE,
-          content:
-            sql === null
-              ? { tag: 'error' as const, value: `${MIGRATION_FILE} is missing in ${name}` }
-              : { tag: 'ok' as const, value: sql },
+          content: sql === null ? { tag: 'error' as const, value: `${MIGRATION_FILE} is missing in ${name}` } : { tag: 'ok' as const, value: sql },
         },
       };
     }),
@@ -90,11 +80,7 @@ async function readSchema(schemaPath: string) {
   return { path: schemaPath, content: await readFile(schemaPath, 'utf8') };
 }
 
-async function runEngine<T>(
-  schemaPath: string,
-  connection: EngineConnection,
-  fn: (engine: SchemaEngine) => Promise<T>,
-): Promise<T> {
+async function runEngine<T>(schemaPath: string, connection: EngineConnection, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   try {
     return await withSchemaEngine(await readSchema(schemaPath), connection.factory, fn);
   } finally {
@@ -110,9 +96,7 @@ async function runEngine<T>(
 export async function applyMigrations(target: MigrationTarget, paths?: MigrationPaths): Promise<string[]> {
   const { migrationsDir, schemaPath } = resolvePaths(paths);
   const migrationsList = await readMigrationList(migrationsDir);
-  const result = await runEngine(schemaPath, connectionFor(target), engine =>
-    engine.applyMigrations({ migrationsList, filters: noFilters }),
-  );
+  const result = await runEngine(schemaPath, connectionFor(target), engine => engine.applyMigrations({ migrationsList, filters: noFilters }));
   return result.appliedMigrationNames;
 }
 
@@ -197,10 +181,7 @@ function nextMigrationName(list: MigrationList, name: string, now: Date): string
  * Writes prisma/migrations/<timestamp>_<name>/migration.sql with the changes schema.prisma makes
  * to the checked-in migrations; writes nothing when there are none.
  */
-export async function createMigration(
-  name: string,
-  options: MigrationPaths & { now?: Date } = {},
-): Promise<CreateMigrationResult> {
+export async function createMigration(name: string, options: MigrationPaths & { now?: Date } = {}): Promise<CreateMigrationResult> {
   const invalid = validateMigrationName(name);
   if (invalid) throw new Error(invalid);
   const { migrationsDir, schemaPath } = resolvePaths(options);

@@ -36,7 +36,10 @@ describe('app registration: redirect URIs', () => {
 
 describe("app registration: the gateway's own hosts", () => {
   it('names the PUBLIC_URL host and HOST:PORT', () => {
-    expect([...gatewayHosts({ publicUrl: 'https://gw.example.com', host: '127.0.0.1', port: 4000 })].sort()).toEqual(['127.0.0.1:4000', 'gw.example.com']);
+    expect([...gatewayHosts({ publicUrl: 'https://gw.example.com', host: '127.0.0.1', port: 4000 })].sort()).toEqual([
+      '127.0.0.1:4000',
+      'gw.example.com',
+    ]);
   });
 
   it('names every loopback name when HOST listens on all interfaces', () => {

@@ -23,7 +23,9 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 export function gatewayHosts(config: { publicUrl: string; host: string; port: number }): Set<string> {
   const hosts = new Set([new URL(config.publicUrl).host]);
   if (config.port > 0) {
-    const names = WILDCARD_HOSTS.has(config.host) ? ['localhost', '127.0.0.1', '[::1]'] : [config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host];
+    const names = WILDCARD_HOSTS.has(config.host)
+      ? ['localhost', '127.0.0.1', '[::1]']
+      : [config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host];
     for (const name of names) hosts.add(new URL(`http://${name}:${config.port}`).host);
   }
   return hosts;

@@ -32,7 +32,11 @@ export type Caller = PrincipalCaller | DeveloperCaller;
 export function requirePrincipal(caller: Caller | null): PrincipalCaller {
   if (!caller) throw unauthorized();
   if (caller.type !== 'principal') {
-    throw new AppError('wrong_credential', 403, 'This route acts as a user of an app: use a session, test-session or agent token, not a developer token.');
+    throw new AppError(
+      'wrong_credential',
+      403,
+      'This route acts as a user of an app: use a session, test-session or agent token, not a developer token.',
+    );
   }
   return caller;
 }

@@ -83,37 +83,82 @@ const check = (_: string, run: () => unknown, expected: Expected) => expect(deci
 // ---------------------------------------------------------------------------------------------
 
 describe('3: none -> invite', () => {
-  const invite = (over: Partial<InviteInput> = {}) => () =>
-    decideInvite({ actor: ADA, target: SAM, role: 'writer', rules: RULES, pendingByActor: 0, blocked: false, ...over });
+  const invite =
+    (over: Partial<InviteInput> = {}) =>
+    () =>
+      decideInvite({ actor: ADA, target: SAM, role: 'writer', rules: RULES, pendingByActor: 0, blocked: false, ...over });
 
   it.each<Row>([
     ['3: none -> invite of a person by an admin -> invited', invite({ target: SAM }), ok('invited', 'writer')],
     ['3: none -> invite by the owner at the owner ceiling (admin) -> invited', invite({ actor: OLGA, role: 'admin' }), ok('invited', 'admin')],
     ['3: none -> invite without a role -> invited at the type default role', invite({ role: undefined }), ok('invited', 'reader')],
     ['3: none -> invite of an agent owned by someone else -> invited', invite({ target: agent('sam-bot', 'sam') }), ok('invited', 'writer')],
-    ['3: none -> invite of a non-human principal owned by the caller -> active (owner decision is the consent)', invite({ target: agent('ada-bot', 'ada') }), ok('active', 'writer')],
-    ['3: none -> invite of the caller own agent is not held to the 50-pending cap (no pending row)', invite({ target: agent('ada-bot', 'ada'), pendingByActor: 50 }), ok('active', 'writer')],
-    ['3: none -> invite of a user with a pending request -> active (the request is their consent)', invite({ target: user('sam', requested('reader')) }), ok('active', 'writer')],
-    ['3: none -> invite of a user with a pending request is not held to the 50-pending cap', invite({ target: user('sam', requested('reader')), pendingByActor: 50 }), ok('active', 'writer')],
+    [
+      '3: none -> invite of a non-human principal owned by the caller -> active (owner decision is the consent)',
+      invite({ target: agent('ada-bot', 'ada') }),
+      ok('active', 'writer'),
+    ],
+    [
+      '3: none -> invite of the caller own agent is not held to the 50-pending cap (no pending row)',
+      invite({ target: agent('ada-bot', 'ada'), pendingByActor: 50 }),
+      ok('active', 'writer'),
+    ],
+    [
+      '3: none -> invite of a user with a pending request -> active (the request is their consent)',
+      invite({ target: user('sam', requested('reader')) }),
+      ok('active', 'writer'),
+    ],
+    [
+      '3: none -> invite of a user with a pending request is not held to the 50-pending cap',
+      invite({ target: user('sam', requested('reader')), pendingByActor: 50 }),
+      ok('active', 'writer'),
+    ],
     ['3: none -> invite under an overridden grant lets an admin invite as admin', invite({ rules: GENEROUS, role: 'admin' }), ok('invited', 'admin')],
     ['3/5.5: none -> invite by a writer (not admin+) is refused', invite({ actor: WES }), refused('not_admin', 403)],
     ['3/5.5: none -> invite by a reader (not admin+) is refused', invite({ actor: RITA, role: 'reader' }), refused('not_admin', 403)],
     ['3/5.5: none -> invite by a non-member is refused', invite({ actor: user('zed') }), refused('not_resource_member', 403)],
-    ['3/5.5: none -> invite by an admin whose own row is only invited is refused', invite({ actor: user('ivy', invited('admin')) }), refused('not_resource_member', 403)],
+    [
+      '3/5.5: none -> invite by an admin whose own row is only invited is refused',
+      invite({ actor: user('ivy', invited('admin')) }),
+      refused('not_resource_member', 403),
+    ],
     ['3/5.5: none -> invite above the admin ceiling (admin) is refused', invite({ role: 'admin' }), refused('grant_ceiling', 403)],
-    ['3/5.5: none -> invite as owner is refused even for the owner (ownership is not granted)', invite({ actor: OLGA, role: 'owner' }), refused('grant_ceiling', 403)],
-    ['3/5.5: none -> invite at a type default role above the caller ceiling is refused', invite({ role: undefined, rules: { ...RULES, defaultRole: 'admin' } }), refused('grant_ceiling', 403)],
-    [`3/8: none -> invite with ${MAX_PENDING_INVITES - 1} pending invites outstanding -> invited`, invite({ pendingByActor: MAX_PENDING_INVITES - 1 }), ok('invited', 'writer')],
-    [`3/8: none -> invite with ${MAX_PENDING_INVITES} pending invites outstanding is refused`, invite({ pendingByActor: MAX_PENDING_INVITES }), refused('pending_limit', 409)],
+    [
+      '3/5.5: none -> invite as owner is refused even for the owner (ownership is not granted)',
+      invite({ actor: OLGA, role: 'owner' }),
+      refused('grant_ceiling', 403),
+    ],
+    [
+      '3/5.5: none -> invite at a type default role above the caller ceiling is refused',
+      invite({ role: undefined, rules: { ...RULES, defaultRole: 'admin' } }),
+      refused('grant_ceiling', 403),
+    ],
+    [
+      `3/8: none -> invite with ${MAX_PENDING_INVITES - 1} pending invites outstanding -> invited`,
+      invite({ pendingByActor: MAX_PENDING_INVITES - 1 }),
+      ok('invited', 'writer'),
+    ],
+    [
+      `3/8: none -> invite with ${MAX_PENDING_INVITES} pending invites outstanding is refused`,
+      invite({ pendingByActor: MAX_PENDING_INVITES }),
+      refused('pending_limit', 409),
+    ],
     ['3/5.5: none -> invite across a block (either direction) is refused', invite({ blocked: true }), refused('blocked', 403)],
     ['3: invite of an active member is refused', invite({ target: user('wes', active('writer')) }), refused('already_member', 409)],
-    ['3: invite of someone already invited is refused (use setRole)', invite({ target: user('sam', invited('reader')) }), refused('already_invited', 409)],
+    [
+      '3: invite of someone already invited is refused (use setRole)',
+      invite({ target: user('sam', invited('reader')) }),
+      refused('already_invited', 409),
+    ],
     ['3: invite of oneself is refused', invite({ target: ADA }), refused('already_member', 409)],
   ])('%s', check);
 });
 
 describe('3: invited/requested -> accept', () => {
-  const accept = (actor: Party, target: Party = actor, rules: TypeRules = RULES) => () => decideAccept({ actor, target, rules });
+  const accept =
+    (actor: Party, target: Party = actor, rules: TypeRules = RULES) =>
+    () =>
+      decideAccept({ actor, target, rules });
   const samInvited = user('sam', invited('writer'));
   const botInvited = agent('sam-bot', 'sam', invited('writer'));
   const samRequested = (role: Role) => user('sam', requested(role));
@@ -124,10 +169,22 @@ describe('3: invited/requested -> accept', () => {
     ['3/5.5: invited -> accept by the agent itself is refused', accept(botInvited), refused('agent_cannot_accept', 403)],
     ['3: invited -> accept of someone else invite by an admin is refused', accept(ADA, samInvited), refused('not_invitee', 403)],
     ['3: invited -> accept of someone else invite by the resource owner is refused', accept(OLGA, samInvited), refused('not_invitee', 403)],
-    ['3: invited -> accept of an agent invite by someone who does not own it is refused', accept(user('zed'), botInvited), refused('not_invitee', 403)],
+    [
+      '3: invited -> accept of an agent invite by someone who does not own it is refused',
+      accept(user('zed'), botInvited),
+      refused('not_invitee', 403),
+    ],
     ['3: requested -> accept with userId by an admin -> active at the requested role', accept(ADA, samRequested('writer')), ok('active', 'writer')],
-    ['3: requested -> accept with userId by the owner -> active (admin is within the owner ceiling)', accept(OLGA, samRequested('admin')), ok('active', 'admin')],
-    ['3/5.5: requested -> accept by an admin of a request above the admin ceiling is refused', accept(ADA, samRequested('admin')), refused('grant_ceiling', 403)],
+    [
+      '3: requested -> accept with userId by the owner -> active (admin is within the owner ceiling)',
+      accept(OLGA, samRequested('admin')),
+      ok('active', 'admin'),
+    ],
+    [
+      '3/5.5: requested -> accept by an admin of a request above the admin ceiling is refused',
+      accept(ADA, samRequested('admin')),
+      refused('grant_ceiling', 403),
+    ],
     ['3/5.5: requested -> accept by a writer (not admin+) is refused', accept(WES, samRequested('reader')), refused('not_admin', 403)],
     ['3/5.5: requested -> accept by a non-member is refused', accept(user('zed'), samRequested('reader')), refused('not_resource_member', 403)],
     ['3: requested -> accept by the requester themselves is refused (an admin answers)', accept(samRequested('reader')), refused('not_admin', 403)],
@@ -138,7 +195,10 @@ describe('3: invited/requested -> accept', () => {
 });
 
 describe('3: invited/requested -> reject', () => {
-  const reject = (actor: Party, target: Party = actor) => () => decideReject({ actor, target, rules: RULES });
+  const reject =
+    (actor: Party, target: Party = actor) =>
+    () =>
+      decideReject({ actor, target, rules: RULES });
   const samInvited = user('sam', invited('writer'));
   const botInvited = agent('sam-bot', 'sam', invited('writer'));
   const samRequested = user('sam', requested('writer'));
@@ -148,8 +208,16 @@ describe('3: invited/requested -> reject', () => {
     ['3: invited -> reject by an agent owner on its behalf -> row removed', reject(SAM, botInvited), gone],
     ['3: requested -> reject by an admin by userId -> row removed', reject(ADA, samRequested), gone],
     ['3: requested -> reject by the requester (withdrawing the request) -> row removed', reject(samRequested), gone],
-    ['3: invited -> reject of someone else invite by an admin is refused (withdraw with remove)', reject(ADA, samInvited), refused('not_invitee', 403)],
-    ['3: invited -> reject of an agent invite by someone who does not own it is refused', reject(user('zed'), botInvited), refused('not_invitee', 403)],
+    [
+      '3: invited -> reject of someone else invite by an admin is refused (withdraw with remove)',
+      reject(ADA, samInvited),
+      refused('not_invitee', 403),
+    ],
+    [
+      '3: invited -> reject of an agent invite by someone who does not own it is refused',
+      reject(user('zed'), botInvited),
+      refused('not_invitee', 403),
+    ],
     ['3/5.5: requested -> reject by a writer (not admin+) is refused', reject(WES, samRequested), refused('not_admin', 403)],
     ['3: reject with no pending invite of your own is refused', reject(SAM), refused('no_pending_invite', 404)],
     ['3: reject of an active member is refused', reject(ADA, WES), refused('no_pending_membership', 404)],
@@ -161,8 +229,10 @@ describe('3: invited/requested -> reject', () => {
 });
 
 describe('3: none -> request', () => {
-  const request = (actor: Party, over: Partial<Omit<RequestInput, 'actor'>> = {}) => () =>
-    decideRequest({ actor, role: 'writer', rules: RULES, ...over });
+  const request =
+    (actor: Party, over: Partial<Omit<RequestInput, 'actor'>> = {}) =>
+    () =>
+      decideRequest({ actor, role: 'writer', rules: RULES, ...over });
 
   it.each<Row>([
     ['3: none -> request by a non-member -> requested', request(SAM), ok('requested', 'writer')],
@@ -170,14 +240,25 @@ describe('3: none -> request', () => {
     ['3: none -> request for admin (within the owner ceiling) -> requested', request(SAM, { role: 'admin' }), ok('requested', 'admin')],
     ['3: requested -> request again is idempotent (stays requested)', request(user('sam', requested('writer'))), ok('requested', 'writer')],
     ['3/5.5: none -> request for a role above the owner ceiling (owner) is refused', request(SAM, { role: 'owner' }), refused('grant_ceiling', 403)],
-    ['3/5.5: none -> request for owner is accepted when the type grant lets owners grant owner', request(SAM, { role: 'owner', rules: GENEROUS }), ok('requested', 'owner')],
+    [
+      '3/5.5: none -> request for owner is accepted when the type grant lets owners grant owner',
+      request(SAM, { role: 'owner', rules: GENEROUS }),
+      ok('requested', 'owner'),
+    ],
     ['3: request by an active member is refused', request(WES), refused('already_member', 409)],
-    ['3: request by someone already invited is refused (accept the invite instead)', request(user('sam', invited('reader'))), refused('already_invited', 409)],
+    [
+      '3: request by someone already invited is refused (accept the invite instead)',
+      request(user('sam', invited('reader'))),
+      refused('already_invited', 409),
+    ],
   ])('%s', check);
 });
 
 describe('3: none -> join', () => {
-  const join = (actor: Party, visibility: 'members' | 'public' = 'public') => () => decideJoin({ actor, visibility, rules: RULES });
+  const join =
+    (actor: Party, visibility: 'members' | 'public' = 'public') =>
+    () =>
+      decideJoin({ actor, visibility, rules: RULES });
 
   it.each<Row>([
     ['3: none -> join a public resource -> active at the type default role', join(SAM), ok('active', 'reader')],
@@ -185,7 +266,11 @@ describe('3: none -> join', () => {
     ['3/4.3: join is idempotent: an active member keeps their role', join(WES), ok('active', 'writer')],
     ['3/4.3: join is idempotent even for the owner', join(OLGA), ok('active', 'owner')],
     ['3: join with a pending invite takes the invited role', join(user('sam', invited('writer'))), ok('active', 'writer')],
-    ['3/5.5: join by an agent with a pending invite is refused (it would accept its own invite)', join(agent('sam-bot', 'sam', invited('writer'))), refused('agent_cannot_accept', 403)],
+    [
+      '3/5.5: join by an agent with a pending invite is refused (it would accept its own invite)',
+      join(agent('sam-bot', 'sam', invited('writer'))),
+      refused('agent_cannot_accept', 403),
+    ],
     ['3: join with a pending request -> active at the type default role', join(user('sam', requested('writer'))), ok('active', 'reader')],
   ])('%s', check);
 });
@@ -203,13 +288,32 @@ describe('3: active -> leave (and Other rules)', () => {
 });
 
 describe('3: invited/active -> setRole', () => {
-  const setRole = (actor: Party, target: Party, role: Role, rules: TypeRules = RULES) => () => decideSetRole({ actor, target, rules }, role);
+  const setRole =
+    (actor: Party, target: Party, role: Role, rules: TypeRules = RULES) =>
+    () =>
+      decideSetRole({ actor, target, rules }, role);
 
   it.each<Row>([
-    ['3: invited -> setRole by an admin, within ceiling -> stays invited with the new role', setRole(ADA, user('sam', invited('reader')), 'writer'), ok('invited', 'writer')],
-    ['3: invited -> setRole by the owner up to admin -> stays invited as admin', setRole(OLGA, user('sam', invited('writer')), 'admin'), ok('invited', 'admin')],
-    ['3/5.5: invited -> setRole above the caller ceiling is refused', setRole(ADA, user('sam', invited('reader')), 'admin'), refused('grant_ceiling', 403)],
-    ['3: requested -> setRole does not apply (use accept or reject)', setRole(ADA, user('sam', requested('reader')), 'writer'), refused('pending_request', 409)],
+    [
+      '3: invited -> setRole by an admin, within ceiling -> stays invited with the new role',
+      setRole(ADA, user('sam', invited('reader')), 'writer'),
+      ok('invited', 'writer'),
+    ],
+    [
+      '3: invited -> setRole by the owner up to admin -> stays invited as admin',
+      setRole(OLGA, user('sam', invited('writer')), 'admin'),
+      ok('invited', 'admin'),
+    ],
+    [
+      '3/5.5: invited -> setRole above the caller ceiling is refused',
+      setRole(ADA, user('sam', invited('reader')), 'admin'),
+      refused('grant_ceiling', 403),
+    ],
+    [
+      '3: requested -> setRole does not apply (use accept or reject)',
+      setRole(ADA, user('sam', requested('reader')), 'writer'),
+      refused('pending_request', 409),
+    ],
     ['3: active -> setRole by the owner promotes a writer to admin', setRole(OLGA, WES, 'admin'), ok('active', 'admin')],
     ['3: active -> setRole by the owner demotes an admin to reader', setRole(OLGA, ADA, 'reader'), ok('active', 'reader')],
     ['3: active -> setRole by an admin on a reader, within ceiling -> active as writer', setRole(ADA, RITA, 'writer'), ok('active', 'writer')],
@@ -217,7 +321,11 @@ describe('3: invited/active -> setRole', () => {
     ['3/5.5: active -> setRole on a peer (admin on admin) is refused', setRole(ADA, ABE, 'writer'), refused('outranked', 403)],
     ['3/5.5: active -> setRole on a superior (admin on owner) is refused', setRole(ADA, OLGA, 'writer'), refused('outranked', 403)],
     ['3/5.5: active -> setRole on the owner by the owner is refused', setRole(OLGA, OLGA, 'admin'), refused('outranked', 403)],
-    ['3/5.5: active -> setRole on a peer is refused even when the grant allows the role', setRole(ADA, ABE, 'admin', GENEROUS), refused('outranked', 403)],
+    [
+      '3/5.5: active -> setRole on a peer is refused even when the grant allows the role',
+      setRole(ADA, ABE, 'admin', GENEROUS),
+      refused('outranked', 403),
+    ],
     ['3/5.5: active -> setRole above the admin ceiling (writer to admin) is refused', setRole(ADA, WES, 'admin'), refused('grant_ceiling', 403)],
     ['3/5.5: active -> setRole to owner is refused even for the owner', setRole(OLGA, ADA, 'owner'), refused('grant_ceiling', 403)],
     ['3/5.5: setRole by a writer (not admin+) is refused', setRole(WES, RITA, 'reader'), refused('not_admin', 403)],
@@ -237,7 +345,11 @@ describe('3: invited/active -> remove', () => {
     ['3: invited -> remove by an admin withdraws the invite -> no longer present', remove(ADA, user('sam', invited('writer'))), gone],
     ['3: active -> remove by an admin of a writer -> no longer a member', remove(ADA, WES), gone],
     ['3: active -> remove by the owner of an admin -> no longer a member', remove(OLGA, ADA), gone],
-    ['3/5.5: invited -> remove of a peer-level invite (admin invite, by an admin) is refused', remove(ADA, user('sam', invited('admin'))), refused('outranked', 403)],
+    [
+      '3/5.5: invited -> remove of a peer-level invite (admin invite, by an admin) is refused',
+      remove(ADA, user('sam', invited('admin'))),
+      refused('outranked', 403),
+    ],
     ['3/5.5: active -> remove of a peer (admin by admin) is refused', remove(ADA, ABE), refused('outranked', 403)],
     ['3/5.5: active -> remove of the owner is refused', remove(ADA, OLGA), refused('outranked', 403)],
     ['3: remove of oneself is refused (leave instead)', remove(ADA, ADA), refused('use_leave', 403)],
@@ -250,8 +362,10 @@ describe('3: invited/active -> remove', () => {
 });
 
 describe('4.3/8: invite-link create', () => {
-  const create = (over: Partial<CreateLinkInput> = {}) => () =>
-    decideCreateInviteLink({ actor: ADA, role: 'writer', rules: RULES, liveLinksByActor: 0, ...over });
+  const create =
+    (over: Partial<CreateLinkInput> = {}) =>
+    () =>
+      decideCreateInviteLink({ actor: ADA, role: 'writer', rules: RULES, liveLinksByActor: 0, ...over });
 
   it.each<Row>([
     ['4.3: invite-link by an admin within ceiling -> link at that role', create(), 'writer'],
@@ -261,7 +375,11 @@ describe('4.3/8: invite-link create', () => {
     ['4.3/5.5: invite-link by a writer (not admin+) is refused', create({ actor: WES, role: 'reader' }), refused('not_admin', 403)],
     ['4.3/5.5: invite-link by a non-member is refused', create({ actor: SAM }), refused('not_resource_member', 403)],
     [`8: invite-link with ${MAX_LIVE_INVITE_LINKS - 1} live links -> created`, create({ liveLinksByActor: MAX_LIVE_INVITE_LINKS - 1 }), 'writer'],
-    [`8: invite-link with ${MAX_LIVE_INVITE_LINKS} live links is refused`, create({ liveLinksByActor: MAX_LIVE_INVITE_LINKS }), refused('invite_link_limit', 409)],
+    [
+      `8: invite-link with ${MAX_LIVE_INVITE_LINKS} live links is refused`,
+      create({ liveLinksByActor: MAX_LIVE_INVITE_LINKS }),
+      refused('invite_link_limit', 409),
+    ],
   ])('%s', check);
 });
 
@@ -269,24 +387,58 @@ describe('3: none -> invite-link claim', () => {
   const NOW = new Date('2025-06-01T12:00:00Z');
   const at = (ms: number) => new Date(NOW.getTime() + ms);
   const link = (role: Role, over: Partial<ClaimInput['link']> = {}) => ({ role, expiresAt: at(INVITE_LINK_TTL_MS), usedAt: null, ...over });
-  const claim = (over: Partial<ClaimInput> = {}) => () =>
-    decideClaimInviteLink({ claimer: SAM, creator: ADA, link: link('writer'), rules: RULES, blocked: false, now: NOW, ...over });
+  const claim =
+    (over: Partial<ClaimInput> = {}) =>
+    () =>
+      decideClaimInviteLink({ claimer: SAM, creator: ADA, link: link('writer'), rules: RULES, blocked: false, now: NOW, ...over });
 
   it.each<Row>([
     ['3: none -> claim of an unused, unexpired link -> active at the link role', claim(), ok('active', 'writer')],
     ['3: none -> claim of an owner-made admin link -> active as admin', claim({ creator: OLGA, link: link('admin') }), ok('active', 'admin')],
     ['3: none -> claim one millisecond before expiry -> active', claim({ link: link('writer', { expiresAt: at(1) }) }), ok('active', 'writer')],
-    ['3: none -> claim of a used link is refused (single use)', claim({ link: link('writer', { usedAt: at(-1000) }) }), refused('invite_link_used', 410)],
+    [
+      '3: none -> claim of a used link is refused (single use)',
+      claim({ link: link('writer', { usedAt: at(-1000) }) }),
+      refused('invite_link_used', 410),
+    ],
     ['3: none -> claim of an expired link is refused', claim({ link: link('writer', { expiresAt: at(-1) }) }), refused('invite_link_expired', 410)],
-    ['3: none -> claim at the exact expiry instant is refused', claim({ link: link('writer', { expiresAt: NOW }) }), refused('invite_link_expired', 410)],
-    ['3: none -> claim after the owner creator was demoted to admin (admin link now over ceiling) is refused', claim({ creator: user('olga', active('admin')), link: link('admin') }), refused('invite_link_inactive', 403)],
-    ['3: none -> claim after the admin creator was demoted to writer is refused', claim({ creator: user('ada', active('writer')) }), refused('invite_link_inactive', 403)],
+    [
+      '3: none -> claim at the exact expiry instant is refused',
+      claim({ link: link('writer', { expiresAt: NOW }) }),
+      refused('invite_link_expired', 410),
+    ],
+    [
+      '3: none -> claim after the owner creator was demoted to admin (admin link now over ceiling) is refused',
+      claim({ creator: user('olga', active('admin')), link: link('admin') }),
+      refused('invite_link_inactive', 403),
+    ],
+    [
+      '3: none -> claim after the admin creator was demoted to writer is refused',
+      claim({ creator: user('ada', active('writer')) }),
+      refused('invite_link_inactive', 403),
+    ],
     ['3: none -> claim after the creator stopped being a member is refused', claim({ creator: user('ada') }), refused('invite_link_inactive', 403)],
-    ['3: none -> claim when the creator row is only invited is refused', claim({ creator: user('ada', invited('admin')) }), refused('invite_link_inactive', 403)],
+    [
+      '3: none -> claim when the creator row is only invited is refused',
+      claim({ creator: user('ada', invited('admin')) }),
+      refused('invite_link_inactive', 403),
+    ],
     ['3/5.5: none -> claim across a block (either direction) is refused', claim({ blocked: true }), refused('blocked', 403)],
-    ['3: none -> claim by a person with a pending invite -> active, the link role wins', claim({ claimer: user('sam', invited('reader')) }), ok('active', 'writer')],
-    ['3: none -> claim by a person with a pending invite at a higher role -> the link role still wins', claim({ creator: OLGA, claimer: user('sam', invited('admin')), link: link('reader') }), ok('active', 'reader')],
-    ['3: none -> claim by a person with a pending request -> active at the link role', claim({ claimer: user('sam', requested('admin')) }), ok('active', 'writer')],
+    [
+      '3: none -> claim by a person with a pending invite -> active, the link role wins',
+      claim({ claimer: user('sam', invited('reader')) }),
+      ok('active', 'writer'),
+    ],
+    [
+      '3: none -> claim by a person with a pending invite at a higher role -> the link role still wins',
+      claim({ creator: OLGA, claimer: user('sam', invited('admin')), link: link('reader') }),
+      ok('active', 'reader'),
+    ],
+    [
+      '3: none -> claim by a person with a pending request -> active at the link role',
+      claim({ claimer: user('sam', requested('admin')) }),
+      ok('active', 'writer'),
+    ],
     ['3: claim by an active member is refused', claim({ claimer: WES }), refused('already_member', 409)],
     ['3/5.5: claim by an agent is refused (its owner invites it)', claim({ claimer: agent('sam-bot', 'sam') }), refused('agent_cannot_accept', 403)],
   ])('%s', check);

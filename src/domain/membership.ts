@@ -112,7 +112,10 @@ function authorizeResponse({ actor, target, rules }: RespondInput, verb: 'accept
   const row = target.membership;
   const self = actor.id === target.id;
   if (!row || row.state === 'active') {
-    throw notFound(self ? 'no_pending_invite' : 'no_pending_membership', self ? 'You have no pending invite for this resource.' : `${target.id} has no pending invite or request on this resource.`);
+    throw notFound(
+      self ? 'no_pending_invite' : 'no_pending_membership',
+      self ? 'You have no pending invite for this resource.' : `${target.id} has no pending invite or request on this resource.`,
+    );
   }
   if (row.state === 'invited') {
     // Declining is always the invitee's to do; only accepting needs a person behind it.
@@ -237,7 +240,10 @@ export function decideCreateInviteLink({ actor, role: requested, rules, liveLink
   const role = requested ?? rules.defaultRole;
   requireCeiling(rules, actorRole, role);
   if (liveLinksByActor >= MAX_LIVE_INVITE_LINKS) {
-    throw conflict('invite_link_limit', `You already have ${MAX_LIVE_INVITE_LINKS} live invite links on this resource; wait for them to be used or expire.`);
+    throw conflict(
+      'invite_link_limit',
+      `You already have ${MAX_LIVE_INVITE_LINKS} live invite links on this resource; wait for them to be used or expire.`,
+    );
   }
   return role;
 }
@@ -291,5 +297,4 @@ export function currentMemberFor(mode: ViewMode, row: MemberRow | null): MemberR
 }
 
 /** Keep rank handy for sorting rosters (owner first). */
-export const byRankThenId = (a: { role: Role; id: string }, b: { role: Role; id: string }) =>
-  rank(b.role) - rank(a.role) || a.id.localeCompare(b.id);
+export const byRankThenId = (a: { role: Role; id: string }, b: { role: Role; id: string }) => rank(b.role) - rank(a.role) || a.id.localeCompare(b.id);

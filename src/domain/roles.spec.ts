@@ -39,12 +39,17 @@ describe('5.5 admin+', () => {
 describe('5.5 outranking: the actor must strictly outrank the target', () => {
   // Every (actor, target) pair: only a strictly higher rank outranks; peers never do.
   const pairs = ROLES.flatMap(actor => ROLES.map(target => [actor, target] as const));
-  it.each(pairs.map(([actor, target]) => [
-    `5.5: ${actor} ${rank(actor) > rank(target) ? 'outranks' : 'does not outrank'} ${target}`,
-    actor,
-    target,
-    rank(actor) > rank(target),
-  ] as const))('%s', (_, actor, target, expected) => {
+  it.each(
+    pairs.map(
+      ([actor, target]) =>
+        [
+          `5.5: ${actor} ${rank(actor) > rank(target) ? 'outranks' : 'does not outrank'} ${target}`,
+          actor,
+          target,
+          rank(actor) > rank(target),
+        ] as const,
+    ),
+  )('%s', (_, actor, target, expected) => {
     expect(outranks(actor, target)).toBe(expected);
   });
 

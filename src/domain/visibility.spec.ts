@@ -21,9 +21,24 @@ describe('2.1 visibility: stored pair compiled from the schema enum', () => {
   });
 
   it.each<[string, VisibilityName, VisibilityPair, boolean]>([
-    ['2.1: members gives (members, false): hidden from non-members, not self-joinable', 'members', { visibility: 'members', discoverable: false }, false],
-    ['2.1: unlisted gives (public, false): viewable and joinable by id, not listed in browse', 'unlisted', { visibility: 'public', discoverable: false }, true],
-    ['2.1: discoverable gives (public, true): listed in browse and self-joinable', 'discoverable', { visibility: 'public', discoverable: true }, true],
+    [
+      '2.1: members gives (members, false): hidden from non-members, not self-joinable',
+      'members',
+      { visibility: 'members', discoverable: false },
+      false,
+    ],
+    [
+      '2.1: unlisted gives (public, false): viewable and joinable by id, not listed in browse',
+      'unlisted',
+      { visibility: 'public', discoverable: false },
+      true,
+    ],
+    [
+      '2.1: discoverable gives (public, true): listed in browse and self-joinable',
+      'discoverable',
+      { visibility: 'public', discoverable: true },
+      true,
+    ],
   ])('%s', (_, name, pair, isPublicResource) => {
     expect(compileVisibility(name)).toEqual(pair);
     expect(isPublic(compileVisibility(name))).toBe(isPublicResource);
@@ -48,13 +63,33 @@ describe('4.3 resource access: who reaches a resource, and who sees it', () => {
   const own = (state: 'active' | 'invited' | 'requested') => ({ state });
 
   it.each<[string, AccessInput, ResourceAccess, boolean]>([
-    ['2.1: public, stranger -> view (unlisted and discoverable are viewable by id)', { visibility: 'public', own: null, agentInvited: false }, 'view', true],
+    [
+      '2.1: public, stranger -> view (unlisted and discoverable are viewable by id)',
+      { visibility: 'public', own: null, agentInvited: false },
+      'view',
+      true,
+    ],
     ['2.1: public, pending invitee -> view', { visibility: 'public', own: own('invited'), agentInvited: false }, 'view', true],
     ['4.3: members, active member -> view', { visibility: 'members', own: own('active'), agentInvited: false }, 'view', true],
     ['4.3: members, stranger -> none (404 like a missing resource)', { visibility: 'members', own: null, agentInvited: false }, 'none', false],
-    ['3: members, invitee -> own_pending (accepts or declines; fetch stays 404)', { visibility: 'members', own: own('invited'), agentInvited: false }, 'own_pending', false],
-    ['3: members, requester -> own_pending (withdraws by reject)', { visibility: 'members', own: own('requested'), agentInvited: false }, 'own_pending', false],
-    ['3: members, owner of an invited agent -> own_pending (answers for the agent)', { visibility: 'members', own: null, agentInvited: true }, 'own_pending', false],
+    [
+      '3: members, invitee -> own_pending (accepts or declines; fetch stays 404)',
+      { visibility: 'members', own: own('invited'), agentInvited: false },
+      'own_pending',
+      false,
+    ],
+    [
+      '3: members, requester -> own_pending (withdraws by reject)',
+      { visibility: 'members', own: own('requested'), agentInvited: false },
+      'own_pending',
+      false,
+    ],
+    [
+      '3: members, owner of an invited agent -> own_pending (answers for the agent)',
+      { visibility: 'members', own: null, agentInvited: true },
+      'own_pending',
+      false,
+    ],
   ])('%s', (_, input, access, viewable) => {
     expect(resourceAccess(input)).toBe(access);
     expect(canView(input.visibility, input.own)).toBe(viewable);
@@ -71,7 +106,7 @@ describe('4.3 resource access: who reaches a resource, and who sees it', () => {
     ['view: an unknown target is left to user_not_found', 'view', null, true],
     ['own_pending: yourself', 'own_pending', self, true],
     ['own_pending: an agent you own', 'own_pending', myAgent, true],
-    ["own_pending: another person answers resource_not_found (no roster probing)", 'own_pending', person, false],
+    ['own_pending: another person answers resource_not_found (no roster probing)', 'own_pending', person, false],
     ["own_pending: someone else's agent answers resource_not_found", 'own_pending', theirAgent, false],
     ['own_pending: an unknown target answers resource_not_found too', 'own_pending', null, false],
     ['none: nobody', 'none', self, false],

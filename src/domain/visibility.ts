@@ -14,8 +14,7 @@ const PAIRS: Record<VisibilityName, VisibilityPair> = {
   discoverable: { visibility: 'public', discoverable: true },
 };
 
-export const isVisibilityName = (value: unknown): value is VisibilityName =>
-  typeof value === 'string' && Object.hasOwn(PAIRS, value);
+export const isVisibilityName = (value: unknown): value is VisibilityName => typeof value === 'string' && Object.hasOwn(PAIRS, value);
 
 export const compileVisibility = (name: VisibilityName): VisibilityPair => PAIRS[name];
 
@@ -49,8 +48,7 @@ export function resourceAccess({ visibility, own, agentInvited }: AccessInput): 
 }
 
 /** The read gate (fetch by id, static lookup, rosters, live feeds): public, or an active member. */
-export const canView = (visibility: StoredVisibility, own: { state: string } | null): boolean =>
-  isPublic({ visibility }) || own?.state === 'active';
+export const canView = (visibility: StoredVisibility, own: { state: string } | null): boolean => isPublic({ visibility }) || own?.state === 'active';
 
 /**
  * The roster gate (members list and members feed, spec 2.4 and 6): active members see it; anyone

@@ -27,18 +27,16 @@ const DeploymentRef = builder
     }),
   });
 
-const TestUserRef = builder
-  .objectRef<{ user_id: string; token: string; expires_at: string; payer: string; env: string }>('TestUser')
-  .implement({
-    description: 'A test-session token for a synthetic user, shown only in this response.',
-    fields: t => ({
-      userId: t.exposeID('user_id'),
-      token: t.exposeString('token'),
-      expiresAt: t.exposeString('expires_at'),
-      payer: t.exposeString('payer'),
-      env: t.exposeString('env'),
-    }),
-  });
+const TestUserRef = builder.objectRef<{ user_id: string; token: string; expires_at: string; payer: string; env: string }>('TestUser').implement({
+  description: 'A test-session token for a synthetic user, shown only in this response.',
+  fields: t => ({
+    userId: t.exposeID('user_id'),
+    token: t.exposeString('token'),
+    expiresAt: t.exposeString('expires_at'),
+    payer: t.exposeString('payer'),
+    env: t.exposeString('env'),
+  }),
+});
 
 const CreateAppInput = builder.inputType('CreateAppInput', {
   fields: t => ({
@@ -76,7 +74,6 @@ builder.mutationFields(t => ({
   createTestUser: t.field({
     type: TestUserRef,
     args: { appId: t.arg.id({ required: true }), name: t.arg.string({ required: true }), env: t.arg.string({ required: true }) },
-    resolve: (_, a, ctx) =>
-      ctx.services.apps.mintTestUser(requireDeveloper(ctx.caller).developerId, String(a.appId), { name: a.name, env: a.env }),
+    resolve: (_, a, ctx) => ctx.services.apps.mintTestUser(requireDeveloper(ctx.caller).developerId, String(a.appId), { name: a.name, env: a.env }),
   }),
 }));

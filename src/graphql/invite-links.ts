@@ -14,16 +14,14 @@ const InviteLinkRef = builder.objectRef<{ url: string; role: Role; expiresAt: Da
   }),
 });
 
-const ClaimResultRef = builder
-  .objectRef<{ ok: true; resourceId: string; state: 'active'; role: Role }>('InviteLinkClaim')
-  .implement({
-    fields: t => ({
-      ok: t.boolean({ resolve: () => true }),
-      resourceId: t.exposeID('resourceId'),
-      state: t.field({ type: MembershipStateEnum, resolve: r => r.state }),
-      role: t.field({ type: RoleEnum, resolve: r => r.role }),
-    }),
-  });
+const ClaimResultRef = builder.objectRef<{ ok: true; resourceId: string; state: 'active'; role: Role }>('InviteLinkClaim').implement({
+  fields: t => ({
+    ok: t.boolean({ resolve: () => true }),
+    resourceId: t.exposeID('resourceId'),
+    state: t.field({ type: MembershipStateEnum, resolve: r => r.state }),
+    role: t.field({ type: RoleEnum, resolve: r => r.role }),
+  }),
+});
 
 const code = z.string().min(1, 'must not be empty').max(200, 'is too long');
 

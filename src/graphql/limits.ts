@@ -107,7 +107,10 @@ const HINTS: Record<string, string> = {
 
 /** Armor says "Syntax Error: <what>"; keep <what> (it names the limit and the count) and add what to do. */
 function describe(code: string, error: GraphQLError): string {
-  const what = error.message.replace(/^Syntax Error: /, '').replace(/Query Cost/, 'Query cost').replace(/found (\d+)\.\d+/, 'found $1');
+  const what = error.message
+    .replace(/^Syntax Error: /, '')
+    .replace(/Query Cost/, 'Query cost')
+    .replace(/found (\d+)\.\d+/, 'found $1');
   return `${what} ${HINTS[code]}`;
 }
 
@@ -135,7 +138,13 @@ const noIntrospection: ValidationRule = context =>
     Object.create(context, {
       reportError: {
         value: (error: GraphQLError) =>
-          context.reportError(refusal(LIMIT_CODES.introspection, 'Introspection is disabled on this server; the schema is published as schema/schema.graphql.', error.nodes)),
+          context.reportError(
+            refusal(
+              LIMIT_CODES.introspection,
+              'Introspection is disabled on this server; the schema is published as schema/schema.graphql.',
+              error.nodes,
+            ),
+          ),
       },
     }) as ValidationContext,
   );
@@ -201,9 +210,11 @@ export function graphqlLimitPlugins(options: LimitOptions): Plugin[] {
  */
 const ENUM_SUGGESTION = /\s*Did you mean the enum value .+\?/g;
 const maskEnumSuggestions: Plugin = {
-  onValidate: () => ({ valid, result }) => {
-    if (!valid) for (const error of result) error.message = error.message.replace(ENUM_SUGGESTION, '');
-  },
+  onValidate:
+    () =>
+    ({ valid, result }) => {
+      if (!valid) for (const error of result) error.message = error.message.replace(ENUM_SUGGESTION, '');
+    },
 };
 
 /** Characters of document text Yoga's parse caches may hold (keys are whole documents). */

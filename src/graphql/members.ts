@@ -56,8 +56,7 @@ builder.queryFields(t => ({
 
 builder.mutationFields(t => {
   const resourceId = (value: string | number) => validate(ids.resourceId, String(value), 'resourceId');
-  const userId = (value: string | number | null | undefined) =>
-    value == null ? undefined : validate(ids.principalId, String(value), 'userId');
+  const userId = (value: string | number | null | undefined) => (value == null ? undefined : validate(ids.principalId, String(value), 'userId'));
   const target = { resourceId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }) };
   const optionalTarget = { resourceId: t.arg.id({ required: true }), userId: t.arg.id() };
   const withRole = { resourceId: t.arg.id({ required: true }), role: t.arg({ type: RoleEnum }) };
@@ -65,7 +64,7 @@ builder.mutationFields(t => {
   return {
     invite: t.field({
       type: MembershipResultRef,
-      description: "Admin+. Invites a person (state invited) or adds your own agent (state active).",
+      description: 'Admin+. Invites a person (state invited) or adds your own agent (state active).',
       args: { ...target, role: t.arg({ type: RoleEnum }) },
       resolve: (_, a, ctx) =>
         ctx.services.membership.invite(requirePrincipal(ctx.caller), resourceId(a.resourceId), userId(a.userId)!, a.role ?? undefined),
@@ -100,8 +99,7 @@ builder.mutationFields(t => {
     setRole: t.field({
       type: MembershipResultRef,
       args: { ...target, role: t.arg({ type: RoleEnum, required: true }) },
-      resolve: (_, a, ctx) =>
-        ctx.services.membership.setRole(requirePrincipal(ctx.caller), resourceId(a.resourceId), userId(a.userId)!, a.role),
+      resolve: (_, a, ctx) => ctx.services.membership.setRole(requirePrincipal(ctx.caller), resourceId(a.resourceId), userId(a.userId)!, a.role),
     }),
     removeMember: t.field({
       type: MembershipResultRef,

@@ -15,17 +15,15 @@ builder.prismaObject('Principal', {
   }),
 });
 
-const CreatedAgentRef = builder
-  .objectRef<{ id: string; name: string; ownerId: string; token: string }>('CreatedAgent')
-  .implement({
-    description: "A new agent. `token` is its bearer credential, shown only in this response.",
-    fields: t => ({
-      id: t.exposeID('id'),
-      name: t.exposeString('name'),
-      ownerId: t.exposeID('ownerId'),
-      token: t.exposeString('token'),
-    }),
-  });
+const CreatedAgentRef = builder.objectRef<{ id: string; name: string; ownerId: string; token: string }>('CreatedAgent').implement({
+  description: 'A new agent. `token` is its bearer credential, shown only in this response.',
+  fields: t => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    ownerId: t.exposeID('ownerId'),
+    token: t.exposeString('token'),
+  }),
+});
 
 const BlockResultRef = builder.objectRef<{ ok: true; userId: string }>('BlockResult').implement({
   fields: t => ({ ok: t.boolean({ resolve: () => true }), userId: t.exposeID('userId') }),
@@ -63,7 +61,6 @@ builder.mutationFields(t => ({
   unblockUser: t.field({
     type: BlockResultRef,
     args: { userId: t.arg.id({ required: true }) },
-    resolve: (_, a, ctx) =>
-      ctx.services.principals.unblock(requirePrincipal(ctx.caller), validate(ids.principalId, String(a.userId), 'userId')),
+    resolve: (_, a, ctx) => ctx.services.principals.unblock(requirePrincipal(ctx.caller), validate(ids.principalId, String(a.userId), 'userId')),
   }),
 }));

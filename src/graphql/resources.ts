@@ -83,7 +83,6 @@ builder.mutationFields(t => ({
   createResource: t.field({
     type: ResourceRef,
     args: { input: t.arg({ type: CreateResourceInput, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      ctx.services.resources.create(requirePrincipal(ctx.caller), validate(createResourceArgs, input, 'input')),
+    resolve: (_, { input }, ctx) => ctx.services.resources.create(requirePrincipal(ctx.caller), validate(createResourceArgs, input, 'input')),
   }),
 }));

@@ -40,7 +40,8 @@ function firstIssue(error: z.ZodError): AppError {
 
 function tooMany(until: Date, what: string): AppError {
   const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
-  const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}`;
+  const wait =
+    seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}`;
   return new AppError('too_many_attempts', 429, `Too many sign-in attempts ${what}. Try again in ${wait}.`, { retryAfterSeconds: seconds });
 }
 
@@ -124,7 +125,7 @@ export function createAccountStore(prisma: PrismaClient, throttle: SignInThrottl
         where: { id: sub },
         select: { id: true, kind: true, displayName: true, handle: true, account: { select: { email: true } } },
       });
-      if (!principal || principal.kind !== 'user' || !principal.account) return null;
+      if (principal?.kind !== 'user' || !principal.account) return null;
       return {
         sub: principal.id,
         name: principal.displayName ?? undefined,

@@ -20,7 +20,14 @@ export const GATEWAY_CALLBACK_PATH = '/auth/callback';
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 /** Models whose id is a credential someone presents; only ever looked up by that value. */
-const BEARER_MODELS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const BEARER_MODELS = new Set([
+  'AccessToken',
+  'RefreshToken',
+  'AuthorizationCode',
+  'ClientCredentials',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+]);
 
 export class PrismaOidcAdapter implements Adapter {
   private static lastSweep = 0;

@@ -39,7 +39,7 @@ export interface ConsentRequest {
 export function createConsentAdmin(provider: Provider, prisma: PrismaClient) {
   async function pending(challenge: string) {
     const interaction = await provider.Interaction.find(challenge);
-    if (!interaction || interaction.prompt.name !== 'consent' || !interaction.session?.accountId) {
+    if (interaction?.prompt.name !== 'consent' || !interaction.session?.accountId) {
       throw new AppError('not_found', 404, 'No consent request with this challenge (unknown, expired or not a consent step).');
     }
     if (interaction.result?.consent || interaction.result?.error) {
@@ -49,7 +49,10 @@ export function createConsentAdmin(provider: Provider, prisma: PrismaClient) {
   }
 
   const rememberKey = (subject: string, clientId: string) => `${subject} ${clientId}`;
-  const requestedScope = (scope: unknown) => String(scope ?? '').split(' ').filter(Boolean);
+  const requestedScope = (scope: unknown) =>
+    String(scope ?? '')
+      .split(' ')
+      .filter(Boolean);
 
   return {
     async get(challenge: string): Promise<ConsentRequest> {

@@ -157,9 +157,12 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
         enabled: true,
         async logoutSource(ctx, form) {
           ctx.type = 'html';
-          ctx.body = layout('Sign out', `<h1>Sign out?</h1><p>Do you want to sign out of ${escapeHtml(ctx.host)}?</p>${form}
+          ctx.body = layout(
+            'Sign out',
+            `<h1>Sign out?</h1><p>Do you want to sign out of ${escapeHtml(ctx.host)}?</p>${form}
 <button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
-<button type="submit" form="op.logoutForm">No, stay signed in</button>`);
+<button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+          );
         },
         async postLogoutSuccessSource(ctx) {
           ctx.type = 'html';
@@ -175,7 +178,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
       Interaction: () => 3600,
       Session: () => 14 * DAY,
       Grant: () => 14 * DAY,
-      RefreshToken: (ctx, token, client) => {
+      RefreshToken: (ctx, _token, client) => {
         // A rotated refresh token of a public client keeps its predecessor's deadline.
         const rotated = (ctx as KoaContextWithOIDC | undefined)?.oidc?.entities.RotatedRefreshToken;
         if (rotated && client.clientAuthMethod === 'none') return rotated.remainingTTL;
@@ -200,7 +203,10 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   });
   provider.on('server_error', (_ctx, error) => logger.error({ err: error }, 'idp: server error'));
   // oidc-provider keeps the reason of an invalid_grant (e.g. a PKCE mismatch) out of the response.
-  if (options.debug) provider.on('grant.error', (_ctx, error) => logger.warn({ detail: (error as { error_detail?: string }).error_detail ?? error.message }, 'idp: grant refused'));
+  if (options.debug)
+    provider.on('grant.error', (_ctx, error) =>
+      logger.warn({ detail: (error as { error_detail?: string }).error_detail ?? error.message }, 'idp: grant refused'),
+    );
   const callback = provider.callback();
   const admin = createConsentAdmin(provider, prisma);
   const adminTokenHash = sha256(options.adminToken);
@@ -227,7 +233,12 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
       return page(res, 400, errorPage('Unsupported prompt', `The prompt ${details.prompt.name} is not supported.`));
     }
     if (req.method === 'GET' && action === 'abort') {
-      return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user cancelled sign-in.' }, { mergeWithLastSubmission: false });
+      return provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'The user cancelled sign-in.' },
+        { mergeWithLastSubmission: false },
+      );
     }
     if (req.method === 'POST' && (action === 'login' || action === 'signup')) {
       if (details.prompt.name !== 'login') return page(res, 400, errorPage('Already signed in', 'This step is already complete.'));
@@ -236,7 +247,12 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
         const { principalId } =
           action === 'login'
             ? await accounts.signIn({ email: form.email, password: form.password, ip: clientIp(req, options.trustProxy) })
-            : await accounts.signUp({ email: form.email, password: form.password, displayName: form.display_name, ip: clientIp(req, options.trustProxy) });
+            : await accounts.signUp({
+                email: form.email,
+                password: form.password,
+                displayName: form.display_name,
+                ip: clientIp(req, options.trustProxy),
+              });
         return provider.interactionFinished(req, res, { login: { accountId: principalId } }, { mergeWithLastSubmission: false });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -257,7 +273,8 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL, rest: string) {
     if (!adminAuthorized(req)) return sendJson(res, 401, { error: 'unauthorized', error_description: 'The admin API needs its bearer token.' });
     const challenge = url.searchParams.get('consent_challenge') ?? '';
-    if (!UID.test(challenge)) return sendJson(res, 400, { error: 'invalid_request', error_description: 'consent_challenge is missing or malformed.' });
+    if (!UID.test(challenge))
+      return sendJson(res, 400, { error: 'invalid_request', error_description: 'consent_challenge is missing or malformed.' });
     try {
       if (req.method === 'GET' && rest === '/oauth2/auth/requests/consent') return sendJson(res, 200, await admin.get(challenge));
       if (req.method === 'PUT' && rest === '/oauth2/auth/requests/consent/accept') {
@@ -276,7 +293,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   /** Kratos-style self-service flow documents: what a custom UI needs to render the forms. */
   async function selfServiceFlow(res: ServerResponse, type: 'login' | 'registration', id: string) {
     const found = UID.test(id) ? await provider.Interaction.find(id) : undefined;
-    if (!found || found.prompt.name !== 'login') return sendJson(res, 404, { error: 'not_found', error_description: 'No such flow, or it expired.' });
+    if (found?.prompt.name !== 'login') return sendJson(res, 404, { error: 'not_found', error_description: 'No such flow, or it expired.' });
     const input = (name: string, type: string, required = true) => ({ type: 'input', group: 'password', attributes: { name, type, required } });
     const nodes =
       type === 'login'

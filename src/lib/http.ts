@@ -1,6 +1,6 @@
 /** Small node:http helpers shared by the gateway and the embedded identity provider. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, badRequest } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { assertNoNul, readBody } from './body.js';
 
 /** The body as UTF-8 text, through the one limited reader (src/lib/body.ts, MAX_BODY_BYTES). */
@@ -56,7 +56,10 @@ export const DEFAULT_PAGE_CSP = `default-src 'none'; style-src 'unsafe-inline'; 
 
 export function withFrameAncestors(csp: string | undefined): string {
   if (!csp) return DEFAULT_PAGE_CSP;
-  const directives = csp.split(';').map(d => d.trim()).filter(d => d && !/^frame-ancestors\b/i.test(d));
+  const directives = csp
+    .split(';')
+    .map(d => d.trim())
+    .filter(d => d && !/^frame-ancestors\b/i.test(d));
   return [...directives, FRAME_ANCESTORS].join('; ');
 }
 
@@ -80,7 +83,6 @@ export function redirect(res: ServerResponse, location: string, headers: Record<
   res.writeHead(status, { ...headers, location, 'content-length': 0, 'cache-control': 'no-store' });
   res.end();
 }
-
 
 export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -76,6 +76,11 @@ export class EventBus {
   }
 
   /** Listens to one topic, from any instance; returns the unsubscribe function. */
+  /** Whether any feed listens on `topic` in this process (tests and diagnostics: a finished feed leaves none). */
+  hasListeners(topic: Topic): boolean {
+    return this.topics.has(topic);
+  }
+
   listen(topic: Topic, listener: Listener): () => void {
     let entry = this.topics.get(topic);
     if (!entry) {

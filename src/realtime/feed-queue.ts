@@ -25,7 +25,9 @@ export class FeedQueue<T> implements AsyncIterableIterator<T> {
       this.waiter = null;
       resolve({ value, done: false });
     } else if (this.buffer.length >= this.limit) {
-      this.fail(new AppError('slow_consumer', 503, `This feed fell more than ${this.limit} events behind and was closed; re-fetch and subscribe again.`));
+      this.fail(
+        new AppError('slow_consumer', 503, `This feed fell more than ${this.limit} events behind and was closed; re-fetch and subscribe again.`),
+      );
     } else {
       this.buffer.push(value);
     }

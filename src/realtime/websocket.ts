@@ -9,7 +9,7 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Caller } from '../domain/caller.js';
-import { type Mount } from '../auth/request-scope.js';
+import type { Mount } from '../auth/request-scope.js';
 import { resolveCaller } from '../auth/resolve-caller.js';
 import { describeError } from '../error-responses.js';
 import { isAppError } from '../errors.js';
@@ -90,9 +90,14 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
   const disposable = useServer(
     {
       onConnect: async ctx => {
-        const caller = await socketCaller(services, ctx.extra.request, (ctx.connectionParams ?? {}) as Record<string, unknown>, audiences.get(ctx.extra.socket) ?? null);
+        const caller = await socketCaller(
+          services,
+          ctx.extra.request,
+          (ctx.connectionParams ?? {}) as Record<string, unknown>,
+          audiences.get(ctx.extra.socket) ?? null,
+        );
         // false closes the socket with graphql-ws' 4403 Forbidden.
-        if (!caller || caller.type !== 'principal') return false;
+        if (caller?.type !== 'principal') return false;
         const socket = ctx.extra.socket;
         // Closed while the credential was checked: its close hook already ran, so it must not be counted.
         if (socket.readyState !== socket.OPEN) return false;
@@ -110,7 +115,10 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
           const ms = caller.expiresAt - services.deps.now().getTime();
           expiries.set(
             socket,
-            setTimeout(() => socket.close(CLOSE_CODES.tokenExpired, 'Token expired: refresh it and reconnect'), Math.min(Math.max(ms, 0), 2 ** 31 - 1)),
+            setTimeout(
+              () => socket.close(CLOSE_CODES.tokenExpired, 'Token expired: refresh it and reconnect'),
+              Math.min(Math.max(ms, 0), 2 ** 31 - 1),
+            ),
           );
         }
         return true;
@@ -181,9 +189,13 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
  * otherwise the session cookie, accepted only from a page on one of the app's origins (or the
  * gateway's own), because browsers send cookies on cross-site WebSocket handshakes.
  */
-async function socketCaller(services: Services, request: IncomingMessage, params: Record<string, unknown>, audienceAppId: string | null): Promise<Caller | null> {
-  const bearer =
-    typeof params.authorization === 'string' ? params.authorization : typeof params.token === 'string' ? `Bearer ${params.token}` : null;
+async function socketCaller(
+  services: Services,
+  request: IncomingMessage,
+  params: Record<string, unknown>,
+  audienceAppId: string | null,
+): Promise<Caller | null> {
+  const bearer = typeof params.authorization === 'string' ? params.authorization : typeof params.token === 'string' ? `Bearer ${params.token}` : null;
   // connectionParams stand in for the handshake's Authorization header (browsers cannot set it).
   const headers = bearer ? { ...request.headers, authorization: bearer } : request.headers;
   let resolved;

@@ -38,11 +38,16 @@ export function createDevBootstrap({ services, config }: { services: Services; c
   let secretFile: string | null = null;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST') return sendRestError(res, new AppError('method_not_allowed', 405, `${req.method} is not supported on ${BOOTSTRAP_PATH}.`));
+    if (req.method !== 'POST')
+      return sendRestError(res, new AppError('method_not_allowed', 405, `${req.method} is not supported on ${BOOTSTRAP_PATH}.`));
     if (!secretDigest) {
       return sendRestError(
         res,
-        new AppError('bootstrap_unavailable', 404, 'This server does not run on an embedded DATA_DIR: run `gatehouse dev-token create` with its DATABASE_URL instead.'),
+        new AppError(
+          'bootstrap_unavailable',
+          404,
+          'This server does not run on an embedded DATA_DIR: run `gatehouse dev-token create` with its DATABASE_URL instead.',
+        ),
       );
     }
     if (!isLoopback(req.socket.remoteAddress)) {
@@ -52,7 +57,11 @@ export function createDevBootstrap({ services, config }: { services: Services; c
     if (typeof sent !== 'string' || !digestsEqual(sha256(sent), secretDigest)) {
       return sendRestError(
         res,
-        new AppError('bootstrap_secret_mismatch', 403, `Send the contents of DATA_DIR/${BOOTSTRAP_SECRET_FILE} in ${BOOTSTRAP_SECRET_HEADER} (gatehouse dev-token create does).`),
+        new AppError(
+          'bootstrap_secret_mismatch',
+          403,
+          `Send the contents of DATA_DIR/${BOOTSTRAP_SECRET_FILE} in ${BOOTSTRAP_SECRET_HEADER} (gatehouse dev-token create does).`,
+        ),
       );
     }
     try {

@@ -36,7 +36,12 @@ export interface Route {
  * with these same schemas first), the operation types what `variables` must return and what
  * `respond` is given.
  */
-function route<R extends { result: unknown }, V, B extends Record<string, unknown> = Record<string, never>, Q extends Record<string, unknown> = Record<string, never>>(row: {
+function route<
+  R extends { result: unknown },
+  V,
+  B extends Record<string, unknown> = Record<string, never>,
+  Q extends Record<string, unknown> = Record<string, never>,
+>(row: {
   method: Route['method'];
   path: string;
   operation: TypedDocumentString<R, V>;
@@ -128,7 +133,12 @@ export const routes: Route[] = [
     query: z.object({
       type: z.string().optional(),
       query: z.string().max(200, 'must be at most 200 characters').optional(),
-      limit: z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
+      limit: z.coerce
+        .number({ message: 'must be a number' })
+        .int('must be an integer')
+        .min(1, 'must be at least 1')
+        .max(100, 'must be at most 100')
+        .optional(),
       cursor: z.string().optional(),
     }),
     variables: ({ query }) => query,

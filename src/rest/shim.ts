@@ -67,8 +67,7 @@ export function createRestShim(schema: GraphQLSchema, routes: Route[]) {
   return { match, handle };
 }
 
-const specificity = (segments: string[]) =>
-  segments.reduce((score, s, i) => score + (s.startsWith(':') ? 0 : 2 ** (10 - i)), segments.length * 4096);
+const specificity = (segments: string[]) => segments.reduce((score, s, i) => score + (s.startsWith(':') ? 0 : 2 ** (10 - i)), segments.length * 4096);
 
 function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
   if (pattern.length !== parts.length) return null;
@@ -85,7 +84,12 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
   return params;
 }
 
-function parseInput(schema: z.ZodType<Record<string, unknown>> | undefined, value: Record<string, unknown>, where: 'body' | 'query', allowed: boolean) {
+function parseInput(
+  schema: z.ZodType<Record<string, unknown>> | undefined,
+  value: Record<string, unknown>,
+  where: 'body' | 'query',
+  allowed: boolean,
+) {
   if (!schema) {
     if (!allowed && Object.keys(value).length) throw badRequest('invalid_argument', `${where}: this route takes no ${where} fields.`);
     return value;

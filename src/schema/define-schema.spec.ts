@@ -17,26 +17,34 @@ describe('defineSchema: builder output', () => {
   it('compiles the documented example to its IR', () => {
     const ir = defineSchema({
       tables: {
-        messages: (t) =>
+        messages: t =>
           t
-            .text('body').notNull()
+            .text('body')
+            .notNull()
             .uuid('parentId')
-            .integer('likes').notNull().default(0)
+            .integer('likes')
+            .notNull()
+            .default(0)
             .timestamps()
             .index(['parentId'])
             .access({ read: ['reader'], create: ['writer'], update: ['creator'], delete: ['creator', 'admin'], unlink: ['admin'] }),
-        notes: (t) => t.text('title').notNull().unique().jsonb('meta').boolean('done').bigint('size').timestamp('due'),
+        notes: t => t.text('title').notNull().unique().jsonb('meta').boolean('done').bigint('size').timestamp('due'),
       },
       resources: {
-        room: (r) =>
+        room: r =>
           r
             .visibility('members')
             .defaultRole('writer')
             .grant({ owner: 'admin', admin: 'writer', writer: null, reader: null })
-            .shares('messages', (m) => m.onMemberRemove('hide').onOwnerDelete('tombstone').access({ read: ['reader', 'owner'] }))
-            .owns('notes', (t) => t.access({ read: ['reader'] })),
-        forum: (r) => r.visibility({ default: 'discoverable', allow: ['unlisted', 'members'] }),
-        settings: (r) => r.visibility('unlisted').static(['global', 'theme']),
+            .shares('messages', m =>
+              m
+                .onMemberRemove('hide')
+                .onOwnerDelete('tombstone')
+                .access({ read: ['reader', 'owner'] }),
+            )
+            .owns('notes', t => t.access({ read: ['reader'] })),
+        forum: r => r.visibility({ default: 'discoverable', allow: ['unlisted', 'members'] }),
+        settings: r => r.visibility('unlisted').static(['global', 'theme']),
       },
     });
 
@@ -105,12 +113,12 @@ describe('defineSchema: builder output', () => {
 
 describe('defineSchema: defaults', () => {
   const ir = defineSchema({
-    tables: { posts: (t) => t.text('title') },
+    tables: { posts: t => t.text('title') },
     resources: {
-      bare: (r) => r,
-      shared: (r) => r.shares('posts'),
-      owning: (r) => r.owns('posts'),
-      partial: (r) => r.grant({ writer: 'reader' }),
+      bare: r => r,
+      shared: r => r.shares('posts'),
+      owning: r => r.owns('posts'),
+      partial: r => r.grant({ writer: 'reader' }),
     },
   });
 
@@ -137,8 +145,16 @@ describe('defineSchema: defaults', () => {
 
   it('accepts callbacks that return nothing', () => {
     const schema = defineSchema({
-      tables: { tags: (t) => { t.text('label').notNull(); } },
-      resources: { board: (r) => { r.visibility('unlisted'); } },
+      tables: {
+        tags: t => {
+          t.text('label').notNull();
+        },
+      },
+      resources: {
+        board: r => {
+          r.visibility('unlisted');
+        },
+      },
     });
     expect(schema.tables.tags.columns.label.notNull).toBe(true);
     expect(schema.resources.board.visibility.default).toBe('unlisted');
@@ -160,8 +176,11 @@ describe('defineSchema: default values in JSON form', () => {
   });
 
   it('reports an invalid Date rather than crashing', () => {
-    expect(problemsOf(() => defineSchema({ tables: { things: (t) => t.timestamp('c').default(new Date('nope')) } }))).toEqual([
-      { path: 'tables.things.columns.c.default', message: 'default "Invalid Date" does not fit column type timestamp: expected an ISO 8601 date-time string' },
+    expect(problemsOf(() => defineSchema({ tables: { things: t => t.timestamp('c').default(new Date('nope')) } }))).toEqual([
+      {
+        path: 'tables.things.columns.c.default',
+        message: 'default "Invalid Date" does not fit column type timestamp: expected an ISO 8601 date-time string',
+      },
     ]);
   });
 });
@@ -171,8 +190,8 @@ describe('defineSchema: validation at definition time', () => {
     expect(
       problemsOf(() =>
         defineSchema({
-          tables: { posts: (t) => t.text('title').timestamps().text('created_at') },
-          resources: { _app: (r) => r },
+          tables: { posts: t => t.text('title').timestamps().text('created_at') },
+          resources: { _app: r => r },
         }),
       ),
     ).toEqual([
@@ -191,43 +210,56 @@ describe('defineSchema: validation at definition time', () => {
   const misuse: { name: string; define: () => unknown; path: string; message: string }[] = [
     {
       name: 'a column declared twice',
-      define: () => defineSchema({ tables: { posts: (t) => t.text('title').integer('title') } }),
+      define: () => defineSchema({ tables: { posts: t => t.text('title').integer('title') } }),
       path: 'tables.posts.columns.title',
       message: 'column "title" is declared twice',
     },
     {
       name: 'a default declared twice',
-      define: () => defineSchema({ tables: { posts: (t) => t.integer('n').default(1).default(2) } }),
+      define: () => defineSchema({ tables: { posts: t => t.integer('n').default(1).default(2) } }),
       path: 'tables.posts.columns.n.default',
       message: 'default() is declared twice; declare it once',
     },
     {
       name: 'default() without a value',
-      define: () => defineSchema({ tables: { posts: (t) => t.text('title').default(undefined as never) } }),
+      define: () => defineSchema({ tables: { posts: t => t.text('title').default(undefined as never) } }),
       path: 'tables.posts.columns.title.default',
       message: 'default() needs a value',
     },
     {
       name: 'a modifier that does not follow a column',
-      define: () => defineSchema({ tables: { posts: (t) => (t.text('title').index(['title']) as any).notNull() } }),
+      define: () => defineSchema({ tables: { posts: t => (t.text('title').index(['title']) as any).notNull() } }),
       path: 'tables.posts',
       message: 'notNull() must directly follow a column declaration',
     },
     {
       name: 'table access declared twice',
-      define: () => defineSchema({ tables: { posts: (t) => t.text('title').access({ read: ['reader'] }).access({ read: ['writer'] }) } }),
+      define: () =>
+        defineSchema({
+          tables: {
+            posts: t =>
+              t
+                .text('title')
+                .access({ read: ['reader'] })
+                .access({ read: ['writer'] }),
+          },
+        }),
       path: 'tables.posts.access',
       message: 'access() is declared twice; declare it once',
     },
     {
       name: 'visibility declared twice',
-      define: () => defineSchema({ resources: { room: (r) => r.visibility('members').visibility('unlisted') } }),
+      define: () => defineSchema({ resources: { room: r => r.visibility('members').visibility('unlisted') } }),
       path: 'resources.room.visibility',
       message: 'visibility() is declared twice; declare it once',
     },
     {
       name: 'a share policy declared twice',
-      define: () => defineSchema({ tables: { posts: (t) => t.text('title') }, resources: { room: (r) => r.shares('posts', (m) => m.onMemberRemove('hide').onMemberRemove('retain')) } }),
+      define: () =>
+        defineSchema({
+          tables: { posts: t => t.text('title') },
+          resources: { room: r => r.shares('posts', m => m.onMemberRemove('hide').onMemberRemove('retain')) },
+        }),
       path: 'resources.room.shares[0].onMemberRemove',
       message: 'onMemberRemove() is declared twice; declare it once',
     },
@@ -254,39 +286,43 @@ describe('defineSchema: types catch mistakes before runtime does', () => {
         defineSchema({
           tables: {
             // @ts-expect-error 'author' is not a column of posts
-            posts: (t) => t.text('title').index(['author']),
+            posts: t => t.text('title').index(['author']),
           },
         }),
     ],
     [
       'default() takes the column type',
       // @ts-expect-error an integer default must be a number
-      () => defineSchema({ tables: { posts: (t) => t.integer('n').default('zero') } }),
+      () => defineSchema({ tables: { posts: t => t.integer('n').default('zero') } }),
     ],
     [
       'shares() takes only declared tables',
       // @ts-expect-error 'comments' is not a table
-      () => defineSchema({ tables: { posts: (t) => t.text('title') }, resources: { room: (r) => r.shares('comments') } }),
+      () => defineSchema({ tables: { posts: t => t.text('title') }, resources: { room: r => r.shares('comments') } }),
     ],
     [
       'defaultRole() cannot be owner',
       // @ts-expect-error joiners cannot become owner
-      () => defineSchema({ resources: { room: (r) => r.defaultRole('owner') } }),
+      () => defineSchema({ resources: { room: r => r.defaultRole('owner') } }),
     ],
     [
       'a grant ceiling cannot exceed the role',
       // @ts-expect-error a writer cannot grant admin
-      () => defineSchema({ resources: { room: (r) => r.grant({ writer: 'admin' }) } }),
+      () => defineSchema({ resources: { room: r => r.grant({ writer: 'admin' }) } }),
     ],
     [
       'owned tables have no unlink rule',
-      // @ts-expect-error owned rows are never linked
-      () => defineSchema({ tables: { posts: (t) => t.text('title') }, resources: { room: (r) => r.owns('posts', (o) => o.access({ unlink: ['admin'] })) } }),
+      () =>
+        defineSchema({
+          tables: { posts: t => t.text('title') },
+          // @ts-expect-error owned rows are never linked
+          resources: { room: r => r.owns('posts', o => o.access({ unlink: ['admin'] })) },
+        }),
     ],
     [
       'visibility is one of the three names',
       // @ts-expect-error 'public' is the stored pair, not a schema visibility
-      () => defineSchema({ resources: { room: (r) => r.visibility('public') } }),
+      () => defineSchema({ resources: { room: r => r.visibility('public') } }),
     ],
   ])('%s', (_name, define) => {
     expect(problemsOf(define).length).toBeGreaterThan(0);

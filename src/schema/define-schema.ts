@@ -6,9 +6,7 @@ import { inspectSchemaIR } from './validate.js';
 
 // The builders are mutable, so a callback may return the chain or nothing at all.
 export type TableDefinition = (table: TableBuilder) => TableBuilder<any> | void;
-export type ResourceDefinition<Tables extends string> = (
-  resource: ResourceBuilder<Tables>,
-) => ResourceBuilder<Tables> | void;
+export type ResourceDefinition<Tables extends string> = (resource: ResourceBuilder<Tables>) => ResourceBuilder<Tables> | void;
 
 export interface SchemaDefinition<Tables extends string> {
   tables?: Record<Tables, TableDefinition>;

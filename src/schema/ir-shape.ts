@@ -19,8 +19,7 @@ import {
 /** An enum whose message names the bad value and the choices, which zod's default does not. */
 function oneOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   return z.enum(values, {
-    error: ({ input }) =>
-      input === undefined ? 'required' : `unknown ${what} ${JSON.stringify(input)}; expected one of ${values.join(', ')}`,
+    error: ({ input }) => (input === undefined ? 'required' : `unknown ${what} ${JSON.stringify(input)}; expected one of ${values.join(', ')}`),
   });
 }
 
@@ -74,7 +73,7 @@ export const resourceTypeShape = z.strictObject({
 /** Table and resource values are parsed one by one (see validate.ts), so here they stay opaque. */
 export const envelopeShape = z.strictObject({
   version: z.literal(1, {
-    error: (issue) => `unsupported schema version ${JSON.stringify(issue.input)}; this server reads version 1`,
+    error: issue => `unsupported schema version ${JSON.stringify(issue.input)}; this server reads version 1`,
   }),
   tables: z.record(z.string(), z.unknown()),
   resources: z.record(z.string(), z.unknown()),
@@ -82,8 +81,5 @@ export const envelopeShape = z.strictObject({
 
 // Compile-time proof that what the shapes accept is exactly the IR the rest of the code reads.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const proofs: [Same<z.output<typeof tableShape>, TableIR>, Same<z.output<typeof resourceTypeShape>, ResourceTypeIR>] = [
-  true,
-  true,
-];
+const proofs: [Same<z.output<typeof tableShape>, TableIR>, Same<z.output<typeof resourceTypeShape>, ResourceTypeIR>] = [true, true];
 void proofs;

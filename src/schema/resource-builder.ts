@@ -108,8 +108,8 @@ export class ResourceDraft extends Draft {
       defaultRole: this.role,
       grant: this.ceilings,
       static: this.slugs,
-      shares: this.shareDrafts.map((draft) => draft.toIR()),
-      owns: this.ownDrafts.map((draft) => draft.toIR()),
+      shares: this.shareDrafts.map(draft => draft.toIR()),
+      owns: this.ownDrafts.map(draft => draft.toIR()),
     };
   }
 }

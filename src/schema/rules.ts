@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { rank } from '../domain/roles.js';
 import {
-  RESERVED_COLUMNS,
+  type RESERVED_COLUMNS,
   TIMESTAMP_COLUMNS,
   type AccessIR,
   type ColumnIR,
@@ -32,7 +32,7 @@ const DEFAULT_VALUES: Record<ColumnType, { schema: z.ZodType; expected: string }
   uuid: { schema: z.guid(), expected: 'a UUID string' },
   integer: { schema: z.int32(), expected: 'a 32-bit integer' },
   bigint: {
-    schema: z.string().refine((text) => /^-?\d+$/.test(text) && BigInt(text) >= INT64.min && BigInt(text) <= INT64.max),
+    schema: z.string().refine(text => /^-?\d+$/.test(text) && BigInt(text) >= INT64.min && BigInt(text) <= INT64.max),
     expected: 'a 64-bit integer as a decimal string (JSON numbers cannot hold every 64-bit integer)',
   },
   boolean: { schema: z.boolean(), expected: 'true or false' },
@@ -71,11 +71,7 @@ export function checkTable(name: string, table: TableIR): SchemaIssue[] {
   const columnIssues = Object.entries(table.columns).flatMap(([column, ir]) =>
     checkColumn([...path, 'columns', column], column, ir, table.timestamps),
   );
-  return [
-    ...columnIssues,
-    ...checkIndexes([...path, 'indexes'], table),
-    ...checkAccess([...path, 'access'], table.access, { unlink: true }),
-  ];
+  return [...columnIssues, ...checkIndexes([...path, 'indexes'], table), ...checkAccess([...path, 'access'], table.access, { unlink: true })];
 }
 
 function checkColumn(path: PathSegment[], name: string, column: ColumnIR, timestamps: boolean): SchemaIssue[] {
@@ -132,18 +128,12 @@ function checkAccess(path: PathSegment[], access: AccessIR | null, allow: { unli
     if (rules.includes('none') && rules.length > 1) {
       return [issueAt(at, '"none" forbids the action, so it cannot be combined with other rules')];
     }
-    return rules.flatMap((rule, i) =>
-      repeatsEarlier(rules, i) ? [issueAt([...at, i], `rule ${JSON.stringify(rule)} is listed twice`)] : [],
-    );
+    return rules.flatMap((rule, i) => (repeatsEarlier(rules, i) ? [issueAt([...at, i], `rule ${JSON.stringify(rule)} is listed twice`)] : []));
   });
 }
 
 /** `tableNames` null: the tables are unreadable, so links to them are not judged. */
-export function checkResourceType(
-  name: string,
-  type: ResourceTypeIR,
-  tableNames: ReadonlySet<string> | null,
-): SchemaIssue[] {
+export function checkResourceType(name: string, type: ResourceTypeIR, tableNames: ReadonlySet<string> | null): SchemaIssue[] {
   const path = ['resources', name];
   return [
     ...checkVisibility([...path, 'visibility'], type.visibility),
@@ -199,14 +189,9 @@ function checkStatic(path: PathSegment[], slugs: string[]): SchemaIssue[] {
   });
 }
 
-function checkTableLinks(
-  path: PathSegment[],
-  typeName: string,
-  type: ResourceTypeIR,
-  tableNames: ReadonlySet<string> | null,
-): SchemaIssue[] {
-  const shared = type.shares.map((share) => share.table);
-  const owned = type.owns.map((own) => own.table);
+function checkTableLinks(path: PathSegment[], typeName: string, type: ResourceTypeIR, tableNames: ReadonlySet<string> | null): SchemaIssue[] {
+  const shared = type.shares.map(share => share.table);
+  const owned = type.owns.map(own => own.table);
   const check = (kind: 'shares' | 'owns', tables: string[], i: number): SchemaIssue[] => {
     const table = tables[i];
     const at = [...path, kind, i, 'table'];
@@ -223,9 +208,6 @@ function checkTableLinks(
       ...check('shares', shared, i),
       ...checkAccess([...path, 'shares', i, 'access'], share.access, { unlink: true }),
     ]),
-    ...type.owns.flatMap((own, i) => [
-      ...check('owns', owned, i),
-      ...checkAccess([...path, 'owns', i, 'access'], own.access, { unlink: false }),
-    ]),
+    ...type.owns.flatMap((own, i) => [...check('owns', owned, i), ...checkAccess([...path, 'owns', i, 'access'], own.access, { unlink: false })]),
   ];
 }

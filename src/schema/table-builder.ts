@@ -1,13 +1,4 @@
-import type {
-  AccessAction,
-  AccessIR,
-  AccessRule,
-  ColumnIR,
-  ColumnType,
-  JsonValue,
-  TableIR,
-  TimestampColumn,
-} from './ir.js';
+import type { AccessAction, AccessIR, AccessRule, ColumnIR, ColumnType, JsonValue, TableIR, TimestampColumn } from './ir.js';
 import { Draft } from './draft.js';
 
 /** What `default()` takes per column type; the builder turns it into the IR's JSON form. */
@@ -54,16 +45,38 @@ export class TableDraft extends Draft {
   /** The column the modifiers apply to; a table-level call ends it. */
   private current: string | null = null;
 
-  text(name: string) { return this.column(name, 'text'); }
-  uuid(name: string) { return this.column(name, 'uuid'); }
-  integer(name: string) { return this.column(name, 'integer'); }
-  bigint(name: string) { return this.column(name, 'bigint'); }
-  boolean(name: string) { return this.column(name, 'boolean'); }
-  jsonb(name: string) { return this.column(name, 'jsonb'); }
-  timestamp(name: string) { return this.column(name, 'timestamp'); }
+  text(name: string) {
+    return this.column(name, 'text');
+  }
+  uuid(name: string) {
+    return this.column(name, 'uuid');
+  }
+  integer(name: string) {
+    return this.column(name, 'integer');
+  }
+  bigint(name: string) {
+    return this.column(name, 'bigint');
+  }
+  boolean(name: string) {
+    return this.column(name, 'boolean');
+  }
+  jsonb(name: string) {
+    return this.column(name, 'jsonb');
+  }
+  timestamp(name: string) {
+    return this.column(name, 'timestamp');
+  }
 
-  notNull() { return this.modify('notNull', (column) => { column.notNull = true; }); }
-  unique() { return this.modify('unique', (column) => { column.unique = true; }); }
+  notNull() {
+    return this.modify('notNull', column => {
+      column.notNull = true;
+    });
+  }
+  unique() {
+    return this.modify('unique', column => {
+      column.unique = true;
+    });
+  }
 
   default(value: unknown) {
     return this.modify('default', (column, name) => {

@@ -60,25 +60,33 @@ const cases: Case[] = [
   // The envelope
   {
     rule: 'the version must be 1',
-    break: (ir) => { ir.version = 2; },
+    break: ir => {
+      ir.version = 2;
+    },
     path: 'version',
     message: 'unsupported schema version 2; this server reads version 1',
   },
   {
     rule: 'unknown top-level fields are rejected',
-    break: (ir) => { ir.tabels = {}; },
+    break: ir => {
+      ir.tabels = {};
+    },
     path: 'tabels',
     message: 'unknown field',
   },
   {
     rule: 'tables must be an object',
-    break: (ir) => { ir.tables = []; },
+    break: ir => {
+      ir.tables = [];
+    },
     path: 'tables',
     message: 'expected record, got an array',
   },
   {
     rule: 'resources are required',
-    break: (ir) => { delete ir.resources; },
+    break: ir => {
+      delete ir.resources;
+    },
     path: 'resources',
     message: 'required',
   },
@@ -86,43 +94,57 @@ const cases: Case[] = [
   // Identifiers
   {
     rule: 'table names are lowercase identifiers',
-    break: (ir) => { ir.tables['Chat-Log'] = ir.tables.notes; },
+    break: ir => {
+      ir.tables['Chat-Log'] = ir.tables.notes;
+    },
     path: 'tables["Chat-Log"]',
     message: 'table name "Chat-Log" must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)',
   },
   {
     rule: 'table names are at most 63 characters',
-    break: (ir) => { ir.tables[`t${'x'.repeat(63)}`] = ir.tables.notes; },
+    break: ir => {
+      ir.tables[`t${'x'.repeat(63)}`] = ir.tables.notes;
+    },
     path: `tables.t${'x'.repeat(63)}`,
     message: `table name "t${'x'.repeat(63)}" must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)`,
   },
   {
     rule: 'column names start with a lowercase letter',
-    break: (ir) => { messages(ir).columns.Body = { type: 'text', notNull: false, unique: false }; },
+    break: ir => {
+      messages(ir).columns.Body = { type: 'text', notNull: false, unique: false };
+    },
     path: 'tables.messages.columns.Body',
     message: 'column name "Body" must start with a lowercase letter and use only letters, digits and _ (at most 63 characters)',
   },
   {
     rule: 'the column name id is reserved',
-    break: (ir) => { messages(ir).columns.id = { type: 'uuid', notNull: true, unique: true }; },
+    break: ir => {
+      messages(ir).columns.id = { type: 'uuid', notNull: true, unique: true };
+    },
     path: 'tables.messages.columns.id',
     message: 'column name "id" is reserved: every row already has an id',
   },
   {
     rule: '2.7: room placement is never a column',
-    break: (ir) => { messages(ir).columns.roomId = { type: 'uuid', notNull: false, unique: false }; },
+    break: ir => {
+      messages(ir).columns.roomId = { type: 'uuid', notNull: false, unique: false };
+    },
     path: 'tables.messages.columns.roomId',
     message: 'column name "roomId" is reserved: room placement is virtual and never a column (spec 2.7)',
   },
   {
     rule: '2.1: resource types starting with _ are reserved',
-    break: (ir) => { ir.resources._app = ir.resources.room; },
+    break: ir => {
+      ir.resources._app = ir.resources.room;
+    },
     path: 'resources._app',
     message: 'resource type "_app" is reserved: names starting with "_" belong to the platform (spec 2.1)',
   },
   {
     rule: 'resource type names are lowercase identifiers',
-    break: (ir) => { ir.resources.Room = ir.resources.room; },
+    break: ir => {
+      ir.resources.Room = ir.resources.room;
+    },
     path: 'resources.Room',
     message: 'resource type name "Room" must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)',
   },
@@ -130,31 +152,41 @@ const cases: Case[] = [
   // Columns
   {
     rule: 'column types are a closed list',
-    break: (ir) => { messages(ir).columns.body.type = 'varchar'; },
+    break: ir => {
+      messages(ir).columns.body.type = 'varchar';
+    },
     path: 'tables.messages.columns.body.type',
     message: 'unknown column type "varchar"; expected one of text, uuid, integer, bigint, boolean, jsonb, timestamp',
   },
   {
     rule: 'column flags are required',
-    break: (ir) => { delete messages(ir).columns.body.notNull; },
+    break: ir => {
+      delete messages(ir).columns.body.notNull;
+    },
     path: 'tables.messages.columns.body.notNull',
     message: 'required',
   },
   {
     rule: 'column flags are booleans',
-    break: (ir) => { messages(ir).columns.body.unique = 'yes'; },
+    break: ir => {
+      messages(ir).columns.body.unique = 'yes';
+    },
     path: 'tables.messages.columns.body.unique',
     message: 'expected boolean, got string "yes"',
   },
   {
     rule: 'unknown column fields are rejected',
-    break: (ir) => { messages(ir).columns.body.nullable = false; },
+    break: ir => {
+      messages(ir).columns.body.nullable = false;
+    },
     path: 'tables.messages.columns.body.nullable',
     message: 'unknown field',
   },
   {
     rule: 'a default cannot be null',
-    break: (ir) => { messages(ir).columns.body.default = null; },
+    break: ir => {
+      messages(ir).columns.body.default = null;
+    },
     path: 'tables.messages.columns.body.default',
     message: 'a default cannot be null; leave the default out instead',
   },
@@ -162,37 +194,49 @@ const cases: Case[] = [
   // Tables
   {
     rule: 'timestamps() clashes with a declared created_at',
-    break: (ir) => { messages(ir).columns.created_at = { type: 'timestamp', notNull: true, unique: false }; },
+    break: ir => {
+      messages(ir).columns.created_at = { type: 'timestamp', notNull: true, unique: false };
+    },
     path: 'tables.messages.columns.created_at',
     message: 'column "created_at" clashes with timestamps(), which adds created_at and updated_at; drop one of them',
   },
   {
     rule: 'an index names known columns',
-    break: (ir) => { messages(ir).indexes.push(['body', 'author']); },
+    break: ir => {
+      messages(ir).indexes.push(['body', 'author']);
+    },
     path: 'tables.messages.indexes[2][1]',
     message: 'index names unknown column "author"',
   },
   {
     rule: 'timestamp columns are only known when timestamps() is on',
-    break: (ir) => { messages(ir).timestamps = false; },
+    break: ir => {
+      messages(ir).timestamps = false;
+    },
     path: 'tables.messages.indexes[1][0]',
     message: 'index names unknown column "created_at"',
   },
   {
     rule: 'an index has at least one column',
-    break: (ir) => { messages(ir).indexes.push([]); },
+    break: ir => {
+      messages(ir).indexes.push([]);
+    },
     path: 'tables.messages.indexes[2]',
     message: 'an index needs at least one column',
   },
   {
     rule: 'an index lists a column once',
-    break: (ir) => { messages(ir).indexes.push(['body', 'body']); },
+    break: ir => {
+      messages(ir).indexes.push(['body', 'body']);
+    },
     path: 'tables.messages.indexes[2][1]',
     message: 'column "body" appears twice in this index',
   },
   {
     rule: 'an index is declared once',
-    break: (ir) => { messages(ir).indexes.push(['parentId']); },
+    break: ir => {
+      messages(ir).indexes.push(['parentId']);
+    },
     path: 'tables.messages.indexes[2]',
     message: 'duplicates index 0 (same columns in the same order)',
   },
@@ -200,37 +244,49 @@ const cases: Case[] = [
   // Access rules
   {
     rule: 'access rules are roles, creator or none',
-    break: (ir) => { messages(ir).access.read = ['everyone']; },
+    break: ir => {
+      messages(ir).access.read = ['everyone'];
+    },
     path: 'tables.messages.access.read[0]',
     message: 'unknown access rule "everyone"; expected one of owner, admin, writer, reader, creator, none',
   },
   {
     rule: 'access actions are a closed list',
-    break: (ir) => { messages(ir).access.write = ['writer']; },
+    break: ir => {
+      messages(ir).access.write = ['writer'];
+    },
     path: 'tables.messages.access.write',
     message: 'unknown field',
   },
   {
     rule: 'an access list is not empty',
-    break: (ir) => { messages(ir).access.delete = []; },
+    break: ir => {
+      messages(ir).access.delete = [];
+    },
     path: 'tables.messages.access.delete',
     message: 'list at least one rule, or ["none"] to forbid delete',
   },
   {
     rule: 'none stands alone',
-    break: (ir) => { messages(ir).access.update = ['none', 'admin']; },
+    break: ir => {
+      messages(ir).access.update = ['none', 'admin'];
+    },
     path: 'tables.messages.access.update',
     message: '"none" forbids the action, so it cannot be combined with other rules',
   },
   {
     rule: 'an access rule is listed once',
-    break: (ir) => { messages(ir).access.read = ['reader', 'reader']; },
+    break: ir => {
+      messages(ir).access.read = ['reader', 'reader'];
+    },
     path: 'tables.messages.access.read[1]',
     message: 'rule "reader" is listed twice',
   },
   {
     rule: 'owned tables have nothing to unlink',
-    break: (ir) => { room(ir).owns[0].access.unlink = ['admin']; },
+    break: ir => {
+      room(ir).owns[0].access.unlink = ['admin'];
+    },
     path: 'resources.room.owns[0].access.unlink',
     message: 'owned rows are not linked into the resource, so there is nothing to unlink',
   },
@@ -238,109 +294,146 @@ const cases: Case[] = [
   // Resource types
   {
     rule: '2.1: visibility is members, unlisted or discoverable',
-    break: (ir) => { room(ir).visibility.allow = ['members', 'public']; },
+    break: ir => {
+      room(ir).visibility.allow = ['members', 'public'];
+    },
     path: 'resources.room.visibility.allow[1]',
     message: 'unknown visibility "public"; expected one of members, unlisted, discoverable',
   },
   {
     rule: '2.1: the default visibility is among the allowed ones',
-    break: (ir) => { room(ir).visibility.default = 'discoverable'; },
+    break: ir => {
+      room(ir).visibility.default = 'discoverable';
+    },
     path: 'resources.room.visibility.default',
     message: 'default "discoverable" is not in allow [members, unlisted]; allow must include the default',
   },
   {
     rule: 'an allowed visibility is listed once',
-    break: (ir) => { room(ir).visibility.allow = ['members', 'unlisted', 'members']; },
+    break: ir => {
+      room(ir).visibility.allow = ['members', 'unlisted', 'members'];
+    },
     path: 'resources.room.visibility.allow[2]',
     message: '"members" is listed twice',
   },
   {
     rule: 'allow is not empty',
-    break: (ir) => { room(ir).visibility.allow = []; },
+    break: ir => {
+      room(ir).visibility.allow = [];
+    },
     path: 'resources.room.visibility.allow',
     message: 'allow must list at least the default visibility',
   },
   {
     rule: '2.1: roles are owner, admin, writer, reader',
-    break: (ir) => { room(ir).defaultRole = 'member'; },
+    break: ir => {
+      room(ir).defaultRole = 'member';
+    },
     path: 'resources.room.defaultRole',
     message: 'unknown role "member"; expected one of owner, admin, writer, reader',
   },
   {
     rule: '3: join cannot make someone owner',
-    break: (ir) => { room(ir).defaultRole = 'owner'; },
+    break: ir => {
+      room(ir).defaultRole = 'owner';
+    },
     path: 'resources.room.defaultRole',
     message: 'defaultRole cannot be "owner": the creator is the only owner, and joiners get the default role',
   },
   {
     rule: '2.1: a grant ceiling cannot exceed the role itself',
-    break: (ir) => { room(ir).grant.writer = 'admin'; },
+    break: ir => {
+      room(ir).grant.writer = 'admin';
+    },
     path: 'resources.room.grant.writer',
     message: '"writer" cannot grant "admin": a role\'s ceiling may not exceed the role itself',
   },
   {
     rule: '2.1: ownership cannot be handed out by grant',
-    break: (ir) => { room(ir).grant.owner = 'owner'; },
+    break: ir => {
+      room(ir).grant.owner = 'owner';
+    },
     path: 'resources.room.grant.owner',
     message: 'ownership cannot be handed out by grant (spec 2.1); the highest ceiling is "admin"',
   },
   {
     rule: 'a grant names every role',
-    break: (ir) => { delete room(ir).grant.reader; },
+    break: ir => {
+      delete room(ir).grant.reader;
+    },
     path: 'resources.room.grant.reader',
     message: 'required',
   },
   {
     rule: 'a grant ceiling is a role or null',
-    break: (ir) => { room(ir).grant.admin = 'moderator'; },
+    break: ir => {
+      room(ir).grant.admin = 'moderator';
+    },
     path: 'resources.room.grant.admin',
     message: 'unknown role "moderator"; expected one of owner, admin, writer, reader',
   },
   {
     rule: 'static slugs are lowercase, digits and dashes',
-    break: (ir) => { room(ir).static.push('Main Hall'); },
+    break: ir => {
+      room(ir).static.push('Main Hall');
+    },
     path: 'resources.room.static[1]',
-    message: 'static slug "Main Hall" must start with a lowercase letter or digit and use only lowercase letters, digits and - (at most 63 characters)',
+    message:
+      'static slug "Main Hall" must start with a lowercase letter or digit and use only lowercase letters, digits and - (at most 63 characters)',
   },
   {
     rule: 'static slugs are unique',
-    break: (ir) => { room(ir).static.push('lobby'); },
+    break: ir => {
+      room(ir).static.push('lobby');
+    },
     path: 'resources.room.static[1]',
     message: 'static slug "lobby" is listed twice',
   },
   {
     rule: 'shares names a declared table',
-    break: (ir) => { room(ir).shares[0].table = 'chats'; },
+    break: ir => {
+      room(ir).shares[0].table = 'chats';
+    },
     path: 'resources.room.shares[0].table',
     message: 'shares unknown table "chats"',
   },
   {
     rule: 'owns names a declared table',
-    break: (ir) => { room(ir).owns[0].table = 'memos'; },
+    break: ir => {
+      room(ir).owns[0].table = 'memos';
+    },
     path: 'resources.room.owns[0].table',
     message: 'owns unknown table "memos"',
   },
   {
     rule: 'a table is shared once per type',
-    break: (ir) => { room(ir).shares.push({ ...room(ir).shares[0] }); },
+    break: ir => {
+      room(ir).shares.push({ ...room(ir).shares[0] });
+    },
     path: 'resources.room.shares[1].table',
     message: 'table "messages" is listed twice in shares',
   },
   {
     rule: 'a type does not both share and own a table',
-    break: (ir) => { room(ir).owns.push({ table: 'messages', access: null }); },
+    break: ir => {
+      room(ir).owns.push({ table: 'messages', access: null });
+    },
     path: 'resources.room.owns[1].table',
     message: 'table "messages" is both shared and owned by "room"; its rows are either linked in or owned, not both',
   },
   {
     rule: '3: onMemberRemove is remove, hide or retain',
-    break: (ir) => { room(ir).shares[0].onMemberRemove = 'delete'; },
+    break: ir => {
+      room(ir).shares[0].onMemberRemove = 'delete';
+    },
     path: 'resources.room.shares[0].onMemberRemove',
     message: 'unknown onMemberRemove policy "delete"; expected one of remove, hide, retain',
   },
   {
     rule: '3: onOwnerDelete is remove, tombstone or retain',
-    break: (ir) => { room(ir).shares[0].onOwnerDelete = 'hide'; },
+    break: ir => {
+      room(ir).shares[0].onOwnerDelete = 'hide';
+    },
     path: 'resources.room.shares[0].onOwnerDelete',
     message: 'unknown onOwnerDelete policy "hide"; expected one of remove, tombstone, retain',
   },
@@ -387,10 +480,12 @@ describe('column defaults fit the column type', () => {
     const ir: Mutable = baseIR();
     ir.tables.notes.columns.extra = { type, notNull: false, unique: false, default: value };
     const issues = expected
-      ? [{
-          path: 'tables.notes.columns.extra.default',
-          message: `default ${JSON.stringify(value)} does not fit column type ${type}: expected ${expected}`,
-        }]
+      ? [
+          {
+            path: 'tables.notes.columns.extra.default',
+            message: `default ${JSON.stringify(value)} does not fit column type ${type}: expected ${expected}`,
+          },
+        ]
       : [];
     expect(issuesOf(ir)).toEqual(issues);
   });
@@ -403,7 +498,7 @@ describe('collecting problems', () => {
     ir.tables.notes.indexes = [['missing']];
     ir.resources.room.grant.writer = 'admin';
     ir.resources._app = baseIR().resources.room;
-    expect(issuesOf(ir).map((issue) => issue.path)).toEqual([
+    expect(issuesOf(ir).map(issue => issue.path)).toEqual([
       'tables.messages.columns.body.type',
       'tables.notes.indexes[0][0]',
       'resources.room.grant.writer',

@@ -52,12 +52,7 @@ export function inspectSchemaIR(input: unknown): { ir: SchemaIR; issues: SchemaI
   return { ir, issues };
 }
 
-function parseNode<T extends TableIR | ResourceTypeIR>(
-  shape: z.ZodType<T>,
-  raw: unknown,
-  path: PathSegment[],
-  issues: SchemaIssue[],
-): T | null {
+function parseNode<T extends TableIR | ResourceTypeIR>(shape: z.ZodType<T>, raw: unknown, path: PathSegment[], issues: SchemaIssue[]): T | null {
   const result = shape.safeParse(raw, { error: describeTypeIssue });
   if (result.success) return result.data;
   issues.push(...toSchemaIssues(path, result.error));
@@ -66,9 +61,9 @@ function parseNode<T extends TableIR | ResourceTypeIR>(
 
 /** zod reports unknown keys as one issue on the parent; one per key points straight at the typo. */
 function toSchemaIssues(prefix: PathSegment[], error: z.ZodError): SchemaIssue[] {
-  return error.issues.flatMap((issue) => {
+  return error.issues.flatMap(issue => {
     const path = [...prefix, ...(issue.path as PathSegment[])];
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => issueAt([...path, key], 'unknown field'));
+    if (issue.code === 'unrecognized_keys') return issue.keys.map(key => issueAt([...path, key], 'unknown field'));
     return [issueAt(path, issue.message)];
   });
 }

@@ -29,13 +29,9 @@ export const appInputSchema = z.object({
   redirectUris: z.array(z.string()).max(20).default([]),
 });
 
-export const envNameSchema = z
-  .string()
-  .regex(/^[a-z][a-z0-9-]{0,31}$/, 'env must be lowercase letters, digits and dashes (e.g. dev, staging, prod)');
+export const envNameSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'env must be lowercase letters, digits and dashes (e.g. dev, staging, prod)');
 
-export const testUserNameSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, dashes or underscores');
+export const testUserNameSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, dashes or underscores');
 
 export interface AppView {
   id: string;
@@ -250,7 +246,10 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
       const name = testUserNameSchema.parse(input.name);
       const deployment = await prisma.deployment.findUnique({ where: { appId_env: { appId, env } } });
       if (!deployment) {
-        throw conflict('env_not_deployed', `Environment '${env}' of app ${appId} has no deployment yet: deploy a schema to it first (gatehouse deploy --app ${appId} --env ${env}).`);
+        throw conflict(
+          'env_not_deployed',
+          `Environment '${env}' of app ${appId} has no deployment yet: deploy a schema to it first (gatehouse deploy --app ${appId} --env ${env}).`,
+        );
       }
       const userId = testUserId(appId, name);
       await prisma.principal.upsert({ where: { id: userId }, create: { id: userId, kind: 'user', displayName: name }, update: {} });

@@ -60,7 +60,12 @@ export function createFeedService(deps: ServiceDeps) {
 
     /** `members.live()`: one resource's roster; ends after the subscriber's own removal. */
     async members(caller: PrincipalCaller, resourceId: string): Promise<AsyncIterable<MembershipEvent>> {
-      const feed = follow(caller, `member:${resourceId}`, () => true, event => endsMembership(event, caller.principal.id));
+      const feed = follow(
+        caller,
+        `member:${resourceId}`,
+        () => true,
+        event => endsMembership(event, caller.principal.id),
+      );
       try {
         await requireRosterAccess(caller, resourceId);
       } catch (error) {
@@ -72,7 +77,12 @@ export function createFeedService(deps: ServiceDeps) {
 
     /** `resources.live()`: the caller's own rows across every resource of this app environment. */
     resources(caller: PrincipalCaller): AsyncIterable<MembershipEvent> {
-      return follow(caller, `principal:${caller.principal.id}`, event => event.deploymentId === caller.deployment.id, () => false);
+      return follow(
+        caller,
+        `principal:${caller.principal.id}`,
+        event => event.deploymentId === caller.deployment.id,
+        () => false,
+      );
     },
   };
 }

@@ -44,12 +44,17 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
   const principalCache = new Cache<PrincipalCaller['principal']>({ ttlMs: LOOKUP_CACHE_MS });
 
   function appOfClient(clientId: string): Promise<string | null> {
-    return appOfClientCache.getOrLoad(clientId, async () => (await prisma.appClient.findUnique({ where: { clientId }, select: { appId: true } }))?.appId ?? null);
+    return appOfClientCache.getOrLoad(
+      clientId,
+      async () => (await prisma.appClient.findUnique({ where: { clientId }, select: { appId: true } }))?.appId ?? null,
+    );
   }
 
   function gatewayDeployment(appId: string) {
     const env = config.auth.gatewayEnv;
-    return deploymentCache.getOrLoad(appId, () => prisma.deployment.findUnique({ where: { appId_env: { appId, env } }, select: { id: true, appId: true, env: true } }));
+    return deploymentCache.getOrLoad(appId, () =>
+      prisma.deployment.findUnique({ where: { appId_env: { appId, env } }, select: { id: true, appId: true, env: true } }),
+    );
   }
 
   /** Provider subjects are people. They may never name a test user or an agent. */
@@ -63,7 +68,12 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
   function personFor(sub: string): Promise<PrincipalCaller['principal']> {
     return principalCache.getOrLoad(sub, async () => {
       assertPersonSubject(sub);
-      const row = await prisma.principal.upsert({ where: { id: sub }, create: { id: sub, kind: 'user' }, update: {}, select: { id: true, kind: true, ownerId: true } });
+      const row = await prisma.principal.upsert({
+        where: { id: sub },
+        create: { id: sub, kind: 'user' },
+        update: {},
+        select: { id: true, kind: true, ownerId: true },
+      });
       if (row.kind !== 'user') throw new AppError('subject_reserved', 403, 'The provider subject names an agent, not a person.');
       return { id: row.id, kind: row.kind as PrincipalKind, ownerId: row.ownerId };
     });
@@ -144,7 +154,11 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
       }
       const deployment = await gatewayDeployment(appId);
       if (!deployment) {
-        throw new AppError('env_not_deployed', 409, `The app has no '${config.auth.gatewayEnv}' deployment yet: deploy its schema first (GATEWAY_ENV selects the environment).`);
+        throw new AppError(
+          'env_not_deployed',
+          409,
+          `The app has no '${config.auth.gatewayEnv}' deployment yet: deploy its schema first (GATEWAY_ENV selects the environment).`,
+        );
       }
       const principal = await personFor(info.sub);
       return { caller: { type: 'principal', principal, deployment, credential: options.credential, payer: null, expiresAt: info.expiresAt }, info };
@@ -160,7 +174,9 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
         const { redirect_to, welcomed } = await accept({ challenge, grant_scope: scope });
         return { skip: true, redirect_to, welcomed };
       }
-      const principal = subject ? await prisma.principal.findUnique({ where: { id: subject }, select: { onboardedAt: true, displayName: true } }) : null;
+      const principal = subject
+        ? await prisma.principal.findUnique({ where: { id: subject }, select: { onboardedAt: true, displayName: true } })
+        : null;
       return {
         challenge,
         skip: false,

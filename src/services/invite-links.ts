@@ -18,23 +18,29 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
       const deployment = await apps.deployment(caller.deployment.id);
       const code = newSecret('inv');
       // Gated like every per-resource route: 404 to a caller who cannot see the resource.
-      const link = await runTransition(deps, caller, resourceId, async ({ tx, actor, resource, now }) => {
-        const liveLinksByActor = await tx.inviteLink.count({
-          where: { resourceId: resource.id, creatorId: actor.id, usedAt: null, expiresAt: { gt: now } },
-        });
-        const granted = decideCreateInviteLink({ actor, role, rules: typeRules(deployment, resource.type), liveLinksByActor });
-        return tx.inviteLink.create({
-          data: {
-            id: newId('lnk'),
-            resourceId: resource.id,
-            creatorId: actor.id,
-            role: granted,
-            codeHash: sha256(code),
-            expiresAt: new Date(now.getTime() + INVITE_LINK_TTL_MS),
-            createdAt: now,
-          },
-        });
-      }, { gate: 'reach' });
+      const link = await runTransition(
+        deps,
+        caller,
+        resourceId,
+        async ({ tx, actor, resource, now }) => {
+          const liveLinksByActor = await tx.inviteLink.count({
+            where: { resourceId: resource.id, creatorId: actor.id, usedAt: null, expiresAt: { gt: now } },
+          });
+          const granted = decideCreateInviteLink({ actor, role, rules: typeRules(deployment, resource.type), liveLinksByActor });
+          return tx.inviteLink.create({
+            data: {
+              id: newId('lnk'),
+              resourceId: resource.id,
+              creatorId: actor.id,
+              role: granted,
+              codeHash: sha256(code),
+              expiresAt: new Date(now.getTime() + INVITE_LINK_TTL_MS),
+              createdAt: now,
+            },
+          });
+        },
+        { gate: 'reach' },
+      );
       const origin = deployment.origins[0] ?? deps.config.publicUrl;
       return { url: `${origin}/_invite/${code}`, role: link.role, expiresAt: link.expiresAt };
     },
@@ -51,7 +57,9 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
           role: true,
           usedAt: true,
           expiresAt: true,
-          resource: { select: { id: true, name: true, type: true, deployment: { select: { appId: true, env: true, app: { select: { name: true } } } } } },
+          resource: {
+            select: { id: true, name: true, type: true, deployment: { select: { appId: true, env: true, app: { select: { name: true } } } } },
+          },
         },
       });
       if (!link) throw linkNotFound();
@@ -80,18 +88,24 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
       if (!found || found.resource.deploymentId !== caller.deployment.id) throw linkNotFound();
       const deployment = await apps.deployment(caller.deployment.id);
       // The code is the capability: claiming is the way into a members-only resource, so no visibility gate.
-      return runTransition(deps, caller, found.resourceId, async ({ tx, changes, resource, now, actor: claimer }) => {
-        // Read under the resource lock: concurrent claims of one link serialise here.
-        const link = (await tx.inviteLink.findUnique({ where: { codeHash: sha256(code) } }))!;
-        const creator = await changes.party(link.creatorId);
-        if (!creator) throw new AppError('invite_link_inactive', 403, 'The creator of this invite link no longer exists.');
-        const blocked = await isBlockedEitherWay(tx, claimer.id, creator.id);
-        const outcome = decideClaimInviteLink({ claimer, creator, link, rules: typeRules(deployment, resource.type), blocked, now });
-        const consumed = await tx.inviteLink.updateMany({ where: { id: link.id, usedAt: null }, data: { usedAt: now, usedBy: claimer.id } });
-        if (consumed.count !== 1) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
-        await changes.apply(claimer.id, claimer.membership, outcome, link.creatorId);
-        return { ok: true as const, resourceId: resource.id, state: 'active' as const, role: outcome.role };
-      }, { gate: 'entry' });
+      return runTransition(
+        deps,
+        caller,
+        found.resourceId,
+        async ({ tx, changes, resource, now, actor: claimer }) => {
+          // Read under the resource lock: concurrent claims of one link serialise here.
+          const link = (await tx.inviteLink.findUnique({ where: { codeHash: sha256(code) } }))!;
+          const creator = await changes.party(link.creatorId);
+          if (!creator) throw new AppError('invite_link_inactive', 403, 'The creator of this invite link no longer exists.');
+          const blocked = await isBlockedEitherWay(tx, claimer.id, creator.id);
+          const outcome = decideClaimInviteLink({ claimer, creator, link, rules: typeRules(deployment, resource.type), blocked, now });
+          const consumed = await tx.inviteLink.updateMany({ where: { id: link.id, usedAt: null }, data: { usedAt: now, usedBy: claimer.id } });
+          if (consumed.count !== 1) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
+          await changes.apply(claimer.id, claimer.membership, outcome, link.creatorId);
+          return { ok: true as const, resourceId: resource.id, state: 'active' as const, role: outcome.role };
+        },
+        { gate: 'entry' },
+      );
     },
   };
 }

@@ -19,8 +19,7 @@ export interface LockedResource {
   visibility: StoredVisibility;
 }
 
-export const resourceNotFound = (id: string) =>
-  notFound('resource_not_found', `No resource ${id} that you can see in this app environment.`);
+export const resourceNotFound = (id: string) => notFound('resource_not_found', `No resource ${id} that you can see in this app environment.`);
 
 export async function lockResource(tx: Tx, deploymentId: string, resourceId: string): Promise<LockedResource> {
   const rows = await tx.$queryRaw<{ id: string; deployment_id: string; type: string; visibility: StoredVisibility }[]>`

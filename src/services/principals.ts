@@ -14,7 +14,12 @@ export const agentNameSchema = z.string().trim().min(1, 'name must not be empty'
 /** Whether either user blocks the other. */
 export async function isBlockedEitherWay(tx: Tx, a: string, b: string): Promise<boolean> {
   const hit = await tx.block.findFirst({
-    where: { OR: [{ blockerId: a, blockedId: b }, { blockerId: b, blockedId: a }] },
+    where: {
+      OR: [
+        { blockerId: a, blockedId: b },
+        { blockerId: b, blockedId: a },
+      ],
+    },
     select: { blockerId: true },
   });
   return hit !== null;

@@ -64,8 +64,7 @@ function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
 }
 
 /** Opaque keyset cursor over (createdAt DESC, id DESC). */
-const encodeCursor = (row: ResourceView) =>
-  Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
+const encodeCursor = (row: ResourceView) => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
@@ -94,7 +93,10 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       }
       const chosen = input.visibility ?? def.visibility.default;
       if (!def.visibility.allow.includes(chosen)) {
-        throw forbidden('visibility_not_allowed', `Type '${input.type}' does not allow visibility '${chosen}' (allowed: ${def.visibility.allow.join(', ')}).`);
+        throw forbidden(
+          'visibility_not_allowed',
+          `Type '${input.type}' does not allow visibility '${chosen}' (allowed: ${def.visibility.allow.join(', ')}).`,
+        );
       }
       const now = deps.now();
       const id = newId('res');

@@ -12,7 +12,10 @@ export const WELCOME_CREDIT_KIND = 'welcome_credit';
 export function microsToUsd(micros: bigint): string {
   const sign = micros < 0n ? '-' : '';
   const abs = micros < 0n ? -micros : micros;
-  const fraction = (abs % 1_000_000n).toString().padStart(6, '0').replace(/0{1,4}$/, '');
+  const fraction = (abs % 1_000_000n)
+    .toString()
+    .padStart(6, '0')
+    .replace(/0{1,4}$/, '');
   return `${sign}${abs / 1_000_000n}.${fraction}`;
 }
 
@@ -21,7 +24,16 @@ export function createWalletService(deps: ServiceDeps) {
     /** Inserts the entry unless one with `onceKey` exists; true when this call inserted it. */
     async creditOnce(input: { principalId: string; amountMicros: bigint; kind: string; onceKey: string }, tx: Tx = deps.prisma): Promise<boolean> {
       const { count } = await tx.walletEntry.createMany({
-        data: [{ id: newId('wal'), principalId: input.principalId, amountMicros: input.amountMicros, kind: input.kind, onceKey: input.onceKey, createdAt: deps.now() }],
+        data: [
+          {
+            id: newId('wal'),
+            principalId: input.principalId,
+            amountMicros: input.amountMicros,
+            kind: input.kind,
+            onceKey: input.onceKey,
+            createdAt: deps.now(),
+          },
+        ],
         skipDuplicates: true,
       });
       return count === 1;
@@ -30,7 +42,12 @@ export function createWalletService(deps: ServiceDeps) {
     /** Spec 4.1 rule 3: the welcome credit, at most once per user ever. */
     grantWelcomeCredit(principalId: string, tx?: Tx): Promise<boolean> {
       return this.creditOnce(
-        { principalId, amountMicros: deps.config.auth.welcomeCreditMicros, kind: WELCOME_CREDIT_KIND, onceKey: `${WELCOME_CREDIT_KIND}:${principalId}` },
+        {
+          principalId,
+          amountMicros: deps.config.auth.welcomeCreditMicros,
+          kind: WELCOME_CREDIT_KIND,
+          onceKey: `${WELCOME_CREDIT_KIND}:${principalId}`,
+        },
         tx,
       );
     },

@@ -70,7 +70,10 @@ describe('item 12: per-resource routes answer 404 to a caller who cannot see the
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
     const res = await carol.gql(`mutation($id: ID!, $u: ID!) { accept(resourceId: $id, userId: $u) { state } }`, { id, u: bob.id });
     expect(gqlError(res)).toMatchObject({ code: 'resource_not_found', status: 404 });
-    const setRole = await carol.gql(`mutation($id: ID!, $u: ID!) { setRole(resourceId: $id, userId: $u, role: reader) { role } }`, { id, u: alice.id });
+    const setRole = await carol.gql(`mutation($id: ID!, $u: ID!) { setRole(resourceId: $id, userId: $u, role: reader) { role } }`, {
+      id,
+      u: alice.id,
+    });
     expect(gqlError(setRole)).toMatchObject({ code: 'resource_not_found', status: 404 });
   });
 
@@ -89,7 +92,7 @@ describe('item 12: per-resource routes answer 404 to a caller who cannot see the
     expect((await bob.post(`/v1/resources/${id}/accept`)).body).toEqual({ ok: true, state: 'active' });
   });
 
-  it("the owner of an invited agent answers for it without being a member", async () => {
+  it('the owner of an invited agent answers for it without being a member', async () => {
     const { alice, bob } = a.users;
     const agent = (await bob.post('/v1/agents', { name: 'helper' })).body;
     const id = await createResource(alice, 'team', 'Secret');
@@ -132,7 +135,7 @@ describe('item 13: the members-only _app resource', () => {
   });
 });
 
-describe("item 14: test users and agents of another app answer like unknown ones", () => {
+describe('item 14: test users and agents of another app answer like unknown ones', () => {
   const unknownLike = (res: { status: number; body: any }, id: string) => {
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('user_not_found');
@@ -168,7 +171,10 @@ describe("item 14: test users and agents of another app answer like unknown ones
 
   it('GraphQL: invite and blockUser across apps answer user_not_found', async () => {
     const id = await createResource(a.users.alice, 'team', 'T');
-    const invite = await a.users.alice.gql(`mutation($id: ID!, $u: ID!) { invite(resourceId: $id, userId: $u) { state } }`, { id, u: b.users.mallory.id });
+    const invite = await a.users.alice.gql(`mutation($id: ID!, $u: ID!) { invite(resourceId: $id, userId: $u) { state } }`, {
+      id,
+      u: b.users.mallory.id,
+    });
     expect(gqlError(invite)).toMatchObject({ code: 'user_not_found', status: 404 });
     const block = await a.users.alice.gql(`mutation($u: ID!) { blockUser(userId: $u) { ok } }`, { u: b.users.mallory.id });
     expect(gqlError(block)).toMatchObject({ code: 'user_not_found', status: 404 });
@@ -190,7 +196,10 @@ describe("item 15: app registration refuses the gateway's hosts and unsafe redir
       expect({ uri, status: res.status, error: res.body.error }).toEqual({ uri, status: 400, error: 'invalid_redirect_uri' });
       expect(res.body.message).toContain('redirectUris[0]');
     }
-    const ok = await a.developer.post('/dev/apps', { name: 'ok', redirectUris: ['https://ok.example.com/cb', 'http://localhost:5173/cb', 'http://127.0.0.1:8080/cb', 'http://[::1]/cb'] });
+    const ok = await a.developer.post('/dev/apps', {
+      name: 'ok',
+      redirectUris: ['https://ok.example.com/cb', 'http://localhost:5173/cb', 'http://127.0.0.1:8080/cb', 'http://[::1]/cb'],
+    });
     expect(ok.status).toBe(200);
   });
 

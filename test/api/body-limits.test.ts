@@ -32,7 +32,10 @@ interface RawResult {
  * Streams `total` bytes as a chunked body (no Content-Length) over a keep-alive connection and
  * never ends it unless `end`, like a client that would go on sending forever.
  */
-function sendChunked(path: string, options: { total: number; end?: boolean; headers?: Record<string, string>; contentLength?: number }): Promise<RawResult> {
+function sendChunked(
+  path: string,
+  options: { total: number; end?: boolean; headers?: Record<string, string>; contentLength?: number },
+): Promise<RawResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const url = new URL(path, ctx.url);
   const chunk = Buffer.alloc(64 * 1024, ' ');
@@ -118,7 +121,7 @@ describe('MAX_BODY_BYTES: one limit on the bytes actually read', () => {
 
   it('still serves bodies just under the limit, chunked or not, and keeps the connection', async () => {
     const alice = s.users.alice;
-    const pad = (json: string) => json.slice(0, -1) + ' '.repeat(LIMIT - json.length - 16) + '}';
+    const pad = (json: string) => `${json.slice(0, -1) + ' '.repeat(LIMIT - json.length - 16)}}`;
     const rest = await alice.request('POST', '/v1/resources', pad(JSON.stringify({ type: 'team', name: 'Big' })));
     expect(rest).toMatchObject({ status: 200, body: { name: 'Big' } });
     const gql = await alice.request('POST', '/graphql', pad(JSON.stringify({ query: '{ me { id } }' })));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type Seed, TEST_SCHEMA, type TestContext, seed, startTestApp } from '../helpers/app.js';
+import { type Seed, TEST_SCHEMA, type TestContext, seed, startTestApp } from '../helpers/app.js';
 
 let ctx: TestContext;
 let s: Seed;
@@ -12,7 +12,11 @@ afterAll(() => ctx.close());
 
 describe('apps', () => {
   it('creates and lists apps with a client id and origins', async () => {
-    const created = await s.developer.post('/dev/apps', { name: 'Photos', origins: ['https://photos.example.test'], redirectUris: ['https://photos.example.test/cb'] });
+    const created = await s.developer.post('/dev/apps', {
+      name: 'Photos',
+      origins: ['https://photos.example.test'],
+      redirectUris: ['https://photos.example.test/cb'],
+    });
     expect(created.body).toEqual({
       id: expect.stringMatching(/^app_/),
       name: 'Photos',
@@ -39,7 +43,11 @@ describe('apps', () => {
 
 describe('deploy', () => {
   it('refuses an invalid schema with every problem listed', async () => {
-    const bad = { version: 1, tables: {}, resources: { _secret: { ...TEST_SCHEMA.resources.team }, team: { ...TEST_SCHEMA.resources.team, defaultRole: 'emperor' } } };
+    const bad = {
+      version: 1,
+      tables: {},
+      resources: { _secret: { ...TEST_SCHEMA.resources.team }, team: { ...TEST_SCHEMA.resources.team, defaultRole: 'emperor' } },
+    };
     const res = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/staging`, { schema: bad });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_schema');
@@ -58,7 +66,13 @@ describe('4.2 / 5.4 test sessions', () => {
   it('mints { user_id, token, expires_at, payer, env } with a short prefix and 24 h expiry', async () => {
     const res = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'zoe', env: 'dev' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ user_id: `test:${s.appId}:zoe`, token: expect.stringMatching(/^gst_/), expires_at: expect.any(String), payer: s.developerId, env: 'dev' });
+    expect(res.body).toEqual({
+      user_id: `test:${s.appId}:zoe`,
+      token: expect.stringMatching(/^gst_/),
+      expires_at: expect.any(String),
+      payer: s.developerId,
+      env: 'dev',
+    });
     const hours = (new Date(res.body.expires_at).getTime() - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23.99);
     expect(hours).toBeLessThanOrEqual(24);

@@ -68,7 +68,10 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
     expect(res.status).toBe(400);
     expect(codes(res.body)).toContain('query_too_deep');
     expect(codes(res.body)).toContain('query_too_complex');
-    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/depth limit of 10 exceeded/), extensions: { code: 'query_too_deep', status: 400 } });
+    expect(res.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/depth limit of 10 exceeded/),
+      extensions: { code: 'query_too_deep', status: 400 },
+    });
     expect(res.body.data).toBeUndefined();
     expect(res.ms).toBeLessThan(FAST_MS);
   });
@@ -97,7 +100,10 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
     const res = await refusedWhileHealthy(ctx, document);
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
-      { message: `Token limit of ${DEFAULT_GRAPHQL_LIMITS.maxTokens} exceeded. Send a smaller document.`, extensions: { code: 'query_too_large', status: 400 } },
+      {
+        message: `Token limit of ${DEFAULT_GRAPHQL_LIMITS.maxTokens} exceeded. Send a smaller document.`,
+        extensions: { code: 'query_too_large', status: 400 },
+      },
     ]);
     expect(res.ms).toBeLessThan(FAST_MS);
   });
@@ -180,11 +186,13 @@ describe('production hides the schema', () => {
       expect(res.body.errors.length, query).toBeGreaterThan(0);
       for (const error of res.body.errors) expect(error.message, query).not.toMatch(/Did you mean/);
     }
-    const variable = await prod.fetch('/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation($r: Role) { invite(resourceId: "r", userId: "u", role: $r) { ok } }', variables: { r: 'ownr' } }),
-    }).then(r => r.json());
+    const variable = await prod
+      .fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation($r: Role) { invite(resourceId: "r", userId: "u", role: $r) { ok } }', variables: { r: 'ownr' } }),
+      })
+      .then(r => r.json());
     expect(variable.errors[0].message).toMatch(/ownr/);
     expect(variable.errors[0].message).not.toMatch(/Did you mean/);
   });

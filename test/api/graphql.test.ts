@@ -20,9 +20,17 @@ describe('GraphQL mirrors the REST shims', () => {
     });
     expect(created.errors).toBeUndefined();
     const id = created.data.createResource.id;
-    expect(created.data.createResource).toMatchObject({ visibility: 'public', discoverable: false, memberCount: 1, currentMember: { role: 'owner', state: 'active' } });
+    expect(created.data.createResource).toMatchObject({
+      visibility: 'public',
+      discoverable: false,
+      memberCount: 1,
+      currentMember: { role: 'owner', state: 'active' },
+    });
 
-    const invite = await alice.gql(`mutation($id: ID!, $u: ID!) { invite(resourceId: $id, userId: $u, role: reader) { ok state role resourceId } }`, { id, u: bob.id });
+    const invite = await alice.gql(`mutation($id: ID!, $u: ID!) { invite(resourceId: $id, userId: $u, role: reader) { ok state role resourceId } }`, {
+      id,
+      u: bob.id,
+    });
     expect(invite.data.invite).toEqual({ ok: true, state: 'invited', role: 'reader', resourceId: id });
     const invitations = await bob.gql(`{ invitations { resourceId name role invitedBy } }`);
     expect(invitations.data.invitations).toEqual([{ resourceId: id, name: 'Lobby', role: 'reader', invitedBy: alice.id }]);
@@ -50,7 +58,10 @@ describe('GraphQL mirrors the REST shims', () => {
     const created = await alice.gql(`mutation { createResource(input: { type: "team", name: "T" }) { id } }`);
     const id = created.data.createResource.id;
     const ceiling = await alice.gql(`mutation($id: ID!, $u: ID!) { invite(resourceId: $id, userId: $u, role: owner) { ok } }`, { id, u: bob.id });
-    expect(ceiling.errors[0]).toMatchObject({ message: expect.stringContaining('grant ceiling'), extensions: { code: 'grant_ceiling', status: 403 } });
+    expect(ceiling.errors[0]).toMatchObject({
+      message: expect.stringContaining('grant ceiling'),
+      extensions: { code: 'grant_ceiling', status: 403 },
+    });
     const anonymous = await ctx.anonymous.gql('{ resources { id } }');
     expect(anonymous.errors[0].extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
   });
@@ -85,7 +96,9 @@ describe('GraphQL mirrors the REST shims', () => {
   it('serves the developer surface', async () => {
     const apps = await s.developer.gql('{ apps { id environments } }');
     expect(apps.data.apps).toEqual([{ id: s.appId, environments: ['dev'] }]);
-    const minted = await s.developer.gql(`mutation($a: ID!) { createTestUser(appId: $a, name: "gq", env: "dev") { userId token env payer } }`, { a: s.appId });
+    const minted = await s.developer.gql(`mutation($a: ID!) { createTestUser(appId: $a, name: "gq", env: "dev") { userId token env payer } }`, {
+      a: s.appId,
+    });
     expect(minted.data.createTestUser).toMatchObject({ userId: `test:${s.appId}:gq`, env: 'dev', payer: s.developerId });
     const prod = await s.developer.gql(`mutation($a: ID!) { createTestUser(appId: $a, name: "gq", env: "prod") { userId } }`, { a: s.appId });
     expect(prod.errors[0].extensions).toMatchObject({ code: 'prod_not_allowed', status: 400 });

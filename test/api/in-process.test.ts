@@ -73,7 +73,7 @@ describe('App.fetch', () => {
     await reader.cancel();
     // Cancelling the body ends the server's side of the stream: the feed stops listening at once,
     // with no further event on the topic (src/realtime/shared-subscribe.ts).
-    await expect.poll(() => ctx.app.services.deps.bus['topics'].has(`member:${id}`), { timeout: 5000 }).toBe(false);
+    await expect.poll(() => ctx.app.services.deps.bus.hasListeners(`member:${id}`), { timeout: 5000 }).toBe(false);
     expect(ctx.app.server.listening).toBe(false);
   });
 });

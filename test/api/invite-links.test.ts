@@ -28,7 +28,9 @@ describe('POST /v1/resources/:id/invite-link', () => {
   it("uses the gateway's PUBLIC_URL when the app has no origin", async () => {
     const dev = await s.developer.post('/dev/apps', { name: 'no origin' });
     expect(dev.body.origins).toEqual([]);
-    const app = await s.developer.request('PUT', `/dev/apps/${dev.body.id}/deployments/dev`, { schema: (await import('../helpers/app.js')).TEST_SCHEMA });
+    const app = await s.developer.request('PUT', `/dev/apps/${dev.body.id}/deployments/dev`, {
+      schema: (await import('../helpers/app.js')).TEST_SCHEMA,
+    });
     expect(app.status).toBe(200);
     const user = await s.developer.post(`/dev/apps/${dev.body.id}/test-users`, { name: 'ona', env: 'dev' });
     const ona = ctx.client(user.body.token);

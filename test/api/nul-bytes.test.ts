@@ -61,7 +61,12 @@ describe('NUL bytes in REST and gateway input', () => {
   it('refuses them on gateway routes (query and body)', async () => {
     expect(await ctx.anonymous.get('/auth/consent-request?challenge=%00')).toMatchObject(refused('query.challenge'));
     expect(await ctx.anonymous.get('/auth/identity/flow?type=login&id=a%00')).toMatchObject(refused('query.id'));
-    const token = await ctx.anonymous.post('/auth/token', { code: `c${NUL}`, code_verifier: 'v'.repeat(43), redirect_uri: 'https://a.example/cb', client_id: 'x' });
+    const token = await ctx.anonymous.post('/auth/token', {
+      code: `c${NUL}`,
+      code_verifier: 'v'.repeat(43),
+      redirect_uri: 'https://a.example/cb',
+      client_id: 'x',
+    });
     expect(token).toMatchObject(refused('body.code'));
   });
 });
@@ -100,7 +105,9 @@ describe('NUL bytes in GraphQL operations', () => {
     expect(post.body.errors[0]).toMatchObject({ message: expect.stringContaining('NUL'), extensions: { code: 'invalid_argument' } });
     const braced = await alice.request('POST', '/graphql', { query: '{ resource(id: "x\\u{0}") { id } }' });
     expect(braced.status).toBe(400);
-    const get = await alice.get(`/graphql?query=${encodeURIComponent('query($id: ID!) { resource(id: $id) { id } }')}&variables=${encodeURIComponent(JSON.stringify({ id: NUL }))}`);
+    const get = await alice.get(
+      `/graphql?query=${encodeURIComponent('query($id: ID!) { resource(id: $id) { id } }')}&variables=${encodeURIComponent(JSON.stringify({ id: NUL }))}`,
+    );
     expect(get.status).toBe(400);
     expect(get.body.errors[0].extensions).toMatchObject({ code: 'invalid_argument' });
   });
@@ -122,7 +129,10 @@ describe('NUL bytes past the edge', () => {
     const sub = subscribe(ctx.url, s.users.alice.token!, MEMBERS_LIVE, { id: `${team}${NUL}` });
     try {
       const message = await sub.next();
-      expect(message.errors?.[0]).toMatchObject({ message: expect.stringContaining('must not contain NUL bytes'), extensions: { code: 'invalid_argument' } });
+      expect(message.errors?.[0]).toMatchObject({
+        message: expect.stringContaining('must not contain NUL bytes'),
+        extensions: { code: 'invalid_argument' },
+      });
     } finally {
       await sub.dispose();
     }

@@ -29,27 +29,35 @@ describe.each(available)('races on $name', backend => {
     expect((await s.users.owner.get(`/v1/resources/${id}`)).body.memberCount).toBe(2);
   });
 
-  it('a link claimed by 50 clients at once is consumed exactly once', async () => {
-    const id = await createResource(s.users.owner, 'team', 'prize');
-    const link = await s.users.owner.post(`/v1/resources/${id}/invite-link`, { role: 'reader' });
-    const code = link.body.url.split('/_invite/')[1];
-    const claimers = await Promise.all(Array.from({ length: 50 }, (_, i) => s.user(`claimer-${backend.name}-${i}`)));
-    const results = await Promise.all(claimers.map(c => c.post('/v1/invite-links/claim', { code })));
-    const winners = results.filter(r => r.status === 200);
-    expect(winners).toHaveLength(1);
-    expect(results.filter(r => r.status === 410).every(r => r.body.error === 'invite_link_used')).toBe(true);
-    expect(results.filter(r => r.status !== 200)).toHaveLength(49);
-    expect((await s.users.owner.get(`/v1/resources/${id}`)).body.memberCount).toBe(2);
-  }, BURST_TIMEOUT_MS);
+  it(
+    'a link claimed by 50 clients at once is consumed exactly once',
+    async () => {
+      const id = await createResource(s.users.owner, 'team', 'prize');
+      const link = await s.users.owner.post(`/v1/resources/${id}/invite-link`, { role: 'reader' });
+      const code = link.body.url.split('/_invite/')[1];
+      const claimers = await Promise.all(Array.from({ length: 50 }, (_, i) => s.user(`claimer-${backend.name}-${i}`)));
+      const results = await Promise.all(claimers.map(c => c.post('/v1/invite-links/claim', { code })));
+      const winners = results.filter(r => r.status === 200);
+      expect(winners).toHaveLength(1);
+      expect(results.filter(r => r.status === 410).every(r => r.body.error === 'invite_link_used')).toBe(true);
+      expect(results.filter(r => r.status !== 200)).toHaveLength(49);
+      expect((await s.users.owner.get(`/v1/resources/${id}`)).body.memberCount).toBe(2);
+    },
+    BURST_TIMEOUT_MS,
+  );
 
-  it('the 50-pending cap holds under concurrent invites', async () => {
-    const id = await createResource(s.users.owner, 'team', 'capped');
-    const invitees = await Promise.all(Array.from({ length: 60 }, (_, i) => s.user(`invitee-${backend.name}-${i}`)));
-    const results = await Promise.all(invitees.map(u => s.users.owner.post(`/v1/resources/${id}/invite`, { userId: u.id })));
-    expect(results.filter(r => r.status === 200)).toHaveLength(50);
-    expect(results.filter(r => r.status === 409 && r.body.error === 'pending_limit')).toHaveLength(10);
-    expect(await ctx.database.prisma.membership.count({ where: { resourceId: id, state: 'invited' } })).toBe(50);
-  }, BURST_TIMEOUT_MS);
+  it(
+    'the 50-pending cap holds under concurrent invites',
+    async () => {
+      const id = await createResource(s.users.owner, 'team', 'capped');
+      const invitees = await Promise.all(Array.from({ length: 60 }, (_, i) => s.user(`invitee-${backend.name}-${i}`)));
+      const results = await Promise.all(invitees.map(u => s.users.owner.post(`/v1/resources/${id}/invite`, { userId: u.id })));
+      expect(results.filter(r => r.status === 200)).toHaveLength(50);
+      expect(results.filter(r => r.status === 409 && r.body.error === 'pending_limit')).toHaveLength(10);
+      expect(await ctx.database.prisma.membership.count({ where: { resourceId: id, state: 'invited' } })).toBe(50);
+    },
+    BURST_TIMEOUT_MS,
+  );
 
   it('racing setRole and remove on one member end in a serial outcome', async () => {
     const id = await createResource(s.users.owner, 'team', 'contested');
@@ -62,7 +70,9 @@ describe.each(available)('races on $name', backend => {
     expect(remove.status).toBe(200);
     // setRole either ran first (200) or found no member (404); either way the member is gone.
     expect([200, 404]).toContain(setRole.status);
-    const row = await ctx.database.prisma.membership.findUnique({ where: { resourceId_principalId: { resourceId: id, principalId: s.users.joiner.id } } });
+    const row = await ctx.database.prisma.membership.findUnique({
+      where: { resourceId_principalId: { resourceId: id, principalId: s.users.joiner.id } },
+    });
     expect(row).toBeNull();
     expect((await s.users.owner.get(`/v1/resources/${id}`)).body.memberCount).toBe(1);
   });

@@ -36,7 +36,10 @@ describe('POST /v1/resources', () => {
   });
 
   it("uses the type's declared state by default, and naming it is always accepted", async () => {
-    expect((await s.users.alice.post('/v1/resources', { type: 'forum', name: 'f' })).body).toMatchObject({ visibility: 'public', discoverable: true });
+    expect((await s.users.alice.post('/v1/resources', { type: 'forum', name: 'f' })).body).toMatchObject({
+      visibility: 'public',
+      discoverable: true,
+    });
     expect((await s.users.alice.post('/v1/resources', { type: 'forum', name: 'f', visibility: 'discoverable' })).status).toBe(200);
   });
 

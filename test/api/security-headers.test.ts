@@ -24,7 +24,8 @@ async function getWithHost(path: string, host: string): Promise<{ status: number
 }
 
 const expectUnframeable = (headers: { get(name: string): string | null } | Record<string, unknown>) => {
-  const get = (name: string) => ('get' in headers && typeof headers.get === 'function' ? headers.get(name) : (headers as Record<string, unknown>)[name]);
+  const get = (name: string) =>
+    'get' in headers && typeof headers.get === 'function' ? headers.get(name) : (headers as Record<string, unknown>)[name];
   expect(get('x-frame-options')).toBe('DENY');
   expect(get('content-security-policy')).toContain("frame-ancestors 'none'");
   expect(get('x-content-type-options')).toBe('nosniff');
@@ -55,7 +56,7 @@ describe('HTML pages cannot be framed', () => {
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'/);
   });
 
-  it("the invite page on a hosted app origin", async () => {
+  it('the invite page on a hosted app origin', async () => {
     const res = await getWithHost('/_invite/not-a-code', new URL(s.origin).host);
     expect(res.status).toBe(404);
     expectUnframeable(res.headers);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN_TTL_MS } from '../../src/services/tokens.js';
 import { sha256 } from '../../src/lib/secrets.js';
-import { Client, type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
+import { type Client, type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
 
 let ctx: TestContext;
 let s: Seed;
@@ -28,7 +28,10 @@ describe('a 401 names the problem with the credential', () => {
 
   it('an unknown test-session token: invalid_token, with what to do', async () => {
     const { rest, graphql } = await restAndGraphql(ctx.client('gst_not-a-token-this-server-minted'));
-    expect(rest).toMatchObject({ status: 401, body: { error: 'invalid_token', message: expect.stringMatching(/not recognised \(unknown or revoked\).*test-session/) } });
+    expect(rest).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_token', message: expect.stringMatching(/not recognised \(unknown or revoked\).*test-session/) },
+    });
     expect(rest.body.message).not.toMatch(/send a bearer token/);
     expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'invalid_token', status: 401 });
   });
@@ -55,7 +58,10 @@ describe('a 401 names the problem with the credential', () => {
       const { rest, graphql } = await restAndGraphql(client);
       expect(rest).toMatchObject({ status: 401, body: { error: 'token_expired' } });
       expect(rest.body.message).toContain(`expired at ${new Date(minted.body.expires_at).toISOString()}`);
-      expect(graphql.body.errors[0]).toMatchObject({ message: expect.stringContaining('expired at'), extensions: { code: 'token_expired', status: 401 } });
+      expect(graphql.body.errors[0]).toMatchObject({
+        message: expect.stringContaining('expired at'),
+        extensions: { code: 'token_expired', status: 401 },
+      });
     } finally {
       ctx.advance(-(TEST_TOKEN_TTL_MS + 1000));
     }

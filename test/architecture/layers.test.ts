@@ -26,7 +26,11 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 /** First match wins: specific files before their folder. Paths are relative to src/, posix. */
 export const LAYERS: { name: string; rank: number; match: RegExp }[] = [
   { name: 'domain', rank: 0, match: /^domain\// },
-  { name: 'foundation', rank: 1, match: /^(errors\.ts|error-responses\.ts|config(\.spec)?\.ts|lib\/|db\/|generated\/|graphql-client\/|schema\/|realtime\/limits\.ts)/ },
+  {
+    name: 'foundation',
+    rank: 1,
+    match: /^(errors\.ts|error-responses\.ts|config(\.spec)?\.ts|lib\/|db\/|generated\/|graphql-client\/|schema\/|realtime\/limits\.ts)/,
+  },
   { name: 'idp', rank: 2, match: /^idp\// },
   { name: 'transports', rank: 5, match: /^realtime\/websocket(\.spec)?\.ts$/ },
   { name: 'services', rank: 3, match: /^(services\/|realtime\/)/ },
@@ -47,7 +51,11 @@ export function layerOf(path: string) {
 /** Every module specifier a file names: `import … from`, `export … from`, bare `import '…'` and `import('…')`. */
 export function specifiersOf(source: string): string[] {
   const found: string[] = [];
-  const patterns = [/\b(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\b(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   for (const pattern of patterns) for (const m of source.matchAll(pattern)) found.push(m[1]);
   return found;
 }

@@ -76,7 +76,9 @@ export class Browser {
       const req = httpRequest({ host: server.hostname, port: server.port, method, path: url.pathname + url.search, headers }, response => {
         const chunks: Buffer[] = [];
         response.on('data', chunk => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
       });
       req.on('error', error => reject(new Error(`${method} ${target}: ${(error as Error).message}`, { cause: error })));
       if (options.body !== undefined) req.write(options.body);
@@ -103,7 +105,10 @@ export class Browser {
   }
 
   postForm(target: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-    return this.request('POST', target, { body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+    return this.request('POST', target, {
+      body: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    });
   }
 
   /** Follows redirects from `target` until `stop(url)` or a non-redirect answer; returns the last response and its URL. */

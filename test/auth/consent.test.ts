@@ -2,7 +2,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_RESOURCE_TYPE } from '../../src/services/apps.js';
 import { Browser } from './browser.js';
-import { type AuthRig, type RigApp, finishAtApp, signInToConsent, signInWithCookies, startAuthRig, startAuthorization, uniqueEmail } from './harness.js';
+import {
+  type AuthRig,
+  type RigApp,
+  finishAtApp,
+  signInToConsent,
+  signInWithCookies,
+  startAuthRig,
+  startAuthorization,
+  uniqueEmail,
+} from './harness.js';
 
 let rig: AuthRig;
 let app: RigApp;
@@ -15,7 +24,13 @@ afterAll(() => rig?.close());
 
 const password = 'correct horse battery';
 
-async function toConsent(displayName?: string, email = uniqueEmail(), mode: 'signup' | 'login' = 'signup', target = app, browser = new Browser(rig.url)) {
+async function toConsent(
+  displayName?: string,
+  email = uniqueEmail(),
+  mode: 'signup' | 'login' = 'signup',
+  target = app,
+  browser = new Browser(rig.url),
+) {
   const authorization = await startAuthorization(rig.url, target);
   const step = await signInToConsent(browser, rig, authorization, { email, password, displayName, mode });
   return { browser, challenge: step.challenge!, email };
@@ -29,15 +44,29 @@ describe('consent', () => {
     const { browser, challenge } = await toConsent('Grace Hopper');
     const res = await browser.get(`${rig.url}/auth/consent-request?challenge=${challenge}`);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ skip: false, subject: expect.stringMatching(/^usr_/), requested_scope: ['openid', 'profile'], is_new_user: true, client_id: app.clientId });
+    expect(res.json).toMatchObject({
+      skip: false,
+      subject: expect.stringMatching(/^usr_/),
+      requested_scope: ['openid', 'profile'],
+      is_new_user: true,
+      client_id: app.clientId,
+    });
   });
 
   it('rule 1: the subject comes from the provider only; a body naming one is refused', async () => {
     const victim = await toConsent('Victim');
     const attacker = await toConsent('Attacker');
-    const refused = await attacker.browser.post(`${rig.url}/auth/consent/accept`, { challenge: attacker.challenge, grant_scope: ['openid'], subject: 'someone-else' }, { 'x-service-csrf': '1' });
+    const refused = await attacker.browser.post(
+      `${rig.url}/auth/consent/accept`,
+      { challenge: attacker.challenge, grant_scope: ['openid'], subject: 'someone-else' },
+      { 'x-service-csrf': '1' },
+    );
     expect(refused.status).toBe(400);
-    const accepted = await attacker.browser.post(`${rig.url}/auth/consent/accept`, { challenge: attacker.challenge, grant_scope: ['openid'] }, { 'x-service-csrf': '1' });
+    const accepted = await attacker.browser.post(
+      `${rig.url}/auth/consent/accept`,
+      { challenge: attacker.challenge, grant_scope: ['openid'] },
+      { 'x-service-csrf': '1' },
+    );
     expect(accepted.json.welcomed).toBe(true);
     // The challenge is handled now.
     expect((await attacker.browser.get(`${rig.url}/auth/consent-request?challenge=${attacker.challenge}`)).status).toBe(410);
@@ -49,15 +78,23 @@ describe('consent', () => {
   it('rules 2, 3, 5: accepting joins _app, credits $5 once, and generates a handle from the display name', async () => {
     const { browser, challenge, email } = await toConsent('Ada Lovelace');
     const subject = (await browser.get(`${rig.url}/auth/consent-request?challenge=${challenge}`)).json.subject;
-    const accepted = await browser.post(`${rig.url}/auth/consent/accept`, { challenge, grant_scope: ['openid', 'profile'], profile: { displayName: 'Ada Lovelace' } }, { 'x-service-csrf': '1' });
+    const accepted = await browser.post(
+      `${rig.url}/auth/consent/accept`,
+      { challenge, grant_scope: ['openid', 'profile'], profile: { displayName: 'Ada Lovelace' } },
+      { 'x-service-csrf': '1' },
+    );
     expect(accepted.status).toBe(200);
     expect(accepted.json).toEqual({ redirect_to: expect.any(String), welcomed: true });
     expect(await rig.app.services.wallet.balanceMicros(subject)).toBe(5_000_000n);
     const after = await principal(subject);
     expect(after.handle).toMatch(/^adalovelace\d*$/);
     expect(after.displayName).toBe('Ada Lovelace');
-    const appResource = await prisma().resource.findFirstOrThrow({ where: { type: APP_RESOURCE_TYPE, deployment: { appId: app.appId, env: 'prod' } } });
-    const membership = await prisma().membership.findUnique({ where: { resourceId_principalId: { resourceId: appResource.id, principalId: subject } } });
+    const appResource = await prisma().resource.findFirstOrThrow({
+      where: { type: APP_RESOURCE_TYPE, deployment: { appId: app.appId, env: 'prod' } },
+    });
+    const membership = await prisma().membership.findUnique({
+      where: { resourceId_principalId: { resourceId: appResource.id, principalId: subject } },
+    });
     expect(membership).toMatchObject({ state: 'active', role: 'reader' });
 
     // A second consent (another browser, so the provider asks again): no second credit.
@@ -72,7 +109,11 @@ describe('consent', () => {
   it('rule 3 on the skip path: a never-welcomed user still gets the credit', async () => {
     const first = await toConsent('Skip Path');
     const subject = (await first.browser.get(`${rig.url}/auth/consent-request?challenge=${first.challenge}`)).json.subject;
-    await first.browser.post(`${rig.url}/auth/consent/accept`, { challenge: first.challenge, grant_scope: ['openid', 'profile'] }, { 'x-service-csrf': '1' });
+    await first.browser.post(
+      `${rig.url}/auth/consent/accept`,
+      { challenge: first.challenge, grant_scope: ['openid', 'profile'] },
+      { 'x-service-csrf': '1' },
+    );
     // Simulate a user whose first consent predates the welcome credit.
     await prisma().walletEntry.deleteMany({ where: { principalId: subject } });
     const again = await toConsent(undefined, first.email, 'login');
@@ -100,11 +141,19 @@ describe('consent', () => {
   it('rule 6: an existing user who cleared their handle is not reissued one', async () => {
     const first = await toConsent('Cleared Handle');
     const subject = (await first.browser.get(`${rig.url}/auth/consent-request?challenge=${first.challenge}`)).json.subject;
-    await first.browser.post(`${rig.url}/auth/consent/accept`, { challenge: first.challenge, grant_scope: ['openid', 'profile'] }, { 'x-service-csrf': '1' });
+    await first.browser.post(
+      `${rig.url}/auth/consent/accept`,
+      { challenge: first.challenge, grant_scope: ['openid', 'profile'] },
+      { 'x-service-csrf': '1' },
+    );
     await prisma().principal.update({ where: { id: subject }, data: { handle: null } });
     await prisma().oidcPayload.deleteMany({ where: { model: 'RememberedConsent' } });
     const again = await toConsent(undefined, first.email, 'login');
-    const accepted = await again.browser.post(`${rig.url}/auth/consent/accept`, { challenge: again.challenge, grant_scope: ['openid'], profile: { displayName: 'New Name' } }, { 'x-service-csrf': '1' });
+    const accepted = await again.browser.post(
+      `${rig.url}/auth/consent/accept`,
+      { challenge: again.challenge, grant_scope: ['openid'], profile: { displayName: 'New Name' } },
+      { 'x-service-csrf': '1' },
+    );
     expect(accepted.status).toBe(200);
     const after = await principal(subject);
     expect(after.handle).toBeNull();
@@ -114,7 +163,11 @@ describe('consent', () => {
   it('rule 7: consent succeeds when the app has no deployment (no _app join), and the user is welcomed', async () => {
     const undeployed = await rig.createApp({ deployProd: false });
     const { browser, challenge } = await toConsent('No Deploy', uniqueEmail(), 'signup', undeployed);
-    const accepted = await browser.post(`${rig.url}/auth/consent/accept`, { challenge, grant_scope: ['openid', 'profile'] }, { 'x-service-csrf': '1' });
+    const accepted = await browser.post(
+      `${rig.url}/auth/consent/accept`,
+      { challenge, grant_scope: ['openid', 'profile'] },
+      { 'x-service-csrf': '1' },
+    );
     expect(accepted.status).toBe(200);
     expect(accepted.json.welcomed).toBe(true);
     const callback = await finishAtApp(browser, rig, accepted.json.redirect_to);

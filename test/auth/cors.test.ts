@@ -149,7 +149,7 @@ describe('routes without CORS', () => {
     }
   });
 
-  it('/idp/* is not under this policy (the provider\'s own discovery CORS never allows credentials)', async () => {
+  it("/idp/* is not under this policy (the provider's own discovery CORS never allows credentials)", async () => {
     for (const path of ['/idp/.well-known/openid-configuration', '/idp/nothing-here']) {
       const res = await browser.get(`${rig.url}${path}`, { origin: appA.origin });
       expect(res.headers['access-control-allow-credentials'], path).toBeUndefined();

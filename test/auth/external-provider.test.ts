@@ -27,7 +27,11 @@ describe('with introspection (OIDC_INTROSPECTION_CLIENT_*)', () => {
     const browser = new Browser(rig.url);
     const signed = await signIn(browser, rig, app, account());
     expect(signed.welcomed).toBe(true);
-    const token = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: signed.verifier, redirect_uri: app.redirectUri, client_id: app.clientId }, CSRF);
+    const token = await browser.post(
+      `${rig.url}/auth/token`,
+      { code: signed.code, code_verifier: signed.verifier, redirect_uri: app.redirectUri, client_id: app.clientId },
+      CSRF,
+    );
     expect(token.status, token.text).toBe(200);
     expect(token.json).toEqual({ authenticated: true, expires_in: expect.any(Number) });
     const who = await browser.get(`${rig.url}/auth/session`);
@@ -37,7 +41,9 @@ describe('with introspection (OIDC_INTROSPECTION_CLIENT_*)', () => {
     expect(created.status, created.text).toBe(200);
     expect(created.json.currentMember).toEqual({ role: 'owner', state: 'active' });
     // Consent joined the user to the app's _app resource through the provider's client id.
-    const appMember = await rig.app.services.deps.prisma.membership.findFirst({ where: { principalId: who.json.user_id, resource: { type: '_app' } } });
+    const appMember = await rig.app.services.deps.prisma.membership.findFirst({
+      where: { principalId: who.json.user_id, resource: { type: '_app' } },
+    });
     expect(appMember).toMatchObject({ role: 'reader', state: 'active' });
 
     const before = browser.cookie(new URL(rig.url).host, 'gh_session')!.value;

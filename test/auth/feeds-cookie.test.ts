@@ -66,37 +66,61 @@ describe('graphql-ws with provider credentials', () => {
   const RESOURCES = 'subscription { resourcesLive { op row { userId role state } } }';
   const signedIn = async (name: string) => {
     const browser = new Browser(rig.url);
-    const { userId } = await signInWithCookies(browser, rig, app, { email: uniqueEmail(), password: 'correct horse battery', displayName: name }, { gateway: app.origin, prefix: '/_osg' });
+    const { userId } = await signInWithCookies(
+      browser,
+      rig,
+      app,
+      { email: uniqueEmail(), password: 'correct horse battery', displayName: name },
+      { gateway: app.origin, prefix: '/_osg' },
+    );
     return { browser, userId, token: browser.cookie(new URL(app.origin).host, 'gh_session')!.value };
   };
 
   it('accepts a provider access token in connectionParams', async () => {
     const { browser, userId, token } = await signedIn('Paula');
-    const result = await firstMessage({}, RESOURCES, () => browser.post(`${app.origin}/_osg/v1/resources`, { type: 'team', name: 'By bearer' }, CSRF), {
-      connectionParams: { authorization: `Bearer ${token}` },
-    });
+    const result = await firstMessage(
+      {},
+      RESOURCES,
+      () => browser.post(`${app.origin}/_osg/v1/resources`, { type: 'team', name: 'By bearer' }, CSRF),
+      {
+        connectionParams: { authorization: `Bearer ${token}` },
+      },
+    );
     expect(result.next).toEqual({ data: { resourcesLive: { op: 'insert', row: { userId, role: 'owner', state: 'active' } } } });
   });
 
   it('serves /_osg/graphql on a hosted origin with the host-only session cookie', async () => {
     const { browser, userId, token } = await signedIn('Hosted Hal');
     const headers = { host: new URL(app.origin).host, origin: app.origin, cookie: `gh_session=${token}` };
-    const result = await firstMessage(headers, RESOURCES, () => browser.post(`${app.origin}/_osg/v1/resources`, { type: 'team', name: 'Hosted feed' }, CSRF), {
-      path: '/_osg/graphql',
-    });
+    const result = await firstMessage(
+      headers,
+      RESOURCES,
+      () => browser.post(`${app.origin}/_osg/v1/resources`, { type: 'team', name: 'Hosted feed' }, CSRF),
+      {
+        path: '/_osg/graphql',
+      },
+    );
     expect(result.next).toEqual({ data: { resourcesLive: { op: 'insert', row: { userId, role: 'owner', state: 'active' } } } });
   });
 
   it("refuses another app's token on /_osg/graphql with 4403, and /graphql without the prefix on a hosted origin", async () => {
     const other = await rig.createApp();
     const browser = new Browser(rig.url);
-    await signInWithCookies(browser, rig, other, { email: uniqueEmail(), password: 'correct horse battery', displayName: 'Other' }, { gateway: other.origin, prefix: '/_osg' });
+    await signInWithCookies(
+      browser,
+      rig,
+      other,
+      { email: uniqueEmail(), password: 'correct horse battery', displayName: 'Other' },
+      { gateway: other.origin, prefix: '/_osg' },
+    );
     const token = browser.cookie(new URL(other.origin).host, 'gh_session')!.value;
     const refused = await firstMessage({ host: new URL(app.origin).host }, RESOURCES, async () => {}, {
       path: '/_osg/graphql',
       connectionParams: { authorization: `Bearer ${token}` },
     });
     expect(refused.close).toBe(4403);
-    await expect(firstMessage({ host: new URL(app.origin).host }, RESOURCES, async () => {}, { connectionParams: { authorization: `Bearer ${token}` } })).rejects.toThrow();
+    await expect(
+      firstMessage({ host: new URL(app.origin).host }, RESOURCES, async () => {}, { connectionParams: { authorization: `Bearer ${token}` } }),
+    ).rejects.toThrow();
   });
 });

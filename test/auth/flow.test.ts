@@ -21,7 +21,11 @@ describe('the browser flow', () => {
     const signed = await signIn(browser, rig, app, account());
     expect(signed.welcomed).toBe(true);
 
-    const token = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: signed.verifier, redirect_uri: app.redirectUri, client_id: app.clientId }, CSRF);
+    const token = await browser.post(
+      `${rig.url}/auth/token`,
+      { code: signed.code, code_verifier: signed.verifier, redirect_uri: app.redirectUri, client_id: app.clientId },
+      CSRF,
+    );
     expect(token.status).toBe(200);
     expect(token.json).toEqual({ authenticated: true, expires_in: expect.any(Number) });
     // The token is never in the body; it lives in httpOnly, SameSite=Lax, host-only cookies.
@@ -67,7 +71,10 @@ describe('the browser flow', () => {
 
     // The revoked refresh token is dead at the provider too.
     const replay = new Browser(rig.url);
-    const stolen = refreshed.setCookies.find(c => c.startsWith('gh_refresh='))!.split(';')[0].split('=')[1];
+    const stolen = refreshed.setCookies
+      .find(c => c.startsWith('gh_refresh='))!
+      .split(';')[0]
+      .split('=')[1];
     const again = await replay.request('POST', `${rig.url}/auth/refresh`, {
       body: JSON.stringify({ client_id: app.clientId }),
       headers: { 'content-type': 'application/json', cookie: `gh_refresh=${stolen}`, ...CSRF },
@@ -83,7 +90,11 @@ describe('the browser flow', () => {
     const signed = await signInWithCookies(second, rig, app, { ...person, mode: 'login' });
     expect(signed.welcomed === null || signed.welcomed === false).toBe(true);
     const bearer = second.cookie(new URL(rig.url).host, 'gh_session')!.value;
-    const res = await fetch(`${rig.url}/v1/resources`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'team', name: 'Bearer team' }) });
+    const res = await fetch(`${rig.url}/v1/resources`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'team', name: 'Bearer team' }),
+    });
     expect(res.status).toBe(200); // no CSRF header needed with a bearer token
   });
 
@@ -92,7 +103,9 @@ describe('the browser flow', () => {
     const signed = await signInWithCookies(browser, rig, app, account());
     const host = new URL(rig.url).host;
     const secrets = [signed.code, browser.cookie(host, 'gh_session')!.value, browser.cookie(host, 'gh_refresh')!.value];
-    const rows = await rig.app.services.deps.prisma.oidcPayload.findMany({ where: { model: { in: ['AccessToken', 'RefreshToken', 'AuthorizationCode'] } } });
+    const rows = await rig.app.services.deps.prisma.oidcPayload.findMany({
+      where: { model: { in: ['AccessToken', 'RefreshToken', 'AuthorizationCode'] } },
+    });
     expect(new Set(rows.map(r => r.model))).toEqual(new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']));
     const stored = JSON.stringify(rows);
     for (const secret of secrets) expect(stored).not.toContain(secret);
@@ -143,7 +156,11 @@ describe('the OAuth checks', () => {
   it('a wrong code_verifier is refused (4xx { error }) and no cookie is set', async () => {
     const browser = new Browser(rig.url);
     const signed = await signIn(browser, rig, app, account());
-    const res = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: oauth.generateRandomCodeVerifier(), redirect_uri: app.redirectUri, client_id: app.clientId }, CSRF);
+    const res = await browser.post(
+      `${rig.url}/auth/token`,
+      { code: signed.code, code_verifier: oauth.generateRandomCodeVerifier(), redirect_uri: app.redirectUri, client_id: app.clientId },
+      CSRF,
+    );
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('invalid_grant');
     expect(res.setCookies).toEqual([]);
@@ -167,15 +184,28 @@ describe('the OAuth checks', () => {
     expect(hop.res.text).toContain('redirect_uri');
 
     const signed = await signIn(browser, rig, app, account());
-    const res = await browser.post(`${rig.url}/auth/token`, { code: signed.code, code_verifier: signed.verifier, redirect_uri: `${app.redirectUri}?x=1`, client_id: app.clientId }, CSRF);
+    const res = await browser.post(
+      `${rig.url}/auth/token`,
+      { code: signed.code, code_verifier: signed.verifier, redirect_uri: `${app.redirectUri}?x=1`, client_id: app.clientId },
+      CSRF,
+    );
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('invalid_grant');
   });
 
   it('PKCE is required and plain is refused', async () => {
     const browser = new Browser(rig.url);
-    for (const [method, challenge] of [['plain', 'a'.repeat(43)], [null, null]] as const) {
-      const params = new URLSearchParams({ client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code', scope: 'openid', state: 'abc' });
+    for (const [method, challenge] of [
+      ['plain', 'a'.repeat(43)],
+      [null, null],
+    ] as const) {
+      const params = new URLSearchParams({
+        client_id: app.clientId,
+        redirect_uri: app.redirectUri,
+        response_type: 'code',
+        scope: 'openid',
+        state: 'abc',
+      });
       if (challenge) params.set('code_challenge', challenge);
       if (method) params.set('code_challenge_method', method);
       const hop = await browser.follow(`${rig.url}/auth/authorize?${params}`, u => !u.href.startsWith(rig.url));

@@ -13,7 +13,7 @@ import { Client, TEST_SCHEMA } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { watchBus } from '../helpers/feeds.js';
 import { loopbackFront } from '../helpers/ports.js';
-import { Browser } from './browser.js';
+import type { Browser } from './browser.js';
 
 export const CSRF = { 'x-service-csrf': '1' };
 
@@ -60,7 +60,16 @@ export async function startAuthRig(env: Record<string, string> = {}, options: Ri
     idpFront = await loopbackFront();
     issuer = idpFront.url;
     idp = await createIdentityProviderServer(
-      { port: 0, host: '127.0.0.1', issuer, consentUrl: `${url}/auth/consent`, gatewayClient, adminToken, logLevel: 'silent', signInLimits: { perIp: 100_000, global: 100_000 } },
+      {
+        port: 0,
+        host: '127.0.0.1',
+        issuer,
+        consentUrl: `${url}/auth/consent`,
+        gatewayClient,
+        adminToken,
+        logLevel: 'silent',
+        signInLimits: { perIp: 100_000, global: 100_000 },
+      },
       database.prisma,
     );
     idpFront.attach(idp.server);
@@ -76,7 +85,17 @@ export async function startAuthRig(env: Record<string, string> = {}, options: Ri
     };
   }
   // The suites sign many people up from one loopback address: the per-address limit is tested on its own.
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', PUBLIC_URL: url, COOKIE_SECURE: '0', DATA_DIR: 'memory://', SIGNIN_MAX_PER_IP: '100000', SIGNIN_MAX_GLOBAL: '100000', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    PUBLIC_URL: url,
+    COOKIE_SECURE: '0',
+    DATA_DIR: 'memory://',
+    SIGNIN_MAX_PER_IP: '100000',
+    SIGNIN_MAX_GLOBAL: '100000',
+    ...env,
+  });
   const app = await buildApp({ config, database, now: () => new Date(Date.now() + offset) });
   // Feed tests wait for their subscription to attach (feedAttached), not a fixed time.
   watchBus(app.services.deps.bus);
@@ -210,11 +229,15 @@ export async function signIn(
       redirectTo = request.json.redirect_to;
       welcomed = request.json.welcomed;
     } else {
-      const accepted = await browser.post(`${gateway}${options.prefix ?? ''}/auth/consent/accept`, {
-        challenge: step.challenge,
-        grant_scope: request.json.requested_scope,
-        ...(account.displayName ? { profile: { displayName: account.displayName } } : {}),
-      }, { 'x-service-csrf': '1' });
+      const accepted = await browser.post(
+        `${gateway}${options.prefix ?? ''}/auth/consent/accept`,
+        {
+          challenge: step.challenge,
+          grant_scope: request.json.requested_scope,
+          ...(account.displayName ? { profile: { displayName: account.displayName } } : {}),
+        },
+        { 'x-service-csrf': '1' },
+      );
       expect(accepted.status, accepted.text).toBe(200);
       redirectTo = accepted.json.redirect_to;
       welcomed = accepted.json.welcomed;
@@ -237,12 +260,16 @@ export async function signInWithCookies(
 ) {
   const signed = await signIn(browser, rig, app, account, options);
   const gateway = options.gateway ?? rig.url;
-  const token = await browser.post(`${gateway}${options.prefix ?? ''}/auth/token`, {
-    code: signed.code,
-    code_verifier: signed.verifier,
-    redirect_uri: app.redirectUri,
-    client_id: app.clientId,
-  }, CSRF);
+  const token = await browser.post(
+    `${gateway}${options.prefix ?? ''}/auth/token`,
+    {
+      code: signed.code,
+      code_verifier: signed.verifier,
+      redirect_uri: app.redirectUri,
+      client_id: app.clientId,
+    },
+    CSRF,
+  );
   expect(token.status, token.text).toBe(200);
   const session = await browser.get(`${gateway}${options.prefix ?? ''}/auth/session`);
   return { ...signed, userId: session.json.user_id as string };

@@ -17,7 +17,9 @@ beforeAll(async () => {
   appB = await rig.createApp();
   const platform = await rig.createApp({ deployProd: false });
   const redirectUri = 'https://dashboard.example.test/callback';
-  await rig.app.services.deps.prisma.appClient.create({ data: { clientId: DASHBOARD_CLIENT_ID, appId: platform.appId, redirectUris: [redirectUri] } });
+  await rig.app.services.deps.prisma.appClient.create({
+    data: { clientId: DASHBOARD_CLIENT_ID, appId: platform.appId, redirectUris: [redirectUri] },
+  });
   dashboard = { ...platform, clientId: DASHBOARD_CLIENT_ID, redirectUri };
 });
 afterAll(() => rig?.close());
@@ -119,7 +121,9 @@ describe('{app_origin}/_invite/<code>', () => {
     const crossSite = await guest.postForm(url, { csrf: guestsToken }, { origin: 'https://evil.example.test' });
     expect(crossSite.status).toBe(403);
     expect((await guest.postForm(url, { csrf: guestsToken }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
-    expect((await guest.request('POST', url, { body: JSON.stringify({ csrf: guestsToken }), headers: { 'content-type': 'text/plain', ...same } })).status).toBe(415);
+    expect(
+      (await guest.request('POST', url, { body: JSON.stringify({ csrf: guestsToken }), headers: { 'content-type': 'text/plain', ...same } })).status,
+    ).toBe(415);
     expect(await membershipOf(resourceId, userId)).toBeNull();
     // Without a session, the POST sends the visitor back to the page (sign in first), joining no one.
     const anonymous = await new Browser(rig.url).postForm(url, { csrf: guestsToken }, same);
@@ -134,7 +138,11 @@ describe('{app_origin}/_invite/<code>', () => {
     const guest = new Browser(rig.url);
     const step = await signInToConsent(guest, rig, { url, verifier: '', state: '' }, person('Newcomer'));
     expect(step.challenge).toBeTruthy();
-    const accepted = await guest.post(`${rig.url}/auth/consent/accept`, { challenge: step.challenge, grant_scope: ['openid', 'profile'] }, { 'x-service-csrf': '1' });
+    const accepted = await guest.post(
+      `${rig.url}/auth/consent/accept`,
+      { challenge: step.challenge, grant_scope: ['openid', 'profile'] },
+      { 'x-service-csrf': '1' },
+    );
     expect(accepted.json.welcomed).toBe(true);
     const callback = await finishAtApp(guest, rig, accepted.json.redirect_to);
     expect(callback.startsWith(`${appA.origin}/_osg/auth/callback?`)).toBe(true);
@@ -185,7 +193,12 @@ describe('PUBLIC_URL/_invite/<code> for an app without an origin', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const { TEST_SCHEMA } = await import('../helpers/app.js');
     expect((await rig.developer.request('PUT', `/dev/apps/${created.body.id}/deployments/prod`, { schema: TEST_SCHEMA })).status).toBe(200);
-    const plain: RigApp = { appId: created.body.id, clientId: created.body.clientIds[0], origin: '', redirectUri: 'https://no-origin.example.test/callback' };
+    const plain: RigApp = {
+      appId: created.body.id,
+      clientId: created.body.clientIds[0],
+      origin: '',
+      redirectUri: 'https://no-origin.example.test/callback',
+    };
     const owner = new Browser(rig.url);
     await signInWithCookies(owner, rig, plain, person('Plain Owner'));
     const resource = await owner.post(`${rig.url}/v1/resources`, { type: 'team', name: 'Plain team' }, CSRF);
@@ -195,7 +208,11 @@ describe('PUBLIC_URL/_invite/<code> for an app without an origin', () => {
 
     const guest = new Browser(rig.url);
     const step = await signInToConsent(guest, rig, { url: link.json.url, verifier: '', state: '' }, person('Plain Guest'));
-    const accepted = await guest.post(`${rig.url}/auth/consent/accept`, { challenge: step.challenge, grant_scope: ['openid', 'profile'] }, { 'x-service-csrf': '1' });
+    const accepted = await guest.post(
+      `${rig.url}/auth/consent/accept`,
+      { challenge: step.challenge, grant_scope: ['openid', 'profile'] },
+      { 'x-service-csrf': '1' },
+    );
     expect(accepted.status, accepted.text).toBe(200);
     // The callback is on the gateway itself: follow the redirects until it is reached.
     const hop = await guest.follow(accepted.json.redirect_to, u => u.pathname === '/auth/callback');
@@ -242,7 +259,9 @@ describe('dashboard-only routes', () => {
 
     const list = await dash.get(`${rig.url}/v1/me/invitations`);
     expect(list.status, list.text).toBe(200);
-    expect(list.json.invitations).toEqual([expect.objectContaining({ appId: appA.appId, env: 'prod', resourceId: resource.json.id, name: 'Cross-app team', role: expect.any(String) })]);
+    expect(list.json.invitations).toEqual([
+      expect.objectContaining({ appId: appA.appId, env: 'prod', resourceId: resource.json.id, name: 'Cross-app team', role: expect.any(String) }),
+    ]);
 
     const token = dash.cookie(hostOf(rig.url), 'gh_session')!.value;
     const bearer = await new Browser(rig.url).get(`${rig.url}/v1/me/invitations`, { authorization: `Bearer ${token}` });

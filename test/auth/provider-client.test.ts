@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { createProviderClient } from '../../src/services/identity-provider/client.js';
 
-const endpoints = async () => ({ authorization: 'http://idp/auth', token: 'http://idp/token', revocation: 'http://idp/revoke', userinfo: 'http://idp/userinfo' });
+const endpoints = async () => ({
+  authorization: 'http://idp/auth',
+  token: 'http://idp/token',
+  revocation: 'http://idp/revoke',
+  userinfo: 'http://idp/userinfo',
+});
 
 function answering(status: number, body: unknown) {
   const seen: string[] = [];
@@ -33,11 +38,16 @@ describe('provider client', () => {
   });
 
   it('a token endpoint error keeps its OAuth code; an unparseable one is provider_error', async () => {
-    await expect(answering(400, { error: 'invalid_grant' }).client.exchangeCode({ code: 'c', codeVerifier: 'v', redirectUri: 'r', clientId: 'k' })).rejects.toMatchObject({
+    await expect(
+      answering(400, { error: 'invalid_grant' }).client.exchangeCode({ code: 'c', codeVerifier: 'v', redirectUri: 'r', clientId: 'k' }),
+    ).rejects.toMatchObject({
       code: 'invalid_grant',
       status: 400,
     });
-    await expect(answering(400, { error: 'Not A Code!' }).client.refresh({ refreshToken: 'r', clientId: 'k' })).rejects.toMatchObject({ code: 'provider_error', status: 400 });
+    await expect(answering(400, { error: 'Not A Code!' }).client.refresh({ refreshToken: 'r', clientId: 'k' })).rejects.toMatchObject({
+      code: 'provider_error',
+      status: 400,
+    });
   });
 
   it('userinfo: 401 is no user, not an error', async () => {

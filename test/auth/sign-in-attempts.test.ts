@@ -12,12 +12,16 @@ describe.each(available)('sign-in attempts on $name', backend => {
     try {
       const accounts = createAccountStore(database.prisma);
       await accounts.signUp({ email: 'Parallel@Example.test', password: 'correct horse' });
-      const guesses = await Promise.allSettled(Array.from({ length: 15 }, () => accounts.signIn({ email: 'parallel@example.test', password: 'wrong guess' })));
+      const guesses = await Promise.allSettled(
+        Array.from({ length: 15 }, () => accounts.signIn({ email: 'parallel@example.test', password: 'wrong guess' })),
+      );
       const codes = guesses.map(g => (g.status === 'rejected' ? (g.reason as { code: string }).code : 'signed_in')).sort();
       expect(codes).toEqual([...Array(SIGN_IN_ATTEMPTS.limit).fill('invalid_credentials'), ...Array(5).fill('too_many_attempts')]);
       // Another email is not affected.
       await accounts.signUp({ email: 'other@example.test', password: 'correct horse' });
-      expect(await accounts.signIn({ email: 'other@example.test', password: 'correct horse' })).toEqual({ principalId: expect.stringMatching(/^usr_/) });
+      expect(await accounts.signIn({ email: 'other@example.test', password: 'correct horse' })).toEqual({
+        principalId: expect.stringMatching(/^usr_/),
+      });
     } finally {
       await database.close();
     }
@@ -39,11 +43,17 @@ describe.each(available)('sign-in attempts on $name', backend => {
       );
       const codes = outcome(spray);
       expect(codes.filter(c => c === 'too_many_attempts')).toHaveLength(7);
-      const limited = spray.find(r => r.status === 'rejected' && (r.reason as { code: string }).code === 'too_many_attempts') as PromiseRejectedResult;
+      const limited = spray.find(
+        r => r.status === 'rejected' && (r.reason as { code: string }).code === 'too_many_attempts',
+      ) as PromiseRejectedResult;
       expect(limited.reason.status).toBe(429);
       expect(limited.reason.details.retryAfterSeconds).toBeGreaterThan(14 * 60);
       // Other addresses share the global budget of 8 a minute: 3 more get through, then everyone waits.
-      const others = outcome(await Promise.allSettled(Array.from({ length: 5 }, (_, i) => accounts.signIn({ email: `x${i}@example.test`, password: 'guess', ip: `198.51.100.${i}` }))));
+      const others = outcome(
+        await Promise.allSettled(
+          Array.from({ length: 5 }, (_, i) => accounts.signIn({ email: `x${i}@example.test`, password: 'guess', ip: `198.51.100.${i}` })),
+        ),
+      );
       expect(others).toEqual(['invalid_credentials', 'invalid_credentials', 'invalid_credentials', 'too_many_attempts', 'too_many_attempts']);
     } finally {
       await database.close();

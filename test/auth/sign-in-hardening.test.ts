@@ -52,7 +52,11 @@ describe('6: sign-in and sign-up throttling per client address', () => {
     expect(signUp.status).toBe(429);
     expect(signUp.headers['retry-after']).toBeTruthy();
 
-    const elsewhere = await browser.postForm(`${again.url}/login`, { email: uniqueEmail(), password: 'wrong password' }, { 'x-forwarded-for': newAddress() });
+    const elsewhere = await browser.postForm(
+      `${again.url}/login`,
+      { email: uniqueEmail(), password: 'wrong password' },
+      { 'x-forwarded-for': newAddress() },
+    );
     expect(elsewhere.status).toBe(401);
   });
 });
@@ -60,7 +64,10 @@ describe('6: sign-in and sign-up throttling per client address', () => {
 describe('7: login CSRF on POST /auth/token', () => {
   const body = () => ({ code: 'bogus-code', code_verifier: 'v'.repeat(43), redirect_uri: app.redirectUri, client_id: app.clientId });
   const post = (headers: Record<string, string>, contentType = 'application/json') =>
-    new Browser(rig.url).request('POST', `${rig.url}/auth/token`, { body: JSON.stringify(body()), headers: { 'content-type': contentType, ...headers } });
+    new Browser(rig.url).request('POST', `${rig.url}/auth/token`, {
+      body: JSON.stringify(body()),
+      headers: { 'content-type': contentType, ...headers },
+    });
 
   it('refuses a text/plain body (what a cross-site form can send) with 415', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
@@ -70,7 +77,7 @@ describe('7: login CSRF on POST /auth/token', () => {
     }
   });
 
-  it('refuses a cross-site Origin, another app\'s origin, or no Origin at all without the CSRF header', async () => {
+  it("refuses a cross-site Origin, another app's origin, or no Origin at all without the CSRF header", async () => {
     for (const headers of [{ origin: 'https://evil.example.test' }, { origin: other.origin }, { origin: 'null' }, {}] as Record<string, string>[]) {
       const res = await post(headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
@@ -100,7 +107,11 @@ describe('9: sign-up never tells whether an email has an account', () => {
     const probe = new Browser(rig.url);
     const probePage = await signInPage(probe);
     const taken = await probe.postForm(`${probePage.url}/signup`, { email, password: 'attacker guess 1' }, { 'x-forwarded-for': newAddress() });
-    const unknown = await probe.postForm(`${probePage.url}/login`, { email: uniqueEmail(), password: 'attacker guess 1' }, { 'x-forwarded-for': newAddress() });
+    const unknown = await probe.postForm(
+      `${probePage.url}/login`,
+      { email: uniqueEmail(), password: 'attacker guess 1' },
+      { 'x-forwarded-for': newAddress() },
+    );
     expect(taken.status).toBe(unknown.status);
     expect(taken.status).toBe(401);
     const message = (html: string) => /role="alert">([^<]*)</.exec(html)?.[1];
@@ -127,7 +138,9 @@ describe("10: the provider's pages refuse framing and carry a CSP", () => {
     const browser = new Browser(rig.url);
     const page = await signInPage(browser);
     expectPageHeaders(page.res);
-    expectPageHeaders(await browser.postForm(`${page.url}/login`, { email: uniqueEmail(), password: 'wrong password' }, { 'x-forwarded-for': newAddress() }));
+    expectPageHeaders(
+      await browser.postForm(`${page.url}/login`, { email: uniqueEmail(), password: 'wrong password' }, { 'x-forwarded-for': newAddress() }),
+    );
     // oidc-provider's renderError: an unknown client.
     const error = await browser.get(`${rig.issuer}/oauth2/auth?client_id=nobody&response_type=code&scope=openid`);
     expect(error.status).toBe(400);

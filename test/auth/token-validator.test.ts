@@ -27,8 +27,13 @@ function fakeProvider(mode: 'introspection' | 'userinfo', answer: () => Introspe
 
 describe('token validation', () => {
   it('5.2: concurrent misses for one token make one introspection call (single flight)', async () => {
-    let now = Date.now();
-    const { provider, calls } = fakeProvider('introspection', () => ({ active: true, sub: 'usr_1', client_id: 'cli_1', exp: Math.floor(now / 1000) + 3600 }));
+    const now = Date.now();
+    const { provider, calls } = fakeProvider('introspection', () => ({
+      active: true,
+      sub: 'usr_1',
+      client_id: 'cli_1',
+      exp: Math.floor(now / 1000) + 3600,
+    }));
     const validator = createTokenValidator(provider, () => new Date(now));
     const results = await Promise.all(Array.from({ length: 25 }, () => validator.validate('token-a')));
     expect(calls.introspect).toBe(1);
@@ -40,7 +45,9 @@ describe('token validation', () => {
   it('5.2 rule 1: results are cached for 60 seconds, then checked again', async () => {
     let now = Date.now();
     let active = true;
-    const { provider, calls } = fakeProvider('introspection', () => (active ? { active: true, sub: 'usr_1', client_id: 'cli_1' } : { active: false }));
+    const { provider, calls } = fakeProvider('introspection', () =>
+      active ? { active: true, sub: 'usr_1', client_id: 'cli_1' } : { active: false },
+    );
     const validator = createTokenValidator(provider, () => new Date(now));
     expect(await validator.validate('t')).not.toBeNull();
     active = false; // revoked upstream
@@ -103,7 +110,9 @@ describe('JWT access tokens (verified against the JWKS, no provider call per tok
     }) as unknown as typeof fetch;
     const { provider, calls } = fakeProvider('introspection', () => ({ active: false }));
     let now = Date.now();
-    const validator = createTokenValidator(provider, () => new Date(now), { jwt: { jwksUri: () => `${issuer}/jwks`, issuer, audience, fetch: jwksFetch } });
+    const validator = createTokenValidator(provider, () => new Date(now), {
+      jwt: { jwksUri: () => `${issuer}/jwks`, issuer, audience, fetch: jwksFetch },
+    });
     const sign = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
       new SignJWT({ client_id: 'cli_1', ...claims })
         .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'at+jwt', ...header })

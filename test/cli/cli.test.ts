@@ -121,35 +121,39 @@ describe('idp (the identity provider on its own port)', () => {
     for (const name of ['DATABASE_URL', 'OIDC_CONSENT_URL', 'OIDC_INTROSPECTION_CLIENT_ID', 'OIDC_ADMIN_TOKEN']) expect(body.message).toContain(name);
   });
 
-  it.skipIf(!postgresUrl)('serves discovery on its port from the shared database, and stops cleanly on SIGTERM', async () => {
-    const database = await createPostgresScratchDatabase();
-    // The one remaining close-then-reuse: `gatehouse idp` derives its issuer from IDP_PORT before
-    // it listens, so IDP_PORT=0 would name port 0 (a src change: issuer from the bound address).
-    const port = String(await reservedPortForChildIssuer());
-    const child = startCli(['idp', '--json'], { ...gatewayValues, DATABASE_URL: database.url, IDP_PORT: port, LOG_LEVEL: 'silent' });
-    try {
-      const exited = new Promise(resolve => child.on('close', resolve));
-      const line = await new Promise<string>((resolve, reject) => {
-        child.stdout.once('data', chunk => resolve(String(chunk)));
-        child.once('close', code => reject(new Error(`idp exited with ${code}`)));
-      });
-      const { url: served, issuer } = JSON.parse(line);
-      expect(issuer).toBe(`http://127.0.0.1:${port}`);
-      const discovery = (await (await fetch(`${served}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
-      expect(discovery).toMatchObject({
-        issuer,
-        authorization_endpoint: `${issuer}/oauth2/auth`,
-        token_endpoint: `${issuer}/oauth2/token`,
-        introspection_endpoint: `${issuer}/oauth2/introspect`,
-        code_challenge_methods_supported: ['S256'],
-      });
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      child.kill('SIGKILL');
-      await database.drop();
-    }
-  }, 60_000);
+  it.skipIf(!postgresUrl)(
+    'serves discovery on its port from the shared database, and stops cleanly on SIGTERM',
+    async () => {
+      const database = await createPostgresScratchDatabase();
+      // The one remaining close-then-reuse: `gatehouse idp` derives its issuer from IDP_PORT before
+      // it listens, so IDP_PORT=0 would name port 0 (a src change: issuer from the bound address).
+      const port = String(await reservedPortForChildIssuer());
+      const child = startCli(['idp', '--json'], { ...gatewayValues, DATABASE_URL: database.url, IDP_PORT: port, LOG_LEVEL: 'silent' });
+      try {
+        const exited = new Promise(resolve => child.on('close', resolve));
+        const line = await new Promise<string>((resolve, reject) => {
+          child.stdout.once('data', chunk => resolve(String(chunk)));
+          child.once('close', code => reject(new Error(`idp exited with ${code}`)));
+        });
+        const { url: served, issuer } = JSON.parse(line);
+        expect(issuer).toBe(`http://127.0.0.1:${port}`);
+        const discovery = (await (await fetch(`${served}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+        expect(discovery).toMatchObject({
+          issuer,
+          authorization_endpoint: `${issuer}/oauth2/auth`,
+          token_endpoint: `${issuer}/oauth2/token`,
+          introspection_endpoint: `${issuer}/oauth2/introspect`,
+          code_challenge_methods_supported: ['S256'],
+        });
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+      } finally {
+        child.kill('SIGKILL');
+        await database.drop();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('migrate and dev-token create (database bootstrap)', () => {
@@ -213,7 +217,10 @@ describe('migrate and dev-token create (database bootstrap)', () => {
 
       const migrated = await gatehouse(['migrate', '--json'], { DATA_DIR: dataDir });
       expect(migrated.code).toBe(1);
-      expect(parseJson(migrated)).toEqual({ error: 'data_dir_in_use', message: expect.stringContaining(`in use by gatehouse serve pid ${child.pid}`) });
+      expect(parseJson(migrated)).toEqual({
+        error: 'data_dir_in_use',
+        message: expect.stringContaining(`in use by gatehouse serve pid ${child.pid}`),
+      });
 
       // The endpoint wants the secret from DATA_DIR.
       const guessed = await fetch(`${served}/dev/bootstrap/developer-token`, {
@@ -285,7 +292,10 @@ describe('apps, deploy and test-session over HTTP', () => {
 
   it('reports every problem of an invalid TypeScript schema, exit 1', async () => {
     const file = path.join(scratch, 'invalid.ts');
-    await writeFile(file, `import { defineSchema } from 'gatehouse/schema';\nexport default defineSchema({ resources: { r: (r: any) => r.shares('missing') } });\n`);
+    await writeFile(
+      file,
+      `import { defineSchema } from 'gatehouse/schema';\nexport default defineSchema({ resources: { r: (r: any) => r.shares('missing') } });\n`,
+    );
     const run = await gatehouse(['deploy', file, '--app', appId, '--env', 'dev'], api);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error: Invalid app schema \(1 problem\):\n.*resources\.r\.shares.*missing/);

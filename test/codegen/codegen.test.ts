@@ -27,10 +27,17 @@ describe('codegen', () => {
 
   it('every REST route runs a generated document that validates against the SDL', () => {
     const schema = buildSchema(readFileSync(new URL('schema/schema.graphql', `file://${root}`), 'utf8'));
-    const documents = new Set(Object.values(generated).filter(v => v instanceof generated.TypedDocumentString).map(String));
+    const documents = new Set(
+      Object.values(generated)
+        .filter(v => v instanceof generated.TypedDocumentString)
+        .map(String),
+    );
     for (const route of routes) {
       expect(documents.has(route.operation), `${route.method} ${route.path}`).toBe(true);
-      expect(validate(schema, parse(route.operation)).map(e => e.message), `${route.method} ${route.path}`).toEqual([]);
+      expect(
+        validate(schema, parse(route.operation)).map(e => e.message),
+        `${route.method} ${route.path}`,
+      ).toEqual([]);
     }
   });
 });

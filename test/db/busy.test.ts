@@ -31,7 +31,9 @@ describe('embedded database: a transaction past its timeout', () => {
     expect(isDatabaseBusy(failed)).toBe(true);
     expect(describeError(failed)).toMatchObject(BUSY);
     // Rolled back: the table created inside it does not exist.
-    const [{ exists }] = await db.transaction(tx => tx.$queryRaw<{ exists: boolean }[]>`SELECT to_regclass('busy_probe') IS NOT NULL AS exists`, { timeout: 10_000 });
+    const [{ exists }] = await db.transaction(tx => tx.$queryRaw<{ exists: boolean }[]>`SELECT to_regclass('busy_probe') IS NOT NULL AS exists`, {
+      timeout: 10_000,
+    });
     expect(exists).toBe(false);
   });
 });

@@ -14,7 +14,11 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const dir = async (name: string) => mkdtemp(path.join(root, `${name}-`));
-const exists = (file: string) => readFile(file).then(() => true, () => false);
+const exists = (file: string) =>
+  readFile(file).then(
+    () => true,
+    () => false,
+  );
 
 /** A process that is alive until killed, and the pid of one that has exited. */
 function sleeper() {
@@ -22,7 +26,8 @@ function sleeper() {
   return { pid: child.pid!, stop: () => new Promise(resolve => (child.kill('SIGKILL'), child.on('exit', resolve))) };
 }
 
-const holderFile = (pid: number) => JSON.stringify({ pid, host: hostname(), startedAt: new Date().toISOString(), command: 'serve', url: 'http://127.0.0.1:4000' });
+const holderFile = (pid: number) =>
+  JSON.stringify({ pid, host: hostname(), startedAt: new Date().toISOString(), command: 'serve', url: 'http://127.0.0.1:4000' });
 
 describe('the data directory lock', () => {
   it('a second opener in this process is refused, naming the holder; released, it opens', async () => {

@@ -10,13 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import {
-  applyMigrations,
-  createMigration,
-  diffDatabaseToSchema,
-  diffMigrationsToSchema,
-  type MigrationTarget,
-} from '../../src/db/migrations.js';
+import { applyMigrations, createMigration, diffDatabaseToSchema, diffMigrationsToSchema, type MigrationTarget } from '../../src/db/migrations.js';
 import { defaultMigrationsDir, defaultSchemaPath, packageRoot } from '../../src/db/paths.js';
 import { openPGlite, openScratchPGlite } from '../../src/db/pglite.js';
 import { createPostgresScratchDatabase, POSTGRES_SKIP_REASON, postgresTestUrl, type ScratchPostgresDatabase } from '../helpers/db.js';
@@ -179,10 +173,7 @@ describe('createMigration and a failing migration', () => {
   });
 
   it('writes the difference when it has, after every existing migration', async () => {
-    await writeFile(
-      schemaPath,
-      `${await readFile(schemaPath, 'utf8')}\nmodel Widget {\n  id String @id\n  @@map("widgets")\n}\n`,
-    );
+    await writeFile(schemaPath, `${await readFile(schemaPath, 'utf8')}\nmodel Widget {\n  id String @id\n  @@map("widgets")\n}\n`);
     const result = await createMigration('add_widgets', { migrationsDir, schemaPath });
     if (!result.created) throw new Error(result.message);
     expect(result.name).toMatch(/^\d{14}_add_widgets$/);
@@ -232,6 +223,7 @@ describe('a process that ran the schema engine', () => {
         'const pglite = await openScratchPGlite();',
         'await applyMigrations({ pglite });',
         'await pglite.close();',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the child's source text, interpolated there
         'console.log(`done ${Date.now()}`);',
       ].join('\n'),
     );

@@ -1,13 +1,7 @@
 /** The test-database helpers other suites build on: isolation, reset and cleanup. */
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
-import {
-  createPostgresTestDatabase,
-  createTestDatabase,
-  POSTGRES_SKIP_REASON,
-  postgresTestUrl,
-  resetDatabase,
-} from '../helpers/db.js';
+import { createPostgresTestDatabase, createTestDatabase, POSTGRES_SKIP_REASON, postgresTestUrl, resetDatabase } from '../helpers/db.js';
 
 const pgUrl = await postgresTestUrl();
 if (!pgUrl) console.warn(`[test/db/test-databases] ${POSTGRES_SKIP_REASON}`);

@@ -4,12 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
-import {
-  createPostgresTestDatabase,
-  createTestDatabase,
-  POSTGRES_SKIP_REASON,
-  postgresTestUrl,
-} from '../helpers/db.js';
+import { createPostgresTestDatabase, createTestDatabase, POSTGRES_SKIP_REASON, postgresTestUrl } from '../helpers/db.js';
 
 const pgUrl = await postgresTestUrl();
 if (!pgUrl) console.warn(`[test/db/transactions] ${POSTGRES_SKIP_REASON}`);

@@ -16,7 +16,12 @@ const apiDoc = readFileSync(path.join(root, 'docs/api.md'), 'utf8');
 function walk(dir: string, keep: (file: string) => boolean): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name.startsWith('.') || ['node_modules', 'data', 'dist', 'coverage'].includes(entry.name) || full.endsWith(path.join('src', 'generated')) ? [] : walk(full, keep);
+    if (entry.isDirectory())
+      return entry.name.startsWith('.') ||
+        ['node_modules', 'data', 'dist', 'coverage'].includes(entry.name) ||
+        full.endsWith(path.join('src', 'generated'))
+        ? []
+        : walk(full, keep);
     return keep(full) ? [full] : [];
   });
 }

@@ -174,7 +174,12 @@ describe('SSE', () => {
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
     let text = '';
     while (!text.includes('"op"')) text += new TextDecoder().decode((await reader.read()).value);
-    const data = JSON.parse(text.split('\n').find(l => l.startsWith('data:') && l.includes('"op"'))!.slice(5));
+    const data = JSON.parse(
+      text
+        .split('\n')
+        .find(l => l.startsWith('data:') && l.includes('"op"'))!
+        .slice(5),
+    );
     expect(data).toEqual(change('insert', row(id, bob.id, 'writer', 'invited')));
     controller.abort();
   });

@@ -152,7 +152,14 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
   let offset = 0;
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://gatehouse.test', ...options.env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    DATA_DIR: 'memory://',
+    PUBLIC_URL: 'https://gatehouse.test',
+    ...options.env,
+  });
   const app = await buildApp({ config, database, now: () => new Date(Date.now() + offset) });
   // Subscription tests wait for their feed to attach (feedAttached), not for a fixed time.
   watchBus(app.services.deps.bus);

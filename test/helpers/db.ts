@@ -127,8 +127,7 @@ export function postgresTestUrl(): Promise<string | undefined> {
 }
 
 /** Why PostgreSQL suites are skipped, for `describe.skipIf(!url)` callers to print. */
-export const POSTGRES_SKIP_REASON =
-  `PostgreSQL not reachable at ${DEFAULT_POSTGRES_URL} and TEST_DATABASE_URL is not set: PostgreSQL tests skipped.`;
+export const POSTGRES_SKIP_REASON = `PostgreSQL not reachable at ${DEFAULT_POSTGRES_URL} and TEST_DATABASE_URL is not set: PostgreSQL tests skipped.`;
 
 function withDatabaseName(url: string, name: string): string {
   const parsed = new URL(url);

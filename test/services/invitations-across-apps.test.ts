@@ -46,8 +46,28 @@ describe('membership.invitationsAcrossApps', () => {
     vi.restoreAllMocks();
 
     expect(list).toEqual([
-      { appId: b.appId, appName: 'Test app', env: 'dev', resourceId: inB, type: 'team', name: 'In B', role: 'reader', invitedBy: b.users.owner.id, expiresAt: later },
-      { appId: a.appId, appName: 'Test app', env: 'dev', resourceId: inA, type: 'team', name: 'In A', role: 'reader', invitedBy: a.users.owner.id, expiresAt: later },
+      {
+        appId: b.appId,
+        appName: 'Test app',
+        env: 'dev',
+        resourceId: inB,
+        type: 'team',
+        name: 'In B',
+        role: 'reader',
+        invitedBy: b.users.owner.id,
+        expiresAt: later,
+      },
+      {
+        appId: a.appId,
+        appName: 'Test app',
+        env: 'dev',
+        resourceId: inA,
+        type: 'team',
+        name: 'In A',
+        role: 'reader',
+        invitedBy: a.users.owner.id,
+        expiresAt: later,
+      },
     ]);
   });
 });

@@ -49,8 +49,5 @@ ${API_ENV_HELP}`,
 };
 
 function describe(app: AppRow): string[] {
-  return [
-    `  client ids: ${app.clientIds.join(', ') || '(none)'}`,
-    `  origins:    ${app.origins.join(', ') || '(none)'}`,
-  ];
+  return [`  client ids: ${app.clientIds.join(', ') || '(none)'}`, `  origins:    ${app.origins.join(', ') || '(none)'}`];
 }

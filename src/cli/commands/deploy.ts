@@ -40,11 +40,9 @@ ${API_ENV_HELP}`,
     const file = path.resolve(positionals[0] ?? DEFAULT_SCHEMA_FILE);
     const api = createApiClient(env);
     const schema = await loadSchema(file);
-    const result = await api.request<DeployResult>(
-      'PUT',
-      `/dev/apps/${encodeURIComponent(appId)}/deployments/${encodeURIComponent(envName)}`,
-      { schema },
-    );
+    const result = await api.request<DeployResult>('PUT', `/dev/apps/${encodeURIComponent(appId)}/deployments/${encodeURIComponent(envName)}`, {
+      schema,
+    });
     out.result(result, [
       `Deployed ${path.relative(process.cwd(), file) || file} to app ${result.appId}, env ${result.env} (version ${result.version}).`,
       `  resource types: ${result.resourceTypes.join(', ') || '(none)'}`,

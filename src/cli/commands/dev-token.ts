@@ -79,7 +79,10 @@ async function throughRunningServer(dataDir: string, email: string): Promise<Cre
   if (!holder) return null;
   const who = `pid ${holder.pid}${holder.command ? ` (gatehouse ${holder.command})` : ''}`;
   if (!holder.url) {
-    throw new CliError('data_dir_in_use', `DATA_DIR ${dataDir} is in use by ${who}, which serves no HTTP. Wait for it to finish or stop it (kill ${holder.pid}), then retry.`);
+    throw new CliError(
+      'data_dir_in_use',
+      `DATA_DIR ${dataDir} is in use by ${who}, which serves no HTTP. Wait for it to finish or stop it (kill ${holder.pid}), then retry.`,
+    );
   }
   let secret: string;
   try {

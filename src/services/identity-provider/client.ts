@@ -47,7 +47,8 @@ export interface Introspection {
 /** The provider answered with an OAuth error (4xx) or could not be reached (502). */
 export class ProviderError extends AppError {}
 
-const unavailable = (what: string) => new ProviderError('provider_unavailable', 502, `The identity provider did not answer the ${what} request; try again.`);
+const unavailable = (what: string) =>
+  new ProviderError('provider_unavailable', 502, `The identity provider did not answer the ${what} request; try again.`);
 
 export function createProviderClient(options: ProviderClientOptions) {
   const doFetch = options.fetch ?? fetch;
@@ -74,7 +75,11 @@ export function createProviderClient(options: ProviderClientOptions) {
   function oauthError(what: string, status: number, body: any): ProviderError {
     const code = typeof body?.error === 'string' && /^[a-z_]{1,64}$/.test(body.error) ? body.error : 'provider_error';
     const description = typeof body?.error_description === 'string' ? `: ${body.error_description.slice(0, 300)}` : '';
-    return new ProviderError(code, status >= 400 && status < 500 ? status : 502, `The identity provider refused the ${what} request (${code})${description}.`);
+    return new ProviderError(
+      code,
+      status >= 400 && status < 500 ? status : 502,
+      `The identity provider refused the ${what} request (${code})${description}.`,
+    );
   }
 
   const form = (fields: Record<string, string | undefined>) =>
@@ -154,8 +159,11 @@ export function createProviderClient(options: ProviderClientOptions) {
 
     async introspect(token: string): Promise<Introspection> {
       const { introspection } = await options.endpoints();
-      if (!options.introspection || !introspection) throw new AppError('introspection_unavailable', 500, 'No introspection credential is configured.');
-      const basic = Buffer.from(`${encodeURIComponent(options.introspection.clientId)}:${encodeURIComponent(options.introspection.secret)}`).toString('base64');
+      if (!options.introspection || !introspection)
+        throw new AppError('introspection_unavailable', 500, 'No introspection credential is configured.');
+      const basic = Buffer.from(`${encodeURIComponent(options.introspection.clientId)}:${encodeURIComponent(options.introspection.secret)}`).toString(
+        'base64',
+      );
       const { status, body } = await call('introspection', introspection, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${basic}` },
@@ -168,7 +176,10 @@ export function createProviderClient(options: ProviderClientOptions) {
     /** The subject of a valid token, or null when the provider refuses it. */
     async userinfo(token: string): Promise<{ sub: string } | null> {
       const { userinfo } = await options.endpoints();
-      const { status, body } = await call('userinfo', userinfo, { method: 'GET', headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+      const { status, body } = await call('userinfo', userinfo, {
+        method: 'GET',
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      });
       if (status === 401 || status === 403) return null;
       if (status !== 200 || typeof body?.sub !== 'string') throw oauthError('userinfo', status, body);
       return { sub: body.sub };
@@ -178,7 +189,10 @@ export function createProviderClient(options: ProviderClientOptions) {
       return adminCall('consent request', 'GET', '', challenge);
     },
 
-    acceptConsentRequest(challenge: string, body: { grant_scope: string[]; remember: boolean; remember_for?: number }): Promise<{ redirect_to: string }> {
+    acceptConsentRequest(
+      challenge: string,
+      body: { grant_scope: string[]; remember: boolean; remember_for?: number },
+    ): Promise<{ redirect_to: string }> {
       return adminCall('consent accept', 'PUT', '/accept', challenge, body);
     },
 
@@ -188,7 +202,8 @@ export function createProviderClient(options: ProviderClientOptions) {
 
     /** GET <identity base>/self-service/<type>/flows?id=<id>; the caller allowlists type and id. */
     async identityFlow(type: 'login' | 'registration', id: string): Promise<{ status: number; body: unknown }> {
-      if (!options.identityBase) throw new AppError('identity_flows_unavailable', 503, 'No self-service identity flows are configured for this provider.');
+      if (!options.identityBase)
+        throw new AppError('identity_flows_unavailable', 503, 'No self-service identity flows are configured for this provider.');
       const url = `${options.identityBase().replace(/\/$/, '')}/self-service/${type}/flows?id=${encodeURIComponent(id)}`;
       return call('identity flow', url, { method: 'GET', headers: { accept: 'application/json' } });
     },

@@ -50,7 +50,8 @@ export function providerSetup(config: Config, fetchImpl: typeof fetch = (...args
     };
   }
   if (!auth.embedded) {
-    const none = () => new AppError('issuer_not_configured', 503, 'No identity provider is configured: set OIDC_ISSUER or enable the embedded one (IDP_EMBEDDED=1).');
+    const none = () =>
+      new AppError('issuer_not_configured', 503, 'No identity provider is configured: set OIDC_ISSUER or enable the embedded one (IDP_EMBEDDED=1).');
     return {
       embedded: null,
       jwt: null,
