@@ -1,6 +1,6 @@
 /**
- * The one error model. Every expected failure is an AppError with a stable `code` (kept from the
- * spec where it names one) and the HTTP status the REST shims answer with. GraphQL carries both in
+ * The one error model. Every expected failure is an AppError with a stable `code` (listed in
+ * docs/api.md §8.2) and the HTTP status the REST shims answer with. GraphQL carries both in
  * `extensions`; anything that is not an AppError is masked and logged.
  */
 export class AppError extends Error {
@@ -27,6 +27,22 @@ export const serviceBusy = (message: string, retryAfter: number) => new AppError
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/**
+ * The one way input is parsed: the value `schema` accepts, or a 400 `invalid_argument` naming the
+ * field (`where`, e.g. `body` or `input.name`). Services call it too, so they throw AppErrors only.
+ */
+export function parseInput<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: ZodIssues } },
+  value: unknown,
+  where?: string,
+): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw zodToAppError(parsed.error, where);
+  return parsed.data;
+}
+
+type ZodIssues = { issues: { path: PropertyKey[]; message: string }[] };
 
 /** A failed zod parse as a 400 that names the offending field (`input.name: must not be empty`). */
 export function zodToAppError(error: { issues: { path: PropertyKey[]; message: string }[] }, field?: string): AppError {

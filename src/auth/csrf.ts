@@ -1,5 +1,5 @@
 /**
- * Spec 5.1: every state-changing call authenticated by cookie carries `X-Service-Csrf: 1`.
+ * docs/api.md §4.5: every state-changing call authenticated by cookie carries `X-Service-Csrf: 1`.
  * A cross-site form or fetch cannot add a custom header without a CORS preflight, so the header
  * proves the request came from a page allowed to call us. Bearer calls need none.
  */

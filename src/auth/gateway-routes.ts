@@ -1,5 +1,5 @@
 /**
- * The gateway's HTTP surface (spec 4.1, 5.1–5.3): /auth/* on the gateway's own host; on hosted
+ * The gateway's HTTP surface (docs/api.md §1.1, §1.3, §4): /auth/* on the gateway's own host; on hosted
  * app origins (Host = a registered AppOrigin) /_osg/auth/*, /_osg/v1/* and /_osg/graphql (the
  * app taken from the host, audience checked), the /_invite/<code> confirm-then-join pages (on
  * hosted origins, and on the gateway's own host for apps without an origin); the dashboard
@@ -12,7 +12,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { AppError, isAppError, zodToAppError } from '../errors.js';
+import { AppError, isAppError, parseInput } from '../errors.js';
 import { GATEWAY_CALLBACK_PATH, HOSTED_CALLBACK_PATH } from '../idp/adapter.js';
 import type { IdentityProvider } from '../idp/provider.js';
 import { PAGE_CSP, PAGE_HEADERS, layout } from '../idp/pages.js';
@@ -49,12 +49,6 @@ const tokenBody = z.strictObject({
   client_id: z.string({ message: 'is required' }).min(1).max(200),
 });
 const clientBody = z.strictObject({ client_id: z.string().min(1).max(200).optional() });
-
-const parse = <T>(schema: z.ZodType<T>, value: unknown, where: string): T => {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw zodToAppError(parsed.error, where);
-  return parsed.data;
-};
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
@@ -153,7 +147,7 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
       await readText(req).catch(() => '');
       throw new AppError('unsupported_media_type', 415, 'POST /auth/token takes a JSON body: send Content-Type: application/json.');
     }
-    const body = parse(tokenBody, await readJson(req), 'body');
+    const body = parseInput(tokenBody, await readJson(req), 'body');
     await assertTokenRequestFromApp(req, mount, body.client_id);
     const tokens = await provider.exchangeCode({
       code: body.code,
@@ -166,7 +160,7 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
 
   async function refresh(req: IncomingMessage, res: ServerResponse, mount: Mount) {
     if (!hasCsrfHeader(req.headers)) throw csrfRequired();
-    const body = parse(clientBody, await readJson(req), 'body');
+    const body = parseInput(clientBody, await readJson(req), 'body');
     const cookies = parseCookies(req.headers.cookie);
     const refreshToken = cookies.get(REFRESH_COOKIE);
     const clientId = body.client_id ?? cookies.get(CLIENT_COOKIE);
@@ -403,7 +397,7 @@ document.getElementById('deny').addEventListener('click', async () => {
 
   /**
    * GET /_invite/<code>: a page asking the person to join; it never joins by itself, so a
-   * cross-site redirect to this URL adds no one anywhere (spec 1: no force-add).
+   * cross-site redirect to this URL adds no one anywhere (docs/api.md §4.3, §5.2: no force-add).
    */
   async function invite(req: IncomingMessage, res: ServerResponse, mount: Mount, code: string) {
     const found = await inviteSite(res, mount, code);
@@ -544,7 +538,7 @@ document.getElementById('deny').addEventListener('click', async () => {
       case 'GET /consent-request':
         sendJson(res, 200, await auth.consentRequest(url.searchParams.get('challenge') ?? ''));
         return true;
-      // State changes on the user's provider session: the CSRF header, like every other one (spec 5.1).
+      // State changes on the user's provider session: the CSRF header, like every other one (docs/api.md §4.5).
       case 'POST /consent/accept':
         if (!hasCsrfHeader(req.headers)) throw csrfRequired();
         sendJson(res, 200, await auth.acceptConsent(await readJson(req)));

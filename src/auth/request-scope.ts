@@ -4,7 +4,7 @@
  * request-keyed module state, and `req.url` is never rewritten.
  */
 
-/** Where the gateway is mounted on a hosted app origin (spec 1, 5.3; docs/api.md §4). */
+/** Where the gateway is mounted on a hosted app origin (docs/api.md §4.3, §4.6). */
 export const HOSTED_PREFIX = '/_osg';
 /** The gateway's httpOnly cookies: the access token, the refresh token (path `<prefix>/auth`), the client id. */
 export const SESSION_COOKIE = 'gh_session';

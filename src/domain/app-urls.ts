@@ -1,5 +1,5 @@
 /**
- * Which URLs an app may register (spec 4.1/5.3). An app origin takes over `/auth/*` and `/_osg/*`
+ * Which URLs an app may register (docs/api.md §3, §4.6). An app origin takes over `/auth/*` and `/_osg/*`
  * on its host, so the gateway's own hosts can never be one; an OAuth redirect URI receives
  * authorization codes, so it must be an absolute http(s) URL, with plain http only where the
  * traffic never leaves the machine (RFC 8252 7.3, loopback redirects).

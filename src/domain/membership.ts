@@ -1,5 +1,5 @@
 /**
- * The membership state machine of spec 3 and the authorization rules of 5.5, as pure decisions.
+ * The membership state machine and authorization rules of docs/api.md §5.2, as pure decisions.
  * Each `decide*` takes what the service read inside its transaction and either returns the
  * transition to apply or throws the AppError the caller sees. No I/O here.
  */
@@ -82,7 +82,7 @@ export interface InviteInput {
   blocked: boolean;
 }
 
-/** 3: none -> invite -> invited (a person, or someone else's agent) or active (the actor's own agent). */
+/** docs/api.md §5.2: none -> invite -> invited (a person, or someone else's agent) or active (the actor's own agent). */
 export function decideInvite({ actor, target, role: requested, rules, pendingByActor, blocked }: InviteInput): NonNullable<Outcome> {
   const actorRole = requireAdmin(actor);
   const role = requested ?? rules.defaultRole;
@@ -137,13 +137,13 @@ function authorizeResponse({ actor, target, rules }: RespondInput, verb: 'accept
   return row;
 }
 
-/** 3: invited/requested -> accept -> active. */
+/** docs/api.md §5.2: invited/requested -> accept -> active. */
 export function decideAccept(input: RespondInput): NonNullable<Outcome> {
   const row = authorizeResponse(input, 'accept');
   return { state: 'active', role: row.role };
 }
 
-/** 3: invited/requested -> reject -> the pending row is deleted. */
+/** docs/api.md §5.2: invited/requested -> reject -> the pending row is deleted. */
 export function decideReject(input: RespondInput): Outcome {
   authorizeResponse(input, 'reject');
   return null;
@@ -155,7 +155,7 @@ export interface RequestInput {
   rules: TypeRules;
 }
 
-/** 3: none -> request -> requested. A repeated request is idempotent. */
+/** docs/api.md §5.2: none -> request -> requested. A repeated request is idempotent. */
 export function decideRequest({ actor, role: requested, rules }: RequestInput): NonNullable<Outcome> {
   if (actor.membership?.state === 'active') throw conflict('already_member', 'You are already a member of this resource.');
   if (actor.membership?.state === 'invited') throw conflict('already_invited', 'You already have an invite to this resource: accept it instead.');
@@ -171,7 +171,7 @@ export interface JoinInput {
   rules: TypeRules;
 }
 
-/** 3: none -> join -> active at the type's default role, on public resources only. Idempotent. */
+/** docs/api.md §5.2: none -> join -> active at the type's default role, on public resources only. Idempotent. */
 export function decideJoin({ actor, visibility, rules }: JoinInput): NonNullable<Outcome> {
   if (!isPublic({ visibility })) {
     throw forbidden('members_only', 'This resource is members-only: entry is by invite or request.');
@@ -186,7 +186,7 @@ export function decideJoin({ actor, visibility, rules }: JoinInput): NonNullable
   return { state: 'active', role: rules.defaultRole };
 }
 
-/** 3: active -> leave -> gone; the owner can never leave. */
+/** docs/api.md §5.2: active -> leave -> gone; the owner can never leave. */
 export function decideLeave(actor: Party): Outcome {
   if (!isActive(actor.membership)) throw notFound('not_member', 'You are not a member of this resource.');
   if (actor.membership.role === 'owner') {
@@ -209,17 +209,17 @@ function requireTargetRow(target: Party): MemberRow {
   return target.membership;
 }
 
-/** 3: invited/active -> setRole -> same state, new role. Requests are not changed by setRole. */
+/** docs/api.md §5.2: invited/active -> setRole -> same state, new role. Requests are not changed by setRole. */
 export function decideSetRole({ actor, target, rules }: ChangeInput, role: Role): NonNullable<Outcome> {
   const actorRole = requireAdmin(actor);
   const row = requireTargetRow(target);
-  // Spec 3 asks outranking of active members only; an invite's role is bounded by the ceiling.
+  // docs/api.md §5.2 asks outranking of active members only; an invite's role is bounded by the ceiling.
   if (row.state === 'active') requireOutranks(actorRole, row);
   requireCeiling(rules, actorRole, role);
   return { state: row.state, role };
 }
 
-/** 3: invited -> remove withdraws the invite; active -> remove ends the membership. */
+/** docs/api.md §5.2: invited -> remove withdraws the invite; active -> remove ends the membership. */
 export function decideRemove({ actor, target }: ChangeInput): Outcome {
   const actorRole = requireAdmin(actor);
   if (target.id === actor.id) throw forbidden('use_leave', 'To remove yourself, leave the resource.');
@@ -259,8 +259,8 @@ export interface ClaimInput {
 }
 
 /**
- * 3: none -> invite-link claim -> active at the link's role. Every condition is re-checked at
- * claim time; a failed check leaves the link unconsumed (a restored creator revives it).
+ * docs/api.md §5.2: none -> invite-link claim -> active at the link's role. Every condition is
+ * re-checked at claim time; a failed check leaves the link unconsumed (a restored creator revives it).
  */
 export function decideClaimInviteLink({ claimer, creator, link, rules, blocked, now }: ClaimInput): NonNullable<Outcome> {
   if (link.usedAt) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
@@ -281,7 +281,7 @@ export function isExpired(row: { state: MembershipState; expiresAt: Date | null 
   return row.state !== 'active' && row.expiresAt != null && row.expiresAt <= now;
 }
 
-/** The roles the caller can see of a resource view (spec 2.2 currentMember rules). */
+/** The roles the caller can see of a resource view (docs/api.md §2.2 currentMember rules). */
 export type ViewMode = 'list' | 'fetch' | 'browse' | 'static' | 'create';
 
 export function currentMemberFor(mode: ViewMode, row: MemberRow | null): MemberRow | undefined {

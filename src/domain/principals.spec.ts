@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isTestUserId, isTestUserOf, testUserId } from './principals.js';
 
-describe('5.4 rule 3: test user ids name their app', () => {
+describe('docs/api.md §3.1, rule 3: test user ids name their app', () => {
   it('composes test:<appId>:<name>', () => {
     expect(testUserId('app_abc', 'alice')).toBe('test:app_abc:alice');
   });

@@ -1,5 +1,5 @@
 /**
- * Which app a principal belongs to, as far as its id tells (spec 5.4 rule 3): test users are
+ * Which app a principal belongs to, as far as its id tells (docs/api.md §3.1, rule 3): test users are
  * `test:<appId>:<name>`, composed server-side, so the id alone names their app. Agents and
  * people carry no app in their id; the service decides those from stored facts.
  */

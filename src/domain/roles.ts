@@ -1,4 +1,4 @@
-/** Roles, their order and grant ceilings (spec 2.1, 5.5). */
+/** Roles, their order and grant ceilings (docs/api.md §5.1, §5.2). */
 export const ROLES = ['owner', 'admin', 'writer', 'reader'] as const;
 export type Role = (typeof ROLES)[number];
 

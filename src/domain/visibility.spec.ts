@@ -15,26 +15,26 @@ import {
   rosterAccess,
 } from './visibility.js';
 
-describe('2.1 visibility: stored pair compiled from the schema enum', () => {
-  it('2.1: the schema enum is members, unlisted, discoverable', () => {
+describe('docs/api.md §5.1 visibility: stored pair compiled from the schema enum', () => {
+  it('docs/api.md §5.1: the schema enum is members, unlisted, discoverable', () => {
     expect([...VISIBILITY_NAMES].sort()).toEqual(['discoverable', 'members', 'unlisted']);
   });
 
   it.each<[string, VisibilityName, VisibilityPair, boolean]>([
     [
-      '2.1: members gives (members, false): hidden from non-members, not self-joinable',
+      '§5.1: members gives (members, false): hidden from non-members, not self-joinable',
       'members',
       { visibility: 'members', discoverable: false },
       false,
     ],
     [
-      '2.1: unlisted gives (public, false): viewable and joinable by id, not listed in browse',
+      '§5.1: unlisted gives (public, false): viewable and joinable by id, not listed in browse',
       'unlisted',
       { visibility: 'public', discoverable: false },
       true,
     ],
     [
-      '2.1: discoverable gives (public, true): listed in browse and self-joinable',
+      '§5.1: discoverable gives (public, true): listed in browse and self-joinable',
       'discoverable',
       { visibility: 'public', discoverable: true },
       true,
@@ -45,47 +45,47 @@ describe('2.1 visibility: stored pair compiled from the schema enum', () => {
   });
 
   it.each<[string, unknown, boolean]>([
-    ['2.1: "members" is a visibility name', 'members', true],
-    ['2.1: "unlisted" is a visibility name', 'unlisted', true],
-    ['2.1: "discoverable" is a visibility name', 'discoverable', true],
-    ['2.2: the stored value "public" is not a schema visibility name', 'public', false],
-    ['2.1: a non-string is not a visibility name', true, false],
+    ['§5.1: "members" is a visibility name', 'members', true],
+    ['§5.1: "unlisted" is a visibility name', 'unlisted', true],
+    ['§5.1: "discoverable" is a visibility name', 'discoverable', true],
+    ['§2.2: the stored value "public" is not a schema visibility name', 'public', false],
+    ['§5.1: a non-string is not a visibility name', true, false],
   ])('%s', (_, value, expected) => {
     expect(isVisibilityName(value)).toBe(expected);
   });
 
-  it('2.1: a prototype key ("constructor") is not a visibility name', () => {
+  it('docs/api.md §5.1: a prototype key ("constructor") is not a visibility name', () => {
     expect(isVisibilityName('constructor')).toBe(false);
   });
 });
 
-describe('4.3 resource access: who reaches a resource, and who sees it', () => {
+describe('docs/api.md §5.3 resource access: who reaches a resource, and who sees it', () => {
   const own = (state: 'active' | 'invited' | 'requested') => ({ state });
 
   it.each<[string, AccessInput, ResourceAccess, boolean]>([
     [
-      '2.1: public, stranger -> view (unlisted and discoverable are viewable by id)',
+      '§5.3: public, stranger -> view (unlisted and discoverable are viewable by id)',
       { visibility: 'public', own: null, agentInvited: false },
       'view',
       true,
     ],
-    ['2.1: public, pending invitee -> view', { visibility: 'public', own: own('invited'), agentInvited: false }, 'view', true],
-    ['4.3: members, active member -> view', { visibility: 'members', own: own('active'), agentInvited: false }, 'view', true],
-    ['4.3: members, stranger -> none (404 like a missing resource)', { visibility: 'members', own: null, agentInvited: false }, 'none', false],
+    ['§5.3: public, pending invitee -> view', { visibility: 'public', own: own('invited'), agentInvited: false }, 'view', true],
+    ['§5.3: members, active member -> view', { visibility: 'members', own: own('active'), agentInvited: false }, 'view', true],
+    ['§5.3: members, stranger -> none (404 like a missing resource)', { visibility: 'members', own: null, agentInvited: false }, 'none', false],
     [
-      '3: members, invitee -> own_pending (accepts or declines; fetch stays 404)',
+      '§5.3: members, invitee -> own_pending (accepts or declines; fetch stays 404)',
       { visibility: 'members', own: own('invited'), agentInvited: false },
       'own_pending',
       false,
     ],
     [
-      '3: members, requester -> own_pending (withdraws by reject)',
+      '§5.3: members, requester -> own_pending (withdraws by reject)',
       { visibility: 'members', own: own('requested'), agentInvited: false },
       'own_pending',
       false,
     ],
     [
-      '3: members, owner of an invited agent -> own_pending (answers for the agent)',
+      '§5.3: members, owner of an invited agent -> own_pending (answers for the agent)',
       { visibility: 'members', own: null, agentInvited: true },
       'own_pending',
       false,
@@ -115,7 +115,7 @@ describe('4.3 resource access: who reaches a resource, and who sees it', () => {
   });
 });
 
-describe('2.4 and 6: who sees the roster and its live feed', () => {
+describe('docs/api.md §5.3 and §6: who sees the roster and its live feed', () => {
   it.each<[string, StoredVisibility, { state: string } | null, ReturnType<typeof rosterAccess>]>([
     ['an active member of a members resource sees it', 'members', { state: 'active' }, 'roster'],
     ['an active member of a public resource sees it', 'public', { state: 'active' }, 'roster'],

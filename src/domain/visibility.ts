@@ -1,4 +1,4 @@
-/** Visibility as declared in the schema and as stored per instance (spec 2.1). */
+/** Visibility as declared in the schema and as stored per instance (docs/api.md §5.1). */
 export const VISIBILITY_NAMES = ['members', 'unlisted', 'discoverable'] as const;
 export type VisibilityName = (typeof VISIBILITY_NAMES)[number];
 export type StoredVisibility = 'members' | 'public';
@@ -22,7 +22,7 @@ export const compileVisibility = (name: VisibilityName): VisibilityPair => PAIRS
 export const isPublic = (pair: { visibility: StoredVisibility }): boolean => pair.visibility === 'public';
 
 /**
- * How far a caller reaches a resource (spec 2.1, 4.3):
+ * How far a caller reaches a resource (docs/api.md §5.3):
  * - `view`: a public resource, or the caller is an active member. Fetch by id, static lookup,
  *   rosters and every per-resource transition.
  * - `own_pending`: a members-only resource where the caller has only a pending row of its own,
@@ -51,7 +51,7 @@ export function resourceAccess({ visibility, own, agentInvited }: AccessInput): 
 export const canView = (visibility: StoredVisibility, own: { state: string } | null): boolean => isPublic({ visibility }) || own?.state === 'active';
 
 /**
- * The roster gate (members list and members feed, spec 2.4 and 6): active members see it; anyone
+ * The roster gate (members list and members feed, docs/api.md §5.3 and §6): active members see it; anyone
  * else who can view the resource is told it is the members' business; the rest see no resource.
  */
 export type RosterAccess = 'roster' | 'not_member' | 'hidden';

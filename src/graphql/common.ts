@@ -1,7 +1,7 @@
 /** Scalars, enums and small shared types of the GraphQL API. */
 import { GraphQLError, Kind } from 'graphql';
 import { z } from 'zod';
-import { zodToAppError } from '../errors.js';
+import { parseInput } from '../errors.js';
 import { ROLES } from '../domain/roles.js';
 import { VISIBILITY_NAMES } from '../domain/visibility.js';
 import { builder } from './builder.js';
@@ -61,9 +61,7 @@ export const ids = {
 
 /** Parses an argument; a failure is a 400 `invalid_argument` whose message names the field. */
 export function validate<T extends z.ZodTypeAny>(schema: T, value: unknown, field: string): z.output<T> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw zodToAppError(parsed.error, field);
+  return parseInput(schema, value, field) as z.output<T>;
 }
 
 export const OkRef = builder.objectRef<{ ok: true }>('Ok').implement({

@@ -1,4 +1,4 @@
-/** Live feeds (spec 6) as GraphQL subscriptions, served over graphql-ws and SSE. */
+/** Live feeds (docs/api.md §6) as GraphQL subscriptions, served over graphql-ws and SSE. */
 import { requirePrincipal } from '../domain/caller.js';
 import type { MemberRowEvent, MembershipEvent } from '../realtime/event-bus.js';
 import { builder } from './builder.js';

@@ -1,4 +1,4 @@
-/** Membership: roster, invitations and one mutation per transition of spec 3. */
+/** Membership: roster, invitations and one mutation per transition of docs/api.md §5.2. */
 import { requirePrincipal } from '../domain/caller.js';
 import type { InvitationEntry, RosterEntry, TransitionResult } from '../services/membership.js';
 import { builder } from './builder.js';

@@ -6,7 +6,7 @@
  */
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { AppError, zodToAppError } from '../errors.js';
+import { AppError, parseInput } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 const REMEMBERED = 'RememberedConsent';
@@ -77,9 +77,7 @@ export function createConsentAdmin(provider: Provider, prisma: PrismaClient) {
     },
 
     async accept(challenge: string, raw: unknown): Promise<{ redirect_to: string }> {
-      const parsed = acceptBody.safeParse(raw);
-      if (!parsed.success) throw zodToAppError(parsed.error, 'body');
-      const body = parsed.data;
+      const body = parseInput(acceptBody, raw, 'body');
       const interaction = await pending(challenge);
       const accountId = interaction.session!.accountId;
       const clientId = String(interaction.params.client_id);
@@ -109,10 +107,9 @@ export function createConsentAdmin(provider: Provider, prisma: PrismaClient) {
     },
 
     async reject(challenge: string, raw: unknown): Promise<{ redirect_to: string }> {
-      const parsed = rejectBody.safeParse(raw);
-      if (!parsed.success) throw zodToAppError(parsed.error, 'body');
+      const { error, error_description } = parseInput(rejectBody, raw, 'body');
       const interaction = await pending(challenge);
-      interaction.result = { error: parsed.data.error, error_description: parsed.data.error_description };
+      interaction.result = { error, error_description };
       await interaction.save(interaction.exp - epochNow());
       return { redirect_to: interaction.returnTo };
     },

@@ -16,5 +16,5 @@ export function digestsEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Bearer token prefixes; the test-session one is the spec's short type prefix. */
+/** Bearer token prefixes (docs/api.md §1.1); the test-session one is the short type prefix of §3.1. */
 export const TOKEN_PREFIX = { developer: 'ghd', test_session: 'gst', agent: 'gha' } as const;

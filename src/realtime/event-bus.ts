@@ -13,7 +13,7 @@ import type { Role } from '../domain/roles.js';
 import { logger } from '../lib/logger.js';
 
 export interface MemberRowEvent {
-  /** `<resourceId>:<userId>` (spec 6). */
+  /** `<resourceId>:<userId>` (docs/api.md §6). */
   id: string;
   resourceId: string;
   userId: string;

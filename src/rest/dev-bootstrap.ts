@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import { heldLock } from '../db/data-dir-lock.js';
 import { isMemoryDataDir } from '../db/pglite.js';
-import { AppError, zodToAppError } from '../errors.js';
+import { AppError, parseInput } from '../errors.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
 import { sendRestError } from '../error-responses.js';
 import { readJson, sendJson } from '../lib/http.js';
@@ -66,10 +66,9 @@ export function createDevBootstrap({ services, config }: { services: Services; c
     }
     try {
       const body = await readJson(req);
-      const email = emailSchema.safeParse(body.developer);
-      if (!email.success) throw zodToAppError(email.error, 'body.developer');
+      const email = parseInput(emailSchema, body.developer, 'body.developer');
       // The one answer that carries a token: the local operator asked for it with the secret.
-      return sendJson(res, 201, await services.principals.createDeveloperToken(email.data));
+      return sendJson(res, 201, await services.principals.createDeveloperToken(email));
     } catch (error) {
       return sendRestError(res, error);
     }

@@ -1,7 +1,7 @@
 /**
- * The REST shims: each row maps a spec path to a stored GraphQL operation, how path, query and
- * body become variables, and how the result becomes the spec's response body. Adding a route is
- * adding a row. Every operation selects its root field as `result`.
+ * The REST shims: each row maps a documented path (docs/api.md §2.1) to a stored GraphQL
+ * operation, how path, query and body become variables, and how the result becomes the documented
+ * response body. Adding a route is adding a row. Every operation selects its root field as `result`.
  *
  * Operations are `graphql()` documents from the generated client (codegen.ts): `npm run codegen`
  * checks each one against schema/schema.graphql and types its variables and result, so `variables`
@@ -84,7 +84,7 @@ graphql(`
   }
 `);
 
-/** Spec 2.2: the view has no createdAt; currentMember only where the service set one. */
+/** docs/api.md §2.2: the view has no createdAt; currentMember only where the service set one. */
 const resourceView = (r: ResourceFieldsFragment & { createdAt?: unknown }) => {
   const { createdAt: _createdAt, currentMember, ...rest } = r;
   return currentMember ? { ...rest, currentMember } : rest;

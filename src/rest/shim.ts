@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type GraphQLSchema, parse, validate as validateDocument } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { z } from 'zod';
-import { badRequest, zodToAppError } from '../errors.js';
+import { badRequest, parseInput } from '../errors.js';
 import { readJson, sendJson } from '../lib/http.js';
 import { sendRestError } from '../error-responses.js';
 import type { Context } from '../graphql/builder.js';
@@ -53,8 +53,8 @@ export function createRestShim(schema: GraphQLSchema, routes: Route[]) {
   async function handle(found: RouteMatch, req: IncomingMessage, res: ServerResponse, url: URL, context: Context) {
     try {
       const { route, compiled } = found.entry;
-      const body = parseInput(route.body, await readJsonBody(req), 'body', route.body !== undefined);
-      const query = parseInput(route.query, Object.fromEntries(url.searchParams), 'query', true);
+      const body = routeInput(route.body, await readJsonBody(req), 'body', route.body !== undefined);
+      const query = routeInput(route.query, Object.fromEntries(url.searchParams), 'query', true);
       const variables = route.variables({ params: found.params, query, body });
       const result = await compiled.query(undefined, context, variables);
       if (result.errors?.length) return sendRestError(res, result.errors[0]);
@@ -84,7 +84,7 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
   return params;
 }
 
-function parseInput(
+function routeInput(
   schema: z.ZodType<Record<string, unknown>> | undefined,
   value: Record<string, unknown>,
   where: 'body' | 'query',
@@ -94,9 +94,7 @@ function parseInput(
     if (!allowed && Object.keys(value).length) throw badRequest('invalid_argument', `${where}: this route takes no ${where} fields.`);
     return value;
   }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw zodToAppError(parsed.error, where);
-  return parsed.data;
+  return parseInput(schema, value, where);
 }
 
 /** Through the one body reader (MAX_BODY_BYTES, NUL refusal); path and query were checked at the entrance. */

@@ -130,10 +130,10 @@ describe('defineSchema: defaults', () => {
     ['a table has no timestamps, indexes or access rules', { ...posts, columns: {} }, { columns: {}, timestamps: false, indexes: [], access: null }],
     ['a type is members-only', bare.visibility, { default: 'members', allow: ['members'] }],
     ['the default role is reader', bare.defaultRole, 'reader'],
-    ['2.1: the grant ceilings are owner -> admin, admin -> writer, others none', bare.grant, DEFAULT_GRANT],
+    ['docs/api.md §5.1: the grant ceilings are owner -> admin, admin -> writer, others none', bare.grant, DEFAULT_GRANT],
     ['a type has no static instances, shares or owns', [bare.static, bare.shares, bare.owns], [[], [], []]],
     [
-      '3: a shared table removes rows on member removal and owner deletion, with no access override',
+      'docs/api.md §5.5: a shared table removes rows on member removal and owner deletion, with no access override',
       shared.shares,
       [{ table: 'posts', onMemberRemove: 'remove', onOwnerDelete: 'remove', access: null }],
     ],
@@ -201,7 +201,7 @@ describe('defineSchema: validation at definition time', () => {
       },
       {
         path: 'resources._app',
-        message: 'resource type "_app" is reserved: names starting with "_" belong to the platform (spec 2.1)',
+        message: 'resource type "_app" is reserved: names starting with "_" belong to the platform (docs/api.md §5.5)',
       },
     ]);
   });

@@ -34,14 +34,14 @@ export type TimestampColumn = (typeof TIMESTAMP_COLUMNS)[number];
 
 /**
  * Names the data layer already gives every row: `id` is the row key, and room placement is a
- * virtual `roomId` that is never a column (spec 2.7), whichever way it is spelled.
+ * virtual `roomId` that is never a column (docs/api.md §5.5), whichever way it is spelled.
  */
 export const RESERVED_COLUMNS = ['id', 'roomId', 'room_id'] as const;
 
 export { DEFAULT_GRANT };
 export const DEFAULT_ROLE: RoleName = 'reader';
 export const DEFAULT_MEMBER_REMOVE: MemberRemovePolicy = 'remove';
-/** The spec names no default; removing a deleted account's rows is the privacy-safe choice. */
+/** Our default (docs/api.md §5.5): removing a deleted account's rows is the privacy-safe choice. */
 export const DEFAULT_OWNER_DELETE: OwnerDeletePolicy = 'remove';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -77,7 +77,7 @@ export type AccessIR = Partial<Record<AccessAction, AccessRule[]>>;
 export interface ResourceTypeIR {
   /** `allow` always includes `default`. */
   visibility: { default: VisibilityName; allow: VisibilityName[] };
-  /** Role given on join and auto-join (spec 3). Never `owner`. */
+  /** Role given on join and auto-join (docs/api.md §5.2, §5.5). Never `owner`. */
   defaultRole: RoleName;
   /** The highest role each role may assign; null means it may assign none. */
   grant: Record<RoleName, RoleName | null>;

@@ -29,7 +29,7 @@ interface Grantable {
 export type GrantInput = { readonly [R in RoleName]?: Grantable[R] | null };
 
 export interface ShareBuilder {
-  /** What happens to a leaving member's linked rows (spec 3); default `remove`. */
+  /** What happens to a leaving member's linked rows (docs/api.md §5.5); default `remove`. */
   onMemberRemove(policy: MemberRemovePolicy): ShareBuilder;
   /** What happens to a deleted account's linked rows; default `remove`. */
   onOwnerDelete(policy: OwnerDeletePolicy): ShareBuilder;
@@ -46,7 +46,7 @@ export interface OwnBuilder {
 export interface ResourceBuilder<Tables extends string = string> {
   /** Default `members`: a type is private unless it says otherwise. */
   visibility(visibility: VisibilityInput): ResourceBuilder<Tables>;
-  /** The role join and auto-join give (spec 3); default `reader`. */
+  /** The role join and auto-join give (docs/api.md §5.5); default `reader`. */
   defaultRole(role: Exclude<RoleName, 'owner'>): ResourceBuilder<Tables>;
   /** Merged over the default ceilings (owner -> admin, admin -> writer, writer and reader -> none). */
   grant(ceilings: GrantInput): ResourceBuilder<Tables>;

@@ -20,7 +20,7 @@ import { issueAt, type PathSegment, type SchemaIssue } from './schema-validation
 
 /** Lowercase so names map to PostgreSQL identifiers unquoted; 63 is PostgreSQL's length limit. */
 const TABLE_OR_TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-/** Columns also allow camelCase (`parentId`), the field style rows are read in (spec 2.7 `roomId`). */
+/** Columns also allow camelCase (`parentId`), the field style rows are read in (`roomId`, docs/api.md §5.5). */
 const COLUMN_NAME = /^[a-z][a-zA-Z0-9_]{0,62}$/;
 const STATIC_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -42,8 +42,8 @@ const DEFAULT_VALUES: Record<ColumnType, { schema: z.ZodType; expected: string }
 
 const RESERVED_COLUMN_REASONS = new Map<string, string>([
   ['id', 'every row already has an id'],
-  ['roomId', 'room placement is virtual and never a column (spec 2.7)'],
-  ['room_id', 'room placement is virtual and never a column (spec 2.7)'],
+  ['roomId', 'room placement is virtual and never a column (docs/api.md §5.5)'],
+  ['room_id', 'room placement is virtual and never a column (docs/api.md §5.5)'],
 ] satisfies [(typeof RESERVED_COLUMNS)[number], string][]);
 
 /** True when `list[i]` already appeared earlier; the first occurrence is never the duplicate. */
@@ -59,7 +59,7 @@ export function checkTableName(name: string): SchemaIssue[] {
 export function checkResourceTypeName(name: string): SchemaIssue[] {
   const path = ['resources', name];
   if (name.startsWith('_')) {
-    const message = `resource type ${JSON.stringify(name)} is reserved: names starting with "_" belong to the platform (spec 2.1)`;
+    const message = `resource type ${JSON.stringify(name)} is reserved: names starting with "_" belong to the platform (docs/api.md §5.5)`;
     return [issueAt(path, message)];
   }
   if (TABLE_OR_TYPE_NAME.test(name)) return [];
@@ -162,14 +162,14 @@ function checkDefaultRole(path: PathSegment[], role: RoleName): SchemaIssue[] {
 
 /**
  * A role may hand out at most its own rank (an admin may make admins), never more, and nobody may
- * hand out ownership (spec 2.1: "ownership cannot be handed out by grant").
+ * hand out ownership (docs/api.md §5.5: "ownership cannot be handed out by grant").
  */
 function checkGrant(path: PathSegment[], grant: ResourceTypeIR['grant']): SchemaIssue[] {
   return Object.entries(grant).flatMap(([role, ceiling]): SchemaIssue[] => {
     if (ceiling === null) return [];
     const at = [...path, role];
     if (ceiling === 'owner') {
-      return [issueAt(at, 'ownership cannot be handed out by grant (spec 2.1); the highest ceiling is "admin"')];
+      return [issueAt(at, 'ownership cannot be handed out by grant (docs/api.md §5.5); the highest ceiling is "admin"')];
     }
     if (rank(ceiling) > rank(role as RoleName)) {
       return [issueAt(at, `"${role}" cannot grant "${ceiling}": a role's ceiling may not exceed the role itself`)];

@@ -125,20 +125,20 @@ const cases: Case[] = [
     message: 'column name "id" is reserved: every row already has an id',
   },
   {
-    rule: '2.7: room placement is never a column',
+    rule: 'docs/api.md §5.5: room placement is never a column',
     break: ir => {
       messages(ir).columns.roomId = { type: 'uuid', notNull: false, unique: false };
     },
     path: 'tables.messages.columns.roomId',
-    message: 'column name "roomId" is reserved: room placement is virtual and never a column (spec 2.7)',
+    message: 'column name "roomId" is reserved: room placement is virtual and never a column (docs/api.md §5.5)',
   },
   {
-    rule: '2.1: resource types starting with _ are reserved',
+    rule: 'docs/api.md §5.5: resource types starting with _ are reserved',
     break: ir => {
       ir.resources._app = ir.resources.room;
     },
     path: 'resources._app',
-    message: 'resource type "_app" is reserved: names starting with "_" belong to the platform (spec 2.1)',
+    message: 'resource type "_app" is reserved: names starting with "_" belong to the platform (docs/api.md §5.5)',
   },
   {
     rule: 'resource type names are lowercase identifiers',
@@ -293,7 +293,7 @@ const cases: Case[] = [
 
   // Resource types
   {
-    rule: '2.1: visibility is members, unlisted or discoverable',
+    rule: 'docs/api.md §5.5: visibility is members, unlisted or discoverable',
     break: ir => {
       room(ir).visibility.allow = ['members', 'public'];
     },
@@ -301,7 +301,7 @@ const cases: Case[] = [
     message: 'unknown visibility "public"; expected one of members, unlisted, discoverable',
   },
   {
-    rule: '2.1: the default visibility is among the allowed ones',
+    rule: 'docs/api.md §5.5: the default visibility is among the allowed ones',
     break: ir => {
       room(ir).visibility.default = 'discoverable';
     },
@@ -325,7 +325,7 @@ const cases: Case[] = [
     message: 'allow must list at least the default visibility',
   },
   {
-    rule: '2.1: roles are owner, admin, writer, reader',
+    rule: 'docs/api.md §5.1: roles are owner, admin, writer, reader',
     break: ir => {
       room(ir).defaultRole = 'member';
     },
@@ -333,7 +333,7 @@ const cases: Case[] = [
     message: 'unknown role "member"; expected one of owner, admin, writer, reader',
   },
   {
-    rule: '3: join cannot make someone owner',
+    rule: 'docs/api.md §5.5: join cannot make someone owner',
     break: ir => {
       room(ir).defaultRole = 'owner';
     },
@@ -341,7 +341,7 @@ const cases: Case[] = [
     message: 'defaultRole cannot be "owner": the creator is the only owner, and joiners get the default role',
   },
   {
-    rule: '2.1: a grant ceiling cannot exceed the role itself',
+    rule: 'docs/api.md §5.5: a grant ceiling cannot exceed the role itself',
     break: ir => {
       room(ir).grant.writer = 'admin';
     },
@@ -349,12 +349,12 @@ const cases: Case[] = [
     message: '"writer" cannot grant "admin": a role\'s ceiling may not exceed the role itself',
   },
   {
-    rule: '2.1: ownership cannot be handed out by grant',
+    rule: 'docs/api.md §5.5: ownership cannot be handed out by grant',
     break: ir => {
       room(ir).grant.owner = 'owner';
     },
     path: 'resources.room.grant.owner',
-    message: 'ownership cannot be handed out by grant (spec 2.1); the highest ceiling is "admin"',
+    message: 'ownership cannot be handed out by grant (docs/api.md §5.5); the highest ceiling is "admin"',
   },
   {
     rule: 'a grant names every role',
@@ -422,7 +422,7 @@ const cases: Case[] = [
     message: 'table "messages" is both shared and owned by "room"; its rows are either linked in or owned, not both',
   },
   {
-    rule: '3: onMemberRemove is remove, hide or retain',
+    rule: 'docs/api.md §5.5: onMemberRemove is remove, hide or retain',
     break: ir => {
       room(ir).shares[0].onMemberRemove = 'delete';
     },
@@ -430,7 +430,7 @@ const cases: Case[] = [
     message: 'unknown onMemberRemove policy "delete"; expected one of remove, hide, retain',
   },
   {
-    rule: '3: onOwnerDelete is remove, tombstone or retain',
+    rule: 'docs/api.md §5.5: onOwnerDelete is remove, tombstone or retain',
     break: ir => {
       room(ir).shares[0].onOwnerDelete = 'hide';
     },

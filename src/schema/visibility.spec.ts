@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VISIBILITY_NAMES, compileVisibility } from './index.js';
 
-describe('2.1: the stored (visibility, discoverable) pair compiled from the schema enum', () => {
+describe('docs/api.md §5.1: the stored (visibility, discoverable) pair compiled from the schema enum', () => {
   it.each([
     ['members', { visibility: 'members', discoverable: false }],
     ['unlisted', { visibility: 'public', discoverable: false }],

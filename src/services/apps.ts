@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { gatewayHosts, redirectUriProblem } from '../domain/app-urls.js';
 import { testUserId } from '../domain/principals.js';
 import { compileVisibility } from '../domain/visibility.js';
-import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, notFound, parseInput } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import { Cache } from '../lib/cache.js';
 import { SchemaValidationError, validateSchemaIR, type SchemaIR, type ResourceTypeIR } from '../schema/index.js';
@@ -85,7 +85,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
       where: { id: appId },
       include: { origins: true, clients: true, deployments: { select: { env: true } } },
     });
-    // Not yours and not there look the same (spec 5.4 rule 8).
+    // Not yours and not there look the same (docs/api.md §3.1, rule 1).
     if (!app || app.developerId !== developerId) throw notFound('app_not_found', `No app ${appId} owned by you.`);
     return app;
   }
@@ -121,7 +121,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
 
   return {
     async create(developerId: string, input: z.input<typeof appInputSchema>): Promise<AppView> {
-      const { name, origins, redirectUris } = appInputSchema.parse(input);
+      const { name, origins, redirectUris } = parseInput(appInputSchema, input);
       const ownHosts = gatewayHosts(deps.config);
       for (const [i, origin] of origins.entries()) {
         // An app origin takes over /auth/* and /_osg/* on its host: the gateway's own hosts are never an app's.
@@ -168,7 +168,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
     /** Validates and stores the schema IR for one environment, then reconciles static resources. */
     async deploy(developerId: string, appId: string, env: string, rawSchema: unknown) {
       await ownedApp(developerId, appId);
-      const envName = envNameSchema.parse(env);
+      const envName = parseInput(envNameSchema, env);
       let schema: SchemaIR;
       try {
         schema = validateSchemaIR(rawSchema);
@@ -235,15 +235,15 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
       return client?.clientId ?? null;
     },
 
-    /** Spec 4.2 / 5.4: a test user pinned to a deployed non-production environment. */
+    /** docs/api.md §3.1: a test user pinned to a deployed non-production environment. */
     async mintTestUser(developerId: string, appId: string, input: { name?: unknown; env?: unknown }) {
       await ownedApp(developerId, appId);
       if (input.env === undefined || input.env === null || input.env === '') {
         throw badRequest('invalid_argument', 'env is required (for example "dev"); test users are pinned to one environment.');
       }
-      const env = envNameSchema.parse(input.env);
+      const env = parseInput(envNameSchema, input.env);
       if (env === 'prod') throw badRequest('prod_not_allowed', 'Test users cannot be minted for prod: they may never touch production data.');
-      const name = testUserNameSchema.parse(input.name);
+      const name = parseInput(testUserNameSchema, input.name);
       const deployment = await prisma.deployment.findUnique({ where: { appId_env: { appId, env } } });
       if (!deployment) {
         throw conflict(

@@ -1,5 +1,5 @@
 /**
- * Live feeds of spec 6 as async iterables, one per subscription. Each listens to its topic
+ * Live feeds of docs/api.md §6 as async iterables, one per subscription. Each listens to its topic
  * before checking the gate, so nothing committed between the check and the stream is lost.
  */
 import type { PrincipalCaller } from '../domain/caller.js';

@@ -1,10 +1,10 @@
 /**
  * Gateway auth as a service: the provider client and token validator, provider tokens -> callers,
- * and the consent rules of spec 4.1. HTTP lives in gateway-routes.ts; this module has no req/res.
+ * and the consent rules of docs/api.md §4.7. HTTP lives in gateway-routes.ts; this module has no req/res.
  */
 import { z } from 'zod';
 import type { PrincipalKind } from '../domain/membership.js';
-import { AppError, zodToAppError } from '../errors.js';
+import { AppError, parseInput } from '../errors.js';
 import { APP_RESOURCE_TYPE } from './apps.js';
 import type { ServiceDeps } from './deps.js';
 import { handleSeed, issueHandleOnce } from './handles.js';
@@ -79,7 +79,7 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
     });
   }
 
-  /** Rule 7: best effort, never blocks consent (the app may have no deployment yet). */
+  /** Consent rule 7 (docs/api.md §4.7): best effort, never blocks consent (the app may have no deployment yet). */
   async function joinAppResource(subject: string, clientId: string): Promise<boolean> {
     try {
       const appId = await appOfClient(clientId);
@@ -101,13 +101,13 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
     }
   }
 
-  /** Rules 1, 3–6: profile, handle and welcome credit for the verified subject. */
+  /** Consent rules 1, 3–6 (docs/api.md §4.7): profile, handle and welcome credit for the verified subject. */
   async function onboard(subject: string, profile: z.infer<typeof acceptInput>['profile']): Promise<boolean> {
     await personFor(subject);
     const before = await prisma.principal.findUniqueOrThrow({ where: { id: subject }, select: { displayName: true, onboardedAt: true } });
     const displayName = profile?.displayName || before.displayName;
     if (profile?.displayName) await prisma.principal.update({ where: { id: subject }, data: { displayName: profile.displayName } });
-    // issueHandleOnce writes only if no handle was ever issued (rule 6).
+    // issueHandleOnce writes only if no handle was ever issued (docs/api.md §4.7, consent rule 6).
     await issueHandleOnce(prisma, subject, profile?.handle ?? handleSeed(displayName));
     const welcomed = await wallet.grantWelcomeCredit(subject);
     if (!before.onboardedAt) await prisma.principal.updateMany({ where: { id: subject, onboardedAt: null }, data: { onboardedAt: deps.now() } });
@@ -190,15 +190,12 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
     },
 
     async acceptConsent(raw: unknown) {
-      const parsed = acceptInput.safeParse(raw);
-      if (!parsed.success) throw zodToAppError(parsed.error, 'body');
-      return accept(parsed.data);
+      return accept(parseInput(acceptInput, raw, 'body'));
     },
 
     async rejectConsent(raw: unknown) {
-      const parsed = z.strictObject({ challenge: z.string({ message: 'is required' }).min(1).max(128) }).safeParse(raw);
-      if (!parsed.success) throw zodToAppError(parsed.error, 'body');
-      const { redirect_to } = await provider.rejectConsentRequest(parsed.data.challenge, {
+      const { challenge } = parseInput(z.strictObject({ challenge: z.string({ message: 'is required' }).min(1).max(128) }), raw, 'body');
+      const { redirect_to } = await provider.rejectConsentRequest(challenge, {
         error: 'access_denied',
         error_description: 'The user declined to share their account with the app.',
       });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handleSeed } from './handles.js';
 
-describe('handle seeds (spec 4.1 rule 5)', () => {
+describe('handle seeds (docs/api.md §4.7, consent rule 5)', () => {
   it.each([
     ['Ada Lovelace', 'adalovelace'],
     ['Zoë van der Berg!', 'zoevanderberg'],

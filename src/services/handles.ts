@@ -1,6 +1,6 @@
 /**
- * Handles (spec 4.1 rules 5–6): a new account gets one generated from its display name; a handle
- * is issued at most once, so a user who cleared theirs is never given another.
+ * Handles (docs/api.md §4.7, consent rules 5–6): a new account gets one generated from its display
+ * name; a handle is issued at most once, so a user who cleared theirs is never given another.
  */
 import { randomInt } from 'node:crypto';
 import type { Tx } from './deps.js';

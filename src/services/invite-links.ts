@@ -1,4 +1,4 @@
-/** Single-use invite links (spec 2.6, 3): the code is shown once and only its hash is stored. */
+/** Single-use invite links (docs/api.md §2.2, §5.2): the code is shown once and only its hash is stored. */
 import type { PrincipalCaller } from '../domain/caller.js';
 import { INVITE_LINK_TTL_MS, decideClaimInviteLink, decideCreateInviteLink } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';

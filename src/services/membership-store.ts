@@ -111,7 +111,7 @@ export interface TransitionScope {
 
 export interface TransitionOptions {
   /**
-   * `reach` (per-resource routes): a caller without access (spec 2.1, see `resourceAccess`)
+   * `reach` (per-resource routes): a caller without access (docs/api.md §5.3, see `resourceAccess`)
    * gets 404 resource_not_found before any other check, exactly like a missing resource.
    * `entry`: routes that are themselves the way in (join, request, invite-link claim) and the
    * platform's own transitions (consent's `_app` join, dashboard deletion) decide for themselves.

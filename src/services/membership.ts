@@ -1,4 +1,4 @@
-/** Membership transitions of spec 3, the roster and the caller's invitations. */
+/** Membership transitions of docs/api.md §5.2, the roster and the caller's invitations. */
 import type { PrincipalCaller } from '../domain/caller.js';
 import {
   type Party,
@@ -76,7 +76,7 @@ const toInvitation = (r: InvitationRow): InvitationEntry => ({
 
 export function createMembershipService(deps: ServiceDeps, apps: AppService) {
   /**
-   * The one invitations rule (spec 4.3): `userId`'s invites that have not expired (pending rows
+   * The one invitations rule (docs/api.md §2.1): `userId`'s invites that have not expired (pending rows
    * always carry an expiry), minus any across a block in either direction, in one query (the
    * block test is SQL, not a lookup per row), newest first. `scope` narrows it (a deployment, a type).
    */
@@ -172,7 +172,7 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
     },
 
     join(caller: PrincipalCaller, resourceId: string) {
-      // Spec 4.3: join on a members resource is 403 members_only for everyone (an invitee accepts instead).
+      // docs/api.md §5.2: join on a members resource is 403 members_only for everyone (an invitee accepts instead).
       return transition(
         caller,
         resourceId,
@@ -213,7 +213,7 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
       });
     },
 
-    /** Active and unexpired pending rows, visible to active members (spec 2.4). */
+    /** Active and unexpired pending rows, visible to active members (docs/api.md §2.1, §5.3). */
     async members(caller: PrincipalCaller, resourceId: string): Promise<RosterEntry[]> {
       const now = deps.now();
       const rows = await deps.prisma.$queryRaw<
@@ -259,7 +259,7 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
         }));
     },
 
-    /** The caller's own unexpired invites in this deployment, minus those across a block (spec 4.3). */
+    /** The caller's own unexpired invites in this deployment, minus those across a block (docs/api.md §2.1). */
     async invitations(caller: PrincipalCaller, type?: string | null): Promise<InvitationEntry[]> {
       const typeFilter = type ? Prisma.sql`AND r.type = ${type}` : Prisma.empty;
       const rows = await invitationRows(caller.principal.id, Prisma.sql`AND r.deployment_id = ${caller.deployment.id} ${typeFilter}`);

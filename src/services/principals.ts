@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { PrincipalCaller } from '../domain/caller.js';
 import type { PrincipalKind } from '../domain/membership.js';
 import { isTestUserId, isTestUserOf } from '../domain/principals.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, forbidden, notFound, parseInput } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from './deps.js';
 import type { TokenService } from './tokens.js';
@@ -39,7 +39,7 @@ export const userNotFound = (id: string) => notFound('user_not_found', `No user 
  * two look the same). Test users belong to the app their id names; an agent to the apps its
  * tokens were minted for (an agent of another app could never act here). People are platform
  * identities: one person signs in to many apps and can be invited into an app before first
- * using it (spec 4.3, cross-app invitations on `/v1/me/invitations`); their ids are random.
+ * using it (docs/api.md §4.2, cross-app invitations on `/v1/me/invitations`); their ids are random.
  */
 export async function findPrincipalInApp(tx: Tx, id: string, appId: string): Promise<AppPrincipal | null> {
   if (isTestUserId(id)) {
@@ -65,7 +65,7 @@ export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) 
   return {
     /** Bootstrap: creates the developer if needed and mints a developer token (shown once). */
     async createDeveloperToken(email: string) {
-      const address = emailSchema.parse(email);
+      const address = parseInput(emailSchema, email);
       const developer = await prisma.developer.upsert({
         where: { email: address },
         create: { id: newId('dev'), email: address },
@@ -80,7 +80,7 @@ export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) 
       if (caller.principal.kind !== 'user') throw forbidden('agents_cannot_create_agents', 'Only a person can create an agent.');
       const id = newId('agt');
       await prisma.principal.create({
-        data: { id, kind: 'agent', ownerId: caller.principal.id, name: agentNameSchema.parse(name), displayName: name.trim() },
+        data: { id, kind: 'agent', ownerId: caller.principal.id, name: parseInput(agentNameSchema, name), displayName: name.trim() },
       });
       const { token } = await tokens.mint({ kind: 'agent', principalId: id, deploymentId: caller.deployment.id });
       return { id, name: name.trim(), ownerId: caller.principal.id, token };

@@ -1,5 +1,5 @@
 /**
- * Dashboard resource deletion (spec 3 "Other rules", 6): owner-only, never the reserved `_app`
+ * Dashboard resource deletion (docs/api.md §4.2, §6): owner-only, never the reserved `_app`
  * resource. One transition under the resource row lock removes every membership (active and
  * pending), the invite links and the resource itself; after commit every removed member gets the
  * `delete` of their row on the roster feed and on their own feed, exactly as a remove sends it.

@@ -9,7 +9,7 @@ export interface ResourceTypeRules extends TypeRules {
   visibility: { default: VisibilityName; allow: VisibilityName[] };
 }
 
-/** Reserved types (`_app`) and types dropped from a later schema fall back to the spec defaults. */
+/** Reserved types (`_app`) and types dropped from a later schema fall back to the defaults (docs/api.md §5.5). */
 const FALLBACK: ResourceTypeRules = {
   grant: DEFAULT_GRANT,
   defaultRole: 'reader',

@@ -1,4 +1,4 @@
-/** Resource creation and the read views of spec 2.2 and 2.3. */
+/** Resource creation and the read views of docs/api.md §2.2. */
 import type { PrincipalCaller } from '../domain/caller.js';
 import { type MemberRow, type ViewMode, currentMemberFor } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
@@ -129,7 +129,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       } satisfies ResourceView;
     },
 
-    /** Spec 4.3 GET /v1/resources/:id: members, or anyone for a public resource. */
+    /** docs/api.md §5.3, GET /v1/resources/:id: members, or anyone for a public resource. */
     async get(caller: PrincipalCaller, id: string): Promise<ResourceView> {
       const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
         SELECT ${RESOURCE_COLUMNS}, m.role::text AS role, m.state::text AS state, m.expires_at

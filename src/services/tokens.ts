@@ -9,7 +9,7 @@ import { Cache } from '../lib/cache.js';
 import type { ServiceDeps } from './deps.js';
 
 export const TEST_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
-/** Spec 8: token validation results are cached for 60 seconds. */
+/** docs/api.md §9.6: token validation results are cached for 60 seconds. */
 export const TOKEN_CACHE_MS = 60_000;
 const CACHE_LIMIT = 10_000;
 

@@ -39,7 +39,7 @@ export function createWalletService(deps: ServiceDeps) {
       return count === 1;
     },
 
-    /** Spec 4.1 rule 3: the welcome credit, at most once per user ever. */
+    /** docs/api.md §4.7, consent rule 3: the welcome credit, at most once per user ever. */
     grantWelcomeCredit(principalId: string, tx?: Tx): Promise<boolean> {
       return this.creditOnce(
         {

@@ -19,7 +19,7 @@ afterAll(() => ctx.close());
 
 const gqlError = (res: any) => res.errors?.[0]?.extensions;
 
-describe('item 11: join on a members resource is 403 (spec 4.3)', () => {
+describe('item 11: join on a members resource is 403 (docs/api.md §5.2)', () => {
   it('REST: a stranger gets 403 members_only; a missing id is still 404', async () => {
     const id = await createResource(a.users.alice, 'team', 'T');
     expect(await a.users.carol.post(`/v1/resources/${id}/join`)).toMatchObject({ status: 403, body: { error: 'members_only' } });

@@ -62,7 +62,7 @@ describe('deploy', () => {
   });
 });
 
-describe('4.2 / 5.4 test sessions', () => {
+describe('docs/api.md §3.1 test sessions', () => {
   it('mints { user_id, token, expires_at, payer, env } with a short prefix and 24 h expiry', async () => {
     const res = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'zoe', env: 'dev' });
     expect(res.status).toBe(200);
@@ -102,7 +102,7 @@ describe('4.2 / 5.4 test sessions', () => {
     expect((await s.developer.post('/dev/apps/app_missing/test-users', { name: 'a', env: 'dev' })).status).toBe(404);
   });
 
-  it('5.4: tokens stop working after 24 hours', async () => {
+  it('docs/api.md §3.1: tokens stop working after 24 hours', async () => {
     const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'xia', env: 'dev' });
     const xia = ctx.client(minted.body.token);
     expect((await xia.get('/v1/resources')).status).toBe(200);
@@ -114,7 +114,7 @@ describe('4.2 / 5.4 test sessions', () => {
     }
   });
 
-  it('5.4: a session is pinned to its environment', async () => {
+  it('docs/api.md §3.1: a session is pinned to its environment', async () => {
     await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/staging`, { schema: TEST_SCHEMA });
     const dev = ctx.client((await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'wu', env: 'dev' })).body.token);
     const staging = ctx.client((await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'wu', env: 'staging' })).body.token);

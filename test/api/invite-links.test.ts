@@ -13,7 +13,7 @@ afterAll(() => ctx.close());
 const codeOf = (url: string) => url.split('/_invite/')[1];
 
 describe('POST /v1/resources/:id/invite-link', () => {
-  it("2.6: returns { url, role, expiresAt } on the app's origin; only the code's hash is stored", async () => {
+  it("docs/api.md §2.2: returns { url, role, expiresAt } on the app's origin; only the code's hash is stored", async () => {
     const id = await createResource(s.users.alice, 'team', 'T');
     const res = await s.users.alice.post(`/v1/resources/${id}/invite-link`, { role: 'reader' });
     expect(res.status).toBe(200);
@@ -47,7 +47,7 @@ describe('POST /v1/resources/:id/invite-link', () => {
     expect((await alice.post(`/v1/resources/${id}/invite-link`, { role: 'owner' })).body.error).toBe('grant_ceiling');
   });
 
-  it('8: at most 50 live links per person per resource (409 invite_link_limit)', async () => {
+  it('docs/api.md §9.6: at most 50 live links per person per resource (409 invite_link_limit)', async () => {
     const id = await createResource(s.users.alice, 'team', 'T');
     for (let i = 0; i < 50; i++) expect((await s.users.alice.post(`/v1/resources/${id}/invite-link`)).status).toBe(200);
     expect((await s.users.alice.post(`/v1/resources/${id}/invite-link`)).body).toMatchObject({ error: 'invite_link_limit' });
@@ -56,7 +56,7 @@ describe('POST /v1/resources/:id/invite-link', () => {
 });
 
 describe('POST /v1/invite-links/claim', () => {
-  it("3: claim -> active at the link's role; single use", async () => {
+  it("docs/api.md §5.2: claim -> active at the link's role; single use", async () => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     const link = await alice.post(`/v1/resources/${id}/invite-link`, { role: 'reader' });
@@ -76,7 +76,7 @@ describe('POST /v1/invite-links/claim', () => {
     expect((await bob.get(`/v1/resources/${id}`)).body.currentMember).toEqual({ role: 'admin', state: 'active' });
   });
 
-  it("3: a demoted creator's links stop working, are not consumed, and revive when the role is restored", async () => {
+  it("docs/api.md §5.2: a demoted creator's links stop working, are not consumed, and revive when the role is restored", async () => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await addMember(alice, bob, id, 'admin');
@@ -88,7 +88,7 @@ describe('POST /v1/invite-links/claim', () => {
     expect((await carol.post('/v1/invite-links/claim', { code: codeOf(link.body.url) })).body.state).toBe('active');
   });
 
-  it('5.5: a block between claimer and creator refuses the claim without consuming the link', async () => {
+  it('docs/api.md §5.4: a block between claimer and creator refuses the claim without consuming the link', async () => {
     const { alice, dave, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     const link = await alice.post(`/v1/resources/${id}/invite-link`);
@@ -100,7 +100,7 @@ describe('POST /v1/invite-links/claim', () => {
     expect((await carol.post('/v1/invite-links/claim', { code: codeOf(link.body.url) })).body.state).toBe('active');
   });
 
-  it('8: links expire after 7 days', async () => {
+  it('docs/api.md §9.6: links expire after 7 days', async () => {
     const { alice } = s.users;
     const id = await createResource(alice, 'team', 'T');
     const link = await alice.post(`/v1/resources/${id}/invite-link`);

@@ -14,7 +14,7 @@ afterAll(() => ctx.close());
 const roster = async (as: Seed['users'][string], id: string) =>
   Object.fromEntries((await as.get(`/v1/resources/${id}/members`)).body.members.map((m: any) => [m.userId, `${m.role}/${m.state}`]));
 
-describe('3: invite and accept', () => {
+describe('docs/api.md §5.2: invite and accept', () => {
   it('invite -> invited; accept by the invitee -> active; memberCount follows', async () => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
@@ -32,7 +32,7 @@ describe('3: invite and accept', () => {
     expect(await roster(s.users.alice, id)).toMatchObject({ [s.users.bob.id]: 'writer/invited' });
   });
 
-  it('5.5: only admin+ invites; roles above the ceiling are 403 grant_ceiling', async () => {
+  it('docs/api.md §5.2: only admin+ invites; roles above the ceiling are 403 grant_ceiling', async () => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await addMember(alice, bob, id, 'writer');
@@ -80,7 +80,7 @@ describe('3: invite and accept', () => {
   });
 });
 
-describe('3: requests', () => {
+describe('docs/api.md §5.2: requests', () => {
   it('request -> requested; an admin accepts it by userId -> active', async () => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
@@ -114,7 +114,7 @@ describe('3: requests', () => {
   });
 });
 
-describe('3: join and leave', () => {
+describe('docs/api.md §5.2: join and leave', () => {
   it("join on a public resource -> active at the type's default role; idempotent", async () => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'forum', 'F');
@@ -124,7 +124,7 @@ describe('3: join and leave', () => {
     expect((await alice.get(`/v1/resources/${id}`)).body.memberCount).toBe(2);
   });
 
-  it('join on a members resource is 403 members_only for everyone (spec 4.3), an invitee included', async () => {
+  it('join on a members resource is 403 members_only for everyone (docs/api.md §5.2), an invitee included', async () => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
@@ -146,7 +146,7 @@ describe('3: join and leave', () => {
   });
 });
 
-describe('3: setRole and remove', () => {
+describe('docs/api.md §5.2: setRole and remove', () => {
   it('outranking: admins change writers but not peers or the owner', async () => {
     const { alice, bob, carol, dave } = s.users;
     const id = await createResource(alice, 'team', 'T');
@@ -188,7 +188,7 @@ describe('GET members', () => {
     expect((await carol.get(`/v1/resources/${forum}/members`)).body.error).toBe('not_resource_member');
   });
 
-  it('discloses the owner of an agent (spec 2.4)', async () => {
+  it('discloses the owner of an agent (docs/api.md §2.2)', async () => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
     const agent = await bob.post('/v1/agents', { name: 'Bob bot' });
@@ -216,7 +216,7 @@ describe('GET members', () => {
 });
 
 describe('agents', () => {
-  it("3: the owner's invite of their own agent is immediately active", async () => {
+  it("docs/api.md §5.2: the owner's invite of their own agent is immediately active", async () => {
     const { alice } = s.users;
     const agent = await alice.post('/v1/agents', { name: 'Helper' });
     expect(agent.body).toEqual({ id: expect.stringMatching(/^agt_/), name: 'Helper', ownerId: alice.id, token: expect.stringMatching(/^gha_/) });
@@ -224,7 +224,7 @@ describe('agents', () => {
     expect((await alice.post(`/v1/resources/${id}/invite`, { userId: agent.body.id })).body).toEqual({ ok: true, state: 'active' });
   });
 
-  it('5.5: an agent cannot accept its own invite; its owner accepts or rejects for it', async () => {
+  it('docs/api.md §5.4: an agent cannot accept its own invite; its owner accepts or rejects for it', async () => {
     const { alice, bob } = s.users;
     const agent = await bob.post('/v1/agents', { name: 'Bot' });
     const bot = ctx.client(agent.body.token);
@@ -249,7 +249,7 @@ describe('agents', () => {
 });
 
 describe('blocks', () => {
-  it('5.5: a block gates invites in both directions and hides invitations across it', async () => {
+  it('docs/api.md §5.4: a block gates invites in both directions and hides invitations across it', async () => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     expect((await bob.post('/v1/blocks', { userId: alice.id })).body).toEqual({ ok: true, userId: alice.id });
@@ -273,7 +273,7 @@ describe('blocks', () => {
 });
 
 describe('pending limits and TTL', () => {
-  it('8: at most 50 pending invites per inviting member (409 pending_limit)', async () => {
+  it('docs/api.md §9.6: at most 50 pending invites per inviting member (409 pending_limit)', async () => {
     const fresh = await seed(ctx, ['owner']);
     const id = await createResource(fresh.users.owner, 'team', 'Big');
     for (let i = 0; i < 50; i++) {
@@ -288,7 +288,7 @@ describe('pending limits and TTL', () => {
     expect((await fresh.users.owner.post(`/v1/resources/${id}/invite`, { userId: extra.id })).status).toBe(200);
   });
 
-  it('8: pending rows expire after 14 days, behave as absent and are purged', async () => {
+  it('docs/api.md §5.2: pending rows expire after 14 days, behave as absent and are purged', async () => {
     const fresh = await seed(ctx, ['olga', 'pete', 'quin']);
     const { users } = fresh;
     const id = await createResource(users.olga, 'team', 'T');

@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('POST /v1/resources', () => {
-  it('creates a resource and makes the caller its active owner (spec 2.2 view)', async () => {
+  it('creates a resource and makes the caller its active owner (docs/api.md §2.2 view)', async () => {
     const res = await s.users.alice.post('/v1/resources', { type: 'team', name: 'Core team' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -29,7 +29,7 @@ describe('POST /v1/resources', () => {
     ['members', 'members', false],
     ['unlisted', 'public', false],
     ['discoverable', 'public', true],
-  ])('2.1: choosing %s from the allow list stores (%s, %s)', async (choice, visibility, discoverable) => {
+  ])('docs/api.md §5.1: choosing %s from the allow list stores (%s, %s)', async (choice, visibility, discoverable) => {
     const res = await s.users.alice.post('/v1/resources', { type: 'room', name: `r-${choice}`, visibility: choice });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ visibility, discoverable });
@@ -84,7 +84,7 @@ describe('POST /v1/resources', () => {
 });
 
 describe('GET /v1/resources/:id', () => {
-  it('shows currentMember to active members only (spec 2.2)', async () => {
+  it('shows currentMember to active members only (docs/api.md §2.2)', async () => {
     const id = await createResource(s.users.alice, 'album', 'Holiday');
     const own = await s.users.alice.get(`/v1/resources/${id}`);
     expect(own.body.currentMember).toEqual({ role: 'owner', state: 'active' });

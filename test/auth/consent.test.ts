@@ -1,4 +1,4 @@
-/** Spec 4.1 consent accept rules 1–7, the skip path and reject. */
+/** docs/api.md §4.7: consent accept rules 1–7, the skip path and reject. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_RESOURCE_TYPE } from '../../src/services/apps.js';
 import { Browser } from './browser.js';
@@ -53,7 +53,7 @@ describe('consent', () => {
     });
   });
 
-  it('rule 1: the subject comes from the provider only; a body naming one is refused', async () => {
+  it('docs/api.md §4.7, consent rule 1: the subject comes from the provider only; a body naming one is refused', async () => {
     const victim = await toConsent('Victim');
     const attacker = await toConsent('Attacker');
     const refused = await attacker.browser.post(
@@ -75,7 +75,7 @@ describe('consent', () => {
     expect(await rig.app.services.wallet.balanceMicros(victimId)).toBe(0n);
   });
 
-  it('rules 2, 3, 5: accepting joins _app, credits $5 once, and generates a handle from the display name', async () => {
+  it('docs/api.md §4.7, consent rules 2, 3, 5: accepting joins _app, credits $5 once, and generates a handle from the display name', async () => {
     const { browser, challenge, email } = await toConsent('Ada Lovelace');
     const subject = (await browser.get(`${rig.url}/auth/consent-request?challenge=${challenge}`)).json.subject;
     const accepted = await browser.post(
@@ -106,7 +106,7 @@ describe('consent', () => {
     expect(await rig.app.services.wallet.balanceMicros(subject)).toBe(5_000_000n);
   });
 
-  it('rule 3 on the skip path: a never-welcomed user still gets the credit', async () => {
+  it('docs/api.md §4.7, consent rule 3 on the skip path: a never-welcomed user still gets the credit', async () => {
     const first = await toConsent('Skip Path');
     const subject = (await first.browser.get(`${rig.url}/auth/consent-request?challenge=${first.challenge}`)).json.subject;
     await first.browser.post(
@@ -130,7 +130,7 @@ describe('consent', () => {
     expect(await prisma().walletEntry.count({ where: { principalId: subject } })).toBe(1);
   });
 
-  it('rule 4: profile is optional; rule 5 without a display name seeds the handle with "user"', async () => {
+  it('docs/api.md §4.7, consent rule 4: profile is optional; rule 5 without a display name seeds the handle with "user"', async () => {
     const { browser, challenge } = await toConsent();
     const subject = (await browser.get(`${rig.url}/auth/consent-request?challenge=${challenge}`)).json.subject;
     const accepted = await browser.post(`${rig.url}/auth/consent/accept`, { challenge, grant_scope: ['openid'] }, { 'x-service-csrf': '1' });
@@ -138,7 +138,7 @@ describe('consent', () => {
     expect((await principal(subject)).handle).toMatch(/^user\d{4,}$/);
   });
 
-  it('rule 6: an existing user who cleared their handle is not reissued one', async () => {
+  it('docs/api.md §4.7, consent rule 6: an existing user who cleared their handle is not reissued one', async () => {
     const first = await toConsent('Cleared Handle');
     const subject = (await first.browser.get(`${rig.url}/auth/consent-request?challenge=${first.challenge}`)).json.subject;
     await first.browser.post(
@@ -160,7 +160,7 @@ describe('consent', () => {
     expect(after.handleIssued).toBe(true);
   });
 
-  it('rule 7: consent succeeds when the app has no deployment (no _app join), and the user is welcomed', async () => {
+  it('docs/api.md §4.7, consent rule 7: consent succeeds when the app has no deployment (no _app join), and the user is welcomed', async () => {
     const undeployed = await rig.createApp({ deployProd: false });
     const { browser, challenge } = await toConsent('No Deploy', uniqueEmail(), 'signup', undeployed);
     const accepted = await browser.post(

@@ -225,7 +225,7 @@ describe('audience: a session cookie acts only for the app of the Origin', () =>
     expectAllowed(res, appB.origin);
   });
 
-  it('POST /auth/logout is exempt too: it always answers { ok: true } (spec 4.1) and ends the one session', async () => {
+  it('POST /auth/logout is exempt too: it always answers { ok: true } (docs/api.md §4.1) and ends the one session', async () => {
     const res = await browser.post(`${rig.url}/auth/logout`, {}, { origin: appB.origin, ...CSRF });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true });

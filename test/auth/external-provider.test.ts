@@ -69,7 +69,7 @@ describe('with introspection (OIDC_INTROSPECTION_CLIENT_*)', () => {
     expect(res.status).toBe(200);
   });
 
-  it('5.2: concurrent requests with a new token make one introspection call at the provider (single flight), then hit the cache', async () => {
+  it('docs/api.md §1.3, rule 1: concurrent requests with a new token make one introspection call at the provider (single flight), then hit the cache', async () => {
     const browser = new Browser(rig.url);
     await signInWithCookies(browser, rig, app, account());
     const bearer = browser.cookie(new URL(rig.url).host, 'gh_session')!.value;
@@ -125,7 +125,7 @@ describe('without introspection (userinfo)', () => {
     expect(created.status, created.text).toBe(200);
   });
 
-  it('a bearer token needs X-Client-Id to name its app (5.2 rule 3: userinfo proves the user, not the app)', async () => {
+  it('a bearer token needs X-Client-Id to name its app (docs/api.md §1.3, rule 3: userinfo proves the user, not the app)', async () => {
     const browser = new Browser(rig.url);
     await signInWithCookies(browser, rig, app, account());
     const bearer = browser.cookie(new URL(rig.url).host, 'gh_session')!.value;

@@ -1,4 +1,4 @@
-/** Spec 4.1 / 5.3: the whole browserless sign-in flow through the gateway and the embedded provider. */
+/** docs/api.md §4.1 / §4.6: the whole browserless sign-in flow through the gateway and the embedded provider. */
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Browser } from './browser.js';

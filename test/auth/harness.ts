@@ -87,7 +87,8 @@ export async function startAuthRig(env: Record<string, string> = {}, options: Ri
   // The suites sign many people up from one loopback address: the per-address limit is tested on its own.
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    // Unexpected errors (500s) print with their stack: a test that meets one says why.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     PORT: '0',
     PUBLIC_URL: url,
     COOKIE_SECURE: '0',

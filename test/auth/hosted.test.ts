@@ -1,4 +1,7 @@
-/** Spec 5.3 hosted app origins (/_osg, audience), the /_invite page flow, and the dashboard-only routes. */
+/**
+ * docs/api.md §4.3 and §4.6: hosted app origins (/_osg, audience), the /_invite page flow, and the
+ * dashboard-only routes.
+ */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBERS_LIVE, RESOURCES_LIVE } from '../helpers/feeds.js';

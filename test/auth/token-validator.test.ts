@@ -1,4 +1,4 @@
-/** Spec 5.2: 60 s validation cache, introspection vs userinfo, single flight for concurrent misses. */
+/** docs/api.md §1.3: 60 s validation cache, introspection vs userinfo, single flight for concurrent misses. */
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/errors.js';
@@ -26,7 +26,7 @@ function fakeProvider(mode: 'introspection' | 'userinfo', answer: () => Introspe
 }
 
 describe('token validation', () => {
-  it('5.2: concurrent misses for one token make one introspection call (single flight)', async () => {
+  it('docs/api.md §1.3, rule 1: concurrent misses for one token make one introspection call (single flight)', async () => {
     const now = Date.now();
     const { provider, calls } = fakeProvider('introspection', () => ({
       active: true,
@@ -42,7 +42,7 @@ describe('token validation', () => {
     expect(calls.introspect).toBe(2);
   });
 
-  it('5.2 rule 1: results are cached for 60 seconds, then checked again', async () => {
+  it('docs/api.md §1.3, rule 1: results are cached for 60 seconds, then checked again', async () => {
     let now = Date.now();
     let active = true;
     const { provider, calls } = fakeProvider('introspection', () =>
@@ -67,7 +67,7 @@ describe('token validation', () => {
     expect(await validator.validate('t')).toBeNull();
   });
 
-  it('5.2 rule 3: without an introspection credential, userinfo proves the user but not the app', async () => {
+  it('docs/api.md §1.3, rule 3: without an introspection credential, userinfo proves the user but not the app', async () => {
     const { provider, calls } = fakeProvider('userinfo', () => ({ active: true, sub: 'usr_9' }));
     const validator = createTokenValidator(provider, () => new Date());
     expect(validator.mode).toBe('userinfo');

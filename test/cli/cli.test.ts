@@ -301,7 +301,7 @@ describe('apps, deploy and test-session over HTTP', () => {
     expect(run.stderr).toMatch(/^error: Invalid app schema \(1 problem\):\n.*resources\.r\.shares.*missing/);
   });
 
-  it('test-session prints only a test token; --json prints the spec 4.2 response', async () => {
+  it('test-session prints only a test token; --json prints the docs/api.md §3 response', async () => {
     const plain = await gatehouse(['test-session', '--app', appId, '--user', 'alice'], api);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/^gst_\S+\n$/);

@@ -1,4 +1,4 @@
-/** Spec 6 live feeds over real sockets (graphql-ws) and over SSE. */
+/** docs/api.md §6: live feeds over real sockets (graphql-ws) and over SSE. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 import { MEMBERS_LIVE, RESOURCES_LIVE, subscribe } from '../helpers/feeds.js';

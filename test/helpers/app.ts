@@ -154,7 +154,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestCo
   let offset = 0;
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    // Unexpected errors (500s) print with their stack: a test that meets one says why.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     PORT: '0',
     DATA_DIR: 'memory://',
     PUBLIC_URL: 'https://gatehouse.test',

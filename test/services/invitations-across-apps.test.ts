@@ -1,6 +1,6 @@
 /**
  * GET /v1/me/invitations lists a person's invitations in every app through the membership
- * service, by the same rule as the per-deployment `invitations` (spec 4.3): unexpired, none across
+ * service, by the same rule as the per-deployment `invitations` (docs/api.md §2.1): unexpired, none across
  * a block in either direction, and in one query (no block lookup per row).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

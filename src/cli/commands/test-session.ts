@@ -1,4 +1,4 @@
-/** `gatehouse test-session`: mints a test user's token (spec 4.2, 5.4). */
+/** `gatehouse test-session`: mints a test user's token (docs/api.md §3.1). */
 import { type Command, requireString } from '../command.js';
 import { API_ENV_HELP, createApiClient } from '../http.js';
 

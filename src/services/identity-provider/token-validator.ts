@@ -1,5 +1,5 @@
 /**
- * Spec 5.2: provider tokens (session cookies and bearer tokens) are validated and the result is
+ * docs/api.md §1.3: provider tokens (session cookies and bearer tokens) are validated and the result is
  * cached for 60 seconds, keyed by the token's SHA-256. Concurrent misses for one token share one
  * check (the cache's single flight).
  *
