@@ -5,7 +5,7 @@
  * unexpected is logged with its stack and masked, with the request id the client can quote.
  */
 import type { ServerResponse } from 'node:http';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { ZodError } from 'zod';
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from './db/busy.js';
 import { AppError, badRequest, serviceBusy, zodToAppError } from './errors.js';
@@ -83,6 +83,26 @@ export function maskError(error: unknown): Error {
       ...(graphqlError?.originalError instanceof AppError && graphqlError.extensions?.http ? { http: { status: shape.status } } : {}),
     },
   });
+}
+
+/**
+ * A GraphQL request refused before execution (limits, NUL bytes, socket caps): the error in GraphQL
+ * shape, its AppError kept as `originalError` so `maskError` keeps the code, and the HTTP status
+ * carried for Yoga (`spec: false`: also for `Accept: application/json`, not only graphql-response+json).
+ */
+export function graphqlRefusal(error: unknown, nodes?: GraphQLErrorOptions['nodes']): GraphQLError {
+  const { code, status, message } = describeError(error);
+  return new GraphQLError(message, {
+    nodes,
+    originalError: error instanceof Error ? error : undefined,
+    extensions: { code, status, http: { status, spec: false } },
+  });
+}
+
+/** The GraphQL error body `{ errors: [...] }` for a request refused before Yoga saw it (guards, CORS). */
+export function sendGraphqlError(res: ServerResponse, error: unknown) {
+  const { code, status, message, headers } = describeError(error);
+  sendJson(res, status, { errors: [{ message, extensions: { code, status } }] }, headers);
 }
 
 /** The SQLSTATE behind a Prisma error raised through a driver adapter (PGlite or pg). */

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { type DocumentNode, GraphQLError, Kind } from 'graphql';
+import { type DocumentNode, Kind } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { createCors } from './auth/cors.js';
 import { assertCsrf, isStateChanging, useCsrfForMutations } from './auth/csrf.js';
@@ -15,7 +15,7 @@ import { resolveCaller } from './auth/resolve-caller.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import type { Context } from './graphql/builder.js';
-import { describeError, maskError, sendRestError } from './error-responses.js';
+import { graphqlRefusal, maskError, sendGraphqlError, sendRestError } from './error-responses.js';
 import { boundedParseCache, graphqlLimitPlugins } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
@@ -227,9 +227,7 @@ const useRefuseNul: Plugin = {
     try {
       assertNoNulInOperation(params);
     } catch (error) {
-      // The AppError rides as originalError so maskError keeps its code and the HTTP status.
-      const { code, status, message } = describeError(error);
-      throw new GraphQLError(message, { originalError: error as Error, extensions: { code, status, http: { status, spec: false } } });
+      throw graphqlRefusal(error);
     }
   },
 };
@@ -246,7 +244,5 @@ function isSubscription(document: DocumentNode, operationName?: string | null): 
 
 /** A refused request in its transport's error shape (GraphQL: `errors[].extensions`). */
 function refuse(res: ServerResponse, error: unknown, graphql: boolean) {
-  if (!graphql) return sendRestError(res, error);
-  const { status, code, message, headers } = describeError(error);
-  send(res, status, { errors: [{ message, extensions: { code, status } }] }, headers);
+  return graphql ? sendGraphqlError(res, error) : sendRestError(res, error);
 }

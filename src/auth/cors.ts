@@ -20,8 +20,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { AppError, isAppError } from '../errors.js';
-import { sendRestError } from '../error-responses.js';
-import { parseCookies, sendJson } from '../lib/http.js';
+import { sendGraphqlError, sendRestError } from '../error-responses.js';
+import { parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
 import { CLIENT_COOKIE, SESSION_COOKIE } from './request-scope.js';
 import { bearerOf } from './resolve-caller.js';
@@ -112,7 +112,7 @@ export function createCors({ services, config }: { services: Services; config: C
     } catch (error) {
       const e = error as AppError;
       if (path !== '/graphql') sendRestError(res, e);
-      else sendJson(res, e.status, { errors: [{ message: e.message, extensions: { code: e.code, status: e.status } }] });
+      else sendGraphqlError(res, e);
       return ANSWERED;
     }
     return outcome;

@@ -34,7 +34,7 @@ import type { GraphQLArmorRejectCallback } from '@escape.tech/graphql-armor-type
 import {
   type ASTNode,
   type DocumentNode,
-  GraphQLError,
+  type GraphQLError,
   type GraphQLSchema,
   NoSchemaIntrospectionCustomRule,
   type ValidationContext,
@@ -43,6 +43,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { graphqlRefusal } from '../error-responses.js';
 import { AppError } from '../errors.js';
 
 /** The limits, one named setting each. The stored REST operations fit them (test/api/graphql-limits.test.ts). */
@@ -88,14 +89,7 @@ export interface LimitOptions {
   blockSuggestions: boolean;
 }
 
-function refusal(code: string, message: string, nodes?: readonly ASTNode[]): GraphQLError {
-  return new GraphQLError(message, {
-    nodes,
-    originalError: new AppError(code, 400, message),
-    // spec: false so Yoga answers 400 for `Accept: application/json` too, not only graphql-response+json.
-    extensions: { code, status: 400, http: { status: 400, spec: false } },
-  });
-}
+const refusal = (code: string, message: string, nodes?: readonly ASTNode[]): GraphQLError => graphqlRefusal(new AppError(code, 400, message), nodes);
 
 const HINTS: Record<string, string> = {
   [LIMIT_CODES.tokens]: 'Send a smaller document.',

@@ -6,13 +6,12 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Caller } from '../domain/caller.js';
 import type { Mount } from '../auth/request-scope.js';
 import { resolveCaller } from '../auth/resolve-caller.js';
-import { describeError } from '../error-responses.js';
-import { isAppError } from '../errors.js';
+import { graphqlRefusal } from '../error-responses.js';
+import { AppError, isAppError } from '../errors.js';
 import { assertNoNulInOperation } from '../lib/body.js';
 import type { Services } from '../services/index.js';
 import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './limits.js';
@@ -138,19 +137,14 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
         // graphql-ws registers the id before this hook and drops it on complete or close, so
         // this count includes the new operation. Refused before any parsing or context work.
         if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptionsPerSocket) {
-          return [
-            new GraphQLError(
-              `Too many subscriptions: at most ${limits.maxSubscriptionsPerSocket} per socket. Complete one, or open another socket.`,
-              { extensions: { code: TOO_MANY_SUBSCRIPTIONS, status: 429 } },
-            ),
-          ];
+          const message = `Too many subscriptions: at most ${limits.maxSubscriptionsPerSocket} per socket. Complete one, or open another socket.`;
+          return [graphqlRefusal(new AppError(TOO_MANY_SUBSCRIPTIONS, 429, message))];
         }
         // The same NUL refusal as HTTP (Yoga's onParams does not run for sockets).
         try {
           assertNoNulInOperation(payload);
         } catch (error) {
-          const { code, status, message } = describeError(error);
-          return [new GraphQLError(message, { extensions: { code, status } })];
+          return [graphqlRefusal(error)];
         }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
