@@ -20,7 +20,7 @@ export default defineSchema({
         .default(false)
         .timestamps()
         .index(['parentId'])
-        .index(['created_at'])
+        .index(['createdAt'])
         .access({ read: ['reader'], create: ['writer'], update: ['creator'], delete: ['creator', 'admin'], unlink: ['admin'] }),
     tasks: t =>
       t

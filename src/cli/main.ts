@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { packageRoot } from '../db/paths.js';
-import type { Command } from './command.js';
+import { type CliIO, type Command, processIO } from './command.js';
 import { appsCreate, appsList } from './commands/apps.js';
 import { deploy } from './commands/deploy.js';
 import { devTokenCreate } from './commands/dev-token.js';
@@ -25,10 +25,12 @@ export function version(): string {
   return (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Runs one command line; `env` and `io` default to this process's (tests pass their own). Returns the exit code. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Partial<CliIO> = {}): Promise<number> {
+  const cli: CliIO = { ...processIO(), ...io };
   // Known before parsing, so even a flag error is reported in the format the caller asked for.
   const json = argv.includes('--json');
-  const out = createOutput(json);
+  const out = createOutput(json, cli);
   let command: Command | undefined;
   try {
     if (argv[0] === '--version' || argv[0] === '-v') {
@@ -49,15 +51,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (positionals.length < min) throw usageError(`missing argument ${command.positionals?.usage}.`);
     if (positionals.length > max) throw usageError(`unexpected argument '${positionals[max]}'.`);
 
-    await command.run({ values, positionals, env, out });
+    await command.run({ values, positionals, env, out, io: cli });
     return 0;
   } catch (error) {
     if (command && error instanceof CliError && error.code === 'usage') {
       error.message += `\nRun 'gatehouse ${command.name} --help' for usage.`;
     }
     // The embedded database is held by another process: the message says who and what to do.
-    if (error instanceof DataDirInUseError) return reportError(new CliError(error.code, error.message), json);
-    return reportError(error, json);
+    if (error instanceof DataDirInUseError) return reportError(new CliError(error.code, error.message), json, cli);
+    return reportError(error, json, cli);
   }
 }
 

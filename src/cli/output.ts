@@ -24,23 +24,29 @@ export interface Output {
   note(text: string): void;
 }
 
-export function createOutput(json: boolean): Output {
+/** Where output goes: the process's streams, or a test's buffers. */
+export interface Streams {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+export function createOutput(json: boolean, streams: Streams = process): Output {
   return {
     result(value, text) {
-      if (json) process.stdout.write(`${JSON.stringify(value)}\n`);
-      else process.stdout.write(`${Array.isArray(text) ? text.join('\n') : text}\n`);
+      if (json) streams.stdout.write(`${JSON.stringify(value)}\n`);
+      else streams.stdout.write(`${Array.isArray(text) ? text.join('\n') : text}\n`);
     },
     note(text) {
-      if (!json) process.stderr.write(`${text}\n`);
+      if (!json) streams.stderr.write(`${text}\n`);
     },
   };
 }
 
 /** Reports a failure and returns the exit code. Unexpected errors show their stack on stderr for bug reports. */
-export function reportError(error: unknown, json: boolean): number {
+export function reportError(error: unknown, json: boolean, streams: Streams = process): number {
   const known = error instanceof CliError;
   const message = error instanceof Error ? error.message : String(error);
-  if (json) process.stdout.write(`${JSON.stringify({ error: known ? error.code : 'internal', message })}\n`);
-  else process.stderr.write(`error: ${!known && error instanceof Error && error.stack ? error.stack : message}\n`);
+  if (json) streams.stdout.write(`${JSON.stringify({ error: known ? error.code : 'internal', message })}\n`);
+  else streams.stderr.write(`error: ${!known && error instanceof Error && error.stack ? error.stack : message}\n`);
   return known ? error.exitCode : EXIT_FAILURE;
 }

@@ -1,13 +1,14 @@
 /** Long-running commands (serve, idp): wait for SIGINT or SIGTERM, then stop; a second signal exits at once. */
+import type { CliIO } from './command.js';
 import { CliError, type Output } from './output.js';
 
-export async function runUntilSignal(out: Output, stop: () => Promise<void>): Promise<void> {
+export async function runUntilSignal(out: Output, io: Pick<CliIO, 'signals' | 'exit'>, stop: () => Promise<void>): Promise<void> {
   let stopping = false;
   const signal = await new Promise<NodeJS.Signals>(resolve => {
     for (const name of ['SIGINT', 'SIGTERM'] as const) {
-      process.on(name, () => {
+      io.signals.on(name, () => {
         // A second signal while stopping means "now": do not wait for the database to close.
-        if (stopping) process.exit(130);
+        if (stopping) io.exit(130);
         stopping = true;
         resolve(name);
       });

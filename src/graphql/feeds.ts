@@ -4,7 +4,7 @@ import type { MemberRowEvent, MembershipEvent } from '../realtime/event-bus.js';
 import { builder } from './builder.js';
 import { MembershipStateEnum, RoleEnum, ids, validate } from './common.js';
 
-const FeedOpEnum = builder.enumType('FeedOp', { values: ['insert', 'update', 'delete'] as const });
+export const FeedOpEnum = builder.enumType('FeedOp', { values: ['insert', 'update', 'delete'] as const });
 
 /** Exactly the four data columns plus the synthetic id; clients re-fetch display data. */
 const MemberRowRef = builder.objectRef<MemberRowEvent>('MemberRow').implement({

@@ -7,5 +7,8 @@ import './invite-links.js';
 import './principals.js';
 import './apps.js';
 import './feeds.js';
+import './account.js';
+import './rooms.js';
+import './rows.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -27,8 +27,30 @@ export interface MembershipEvent {
   row: MemberRowEvent;
 }
 
-/** `member:<resourceId>` (a roster) or `principal:<userId>` (one member's rows). */
-export type Topic = `member:${string}` | `principal:${string}`;
+/** A room grant as the rooms feed carries it (docs/api.md §10.4): exactly these three columns. */
+export interface GrantRowEvent {
+  resourceId: string;
+  roomId: string;
+  /** The grant itself; the effective role is min(resource role, grant). */
+  role: Role;
+}
+
+export interface GrantEvent {
+  op: 'insert' | 'update' | 'delete';
+  deploymentId: string;
+  /** Whose grant it is: the only subscriber that sees it. */
+  principalId: string;
+  row: GrantRowEvent;
+}
+
+/**
+ * `member:<resourceId>` (a roster), `principal:<userId>` (one member's rows) or
+ * `grants:<userId>` (one principal's room grants).
+ */
+export type Topic = `member:${string}` | `principal:${string}` | `grants:${string}`;
+
+/** What a topic carries: grant events on `grants:*`, membership events on the others. */
+export type EventOf<T extends Topic> = T extends `grants:${string}` ? GrantEvent : MembershipEvent;
 
 export type Listener = (event: MembershipEvent) => void;
 
@@ -38,7 +60,7 @@ interface Transport {
 }
 
 export class EventBus {
-  private readonly topics = new Map<string, { listeners: Set<Listener>; relay: (e: Event) => void }>();
+  private readonly topics = new Map<string, { listeners: Set<(event: never) => void>; relay: (e: Event) => void }>();
   private readonly everything = new Set<Listener>();
 
   private constructor(
@@ -81,22 +103,22 @@ export class EventBus {
     return this.topics.has(topic);
   }
 
-  listen(topic: Topic, listener: Listener): () => void {
+  listen<T extends Topic>(topic: T, listener: (event: EventOf<T>) => void): () => void {
     let entry = this.topics.get(topic);
     if (!entry) {
-      const listeners = new Set<Listener>();
+      const listeners = new Set<(event: never) => void>();
       const relay = (event: Event) => {
-        const detail = (event as CustomEvent<MembershipEvent>).detail;
+        const detail = (event as CustomEvent<never>).detail;
         for (const deliver of listeners) deliver(detail);
       };
       entry = { listeners, relay };
       this.topics.set(topic, entry);
       this.transport.target.addEventListener(topic, relay);
     }
-    entry.listeners.add(listener);
+    entry.listeners.add(listener as (event: never) => void);
     return () => {
       const current = this.topics.get(topic);
-      if (!current?.listeners.delete(listener) || current.listeners.size > 0) return;
+      if (!current?.listeners.delete(listener as (event: never) => void) || current.listeners.size > 0) return;
       this.topics.delete(topic);
       this.transport.target.removeEventListener(topic, current.relay);
     };
@@ -113,6 +135,13 @@ export class EventBus {
       }
       this.transport.target.dispatchEvent(new CustomEvent(`member:${event.row.resourceId}`, { detail: event }));
       this.transport.target.dispatchEvent(new CustomEvent(`principal:${event.row.userId}`, { detail: event }));
+    }
+  }
+
+  /** Room grant changes, each to its holder's `grants:` topic only (the rooms feed, docs/api.md §10.4). */
+  publishGrants(events: readonly GrantEvent[]): void {
+    for (const event of events) {
+      this.transport.target.dispatchEvent(new CustomEvent(`grants:${event.principalId}`, { detail: event }));
     }
   }
 

@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { ROLES } from '../domain/roles.js';
 import { VISIBILITY_NAMES } from '../domain/visibility.js';
 import { graphql } from '../graphql-client/generated/index.js';
-import type { ResourceFieldsFragment, TypedDocumentString } from '../graphql-client/generated/graphql.js';
+import type { DbResultFieldsFragment, ResourceFieldsFragment, TypedDocumentString } from '../graphql-client/generated/graphql.js';
+import { DB_OPS, DB_SCOPE_KINDS } from '../services/rows-input.js';
 
 export interface RouteInput {
   params: Record<string, string>;
@@ -61,7 +62,30 @@ function route<
 const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` });
 const id = z.string({ message: 'must be a string' }).min(1, 'must not be empty');
 const optionalUser = z.strictObject({ userId: id.optional() });
+/** Length and characters are the room service's (docs/api.md §10.2); here only the type. */
+const roomBody = z.strictObject({ name: z.string({ message: 'is required and must be a string' }) });
 const ok = () => ({ ok: true });
+/** docs/api.md §11.1: the service checks which fields each op takes and what they hold; here only their JSON types. */
+const dbOperation = z.strictObject({
+  scope: z.strictObject({
+    kind: z.enum(DB_SCOPE_KINDS, { message: `must be one of ${DB_SCOPE_KINDS.join(', ')}` }),
+    resourceId: id.optional(),
+    roomId: id.optional(),
+    type: id.optional(),
+  }),
+  table: z.string({ message: 'is required and must be a string' }),
+  op: z.enum(DB_OPS, { message: `must be one of ${DB_OPS.join(', ')}` }),
+  values: z.unknown().optional(),
+  where: z.unknown().optional(),
+  orderBy: z.strictObject({ column: z.string({ message: 'must be a string' }), direction: z.enum(['asc', 'desc']).optional() }).optional(),
+  limit: z.number({ message: 'must be a number' }).int('must be an integer').optional(),
+  cursor: z.string({ message: 'must be a string' }).optional(),
+  ids: z.array(id).optional(),
+  destination: id.optional(),
+});
+/** select: the page; insert, update, delete: the rows as written; link, unlink, moveRoom: ok. */
+const dbAnswer = (r: DbResultFieldsFragment) =>
+  r.op === 'select' ? { rows: r.rows ?? [], nextCursor: r.nextCursor ?? null } : r.rows ? { rows: r.rows } : { ok: true };
 const okState = (r: { state?: string | null }) => ({ ok: true, state: r.state });
 
 graphql(`
@@ -73,6 +97,22 @@ graphql(`
     discoverable
     memberCount
     currentMember { role state }
+  }
+`);
+graphql(`
+  fragment RoomFields on Room {
+    id
+    name
+    isDefault
+    currentGrant
+    effectiveRole
+  }
+`);
+graphql(`
+  fragment DbResultFields on DbResult {
+    op
+    rows
+    nextCursor
   }
 `);
 graphql(`
@@ -170,6 +210,108 @@ export const routes: Route[] = [
     query: z.object({ type: z.string().optional() }),
     variables: ({ query }) => query,
     respond: rows => ({ invitations: rows }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/resources/grants',
+    operation: graphql(`
+      query MyRoomGrants {
+        result: myRoomGrants { resourceId roomId role }
+      }
+    `),
+    variables: () => ({}),
+    respond: grants => ({ grants }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/resources/:id/rooms',
+    operation: graphql(`
+      mutation CreateRoom($id: ID!, $name: String!) {
+        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }
+      }
+    `),
+    body: roomBody,
+    variables: ({ params, body }) => ({ id: params.id, name: body.name }),
+    respond: room => room,
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/resources/:id/rooms',
+    operation: graphql(`
+      query Rooms($id: ID!) {
+        result: rooms(resourceId: $id) { ...RoomFields }
+      }
+    `),
+    variables: ({ params }) => ({ id: params.id }),
+    respond: rooms => ({ rooms }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/resources/:id/rooms/:roomId',
+    operation: graphql(`
+      query Room($id: ID!, $roomId: ID!) {
+        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }
+      }
+    `),
+    variables: ({ params }) => ({ id: params.id, roomId: params.roomId }),
+    respond: room => room,
+  }),
+  route({
+    method: 'PATCH',
+    path: '/v1/resources/:id/rooms/:roomId',
+    operation: graphql(`
+      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {
+        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }
+      }
+    `),
+    body: roomBody,
+    variables: ({ params, body }) => ({ id: params.id, roomId: params.roomId, name: body.name }),
+    respond: room => room,
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/resources/:id/rooms/:roomId',
+    operation: graphql(`
+      mutation DeleteRoom($id: ID!, $roomId: ID!) {
+        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }
+      }
+    `),
+    variables: ({ params }) => ({ id: params.id, roomId: params.roomId }),
+    respond: ok,
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/resources/:id/rooms/:roomId/grants',
+    operation: graphql(`
+      query RoomGrants($id: ID!, $roomId: ID!) {
+        result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }
+      }
+    `),
+    variables: ({ params }) => ({ id: params.id, roomId: params.roomId }),
+    respond: grants => ({ grants }),
+  }),
+  route({
+    method: 'PUT',
+    path: '/v1/resources/:id/rooms/:roomId/grants/:principal',
+    operation: graphql(`
+      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {
+        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }
+      }
+    `),
+    body: z.strictObject({ role }),
+    variables: ({ params, body }) => ({ id: params.id, roomId: params.roomId, userId: params.principal, role: body.role }),
+    respond: r => r,
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/resources/:id/rooms/:roomId/grants/:principal',
+    operation: graphql(`
+      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {
+        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }
+      }
+    `),
+    variables: ({ params }) => ({ id: params.id, roomId: params.roomId, userId: params.principal }),
+    respond: ok,
   }),
   route({
     method: 'GET',
@@ -345,6 +487,43 @@ export const routes: Route[] = [
     `),
     variables: ({ params }) => ({ userId: params.userId }),
     respond: r => r,
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/me',
+    operation: graphql(`
+      mutation DeleteMyAccount($confirm: String!) {
+        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }
+      }
+    `),
+    // A missing or wrong phrase is the service's 400 confirmation_required, which says what to send.
+    body: z.strictObject({ confirm: z.string({ message: 'must be the string "delete my account"' }).max(100).optional() }),
+    variables: ({ body }) => ({ confirm: body.confirm ?? '' }),
+    respond: r => r,
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/db/query',
+    operation: graphql(`
+      mutation DbQuery($input: DbOperationInput!) {
+        result: dbQuery(input: $input) { ...DbResultFields }
+      }
+    `),
+    body: dbOperation,
+    variables: ({ body }) => ({ input: body }),
+    respond: dbAnswer,
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/db/batch',
+    operation: graphql(`
+      mutation DbBatch($operations: [DbOperationInput!]!) {
+        result: dbBatch(operations: $operations) { ...DbResultFields }
+      }
+    `),
+    body: z.strictObject({ operations: z.array(dbOperation, { message: 'is required: a list of operations' }) }),
+    variables: ({ body }) => body,
+    respond: results => ({ results: results.map(dbAnswer) }),
   }),
   route({
     method: 'GET',

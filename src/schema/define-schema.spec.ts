@@ -65,6 +65,9 @@ describe('defineSchema: builder output', () => {
           timestamps: true,
           indexes: [['parentId']],
           access: { read: ['reader'], create: ['writer'], update: ['creator'], delete: ['creator', 'admin'], unlink: ['admin'] },
+          // Written on the share, stored on the table: one account-deletion policy per table.
+          onOwnerDelete: 'tombstone',
+          ownedBy: null,
         },
         notes: {
           columns: {
@@ -77,6 +80,8 @@ describe('defineSchema: builder output', () => {
           timestamps: false,
           indexes: [],
           access: null,
+          onOwnerDelete: 'remove',
+          ownedBy: null,
         },
       },
       resources: {
@@ -85,7 +90,7 @@ describe('defineSchema: builder output', () => {
           defaultRole: 'writer',
           grant: DEFAULT_GRANT,
           static: [],
-          shares: [{ table: 'messages', onMemberRemove: 'hide', onOwnerDelete: 'tombstone', access: { read: ['reader', 'owner'] } }],
+          shares: [{ table: 'messages', onMemberRemove: 'hide', access: { read: ['reader', 'owner'] } }],
           owns: [{ table: 'notes', access: { read: ['reader'] } }],
         },
         forum: {
@@ -127,15 +132,19 @@ describe('defineSchema: defaults', () => {
 
   it.each([
     ['a column is nullable, not unique and has no default', posts.columns.title, { type: 'text', notNull: false, unique: false }],
-    ['a table has no timestamps, indexes or access rules', { ...posts, columns: {} }, { columns: {}, timestamps: false, indexes: [], access: null }],
+    [
+      "a top-level table has no timestamps, indexes or access rules, and removes a deleted account's rows",
+      { ...posts, columns: {} },
+      { columns: {}, timestamps: false, indexes: [], access: null, onOwnerDelete: 'remove', ownedBy: null },
+    ],
     ['a type is members-only', bare.visibility, { default: 'members', allow: ['members'] }],
     ['the default role is reader', bare.defaultRole, 'reader'],
     ['docs/api.md §5.1: the grant ceilings are owner -> admin, admin -> writer, others none', bare.grant, DEFAULT_GRANT],
     ['a type has no static instances, shares or owns', [bare.static, bare.shares, bare.owns], [[], [], []]],
     [
-      'docs/api.md §5.5: a shared table removes rows on member removal and owner deletion, with no access override',
+      'docs/api.md §5.5: a shared table removes links on member removal, with no access override',
       shared.shares,
-      [{ table: 'posts', onMemberRemove: 'remove', onOwnerDelete: 'remove', access: null }],
+      [{ table: 'posts', onMemberRemove: 'remove', access: null }],
     ],
     ['an owned table has no access override', owning.owns, [{ table: 'posts', access: null }]],
     ['a partial grant merges over the defaults', partial.grant, { ...DEFAULT_GRANT, writer: 'reader' }],
@@ -165,6 +174,195 @@ describe('defineSchema: defaults', () => {
   });
 });
 
+describe('defineSchema: the schema apps write (docs/api.md §5.5)', () => {
+  const column = (type: string, flags: { notNull?: boolean; unique?: boolean; default?: unknown } = {}) => ({
+    type,
+    notNull: flags.notNull ?? false,
+    unique: flags.unique ?? false,
+    ...('default' in flags ? { default: flags.default } : {}),
+  });
+
+  it('declares an inline owned table with owns(name, table => ...), registered under tables with ownedBy', () => {
+    const ir = defineSchema({
+      resources: {
+        team: resource => {
+          resource.visibility('members');
+          resource.owns('member_notes', table => {
+            table.uuid('subjectId').notNull();
+            table.jsonb('meta').default({});
+            table.bigint('size').notNull().default(5n);
+            table.timestamps();
+            table.index(['createdAt']);
+            table.access({ read: 'reader', create: ['writer'], update: 'creator', delete: 'none' });
+          });
+        },
+      },
+    });
+    expect(ir.tables).toEqual({
+      member_notes: {
+        columns: {
+          subjectId: column('uuid', { notNull: true }),
+          meta: column('jsonb', { default: {} }),
+          size: column('bigint', { notNull: true, default: '5' }),
+        },
+        timestamps: true,
+        indexes: [['createdAt']],
+        access: { read: ['reader'], create: ['writer'], update: ['creator'], delete: ['none'] },
+        onOwnerDelete: 'remove',
+        ownedBy: 'team',
+      },
+    });
+    expect(ir.resources.team.owns).toEqual([{ table: 'member_notes', access: null }]);
+  });
+
+  it('still takes owns(name) and owns(name, own => own.access(...)) of a top-level table', () => {
+    const ir = defineSchema({
+      tables: { tasks: t => t.text('title') },
+      resources: { a: r => r.owns('tasks'), b: r => r.owns('tasks', own => own.access({ read: 'reader' })) },
+    });
+    expect([ir.resources.a.owns, ir.resources.b.owns]).toEqual([
+      [{ table: 'tasks', access: null }],
+      [{ table: 'tasks', access: { read: ['reader'] } }],
+    ]);
+    expect(ir.tables.tasks.ownedBy).toBeNull();
+  });
+
+  it.each([
+    ['a role', 'reader', ['reader']],
+    ['creator', 'creator', ['creator']],
+    ['none', 'none', ['none']],
+    ['a list', ['creator', 'admin'], ['creator', 'admin']],
+  ] as const)('normalises a single-string access rule (%s) to a list', (_name, rule, expected) => {
+    expect(defineSchema({ tables: { posts: t => t.text('title').access({ read: rule }) } }).tables.posts.access).toEqual({ read: expected });
+  });
+
+  it('timestamps() adds createdAt and updatedAt, which index() accepts', () => {
+    const ir = defineSchema({ tables: { posts: t => t.text('title').timestamps().index(['createdAt']).index(['title', 'updatedAt']) } });
+    expect(ir.tables.posts).toMatchObject({ timestamps: true, indexes: [['createdAt'], ['title', 'updatedAt']] });
+  });
+
+  it.each([
+    [
+      'on the table',
+      { tables: { posts: (t: TableBuilder) => t.text('title').onOwnerDelete('retain') }, resources: { room: (r: any) => r.shares('posts') } },
+    ],
+    [
+      'on a share',
+      {
+        tables: { posts: (t: TableBuilder) => t.text('title') },
+        resources: { room: (r: any) => r.shares('posts', (m: any) => m.onOwnerDelete('retain')) },
+      },
+    ],
+    [
+      'on the table and a share, agreeing',
+      {
+        tables: { posts: (t: TableBuilder) => t.text('title').onOwnerDelete('retain') },
+        resources: { room: (r: any) => r.shares('posts', (m: any) => m.onOwnerDelete('retain')) },
+      },
+    ],
+  ])('stores onOwnerDelete written %s on the table', (_name, definition) => {
+    const ir = defineSchema(definition as never);
+    expect(ir.tables.posts.onOwnerDelete).toBe('retain');
+    expect(ir.resources.room.shares[0]).not.toHaveProperty('onOwnerDelete');
+  });
+
+  it('compiles examples/team-schema.ts, shaped like a real app', async () => {
+    const { default: team } = await import('../../examples/team-schema.js');
+    expect(Object.keys(team.tables).sort()).toEqual(['member_budgets', 'member_events', 'member_notes', 'posts', 'profiles']);
+    expect(team.resources.team.owns.map(own => own.table)).toEqual(['member_notes', 'member_events', 'member_budgets']);
+    expect(team.tables.member_events).toMatchObject({ ownedBy: 'team', indexes: [['createdAt']], onOwnerDelete: 'tombstone' });
+    expect(team.tables.member_budgets.columns.limitCents).toEqual(column('bigint', { notNull: true, default: '0' }));
+  });
+});
+
+describe('defineSchema: inline table names and collisions (docs/api.md §5.5)', () => {
+  const cases: { name: string; define: () => unknown; issues: SchemaIssue[] }[] = [
+    {
+      name: 'an inline table may not reuse a top-level table name',
+      define: () => defineSchema({ tables: { notes: t => t.text('body') }, resources: { team: r => r.owns('notes', (t: any) => t.uuid('x')) } }),
+      issues: [
+        {
+          path: 'resources.team.owns[0]',
+          message:
+            'owns("notes", ...) declares a table, but "notes" is a top-level table: declare its columns under tables.notes (owns() of it can only set access), or give the inline table a name of its own',
+        },
+      ],
+    },
+    {
+      name: 'two types may not declare inline tables of the same name',
+      define: () => defineSchema({ resources: { a: r => r.owns('notes', t => t.text('body')), b: r => r.owns('notes', t => t.text('body')) } }),
+      issues: [
+        {
+          path: 'resources.b.owns[0]',
+          message:
+            'table "notes" is already declared inline at resources.a.owns[0]; table names are shared by the whole schema, so give this one another name',
+        },
+      ],
+    },
+    {
+      name: 'one type may not declare an inline table twice',
+      define: () => defineSchema({ resources: { a: r => r.owns('notes', t => t.text('body')).owns('notes', t => t.text('title')) } }),
+      issues: [
+        {
+          path: 'resources.a.owns[1]',
+          message:
+            'table "notes" is already declared inline at resources.a.owns[0]; table names are shared by the whole schema, so give this one another name',
+        },
+      ],
+    },
+    {
+      name: 'an inline table is reported where it was written',
+      define: () => defineSchema({ resources: { a: r => r.owns('notes', (t: any) => t.text('Body').index(['missing'])) } }),
+      issues: [
+        {
+          path: 'resources.a.owns[0].columns.Body',
+          message: 'column name "Body" must start with a lowercase letter and use only letters, digits and _ (at most 63 characters)',
+        },
+        { path: 'resources.a.owns[0].indexes[0][0]', message: 'index names unknown column "missing"' },
+      ],
+    },
+    {
+      name: 'an inline table has no unlink rule',
+      define: () => defineSchema({ resources: { a: r => r.owns('notes', t => t.text('body').access({ unlink: 'admin' })) } }),
+      issues: [{ path: 'resources.a.owns[0].access.unlink', message: 'owned rows are not linked into the resource, so there is nothing to unlink' }],
+    },
+    {
+      name: 'owns() of an unknown name with only access() is an unknown table, not an empty inline one',
+      define: () => defineSchema({ resources: { a: r => r.owns('nots' as never, (o: any) => o.access({ read: 'reader' })) } }),
+      issues: [
+        {
+          path: 'resources.a.owns[0].table',
+          message: 'owns unknown table "nots": declare it under tables, or define it inline with owns("nots", table => ...)',
+        },
+      ],
+    },
+    {
+      name: "a share may not contradict the table's onOwnerDelete",
+      define: () =>
+        defineSchema({
+          tables: { posts: t => t.text('title').onOwnerDelete('tombstone') },
+          resources: { room: r => r.shares('posts', m => m.onOwnerDelete('remove')) },
+        }),
+      issues: [
+        {
+          path: 'resources.room.shares[0].onOwnerDelete',
+          message:
+            'onOwnerDelete "remove" disagrees with "tombstone" on table "posts"; account deletion has one policy per table, so declare it once, on the table',
+        },
+      ],
+    },
+    {
+      name: 'onOwnerDelete declared twice on a table',
+      define: () => defineSchema({ tables: { posts: t => t.text('title').onOwnerDelete('retain').onOwnerDelete('remove') } }),
+      issues: [{ path: 'tables.posts.onOwnerDelete', message: 'onOwnerDelete() is declared twice; declare it once' }],
+    },
+  ];
+
+  it.each(cases)('$name', ({ define, issues }) => {
+    expect(problemsOf(define)).toEqual(issues);
+  });
+});
+
 describe('defineSchema: default values in JSON form', () => {
   it.each([
     ['a bigint becomes a decimal string', (t: TableBuilder) => t.bigint('c').default(9007199254740993n), '9007199254740993'],
@@ -190,14 +388,14 @@ describe('defineSchema: validation at definition time', () => {
     expect(
       problemsOf(() =>
         defineSchema({
-          tables: { posts: t => t.text('title').timestamps().text('created_at') },
+          tables: { posts: t => t.text('title').timestamps().text('createdAt') },
           resources: { _app: r => r },
         }),
       ),
     ).toEqual([
       {
-        path: 'tables.posts.columns.created_at',
-        message: 'column "created_at" clashes with timestamps(), which adds created_at and updated_at; drop one of them',
+        path: 'tables.posts.columns.createdAt',
+        message: 'column name "createdAt" is reserved: the server sets createdAt and updatedAt: declare them with timestamps()',
       },
       {
         path: 'resources._app',
@@ -318,6 +516,30 @@ describe('defineSchema: types catch mistakes before runtime does', () => {
           // @ts-expect-error owned rows are never linked
           resources: { room: r => r.owns('posts', o => o.access({ unlink: ['admin'] })) },
         }),
+    ],
+    [
+      'owns() of a top-level table only sets access: its callback is not a table builder',
+      () =>
+        defineSchema({
+          tables: { notes: t => t.text('body') },
+          // @ts-expect-error notes is declared under tables; its columns are declared there
+          resources: { team: r => r.owns('notes', own => own.uuid('x')) },
+        }),
+    ],
+    [
+      'index() of an inline table takes only its columns',
+      // @ts-expect-error 'author' is not a column of member_notes
+      () => defineSchema({ resources: { team: r => r.owns('member_notes', t => t.text('body').index(['author'])) } }),
+    ],
+    [
+      'index() takes createdAt only after timestamps()',
+      // @ts-expect-error createdAt exists only with timestamps()
+      () => defineSchema({ tables: { posts: t => t.text('title').index(['createdAt']) } }),
+    ],
+    [
+      'an access rule is a role, creator or none',
+      // @ts-expect-error 'everyone' is not a rule
+      () => defineSchema({ tables: { posts: t => t.text('title').access({ read: 'everyone' }) } }),
     ],
     [
       'visibility is one of the three names',

@@ -1,6 +1,6 @@
 import type { SchemaIR } from './ir.js';
-import { ResourceDraft, type ResourceBuilder } from './resource-builder.js';
-import { SchemaValidationError, issueAt, type SchemaIssue } from './schema-validation-error.js';
+import { type InlineTable, ResourceDraft, type ResourceBuilder } from './resource-builder.js';
+import { SchemaValidationError, formatPath, issueAt, type SchemaIssue } from './schema-validation-error.js';
 import { TableDraft, type TableBuilder } from './table-builder.js';
 import { inspectSchemaIR } from './validate.js';
 
@@ -20,24 +20,41 @@ export interface SchemaDefinition<Tables extends string> {
  */
 export function defineSchema<const Tables extends string = never>(definition: SchemaDefinition<Tables>): SchemaIR {
   const problems: SchemaIssue[] = [];
-  const compiled = compileSchema(definition, problems);
+  const inline: InlineTable[] = [];
+  const compiled = compileSchema(definition, problems, inline);
   const { ir, issues } = inspectSchemaIR(compiled);
-  const all = [...problems, ...issues];
+  const all = [...problems, ...issues.map(issue => atInlineDefinition(issue, inline))];
   if (all.length > 0) throw new SchemaValidationError(all);
   return ir;
 }
 
-function compileSchema(definition: SchemaDefinition<string>, problems: SchemaIssue[]): SchemaIR {
-  const ir: SchemaIR = { version: 1, tables: {}, resources: {} };
+/** The IR before validation: inline owned tables are placed under `tables`, named as written. */
+function compileSchema(definition: SchemaDefinition<string>, problems: SchemaIssue[], inline: InlineTable[]) {
+  const tables: Record<string, unknown> = {};
+  const resources: Record<string, unknown> = {};
   for (const [name, define] of Object.entries(definition.tables ?? {})) {
     const draft = new TableDraft(['tables', name], problems);
-    if (runDefinition(define, draft, ['tables', name], problems)) ir.tables[name] = draft.toIR();
+    if (runDefinition(define, draft, ['tables', name], problems)) tables[name] = draft.toIR();
   }
+  const topLevel = new Set(Object.keys(definition.tables ?? {}));
   for (const [name, define] of Object.entries(definition.resources ?? {})) {
-    const draft = new ResourceDraft(['resources', name], problems);
-    if (runDefinition(define, draft, ['resources', name], problems)) ir.resources[name] = draft.toIR();
+    const draft = new ResourceDraft(name, topLevel, inline, ['resources', name], problems);
+    if (runDefinition(define, draft, ['resources', name], problems)) resources[name] = draft.toIR();
   }
-  return ir;
+  for (const { name, table } of inline) tables[name] = table;
+  return { version: 1, tables, resources };
+}
+
+/** An issue in an inline table points where the author wrote it (`resources.members.owns[0]...`), not at `tables.<name>`. */
+function atInlineDefinition(issue: SchemaIssue, inline: InlineTable[]): SchemaIssue {
+  for (const { name, path } of inline) {
+    const prefix = formatPath(['tables', name]);
+    const rest = issue.path.slice(prefix.length);
+    if (issue.path.startsWith(prefix) && (rest === '' || rest.startsWith('.') || rest.startsWith('['))) {
+      return { ...issue, path: formatPath(path) + rest };
+    }
+  }
+  return issue;
 }
 
 function runDefinition(define: unknown, draft: object, path: string[], problems: SchemaIssue[]): boolean {

@@ -1,7 +1,8 @@
 export { defineSchema, type ResourceDefinition, type SchemaDefinition, type TableDefinition } from './define-schema.js';
 export { validateSchemaIR } from './validate.js';
+export { droppedBy, type SchemaDrops } from './schema-diff.js';
 export { SchemaValidationError, type SchemaIssue } from './schema-validation-error.js';
 export { compileVisibility, type VisibilityPair } from '../domain/visibility.js';
 export type { ColumnBuilder, ColumnValues, AccessInput, TableBuilder } from './table-builder.js';
-export type { GrantInput, OwnBuilder, ResourceBuilder, ShareBuilder, VisibilityInput } from './resource-builder.js';
+export type { GrantInput, InlineTableDefinition, OwnBuilder, ResourceBuilder, ShareBuilder, VisibilityInput } from './resource-builder.js';
 export * from './ir.js';

@@ -12,7 +12,9 @@ import {
   OWNER_DELETE_POLICIES,
   ROLE_NAMES,
   VISIBILITY_NAMES,
+  DEFAULT_OWNER_DELETE,
   type ResourceTypeIR,
+  type ShareIR,
   type TableIR,
 } from './ir.js';
 
@@ -40,10 +42,23 @@ const columnShape = z.strictObject({
   default: z.json().optional(),
 });
 
+const ownerDelete = oneOf(OWNER_DELETE_POLICIES, 'onOwnerDelete policy');
+
+/** `onOwnerDelete` and `ownedBy` may be left out (IRs written before them): the defaults fill them. */
 export const tableShape = z.strictObject({
   columns: z.record(z.string(), columnShape),
   timestamps: z.boolean(),
   indexes: z.array(z.array(z.string())),
+  access: accessShape.nullable(),
+  onOwnerDelete: ownerDelete.default(DEFAULT_OWNER_DELETE),
+  ownedBy: z.string().nullable().default(null),
+});
+
+/** `onOwnerDelete` on a share is the table's policy written where the table is shared; validate.ts moves it. */
+const shareShape = z.strictObject({
+  table: z.string(),
+  onMemberRemove: oneOf(MEMBER_REMOVE_POLICIES, 'onMemberRemove policy'),
+  onOwnerDelete: ownerDelete.optional(),
   access: accessShape.nullable(),
 });
 
@@ -59,14 +74,7 @@ export const resourceTypeShape = z.strictObject({
   defaultRole: role,
   grant: z.strictObject({ owner: ceiling, admin: ceiling, writer: ceiling, reader: ceiling }),
   static: z.array(z.string()),
-  shares: z.array(
-    z.strictObject({
-      table: z.string(),
-      onMemberRemove: oneOf(MEMBER_REMOVE_POLICIES, 'onMemberRemove policy'),
-      onOwnerDelete: oneOf(OWNER_DELETE_POLICIES, 'onOwnerDelete policy'),
-      access: accessShape.nullable(),
-    }),
-  ),
+  shares: z.array(shareShape),
   owns: z.array(z.strictObject({ table: z.string(), access: accessShape.nullable() })),
 });
 
@@ -79,7 +87,16 @@ export const envelopeShape = z.strictObject({
   resources: z.record(z.string(), z.unknown()),
 });
 
-// Compile-time proof that what the shapes accept is exactly the IR the rest of the code reads.
+/** A parsed resource type before validate.ts moves each share's `onOwnerDelete` onto its table. */
+export type ParsedResourceType = z.output<typeof resourceTypeShape>;
+
+// Compile-time proof that what the shapes accept is exactly the IR the rest of the code reads
+// (a share's optional `onOwnerDelete` aside, which never reaches the IR).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const proofs: [Same<z.output<typeof tableShape>, TableIR>, Same<z.output<typeof resourceTypeShape>, ResourceTypeIR>] = [true, true];
+type WithoutShareOwnerDelete<T extends ParsedResourceType> = Omit<T, 'shares'> & { shares: Omit<T['shares'][number], 'onOwnerDelete'>[] };
+const proofs: [
+  Same<z.output<typeof tableShape>, TableIR>,
+  Same<Omit<z.output<typeof shareShape>, 'onOwnerDelete'>, ShareIR>,
+  Same<WithoutShareOwnerDelete<ParsedResourceType>, ResourceTypeIR>,
+] = [true, true, true];
 void proofs;

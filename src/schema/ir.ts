@@ -28,15 +28,20 @@ export type MemberRemovePolicy = (typeof MEMBER_REMOVE_POLICIES)[number];
 export const OWNER_DELETE_POLICIES = ['remove', 'tombstone', 'retain'] as const;
 export type OwnerDeletePolicy = (typeof OWNER_DELETE_POLICIES)[number];
 
-/** Column names `timestamps()` stands for; the data layer creates and maintains them. */
-export const TIMESTAMP_COLUMNS = ['created_at', 'updated_at'] as const;
+/**
+ * The fields `timestamps()` adds, set by the server (never written by apps). camelCase, the style
+ * rows are read in, so apps index, filter and order on `createdAt` (docs/api.md §5.5).
+ */
+export const TIMESTAMP_COLUMNS = ['createdAt', 'updatedAt'] as const;
 export type TimestampColumn = (typeof TIMESTAMP_COLUMNS)[number];
 
 /**
- * Names the data layer already gives every row: `id` is the row key, and room placement is a
- * virtual `roomId` that is never a column (docs/api.md §5.5), whichever way it is spelled.
+ * Names the server gives rows, so no declared column may take them: `id` is the row key,
+ * `creatorId` and `resourceId` say who wrote it and which resource holds it, room placement is a
+ * virtual `roomId` that is never a column, and the timestamps exist only through `timestamps()`
+ * (docs/api.md §5.5). The same set as the row store's server fields (src/domain/row-values.ts).
  */
-export const RESERVED_COLUMNS = ['id', 'roomId', 'room_id'] as const;
+export const RESERVED_COLUMNS = ['id', 'creatorId', 'resourceId', 'roomId', 'room_id', 'createdAt', 'created_at', 'updatedAt', 'updated_at'] as const;
 
 export { DEFAULT_GRANT };
 export const DEFAULT_ROLE: RoleName = 'reader';
@@ -52,13 +57,30 @@ export interface SchemaIR {
   resources: Record<string, ResourceTypeIR>;
 }
 
+/**
+ * Every table of the schema, in one namespace per deployment: a top-level table (`ownedBy: null`)
+ * or one a resource type declared inline with `owns(name, table => ...)`.
+ */
 export interface TableIR {
   columns: Record<string, ColumnIR>;
-  /** True adds `created_at` and `updated_at` (TIMESTAMP_COLUMNS), maintained by the data layer. */
+  /** True adds `createdAt` and `updatedAt` (TIMESTAMP_COLUMNS), set by the server. */
   timestamps: boolean;
+  /** Column lists; `createdAt`/`updatedAt` may appear when `timestamps` is true. */
   indexes: string[][];
   /** null: no rules declared here, so the data layer's defaults apply. */
   access: AccessIR | null;
+  /**
+   * What deleting an account does to that account's rows of this table, wherever they are (its
+   * own rows, rows linked into resources, rows it created in resources). One policy per table,
+   * so every resource type that shares or owns it sees the same outcome.
+   */
+  onOwnerDelete: OwnerDeletePolicy;
+  /**
+   * The resource type that declared this table inline (`owns(name, table => ...)`); its rows
+   * exist only inside resources of that type, and no other type may share or own it. null: a
+   * top-level table (users' own rows, which types may share or own).
+   */
+  ownedBy: string | null;
 }
 
 export interface ColumnIR {
@@ -87,16 +109,22 @@ export interface ResourceTypeIR {
   owns: OwnIR[];
 }
 
-/** A table whose rows stay their creators' and are linked into a resource. */
+/**
+ * A table whose rows stay their creators' and are linked into a resource. Account deletion is the
+ * table's `onOwnerDelete` (one policy per table); `share.onOwnerDelete()` in the builder, and an
+ * `onOwnerDelete` key here in JSON, are accepted and moved onto the table.
+ */
 export interface ShareIR {
   table: string;
   onMemberRemove: MemberRemovePolicy;
-  onOwnerDelete: OwnerDeletePolicy;
   /** Overrides the table's own rules inside this resource type; null keeps them. */
   access: AccessIR | null;
 }
 
-/** A table whose rows belong to the resource itself. Nothing is linked, so there is no `unlink`. */
+/**
+ * A table whose rows belong to the resource itself: a top-level table named here, or a table the
+ * type declared inline (whose TableIR has `ownedBy` = this type). Nothing is linked, so no `unlink`.
+ */
 export interface OwnIR {
   table: string;
   access: AccessIR | null;

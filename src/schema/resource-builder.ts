@@ -2,7 +2,6 @@ import { Draft } from './draft.js';
 import {
   DEFAULT_GRANT,
   DEFAULT_MEMBER_REMOVE,
-  DEFAULT_OWNER_DELETE,
   DEFAULT_ROLE,
   type AccessIR,
   type MemberRemovePolicy,
@@ -13,7 +12,9 @@ import {
   type ShareIR,
   type VisibilityName,
 } from './ir.js';
-import { copyAccess, type AccessInput } from './table-builder.js';
+import { formatPath, type PathSegment, type SchemaIssue } from './schema-validation-error.js';
+import type { TableDefinition } from './define-schema.js';
+import { copyAccess, TableDraft, type AccessInput, type TableInput } from './table-builder.js';
 
 /** One state, or a `default` the creator gets unless they pick another state from `allow`. */
 export type VisibilityInput = VisibilityName | { default: VisibilityName; allow: readonly VisibilityName[] };
@@ -31,7 +32,10 @@ export type GrantInput = { readonly [R in RoleName]?: Grantable[R] | null };
 export interface ShareBuilder {
   /** What happens to a leaving member's linked rows (docs/api.md §5.5); default `remove`. */
   onMemberRemove(policy: MemberRemovePolicy): ShareBuilder;
-  /** What happens to a deleted account's linked rows; default `remove`. */
+  /**
+   * The table's account-deletion policy, written where it is shared: it is stored on the table
+   * (one policy per table), so every place that writes it must agree. Default `remove`.
+   */
   onOwnerDelete(policy: OwnerDeletePolicy): ShareBuilder;
   /** Rules for the table inside this resource type, replacing the table's own. */
   access(rules: AccessInput): ShareBuilder;
@@ -53,8 +57,29 @@ export interface ResourceBuilder<Tables extends string = string> {
   /** Instances that exist without being created, looked up by slug. */
   static(slugs: readonly string[]): ResourceBuilder<Tables>;
   shares(table: Tables, configure?: (share: ShareBuilder) => ShareBuilder | void): ResourceBuilder<Tables>;
+  /** A table declared under `tables` whose rows, in this type, belong to the resource. */
   owns(table: Tables, configure?: (own: OwnBuilder) => OwnBuilder | void): ResourceBuilder<Tables>;
+  /**
+   * A table declared here, inline: its rows exist only inside resources of this type. Its name
+   * joins the schema's one table namespace, so it may not repeat a top-level or another inline
+   * table's name (docs/api.md §5.5).
+   */
+  owns(name: string, define: InlineTableDefinition): ResourceBuilder<Tables>;
 }
+
+/** An inline owned table: the same builder as a top-level table (validation refuses an `unlink` rule: owned rows are never linked). */
+export type InlineTableDefinition = TableDefinition;
+
+/** Inline tables found while compiling, for define-schema to place under `tables`. */
+export interface InlineTable {
+  name: string;
+  /** Where the author wrote it, e.g. `resources.members.owns[0]`: issues are reported there. */
+  path: PathSegment[];
+  table: TableInput;
+}
+
+/** What a share draft compiles to: a ShareIR, plus the table's onOwnerDelete if written here. */
+type ShareInput = ShareIR & { onOwnerDelete?: OwnerDeletePolicy };
 
 export class ResourceDraft extends Draft {
   private declaredVisibility: ResourceTypeIR['visibility'] = { default: 'members', allow: ['members'] };
@@ -62,7 +87,22 @@ export class ResourceDraft extends Draft {
   private ceilings: ResourceTypeIR['grant'] = { ...DEFAULT_GRANT };
   private slugs: string[] = [];
   private readonly shareDrafts: ShareDraft[] = [];
-  private readonly ownDrafts: OwnDraft[] = [];
+  private readonly owned: OwnIR[] = [];
+
+  /**
+   * `typeName` names the type in the IR (`ownedBy` of its inline tables); `topLevelTables` are the
+   * names declared under `tables`, which owns() refers to; `inline` collects every type's inline
+   * tables, so a name used twice across the schema is caught where it is written.
+   */
+  constructor(
+    private readonly typeName: string,
+    private readonly topLevelTables: ReadonlySet<string>,
+    private readonly inline: InlineTable[],
+    path: readonly PathSegment[],
+    problems: SchemaIssue[],
+  ) {
+    super(path, problems);
+  }
 
   visibility(visibility: VisibilityInput) {
     if (this.once('visibility', ['visibility'])) this.declaredVisibility = normalizeVisibility(visibility);
@@ -95,21 +135,44 @@ export class ResourceDraft extends Draft {
     return this;
   }
 
-  owns(table: string, configure?: (own: OwnBuilder) => OwnBuilder | void) {
-    const draft = new OwnDraft(table, [...this.path, 'owns', this.ownDrafts.length], this.problems);
+  /**
+   * One callback shape serves both forms: a callback that declares columns, timestamps, indexes
+   * or onOwnerDelete defines an inline table; one that only sets access() (or none) refers to a
+   * table declared under `tables`.
+   */
+  owns(table: string, configure?: (draft: TableDraft) => unknown) {
+    const at: PathSegment[] = ['owns', this.owned.length];
+    const draft = new TableDraft([...this.path, ...at], this.problems);
     configure?.(draft);
-    this.ownDrafts.push(draft);
+    if (!draft.definesTable) {
+      this.owned.push({ table, access: draft.declaredAccess });
+      return this;
+    }
+    if (this.topLevelTables.has(table)) {
+      const message = `owns(${JSON.stringify(table)}, ...) declares a table, but "${table}" is a top-level table: declare its columns under tables.${table} (owns() of it can only set access), or give the inline table a name of its own`;
+      this.problem(at, message);
+      return this;
+    }
+    const earlier = this.inline.find(other => other.name === table);
+    if (earlier) {
+      const message = `table ${JSON.stringify(table)} is already declared inline at ${formatPath(earlier.path)}; table names are shared by the whole schema, so give this one another name`;
+      this.problem(at, message);
+      return this;
+    }
+    this.inline.push({ name: table, path: [...this.path, ...at], table: draft.toIR(this.typeName) });
+    this.owned.push({ table, access: null });
     return this;
   }
 
-  toIR(): ResourceTypeIR {
+  /** The type before validation moves share-written onOwnerDelete policies onto their tables. */
+  toIR(): Omit<ResourceTypeIR, 'shares'> & { shares: ShareInput[] } {
     return {
       visibility: this.declaredVisibility,
       defaultRole: this.role,
       grant: this.ceilings,
       static: this.slugs,
       shares: this.shareDrafts.map(draft => draft.toIR()),
-      owns: this.ownDrafts.map(draft => draft.toIR()),
+      owns: this.owned,
     };
   }
 }
@@ -122,7 +185,7 @@ function normalizeVisibility(visibility: VisibilityInput): ResourceTypeIR['visib
 
 class ShareDraft extends Draft {
   private memberRemove: MemberRemovePolicy = DEFAULT_MEMBER_REMOVE;
-  private ownerDelete: OwnerDeletePolicy = DEFAULT_OWNER_DELETE;
+  private ownerDelete: OwnerDeletePolicy | undefined;
   private accessRules: AccessIR | null = null;
 
   constructor(
@@ -147,32 +210,12 @@ class ShareDraft extends Draft {
     return this;
   }
 
-  toIR(): ShareIR {
+  toIR(): ShareInput {
     return {
       table: this.table,
       onMemberRemove: this.memberRemove,
-      onOwnerDelete: this.ownerDelete,
+      ...(this.ownerDelete ? { onOwnerDelete: this.ownerDelete } : {}),
       access: this.accessRules,
     };
-  }
-}
-
-class OwnDraft extends Draft {
-  private accessRules: AccessIR | null = null;
-
-  constructor(
-    private readonly table: string,
-    ...rest: ConstructorParameters<typeof Draft>
-  ) {
-    super(...rest);
-  }
-
-  access(rules: AccessInput) {
-    if (this.once('access', ['access'])) this.accessRules = copyAccess(rules);
-    return this;
-  }
-
-  toIR(): OwnIR {
-    return { table: this.table, access: this.accessRules };
   }
 }

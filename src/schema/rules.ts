@@ -12,11 +12,12 @@ import {
   type ColumnIR,
   type ColumnType,
   type JsonValue,
+  type OwnerDeletePolicy,
   type ResourceTypeIR,
   type RoleName,
   type TableIR,
 } from './ir.js';
-import { issueAt, type PathSegment, type SchemaIssue } from './schema-validation-error.js';
+import { formatPath, issueAt, type PathSegment, type SchemaIssue } from './schema-validation-error.js';
 
 /** Lowercase so names map to PostgreSQL identifiers unquoted; 63 is PostgreSQL's length limit. */
 const TABLE_OR_TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
@@ -40,10 +41,18 @@ const DEFAULT_VALUES: Record<ColumnType, { schema: z.ZodType; expected: string }
   timestamp: { schema: z.iso.datetime({ offset: true }), expected: 'an ISO 8601 date-time string' },
 };
 
+const ROOM_REASON = 'room placement is virtual and never a column (docs/api.md §5.5)';
+const TIMESTAMP_REASON = `the server sets ${TIMESTAMP_COLUMNS.join(' and ')}: declare them with timestamps()`;
 const RESERVED_COLUMN_REASONS = new Map<string, string>([
   ['id', 'every row already has an id'],
-  ['roomId', 'room placement is virtual and never a column (docs/api.md §5.5)'],
-  ['room_id', 'room placement is virtual and never a column (docs/api.md §5.5)'],
+  ['creatorId', 'the server records who created each row'],
+  ['resourceId', 'the server records which resource holds each row'],
+  ['roomId', ROOM_REASON],
+  ['room_id', ROOM_REASON],
+  ['createdAt', TIMESTAMP_REASON],
+  ['created_at', TIMESTAMP_REASON],
+  ['updatedAt', TIMESTAMP_REASON],
+  ['updated_at', TIMESTAMP_REASON],
 ] satisfies [(typeof RESERVED_COLUMNS)[number], string][]);
 
 /** True when `list[i]` already appeared earlier; the first occurrence is never the duplicate. */
@@ -68,13 +77,16 @@ export function checkResourceTypeName(name: string): SchemaIssue[] {
 
 export function checkTable(name: string, table: TableIR): SchemaIssue[] {
   const path = ['tables', name];
-  const columnIssues = Object.entries(table.columns).flatMap(([column, ir]) =>
-    checkColumn([...path, 'columns', column], column, ir, table.timestamps),
-  );
-  return [...columnIssues, ...checkIndexes([...path, 'indexes'], table), ...checkAccess([...path, 'access'], table.access, { unlink: true })];
+  const columnIssues = Object.entries(table.columns).flatMap(([column, ir]) => checkColumn([...path, 'columns', column], column, ir));
+  return [
+    ...columnIssues,
+    ...checkIndexes([...path, 'indexes'], table),
+    // An inline table's rows belong to resources of its type and are never linked.
+    ...checkAccess([...path, 'access'], table.access, { unlink: table.ownedBy === null }),
+  ];
 }
 
-function checkColumn(path: PathSegment[], name: string, column: ColumnIR, timestamps: boolean): SchemaIssue[] {
+function checkColumn(path: PathSegment[], name: string, column: ColumnIR): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   if (!COLUMN_NAME.test(name)) {
     const hint = 'must start with a lowercase letter and use only letters, digits and _ (at most 63 characters)';
@@ -82,10 +94,6 @@ function checkColumn(path: PathSegment[], name: string, column: ColumnIR, timest
   }
   const reserved = RESERVED_COLUMN_REASONS.get(name);
   if (reserved) issues.push(issueAt(path, `column name ${JSON.stringify(name)} is reserved: ${reserved}`));
-  if (timestamps && (TIMESTAMP_COLUMNS as readonly string[]).includes(name)) {
-    const message = `column ${JSON.stringify(name)} clashes with timestamps(), which adds ${TIMESTAMP_COLUMNS.join(' and ')}; drop one of them`;
-    issues.push(issueAt(path, message));
-  }
   if (column.default !== undefined) issues.push(...checkDefault([...path, 'default'], column.type, column.default));
   return issues;
 }
@@ -105,7 +113,7 @@ function checkIndexes(path: PathSegment[], table: TableIR): SchemaIssue[] {
     if (columns.length === 0) return [issueAt([...path, i], 'an index needs at least one column')];
     const issues = columns.flatMap((column, j) => {
       const at = [...path, i, j];
-      if (!known.has(column)) return [issueAt(at, `index names unknown column ${JSON.stringify(column)}`)];
+      if (!known.has(column)) return [issueAt(at, unknownIndexColumn(column, table.timestamps))];
       if (repeatsEarlier(columns, j)) return [issueAt(at, `column ${JSON.stringify(column)} appears twice in this index`)];
       return [];
     });
@@ -115,6 +123,14 @@ function checkIndexes(path: PathSegment[], table: TableIR): SchemaIssue[] {
     else issues.push(issueAt([...path, i], `duplicates index ${first} (same columns in the same order)`));
     return issues;
   });
+}
+
+/** The timestamp columns are the likeliest misses: say how to get them rather than only "unknown". */
+function unknownIndexColumn(column: string, timestamps: boolean): string {
+  const unknown = `index names unknown column ${JSON.stringify(column)}`;
+  if ((TIMESTAMP_COLUMNS as readonly string[]).includes(column) && !timestamps) return `${unknown}: it exists only with timestamps()`;
+  if (column === 'created_at' || column === 'updated_at') return `${unknown}: the timestamps() columns are ${TIMESTAMP_COLUMNS.join(' and ')}`;
+  return unknown;
 }
 
 function checkAccess(path: PathSegment[], access: AccessIR | null, allow: { unlink: boolean }): SchemaIssue[] {
@@ -132,15 +148,18 @@ function checkAccess(path: PathSegment[], access: AccessIR | null, allow: { unli
   });
 }
 
-/** `tableNames` null: the tables are unreadable, so links to them are not judged. */
-export function checkResourceType(name: string, type: ResourceTypeIR, tableNames: ReadonlySet<string> | null): SchemaIssue[] {
+/**
+ * `tables`: each declared table name with its `ownedBy` (see TableIR); null when the tables are
+ * unreadable, so links to them are not judged.
+ */
+export function checkResourceType(name: string, type: ResourceTypeIR, tables: ReadonlyMap<string, string | null> | null): SchemaIssue[] {
   const path = ['resources', name];
   return [
     ...checkVisibility([...path, 'visibility'], type.visibility),
     ...checkDefaultRole([...path, 'defaultRole'], type.defaultRole),
     ...checkGrant([...path, 'grant'], type.grant),
     ...checkStatic([...path, 'static'], type.static),
-    ...checkTableLinks(path, name, type, tableNames),
+    ...checkTableLinks(path, name, type, tables),
   ];
 }
 
@@ -189,14 +208,27 @@ function checkStatic(path: PathSegment[], slugs: string[]): SchemaIssue[] {
   });
 }
 
-function checkTableLinks(path: PathSegment[], typeName: string, type: ResourceTypeIR, tableNames: ReadonlySet<string> | null): SchemaIssue[] {
+function checkTableLinks(
+  path: PathSegment[],
+  typeName: string,
+  type: ResourceTypeIR,
+  tables: ReadonlyMap<string, string | null> | null,
+): SchemaIssue[] {
   const shared = type.shares.map(share => share.table);
   const owned = type.owns.map(own => own.table);
-  const check = (kind: 'shares' | 'owns', tables: string[], i: number): SchemaIssue[] => {
-    const table = tables[i];
+  const check = (kind: 'shares' | 'owns', list: string[], i: number): SchemaIssue[] => {
+    const table = list[i];
     const at = [...path, kind, i, 'table'];
-    if (tableNames && !tableNames.has(table)) return [issueAt(at, `${kind} unknown table ${JSON.stringify(table)}`)];
-    if (repeatsEarlier(tables, i)) return [issueAt(at, `table ${JSON.stringify(table)} is listed twice in ${kind}`)];
+    if (tables && !tables.has(table)) {
+      const hint = kind === 'owns' ? `: declare it under tables, or define it inline with owns(${JSON.stringify(table)}, table => ...)` : '';
+      return [issueAt(at, `${kind} unknown table ${JSON.stringify(table)}${hint}`)];
+    }
+    if (repeatsEarlier(list, i)) return [issueAt(at, `table ${JSON.stringify(table)} is listed twice in ${kind}`)];
+    const inlineOwner = tables?.get(table) ?? null;
+    if (inlineOwner !== null && (kind === 'shares' || inlineOwner !== typeName)) {
+      const message = `table ${JSON.stringify(table)} is declared inline by resource type ${JSON.stringify(inlineOwner)}; its rows exist only in resources of that type, so ${JSON.stringify(typeName)} cannot ${kind === 'shares' ? 'share' : 'own'} it`;
+      return [issueAt(at, message)];
+    }
     if (kind === 'owns' && shared.includes(table)) {
       const message = `table ${JSON.stringify(table)} is both shared and owned by ${JSON.stringify(typeName)}; its rows are either linked in or owned, not both`;
       return [issueAt(at, message)];
@@ -210,4 +242,59 @@ function checkTableLinks(path: PathSegment[], typeName: string, type: ResourceTy
     ]),
     ...type.owns.flatMap((own, i) => [...check('owns', owned, i), ...checkAccess([...path, 'owns', i, 'access'], own.access, { unlink: false })]),
   ];
+}
+
+/**
+ * An inline table (`ownedBy` set) must name a resource type of the schema that lists it in
+ * `owns`. `resources` holds the parsed types; `resourceNames` every declared type name (null when
+ * unreadable), so a type that failed to parse does not also make its tables report it missing.
+ */
+export function checkInlineOwner(
+  name: string,
+  table: TableIR,
+  resources: Readonly<Record<string, ResourceTypeIR>>,
+  resourceNames: ReadonlySet<string> | null,
+): SchemaIssue[] {
+  const owner = table.ownedBy;
+  if (owner === null || !resourceNames) return [];
+  const at = ['tables', name, 'ownedBy'];
+  if (!resourceNames.has(owner)) return [issueAt(at, `ownedBy names unknown resource type ${JSON.stringify(owner)}`)];
+  const type = resources[owner];
+  if (type && !type.owns.some(own => own.table === name)) {
+    return [
+      issueAt(
+        at,
+        `resource type ${JSON.stringify(owner)} does not list ${JSON.stringify(name)} in owns; an inline table belongs to the type that owns it`,
+      ),
+    ];
+  }
+  return [];
+}
+
+/** A table's own `onOwnerDelete`, if it wrote one, and each policy written on a share of it. */
+export interface OwnerDeleteSources {
+  table?: OwnerDeletePolicy;
+  shares: { path: PathSegment[]; policy: OwnerDeletePolicy }[];
+}
+
+/**
+ * One account-deletion policy per table: written on the table, or on any of its shares (which
+ * must then agree with each other and with the table). Returns the policy to store, or null when
+ * nothing was written (the default applies), with an issue at each share that disagrees.
+ */
+export function resolveOwnerDelete(table: string, sources: OwnerDeleteSources): { policy: OwnerDeletePolicy | null; issues: SchemaIssue[] } {
+  const [first, ...rest] = sources.shares;
+  const policy = sources.table ?? first?.policy ?? null;
+  const where = sources.table !== undefined ? `on table ${JSON.stringify(table)}` : `on its first share (${formatPath(first?.path ?? [])})`;
+  const issues = (sources.table !== undefined ? sources.shares : rest).flatMap(({ path, policy: given }) =>
+    given === policy
+      ? []
+      : [
+          issueAt(
+            path,
+            `onOwnerDelete ${JSON.stringify(given)} disagrees with ${JSON.stringify(policy)} ${where}; account deletion has one policy per table, so declare it once, on the table`,
+          ),
+        ],
+  );
+  return { policy, issues };
 }

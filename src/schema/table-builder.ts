@@ -1,4 +1,4 @@
-import type { AccessAction, AccessIR, AccessRule, ColumnIR, ColumnType, JsonValue, TableIR, TimestampColumn } from './ir.js';
+import type { AccessAction, AccessIR, AccessRule, ColumnIR, ColumnType, JsonValue, OwnerDeletePolicy, TableIR, TimestampColumn } from './ir.js';
 import { Draft } from './draft.js';
 
 /** What `default()` takes per column type; the builder turns it into the IR's JSON form. */
@@ -12,11 +12,22 @@ export interface ColumnValues {
   timestamp: Date | string;
 }
 
-export type AccessInput = { readonly [A in AccessAction]?: readonly AccessRule[] };
+/** Each rule one name or a list of them (`'creator'`, `['reader', 'owner']`); the IR holds lists. */
+export type AccessInput = { readonly [A in AccessAction]?: AccessRule | readonly AccessRule[] };
+
+/** What a table draft compiles to: the IR before validation fills `onOwnerDelete` and `ownedBy`. */
+export type TableInput = Omit<TableIR, 'onOwnerDelete' | 'ownedBy'> & { onOwnerDelete?: OwnerDeletePolicy; ownedBy?: string };
 
 type ColumnMethods<C extends string> = {
   readonly [T in ColumnType]: <N extends string>(name: N) => ColumnBuilder<C | N, T>;
 };
+
+/**
+ * A chain knows its columns, so index() takes only those; a block-bodied callback
+ * (`table => { table.text('a'); table.index(['a']); }`) calls each method on the builder it was
+ * given, which knows none, so there any name is accepted and validation checks it.
+ */
+type IndexColumn<C extends string> = [C] extends [never] ? string : C;
 
 /**
  * Declares a table by chaining: each column method starts a column, and the modifiers that follow
@@ -24,10 +35,12 @@ type ColumnMethods<C extends string> = {
  * only accepts real ones.
  */
 export interface TableBuilder<C extends string = never> extends ColumnMethods<C> {
-  /** Adds `created_at` and `updated_at`, maintained by the data layer. */
+  /** Adds `createdAt` and `updatedAt`, set by the server; they can be indexed like any column. */
   timestamps(): TableBuilder<C | TimestampColumn>;
-  index(columns: readonly [C, ...C[]]): TableBuilder<C>;
+  index(columns: readonly [IndexColumn<C>, ...IndexColumn<C>[]]): TableBuilder<C>;
   access(rules: AccessInput): TableBuilder<C>;
+  /** What deleting an account does to its rows of this table (docs/api.md §5.5); default `remove`. */
+  onOwnerDelete(policy: OwnerDeletePolicy): TableBuilder<C>;
 }
 
 /** A table builder right after a column declaration, so the column modifiers are available. */
@@ -41,9 +54,22 @@ export class TableDraft extends Draft {
   private readonly columns: Record<string, ColumnIR> = {};
   private readonly indexes: string[][] = [];
   private hasTimestamps = false;
+  private ownerDelete: OwnerDeletePolicy | undefined;
+  /** Set by everything but access(): tells an inline owns() table from access on a declared one. */
+  private defined = false;
   private accessRules: AccessIR | null = null;
   /** The column the modifiers apply to; a table-level call ends it. */
   private current: string | null = null;
+
+  /** Whether the callback declared a table (columns, timestamps, indexes or a policy), not only access. */
+  get definesTable(): boolean {
+    return this.defined;
+  }
+
+  /** The rules access() declared, for owns() of a declared table, where they are the type's override. */
+  get declaredAccess(): AccessIR | null {
+    return this.accessRules;
+  }
 
   text(name: string) {
     return this.column(name, 'text');
@@ -89,11 +115,19 @@ export class TableDraft extends Draft {
 
   timestamps() {
     this.hasTimestamps = true;
+    this.defined = true;
     return this.endColumn();
   }
 
   index(columns: readonly string[]) {
     this.indexes.push([...columns]);
+    this.defined = true;
+    return this.endColumn();
+  }
+
+  onOwnerDelete(policy: OwnerDeletePolicy) {
+    if (this.once('onOwnerDelete', ['onOwnerDelete'])) this.ownerDelete = policy;
+    this.defined = true;
     return this.endColumn();
   }
 
@@ -102,11 +136,20 @@ export class TableDraft extends Draft {
     return this.endColumn();
   }
 
-  toIR(): TableIR {
-    return { columns: this.columns, timestamps: this.hasTimestamps, indexes: this.indexes, access: this.accessRules };
+  /** `ownedBy`: the resource type declaring this table inline. */
+  toIR(ownedBy?: string): TableInput {
+    return {
+      columns: this.columns,
+      timestamps: this.hasTimestamps,
+      indexes: this.indexes,
+      access: this.accessRules,
+      ...(this.ownerDelete ? { onOwnerDelete: this.ownerDelete } : {}),
+      ...(ownedBy ? { ownedBy } : {}),
+    };
   }
 
   private column(name: string, type: ColumnType) {
+    this.defined = true;
     if (name in this.columns) this.problem(['columns', name], `column ${JSON.stringify(name)} is declared twice`);
     else this.columns[name] = { type, notNull: false, unique: false };
     this.current = name;
@@ -136,8 +179,11 @@ function toJsonDefault(type: ColumnType, value: unknown): JsonValue {
   return value as JsonValue;
 }
 
-/** Copies so later changes to the author's arrays cannot reach the IR. */
+/**
+ * Lists every rule (a single name becomes a one-item list) and copies, so later changes to the
+ * author's arrays cannot reach the IR. Anything else is left for validation to name.
+ */
 export function copyAccess(rules: AccessInput): AccessIR {
-  const entries = Object.entries(rules).map(([action, list]) => [action, Array.isArray(list) ? [...list] : list]);
+  const entries = Object.entries(rules).map(([action, list]) => [action, typeof list === 'string' ? [list] : Array.isArray(list) ? [...list] : list]);
   return Object.fromEntries(entries) as AccessIR;
 }

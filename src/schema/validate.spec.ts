@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SchemaValidationError, validateSchemaIR, type SchemaIR, type SchemaIssue } from './index.js';
+import { RESERVED_COLUMNS, SchemaValidationError, validateSchemaIR, type SchemaIR, type SchemaIssue } from './index.js';
 
 /** A small valid IR; each case breaks exactly one rule in a copy of it. */
 function baseIR(): SchemaIR {
@@ -12,14 +12,27 @@ function baseIR(): SchemaIR {
           parentId: { type: 'uuid', notNull: false, unique: false },
         },
         timestamps: true,
-        indexes: [['parentId'], ['created_at']],
+        indexes: [['parentId'], ['createdAt']],
         access: { read: ['reader'], unlink: ['admin'] },
+        onOwnerDelete: 'tombstone',
+        ownedBy: null,
       },
       notes: {
         columns: { title: { type: 'text', notNull: true, unique: true } },
         timestamps: false,
         indexes: [],
         access: null,
+        onOwnerDelete: 'remove',
+        ownedBy: null,
+      },
+      // Declared inline by `room`: owns('pins', table => ...).
+      pins: {
+        columns: { label: { type: 'text', notNull: false, unique: false } },
+        timestamps: true,
+        indexes: [['createdAt']],
+        access: { read: ['reader'], delete: ['creator'] },
+        onOwnerDelete: 'retain',
+        ownedBy: 'room',
       },
     },
     resources: {
@@ -28,8 +41,19 @@ function baseIR(): SchemaIR {
         defaultRole: 'writer',
         grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
         static: ['lobby'],
-        shares: [{ table: 'messages', onMemberRemove: 'hide', onOwnerDelete: 'tombstone', access: null }],
-        owns: [{ table: 'notes', access: { read: ['reader'] } }],
+        shares: [{ table: 'messages', onMemberRemove: 'hide', access: null }],
+        owns: [
+          { table: 'notes', access: { read: ['reader'] } },
+          { table: 'pins', access: null },
+        ],
+      },
+      board: {
+        visibility: { default: 'unlisted', allow: ['unlisted'] },
+        defaultRole: 'reader',
+        grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
+        static: [],
+        shares: [],
+        owns: [],
       },
     },
   };
@@ -38,6 +62,7 @@ function baseIR(): SchemaIR {
 type Mutable = any; // cases write invalid values on purpose
 const messages = (ir: Mutable) => ir.tables.messages;
 const room = (ir: Mutable) => ir.resources.room;
+const board = (ir: Mutable) => ir.resources.board;
 
 function issuesOf(input: unknown): SchemaIssue[] {
   try {
@@ -125,6 +150,22 @@ const cases: Case[] = [
     message: 'column name "id" is reserved: every row already has an id',
   },
   {
+    rule: "docs/api.md §5.5: the creator is the server's",
+    break: ir => {
+      messages(ir).columns.creatorId = { type: 'uuid', notNull: false, unique: false };
+    },
+    path: 'tables.messages.columns.creatorId',
+    message: 'column name "creatorId" is reserved: the server records who created each row',
+  },
+  {
+    rule: "docs/api.md §5.5: the holding resource is the server's",
+    break: ir => {
+      messages(ir).columns.resourceId = { type: 'text', notNull: false, unique: false };
+    },
+    path: 'tables.messages.columns.resourceId',
+    message: 'column name "resourceId" is reserved: the server records which resource holds each row',
+  },
+  {
     rule: 'docs/api.md §5.5: room placement is never a column',
     break: ir => {
       messages(ir).columns.roomId = { type: 'uuid', notNull: false, unique: false };
@@ -135,7 +176,7 @@ const cases: Case[] = [
   {
     rule: 'docs/api.md §5.5: resource types starting with _ are reserved',
     break: ir => {
-      ir.resources._app = ir.resources.room;
+      ir.resources._app = ir.resources.board;
     },
     path: 'resources._app',
     message: 'resource type "_app" is reserved: names starting with "_" belong to the platform (docs/api.md §5.5)',
@@ -143,7 +184,7 @@ const cases: Case[] = [
   {
     rule: 'resource type names are lowercase identifiers',
     break: ir => {
-      ir.resources.Room = ir.resources.room;
+      ir.resources.Room = ir.resources.board;
     },
     path: 'resources.Room',
     message: 'resource type name "Room" must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)',
@@ -193,12 +234,20 @@ const cases: Case[] = [
 
   // Tables
   {
-    rule: 'timestamps() clashes with a declared created_at',
+    rule: 'docs/api.md §5.5: createdAt is reserved for timestamps()',
     break: ir => {
-      messages(ir).columns.created_at = { type: 'timestamp', notNull: true, unique: false };
+      messages(ir).columns.createdAt = { type: 'timestamp', notNull: true, unique: false };
     },
-    path: 'tables.messages.columns.created_at',
-    message: 'column "created_at" clashes with timestamps(), which adds created_at and updated_at; drop one of them',
+    path: 'tables.messages.columns.createdAt',
+    message: 'column name "createdAt" is reserved: the server sets createdAt and updatedAt: declare them with timestamps()',
+  },
+  {
+    rule: 'docs/api.md §5.5: the timestamp names are reserved in snake_case too, and without timestamps()',
+    break: ir => {
+      ir.tables.notes.columns.updated_at = { type: 'timestamp', notNull: false, unique: false };
+    },
+    path: 'tables.notes.columns.updated_at',
+    message: 'column name "updated_at" is reserved: the server sets createdAt and updatedAt: declare them with timestamps()',
   },
   {
     rule: 'an index names known columns',
@@ -214,7 +263,23 @@ const cases: Case[] = [
       messages(ir).timestamps = false;
     },
     path: 'tables.messages.indexes[1][0]',
-    message: 'index names unknown column "created_at"',
+    message: 'index names unknown column "createdAt": it exists only with timestamps()',
+  },
+  {
+    rule: 'an index on created_at points to the camelCase name',
+    break: ir => {
+      messages(ir).indexes[1] = ['created_at'];
+    },
+    path: 'tables.messages.indexes[1][0]',
+    message: 'index names unknown column "created_at": the timestamps() columns are createdAt and updatedAt',
+  },
+  {
+    rule: "docs/api.md §5.5: a table's onOwnerDelete is remove, tombstone or retain",
+    break: ir => {
+      messages(ir).onOwnerDelete = 'hide';
+    },
+    path: 'tables.messages.onOwnerDelete',
+    message: 'unknown onOwnerDelete policy "hide"; expected one of remove, tombstone, retain',
   },
   {
     rule: 'an index has at least one column',
@@ -403,7 +468,7 @@ const cases: Case[] = [
       room(ir).owns[0].table = 'memos';
     },
     path: 'resources.room.owns[0].table',
-    message: 'owns unknown table "memos"',
+    message: 'owns unknown table "memos": declare it under tables, or define it inline with owns("memos", table => ...)',
   },
   {
     rule: 'a table is shared once per type',
@@ -418,7 +483,7 @@ const cases: Case[] = [
     break: ir => {
       room(ir).owns.push({ table: 'messages', access: null });
     },
-    path: 'resources.room.owns[1].table',
+    path: 'resources.room.owns[2].table',
     message: 'table "messages" is both shared and owned by "room"; its rows are either linked in or owned, not both',
   },
   {
@@ -430,12 +495,83 @@ const cases: Case[] = [
     message: 'unknown onMemberRemove policy "delete"; expected one of remove, hide, retain',
   },
   {
-    rule: 'docs/api.md §5.5: onOwnerDelete is remove, tombstone or retain',
+    rule: 'docs/api.md §5.5: onOwnerDelete written on a share is a known policy too',
     break: ir => {
       room(ir).shares[0].onOwnerDelete = 'hide';
     },
     path: 'resources.room.shares[0].onOwnerDelete',
     message: 'unknown onOwnerDelete policy "hide"; expected one of remove, tombstone, retain',
+  },
+  {
+    rule: 'docs/api.md §5.5: onOwnerDelete is one policy per table, so a share cannot contradict the table',
+    break: ir => {
+      room(ir).shares[0].onOwnerDelete = 'remove';
+    },
+    path: 'resources.room.shares[0].onOwnerDelete',
+    message:
+      'onOwnerDelete "remove" disagrees with "tombstone" on table "messages"; account deletion has one policy per table, so declare it once, on the table',
+  },
+  {
+    rule: 'docs/api.md §5.5: shares of one table written with different onOwnerDelete policies disagree',
+    break: ir => {
+      delete messages(ir).onOwnerDelete;
+      room(ir).shares[0].onOwnerDelete = 'retain';
+      board(ir).shares.push({ table: 'messages', onMemberRemove: 'remove', onOwnerDelete: 'remove', access: null });
+    },
+    path: 'resources.board.shares[0].onOwnerDelete',
+    message:
+      'onOwnerDelete "remove" disagrees with "retain" on its first share (resources.room.shares[0].onOwnerDelete); account deletion has one policy per table, so declare it once, on the table',
+  },
+
+  // Inline owned tables
+  {
+    rule: 'docs/api.md §5.5: an inline table names a declared resource type',
+    break: ir => {
+      ir.tables.pins.ownedBy = 'channel';
+      room(ir).owns.pop();
+    },
+    path: 'tables.pins.ownedBy',
+    message: 'ownedBy names unknown resource type "channel"',
+  },
+  {
+    rule: "docs/api.md §5.5: an inline table is in its type's owns",
+    break: ir => {
+      room(ir).owns.pop();
+    },
+    path: 'tables.pins.ownedBy',
+    message: 'resource type "room" does not list "pins" in owns; an inline table belongs to the type that owns it',
+  },
+  {
+    rule: 'docs/api.md §5.5: no other type owns an inline table',
+    break: ir => {
+      board(ir).owns.push({ table: 'pins', access: null });
+    },
+    path: 'resources.board.owns[0].table',
+    message: 'table "pins" is declared inline by resource type "room"; its rows exist only in resources of that type, so "board" cannot own it',
+  },
+  {
+    rule: 'docs/api.md §5.5: an inline table is never shared',
+    break: ir => {
+      board(ir).shares.push({ table: 'pins', onMemberRemove: 'remove', access: null });
+    },
+    path: 'resources.board.shares[0].table',
+    message: 'table "pins" is declared inline by resource type "room"; its rows exist only in resources of that type, so "board" cannot share it',
+  },
+  {
+    rule: 'an inline table has nothing to unlink',
+    break: ir => {
+      ir.tables.pins.access.unlink = ['admin'];
+    },
+    path: 'tables.pins.access.unlink',
+    message: 'owned rows are not linked into the resource, so there is nothing to unlink',
+  },
+  {
+    rule: 'ownedBy is a type name or null',
+    break: ir => {
+      ir.tables.pins.ownedBy = 7;
+    },
+    path: 'tables.pins.ownedBy',
+    message: 'expected string, got number 7',
   },
 ];
 
@@ -452,6 +588,41 @@ describe('validateSchemaIR', () => {
 
   it('rejects input that is not an object', () => {
     expect(issuesOf('schema')).toEqual([{ path: '', message: 'expected a schema object { version, tables, resources }' }]);
+  });
+});
+
+describe('reserved column names (docs/api.md §5.5)', () => {
+  it.each(RESERVED_COLUMNS)('%s is refused as a column, with or without timestamps()', name => {
+    for (const timestamps of [true, false]) {
+      const ir: Mutable = baseIR();
+      ir.tables.notes.timestamps = timestamps;
+      ir.tables.notes.columns[name] = { type: 'text', notNull: false, unique: false };
+      expect(issuesOf(ir)).toEqual([
+        { path: `tables.notes.columns.${name}`, message: expect.stringMatching(`^column name "${name}" is reserved: `) },
+      ]);
+    }
+  });
+});
+
+describe('IRs written before onOwnerDelete and ownedBy moved onto tables', () => {
+  it('fills a table without onOwnerDelete or ownedBy with the defaults', () => {
+    const ir: Mutable = baseIR();
+    delete ir.tables.notes.onOwnerDelete;
+    delete ir.tables.notes.ownedBy;
+    expect(validateSchemaIR(ir).tables.notes).toEqual(baseIR().tables.notes);
+  });
+
+  it("moves a share's onOwnerDelete onto its table", () => {
+    const ir: Mutable = baseIR();
+    delete ir.tables.messages.onOwnerDelete;
+    ir.resources.room.shares[0].onOwnerDelete = 'tombstone';
+    expect(validateSchemaIR(ir)).toEqual(baseIR());
+  });
+
+  it('accepts a share that repeats the table policy', () => {
+    const ir: Mutable = baseIR();
+    ir.resources.room.shares[0].onOwnerDelete = 'tombstone';
+    expect(validateSchemaIR(ir)).toEqual(baseIR());
   });
 });
 
@@ -497,7 +668,7 @@ describe('collecting problems', () => {
     ir.tables.messages.columns.body.type = 'varchar';
     ir.tables.notes.indexes = [['missing']];
     ir.resources.room.grant.writer = 'admin';
-    ir.resources._app = baseIR().resources.room;
+    ir.resources._app = baseIR().resources.board;
     expect(issuesOf(ir).map(issue => issue.path)).toEqual([
       'tables.messages.columns.body.type',
       'tables.notes.indexes[0][0]',

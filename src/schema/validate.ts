@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import type { ResourceTypeIR, SchemaIR, TableIR } from './ir.js';
-import { envelopeShape, resourceTypeShape, tableShape } from './ir-shape.js';
-import { checkResourceType, checkResourceTypeName, checkTable, checkTableName } from './rules.js';
+import { envelopeShape, type ParsedResourceType, resourceTypeShape, tableShape } from './ir-shape.js';
+import {
+  checkInlineOwner,
+  checkResourceType,
+  checkResourceTypeName,
+  checkTable,
+  checkTableName,
+  type OwnerDeleteSources,
+  resolveOwnerDelete,
+} from './rules.js';
 import { issueAt, SchemaValidationError, type PathSegment, type SchemaIssue } from './schema-validation-error.js';
 
 /**
@@ -40,19 +48,43 @@ export function inspectSchemaIR(input: unknown): { ir: SchemaIR; issues: SchemaI
   // Links are checked against every declared table name, parsed or not, so a table with a broken
   // column does not also make each resource that shares it report an "unknown table". Without a
   // tables object there is nothing to check them against.
-  const tableNames = isPlainObject(input.tables) ? new Set(Object.keys(input.tables)) : null;
+  const tables = isPlainObject(input.tables)
+    ? new Map(Object.entries(input.tables).map(([name, raw]) => [name, isPlainObject(raw) && typeof raw.ownedBy === 'string' ? raw.ownedBy : null]))
+    : null;
+  const ownerDelete = new Map<string, OwnerDeleteSources>();
+  for (const [name, raw] of Object.entries(rawTables)) {
+    const written = ir.tables[name] && isPlainObject(raw) && raw.onOwnerDelete !== undefined;
+    ownerDelete.set(name, { table: written ? ir.tables[name].onOwnerDelete : undefined, shares: [] });
+  }
   for (const [name, raw] of Object.entries(rawResources)) {
     issues.push(...checkResourceTypeName(name));
     const type = parseNode(resourceTypeShape, raw, ['resources', name], issues);
     if (type) {
-      issues.push(...checkResourceType(name, type, tableNames));
-      ir.resources[name] = type;
+      issues.push(...checkResourceType(name, type, tables));
+      ir.resources[name] = withoutShareOwnerDelete(type, ['resources', name], ownerDelete);
     }
+  }
+
+  const resourceNames = isPlainObject(input.resources) ? new Set(Object.keys(input.resources)) : null;
+  for (const [name, table] of Object.entries(ir.tables)) {
+    issues.push(...checkInlineOwner(name, table, ir.resources, resourceNames));
+    const { policy, issues: disagreements } = resolveOwnerDelete(name, ownerDelete.get(name) ?? { shares: [] });
+    issues.push(...disagreements);
+    if (policy !== null) table.onOwnerDelete = policy;
   }
   return { ir, issues };
 }
 
-function parseNode<T extends TableIR | ResourceTypeIR>(shape: z.ZodType<T>, raw: unknown, path: PathSegment[], issues: SchemaIssue[]): T | null {
+/** Moves each share's `onOwnerDelete` out of the IR into `sources`, to be settled per table. */
+function withoutShareOwnerDelete(type: ParsedResourceType, path: PathSegment[], sources: Map<string, OwnerDeleteSources>): ResourceTypeIR {
+  const shares = type.shares.map(({ onOwnerDelete, ...share }, i) => {
+    if (onOwnerDelete !== undefined) sources.get(share.table)?.shares.push({ path: [...path, 'shares', i, 'onOwnerDelete'], policy: onOwnerDelete });
+    return share;
+  });
+  return { ...type, shares };
+}
+
+function parseNode<T extends TableIR | ParsedResourceType>(shape: z.ZodType<T>, raw: unknown, path: PathSegment[], issues: SchemaIssue[]): T | null {
   const result = shape.safeParse(raw, { error: describeTypeIssue });
   if (result.success) return result.data;
   issues.push(...toSchemaIssues(path, result.error));

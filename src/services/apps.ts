@@ -6,8 +6,9 @@ import { compileVisibility } from '../domain/visibility.js';
 import { AppError, badRequest, conflict, notFound, parseInput } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import { Cache } from '../lib/cache.js';
-import { SchemaValidationError, validateSchemaIR, type SchemaIR, type ResourceTypeIR } from '../schema/index.js';
+import { SchemaValidationError, droppedBy, validateSchemaIR, type ResourceTypeIR, type SchemaDrops, type SchemaIR } from '../schema/index.js';
 import type { ServiceDeps, Tx } from './deps.js';
+import { syncRowIndexes } from './row-indexes.js';
 import type { TokenService } from './tokens.js';
 
 /** The resource type every deployment gets; app-level membership (joined at consent). */
@@ -101,6 +102,36 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
     };
   }
 
+  /**
+   * docs/api.md §5.5: a deploy may drop a table or column only while it holds no data in this
+   * deployment (a column holds data when any row of its table has the key). One answer names
+   * every offender, so the developer fixes them in one pass.
+   */
+  async function refuseDroppingData(tx: Tx, deploymentId: string, env: string, drops: SchemaDrops) {
+    const tables: string[] = [];
+    for (const table of drops.tables) {
+      const [{ held }] = await tx.$queryRaw<{ held: boolean }[]>`
+        SELECT EXISTS (SELECT 1 FROM rows WHERE deployment_id = ${deploymentId} AND table_name = ${table}) AS held`;
+      if (held) tables.push(table);
+    }
+    const columns: SchemaDrops['columns'] = [];
+    for (const { table, column } of drops.columns) {
+      const [{ held }] = await tx.$queryRaw<{ held: boolean }[]>`
+        SELECT EXISTS (
+          SELECT 1 FROM rows WHERE deployment_id = ${deploymentId} AND table_name = ${table} AND jsonb_exists(data, ${column})
+        ) AS held`;
+      if (held) columns.push({ table, column });
+    }
+    if (tables.length === 0 && columns.length === 0) return;
+    const named = [...tables.map(t => `table "${t}"`), ...columns.map(c => `column "${c.table}.${c.column}"`)];
+    throw new AppError(
+      'schema_drops_data',
+      409,
+      `This deploy would drop ${named.join(', ')}, which still hold${named.length === 1 ? 's' : ''} data in environment '${env}'. Keep ${named.length === 1 ? 'it' : 'them'} in the schema, or delete the rows first (a deploy never deletes data).`,
+      { tables, columns },
+    );
+  }
+
   async function reconcileStaticResources(tx: Tx, deploymentId: string, schema: SchemaIR, now: Date) {
     const wanted: { type: string; slug: string; def: Pick<ResourceTypeIR, 'visibility'> }[] = [
       { type: APP_RESOURCE_TYPE, slug: APP_RESOURCE_SLUG, def: { visibility: { default: 'members', allow: ['members'] } } },
@@ -181,6 +212,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
       const now = deps.now();
       const deployment = await deps.transaction(async tx => {
         const existing = await tx.deployment.findUnique({ where: { appId_env: { appId, env: envName } } });
+        if (existing) await refuseDroppingData(tx, existing.id, envName, droppedBy(existing.schema, schema));
         const row = existing
           ? await tx.deployment.update({ where: { id: existing.id }, data: { schema: schema as object, version: { increment: 1 } } })
           : await tx.deployment.create({ data: { id: newId('dep'), appId, env: envName, schema: schema as object } });
@@ -188,6 +220,8 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
         return row;
       });
       deploymentCache.delete(deployment.id);
+      // Declared index([...])es, built concurrently once the schema is live (docs/api.md §11.6).
+      await syncRowIndexes(prisma, deployment.id, schema);
       return {
         deploymentId: deployment.id,
         appId,

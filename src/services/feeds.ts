@@ -5,7 +5,7 @@
 import type { PrincipalCaller } from '../domain/caller.js';
 import { rosterAccess } from '../domain/visibility.js';
 import { AppError, forbidden } from '../errors.js';
-import type { MembershipEvent, Topic } from '../realtime/event-bus.js';
+import type { EventOf, GrantEvent, MembershipEvent, Topic } from '../realtime/event-bus.js';
 import { FeedQueue } from '../realtime/feed-queue.js';
 import type { ServiceDeps } from './deps.js';
 import { resourceNotFound } from './membership-store.js';
@@ -31,14 +31,14 @@ export function createFeedService(deps: ServiceDeps) {
    * A feed of `topic` for `caller`: events that pass `keep` are queued for the subscriber; the
    * feed ends after an event `last` marks final, and fails when the caller's credential expires.
    */
-  function follow(
+  function follow<T extends Topic>(
     caller: PrincipalCaller,
-    topic: Topic,
-    keep: (event: MembershipEvent) => boolean,
-    last: (event: MembershipEvent) => boolean,
-  ): FeedQueue<MembershipEvent> {
+    topic: T,
+    keep: (event: EventOf<T>) => boolean,
+    last: (event: EventOf<T>) => boolean,
+  ): FeedQueue<EventOf<T>> {
     let timer: NodeJS.Timeout | undefined;
-    const queue: FeedQueue<MembershipEvent> = new FeedQueue(() => {
+    const queue: FeedQueue<EventOf<T>> = new FeedQueue(() => {
       clearTimeout(timer);
       unlisten();
     });
@@ -80,6 +80,19 @@ export function createFeedService(deps: ServiceDeps) {
       return follow(
         caller,
         `principal:${caller.principal.id}`,
+        event => event.deploymentId === caller.deployment.id,
+        () => false,
+      );
+    },
+
+    /**
+     * The rooms feed (docs/api.md §10.4): the caller's own room grants across every resource of
+     * this app environment; its snapshot is `GET /v1/resources/grants`.
+     */
+    rooms(caller: PrincipalCaller): AsyncIterable<GrantEvent> {
+      return follow(
+        caller,
+        `grants:${caller.principal.id}`,
         event => event.deploymentId === caller.deployment.id,
         () => false,
       );

@@ -1,6 +1,7 @@
 /** Wires the service modules together; one instance per server. */
 import { createAuthService } from './gateway-auth.js';
 import { providerSetup } from './identity-provider/setup.js';
+import { createAccountDeletionService } from './account-deletion.js';
 import { createAppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
 import { createFeedService } from './feeds.js';
@@ -9,6 +10,8 @@ import { createMembershipService } from './membership.js';
 import { createPrincipalService } from './principals.js';
 import { createResourceDeletionService } from './resource-deletion.js';
 import { createResourceService } from './resources.js';
+import { createRoomService } from './rooms.js';
+import { createRowService } from './rows.js';
 import { createTokenService } from './tokens.js';
 import { createWalletService } from './wallet.js';
 
@@ -17,18 +20,28 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
   const apps = createAppService(deps, tokens);
   const wallet = createWalletService(deps);
   const providers = providerSetup(deps.config, options.fetch);
+  const auth = createAuthService(deps, providers.client, wallet, providers.jwt);
   return {
     deps,
     tokens,
     apps,
     wallet,
     providers,
-    auth: createAuthService(deps, providers.client, wallet, providers.jwt),
+    auth,
+    // A deleted account's tokens stop on this instance at once, not when their cache entries expire.
+    accountDeletion: createAccountDeletionService(deps, {
+      credentialsEnded: () => {
+        tokens.clearCache();
+        auth.validator.clear();
+      },
+    }),
     principals: createPrincipalService(deps, tokens),
     resources: createResourceService(deps, apps),
     resourceDeletion: createResourceDeletionService(deps),
     membership: createMembershipService(deps, apps),
     inviteLinks: createInviteLinkService(deps, apps),
+    rooms: createRoomService(deps, apps),
+    rows: createRowService(deps, apps),
     feeds: createFeedService(deps),
   };
 }

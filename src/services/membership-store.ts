@@ -8,9 +8,11 @@ import { type MemberRow, type Outcome, type Party, PENDING_TTL_MS, isExpired } f
 import type { Role } from '../domain/roles.js';
 import { type ResourceAccess, type StoredVisibility, resourceAccess } from '../domain/visibility.js';
 import { notFound } from '../errors.js';
-import { type MembershipEvent, memberRow } from '../realtime/event-bus.js';
+import { type GrantEvent, type MembershipEvent, memberRow } from '../realtime/event-bus.js';
 import type { ServiceDeps, Tx } from './deps.js';
-import { findPrincipalInApp } from './principals.js';
+import { applyMemberRemoval, restoreHiddenLinks, violatesForeignKey } from './lifecycle.js';
+import { findPrincipalInApp, userNotFound } from './principals.js';
+import { grantDeletes } from './room-events.js';
 
 export interface LockedResource {
   id: string;
@@ -32,6 +34,8 @@ export async function lockResource(tx: Tx, deploymentId: string, resourceId: str
 /** Collects a transition's writes: member-count deltas and the events to publish after commit. */
 export class ChangeSet {
   readonly events: MembershipEvent[] = [];
+  /** Rooms-feed deletes of grants that go with a removed membership (docs/api.md §10.4). */
+  readonly grantEvents: GrantEvent[] = [];
   private countDelta = 0;
 
   constructor(
@@ -68,12 +72,22 @@ export class ChangeSet {
     const expiresAt = after && after.state !== 'active' ? new Date(this.now.getTime() + PENDING_TTL_MS) : null;
     if (!after) {
       if (!before) return;
+      // The membership foreign key drops the member's room grants with the row; only active members hold any.
+      if (before.state === 'active')
+        this.grantEvents.push(...(await grantDeletes(this.tx, this.resource.deploymentId, { resourceId: this.resource.id, principalId })));
       await this.tx.membership.delete({ where: key });
       this.record('delete', principalId, before.role, before.state);
+      // Leave and remove (docs/api.md §12): each shared table's onMemberRemove, in this transaction.
+      if (before.state === 'active') await applyMemberRemoval(this.tx, this.resource, principalId);
     } else if (!before) {
-      await this.tx.membership.create({
-        data: { resourceId: this.resource.id, principalId, role: after.role, state: after.state, invitedBy, expiresAt, createdAt: this.now },
-      });
+      await this.tx.membership
+        .create({
+          data: { resourceId: this.resource.id, principalId, role: after.role, state: after.state, invitedBy, expiresAt, createdAt: this.now },
+        })
+        .catch(error => {
+          // The principal's account was deleted while this transition ran (docs/api.md §12).
+          throw violatesForeignKey(error, 'memberships_principal_id_fkey') ? userNotFound(principalId) : error;
+        });
       this.record('insert', principalId, after.role, after.state);
     } else {
       if (before.role === after.role && before.state === after.state) return;
@@ -85,6 +99,8 @@ export class ChangeSet {
       this.record('update', principalId, after.role, after.state);
     }
     this.countDelta += (after?.state === 'active' ? 1 : 0) - (before?.state === 'active' ? 1 : 0);
+    // Active again by any path (join, accept, link claim, auto-join): hidden links reappear (§12).
+    if (after?.state === 'active' && before?.state !== 'active') await restoreHiddenLinks(this.tx, this.resource.id, principalId);
   }
 
   private record(op: MembershipEvent['op'], userId: string, role: Role, state: MemberRow['state']) {
@@ -140,7 +156,7 @@ export async function runTransition<T>(
   options: TransitionOptions = { gate: 'entry' },
 ): Promise<T> {
   const now = deps.now();
-  const { result, events } = await deps.transaction(async tx => {
+  const { result, events, grantEvents } = await deps.transaction(async tx => {
     const resource = await lockResource(tx, caller.deployment.id, resourceId);
     const changes = new ChangeSet(tx, resource, now, caller.deployment.appId);
     const actor = (await changes.party(caller.principal.id, caller.principal))!;
@@ -154,8 +170,9 @@ export async function runTransition<T>(
     }
     const result = await work({ tx, resource, changes, now, actor, access });
     await changes.flush();
-    return { result, events: changes.events };
+    return { result, events: changes.events, grantEvents: changes.grantEvents };
   });
   deps.bus.publish(events);
+  deps.bus.publishGrants(grantEvents);
   return result;
 }

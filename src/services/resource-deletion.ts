@@ -3,13 +3,19 @@
  * resource. One transition under the resource row lock removes every membership (active and
  * pending), the invite links and the resource itself; after commit every removed member gets the
  * `delete` of their row on the roster feed and on their own feed, exactly as a remove sends it.
- * Rooms and rows do not exist yet, so there is nothing else to cascade.
+ * Deleting the resource row cascades, in the same statement, to its rooms, their grants, the rows
+ * it owns (resource-owned tables and `retain` copies) and the context links into it; the rows that
+ * were linked stay their creators' (docs/api.md §12). Account deletion deletes the resources an
+ * heirless owner leaves behind through the same `deleteLockedResource`.
  */
 import type { PrincipalCaller } from '../domain/caller.js';
+import type { MembershipState } from '../domain/membership.js';
+import type { Role } from '../domain/roles.js';
 import { AppError } from '../errors.js';
 import { memberRow } from '../realtime/event-bus.js';
-import type { ServiceDeps } from './deps.js';
-import { runTransition } from './membership-store.js';
+import type { ServiceDeps, Tx } from './deps.js';
+import { type ChangeSet, type LockedResource, runTransition } from './membership-store.js';
+import { grantDeletes } from './room-events.js';
 import { isReservedType } from './resource-rules.js';
 
 const notInApp = (appId: string, resourceId: string) => new AppError('resource_not_found', 404, `No resource ${resourceId} in app ${appId}.`);
@@ -47,17 +53,33 @@ export function createResourceDeletionService(deps: ServiceDeps) {
         });
         const own = members.find(m => m.principalId === userId);
         if (own?.role !== 'owner' || own.state !== 'active') throw ownerOnly();
-        await tx.inviteLink.deleteMany({ where: { resourceId: resource.id } });
-        await tx.membership.deleteMany({ where: { resourceId: resource.id } });
-        await tx.resource.delete({ where: { id: resource.id } });
-        // Recorded straight into the change set (not through apply): the member count is gone with the row.
-        for (const m of members) {
-          changes.events.push({ op: 'delete', deploymentId: resource.deploymentId, row: memberRow(resource.id, m.principalId, m.role, m.state) });
-        }
+        await deleteLockedResource(tx, resource, changes, members);
         return { ok: true as const };
       });
     },
   };
+}
+
+/**
+ * Deletes a resource whose row the caller has locked, with everything in it, recording every
+ * member's `delete` (and the grants' rooms-feed deletes) in `changes` for after commit.
+ */
+export async function deleteLockedResource(
+  tx: Tx,
+  resource: LockedResource,
+  changes: ChangeSet,
+  members: readonly { principalId: string; role: Role; state: MembershipState }[],
+): Promise<void> {
+  // Rooms-feed deletes for every grant the resource's rooms take with them (docs/api.md §10.4).
+  changes.grantEvents.push(...(await grantDeletes(tx, resource.deploymentId, { resourceId: resource.id })));
+  await tx.inviteLink.deleteMany({ where: { resourceId: resource.id } });
+  await tx.membership.deleteMany({ where: { resourceId: resource.id } });
+  // Cascades: rooms, room grants, resource-owned rows, context links (prisma/schema.prisma).
+  await tx.resource.delete({ where: { id: resource.id } });
+  // Recorded straight into the change set (not through apply): the member count is gone with the row.
+  for (const m of members) {
+    changes.events.push({ op: 'delete', deploymentId: resource.deploymentId, row: memberRow(resource.id, m.principalId, m.role, m.state) });
+  }
 }
 
 export type ResourceDeletionService = ReturnType<typeof createResourceDeletionService>;

@@ -5,6 +5,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import { createIdentityProviderServer } from '../../src/idp/server.js';
+import { createTestDatabase } from '../helpers/db.js';
 import { Browser } from './browser.js';
 import { CSRF, type AuthRig, type RigApp, signIn, signInWithCookies, startAuthRig, startAuthorization, uniqueEmail } from './harness.js';
 
@@ -134,5 +137,36 @@ describe('without introspection (userinfo)', () => {
     expect(((await anonymous.json()) as { error: string }).error).toBe('app_unknown');
     const named = await fetch(`${rig.url}/v1/resources`, { headers: { authorization: `Bearer ${bearer}`, 'x-client-id': app.clientId } });
     expect(named.status).toBe(200);
+  });
+});
+
+describe('the provider on a port the OS picks (`gatehouse idp` with IDP_PORT=0)', () => {
+  const settings = {
+    port: 0,
+    host: '127.0.0.1',
+    consentUrl: 'http://127.0.0.1:4000/auth/consent',
+    gatewayClient: { clientId: 'gatehouse-gateway', secret: 'a-secret-of-enough-length' },
+    adminToken: 'an-admin-token-of-enough-length',
+    logLevel: 'silent' as const,
+  };
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database?.close());
+
+  it('without a configured issuer, takes it from the port it bound; discovery names it', async () => {
+    const idp = await createIdentityProviderServer(settings, database.prisma);
+    try {
+      expect(() => idp.issuer).toThrow(/start\(\)/);
+      const { url, issuer } = await idp.start();
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+      expect(issuer).toBe(url);
+      expect(idp.issuer).toBe(issuer);
+      const discovery = (await (await fetch(`${url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+      expect(discovery).toMatchObject({ issuer, token_endpoint: `${issuer}/oauth2/token` });
+    } finally {
+      await idp.stop();
+    }
   });
 });

@@ -1,25 +1,31 @@
 /**
- * The `gatehouse` CLI end to end: every case spawns `node bin/gatehouse.mjs` as a real child
- * process against a server started here. The developer token for the HTTP commands is minted
- * in-process; `dev-token create` is tested against its own file-backed data directory, directly
- * and through a `serve` that holds it.
+ * The `gatehouse` CLI against a server started here. Commands run in-process through main(), each
+ * with only the environment given (as a child with a clean environment would have), its own output
+ * buffers, directory and signal source. Three cases spawn `node bin/gatehouse.mjs` to prove the
+ * shipped command end to end: --help, a TypeScript schema outside the repository that imports
+ * 'gatehouse/schema' (the bin's resolve hooks), and `serve` holding a data directory (its own pid
+ * in the lock, released on SIGTERM).
  */
 import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/database.js';
 import { type App, buildApp } from '../../src/server.js';
-import { createPostgresScratchDatabase, postgresTestUrl } from '../helpers/db.js';
-import { reservedPortForChildIssuer } from '../helpers/ports.js';
+import { createPostgresScratchDatabase, createTestDatabase, postgresTestUrl, type ScratchPostgresDatabase } from '../helpers/db.js';
 
 const postgresUrl = await postgresTestUrl();
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = path.join(root, 'bin', 'gatehouse.mjs');
 const sampleJson = path.join(root, 'examples', 'sample-schema.json');
+/** For schema files run in-process: vitest has no bin resolve hooks for 'gatehouse/schema'. */
+const schemaModule = path.join(root, 'src', 'schema', 'index.ts');
 
 interface Run {
   code: number | null;
@@ -27,16 +33,61 @@ interface Run {
   stderr: string;
 }
 
-function startCli(args: string[], env: Record<string, string> = {}, cwd = root) {
-  // Only what the command needs: no configuration leaks in from the developer's shell.
+/** Runs a command line in-process to completion. */
+async function gatehouse(args: string[], env: Record<string, string> = {}, cwd = root): Promise<Run> {
+  const run = startGatehouse(args, env, cwd);
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/**
+ * Starts a command line in-process: `line` is its first line on stdout, `signal` delivers SIGTERM
+ * or SIGINT as the process would receive it, `exited` is its exit code.
+ */
+function startGatehouse(args: string[], env: Record<string, string> = {}, cwd = root) {
+  let stdout = '';
+  let stderr = '';
+  let firstLine!: (line: string) => void;
+  const line = new Promise<string>(resolve => (firstLine = resolve));
+  const signals = new EventEmitter();
+  let finished = false;
+  const exited = main(
+    args,
+    { ...env },
+    {
+      stdout: { write: (text: string) => ((stdout += text), stdout.includes('\n') && firstLine(stdout.split('\n')[0])) },
+      stderr: { write: (text: string) => (stderr += text) },
+      cwd,
+      signals,
+      exit: code => {
+        throw new Error(`the command asked to exit at once with ${code}`);
+      },
+    },
+  );
+  exited.finally(() => (finished = true)).catch(() => {});
+  return {
+    exited,
+    /** The first line, or a rejection naming the exit code when the command ends without printing one. */
+    get line() {
+      return Promise.race([line, exited.then(code => Promise.reject(new Error(`gatehouse ${args[0]} exited with ${code}: ${stderr}`)))]);
+    },
+    /** Sent only while it runs (a second signal while it stops would ask for an immediate exit). */
+    signal: (name: 'SIGTERM' | 'SIGINT') => finished || signals.emit(name),
+    stdout: () => stdout,
+    stderr: () => stderr,
+  };
+}
+
+/** Spawns the real bin (only what the command needs in its environment: nothing leaks in from the developer's shell). */
+function spawnCli(args: string[], env: Record<string, string> = {}, cwd = root) {
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: tmpdir() };
   return spawn(process.execPath, [bin, ...args], { cwd, env: { ...base, ...env } });
 }
 
-/** Runs the CLI to completion, asynchronously (a sync spawn would block this process's server). */
-function gatehouse(args: string[], env: Record<string, string> = {}, cwd = root): Promise<Run> {
+/** Runs the bin to completion, asynchronously (a sync spawn would block this process's server). */
+function spawnToCompletion(args: string[], env: Record<string, string> = {}, cwd = root): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = startCli(args, env, cwd);
+    const child = spawnCli(args, env, cwd);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', chunk => (stdout += chunk));
@@ -71,6 +122,7 @@ export default defineSchema({
 `;
 
 let app: App;
+let database: Database;
 let url: string;
 let developer: { developerId: string; token: string };
 let api: Record<string, string>;
@@ -78,7 +130,9 @@ let api: Record<string, string>;
 let scratch: string;
 
 beforeAll(async () => {
-  app = await buildApp({ config: loadConfig({ DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'silent' }) });
+  // The migrated template database: no initdb or migration run here.
+  database = await createTestDatabase();
+  app = await buildApp({ config: loadConfig({ DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'silent' }), database });
   ({ url } = await app.start());
   developer = await app.services.principals.createDeveloperToken('cli@example.test');
   api = { GATEHOUSE_URL: url, GATEHOUSE_DEV_TOKEN: developer.token };
@@ -87,22 +141,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
+  await database?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
-});
-
-describe('serve', () => {
-  it('prints its URL, serves, and stops cleanly on SIGTERM', async () => {
-    const child = startCli(['serve', '--json'], { DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'silent' });
-    const exited = new Promise(resolve => child.on('close', resolve));
-    const line = await new Promise<string>((resolve, reject) => {
-      child.stdout.once('data', chunk => resolve(String(chunk)));
-      child.once('close', code => reject(new Error(`serve exited with ${code}`)));
-    });
-    const { url: served } = JSON.parse(line);
-    expect((await fetch(`${served}/healthz`)).status).toBe(200);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-  }, 60_000);
 });
 
 describe('idp (the identity provider on its own port)', () => {
@@ -112,6 +152,12 @@ describe('idp (the identity provider on its own port)', () => {
     OIDC_INTROSPECTION_CLIENT_SECRET: 'a-secret-of-enough-length',
     OIDC_ADMIN_TOKEN: 'an-admin-token-of-enough-length',
   };
+  /** The gateway's database both runs share (the first migrates it). */
+  let gatewayDatabase: ScratchPostgresDatabase | undefined;
+  beforeAll(async () => {
+    if (postgresUrl) gatewayDatabase = await createPostgresScratchDatabase();
+  });
+  afterAll(() => gatewayDatabase?.drop());
 
   it('names every missing variable and exits 2', async () => {
     const run = await gatehouse(['idp', '--json']);
@@ -122,21 +168,13 @@ describe('idp (the identity provider on its own port)', () => {
   });
 
   it.skipIf(!postgresUrl)(
-    'serves discovery on its port from the shared database, and stops cleanly on SIGTERM',
+    'IDP_PORT=0: takes the issuer from the port it bound, serves discovery from the shared database, stops cleanly on SIGTERM',
     async () => {
-      const database = await createPostgresScratchDatabase();
-      // The one remaining close-then-reuse: `gatehouse idp` derives its issuer from IDP_PORT before
-      // it listens, so IDP_PORT=0 would name port 0 (a src change: issuer from the bound address).
-      const port = String(await reservedPortForChildIssuer());
-      const child = startCli(['idp', '--json'], { ...gatewayValues, DATABASE_URL: database.url, IDP_PORT: port, LOG_LEVEL: 'silent' });
+      const idp = startGatehouse(['idp', '--json'], { ...gatewayValues, DATABASE_URL: gatewayDatabase!.url, IDP_PORT: '0', LOG_LEVEL: 'silent' });
       try {
-        const exited = new Promise(resolve => child.on('close', resolve));
-        const line = await new Promise<string>((resolve, reject) => {
-          child.stdout.once('data', chunk => resolve(String(chunk)));
-          child.once('close', code => reject(new Error(`idp exited with ${code}`)));
-        });
-        const { url: served, issuer } = JSON.parse(line);
-        expect(issuer).toBe(`http://127.0.0.1:${port}`);
+        const { url: served, issuer } = JSON.parse(await idp.line);
+        expect(served).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+        expect(issuer).toBe(served);
         const discovery = (await (await fetch(`${served}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
         expect(discovery).toMatchObject({
           issuer,
@@ -145,15 +183,34 @@ describe('idp (the identity provider on its own port)', () => {
           introspection_endpoint: `${issuer}/oauth2/introspect`,
           code_challenge_methods_supported: ['S256'],
         });
-        child.kill('SIGTERM');
-        expect(await exited).toBe(0);
+        idp.signal('SIGTERM');
+        expect(await idp.exited).toBe(0);
       } finally {
-        child.kill('SIGKILL');
-        await database.drop();
+        idp.signal('SIGTERM');
+        await idp.exited.catch(() => {});
       }
     },
-    60_000,
   );
+
+  it.skipIf(!postgresUrl)('an explicit IDP_ISSUER is the issuer, whatever port it binds', async () => {
+    const issuer = 'https://id.example.test';
+    const idp = startGatehouse(['idp', '--json'], {
+      ...gatewayValues,
+      DATABASE_URL: gatewayDatabase!.url,
+      IDP_PORT: '0',
+      IDP_ISSUER: issuer,
+      LOG_LEVEL: 'silent',
+    });
+    try {
+      const printed = JSON.parse(await idp.line);
+      expect(printed.issuer).toBe(issuer);
+      const discovery = (await (await fetch(`${printed.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+      expect(discovery.issuer).toBe(issuer);
+    } finally {
+      idp.signal('SIGTERM');
+      expect(await idp.exited).toBe(0);
+    }
+  });
 });
 
 describe('migrate and dev-token create (database bootstrap)', () => {
@@ -195,9 +252,10 @@ describe('migrate and dev-token create (database bootstrap)', () => {
     expect(run.stderr).toMatch(/^error: --developer must be an email address/);
   });
 
-  it('while serve holds DATA_DIR: dev-token create goes through it, migrate is refused naming the pid; SIGTERM releases', async () => {
-    // PORT=0: the OS picks the port and serve prints the URL it listens on.
-    const child = startCli(['serve', '--json'], { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
+  it('while a real `gatehouse serve` holds DATA_DIR: dev-token create goes through it, migrate is refused naming its pid; SIGTERM releases', async () => {
+    // A child process (the bin end to end): the lock must name another live process. PORT=0: the
+    // OS picks the port and serve prints the URL it listens on.
+    const child = spawnCli(['serve', '--json'], { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
     const exited = new Promise(resolve => child.on('close', resolve));
     try {
       const line = await new Promise<string>((resolve, reject) => {
@@ -205,6 +263,7 @@ describe('migrate and dev-token create (database bootstrap)', () => {
         child.once('close', code => reject(new Error(`serve exited with ${code}`)));
       });
       const { url: served } = JSON.parse(line);
+      expect((await fetch(`${served}/healthz`)).status).toBe(200);
       const lock = JSON.parse(await readFile(path.join(dataDir, 'gatehouse.lock'), 'utf8'));
       expect(lock).toMatchObject({ pid: child.pid, command: 'serve', url: served });
 
@@ -267,15 +326,19 @@ describe('apps, deploy and test-session over HTTP', () => {
     expect(names).toEqual(expect.arrayContaining(['CLI app', 'Second app']));
   });
 
-  it("deploys a TypeScript schema outside the repo that imports 'gatehouse/schema' (default file name)", async () => {
+  it("deploys a TypeScript schema outside the repo that imports 'gatehouse/schema' (the real bin, default file name)", async () => {
     await writeFile(path.join(scratch, 'gatehouse.schema.ts'), SCHEMA_TS);
-    const text = await gatehouse(['deploy', '--app', appId, '--env', 'dev'], api, scratch);
+    const text = await spawnToCompletion(['deploy', '--app', appId, '--env', 'dev'], api, scratch);
     expect(text.stderr).toBe('');
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`to app ${appId}, env dev (version 1)`);
     expect(text.stdout).toMatch(/resource types: board\n\s+tables:\s+notes\n$/);
+  }, 60_000);
 
-    const json = await gatehouse(['deploy', 'gatehouse.schema.ts', '--app', appId, '--env', 'dev', '--json'], api, scratch);
+  it('deploys a schema file named relative to the working directory; --json prints the server response', async () => {
+    await writeFile(path.join(scratch, 'relative.schema.ts'), SCHEMA_TS.replace("'gatehouse/schema'", JSON.stringify(schemaModule)));
+    const json = await gatehouse(['deploy', 'relative.schema.ts', '--app', appId, '--env', 'dev', '--json'], api, scratch);
+    expect(json.stderr).toBe('');
     expect(json.code).toBe(0);
     expect(parseJson(json)).toMatchObject({ appId, env: 'dev', version: 2, resourceTypes: ['board'], tables: ['notes'] });
   });
@@ -294,7 +357,7 @@ describe('apps, deploy and test-session over HTTP', () => {
     const file = path.join(scratch, 'invalid.ts');
     await writeFile(
       file,
-      `import { defineSchema } from 'gatehouse/schema';\nexport default defineSchema({ resources: { r: (r: any) => r.shares('missing') } });\n`,
+      `import { defineSchema } from ${JSON.stringify(schemaModule)};\nexport default defineSchema({ resources: { r: (r: any) => r.shares('missing') } });\n`,
     );
     const run = await gatehouse(['deploy', file, '--app', appId, '--env', 'dev'], api);
     expect(run.code).toBe(1);
@@ -382,10 +445,11 @@ describe('usage errors', () => {
     expect(run.stderr).toContain(`schema file not found: ${path.join(empty, 'gatehouse.schema.ts')}`);
   });
 
-  it('--help prints the command usage and exits 0', async () => {
-    const run = await gatehouse(['deploy', '--help']);
+  it('--help prints the command usage and exits 0 (the real bin)', async () => {
+    const run = await spawnToCompletion(['deploy', '--help']);
     expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^Usage: gatehouse deploy \[schemaFile\] \[options\]/);
     expect(run.stdout).toContain('--app <id>');
-  });
+  }, 60_000);
 });

@@ -59,15 +59,3 @@ export function listeningUrl(output: string, label = 'listening on'): string | n
   const match = new RegExp(`${label} (https?://\\S+)`).exec(output);
   return match ? match[1].replace(/[.,;]$/, '') : null;
 }
-
-/**
- * A loopback port that was free a moment ago. Only for a child process that must be told its port
- * before it starts and cannot listen on 0 (`gatehouse idp` derives its issuer from IDP_PORT): the
- * port can be taken in between, so everything else listens on 0 and reads the port back.
- */
-export async function reservedPortForChildIssuer(): Promise<number> {
-  const server = createServer();
-  const port = await listenOnLoopback(server);
-  await new Promise<void>(resolve => server.close(() => resolve()));
-  return port;
-}

@@ -34,17 +34,17 @@ Deploying again replaces the schema and bumps the version. Prints a summary; wit
 server's response { deploymentId, appId, env, version, resourceTypes, tables }.
 ${API_ENV_HELP}`,
   options: { app: { type: 'string' }, env: { type: 'string' } },
-  async run({ values, positionals, env, out }) {
+  async run({ values, positionals, env, out, io }) {
     const appId = requireString(values, 'app');
     const envName = requireString(values, 'env');
-    const file = path.resolve(positionals[0] ?? DEFAULT_SCHEMA_FILE);
+    const file = path.resolve(io.cwd, positionals[0] ?? DEFAULT_SCHEMA_FILE);
     const api = createApiClient(env);
     const schema = await loadSchema(file);
     const result = await api.request<DeployResult>('PUT', `/dev/apps/${encodeURIComponent(appId)}/deployments/${encodeURIComponent(envName)}`, {
       schema,
     });
     out.result(result, [
-      `Deployed ${path.relative(process.cwd(), file) || file} to app ${result.appId}, env ${result.env} (version ${result.version}).`,
+      `Deployed ${path.relative(io.cwd, file) || file} to app ${result.appId}, env ${result.env} (version ${result.version}).`,
       `  resource types: ${result.resourceTypes.join(', ') || '(none)'}`,
       `  tables:         ${result.tables.join(', ') || '(none)'}`,
     ]);

@@ -9,7 +9,7 @@ export const serve: Command = {
   help: `Configured by environment variables: PORT (4000), HOST (127.0.0.1), DATA_DIR (./data, the
 embedded database) or DATABASE_URL (PostgreSQL), PUBLIC_URL, MIGRATE_ON_START (true), LOG_LEVEL.
 Stops cleanly on SIGINT or SIGTERM: connections are closed, then the database.`,
-  async run({ env, out }) {
+  async run({ env, out, io }) {
     const config = configFrom(env);
     // Loaded on demand so the commands that only talk HTTP do not compile the whole server.
     const { buildApp } = await import('../../server.js');
@@ -22,6 +22,6 @@ Stops cleanly on SIGINT or SIGTERM: connections are closed, then the database.`,
       throw addressInUse(error, `${config.host}:${config.port}`, 'PORT');
     }
     out.result({ url }, `Gatehouse listening on ${url}`);
-    await runUntilSignal(out, () => app.stop());
+    await runUntilSignal(out, io, () => app.stop());
   },
 };

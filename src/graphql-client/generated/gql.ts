@@ -16,12 +16,23 @@ import * as types from './graphql.js';
  */
 type Documents = {
     "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": typeof types.ResourceFieldsFragmentDoc,
+    "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n  }\n": typeof types.RoomFieldsFragmentDoc,
+    "\n  fragment DbResultFields on DbResult {\n    op\n    rows\n    nextCursor\n  }\n": typeof types.DbResultFieldsFragmentDoc,
     "\n  fragment TransitionFields on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": typeof types.TransitionFieldsFragmentDoc,
     "\n      mutation CreateResource($input: CreateResourceInput!) {\n        result: createResource(input: $input) { ...ResourceFields }\n      }\n    ": typeof types.CreateResourceDocument,
     "\n      query Resources($type: String) {\n        result: resources(type: $type) { ...ResourceFields }\n      }\n    ": typeof types.ResourcesDocument,
     "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    ": typeof types.BrowseResourcesDocument,
     "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    ": typeof types.StaticResourceDocument,
     "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    ": typeof types.InvitationsDocument,
+    "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    ": typeof types.MyRoomGrantsDocument,
+    "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    ": typeof types.CreateRoomDocument,
+    "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    ": typeof types.RoomsDocument,
+    "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    ": typeof types.RoomDocument,
+    "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    ": typeof types.RenameRoomDocument,
+    "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    ": typeof types.DeleteRoomDocument,
+    "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }\n      }\n    ": typeof types.RoomGrantsDocument,
+    "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n      }\n    ": typeof types.SetRoomGrantDocument,
+    "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    ": typeof types.RemoveRoomGrantDocument,
     "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    ": typeof types.ResourceDocument,
     "\n      query Members($id: ID!) {\n        result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n      }\n    ": typeof types.MembersDocument,
     "\n      mutation Invite($id: ID!, $userId: ID!, $role: Role) {\n        result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": typeof types.InviteDocument,
@@ -37,6 +48,9 @@ type Documents = {
     "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": typeof types.CreateAgentDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.UnblockUserDocument,
+    "\n      mutation DeleteMyAccount($confirm: String!) {\n        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": typeof types.DeleteMyAccountDocument,
+    "\n      mutation DbQuery($input: DbOperationInput!) {\n        result: dbQuery(input: $input) { ...DbResultFields }\n      }\n    ": typeof types.DbQueryDocument,
+    "\n      mutation DbBatch($operations: [DbOperationInput!]!) {\n        result: dbBatch(operations: $operations) { ...DbResultFields }\n      }\n    ": typeof types.DbBatchDocument,
     "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.AppsDocument,
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.CreateAppDocument,
     "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    ": typeof types.DeployDocument,
@@ -44,12 +58,23 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": types.ResourceFieldsFragmentDoc,
+    "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n  }\n": types.RoomFieldsFragmentDoc,
+    "\n  fragment DbResultFields on DbResult {\n    op\n    rows\n    nextCursor\n  }\n": types.DbResultFieldsFragmentDoc,
     "\n  fragment TransitionFields on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": types.TransitionFieldsFragmentDoc,
     "\n      mutation CreateResource($input: CreateResourceInput!) {\n        result: createResource(input: $input) { ...ResourceFields }\n      }\n    ": types.CreateResourceDocument,
     "\n      query Resources($type: String) {\n        result: resources(type: $type) { ...ResourceFields }\n      }\n    ": types.ResourcesDocument,
     "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    ": types.BrowseResourcesDocument,
     "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    ": types.StaticResourceDocument,
     "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    ": types.InvitationsDocument,
+    "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    ": types.MyRoomGrantsDocument,
+    "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    ": types.CreateRoomDocument,
+    "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    ": types.RoomsDocument,
+    "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    ": types.RoomDocument,
+    "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    ": types.RenameRoomDocument,
+    "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    ": types.DeleteRoomDocument,
+    "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }\n      }\n    ": types.RoomGrantsDocument,
+    "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n      }\n    ": types.SetRoomGrantDocument,
+    "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    ": types.RemoveRoomGrantDocument,
     "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    ": types.ResourceDocument,
     "\n      query Members($id: ID!) {\n        result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n      }\n    ": types.MembersDocument,
     "\n      mutation Invite($id: ID!, $userId: ID!, $role: Role) {\n        result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": types.InviteDocument,
@@ -65,6 +90,9 @@ const documents: Documents = {
     "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": types.CreateAgentDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": types.UnblockUserDocument,
+    "\n      mutation DeleteMyAccount($confirm: String!) {\n        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": types.DeleteMyAccountDocument,
+    "\n      mutation DbQuery($input: DbOperationInput!) {\n        result: dbQuery(input: $input) { ...DbResultFields }\n      }\n    ": types.DbQueryDocument,
+    "\n      mutation DbBatch($operations: [DbOperationInput!]!) {\n        result: dbBatch(operations: $operations) { ...DbResultFields }\n      }\n    ": types.DbBatchDocument,
     "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    ": types.AppsDocument,
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": types.CreateAppDocument,
     "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    ": types.DeployDocument,
@@ -75,6 +103,14 @@ const documents: Documents = {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n"): typeof import('./graphql.js').ResourceFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n  }\n"): typeof import('./graphql.js').RoomFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment DbResultFields on DbResult {\n    op\n    rows\n    nextCursor\n  }\n"): typeof import('./graphql.js').DbResultFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -99,6 +135,42 @@ export function graphql(source: "\n      query StaticResource($type: String!, $s
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    "): typeof import('./graphql.js').InvitationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    "): typeof import('./graphql.js').MyRoomGrantsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').CreateRoomDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').RoomsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').RoomDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').RenameRoomDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    "): typeof import('./graphql.js').DeleteRoomDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }\n      }\n    "): typeof import('./graphql.js').RoomGrantsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n      }\n    "): typeof import('./graphql.js').SetRoomGrantDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    "): typeof import('./graphql.js').RemoveRoomGrantDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -159,6 +231,18 @@ export function graphql(source: "\n      mutation BlockUser($userId: ID!) {\n   
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    "): typeof import('./graphql.js').UnblockUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DeleteMyAccount($confirm: String!) {\n        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }\n      }\n    "): typeof import('./graphql.js').DeleteMyAccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DbQuery($input: DbOperationInput!) {\n        result: dbQuery(input: $input) { ...DbResultFields }\n      }\n    "): typeof import('./graphql.js').DbQueryDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DbBatch($operations: [DbOperationInput!]!) {\n        result: dbBatch(operations: $operations) { ...DbResultFields }\n      }\n    "): typeof import('./graphql.js').DbBatchDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

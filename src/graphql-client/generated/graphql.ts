@@ -16,6 +16,54 @@ export type CreateResourceInput = {
   visibility?: VisibilityChoice | null | undefined;
 };
 
+export type DbDirection =
+  | 'asc'
+  | 'desc';
+
+export type DbOp =
+  | 'delete'
+  | 'insert'
+  | 'link'
+  | 'moveRoom'
+  | 'select'
+  | 'unlink'
+  | 'update';
+
+export type DbOperationInput = {
+  cursor?: string | null | undefined;
+  /** moveRoom: the room to move to (the resource id is the default room). */
+  destination?: string | number | null | undefined;
+  ids?: Array<string | number> | null | undefined;
+  limit?: number | null | undefined;
+  op: DbOp;
+  orderBy?: DbOrderByInput | null | undefined;
+  scope: DbScopeInput;
+  table: string;
+  /** insert: an object or an array of objects; update: the columns to change. */
+  values?: unknown;
+  /** { column: value | { eq, gt, gte, lt, lte } } */
+  where?: unknown;
+};
+
+export type DbOrderByInput = {
+  column: string;
+  direction?: DbDirection | null | undefined;
+};
+
+/** user: your own rows; resource: a resource's rows (roomId: that room alone); type: default rooms across a type (select only). */
+export type DbScopeInput = {
+  kind: DbScopeKind;
+  resourceId?: string | number | null | undefined;
+  /** A room of the resource (its own id is the default room). Room-scoped reads and writes touch that room alone. */
+  roomId?: string | number | null | undefined;
+  type?: string | null | undefined;
+};
+
+export type DbScopeKind =
+  | 'resource'
+  | 'type'
+  | 'user';
+
 export type MembershipState =
   | 'active'
   | 'invited'
@@ -43,6 +91,10 @@ export type VisibilityChoice =
   | 'unlisted';
 
 export type ResourceFieldsFragment = { id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null };
+
+export type RoomFieldsFragment = { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null };
+
+export type DbResultFieldsFragment = { op: DbOp, rows: Array<unknown> | null, nextCursor: string | null };
 
 export type TransitionFieldsFragment = { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null };
 
@@ -84,6 +136,78 @@ export type InvitationsQueryVariables = Exact<{
 
 
 export type InvitationsQuery = { result: Array<{ resourceId: string, type: string, name: string, role: Role, invitedBy: string | null, expiresAt: string }> };
+
+export type MyRoomGrantsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyRoomGrantsQuery = { result: Array<{ resourceId: string, roomId: string, role: Role }> };
+
+export type CreateRoomMutationVariables = Exact<{
+  id: string | number;
+  name: string;
+}>;
+
+
+export type CreateRoomMutation = { result: { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null } };
+
+export type RoomsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RoomsQuery = { result: Array<{ id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null }> };
+
+export type RoomQueryVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+}>;
+
+
+export type RoomQuery = { result: { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null } };
+
+export type RenameRoomMutationVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+  name: string;
+}>;
+
+
+export type RenameRoomMutation = { result: { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null } };
+
+export type DeleteRoomMutationVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+}>;
+
+
+export type DeleteRoomMutation = { result: { ok: boolean } };
+
+export type RoomGrantsQueryVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+}>;
+
+
+export type RoomGrantsQuery = { result: Array<{ userId: string, role: Role }> };
+
+export type SetRoomGrantMutationVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+  userId: string | number;
+  role: Role;
+}>;
+
+
+export type SetRoomGrantMutation = { result: { ok: boolean, resourceId: string, roomId: string, userId: string, role: Role | null } };
+
+export type RemoveRoomGrantMutationVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+  userId: string | number;
+}>;
+
+
+export type RemoveRoomGrantMutation = { result: { ok: boolean } };
 
 export type ResourceQueryVariables = Exact<{
   id: string | number;
@@ -199,6 +323,27 @@ export type UnblockUserMutationVariables = Exact<{
 
 export type UnblockUserMutation = { result: { ok: boolean, userId: string } };
 
+export type DeleteMyAccountMutationVariables = Exact<{
+  confirm: string;
+}>;
+
+
+export type DeleteMyAccountMutation = { result: { ok: boolean, deleted: Array<string>, transferred: Array<{ resourceId: string, ownerId: string }> } };
+
+export type DbQueryMutationVariables = Exact<{
+  input: DbOperationInput;
+}>;
+
+
+export type DbQueryMutation = { result: { op: DbOp, rows: Array<unknown> | null, nextCursor: string | null } };
+
+export type DbBatchMutationVariables = Exact<{
+  operations: Array<DbOperationInput> | DbOperationInput;
+}>;
+
+
+export type DbBatchMutation = { result: Array<{ op: DbOp, rows: Array<unknown> | null, nextCursor: string | null }> };
+
 export type AppsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -261,6 +406,22 @@ export const ResourceFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"ResourceFields"}) as unknown as TypedDocumentString<ResourceFieldsFragment, unknown>;
+export const RoomFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RoomFields on Room {
+  id
+  name
+  isDefault
+  currentGrant
+  effectiveRole
+}
+    `, {"fragmentName":"RoomFields"}) as unknown as TypedDocumentString<RoomFieldsFragment, unknown>;
+export const DbResultFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DbResultFields on DbResult {
+  op
+  rows
+  nextCursor
+}
+    `, {"fragmentName":"DbResultFields"}) as unknown as TypedDocumentString<DbResultFieldsFragment, unknown>;
 export const TransitionFieldsFragmentDoc = new TypedDocumentString(`
     fragment TransitionFields on MembershipResult {
   ok
@@ -354,6 +515,105 @@ export const InvitationsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;
+export const MyRoomGrantsDocument = new TypedDocumentString(`
+    query MyRoomGrants {
+  result: myRoomGrants {
+    resourceId
+    roomId
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<MyRoomGrantsQuery, MyRoomGrantsQueryVariables>;
+export const CreateRoomDocument = new TypedDocumentString(`
+    mutation CreateRoom($id: ID!, $name: String!) {
+  result: createRoom(resourceId: $id, name: $name) {
+    ...RoomFields
+  }
+}
+    fragment RoomFields on Room {
+  id
+  name
+  isDefault
+  currentGrant
+  effectiveRole
+}`) as unknown as TypedDocumentString<CreateRoomMutation, CreateRoomMutationVariables>;
+export const RoomsDocument = new TypedDocumentString(`
+    query Rooms($id: ID!) {
+  result: rooms(resourceId: $id) {
+    ...RoomFields
+  }
+}
+    fragment RoomFields on Room {
+  id
+  name
+  isDefault
+  currentGrant
+  effectiveRole
+}`) as unknown as TypedDocumentString<RoomsQuery, RoomsQueryVariables>;
+export const RoomDocument = new TypedDocumentString(`
+    query Room($id: ID!, $roomId: ID!) {
+  result: room(resourceId: $id, roomId: $roomId) {
+    ...RoomFields
+  }
+}
+    fragment RoomFields on Room {
+  id
+  name
+  isDefault
+  currentGrant
+  effectiveRole
+}`) as unknown as TypedDocumentString<RoomQuery, RoomQueryVariables>;
+export const RenameRoomDocument = new TypedDocumentString(`
+    mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {
+  result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) {
+    ...RoomFields
+  }
+}
+    fragment RoomFields on Room {
+  id
+  name
+  isDefault
+  currentGrant
+  effectiveRole
+}`) as unknown as TypedDocumentString<RenameRoomMutation, RenameRoomMutationVariables>;
+export const DeleteRoomDocument = new TypedDocumentString(`
+    mutation DeleteRoom($id: ID!, $roomId: ID!) {
+  result: deleteRoom(resourceId: $id, roomId: $roomId) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteRoomMutation, DeleteRoomMutationVariables>;
+export const RoomGrantsDocument = new TypedDocumentString(`
+    query RoomGrants($id: ID!, $roomId: ID!) {
+  result: roomGrants(resourceId: $id, roomId: $roomId) {
+    userId
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<RoomGrantsQuery, RoomGrantsQueryVariables>;
+export const SetRoomGrantDocument = new TypedDocumentString(`
+    mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {
+  result: setRoomGrant(
+    resourceId: $id
+    roomId: $roomId
+    userId: $userId
+    role: $role
+  ) {
+    ok
+    resourceId
+    roomId
+    userId
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<SetRoomGrantMutation, SetRoomGrantMutationVariables>;
+export const RemoveRoomGrantDocument = new TypedDocumentString(`
+    mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {
+  result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveRoomGrantMutation, RemoveRoomGrantMutationVariables>;
 export const ResourceDocument = new TypedDocumentString(`
     query Resource($id: ID!) {
   result: resource(id: $id) {
@@ -526,6 +786,40 @@ export const UnblockUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UnblockUserMutation, UnblockUserMutationVariables>;
+export const DeleteMyAccountDocument = new TypedDocumentString(`
+    mutation DeleteMyAccount($confirm: String!) {
+  result: deleteMyAccount(confirm: $confirm) {
+    ok
+    transferred {
+      resourceId
+      ownerId
+    }
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteMyAccountMutation, DeleteMyAccountMutationVariables>;
+export const DbQueryDocument = new TypedDocumentString(`
+    mutation DbQuery($input: DbOperationInput!) {
+  result: dbQuery(input: $input) {
+    ...DbResultFields
+  }
+}
+    fragment DbResultFields on DbResult {
+  op
+  rows
+  nextCursor
+}`) as unknown as TypedDocumentString<DbQueryMutation, DbQueryMutationVariables>;
+export const DbBatchDocument = new TypedDocumentString(`
+    mutation DbBatch($operations: [DbOperationInput!]!) {
+  result: dbBatch(operations: $operations) {
+    ...DbResultFields
+  }
+}
+    fragment DbResultFields on DbResult {
+  op
+  rows
+  nextCursor
+}`) as unknown as TypedDocumentString<DbBatchMutation, DbBatchMutationVariables>;
 export const AppsDocument = new TypedDocumentString(`
     query Apps {
   result: apps {

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { type RowColumnType, type RowTable, insertData, parseOrder, parseWhere, storedValue, updateData } from './row-values.js';
+
+const table: RowTable = {
+  timestamps: true,
+  columns: {
+    title: { type: 'text', notNull: true, unique: false },
+    n: { type: 'integer', notNull: false, unique: false, default: 1 },
+    big: { type: 'bigint', notNull: false, unique: false },
+    meta: { type: 'jsonb', notNull: false, unique: false },
+  },
+};
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+    return 'ok';
+  } catch (error) {
+    return (error as { code: string }).code;
+  }
+};
+
+describe('docs/api.md §11.3 stored forms per column type', () => {
+  it.each<[RowColumnType, unknown, unknown]>([
+    ['text', 'a', 'a'],
+    ['uuid', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'],
+    ['integer', -2147483648, -2147483648],
+    ['bigint', 12, '12'],
+    ['bigint', '-0012', '-12'],
+    ['bigint', '9223372036854775807', '9223372036854775807'],
+    ['boolean', false, false],
+    ['jsonb', [1, { a: null }], [1, { a: null }]],
+    ['timestamp', '2026-01-31T12:00:00+02:00', '2026-01-31T10:00:00.000Z'],
+    ['timestamp', '2026-01-31T12:00:00.5Z', '2026-01-31T12:00:00.500Z'],
+  ])('§11.3: %s %j is stored as %j', (type, value, stored) => {
+    expect(storedValue('t', 'c', type, value)).toEqual(stored);
+  });
+
+  it.each<[RowColumnType, unknown]>([
+    ['text', 1],
+    ['uuid', 'a0eebc99'],
+    ['integer', 2147483648],
+    ['integer', 0.5],
+    ['bigint', '9223372036854775808'],
+    ['bigint', 2 ** 53],
+    ['bigint', '1.0'],
+    ['boolean', 0],
+    ['timestamp', '2026-01-31'],
+    ['timestamp', '2026-01-31T12:00:00'],
+  ])('§11.3: %s refuses %j (400 invalid_value)', (type, value) => {
+    expect(code(() => storedValue('t', 'c', type, value))).toBe('invalid_value');
+  });
+});
+
+describe('docs/api.md §11.3 inserts and updates', () => {
+  it('fills defaults, drops nulls (absent keys read as null), requires notNull', () => {
+    expect(insertData('t', table, { title: 'x', meta: null })).toEqual({ title: 'x', n: 1 });
+    expect(code(() => insertData('t', table, { n: 2 }))).toBe('missing_value');
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['an undeclared column', { title: 'x', nope: 1 }, 'unknown_column'],
+    ['id', { title: 'x', id: 'a' }, 'column_not_writable'],
+    ['updatedAt', { title: 'x', updatedAt: 'a' }, 'column_not_writable'],
+    ['resourceId', { title: 'x', resourceId: 'a' }, 'column_not_writable'],
+    ['roomId', { title: 'x', roomId: 'a' }, 'virtual_room_id'],
+    ['room_id', { title: 'x', room_id: 'a' }, 'virtual_room_id'],
+  ])('§11.3: writing %s is refused', (_, values, expected) => {
+    expect(code(() => insertData('t', table, values))).toBe(expected);
+  });
+
+  it('an update sets and unsets; a notNull column cannot be unset', () => {
+    expect(updateData('t', table, { n: null, big: 5 })).toEqual({ set: { big: '5' }, unset: ['n'] });
+    expect(code(() => updateData('t', table, { title: null }))).toBe('missing_value');
+  });
+});
+
+describe('docs/api.md §11.3 where and orderBy', () => {
+  it('equality, comparisons and null', () => {
+    expect(parseWhere('t', table, { title: 'a', n: { gt: 1, lte: 5 }, big: null })).toEqual([
+      { field: { kind: 'column', name: 'title', type: 'text' }, op: 'eq', value: 'a' },
+      { field: { kind: 'column', name: 'n', type: 'integer' }, op: 'gt', value: 1 },
+      { field: { kind: 'column', name: 'n', type: 'integer' }, op: 'lte', value: 5 },
+      { field: { kind: 'column', name: 'big', type: 'bigint' }, op: 'eq', value: null },
+    ]);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['roomId is virtual', { roomId: 'x' }, 'virtual_room_id'],
+    ['jsonb compares by equality only', { meta: { gt: 1 } }, 'invalid_filter'],
+    ['null only with equality', { n: { gt: null } }, 'invalid_filter'],
+    ['unknown comparisons', { n: { ne: 1 } }, 'invalid_filter'],
+    ['not an object', ['title'], 'invalid_filter'],
+  ])('§11.3: where: %s', (_, where, expected) => {
+    expect(code(() => parseWhere('t', table, where))).toBe(expected);
+  });
+
+  it('orderBy: one field and a direction; createdAt by default', () => {
+    expect(parseOrder('t', table, undefined)).toEqual({ field: { kind: 'createdAt', name: 'createdAt' }, direction: 'asc' });
+    expect(parseOrder('t', table, { column: 'n', direction: 'desc' })).toEqual({
+      field: { kind: 'column', name: 'n', type: 'integer' },
+      direction: 'desc',
+    });
+    expect(code(() => parseOrder('t', table, { column: 'roomId' }))).toBe('virtual_room_id');
+    expect(code(() => parseOrder('t', table, { column: 'meta' }))).toBe('invalid_order');
+    expect(code(() => parseOrder('t', { ...table, timestamps: false }, { column: 'updatedAt' }))).toBe('unknown_column');
+  });
+});

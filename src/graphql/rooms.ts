@@ -1,0 +1,141 @@
+/** Rooms and grants (docs/api.md §10): room records, their ACLs, the grants you hold and the rooms feed. */
+import { requirePrincipal } from '../domain/caller.js';
+import type { GrantEvent } from '../realtime/event-bus.js';
+import type { GrantResult, HeldRoom, RoomEntry, RoomGrantEntry } from '../services/rooms.js';
+import { builder } from './builder.js';
+import { OkRef, RoleEnum, ids, validate } from './common.js';
+import { FeedOpEnum } from './feeds.js';
+
+const RoomRef = builder.objectRef<RoomEntry>('Room').implement({
+  description: 'A room of a resource. The default room is the resource itself: its id is the resource id and isDefault is true.',
+  fields: t => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    isDefault: t.exposeBoolean('isDefault'),
+    currentGrant: t.field({
+      type: RoleEnum,
+      nullable: true,
+      description: 'Your own grant in the room (in the default room: your resource role); null when you hold none.',
+      resolve: r => r.currentGrant,
+    }),
+    effectiveRole: t.field({
+      type: RoleEnum,
+      nullable: true,
+      description: 'min(your resource role, currentGrant): the role access rules see in this room.',
+      resolve: r => r.effectiveRole,
+    }),
+    createdAt: t.field({ type: 'DateTime', resolve: r => r.createdAt }),
+  }),
+});
+
+const RoomGrantRef = builder.objectRef<RoomGrantEntry>('RoomGrant').implement({
+  description: 'One entry of a room ACL.',
+  fields: t => ({
+    userId: t.exposeID('userId'),
+    role: t.field({ type: RoleEnum, resolve: g => g.role }),
+  }),
+});
+
+/** The snapshot row of GET /v1/resources/grants and the row of the rooms feed: exactly these three columns. */
+const RoomGrantRowRef = builder.objectRef<HeldRoom>('RoomGrantRow').implement({
+  fields: t => ({
+    resourceId: t.exposeID('resourceId'),
+    roomId: t.exposeID('roomId'),
+    role: t.field({ type: RoleEnum, description: 'The grant; the effective role is min(resource role, grant).', resolve: r => r.role }),
+  }),
+});
+
+const RoomGrantResultRef = builder.objectRef<GrantResult>('RoomGrantResult').implement({
+  description: 'The outcome of a grant change; role is null once the grant is gone.',
+  fields: t => ({
+    ok: t.boolean({ resolve: () => true }),
+    resourceId: t.exposeID('resourceId'),
+    roomId: t.exposeID('roomId'),
+    userId: t.exposeID('userId'),
+    role: t.field({ type: RoleEnum, nullable: true, resolve: r => r.role }),
+  }),
+});
+
+const RoomChangeRef = builder.objectRef<GrantEvent>('RoomChange').implement({
+  fields: t => ({
+    op: t.field({ type: FeedOpEnum, resolve: e => e.op }),
+    row: t.field({ type: RoomGrantRowRef, resolve: e => e.row }),
+  }),
+});
+
+const resourceId = (value: string | number) => validate(ids.resourceId, String(value), 'resourceId');
+const roomId = (value: string | number) => validate(ids.resourceId, String(value), 'roomId');
+const userId = (value: string | number) => validate(ids.principalId, String(value), 'userId');
+
+builder.queryFields(t => ({
+  rooms: t.field({
+    type: [RoomRef],
+    description: 'The default room, then the rooms you hold; admins and the owner also see rooms they hold nothing in.',
+    args: { resourceId: t.arg.id({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.rooms.list(requirePrincipal(ctx.caller), resourceId(a.resourceId)),
+  }),
+  room: t.field({
+    type: RoomRef,
+    description: 'One room; room_not_found when you hold no grant in it and are not an admin.',
+    args: { resourceId: t.arg.id({ required: true }), roomId: t.arg.id({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.rooms.get(requirePrincipal(ctx.caller), resourceId(a.resourceId), roomId(a.roomId)),
+  }),
+  roomGrants: t.field({
+    type: [RoomGrantRef],
+    description: "A room's ACL (admin+). For the default room: the active members' resource roles.",
+    args: { resourceId: t.arg.id({ required: true }), roomId: t.arg.id({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.rooms.grants(requirePrincipal(ctx.caller), resourceId(a.resourceId), roomId(a.roomId)),
+  }),
+  myRoomGrants: t.field({
+    type: [RoomGrantRowRef],
+    description: 'Every room you hold a grant in, across this app environment: the snapshot of roomsLive.',
+    resolve: (_, __, ctx) => ctx.services.rooms.held(requirePrincipal(ctx.caller)),
+  }),
+}));
+
+builder.mutationFields(t => {
+  const inRoom = { resourceId: t.arg.id({ required: true }), roomId: t.arg.id({ required: true }) };
+  return {
+    createRoom: t.field({
+      type: RoomRef,
+      description: 'Admin+. Nobody holds a grant in a new room yet.',
+      args: { resourceId: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
+      resolve: (_, a, ctx) => ctx.services.rooms.create(requirePrincipal(ctx.caller), resourceId(a.resourceId), a.name),
+    }),
+    renameRoom: t.field({
+      type: RoomRef,
+      description: 'Admin+. Not the default room.',
+      args: { ...inRoom, name: t.arg.string({ required: true }) },
+      resolve: (_, a, ctx) => ctx.services.rooms.rename(requirePrincipal(ctx.caller), resourceId(a.resourceId), roomId(a.roomId), a.name),
+    }),
+    deleteRoom: t.field({
+      type: OkRef,
+      description: 'Admin+. room_not_empty while rows remain. Not the default room.',
+      args: inRoom,
+      resolve: (_, a, ctx) => ctx.services.rooms.remove(requirePrincipal(ctx.caller), resourceId(a.resourceId), roomId(a.roomId)),
+    }),
+    setRoomGrant: t.field({
+      type: RoomGrantResultRef,
+      description: 'Admin+. Idempotent upsert of a grant for an active member, within your ceiling and your own role in the room.',
+      args: { ...inRoom, userId: t.arg.id({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
+      resolve: (_, a, ctx) =>
+        ctx.services.rooms.setGrant(requirePrincipal(ctx.caller), resourceId(a.resourceId), roomId(a.roomId), userId(a.userId), a.role),
+    }),
+    removeRoomGrant: t.field({
+      type: RoomGrantResultRef,
+      description: 'Removes a grant: your own (leaving the room), or (admin+) a member below you. Idempotent.',
+      args: { ...inRoom, userId: t.arg.id({ required: true }) },
+      resolve: (_, a, ctx) =>
+        ctx.services.rooms.removeGrant(requirePrincipal(ctx.caller), resourceId(a.resourceId), roomId(a.roomId), userId(a.userId)),
+    }),
+  };
+});
+
+builder.subscriptionFields(t => ({
+  roomsLive: t.field({
+    type: RoomChangeRef,
+    description: 'Your own room grants across every resource of this app environment (snapshot: myRoomGrants).',
+    subscribe: (_, __, ctx) => ctx.services.feeds.rooms(requirePrincipal(ctx.caller)),
+    resolve: event => event,
+  }),
+}));

@@ -1,0 +1,96 @@
+/**
+ * The row store over GraphQL (docs/api.md §11): one generic operation shape, the same one REST
+ * takes. Rows are `JSON` because their columns are each app's own (a deployed schema), while this
+ * GraphQL schema is one for every app: typed row types would need a schema per deployment, and
+ * the REST shims, the committed SDL and codegen all rely on one. The envelope (scope, op, order,
+ * cursor) is typed.
+ */
+import { requirePrincipal } from '../domain/caller.js';
+import { DB_OPS, DB_SCOPE_KINDS } from '../services/rows-input.js';
+import type { DbResult } from '../services/rows.js';
+import { builder } from './builder.js';
+
+const DbOpEnum = builder.enumType('DbOp', { values: DB_OPS });
+const DbScopeKindEnum = builder.enumType('DbScopeKind', { values: DB_SCOPE_KINDS });
+const DbDirectionEnum = builder.enumType('DbDirection', { values: ['asc', 'desc'] as const });
+
+const DbScopeInput = builder.inputType('DbScopeInput', {
+  description: "user: your own rows; resource: a resource's rows (roomId: that room alone); type: default rooms across a type (select only).",
+  fields: t => ({
+    kind: t.field({ type: DbScopeKindEnum, required: true }),
+    resourceId: t.id(),
+    roomId: t.id({ description: 'A room of the resource (its own id is the default room). Room-scoped reads and writes touch that room alone.' }),
+    type: t.string(),
+  }),
+});
+
+const DbOrderByInput = builder.inputType('DbOrderByInput', {
+  fields: t => ({
+    column: t.string({ required: true }),
+    direction: t.field({ type: DbDirectionEnum }),
+  }),
+});
+
+/** The fields every operation may carry; which ones an op takes is checked by the service. */
+type InputFields = Parameters<NonNullable<Parameters<typeof builder.inputType>[1]['fields']>>[0];
+const operationFields = (t: InputFields) => ({
+  scope: t.field({ type: DbScopeInput, required: true }),
+  table: t.string({ required: true }),
+  where: t.field({ type: 'JSON', description: '{ column: value | { eq, gt, gte, lt, lte } }' }),
+  orderBy: t.field({ type: DbOrderByInput }),
+  limit: t.int(),
+  cursor: t.string(),
+  ids: t.idList(),
+});
+
+const DbSelectInput = builder.inputType('DbSelectInput', { fields: t => operationFields(t) });
+
+const DbOperationInput = builder.inputType('DbOperationInput', {
+  fields: t => ({
+    ...operationFields(t),
+    op: t.field({ type: DbOpEnum, required: true }),
+    values: t.field({ type: 'JSON', description: 'insert: an object or an array of objects; update: the columns to change.' }),
+    destination: t.id({ description: 'moveRoom: the room to move to (the resource id is the default room).' }),
+  }),
+});
+
+const DbPageRef = builder.objectRef<DbResult>('DbPage').implement({
+  fields: t => ({
+    rows: t.field({ type: ['JSON'], resolve: r => r.rows ?? [] }),
+    nextCursor: t.string({ nullable: true, resolve: r => r.nextCursor }),
+  }),
+});
+
+const DbResultRef = builder.objectRef<DbResult>('DbResult').implement({
+  description: 'select: rows and nextCursor; insert, update, delete: the rows as written; link, unlink, moveRoom: ok alone.',
+  fields: t => ({
+    op: t.field({ type: DbOpEnum, resolve: r => r.op }),
+    ok: t.boolean({ resolve: () => true }),
+    rows: t.field({ type: ['JSON'], nullable: true, resolve: r => r.rows }),
+    nextCursor: t.string({ nullable: true, resolve: r => r.nextCursor }),
+  }),
+});
+
+builder.queryFields(t => ({
+  dbSelect: t.field({
+    type: DbPageRef,
+    description: 'A page of rows (the select of dbQuery, as a query).',
+    args: { input: t.arg({ type: DbSelectInput, required: true }) },
+    resolve: (_, { input }, ctx) => ctx.services.rows.query(requirePrincipal(ctx.caller), { ...input, op: 'select' }),
+  }),
+}));
+
+builder.mutationFields(t => ({
+  dbQuery: t.field({
+    type: DbResultRef,
+    description: 'One row-store operation (POST /v1/db/query).',
+    args: { input: t.arg({ type: DbOperationInput, required: true }) },
+    resolve: (_, { input }, ctx) => ctx.services.rows.query(requirePrincipal(ctx.caller), input),
+  }),
+  dbBatch: t.field({
+    type: [DbResultRef],
+    description: 'Several operations in one transaction, all or nothing (POST /v1/db/batch).',
+    args: { operations: t.arg({ type: [DbOperationInput], required: true }) },
+    resolve: (_, { operations }, ctx) => ctx.services.rows.batch(requirePrincipal(ctx.caller), operations),
+  }),
+}));

@@ -1,0 +1,827 @@
+/**
+ * The row store (docs/api.md §11): rows of the tables an app schema declares, in three scopes (a
+ * user's own rows, a resource's rows across its rooms, a type's default rooms), one operation
+ * shape, access rules judged against the caller's effective role in the targeted room, and
+ * auto-join on a first write to a public resource.
+ *
+ * Writes run in one transaction per call (a batch is one transaction for all its operations);
+ * membership events of an auto-join are published only after it commits.
+ */
+import { randomBytes } from 'node:crypto';
+import type { PrincipalCaller } from '../domain/caller.js';
+import type { Role } from '../domain/roles.js';
+import {
+  type AccessRules,
+  type RowAction,
+  accessRefused,
+  canMoveOutOf,
+  readReach,
+  rolesReaching,
+  ruleFor,
+  visitorRole,
+  writeStanding,
+} from '../domain/row-rules.js';
+import {
+  type Condition,
+  type RowData,
+  type RowOrder,
+  type RowTable,
+  applyUpdate,
+  insertData,
+  parseOrder,
+  parseWhere,
+  updateData,
+} from '../domain/row-values.js';
+import { effectiveRole, passesAccessRule, reachesEveryRoom } from '../domain/rooms.js';
+import { type StoredVisibility, isPublic } from '../domain/visibility.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { GrantEvent, MembershipEvent } from '../realtime/event-bus.js';
+import type { ResourceTypeIR, SchemaIR, TableIR } from '../schema/index.js';
+import type { AppService } from './apps.js';
+import type { ServiceDeps, Tx } from './deps.js';
+import { accountDeleted, violatesForeignKey } from './lifecycle.js';
+import { ChangeSet, lockResource, resourceNotFound } from './membership-store.js';
+import { invalidRoom, roomRef, roomRoles } from './rooms.js';
+import {
+  type DbOp,
+  type DbOperation,
+  ROWS_DEFAULT_LIMIT,
+  decodeCursor,
+  encodeCursor,
+  parseBatch,
+  parseOperation,
+  querySignature,
+  resumeValue,
+  rowIds,
+} from './rows-input.js';
+import { type SqlRow, afterSql, andAll, conditionSql, fieldExpr, literal, orderSql, selectList, valueSql } from './rows-sql.js';
+
+export type RowOut = Record<string, unknown>;
+
+export interface DbResult {
+  op: DbOp;
+  /** select: the page; insert, update, delete: the rows as written (delete: as they were); else null. */
+  rows: RowOut[] | null;
+  nextCursor: string | null;
+  ok: true;
+}
+
+type Db = PrismaClient | Tx;
+type Roles = Awaited<ReturnType<typeof roomRoles>>;
+
+interface ResourceRef {
+  id: string;
+  deploymentId: string;
+  type: string;
+  visibility: StoredVisibility;
+}
+
+/** How a table is reached inside a resource type: its own rows, or users' rows linked in. */
+interface Binding {
+  name: string;
+  table: TableIR;
+  kind: 'owned' | 'shared' | 'user';
+  /** The type's `owns`/`shares` access override, merged over the table's rules action by action. */
+  override: AccessRules | null;
+}
+
+/** One call's state: the transaction (null for a lone read), and what auto-joins must publish. */
+interface Run {
+  db: Db;
+  tx: Tx | null;
+  caller: PrincipalCaller;
+  schema: SchemaIR;
+  now: Date;
+  joins: ChangeSet[];
+  /** When set, a select appends its query plan here instead of answering (bench and index tests). */
+  explain?: { lines: string[]; analyze: boolean };
+}
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A UUIDv7 (RFC 9562): milliseconds, then a 12-bit sequence, then randomness. Ids of one process
+ * increase, so rows written in the same millisecond (one insert of several) keep their order under
+ * the id tie-break, and primary-key inserts land at the right edge of the index.
+ */
+function newRowId(): string {
+  let ms = Date.now();
+  if (ms <= lastMs) {
+    sequence = (sequence + 1) & 0xfff;
+    if (sequence === 0) lastMs += 1;
+    ms = lastMs;
+  } else {
+    lastMs = ms;
+    sequence = 0;
+  }
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(ms, 0, 6);
+  bytes[6] = 0x70 | (sequence >> 8);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Auto-join, write ops only (docs/api.md §5.2): reads, unlink and moveRoom never join. */
+const JOINING_OPS = new Set<DbOp>(['insert', 'update', 'delete', 'link']);
+
+const rowNotFound = (table: string, missing: string[]) =>
+  notFound(
+    'row_not_found',
+    `No row ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''} of ${table} in this scope.`,
+  );
+
+const invalidOperation = (message: string) => badRequest('invalid_operation', message);
+
+function tableOf(schema: SchemaIR, name: string): TableIR {
+  const table = Object.hasOwn(schema.tables, name) ? schema.tables[name] : undefined;
+  if (!table) {
+    const known = Object.keys(schema.tables).sort().join(', ') || 'none';
+    throw badRequest('unknown_table', `This app's deployed schema has no table ${JSON.stringify(name)} (its tables: ${known}).`);
+  }
+  return table;
+}
+
+function bindingIn(schema: SchemaIR, type: string, name: string): Binding {
+  const table = tableOf(schema, name);
+  const def: ResourceTypeIR | undefined = schema.resources[type];
+  const own = def?.owns.find(o => o.table === name);
+  if (own) return { name, table, kind: 'owned', override: own.access };
+  const share = def?.shares.find(s => s.table === name);
+  if (share) return { name, table, kind: 'shared', override: share.access };
+  const owns = def?.owns.map(o => o.table).join(', ') || 'none';
+  const shares = def?.shares.map(s => s.table).join(', ') || 'none';
+  throw badRequest('table_not_in_scope', `Resources of type ${type} neither own nor share table ${name} (owns: ${owns}; shares: ${shares}).`);
+}
+
+/** docs/api.md §11.2: a user's own rows are of top-level tables only. */
+function userBinding(schema: SchemaIR, name: string): Binding {
+  const table = tableOf(schema, name);
+  if (table.ownedBy) {
+    throw badRequest(
+      'table_not_in_scope',
+      `Table ${name} is declared inside resource type ${table.ownedBy}: its rows live in those resources; use scope { kind: 'resource', resourceId }.`,
+    );
+  }
+  return { name, table, kind: 'user', override: null };
+}
+
+/** The IR's table as the pure value rules read it (the same shape). */
+const rowTable = (table: TableIR): RowTable => table;
+
+/**
+ * A row as the caller sees it: id, the declared columns by name (absent ones null), timestamps
+ * when declared, then who wrote it and where it sits (roomId at resource and type scope).
+ */
+function shape(row: SqlRow, binding: Binding, place: 'user' | 'resource' | 'type'): RowOut {
+  const out: RowOut = { id: row.id };
+  for (const name of Object.keys(binding.table.columns).sort()) out[name] = row.data[name] ?? null;
+  if (binding.table.timestamps) {
+    out.createdAt = row.created_at;
+    out.updatedAt = row.updated_at;
+  }
+  out.creatorId = row.creator_id;
+  if (place !== 'user') out.roomId = row.room_id;
+  if (place === 'type') out.resourceId = row.resource_id;
+  return out;
+}
+
+export function createRowService(deps: ServiceDeps, apps: AppService) {
+  async function loadResource(db: Db, caller: PrincipalCaller, resourceId: string): Promise<ResourceRef> {
+    const row = await db.resource.findUnique({ where: { id: resourceId }, select: { id: true, deploymentId: true, type: true, visibility: true } });
+    if (!row || row.deploymentId !== caller.deployment.id) throw resourceNotFound(resourceId);
+    return row;
+  }
+
+  /** `roomId` of a scope or a destination: null for the default room, else a room record of this resource. */
+  async function roomOf(db: Db, resourceId: string, roomId: string | undefined): Promise<string | null> {
+    if (roomId === undefined) return null;
+    const ref = roomRef(resourceId, roomId);
+    if (ref === null) return null;
+    const room = await db.room.findUnique({ where: { id: ref }, select: { resourceId: true } });
+    // docs/api.md §10.1: another resource's room is invalid_room; a well-formed id of no room is room_not_found.
+    if (!room) throw notFound('room_not_found', `No room ${ref} in resource ${resourceId}.`);
+    if (room.resourceId !== resourceId) throw invalidRoom(roomId, resourceId);
+    return ref;
+  }
+
+  const roleIn = (roles: Roles, room: string | null): Role | null =>
+    effectiveRole(roles.resourceRole, room === null ? null : (roles.grants.get(room) ?? null), room === null);
+
+  function refuse(action: RowAction, binding: Binding, role: Role | null, room: string | null): AppError {
+    return accessRefused(action, binding.name, role, room === null ? 'default' : 'room');
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  interface Page {
+    order: RowOrder;
+    conditions: Condition[];
+    ids: string[];
+    limit: number;
+    after: Prisma.Sql;
+    signature: string;
+    resumeOf: (row: SqlRow) => { value: string | null; id: string };
+  }
+
+  function pageOf(op: DbOperation, binding: Binding, scopeKey: unknown[]): Page {
+    const table = rowTable(binding.table);
+    const order = parseOrder(binding.name, table, op.orderBy);
+    const conditions = parseWhere(binding.name, table, op.where);
+    const ids = op.ids ? rowIds(op.ids) : [];
+    const signature = querySignature([scopeKey, binding.name, order.field.name, order.direction, conditions, ids]);
+    const nullable = order.field.kind === 'column' && !binding.table.columns[order.field.name]?.notNull;
+    const after = op.cursor ? afterSql(order, decodeCursor(op.cursor, signature, order, binding.name), nullable) : Prisma.empty;
+    return {
+      order,
+      conditions,
+      ids,
+      limit: op.limit ?? ROWS_DEFAULT_LIMIT,
+      after: op.cursor ? Prisma.sql`AND ${after}` : Prisma.empty,
+      signature,
+      resumeOf: row => ({ value: resumeValue(order.field, row), id: row.id }),
+    };
+  }
+
+  /** Filters every branch shares: the caller's `where`, `ids`, and the cursor. */
+  function filters(page: Page): Prisma.Sql {
+    const parts = page.conditions.map(c => conditionSql(c));
+    if (page.ids.length) parts.push(Prisma.sql`r.id IN (${Prisma.join(page.ids.map(id => Prisma.sql`${id}::uuid`))})`);
+    return Prisma.sql`${andAll(parts)} ${page.after}`;
+  }
+
+  /** One ordered, limited branch; the outer query merges branches into one page (docs/api.md §10 rule 4). */
+  function branch(page: Page, from: Prisma.Sql, place: { resource: string; room: string }, where: Prisma.Sql): Prisma.Sql {
+    return Prisma.sql`SELECT ${selectList(page.order, place)} FROM ${from} WHERE ${where} ${filters(page)}
+      ORDER BY ${orderSql(page.order)} LIMIT ${page.limit + 1}`;
+  }
+
+  async function runPage(run: Run, page: Page, branches: Prisma.Sql[], binding: Binding, place: 'user' | 'resource' | 'type'): Promise<DbResult> {
+    if (branches.length === 0) return { op: 'select', rows: [], nextCursor: null, ok: true };
+    const union = Prisma.join(
+      branches.map(b => Prisma.sql`(${b})`),
+      ' UNION ALL ',
+    );
+    const query = Prisma.sql`
+      SELECT id, creator_id, resource_id, room_id, data, created_at, updated_at FROM (${union}) AS page
+      ORDER BY ${orderSql(page.order, null)} LIMIT ${page.limit + 1}`;
+    if (run.explain) {
+      const explain = Prisma.raw(run.explain.analyze ? 'EXPLAIN (ANALYZE, BUFFERS)' : 'EXPLAIN');
+      const plan = await run.db.$queryRaw<Record<string, string>[]>`${explain} ${query}`;
+      run.explain.lines.push(...plan.map(line => Object.values(line)[0]));
+      return { op: 'select', rows: [], nextCursor: null, ok: true };
+    }
+    const rows = await run.db.$queryRaw<SqlRow[]>(query);
+    const more = rows.length > page.limit;
+    const kept = rows.slice(0, page.limit);
+    const nextCursor = more ? encodeCursor(page.signature, page.resumeOf(kept[kept.length - 1])) : null;
+    return { op: 'select', rows: kept.map(row => shape(row, binding, place)), nextCursor, ok: true };
+  }
+
+  const sameTable = (deploymentId: string, binding: Binding) =>
+    Prisma.sql`r.deployment_id = ${literal(deploymentId, 'deployment')} AND r.table_name = ${literal(binding.name, 'name')}`;
+
+  /**
+   * docs/api.md §10 rules 4 and 6: the rooms a read reaches, each as one index-ordered branch. Room
+   * records go through one LATERAL over their ids, so the statement has a fixed shape however many
+   * rooms the caller holds; rooms where only `creator` admits the caller add `creator_id = caller`.
+   */
+  function resourceBranches(
+    run: Run,
+    resource: ResourceRef,
+    binding: Binding,
+    page: Page,
+    reach: { defaultRoom: 'all' | 'own' | 'none'; all: string[]; own: string[] },
+  ): Prisma.Sql[] {
+    const me = run.caller.principal.id;
+    const table = sameTable(resource.deploymentId, binding);
+    const out: Prisma.Sql[] = [];
+    /** `room` null: the default room; else the LATERAL's room id. */
+    const roomIs = (col: string, room: Prisma.Sql | null) =>
+      room === null ? Prisma.sql`${Prisma.raw(col)} IS NULL` : Prisma.sql`${Prisma.raw(col)} = ${room}`;
+    const sources: { from: Prisma.Sql; place: { resource: string; room: string }; at: (room: Prisma.Sql | null) => Prisma.Sql }[] = [
+      {
+        from: Prisma.sql`rows r`,
+        place: { resource: 'r.resource_id', room: 'r.room_id' },
+        at: room => Prisma.sql`r.resource_id = ${resource.id} AND ${table} AND ${roomIs('r.room_id', room)}`,
+      },
+    ];
+    if (binding.kind === 'shared') {
+      sources.push({
+        from: Prisma.sql`row_links l JOIN rows r ON r.id = l.row_id`,
+        place: { resource: 'l.resource_id', room: 'l.room_id' },
+        at: room => Prisma.sql`l.resource_id = ${resource.id} AND NOT l.hidden AND ${roomIs('l.room_id', room)} AND ${table}`,
+      });
+    }
+    const mine = Prisma.sql`AND r.creator_id = ${me}`;
+    for (const source of sources) {
+      if (reach.defaultRoom !== 'none') {
+        out.push(branch(page, source.from, source.place, Prisma.sql`${source.at(null)} ${reach.defaultRoom === 'own' ? mine : Prisma.empty}`));
+      }
+      for (const [rooms, own] of [
+        [reach.all, false],
+        [reach.own, true],
+      ] as const) {
+        if (rooms.length === 0) continue;
+        const inner = branch(page, source.from, source.place, Prisma.sql`${source.at(Prisma.raw('g.room_id'))} ${own ? mine : Prisma.empty}`);
+        out.push(Prisma.sql`SELECT b.* FROM unnest(ARRAY[${Prisma.join(rooms)}]::text[]) AS g(room_id) CROSS JOIN LATERAL (${inner}) AS b`);
+      }
+    }
+    return out;
+  }
+
+  async function selectResource(run: Run, op: DbOperation & { scope: { kind: 'resource' } }): Promise<DbResult> {
+    const resource = await loadResource(run.db, run.caller, op.scope.resourceId);
+    const binding = bindingIn(run.schema, resource.type, op.table);
+    const roles = await roomRoles(run.db, resource.id, run.caller.principal.id);
+    if (!roles.resourceRole && !isPublic(resource)) throw resourceNotFound(resource.id);
+    const defaultRole = run.schema.resources[resource.type]?.defaultRole ?? 'reader';
+    const rule = ruleFor('read', binding.override, binding.table.access);
+    const base = roles.resourceRole ?? visitorRole(resource.visibility, defaultRole);
+    const room = await roomOf(run.db, resource.id, op.scope.roomId);
+    const reach = { defaultRoom: 'none' as 'all' | 'own' | 'none', all: [] as string[], own: [] as string[] };
+    if (op.scope.roomId !== undefined) {
+      // Rule 6: a room-scoped read is that room alone.
+      const role = room === null ? base : roleIn(roles, room);
+      const r = readReach(rule, role, room === null ? role : roles.resourceRole);
+      if (r === 'none') throw refuse('read', binding, role, room);
+      if (room === null) reach.defaultRoom = r;
+      else reach[r].push(room);
+    } else {
+      reach.defaultRoom = readReach(rule, base);
+      // Rooms the caller holds, and every room when the rule names their admin role (admin visibility).
+      const everyRoom = reachesEveryRoom(rule, roles.resourceRole)
+        ? (await run.db.room.findMany({ where: { resourceId: resource.id }, select: { id: true } })).map(r => r.id)
+        : [];
+      for (const roomId of [...new Set([...roles.grants.keys(), ...everyRoom])].sort()) {
+        const r = readReach(rule, effectiveRole(roles.resourceRole, roles.grants.get(roomId) ?? null, false), roles.resourceRole);
+        if (r !== 'none') reach[r].push(roomId);
+      }
+      if (reach.defaultRoom === 'none' && reach.all.length === 0 && reach.own.length === 0) throw refuse('read', binding, base, null);
+    }
+    const page = pageOf(op, binding, ['resource', resource.id, op.scope.roomId ?? null]);
+    return runPage(run, page, resourceBranches(run, resource, binding, page, reach), binding, 'resource');
+  }
+
+  async function selectUser(run: Run, op: DbOperation): Promise<DbResult> {
+    const binding = userBinding(run.schema, op.table);
+    const page = pageOf(op, binding, ['user', run.caller.principal.id]);
+    const where = Prisma.sql`${sameTable(run.caller.deployment.id, binding)} AND r.creator_id = ${run.caller.principal.id} AND r.resource_id IS NULL`;
+    return runPage(run, page, [branch(page, Prisma.sql`rows r`, { resource: 'r.resource_id', room: 'r.room_id' }, where)], binding, 'user');
+  }
+
+  /**
+   * docs/api.md §10 rule 8: default rooms only, across every resource of the type the caller can
+   * read: where they are an active member, and public ones (read as a visitor would, §11.4).
+   */
+  async function selectType(run: Run, op: DbOperation & { scope: { kind: 'type' } }): Promise<DbResult> {
+    const type = op.scope.type;
+    const def = run.schema.resources[type];
+    if (!def) {
+      const known = Object.keys(run.schema.resources).sort().join(', ') || 'none';
+      throw notFound('unknown_type', `Unknown resource type '${type}' (this app declares: ${known}).`);
+    }
+    const binding = bindingIn(run.schema, type, op.table);
+    const { all, own } = rolesReaching(ruleFor('read', binding.override, binding.table.access));
+    const page = pageOf(op, binding, ['type', type]);
+    const me = run.caller.principal.id;
+    const roleList = (roles: string[]) => (roles.length ? Prisma.sql`IN (${Prisma.join(roles)})` : Prisma.sql`IN (NULL)`);
+    const reach = Prisma.sql`(role.name ${roleList(all)} OR (role.name ${roleList(own)} AND r.creator_id = ${me}))`;
+    const role = (resourceCol: string) => Prisma.sql`
+      JOIN resources res ON res.id = ${Prisma.raw(resourceCol)} AND res.deployment_id = ${run.caller.deployment.id} AND res.type = ${type}
+      LEFT JOIN memberships m ON m.resource_id = res.id AND m.principal_id = ${me} AND m.state = 'active'
+      CROSS JOIN LATERAL (SELECT COALESCE(m.role::text, CASE WHEN res.visibility = 'public' THEN ${def.defaultRole} END) AS name) AS role`;
+    const table = sameTable(run.caller.deployment.id, binding);
+    const branches = [
+      branch(
+        page,
+        Prisma.sql`rows r ${role('r.resource_id')}`,
+        { resource: 'r.resource_id', room: 'r.room_id' },
+        Prisma.sql`${table} AND r.room_id IS NULL AND ${reach}`,
+      ),
+    ];
+    if (binding.kind === 'shared') {
+      branches.push(
+        branch(
+          page,
+          Prisma.sql`row_links l JOIN rows r ON r.id = l.row_id ${role('l.resource_id')}`,
+          { resource: 'l.resource_id', room: 'l.room_id' },
+          Prisma.sql`${table} AND l.room_id IS NULL AND NOT l.hidden AND ${reach}`,
+        ),
+      );
+    }
+    return runPage(run, page, branches, binding, 'type');
+  }
+
+  // ---- writes ------------------------------------------------------------------------------
+
+  /**
+   * The caller's roles for a write, and the auto-join it would take (docs/api.md §5.2): an active
+   * member writes with their roles; a non-member of a public resource with no pending row writes
+   * as the type's default role and joins in this transaction once the rule has admitted the
+   * write. The resource row is locked first (as every membership transition does), so racing
+   * first writes leave one membership.
+   */
+  async function writerRoles(run: Run, tx: Tx, resource: ResourceRef, op: DbOp): Promise<{ roles: Roles; join: (() => Promise<void>) | null }> {
+    const me = run.caller.principal.id;
+    const unlocked = await roomRoles(tx, resource.id, me);
+    if (unlocked.resourceRole) {
+      // A member's write shares the resource row lock a leave or removal takes FOR UPDATE, so the
+      // write sees the membership as it is when it commits: a member who just left writes nothing.
+      await tx.$executeRaw`SELECT 1 FROM resources WHERE id = ${resource.id} FOR KEY SHARE`;
+      const roles = await roomRoles(tx, resource.id, me);
+      if (roles.resourceRole) return { roles, join: null };
+    }
+    if (!isPublic(resource)) throw resourceNotFound(resource.id);
+    const locked = await lockResource(tx, run.caller.deployment.id, resource.id);
+    const changes = new ChangeSet(tx, locked, run.now, run.caller.deployment.appId);
+    run.joins.push(changes);
+    const party = await changes.party(me, run.caller.principal);
+    const standing = writeStanding(locked.visibility, party?.membership ?? null);
+    if (standing === 'member') return { roles: await roomRoles(tx, resource.id, me), join: null };
+    const none: Roles = { resourceRole: null, grants: new Map() };
+    if (standing === 'outsider' || !JOINING_OPS.has(op)) return { roles: none, join: null };
+    const role = run.schema.resources[resource.type]?.defaultRole ?? 'reader';
+    let joined = false;
+    return {
+      roles: { resourceRole: role, grants: new Map() },
+      join: async () => {
+        if (joined) return;
+        joined = true;
+        await changes.apply(me, null, { state: 'active', role });
+      },
+    };
+  }
+
+  interface Target {
+    id: string;
+    creator_id: string | null;
+    resource_id: string | null;
+    room_id: string | null;
+    data: RowData;
+    created_at: string;
+    updated_at: string;
+    via: 'owned' | 'linked';
+  }
+
+  const ISO = Prisma.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
+  const uuidList = (ids: string[]) => Prisma.join(ids.map(id => Prisma.sql`${id}::uuid`));
+
+  /**
+   * The rows `ids` names inside the resource, locked for the write: its own rows and (shared
+   * tables) rows linked in, hidden links excluded. `room`: undefined for any room, null for the
+   * default room, or a room id.
+   */
+  async function resourceTargets(tx: Tx, resource: ResourceRef, binding: Binding, ids: string[], room: string | null | undefined): Promise<Target[]> {
+    const table = sameTable(resource.deploymentId, binding);
+    const at = (col: string) =>
+      room === undefined ? Prisma.empty : room === null ? Prisma.sql`AND ${Prisma.raw(col)} IS NULL` : Prisma.sql`AND ${Prisma.raw(col)} = ${room}`;
+    const cols = Prisma.sql`r.id::text AS id, r.creator_id, r.data, to_char(r.created_at, ${ISO}) AS created_at, to_char(r.updated_at, ${ISO}) AS updated_at`;
+    const owned = await tx.$queryRaw<Target[]>`
+      SELECT ${cols}, r.resource_id, r.room_id, 'owned' AS via FROM rows r
+      WHERE r.id IN (${uuidList(ids)}) AND r.resource_id = ${resource.id} AND ${table} ${at('r.room_id')}
+      FOR UPDATE OF r`;
+    const linked =
+      binding.kind === 'shared'
+        ? await tx.$queryRaw<Target[]>`
+          SELECT ${cols}, l.resource_id, l.room_id, 'linked' AS via FROM row_links l JOIN rows r ON r.id = l.row_id
+          WHERE l.row_id IN (${uuidList(ids)}) AND l.resource_id = ${resource.id} AND NOT l.hidden AND ${table} ${at('l.room_id')}
+          FOR UPDATE OF r, l`
+        : [];
+    const found = [...owned, ...linked];
+    const missing = ids.filter(id => !found.some(t => t.id === id));
+    if (missing.length) throw rowNotFound(binding.name, missing);
+    return ids.map(id => found.find(t => t.id === id)!);
+  }
+
+  async function userTargets(run: Run, tx: Tx, binding: Binding, ids: string[]): Promise<Target[]> {
+    const found = await tx.$queryRaw<Target[]>`
+      SELECT r.id::text AS id, r.creator_id, r.resource_id, r.room_id, r.data, 'owned' AS via,
+        to_char(r.created_at, ${ISO}) AS created_at, to_char(r.updated_at, ${ISO}) AS updated_at
+      FROM rows r
+      WHERE r.id IN (${uuidList(ids)}) AND ${sameTable(run.caller.deployment.id, binding)}
+        AND r.creator_id = ${run.caller.principal.id} AND r.resource_id IS NULL
+      FOR UPDATE OF r`;
+    const missing = ids.filter(id => !found.some(t => t.id === id));
+    if (missing.length) throw rowNotFound(binding.name, missing);
+    return ids.map(id => found.find(t => t.id === id)!);
+  }
+
+  type UniqueScope = { kind: 'resource'; id: string } | { kind: 'user'; id: string };
+
+  /** Where a row's values must be unique: its resource, or its creator's own rows and every resource it is linked into. */
+  async function scopesOf(tx: Tx, row: { id: string; resource_id: string | null; creator_id: string | null }): Promise<UniqueScope[]> {
+    if (row.resource_id) return [{ kind: 'resource', id: row.resource_id }];
+    const links = await tx.rowLink.findMany({ where: { rowId: row.id }, select: { resourceId: true } });
+    return [
+      ...(row.creator_id ? [{ kind: 'user' as const, id: row.creator_id }] : []),
+      ...links.map(l => ({ kind: 'resource' as const, id: l.resourceId })),
+    ];
+  }
+
+  /**
+   * docs/api.md §11.3 `unique`: per scope (a user's own rows; a resource's rows in every room,
+   * owned and linked, hidden links included since they may come back). Enforced under a
+   * transaction-scoped advisory lock per (deployment, table, scope) and a check query, not an
+   * index: linked rows live in their creators' namespace, where no index of the resource reaches.
+   */
+  async function checkUnique(tx: Tx, deploymentId: string, binding: Binding, scopes: UniqueScope[], data: RowData, except: string[]): Promise<void> {
+    const columns = Object.entries(binding.table.columns).filter(([name, c]) => c.unique && data[name] !== undefined && data[name] !== null);
+    if (columns.length === 0 || scopes.length === 0) return;
+    const keys = [...new Set(scopes.map(s => `rows-unique:${deploymentId}:${binding.name}:${s.kind}:${s.id}`))].sort();
+    for (const key of keys) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+    const table = sameTable(deploymentId, binding);
+    const others = except.length ? Prisma.sql`AND r.id NOT IN (${uuidList(except)})` : Prisma.empty;
+    for (const [name, column] of columns) {
+      const field = { kind: 'column' as const, name, type: column.type };
+      const same = Prisma.sql`${Prisma.raw(fieldExpr(field))} = ${valueSql(field, data[name])}`;
+      for (const scope of scopes) {
+        const where =
+          scope.kind === 'user'
+            ? Prisma.sql`SELECT 1 FROM rows r WHERE ${table} AND r.creator_id = ${scope.id} AND r.resource_id IS NULL AND ${same} ${others}`
+            : Prisma.sql`SELECT 1 FROM rows r WHERE r.resource_id = ${scope.id} AND ${table} AND ${same} ${others}
+                UNION ALL SELECT 1 FROM row_links l JOIN rows r ON r.id = l.row_id WHERE l.resource_id = ${scope.id} AND ${table} AND ${same} ${others}`;
+        const [{ taken }] = await tx.$queryRaw<{ taken: boolean }[]>`SELECT EXISTS (${where}) AS taken`;
+        if (taken) {
+          throw conflict(
+            'unique_violation',
+            `${binding.name}.${name} is unique ${scope.kind === 'user' ? "among a user's own rows" : 'within a resource'}, and ${JSON.stringify(data[name])} is taken there.`,
+          );
+        }
+      }
+    }
+  }
+
+  async function insertRows(
+    run: Run,
+    tx: Tx,
+    binding: Binding,
+    values: unknown,
+    place: { resourceId: string | null; roomId: string | null; link: { resourceId: string; roomId: string | null } | null },
+  ): Promise<SqlRow[]> {
+    const list = Array.isArray(values) ? values : [values];
+    if (list.length === 0 || list.length > 100) throw badRequest('invalid_value', 'values: one object, or an array of 1 to 100 objects.');
+    const datas = list.map((v, i) => insertData(binding.name, rowTable(binding.table), v, Array.isArray(values) ? `values[${i}]` : 'values'));
+    const me = run.caller.principal.id;
+    const scopes: UniqueScope[] = place.resourceId ? [{ kind: 'resource', id: place.resourceId }] : [{ kind: 'user', id: me }];
+    if (place.link) scopes.push({ kind: 'resource', id: place.link.resourceId });
+    const out: SqlRow[] = [];
+    for (const data of datas) {
+      await checkUnique(tx, run.caller.deployment.id, binding, scopes, data, []);
+      const id = newRowId();
+      await tx.row
+        .create({
+          data: {
+            id,
+            deploymentId: run.caller.deployment.id,
+            tableName: binding.name,
+            creatorId: me,
+            resourceId: place.resourceId,
+            roomId: place.roomId,
+            data: data as Prisma.InputJsonValue,
+            createdAt: run.now,
+            updatedAt: run.now,
+          },
+        })
+        .catch(error => {
+          // The caller's account was deleted while this write ran (docs/api.md §12).
+          throw violatesForeignKey(error, 'rows_creator_id_fkey') ? accountDeleted() : error;
+        });
+      if (place.link)
+        await tx.rowLink.create({
+          data: { rowId: id, resourceId: place.link.resourceId, roomId: place.link.roomId, linkedBy: me, createdAt: run.now },
+        });
+      const at = run.now.toISOString();
+      out.push({
+        id,
+        creator_id: me,
+        resource_id: place.resourceId ?? place.link?.resourceId ?? null,
+        room_id: place.link ? place.link.roomId : place.roomId,
+        data,
+        created_at: at,
+        updated_at: at,
+      });
+    }
+    return out;
+  }
+
+  async function updateTargets(run: Run, tx: Tx, binding: Binding, targets: Target[], values: unknown): Promise<SqlRow[]> {
+    const change = updateData(binding.name, rowTable(binding.table), values);
+    const at = run.now.toISOString();
+    const out: SqlRow[] = [];
+    for (const target of targets) {
+      const data = applyUpdate(binding.name, target.data, change);
+      await checkUnique(
+        tx,
+        run.caller.deployment.id,
+        binding,
+        await scopesOf(tx, { ...target, resource_id: target.via === 'owned' ? target.resource_id : null }),
+        change.set,
+        [target.id],
+      );
+      await tx.row.update({ where: { id: target.id }, data: { data: data as Prisma.InputJsonValue, updatedAt: run.now } });
+      out.push({ ...target, data, updated_at: at });
+    }
+    return out;
+  }
+
+  async function writeUser(run: Run, tx: Tx, op: DbOperation): Promise<DbResult> {
+    const binding = userBinding(run.schema, op.table);
+    const written = (rows: SqlRow[]): DbResult => ({ op: op.op, rows: rows.map(r => shape(r, binding, 'user')), nextCursor: null, ok: true });
+    switch (op.op) {
+      case 'insert':
+        return written(await insertRows(run, tx, binding, op.values, { resourceId: null, roomId: null, link: null }));
+      case 'update':
+        return written(await updateTargets(run, tx, binding, await userTargets(run, tx, binding, rowIds(op.ids!)), op.values));
+      case 'delete': {
+        const targets = await userTargets(run, tx, binding, rowIds(op.ids!));
+        await tx.row.deleteMany({ where: { id: { in: targets.map(t => t.id) } } });
+        return written(targets);
+      }
+      default:
+        throw invalidOperation(`${op.op} works on a resource's rows: use scope { kind: 'resource', resourceId }.`);
+    }
+  }
+
+  async function writeResource(run: Run, tx: Tx, op: DbOperation & { scope: { kind: 'resource' } }): Promise<DbResult> {
+    const resource = await loadResource(tx, run.caller, op.scope.resourceId);
+    const binding = bindingIn(run.schema, resource.type, op.table);
+    if ((op.op === 'link' || op.op === 'unlink') && binding.kind !== 'shared') {
+      throw invalidOperation(
+        `${op.op} is for shared tables; resources of type ${resource.type} own ${binding.name}, whose rows are written in place.`,
+      );
+    }
+    const me = run.caller.principal.id;
+    // Rule 5 and 6: writes go to the default room unless the scope names a room.
+    const room = await roomOf(tx, resource.id, op.scope.roomId);
+    const { roles, join } = await writerRoles(run, tx, resource, op.op);
+    const rule = (action: RowAction) => ruleFor(action, binding.override, binding.table.access);
+    const written = (rows: SqlRow[]): DbResult => ({ op: op.op, rows: rows.map(r => shape(r, binding, 'resource')), nextCursor: null, ok: true });
+    const ok: DbResult = { op: op.op, rows: null, nextCursor: null, ok: true };
+    const role = roleIn(roles, room);
+
+    switch (op.op) {
+      case 'insert': {
+        if (!passesAccessRule(rule('create'), role, true, roles.resourceRole)) throw refuse('create', binding, role, room);
+        await join?.();
+        const place =
+          binding.kind === 'shared'
+            ? { resourceId: null, roomId: null, link: { resourceId: resource.id, roomId: room } }
+            : { resourceId: resource.id, roomId: room, link: null };
+        return written(await insertRows(run, tx, binding, op.values, place));
+      }
+      case 'update':
+      case 'delete': {
+        const targets = await resourceTargets(tx, resource, binding, rowIds(op.ids!), room);
+        for (const t of targets)
+          if (!passesAccessRule(rule(op.op), role, t.creator_id === me, roles.resourceRole)) throw refuse(op.op, binding, role, room);
+        await join?.();
+        if (op.op === 'update') return written(await updateTargets(run, tx, binding, targets, op.values));
+        // A shared row is its creator's: deleting it here deletes it everywhere it is linked (docs/api.md §11.2).
+        await tx.row.deleteMany({ where: { id: { in: targets.map(t => t.id) } } });
+        return written(targets);
+      }
+      case 'link': {
+        if (!passesAccessRule(rule('create'), role, true, roles.resourceRole)) throw refuse('create', binding, role, room);
+        const ids = rowIds(op.ids!);
+        const own = await tx.row.findMany({
+          where: { id: { in: ids }, deploymentId: run.caller.deployment.id, tableName: binding.name, creatorId: me, resourceId: null },
+          select: { id: true, data: true },
+        });
+        const missing = ids.filter(id => !own.some(r => r.id === id));
+        if (missing.length)
+          throw notFound(
+            'row_not_found',
+            `Only your own rows of ${binding.name} can be linked; not yours or not there: ${missing.slice(0, 5).join(', ')}.`,
+          );
+        await join?.();
+        for (const row of own) {
+          await checkUnique(tx, run.caller.deployment.id, binding, [{ kind: 'resource', id: resource.id }], row.data as RowData, [row.id]);
+          // Linking again is a no-op (moveRoom moves a link); a hidden link comes back.
+          await tx.$executeRaw`
+            INSERT INTO row_links (row_id, resource_id, room_id, linked_by, hidden, created_at)
+            VALUES (${row.id}::uuid, ${resource.id}, ${room}, ${me}, false, ${run.now})
+            ON CONFLICT (row_id, resource_id) DO UPDATE SET hidden = false`;
+        }
+        return ok;
+      }
+      case 'unlink': {
+        const targets = (await resourceTargets(tx, resource, binding, rowIds(op.ids!), room)).filter(t => t.via === 'linked');
+        const notLinked = rowIds(op.ids!).filter(id => !targets.some(t => t.id === id));
+        if (notLinked.length)
+          throw notFound(
+            'row_not_found',
+            `Not linked into this resource (a retained copy is the resource's own row: delete it): ${notLinked.slice(0, 5).join(', ')}.`,
+          );
+        for (const t of targets)
+          if (!passesAccessRule(rule('unlink'), role, t.creator_id === me, roles.resourceRole)) throw refuse('unlink', binding, role, room);
+        await tx.rowLink.deleteMany({ where: { resourceId: resource.id, rowId: { in: targets.map(t => t.id) } } });
+        return ok;
+      }
+      case 'moveRoom': {
+        // Rule 7: admin in every source room, the create rule in the destination; one call.
+        const destination = await roomOf(tx, resource.id, op.destination);
+        const targets = await resourceTargets(tx, resource, binding, rowIds(op.ids!), op.scope.roomId === undefined ? undefined : room);
+        const destRole = roleIn(roles, destination);
+        for (const t of targets) {
+          const sourceRole = roleIn(roles, t.room_id);
+          if (!canMoveOutOf(sourceRole)) {
+            throw accessRefusedMove(binding.name, sourceRole, t.room_id);
+          }
+          if (!passesAccessRule(rule('create'), destRole, t.creator_id === me, roles.resourceRole))
+            throw refuse('create', binding, destRole, destination);
+        }
+        const owned = targets.filter(t => t.via === 'owned').map(t => t.id);
+        const linked = targets.filter(t => t.via === 'linked').map(t => t.id);
+        if (owned.length) await tx.row.updateMany({ where: { id: { in: owned } }, data: { roomId: destination } });
+        if (linked.length) await tx.rowLink.updateMany({ where: { resourceId: resource.id, rowId: { in: linked } }, data: { roomId: destination } });
+        return ok;
+      }
+      default:
+        throw invalidOperation(`${op.op} is not a write.`);
+    }
+  }
+
+  function accessRefusedMove(table: string, role: Role | null, room: string | null): AppError {
+    const who = role ? `your role there is ${role}` : 'you hold no role there';
+    const where = room === null ? 'the default room' : `room ${room}`;
+    return new AppError(
+      room === null ? 'access_denied' : 'room_forbidden',
+      403,
+      `moveRoom on ${table} needs admin in the source room (${where}): ${who}.`,
+    );
+  }
+
+  // ---- dispatch ----------------------------------------------------------------------------
+
+  async function one(run: Run, op: DbOperation): Promise<DbResult> {
+    const scope = op.scope;
+    if (op.op === 'select') {
+      if (scope.kind === 'user') return selectUser(run, op);
+      if (scope.kind === 'resource') return selectResource(run, { ...op, scope });
+      return selectType(run, { ...op, scope });
+    }
+    if (scope.kind === 'type') throw invalidOperation(`scope { kind: 'type' } reads only (docs/api.md §10 rule 8); write through a resource scope.`);
+    if (!run.tx) throw new Error('rows: a write outside a transaction');
+    if (scope.kind === 'user') return writeUser(run, run.tx, op);
+    return writeResource(run, run.tx, { ...op, scope });
+  }
+
+  /** Runs `ops` (one transaction unless it is a lone select), then publishes what auto-joins changed. */
+  async function execute(caller: PrincipalCaller, ops: DbOperation[], batch: boolean): Promise<DbResult[]> {
+    const deployment = await apps.deployment(caller.deployment.id);
+    const base = { caller, schema: deployment.schema, now: deps.now() };
+    if (!batch && ops[0].op === 'select') return [await one({ ...base, db: deps.prisma, tx: null, joins: [] }, ops[0])];
+    const { results, events, grantEvents } = await deps.transaction(async tx => {
+      const run: Run = { ...base, db: tx, tx, joins: [] };
+      const results: DbResult[] = [];
+      for (const [i, op] of ops.entries()) {
+        try {
+          results.push(await one(run, op));
+        } catch (error) {
+          // A batch is all or nothing: say which operation stopped it.
+          if (batch && error instanceof AppError)
+            throw new AppError(error.code, error.status, `operations[${i}]: ${error.message}`, { ...error.details, operation: i });
+          throw error;
+        }
+      }
+      const events: MembershipEvent[] = [];
+      const grantEvents: GrantEvent[] = [];
+      for (const changes of run.joins) {
+        await changes.flush();
+        events.push(...changes.events);
+        grantEvents.push(...changes.grantEvents);
+      }
+      return { results, events, grantEvents };
+    });
+    deps.bus.publish(events);
+    deps.bus.publishGrants(grantEvents);
+    return results;
+  }
+
+  return {
+    /** POST /v1/db/query, `dbQuery`, `dbSelect`. */
+    async query(caller: PrincipalCaller, input: unknown): Promise<DbResult> {
+      const [result] = await execute(caller, [parseOperation(input)], false);
+      return result;
+    },
+    /** POST /v1/db/batch, `dbBatch`: every operation in one transaction, all or nothing. */
+    batch(caller: PrincipalCaller, input: unknown): Promise<DbResult[]> {
+      return execute(caller, parseBatch(input), true);
+    },
+    /** The plan of a select's page query as EXPLAIN prints it, ANALYZE'd on request (bench/rows.ts, the index tests). */
+    async explain(caller: PrincipalCaller, input: unknown, { analyze = false } = {}): Promise<string[]> {
+      const op = parseOperation(input);
+      if (op.op !== 'select') throw invalidOperation('explain takes a select.');
+      const deployment = await apps.deployment(caller.deployment.id);
+      const explain = { lines: [] as string[], analyze };
+      await one({ caller, schema: deployment.schema, now: deps.now(), db: deps.prisma, tx: null, joins: [], explain }, op);
+      return explain.lines;
+    },
+  };
+}
+
+export type RowService = ReturnType<typeof createRowService>;

@@ -1,0 +1,178 @@
+/**
+ * The schema apps write (docs/api.md §5.5), through the real deploy route: inline owned tables,
+ * single-string access rules, camelCase timestamps and an index on createdAt deploy and read back
+ * as stored; a deploy that would drop a table or column holding rows is refused with 409
+ * `schema_drops_data` naming it, on the embedded database and PostgreSQL alike.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import team from '../../examples/team-schema.js';
+import type { SchemaIR } from '../../src/schema/index.js';
+import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+
+const available = await backends();
+
+/** A copy of `ir` changed by `edit`, as a developer would edit and redeploy their schema. */
+function edited(ir: SchemaIR, edit: (copy: SchemaIR) => void): SchemaIR {
+  const copy = structuredClone(ir);
+  edit(copy);
+  return copy;
+}
+
+/** Drops an inline table of `team` and its owns entry. */
+const withoutTeamTable = (copy: SchemaIR, name: string) => {
+  delete copy.tables[name];
+  copy.resources.team.owns = copy.resources.team.owns.filter(own => own.table !== name);
+};
+
+describe.each(available)('app schemas on $name', backend => {
+  let ctx: TestContext;
+  let s: Seed;
+  let teamId: string;
+
+  const deploy = (schema: unknown, env = 'dev') => s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/${env}`, { schema });
+  const stored = async (env = 'dev') => {
+    const row = await ctx.database.prisma.deployment.findUniqueOrThrow({ where: { appId_env: { appId: s.appId, env } } });
+    return { id: row.id, version: row.version, schema: row.schema };
+  };
+  /** A row written straight to the store: the row API is not what this file tests. */
+  const insertRow = async (env: string, tableName: string, data: Record<string, unknown>, resourceId: string | null = teamId) => {
+    const { id: deploymentId } = await stored(env);
+    await ctx.database.prisma.row.create({
+      data: { id: randomUUID(), deploymentId, tableName, creatorId: s.users.alice.id, resourceId, data: data as object },
+    });
+  };
+
+  beforeAll(async () => {
+    ctx = await startTestApp({ database: await backend.create() });
+    s = await seed(ctx, ['alice']);
+  });
+  afterAll(() => ctx.close());
+
+  it('deploys a schema shaped like a real app and stores its IR as compiled', async () => {
+    const res = await deploy(team);
+    expect(res.status).toBe(200);
+    expect(res.body.tables).toEqual(['member_budgets', 'member_events', 'member_notes', 'posts', 'profiles']);
+    expect(res.body.resourceTypes).toEqual(['club', 'team']);
+
+    const { schema } = await stored();
+    expect(schema).toEqual(team);
+    const ir = schema as unknown as SchemaIR;
+    expect(ir.resources.team.owns).toEqual([
+      { table: 'member_notes', access: null },
+      { table: 'member_events', access: null },
+      { table: 'member_budgets', access: null },
+    ]);
+    expect(ir.tables.member_notes).toMatchObject({
+      ownedBy: 'team',
+      timestamps: true,
+      indexes: [['subjectId', 'createdAt']],
+      access: { read: ['admin'], create: ['admin'], update: ['creator'], delete: ['admin'] },
+    });
+    expect(ir.tables.member_events.columns).toMatchObject({
+      memberId: { type: 'uuid', notNull: true },
+      payload: { type: 'jsonb', default: {} },
+      sequence: { type: 'bigint', notNull: true },
+    });
+    expect(ir.tables.member_events).toMatchObject({ indexes: [['createdAt']], onOwnerDelete: 'tombstone' });
+    expect(ir.tables.posts).toMatchObject({ ownedBy: null, access: { read: ['reader'], unlink: ['admin'] } });
+    expect(ir.resources.club.shares).toEqual([
+      { table: 'posts', onMemberRemove: 'hide', access: null },
+      { table: 'profiles', onMemberRemove: 'retain', access: null },
+    ]);
+    // The deployment the services read is the same IR.
+    const { id } = await stored();
+    expect((await ctx.app.services.apps.deployment(id)).schema).toEqual(team);
+    teamId = await createResource(s.users.alice, 'team', `crew-${backend.name}`);
+  });
+
+  it('refuses an IR that uses the old snake_case timestamp names, naming the new ones', async () => {
+    const res = await deploy(edited(team, copy => (copy.tables.posts.indexes = [['created_at']])));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_schema');
+    expect(res.body.issues).toEqual([
+      {
+        path: 'tables.posts.indexes[0][0]',
+        message: 'index names unknown column "created_at": the timestamps() columns are createdAt and updatedAt',
+      },
+    ]);
+  });
+
+  it('allows dropping tables and columns that hold no rows, and adding is always allowed', async () => {
+    await insertRow('dev', 'member_notes', { subjectId: randomUUID(), body: 'first' });
+    const dropEmpty = edited(team, copy => {
+      withoutTeamTable(copy, 'member_budgets');
+      delete copy.tables.member_notes.columns.pinned; // no stored row has this key
+    });
+    expect((await deploy(dropEmpty)).status).toBe(200);
+    expect((await deploy(team)).status).toBe(200);
+    const added = edited(team, copy => {
+      copy.tables.member_notes.columns.mood = { type: 'text', notNull: false, unique: false };
+    });
+    expect((await deploy(added)).status).toBe(200);
+  });
+
+  it('refuses dropping a table that holds rows, naming it, and keeps the deployed schema', async () => {
+    await deploy(team);
+    const before = await stored();
+    const res = await deploy(edited(team, copy => withoutTeamTable(copy, 'member_notes')));
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: 'schema_drops_data', tables: ['member_notes'], columns: [] });
+    expect(res.body.message).toBe(
+      `This deploy would drop table "member_notes", which still holds data in environment 'dev'. Keep it in the schema, or delete the rows first (a deploy never deletes data).`,
+    );
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses dropping a column that any row holds, naming table and column, with every offender in one answer', async () => {
+    await insertRow('dev', 'member_events', { memberId: randomUUID(), kind: 'joined', payload: {}, sequence: '1' });
+    await insertRow('dev', 'profiles', { displayName: 'Alice', bio: null }, null);
+    const res = await deploy(
+      edited(team, copy => {
+        withoutTeamTable(copy, 'member_events');
+        delete copy.tables.member_notes.columns.body;
+        delete copy.tables.member_notes.columns.pinned; // still held by no row: not named
+        delete copy.tables.profiles.columns.bio; // a null value is still data the row holds
+      }),
+    );
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({
+      error: 'schema_drops_data',
+      tables: ['member_events'],
+      columns: [
+        { table: 'member_notes', column: 'body' },
+        { table: 'profiles', column: 'bio' },
+      ],
+    });
+    expect(res.body.message).toMatch(
+      /^This deploy would drop table "member_events", column "member_notes.body", column "profiles.bio", which still hold data/,
+    );
+  });
+
+  it("judges only this environment's rows", async () => {
+    expect((await deploy(team, 'staging')).status).toBe(200);
+    await insertRow('staging', 'posts', { title: 'staging only' }, null);
+    const withoutPosts = edited(team, copy => {
+      delete copy.tables.posts;
+      copy.resources.club.shares = copy.resources.club.shares.filter(share => share.table !== 'posts');
+    });
+    // dev holds no posts: staging's rows do not stop dev from dropping the table.
+    expect((await deploy(withoutPosts, 'dev')).status).toBe(200);
+    expect((await deploy(team, 'dev')).status).toBe(200);
+    const refused = await deploy(
+      edited(team, copy => delete copy.tables.posts.columns.title),
+      'staging',
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.columns).toEqual([{ table: 'posts', column: 'title' }]);
+  });
+
+  it('answers the same refusal over GraphQL', async () => {
+    const res = await s.developer.gql('mutation ($appId: ID!, $schema: JSON!) { deploy(appId: $appId, env: "dev", schema: $schema) { version } }', {
+      appId: s.appId,
+      schema: edited(team, copy => withoutTeamTable(copy, 'member_notes')),
+    });
+    expect(res.errors[0].extensions).toMatchObject({ code: 'schema_drops_data', status: 409, details: { tables: ['member_notes'] } });
+  });
+});

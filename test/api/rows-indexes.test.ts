@@ -1,0 +1,120 @@
+/**
+ * Row-store indexes (docs/api.md §11.6), on the embedded database and PostgreSQL: declared
+ * `index([...])`es become partial expression indexes at deploy (and go when the schema drops
+ * them), and the reads that matter are planned on indexes, never a scan of `rows`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PrincipalCaller } from '../../src/domain/caller.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { newId } from '../../src/lib/secrets.js';
+import { type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { ROWS_SCHEMA, type RowsSeed, inResource, mine, rowsSeed } from './rows.fixture.js';
+
+const available = await backends();
+const SEED_TIMEOUT_MS = 180_000;
+
+describe.each(available)('row indexes on $name', backend => {
+  let ctx: TestContext;
+  let s: RowsSeed;
+
+  beforeAll(async () => {
+    ctx = await startTestApp({ database: await backend.create() });
+    s = await rowsSeed(ctx, ['owner', 'member']);
+  });
+  afterAll(() => ctx.close());
+
+  const declared = async () =>
+    (
+      await ctx.database.prisma.$queryRaw<{ indexdef: string }[]>`
+        SELECT indexdef FROM pg_indexes WHERE tablename = 'rows' AND indexname LIKE 'rows\\_x\\_%' AND indexdef LIKE ${`%'${s.deploymentId}'%`}`
+    ).map(r => r.indexdef);
+
+  it('a deploy turns each declared index into partial expression indexes; a redeploy drops the ones it no longer declares', async () => {
+    const defs = await declared();
+    // notes(title): resource rows (shared tables' retained copies) and users' own rows; tasks(priority), tasks(done, due):
+    // resource rows only (inline); tasks(createdAt) is the built-in index's.
+    expect(defs).toHaveLength(4);
+    const tasks = defs.filter(d => d.includes("'tasks'"));
+    expect(tasks).toHaveLength(2);
+    expect(tasks.every(d => d.includes('(resource_id, room_id, ') && d.includes('resource_id IS NOT NULL'))).toBe(true);
+    expect(tasks.some(d => d.includes("'priority'::text))::numeric"))).toBe(true);
+    expect(
+      defs
+        .filter(d => d.includes("'notes'"))
+        .map(d => d.match(/USING btree \((\w+),/)?.[1])
+        .sort(),
+    ).toEqual(['creator_id', 'resource_id']);
+
+    const schema = structuredClone(ROWS_SCHEMA);
+    schema.tables.tasks.indexes = [['createdAt'], ['priority']];
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema })).status).toBe(200);
+    const after = await declared();
+    expect(after).toHaveLength(3);
+    expect(after.some(d => d.includes("'due'"))).toBe(false);
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: ROWS_SCHEMA })).status).toBe(200);
+    expect(await declared()).toHaveLength(4);
+  });
+
+  it(
+    'resource pages, user pages and declared-column reads are planned on indexes (EXPLAIN, 40,000 rows)',
+    async () => {
+      const { owner, member } = s.users;
+      const project = await createResource(owner, 'project', 'big');
+      const other = await createResource(owner, 'project', 'noise');
+      await addMember(owner, member, project, 'writer');
+      const rooms = Array.from({ length: 20 }, () => newId('room'));
+      await ctx.database.prisma.room.createMany({ data: rooms.map(id => ({ id, resourceId: project, name: id, updatedAt: new Date() })) });
+      await ctx.database.prisma.roomGrant.createMany({
+        data: rooms
+          .slice(0, 3)
+          .map(roomId => ({ roomId, resourceId: project, principalId: member.id, role: 'writer' as const, updatedAt: new Date() })),
+      });
+      const fill = (resourceId: string, creator: string, table: string) => ctx.database.prisma.$executeRaw`
+        INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
+        SELECT gen_random_uuid(), ${s.deploymentId}, ${table}, ${creator}, ${resourceId},
+          CASE WHEN g % 21 = 0 THEN NULL ELSE (ARRAY[${Prisma.join(rooms)}])[g % 20 + 1] END,
+          jsonb_build_object('title', 't' || g, 'priority', g % 97, 'done', g % 2 = 0), now() - g * interval '1 second', now()
+        FROM generate_series(1, 10000) AS g`;
+      await fill(project, owner.id, 'tasks');
+      await fill(other, owner.id, 'tasks');
+      await ctx.database.prisma.$executeRaw`
+        INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
+        SELECT gen_random_uuid(), ${s.deploymentId}, 'notes', CASE WHEN g % 10 = 0 THEN ${member.id} ELSE ${owner.id} END, NULL, NULL,
+          jsonb_build_object('title', 'n' || g), now() - g * interval '1 second', now()
+        FROM generate_series(1, 20000) AS g`;
+      await ctx.database.prisma.$executeRawUnsafe('ANALYZE rows');
+
+      const caller: PrincipalCaller = {
+        type: 'principal',
+        principal: { id: member.id, kind: 'user', ownerId: null },
+        deployment: { id: s.deploymentId, appId: s.appId, env: 'dev' },
+        credential: 'test_session',
+        payer: null,
+      };
+      const explain = async (input: Record<string, unknown>) => (await ctx.app.services.rows.explain(caller, { op: 'select', ...input })).join('\n');
+
+      const page = await explain({ scope: inResource(project), table: 'tasks', limit: 50 });
+      expect(page).toContain('rows_resource_id_table_name_room_id_created_at_id_idx');
+      expect(page).not.toMatch(/Seq Scan on rows/);
+
+      const room = await explain({ scope: inResource(project, rooms[0]), table: 'tasks', limit: 50 });
+      expect(room).toContain('rows_resource_id_table_name_room_id_created_at_id_idx');
+      expect(room).not.toMatch(/Seq Scan on rows/);
+
+      const own = await explain({ scope: mine, table: 'notes', limit: 50 });
+      expect(own).toMatch(/rows_deployment_id_table_name_creator_id_created_at_id_idx|rows_x_/);
+      expect(own).not.toMatch(/Seq Scan on rows/);
+
+      const byPriority = await explain({ scope: inResource(project), table: 'tasks', where: { priority: 42 }, orderBy: { column: 'priority' } });
+      expect(byPriority).toMatch(/rows_x_/);
+      expect(byPriority).not.toMatch(/Seq Scan on rows/);
+
+      const real = await ctx.app.services.rows.query(caller, { op: 'select', scope: inResource(project), table: 'tasks', limit: 50 });
+      expect(real.rows).toHaveLength(50);
+      const readable = new Set([null, ...rooms.slice(0, 3)]);
+      expect(real.rows!.every(r => readable.has(r.roomId as string | null))).toBe(true);
+    },
+    SEED_TIMEOUT_MS,
+  );
+});
