@@ -7,5 +7,6 @@ import './invite-links.js';
 import './principals.js';
 import './apps.js';
 import './feeds.js';
+import './dashboard.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { IdpConfig } from '../config.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { sendJson } from '../lib/http.js';
+import { json, writeNodeResponse } from '../lib/http.js';
 import { createIdentityProvider, type IdentityProviderOptions } from './provider.js';
 import { describeError } from '../error-responses.js';
 import { requestIdFrom, setLogLevel, withRequestId } from '../lib/logger.js';
@@ -40,8 +40,9 @@ export async function createIdentityProviderServer(
   });
   async function serve(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://idp.local');
-    if (url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
-    if (!(await idp.handle(req, res, url))) sendJson(res, 404, { error: 'not_found', error_description: `No route ${req.method} ${url.pathname}.` });
+    if (url.pathname === '/healthz') return writeNodeResponse(res, json(200, { ok: true }));
+    if (!(await idp.handle(req, res, url)))
+      await writeNodeResponse(res, json(404, { error: 'not_found', error_description: `No route ${req.method} ${url.pathname}.` }));
   }
   const server = createServer((req, res) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
@@ -51,7 +52,10 @@ export async function createIdentityProviderServer(
         // Bad input (an oversized or NUL-bearing form) keeps its 4xx; only the unexpected is a 500, logged.
         const shape = describeError(error);
         if (res.headersSent) return void res.destroy();
-        sendJson(res, shape.status, { error: shape.status >= 500 ? 'server_error' : shape.code, error_description: shape.message }, shape.headers);
+        return writeNodeResponse(
+          res,
+          json(shape.status, { error: shape.status >= 500 ? 'server_error' : shape.code, error_description: shape.message }, shape.headers),
+        );
       }),
     );
   });

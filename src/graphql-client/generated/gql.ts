@@ -37,6 +37,9 @@ type Documents = {
     "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": typeof types.CreateAgentDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.UnblockUserDocument,
+    "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": typeof types.MyInvitationsAcrossAppsDocument,
+    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd createdAt } }\n      }\n    ": typeof types.MyWalletDocument,
+    "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    ": typeof types.DeleteResourceAsOwnerDocument,
     "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.AppsDocument,
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.CreateAppDocument,
     "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    ": typeof types.DeployDocument,
@@ -65,6 +68,9 @@ const documents: Documents = {
     "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": types.CreateAgentDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": types.UnblockUserDocument,
+    "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": types.MyInvitationsAcrossAppsDocument,
+    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd createdAt } }\n      }\n    ": types.MyWalletDocument,
+    "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    ": types.DeleteResourceAsOwnerDocument,
     "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    ": types.AppsDocument,
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": types.CreateAppDocument,
     "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    ": types.DeployDocument,
@@ -159,6 +165,18 @@ export function graphql(source: "\n      mutation BlockUser($userId: ID!) {\n   
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    "): typeof import('./graphql.js').UnblockUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    "): typeof import('./graphql.js').MyInvitationsAcrossAppsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd createdAt } }\n      }\n    "): typeof import('./graphql.js').MyWalletDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    "): typeof import('./graphql.js').DeleteResourceAsOwnerDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
