@@ -1,16 +1,16 @@
 /**
  * How errors leave the server: every thrown value is classified once (`describeError`) and written
- * by one function per transport: `sendRestError` (REST, gateway and refusals before routing) and
- * `maskError` (GraphQL `extensions`, Yoga's hook). AppErrors keep their code and status; anything
- * unexpected is logged with its stack and masked, with the request id the client can quote.
+ * by one function per transport: `restError` (REST, gateway and refusals before routing) and
+ * `maskError` (GraphQL `extensions`, Yoga's hook; `graphqlErrorResponse` for a GraphQL request
+ * refused before Yoga saw it). AppErrors keep their code and status; anything unexpected is
+ * logged with its stack and masked, with the request id the client can quote.
  */
-import type { ServerResponse } from 'node:http';
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { ZodError } from 'zod';
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from './db/busy.js';
 import { AppError, badRequest, serviceBusy, zodToAppError } from './errors.js';
 import { Prisma } from './generated/prisma/client.js';
-import { sendJson } from './lib/http.js';
+import { type HeaderValues, json } from './lib/http.js';
 import { currentRequestId, logger } from './lib/logger.js';
 
 export interface ErrorShape {
@@ -57,12 +57,21 @@ export function describeError(error: unknown): ErrorShape {
   if (postgresCode(original) === '22021') {
     return describeError(badRequest('invalid_argument', 'Text must not contain NUL bytes.'));
   }
+  // Already classified (maskError's output, read back by the REST shim): keep it, details and all.
+  if (error instanceof GraphQLError && typeof error.extensions?.code === 'string' && typeof error.extensions.status === 'number') {
+    const details = error.extensions.details as Record<string, unknown> | undefined;
+    const retryAfter = details?.retryAfter;
+    return {
+      code: error.extensions.code,
+      status: error.extensions.status,
+      message: error.message,
+      ...(details ? { details } : {}),
+      ...(typeof retryAfter === 'number' ? { headers: { 'retry-after': String(retryAfter) } } : {}),
+    };
+  }
   // No original error: a GraphQL parse, validation or variable-coercion error, caused by the request.
   if (error instanceof GraphQLError && !error.originalError) {
     return { code: 'invalid_argument', status: 400, message: error.message };
-  }
-  if (error instanceof GraphQLError && error.extensions?.code && typeof error.extensions.code === 'string') {
-    return { code: error.extensions.code, status: Number(error.extensions.status ?? 400), message: error.message };
   }
   return internal(original ?? error);
 }
@@ -100,9 +109,9 @@ export function graphqlRefusal(error: unknown, nodes?: GraphQLErrorOptions['node
 }
 
 /** The GraphQL error body `{ errors: [...] }` for a request refused before Yoga saw it (guards, CORS). */
-export function sendGraphqlError(res: ServerResponse, error: unknown) {
+export function graphqlErrorResponse(error: unknown): Response {
   const { code, status, message, headers } = describeError(error);
-  sendJson(res, status, { errors: [{ message, extensions: { code, status } }] }, headers);
+  return json(status, { errors: [{ message, extensions: { code, status } }] }, headers);
 }
 
 /** The SQLSTATE behind a Prisma error raised through a driver adapter (PGlite or pg). */
@@ -113,7 +122,7 @@ function postgresCode(error: unknown): string | undefined {
 }
 
 /** The REST error body `{ error, message, ...details }` with the shape's headers (`retry-after`). */
-export function sendRestError(res: ServerResponse, error: unknown, headers: Record<string, string | string[]> = {}) {
+export function restError(error: unknown, headers: HeaderValues = {}): Response {
   const shape = describeError(error);
-  sendJson(res, shape.status, { error: shape.code, message: shape.message, ...(shape.details ?? {}) }, { ...shape.headers, ...headers });
+  return json(shape.status, { error: shape.code, message: shape.message, ...(shape.details ?? {}) }, { ...shape.headers, ...headers });
 }

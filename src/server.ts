@@ -1,21 +1,25 @@
 /**
- * Assembles one Gatehouse process: database, services, GraphQL (Yoga + graphql-jit), the REST
- * shims and /healthz on one node:http server. Tests, the CLI and benchmarks all start it here.
+ * Assembles one Gatehouse process: database, services, and the request pipeline: one fetch-style
+ * entry (@whatwg-node/server, graphql-yoga's own adapter) in front of the gateway routes, GraphQL
+ * (Yoga + graphql-jit), the REST route table and /healthz, served by node:http and callable
+ * in-process (`App.fetch`). Tests, the CLI and benchmarks all start it here.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { useGraphQlJit } from '@envelop/graphql-jit';
+import { createServerAdapter } from '@whatwg-node/server';
 import { type DocumentNode, Kind } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { createCors } from './auth/cors.js';
-import { assertCsrf, isStateChanging, useCsrfForMutations } from './auth/csrf.js';
+import { useCsrfForMutations } from './auth/csrf.js';
+import { dashboardUserOf } from './auth/dashboard-session.js';
 import { createGatewayAuth } from './auth/gateway-setup.js';
-import { type RequestScope, apiPathOf } from './auth/request-scope.js';
-import { resolveCaller } from './auth/resolve-caller.js';
+import { type RequestContext, apiPathOf } from './auth/request-context.js';
+import { type ResolvedAuth, resolveCaller } from './auth/resolve-caller.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import type { Context } from './graphql/builder.js';
-import { graphqlRefusal, maskError, sendGraphqlError, sendRestError } from './error-responses.js';
+import { graphqlErrorResponse, graphqlRefusal, maskError, restError } from './error-responses.js';
 import { boundedParseCache, graphqlLimitPlugins } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
@@ -23,9 +27,9 @@ import { sharedSubscribe } from './realtime/shared-subscribe.js';
 import { attachWebSocketFeeds } from './realtime/websocket.js';
 import { routes } from './rest/routes.js';
 import { createDevBootstrap } from './rest/dev-bootstrap.js';
-import { createRestShim, send } from './rest/shim.js';
-import { assertNoNulInOperation, guardRequest, readBody } from './lib/body.js';
-import { injectFetch } from './lib/inject-fetch.js';
+import { type PipelineServerContext, createRestShim } from './rest/shim.js';
+import { assertNoNulInOperation, drainWithin, guardRequestLine, readRequestBody } from './lib/body.js';
+import { json } from './lib/http.js';
 import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
 import { createServices, type Services } from './services/index.js';
 
@@ -41,10 +45,20 @@ export interface App {
   services: Services;
   database: Database;
   server: Server;
-  /** Handles one request without a listening socket (in-process tests). */
+  /**
+   * Handles one request in-process, with no socket: the same pipeline a listening server runs,
+   * as seen from loopback. SSE streams through; WebSocket upgrades need a listening server.
+   */
   fetch(request: Request): Promise<Response>;
   start(): Promise<{ url: string }>;
   stop(): Promise<void>;
+}
+
+/** What the node:http edge (or `App.fetch`) hands the pipeline beside the Request. */
+interface EdgeContext {
+  req?: IncomingMessage;
+  res?: ServerResponse;
+  remoteAddress?: string;
 }
 
 export async function buildApp({ config, database, now }: AppOptions): Promise<App> {
@@ -61,19 +75,20 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     now: now ?? (() => new Date()),
   });
 
-  // Gateway auth (src/auth/): bearer tokens and session cookies -> caller + credential kind (CSRF).
-  const contextFor = async (req: IncomingMessage, scope: RequestScope): Promise<Context> => ({
-    services,
-    ...(await resolveCaller(services, req.headers, scope.audienceAppId)),
-  });
   const gatewayAuth = await createGatewayAuth({ services, config });
+  const { gateway } = gatewayAuth;
   const corsPolicy = createCors({ services, config });
   // `gatehouse dev-token create` while this process holds DATA_DIR (loopback + a secret file).
   const devBootstrap = createDevBootstrap({ services, config });
 
-  type ServerContext = { req?: IncomingMessage; res?: ServerResponse; scope?: RequestScope; caller?: Context['caller'] };
+  /** The resolvers' context: the caller resolved once per request (RequestContext.auth). */
+  const contextFor = async (request: RequestContext, auth?: ResolvedAuth): Promise<Context> => ({
+    services,
+    ...(auth ?? (await request.auth())),
+    dashboardUser: () => dashboardUserOf(services, config, request.request.headers),
+  });
 
-  const yoga = createYoga<ServerContext>({
+  const yoga = createYoga<PipelineServerContext>({
     schema,
     // The gateway's /graphql, and /_osg/graphql on hosted app origins (the router admits it only there).
     graphqlEndpoint: '{/_osg}?/graphql',
@@ -85,7 +100,8 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     maskedErrors: { maskError },
     parserAndValidationCache: boundedParseCache(),
     // Sockets resolve their caller once, at connection time (src/realtime/websocket.ts).
-    context: initial => ('caller' in initial ? { services, caller: initial.caller ?? null } : contextFor(initial.req!, initial.scope!)),
+    context: initial =>
+      'caller' in initial ? { services, caller: (initial.caller as Context['caller']) ?? null } : contextFor(initial.requestContext, initial.auth),
     plugins: [
       // NUL bytes in variables or string literals: 400 invalid_argument before anything parses them.
       useRefuseNul,
@@ -99,90 +115,136 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     ],
   });
 
-  const rest = createRestShim(schema, routes);
+  const rest = createRestShim(yoga, routes);
   let ready = false;
 
-  /**
-   * The request pipeline, in order: input guards -> where the request arrived (mount) -> CORS ->
-   * the request's scope (computed once, passed down) -> gateway routes (/auth, /_osg/auth,
-   * /_invite, dashboard, /idp) -> GraphQL -> dev bootstrap and /healthz -> the REST route table.
-   */
-  async function handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', 'http://gatehouse.local');
-    // Every response, whoever writes it (Yoga, oidc-provider, the shims): no MIME sniffing.
-    res.setHeader('x-content-type-options', 'nosniff');
-    // Request input, before any routing: the body limit, a declared oversized body, NUL in the URL.
-    try {
-      guardRequest(req, res, url, config.maxBodyBytes);
-    } catch (error) {
-      return refuse(res, error, url.pathname.endsWith('/graphql'));
-    }
-    const mount = await gatewayAuth.gateway.mountOf(req);
-    // CORS headers (set before any handler writes); a cookie call from a registered Origin acts for its app.
-    const cors = await corsPolicy.handle(req, res, url.pathname);
-    if (cors.answered) return;
-    const scope: RequestScope = { url, mount, audienceAppId: mount.host?.appId ?? cors.audienceAppId };
-    if (await gatewayAuth.gateway.handle(req, res, scope)) return;
-    const path = apiPathOf(scope);
-    if (path === '/graphql') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        // Yoga takes an already-read body from req.body, so the one limited reader counts it.
-        try {
-          (req as IncomingMessage & { body?: Uint8Array }).body = await readBody(req);
-        } catch (error) {
-          return refuse(res, error, true);
-        }
-      }
-      return yoga(req, res, { scope });
-    }
-    if (devBootstrap.handles(path)) return devBootstrap.handle(req, res);
-    if (path === '/healthz') return send(res, ready ? 200 : 503, { ok: ready, database: db.kind });
-    const found = rest.match(req.method ?? 'GET', path);
-    if (found === null) return send(res, 404, { error: 'not_found', message: `No route ${req.method} ${path}.` });
-    if (found === 'method_not_allowed') return send(res, 405, { error: 'method_not_allowed', message: `${req.method} is not supported on ${path}.` });
-    let context: Context;
-    try {
-      context = await contextFor(req, scope);
-      assertCsrf(context, isStateChanging(req.method));
-    } catch (error) {
-      return sendRestError(res, error);
-    }
-    return rest.handle(found, req, res, url, context);
+  /** The per-request context, computed once: where it arrived, for which app, and lazily its body and caller. */
+  function requestContext(
+    request: Request,
+    url: URL,
+    requestId: string,
+    remoteAddress: string,
+    fields: Pick<RequestContext, 'mount' | 'audienceAppId'>,
+  ) {
+    let body: Promise<Uint8Array> | undefined;
+    let auth: Promise<ResolvedAuth> | undefined;
+    const context: RequestContext = {
+      request,
+      url,
+      requestId,
+      remoteAddress,
+      ...fields,
+      body: () => (body ??= readRequestBody(request, config.maxBodyBytes)),
+      auth: () => (auth ??= resolveCaller(services, request.headers, context.audienceAppId)),
+    };
+    return context;
   }
 
-  const server = createServer((req, res) => {
-    const requestId = requestIdFrom(req.headers['x-request-id']);
+  /**
+   * The pipeline, in order: input guards -> where the request arrived (mount) -> CORS -> the
+   * request context (computed once, passed down) -> gateway routes (/auth, /_osg/auth, /_invite,
+   * /idp) -> GraphQL -> dev bootstrap and /healthz -> the REST route table.
+   */
+  async function pipeline(request: Request, requestId: string, remoteAddress: string): Promise<Response> {
+    const url = new URL(request.url);
+    const graphqlPath = url.pathname.endsWith('/graphql');
+    // Request input, before any routing: NUL in the URL, a declared oversized body.
+    try {
+      guardRequestLine(url, request.headers.get('content-length'), config.maxBodyBytes);
+    } catch (error) {
+      return graphqlPath ? graphqlErrorResponse(error) : restError(error);
+    }
+    const host = (request.headers.get('host') ?? url.host).toLowerCase();
+    const mount = await gateway.mountOf(host);
+    const cors = await corsPolicy.decide(request, host, url.pathname);
+    if (cors.preflight) return cors.preflight;
+    const context = requestContext(request, url, requestId, remoteAddress, {
+      mount,
+      audienceAppId: mount.host?.appId ?? cors.audienceAppId,
+    });
+    let response: Response;
+    if (cors.refusal) response = graphqlPath ? graphqlErrorResponse(cors.refusal) : restError(cors.refusal);
+    else response = await route(context);
+    // Every response of a CORS path carries the decision (errors and 404s too).
+    for (const [name, value] of Object.entries(cors.headers)) response.headers.set(name, value);
+    return response;
+  }
+
+  async function route(context: RequestContext): Promise<Response> {
+    const answered = await gateway.handle(context);
+    if (answered) return answered;
+    const { request } = context;
+    const path = apiPathOf(context);
+    if (path === '/graphql') return graphql(context);
+    if (devBootstrap.handles(path)) return devBootstrap.handle(context);
+    if (path === '/healthz') return json(ready ? 200 : 503, { ok: ready, database: db.kind });
+    const found = rest.match(request.method, path);
+    if (found === null) return json(404, { error: 'not_found', message: `No route ${request.method} ${path}.` });
+    if (found === 'method_not_allowed') return json(405, { error: 'method_not_allowed', message: `${request.method} is not supported on ${path}.` });
+    return rest.handle(found, context);
+  }
+
+  /** Yoga takes the body the one limited reader already read, so MAX_BODY_BYTES counts it once. */
+  async function graphql(context: RequestContext): Promise<Response> {
+    const { request } = context;
+    let forYoga = request;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      try {
+        forYoga = new Request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body: (await context.body()) as BodyInit,
+          signal: request.signal,
+        });
+      } catch (error) {
+        return graphqlErrorResponse(error);
+      }
+    }
+    return yoga.handleRequest(forYoga, { requestContext: context });
+  }
+
+  /** Request id, logging context, the headers every response carries, and the last-resort error answer. */
+  const adapter = createServerAdapter<EdgeContext>((request, edge) => {
+    const requestId = requestIdFrom(request.headers.get('x-request-id') ?? undefined);
     const started = performance.now();
-    res.setHeader('x-request-id', requestId);
-    // An access line per request at debug (path only: query strings can carry codes).
-    res.once('finish', () =>
+    return withRequestId(requestId, async () => {
+      let response = await pipeline(request, requestId, edge.req?.socket.remoteAddress ?? edge.remoteAddress ?? '127.0.0.1').catch(error =>
+        restError(error),
+      );
+      try {
+        response.headers.set('x-request-id', requestId);
+      } catch {
+        // Immutable headers (a Response from fetch): copy it once.
+        response = new Response(response.body, response);
+        response.headers.set('x-request-id', requestId);
+      }
+      // Every response, whoever built it (Yoga, the provider, the shims): no MIME sniffing.
+      response.headers.set('x-content-type-options', 'nosniff');
+      // An access line per request at debug (path only: query strings can carry codes).
       logger.debug(
-        { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) },
+        { method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) },
         'request',
-      ),
-    );
-    withRequestId(requestId, () =>
-      handle(req, res).catch(error => {
-        if (!res.headersSent) sendRestError(res, error);
-        else res.destroy();
-      }),
-    );
+      );
+      return response;
+    });
+  });
+
+  const server = createServer((req, res) => {
+    // A response sent before its body arrived must not drain an endless body (src/lib/body.ts).
+    drainWithin(req, res, config.maxBodyBytes);
+    adapter.requestListener(req, res);
   });
   server.keepAliveTimeout = 65_000;
-  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', mountOf: gatewayAuth.gateway.mountOf, limits: config.feeds });
+  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', mountOf: gateway.mountOf, limits: config.feeds });
 
   return {
     services,
     database: db,
     server,
-    /**
-     * The whole pipeline with no socket (light-my-request), as seen from loopback. Request/response
-     * calls only: SSE streams through but WebSocket upgrades need a listening server (start()).
-     */
     async fetch(request: Request) {
       // Built is ready for in-process calls (/healthz); stop() clears it, start() sets it again.
       if (!server.listening) ready = true;
-      return injectFetch((req, res) => server.emit('request', req, res), request);
+      return adapter.fetch(request, { remoteAddress: '127.0.0.1' });
     },
     async start() {
       await ensureListening(config.port, config.host);
@@ -240,9 +302,4 @@ function isSubscription(document: DocumentNode, operationName?: string | null): 
   return document.definitions.some(
     d => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'subscription' && (!operationName || d.name?.value === operationName),
   );
-}
-
-/** A refused request in its transport's error shape (GraphQL: `errors[].extensions`). */
-function refuse(res: ServerResponse, error: unknown, graphql: boolean) {
-  return graphql ? sendGraphqlError(res, error) : sendRestError(res, error);
 }

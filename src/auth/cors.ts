@@ -17,13 +17,11 @@
  *   /auth/logout are exempt: they replace or end the browser's one session. Bearer requests are
  *   unaffected.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { AppError, isAppError } from '../errors.js';
-import { sendGraphqlError, sendRestError } from '../error-responses.js';
 import { parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
-import { CLIENT_COOKIE, SESSION_COOKIE } from './request-scope.js';
+import { CLIENT_COOKIE, SESSION_COOKIE } from './request-context.js';
 import { bearerOf } from './resolve-caller.js';
 
 export const CORS_ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
@@ -32,13 +30,18 @@ export const CORS_MAX_AGE_S = 600;
 /** Signing in replaces the browser's one gateway session and signing out ends it, whichever app asks (logout always answers { ok: true }). */
 const SESSION_REPLACING = new Set(['/auth/token', '/auth/logout']);
 
-/** Whether CORS answered the request itself, and the app a cookie call from a registered Origin acts for. */
-export interface CorsOutcome {
-  answered: boolean;
+/**
+ * The CORS decision for one request: the headers every response to it carries, and either a
+ * finished answer (a preflight: `preflight`; a refused cookie call: `refusal`) or the app a cookie
+ * call from a registered Origin acts for.
+ */
+export interface CorsDecision {
+  headers: Record<string, string>;
+  preflight?: Response;
+  refusal?: AppError;
   audienceAppId: string | null;
 }
-const PASS: CorsOutcome = { answered: false, audienceAppId: null };
-const ANSWERED: CorsOutcome = { answered: true, audienceAppId: null };
+const PASS: CorsDecision = { headers: {}, audienceAppId: null };
 
 const isCorsPath = (path: string) => path.startsWith('/auth/') || path.startsWith('/v1/') || path === '/graphql';
 
@@ -49,8 +52,8 @@ export function createCors({ services, config }: { services: Services; config: C
    * Throws 403 audience_mismatch when the session cookie belongs to another app than `appId`; other
    * failures (no or expired session, app not deployed) are left to the route.
    */
-  async function assertSessionAudience(req: IncomingMessage, appId: string): Promise<void> {
-    const cookies = parseCookies(req.headers.cookie);
+  async function assertSessionAudience(headers: Headers, appId: string): Promise<void> {
+    const cookies = parseCookies(headers.get('cookie'));
     const session = cookies.get(SESSION_COOKIE);
     if (!session) return;
     if (services.auth.validator.mode === 'userinfo') {
@@ -69,54 +72,51 @@ export function createCors({ services, config }: { services: Services; config: C
   }
 
   /** An Origin that may be a registered app origin (the gateway's own and `null` never are). */
-  const foreign = (origin: string | undefined): origin is string =>
+  const foreign = (origin: string | null): origin is string =>
     typeof origin === 'string' && origin !== gateway.origin && /^https?:\/\/[^/]{1,253}$/.test(origin);
 
   /**
-   * Sets the CORS headers (res.setHeader, so every later writeHead keeps them) and enforces the
-   * audience. Answers at once for the common request (no foreign Origin, no preflight), else a
-   * promise: whether the response was sent here (a preflight, or a refusal), and the app a
-   * cookie call from a registered Origin acts for.
+   * Decides at once for the common request (no foreign Origin, no preflight), else after looking
+   * the Origin up: its headers, a preflight's answer or a refusal, and the audience.
    */
-  function handle(req: IncomingMessage, res: ServerResponse, path: string): CorsOutcome | Promise<CorsOutcome> {
-    if ((req.headers.host ?? '').toLowerCase() !== gateway.host || !isCorsPath(path)) return PASS;
-    res.setHeader('vary', 'Origin');
-    const preflight = req.method === 'OPTIONS' && !!req.headers['access-control-request-method'];
-    if (!preflight && !foreign(req.headers.origin)) return PASS;
-    return crossOrigin(req, res, path, preflight);
+  function decide(request: Request, host: string, path: string): CorsDecision | Promise<CorsDecision> {
+    if (host !== gateway.host || !isCorsPath(path)) return PASS;
+    const preflight = request.method === 'OPTIONS' && request.headers.has('access-control-request-method');
+    if (!preflight && !foreign(request.headers.get('origin'))) return VARY;
+    return crossOrigin(request, path, preflight);
   }
 
-  async function crossOrigin(req: IncomingMessage, res: ServerResponse, path: string, preflight: boolean): Promise<CorsOutcome> {
-    const origin = req.headers.origin;
+  async function crossOrigin(request: Request, path: string, preflight: boolean): Promise<CorsDecision> {
+    const origin = request.headers.get('origin');
     const appId = foreign(origin) ? ((await services.apps.appOfOrigin(origin))?.appId ?? null) : null;
+    const headers: Record<string, string> = { vary: 'Origin' };
     if (appId) {
-      res.setHeader('access-control-allow-origin', origin!);
-      res.setHeader('access-control-allow-credentials', 'true');
+      headers['access-control-allow-origin'] = origin!;
+      headers['access-control-allow-credentials'] = 'true';
     }
     if (preflight) {
-      if (appId) {
-        res.setHeader('access-control-allow-methods', CORS_ALLOW_METHODS);
-        res.setHeader('access-control-allow-headers', CORS_ALLOW_HEADERS);
-        res.setHeader('access-control-max-age', String(CORS_MAX_AGE_S));
-      }
-      res.writeHead(204, { 'content-length': 0 });
-      res.end();
-      return ANSWERED;
+      const allowed: Record<string, string> = appId
+        ? {
+            'access-control-allow-methods': CORS_ALLOW_METHODS,
+            'access-control-allow-headers': CORS_ALLOW_HEADERS,
+            'access-control-max-age': String(CORS_MAX_AGE_S),
+          }
+        : {};
+      return { headers, audienceAppId: null, preflight: new Response(null, { status: 204, headers: { ...headers, ...allowed } }) };
     }
-    if (!appId || bearerOf(req.headers.authorization)) return PASS;
+    if (!appId || bearerOf(request.headers.get('authorization'))) return { headers, audienceAppId: null };
     // Cookie credentials act for the Origin's app, as on a hosted origin.
-    const outcome = { answered: false, audienceAppId: appId };
-    if (req.method === 'POST' && SESSION_REPLACING.has(path)) return outcome;
+    const decision = { headers, audienceAppId: appId };
+    if (request.method === 'POST' && SESSION_REPLACING.has(path)) return decision;
     try {
-      await assertSessionAudience(req, appId);
+      await assertSessionAudience(request.headers, appId);
     } catch (error) {
-      const e = error as AppError;
-      if (path !== '/graphql') sendRestError(res, e);
-      else sendGraphqlError(res, e);
-      return ANSWERED;
+      return { ...decision, refusal: error as AppError };
     }
-    return outcome;
+    return decision;
   }
 
-  return { handle };
+  return { decide };
 }
+
+const VARY: CorsDecision = { headers: { vary: 'Origin' }, audienceAppId: null };

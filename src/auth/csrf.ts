@@ -3,7 +3,6 @@
  * A cross-site form or fetch cannot add a custom header without a CORS preflight, so the header
  * proves the request came from a page allowed to call us. Bearer calls need none.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { GraphQLError, getOperationAST } from 'graphql';
 import { AppError } from '../errors.js';
@@ -15,7 +14,7 @@ export interface CsrfFacts {
   csrf?: boolean;
 }
 
-export const hasCsrfHeader = (headers: IncomingHttpHeaders) => headers[CSRF_HEADER] === '1';
+export const hasCsrfHeader = (headers: Headers) => headers.get(CSRF_HEADER) === '1';
 export const isStateChanging = (method: string | undefined) => !['GET', 'HEAD', 'OPTIONS'].includes((method ?? 'GET').toUpperCase());
 
 export const csrfRequired = () =>

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { GATEWAY_CALLBACK_PATH } from '../idp/adapter.js';
 import { createIdentityProvider } from '../idp/provider.js';
 import type { Services } from '../services/index.js';
-import { createGateway, type Gateway } from './gateway-routes.js';
+import { createGateway, type Gateway } from './gateway.js';
 
 export interface GatewayAuth {
   gateway: Gateway;
@@ -27,6 +27,7 @@ export async function createGatewayAuth({ services, config }: { services: Servic
         signInLimits: config.auth.signInLimits,
         trustProxy: config.auth.trustProxy,
         gatewayCallbackUrl: `${config.publicUrl}${GATEWAY_CALLBACK_PATH}`,
+        maxBodyBytes: config.maxBodyBytes,
       })
     : null;
   return {

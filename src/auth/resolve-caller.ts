@@ -7,13 +7,12 @@
  * 6750 has it: an invalid token is an error even where none is required), so a 401 says whether
  * the token is unknown, expired or missing; `caller: null` means none was sent.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../errors.js';
 import { parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
 import type { Caller } from '../domain/caller.js';
 import { hasCsrfHeader } from './csrf.js';
-import { CLIENT_COOKIE, SESSION_COOKIE } from './request-scope.js';
+import { CLIENT_COOKIE, SESSION_COOKIE } from './request-context.js';
 
 const GATEHOUSE_TOKEN = /^gh[da]_|^gst_/;
 
@@ -25,12 +24,12 @@ export interface ResolvedAuth {
 }
 
 /**
- * `audienceAppId` (RequestScope): the app a session cookie or token must belong to, on a hosted
+ * `audienceAppId` (RequestContext): the app a session cookie or token must belong to, on a hosted
  * origin or a registered Origin's cookie call; null accepts any app.
  */
-export async function resolveCaller(services: Services, headers: IncomingHttpHeaders, audienceAppId: string | null): Promise<ResolvedAuth> {
+export async function resolveCaller(services: Services, headers: Headers, audienceAppId: string | null): Promise<ResolvedAuth> {
   const csrf = hasCsrfHeader(headers);
-  const bearer = bearerOf(headers.authorization);
+  const bearer = bearerOf(headers.get('authorization'));
   if (bearer) {
     if (GATEHOUSE_TOKEN.test(bearer)) {
       const checked = await services.tokens.check(bearer);
@@ -42,14 +41,19 @@ export async function resolveCaller(services: Services, headers: IncomingHttpHea
       }
       return { caller, credential: 'bearer', csrf };
     }
-    const clientIdHint = typeof headers['x-client-id'] === 'string' ? headers['x-client-id'] : null;
+    const clientIdHint = headers.get('x-client-id');
     const found = await services.auth.callerForToken(bearer, { credential: 'provider', hostAppId: audienceAppId, clientIdHint });
     if (!found) throw invalidToken(bearer);
     return { caller: found.caller, credential: 'bearer', csrf };
   }
-  const cookies = parseCookies(headers.cookie);
+  const cookies = parseCookies(headers.get('cookie'));
   const session = cookies.get(SESSION_COOKIE);
   if (session) {
+    // A dashboard session names no app: it reaches only the dashboard routes (ctx.dashboardUser).
+    const dashboardClientId = services.deps.config.auth.dashboardClientId;
+    if (dashboardClientId && (await services.auth.validator.validate(session))?.clientId === dashboardClientId) {
+      return { caller: null, credential: 'cookie', csrf };
+    }
     const found = await services.auth.callerForToken(session, {
       credential: 'session',
       hostAppId: audienceAppId,
@@ -85,7 +89,7 @@ function tokenExpired(token: string, expiredAt: Date): AppError {
 }
 
 /** The token of an `Authorization: Bearer <token>` header; any other header is no bearer credential. */
-export function bearerOf(authorization: string | undefined): string | null {
+export function bearerOf(authorization: string | null | undefined): string | null {
   if (!authorization) return null;
   return /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] ?? null;
 }

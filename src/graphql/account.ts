@@ -26,6 +26,10 @@ builder.mutationField('deleteMyAccount', t =>
     description:
       'Deletes your account in every app: applies each table\'s onOwnerDelete to your rows, leaves every resource (an owned one passes to its longest-standing admin, else it is deleted) and ends your tokens and sessions. `confirm` must be "delete my account".',
     args: { confirm: t.arg.string({ required: true }) },
-    resolve: (_, { confirm }, ctx) => ctx.services.accountDeletion.deleteAccount(requirePrincipal(ctx.caller).principal.id, confirm),
+    // The user's own bearer token, or their dashboard session cookie (ctx.dashboardUser, docs/api.md §4.2).
+    resolve: async (_, { confirm }, ctx) => {
+      const userId = !ctx.caller && ctx.dashboardUser ? await ctx.dashboardUser() : requirePrincipal(ctx.caller).principal.id;
+      return ctx.services.accountDeletion.deleteAccount(userId, confirm);
+    },
   }),
 );

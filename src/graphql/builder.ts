@@ -13,6 +13,11 @@ export interface Context {
   credential?: 'bearer' | 'cookie' | null;
   /** Whether the request carried `X-Service-Csrf: 1`. */
   csrf?: boolean;
+  /**
+   * The signed-in user of a dashboard session cookie (the dashboard routes, docs/api.md §4.2);
+   * throws when the request has none. Absent on sockets.
+   */
+  dashboardUser?: () => Promise<string>;
 }
 
 export const builder = new SchemaBuilder<{

@@ -10,5 +10,6 @@ import './feeds.js';
 import './account.js';
 import './rooms.js';
 import './rows.js';
+import './dashboard.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -11,7 +11,8 @@ import { AppError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { clientIp } from '../lib/client-ip.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
-import { escapeHtml, readForm, readJson, redirect, sendHtml, sendJson } from '../lib/http.js';
+import { parseForm, parseJsonObject, readNodeBody } from '../lib/body.js';
+import { escapeHtml, json, html, redirect, writeNodeResponse } from '../lib/http.js';
 import { createAccountStore, type SignInThrottle } from './accounts.js';
 import { ClientAdapter, GATEWAY_CALLBACK_PATH, PrismaOidcAdapter } from './adapter.js';
 import { createConsentAdmin } from './consent-admin.js';
@@ -50,12 +51,16 @@ export interface IdentityProviderOptions {
    * live `ttlSeconds` and cannot be revoked before then; refresh tokens stay opaque and revocable.
    */
   jwtAccessTokens?: { audience: string; ttlSeconds: number } | null;
+  /** The body limit of its forms and admin API (MAX_BODY_BYTES when mounted in the gateway). */
+  maxBodyBytes?: number;
 }
 
 export interface IdentityProvider {
   issuer: string;
   mountPath: string;
   provider: Provider;
+  /** Whether a path is under the mount path (the provider's to serve). */
+  owns(path: string): boolean;
   /** Serves the request when its path is under the mount path; false otherwise. */
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
 }
@@ -73,9 +78,10 @@ export const IDP_ROUTES = {
 
 const DAY = 24 * 60 * 60;
 
-/** The provider's own pages: never framed, a CSP without script (sendHtml's defaults may add more). */
-const page = (res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) =>
-  sendHtml(res, status, html, { ...PAGE_HEADERS, ...headers });
+/** The provider's own pages: never framed, a CSP without script (html()'s defaults may add more). */
+const page = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) =>
+  writeNodeResponse(res, html(status, body, { ...PAGE_HEADERS, ...headers }));
+const writeJson = (res: ServerResponse, status: number, body: unknown) => writeNodeResponse(res, json(status, body));
 const UID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export async function createIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
@@ -228,7 +234,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
       if (details.prompt.name === 'consent') {
         const target = new URL(options.consentUrl);
         target.searchParams.set('consent_challenge', uid);
-        return redirect(res, target.href);
+        return writeNodeResponse(res, redirect(target.href));
       }
       return page(res, 400, errorPage('Unsupported prompt', `The prompt ${details.prompt.name} is not supported.`));
     }
@@ -242,7 +248,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
     }
     if (req.method === 'POST' && (action === 'login' || action === 'signup')) {
       if (details.prompt.name !== 'login') return page(res, 400, errorPage('Already signed in', 'This step is already complete.'));
-      const form = await readForm(req);
+      const form = parseForm(await readNodeBody(req, options.maxBodyBytes));
       try {
         const { principalId } =
           action === 'login'
@@ -271,21 +277,21 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   }
 
   async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL, rest: string) {
-    if (!adminAuthorized(req)) return sendJson(res, 401, { error: 'unauthorized', error_description: 'The admin API needs its bearer token.' });
+    if (!adminAuthorized(req)) return writeJson(res, 401, { error: 'unauthorized', error_description: 'The admin API needs its bearer token.' });
     const challenge = url.searchParams.get('consent_challenge') ?? '';
     if (!UID.test(challenge))
-      return sendJson(res, 400, { error: 'invalid_request', error_description: 'consent_challenge is missing or malformed.' });
+      return writeJson(res, 400, { error: 'invalid_request', error_description: 'consent_challenge is missing or malformed.' });
     try {
-      if (req.method === 'GET' && rest === '/oauth2/auth/requests/consent') return sendJson(res, 200, await admin.get(challenge));
+      if (req.method === 'GET' && rest === '/oauth2/auth/requests/consent') return writeJson(res, 200, await admin.get(challenge));
       if (req.method === 'PUT' && rest === '/oauth2/auth/requests/consent/accept') {
-        return sendJson(res, 200, await admin.accept(challenge, await readJson(req)));
+        return writeJson(res, 200, await admin.accept(challenge, parseJsonObject(await readNodeBody(req, options.maxBodyBytes))));
       }
       if (req.method === 'PUT' && rest === '/oauth2/auth/requests/consent/reject') {
-        return sendJson(res, 200, await admin.reject(challenge, await readJson(req)));
+        return writeJson(res, 200, await admin.reject(challenge, parseJsonObject(await readNodeBody(req, options.maxBodyBytes))));
       }
-      return sendJson(res, 404, { error: 'not_found', error_description: `No admin route ${req.method} ${rest}.` });
+      return writeJson(res, 404, { error: 'not_found', error_description: `No admin route ${req.method} ${rest}.` });
     } catch (error) {
-      if (error instanceof AppError) return sendJson(res, error.status, { error: error.code, error_description: error.message });
+      if (error instanceof AppError) return writeJson(res, error.status, { error: error.code, error_description: error.message });
       throw error;
     }
   }
@@ -293,13 +299,13 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   /** Kratos-style self-service flow documents: what a custom UI needs to render the forms. */
   async function selfServiceFlow(res: ServerResponse, type: 'login' | 'registration', id: string) {
     const found = UID.test(id) ? await provider.Interaction.find(id) : undefined;
-    if (found?.prompt.name !== 'login') return sendJson(res, 404, { error: 'not_found', error_description: 'No such flow, or it expired.' });
+    if (found?.prompt.name !== 'login') return writeJson(res, 404, { error: 'not_found', error_description: 'No such flow, or it expired.' });
     const input = (name: string, type: string, required = true) => ({ type: 'input', group: 'password', attributes: { name, type, required } });
     const nodes =
       type === 'login'
         ? [input('email', 'email'), input('password', 'password')]
         : [input('display_name', 'text', false), input('email', 'email'), input('password', 'password')];
-    return sendJson(res, 200, {
+    return writeJson(res, 200, {
       id,
       type,
       expires_at: new Date(found.exp * 1000).toISOString(),
@@ -307,9 +313,11 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
     });
   }
 
+  const owns = (path: string) => !mountPath || path === mountPath || path.startsWith(`${mountPath}/`);
+
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const path = url.pathname;
-    if (mountPath && path !== mountPath && !path.startsWith(`${mountPath}/`)) return false;
+    if (!owns(path)) return false;
     const rest = path.slice(mountPath.length) || '/';
 
     const inter = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|signup|abort))?$/.exec(rest);
@@ -335,5 +343,5 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
     return true;
   }
 
-  return { issuer, mountPath, provider, handle };
+  return { issuer, mountPath, provider, owns, handle };
 }

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo, isIPv6 } from 'node:net';
 import type { IdpConfig } from '../config.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { sendJson } from '../lib/http.js';
+import { json, writeNodeResponse } from '../lib/http.js';
 import { createIdentityProvider, type IdentityProvider, type IdentityProviderOptions } from './provider.js';
 import { describeError } from '../error-responses.js';
 import { requestIdFrom, setLogLevel, withRequestId } from '../lib/logger.js';
@@ -50,10 +50,11 @@ export async function createIdentityProviderServer(
   let idp: IdentityProvider | undefined = config.issuer === undefined ? undefined : await build(config.issuer);
   async function serve(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://idp.local');
-    if (url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
+    if (url.pathname === '/healthz') return writeNodeResponse(res, json(200, { ok: true }));
     // Only between binding and building the provider, before start() has returned the URL.
-    if (!idp) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'The provider is starting.' });
-    if (!(await idp.handle(req, res, url))) sendJson(res, 404, { error: 'not_found', error_description: `No route ${req.method} ${url.pathname}.` });
+    if (!idp) return writeNodeResponse(res, json(503, { error: 'temporarily_unavailable', error_description: 'The provider is starting.' }));
+    if (!(await idp.handle(req, res, url)))
+      await writeNodeResponse(res, json(404, { error: 'not_found', error_description: `No route ${req.method} ${url.pathname}.` }));
   }
   const server = createServer((req, res) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
@@ -63,7 +64,10 @@ export async function createIdentityProviderServer(
         // Bad input (an oversized or NUL-bearing form) keeps its 4xx; only the unexpected is a 500, logged.
         const shape = describeError(error);
         if (res.headersSent) return void res.destroy();
-        sendJson(res, shape.status, { error: shape.status >= 500 ? 'server_error' : shape.code, error_description: shape.message }, shape.headers);
+        return writeNodeResponse(
+          res,
+          json(shape.status, { error: shape.status >= 500 ? 'server_error' : shape.code, error_description: shape.message }, shape.headers),
+        );
       }),
     );
   });

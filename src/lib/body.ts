@@ -11,9 +11,6 @@ import { AppError, badRequest } from '../errors.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-const LIMIT = Symbol('gatehouse.maxBodyBytes');
-type LimitedRequest = IncomingMessage & { [LIMIT]?: number };
-
 const describeBytes = (bytes: number) =>
   bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 
@@ -21,46 +18,68 @@ export const bodyTooLarge = (limit: number) =>
   new AppError('body_too_large', 413, `body: larger than ${describeBytes(limit)} (MAX_BODY_BYTES); send a smaller body.`);
 
 /**
- * The server's entrance, before any routing: fixes the request's body limit, refuses a declared
- * oversized body and NUL bytes in the URL at once, and bounds what Node drains of a body the
- * response did not wait for (see drainWithin).
+ * The pipeline's entrance, before any routing: refuses NUL bytes in the URL and a declared
+ * oversized body at once.
  */
-export function guardRequest(req: IncomingMessage, res: ServerResponse, url: URL, maxBodyBytes: number): void {
-  (req as LimitedRequest)[LIMIT] = maxBodyBytes;
-  res.once('finish', () => drainWithin(req, maxBodyBytes));
+export function guardRequestLine(url: URL, contentLength: string | null, maxBodyBytes: number): void {
   if (/%00/i.test(url.pathname)) throw nulRefused('path');
   for (const [name, value] of url.searchParams) {
     if (name.includes('\0') || value.includes('\0')) throw nulRefused(`query.${name.replaceAll('\0', '')}`);
   }
-  if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) throw bodyTooLarge(maxBodyBytes);
+  if (Number(contentLength ?? 0) > maxBodyBytes) throw bodyTooLarge(maxBodyBytes);
+}
+
+/**
+ * The one body reader of the pipeline: reads the whole body, counting the bytes actually received
+ * (chunked or not). Over the limit it stops reading and throws `body_too_large`; the 413 then
+ * closes the connection (src/lib/http.ts).
+ */
+export async function readRequestBody(request: Request, limit: number): Promise<Uint8Array> {
+  if (Number(request.headers.get('content-length') ?? 0) > limit) throw bodyTooLarge(limit);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw bodyTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
 }
 
 /**
  * A response sent before its body arrived (a refusal decided on the headers, a route that reads
  * no body): Node drains the rest to reuse the connection, which is right for a body still in
  * flight but would go on forever for an endless chunked one. Past the limit the socket is closed.
+ * Installed at the node:http edge, for every request.
  */
-function drainWithin(req: IncomingMessage, maxBodyBytes: number) {
-  const socket = req.socket;
-  if (req.complete || !socket || socket.destroyed) return;
-  let drained = 0;
-  const onData = (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > maxBodyBytes) socket.destroy();
-  };
-  const stop = () => socket.off('data', onData);
-  socket.on('data', onData);
-  req.once('end', stop);
-  socket.once('close', stop);
+export function drainWithin(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): void {
+  res.once('finish', () => {
+    const socket = req.socket;
+    if (req.complete || !socket || socket.destroyed) return;
+    let drained = 0;
+    const onData = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > maxBodyBytes) socket.destroy();
+    };
+    const stop = () => socket.off('data', onData);
+    socket.on('data', onData);
+    req.once('end', stop);
+    socket.once('close', stop);
+  });
 }
 
 /**
- * Reads the whole body, counting the bytes actually received. Over the limit it stops reading
- * (the stream is paused, not destroyed, so the 413 can still be written) and throws
- * `body_too_large`; the response then closes the connection (see sendJson).
+ * The node:http body reader of the embedded identity provider (its own server, or bridged in
+ * from the pipeline, which has already applied the limit).
  */
-export function readBody(req: IncomingMessage): Promise<Buffer> {
-  const limit = (req as LimitedRequest)[LIMIT] ?? DEFAULT_MAX_BODY_BYTES;
+export function readNodeBody(req: IncomingMessage, limit = DEFAULT_MAX_BODY_BYTES): Promise<Buffer> {
   if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.reject(bodyTooLarge(limit));
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
@@ -83,6 +102,28 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
     const onError = (error: Error) => done(error);
     req.on('data', onData).on('end', onEnd).on('error', onError);
   });
+}
+
+/** A JSON object body (empty body = {}); no string in it may hold a NUL. */
+export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').trim();
+  if (!text) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('invalid_json', 'body: not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('invalid_json', 'body: must be a JSON object.');
+  assertNoNul(value, 'body');
+  return value as Record<string, unknown>;
+}
+
+/** An application/x-www-form-urlencoded body; no field may hold a NUL. */
+export function parseForm(bytes: Uint8Array): Record<string, string> {
+  const form = Object.fromEntries(new URLSearchParams(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')));
+  assertNoNul(form, 'body');
+  return form;
 }
 
 const nulRefused = (where: string) => badRequest('invalid_argument', `${where}: must not contain NUL bytes.`);

@@ -1,52 +1,38 @@
-/** Small node:http helpers shared by the gateway and the embedded identity provider. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest } from '../errors.js';
-import { assertNoNul, readBody } from './body.js';
+/**
+ * Responses and cookies, WHATWG-style: every handler of the pipeline returns a `Response` built
+ * here, so the security headers of a JSON answer or a page are written in one place. The embedded
+ * identity provider, a node:http (Koa) app, writes the same Responses through `writeNodeResponse`.
+ */
+import type { ServerResponse } from 'node:http';
 
-/** The body as UTF-8 text, through the one limited reader (src/lib/body.ts, MAX_BODY_BYTES). */
-export async function readText(req: IncomingMessage): Promise<string> {
-  return (await readBody(req)).toString('utf8');
-}
+export type HeaderValues = Record<string, string | string[]>;
 
-/** A JSON object body (empty body = {}); no string in it may hold a NUL. */
-export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const text = (await readText(req)).trim();
-  if (!text) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw badRequest('invalid_json', 'body: not valid JSON.');
+function headersOf(values: HeaderValues): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(values)) {
+    // Several Set-Cookie headers stay several (Headers.getSetCookie()).
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('invalid_json', 'body: must be a JSON object.');
-  assertNoNul(value, 'body');
-  return value as Record<string, unknown>;
-}
-
-/** An application/x-www-form-urlencoded body; no field may hold a NUL. */
-export async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
-  const form = Object.fromEntries(new URLSearchParams(await readText(req)));
-  assertNoNul(form, 'body');
-  return form;
+  return headers;
 }
 
 /**
  * A 413 closes the connection: the rest of the body is never read, so the connection cannot be
  * reused (Node closes the socket once the response is flushed).
  */
-const closeIfUnread = (status: number): Record<string, string> => (status === 413 ? { connection: 'close' } : {});
+const closeIfUnread = (status: number): HeaderValues => (status === 413 ? { connection: 'close' } : {});
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}) {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
-    ...closeIfUnread(status),
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(payload),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
+export function json(status: number, body: unknown, headers: HeaderValues = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: headersOf({
+      ...headers,
+      ...closeIfUnread(status),
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    }),
   });
-  res.end(payload);
 }
 
 /** No page of ours may be framed (clickjacking); a page's own CSP keeps its rules and gains that one. */
@@ -63,31 +49,44 @@ export function withFrameAncestors(csp: string | undefined): string {
   return [...directives, FRAME_ANCESTORS].join('; ');
 }
 
-export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string | string[]> = {}) {
+export function html(status: number, page: string, headers: HeaderValues = {}): Response {
   const rest = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-security-policy'));
   const csp = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-security-policy')?.[1];
-  res.writeHead(status, {
-    ...rest,
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-    'cache-control': 'no-store',
-    'content-security-policy': withFrameAncestors(Array.isArray(csp) ? csp.join('; ') : csp),
-    'x-frame-options': 'DENY',
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+  return new Response(page, {
+    status,
+    headers: headersOf({
+      ...rest,
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': withFrameAncestors(Array.isArray(csp) ? csp.join('; ') : csp),
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    }),
   });
-  res.end(html);
 }
 
-export function redirect(res: ServerResponse, location: string, headers: Record<string, string | string[]> = {}, status = 302) {
-  res.writeHead(status, { ...headers, location, 'content-length': 0, 'cache-control': 'no-store' });
-  res.end();
+export function redirect(location: string, headers: HeaderValues = {}, status = 302): Response {
+  return new Response(null, { status, headers: headersOf({ ...headers, location, 'cache-control': 'no-store' }) });
+}
+
+/** Writes a Response to a node:http response (the embedded provider's pages and JSON). */
+export async function writeNodeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, { ...headers, 'content-length': body.length });
+  res.end(body);
 }
 
 export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export function parseCookies(header: string | undefined): Map<string, string> {
+export function parseCookies(header: string | null | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
   for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');
@@ -122,3 +121,6 @@ export function serializeCookie(name: string, value: string, o: CookieOptions): 
   parts.push(`SameSite=${o.sameSite ?? 'Lax'}`);
   return parts.join('; ');
 }
+
+/** The media type of a request body, without parameters. */
+export const mediaType = (contentType: string | null | undefined) => (contentType ?? '').split(';')[0].trim().toLowerCase();

@@ -1,6 +1,7 @@
 /**
  * A WHATWG `Request` -> `Response` call into a node:http request listener with no socket
- * (light-my-request): in-process tests and tools get the exact server pipeline without a port.
+ * (light-my-request). The pipeline is fetch-style; the embedded identity provider (oidc-provider,
+ * a Koa app) needs Node's request and response, so its routes are bridged in through this.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
@@ -10,7 +11,15 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
-export async function injectFetch(listener: Listener, request: Request, remoteAddress = '127.0.0.1'): Promise<Response> {
+export interface InjectOptions {
+  /** The peer address the listener sees (rate limits count per address). */
+  remoteAddress?: string;
+  /** The body, already read through the pipeline's limited reader; otherwise read from `request`. */
+  body?: Uint8Array;
+}
+
+export async function injectFetch(listener: Listener, request: Request, options: InjectOptions = {}): Promise<Response> {
+  const remoteAddress = options.remoteAddress ?? '127.0.0.1';
   const url = new URL(request.url);
   const headers: Record<string, string | string[]> = {};
   request.headers.forEach((value, name) => {
@@ -18,7 +27,11 @@ export async function injectFetch(listener: Listener, request: Request, remoteAd
   });
   // What a client would send: Host from the URL (hosted app origins are told apart by it).
   headers.host ??= url.host;
-  const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+  const payload = options.body?.byteLength
+    ? Buffer.from(options.body)
+    : !options.body && request.body
+      ? Buffer.from(await request.arrayBuffer())
+      : undefined;
   const injected = await inject(listener as Parameters<typeof inject>[0], {
     method: request.method as 'GET',
     url: `${url.pathname}${url.search}`,

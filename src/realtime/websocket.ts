@@ -8,7 +8,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Caller } from '../domain/caller.js';
-import type { Mount } from '../auth/request-scope.js';
+import type { Mount } from '../auth/request-context.js';
 import { resolveCaller } from '../auth/resolve-caller.js';
 import { graphqlRefusal } from '../error-responses.js';
 import { AppError, isAppError } from '../errors.js';
@@ -41,8 +41,9 @@ interface Options {
   yoga: YogaServerInstance<any, any>;
   services: Services;
   path: string;
-  /** The hosted app of a request's Host, when it is a registered app origin (gateway-routes.ts). */
-  mountOf?: (request: IncomingMessage) => Promise<Mount>;
+  /** The hosted app of a request's Host, when it is a registered app origin (src/auth/gateway.ts). */
+  /** Where the socket arrived, by its Host header (a hosted app origin or the gateway's own). */
+  mountOf?: (host: string | undefined) => Promise<Mount>;
   /** Per-process socket and subscription caps (WS_MAX_*); defaults FEED_LIMIT_DEFAULTS. */
   limits?: Partial<FeedLimits>;
 }
@@ -62,7 +63,7 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
   /** `path` on the gateway's host; `/_osg${path}` on a hosted app origin, whose app the socket is then bound to. */
   async function mountFor(request: IncomingMessage): Promise<Mount | null> {
     const pathname = new URL(request.url ?? '/', 'http://gatehouse.local').pathname;
-    const mount: Mount = mountOf ? await mountOf(request) : { prefix: '', host: null };
+    const mount: Mount = mountOf ? await mountOf(request.headers.host) : { prefix: '', host: null };
     return pathname === `${mount.prefix}${path}` ? mount : null;
   }
 
@@ -191,7 +192,8 @@ async function socketCaller(
 ): Promise<Caller | null> {
   const bearer = typeof params.authorization === 'string' ? params.authorization : typeof params.token === 'string' ? `Bearer ${params.token}` : null;
   // connectionParams stand in for the handshake's Authorization header (browsers cannot set it).
-  const headers = bearer ? { ...request.headers, authorization: bearer } : request.headers;
+  const headers = headersOfNode(request);
+  if (bearer) headers.set('authorization', bearer);
   let resolved;
   try {
     resolved = await resolveCaller(services, headers, audienceAppId);
@@ -224,4 +226,14 @@ export function guardBackpressure(socket: WebSocket, limit = MAX_BUFFERED_BYTES)
     }
     return (send as any)(data, ...rest);
   }) as WebSocket['send'];
+}
+
+/** A node:http request's headers as WHATWG Headers (what resolveCaller reads). */
+function headersOfNode(request: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return headers;
 }

@@ -6,7 +6,6 @@
  * answers `POST /dev/bootstrap/developer-token` only from a loopback address that sends it.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -14,8 +13,10 @@ import { heldLock } from '../db/data-dir-lock.js';
 import { isMemoryDataDir } from '../db/pglite.js';
 import { AppError, parseInput } from '../errors.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
-import { sendRestError } from '../error-responses.js';
-import { readJson, sendJson } from '../lib/http.js';
+import type { RequestContext } from '../auth/request-context.js';
+import { restError } from '../error-responses.js';
+import { parseJsonObject } from '../lib/body.js';
+import { json } from '../lib/http.js';
 import { emailSchema } from '../services/principals.js';
 import type { Services } from '../services/index.js';
 
@@ -37,12 +38,12 @@ export function createDevBootstrap({ services, config }: { services: Services; c
   let secretDigest: string | null = null;
   let secretFile: string | null = null;
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST')
-      return sendRestError(res, new AppError('method_not_allowed', 405, `${req.method} is not supported on ${BOOTSTRAP_PATH}.`));
+  async function handle(context: RequestContext): Promise<Response> {
+    const { request } = context;
+    if (request.method !== 'POST')
+      return restError(new AppError('method_not_allowed', 405, `${request.method} is not supported on ${BOOTSTRAP_PATH}.`));
     if (!secretDigest) {
-      return sendRestError(
-        res,
+      return restError(
         new AppError(
           'bootstrap_unavailable',
           404,
@@ -50,13 +51,12 @@ export function createDevBootstrap({ services, config }: { services: Services; c
         ),
       );
     }
-    if (!isLoopback(req.socket.remoteAddress)) {
-      return sendRestError(res, new AppError('loopback_only', 403, 'The developer-token bootstrap answers only on the machine the server runs on.'));
+    if (!isLoopback(context.remoteAddress)) {
+      return restError(new AppError('loopback_only', 403, 'The developer-token bootstrap answers only on the machine the server runs on.'));
     }
-    const sent = req.headers[BOOTSTRAP_SECRET_HEADER];
+    const sent = request.headers.get(BOOTSTRAP_SECRET_HEADER);
     if (typeof sent !== 'string' || !digestsEqual(sha256(sent), secretDigest)) {
-      return sendRestError(
-        res,
+      return restError(
         new AppError(
           'bootstrap_secret_mismatch',
           403,
@@ -65,12 +65,12 @@ export function createDevBootstrap({ services, config }: { services: Services; c
       );
     }
     try {
-      const body = await readJson(req);
+      const body = parseJsonObject(await context.body());
       const email = parseInput(emailSchema, body.developer, 'body.developer');
       // The one answer that carries a token: the local operator asked for it with the secret.
-      return sendJson(res, 201, await services.principals.createDeveloperToken(email));
+      return json(201, await services.principals.createDeveloperToken(email));
     } catch (error) {
-      return sendRestError(res, error);
+      return restError(error);
     }
   }
 

@@ -30,6 +30,12 @@ export interface Route {
   query?: z.ZodType<Record<string, unknown>>;
   variables: (input: RouteInput) => Record<string, unknown>;
   respond: (result: any) => unknown;
+  /**
+   * `dashboard`: a dashboard surface (docs/api.md §4.2). Only the dashboard session cookie counts
+   * (the resolvers call ctx.dashboardUser()); no app credential is resolved, and state changes
+   * always need the CSRF header.
+   */
+  credential?: 'dashboard';
 }
 
 /**
@@ -50,6 +56,7 @@ function route<
   query?: z.ZodType<Q>;
   variables: (input: { params: Record<string, string>; query: Q; body: B }) => V;
   respond: (result: R['result']) => unknown;
+  credential?: Route['credential'];
 }): Route {
   const operation = row.operation.toString();
   // graphql() answers {} for a text codegen has not seen: fail at load, not on the first request.
@@ -487,6 +494,43 @@ export const routes: Route[] = [
     `),
     variables: ({ params }) => ({ userId: params.userId }),
     respond: r => r,
+  }),
+  // Dashboard routes (docs/api.md §4.2): the dashboard session cookie only (ctx.dashboardUser).
+  route({
+    method: 'GET',
+    path: '/v1/me/invitations',
+    credential: 'dashboard',
+    operation: graphql(`
+      query MyInvitationsAcrossApps {
+        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }
+      }
+    `),
+    variables: () => ({}),
+    respond: invitations => ({ invitations }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/me/wallet',
+    credential: 'dashboard',
+    operation: graphql(`
+      query MyWallet {
+        result: myWallet { balanceUsd entries { id kind amountUsd createdAt } }
+      }
+    `),
+    variables: () => ({}),
+    respond: r => r,
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/dashboard/apps/:appId/resources/:resourceId',
+    credential: 'dashboard',
+    operation: graphql(`
+      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {
+        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }
+      }
+    `),
+    variables: ({ params }) => ({ appId: params.appId, resourceId: params.resourceId }),
+    respond: ok,
   }),
   route({
     method: 'DELETE',

@@ -1,41 +1,50 @@
 /**
- * Serves the route table: match, validate, run the route's precompiled GraphQL operation with
- * the same context GraphQL requests get, and shape the result or error for REST.
+ * Serves the route table: match, validate, then run the route's stored GraphQL operation through
+ * Yoga's envelop (`getEnveloped`), so every GraphQL plugin (limits, NUL refusal, CSRF, masking,
+ * graphql-jit) applies to REST exactly as to /graphql; the result or error is shaped for REST.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type GraphQLSchema, parse, validate as validateDocument } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { YogaServerInstance } from 'graphql-yoga';
 import type { z } from 'zod';
+import { assertCsrf, hasCsrfHeader, isStateChanging } from '../auth/csrf.js';
+import type { RequestContext } from '../auth/request-context.js';
+import type { ResolvedAuth } from '../auth/resolve-caller.js';
 import { badRequest, parseInput } from '../errors.js';
-import { readJson, sendJson } from '../lib/http.js';
-import { sendRestError } from '../error-responses.js';
-import type { Context } from '../graphql/builder.js';
+import { restError } from '../error-responses.js';
+import { parseJsonObject } from '../lib/body.js';
+import { json } from '../lib/http.js';
 import type { Route } from './routes.js';
 
-interface CompiledRoute {
+interface TableEntry {
   route: Route;
   segments: string[];
-  compiled: CompiledQuery;
 }
 
 export interface RouteMatch {
-  entry: CompiledRoute;
+  entry: TableEntry;
   params: Record<string, string>;
 }
 
-function compile(schema: GraphQLSchema, route: Route): CompiledQuery {
-  const document = parse(route.operation);
-  const errors = validateDocument(schema, document);
-  if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map(e => e.message).join('; ')}`);
-  const compiled = compileQuery(schema, document);
-  if (!isCompiledQuery(compiled)) throw new Error(`REST route ${route.method} ${route.path} does not compile`);
-  return compiled;
+/** The server context Yoga's context factory receives: the pipeline's per-request context. */
+export interface PipelineServerContext {
+  requestContext: RequestContext;
+  /** Set by a REST route that resolved its credential its own way (the dashboard routes). */
+  auth?: ResolvedAuth;
 }
 
-export function createRestShim(schema: GraphQLSchema, routes: Route[]) {
+/** A stored operation that does not validate is a programming error: refuse to start. */
+function assertValid(schema: GraphQLSchema, route: Route) {
+  const errors = validateDocument(schema, parse(route.operation));
+  if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map(e => e.message).join('; ')}`);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the Yoga instance's user context is the resolvers' Context
+export function createRestShim(yoga: YogaServerInstance<PipelineServerContext, any>, routes: Route[]) {
+  const schema = yoga.getEnveloped().schema;
+  for (const route of routes) assertValid(schema, route);
   // Literal segments before parameters, so /v1/resources/browse wins over /v1/resources/:id.
   const table = routes
-    .map(route => ({ route, segments: route.path.split('/').filter(Boolean), compiled: compile(schema, route) }))
+    .map(route => ({ route, segments: route.path.split('/').filter(Boolean) }))
     .sort((a, b) => specificity(b.segments) - specificity(a.segments));
 
   function match(method: string, pathname: string): RouteMatch | 'method_not_allowed' | null {
@@ -50,17 +59,32 @@ export function createRestShim(schema: GraphQLSchema, routes: Route[]) {
     return pathMatched ? 'method_not_allowed' : null;
   }
 
-  async function handle(found: RouteMatch, req: IncomingMessage, res: ServerResponse, url: URL, context: Context) {
+  async function handle(found: RouteMatch, context: RequestContext): Promise<Response> {
     try {
-      const { route, compiled } = found.entry;
-      const body = routeInput(route.body, await readJsonBody(req), 'body', route.body !== undefined);
+      const { route } = found.entry;
+      const { request, url } = context;
+      const readsBody = request.method !== 'GET' && request.method !== 'HEAD';
+      const body = routeInput(route.body, readsBody ? parseJsonObject(await context.body()) : {}, 'body', route.body !== undefined);
       const query = routeInput(route.query, Object.fromEntries(url.searchParams), 'query', true);
-      const variables = route.variables({ params: found.params, query, body });
-      const result = await compiled.query(undefined, context, variables);
-      if (result.errors?.length) return sendRestError(res, result.errors[0]);
-      return send(res, 200, route.respond((result.data as { result: unknown }).result));
+      const variableValues = route.variables({ params: found.params, query, body });
+      const auth: ResolvedAuth =
+        route.credential === 'dashboard' ? { caller: null, credential: 'cookie', csrf: hasCsrfHeader(request.headers) } : await context.auth();
+      // REST's CSRF rule is by method (a state-changing method), GraphQL's by operation (a mutation).
+      assertCsrf(auth, isStateChanging(request.method));
+      const { parse, validate, contextFactory, execute, schema } = yoga.getEnveloped({
+        request,
+        requestContext: context,
+        auth,
+        params: { query: route.operation, variables: variableValues },
+      });
+      const document = parse(route.operation);
+      const invalid = validate(schema, document);
+      if (invalid.length) return restError(invalid[0]);
+      const result = await execute({ schema, document, variableValues, contextValue: await contextFactory() });
+      if (result.errors?.length) return restError(result.errors[0]);
+      return json(200, route.respond((result.data as { result: unknown }).result));
     } catch (error) {
-      return sendRestError(res, error);
+      return restError(error);
     }
   }
 
@@ -96,11 +120,3 @@ function routeInput(
   }
   return parseInput(schema, value, where);
 }
-
-/** Through the one body reader (MAX_BODY_BYTES, NUL refusal); path and query were checked at the entrance. */
-function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  return req.method === 'GET' || req.method === 'HEAD' ? Promise.resolve({}) : readJson(req);
-}
-
-/** JSON responses of the REST shims (the same helper the gateway uses). */
-export const send = sendJson;

@@ -1,6 +1,6 @@
 /**
  * Gateway auth as a service: the provider client and token validator, provider tokens -> callers,
- * and the consent rules of docs/api.md §4.7. HTTP lives in gateway-routes.ts; this module has no req/res.
+ * and the consent rules of docs/api.md §4.7. HTTP lives in src/auth/ (auth-routes.ts, invite-pages.ts); this module has no HTTP.
  */
 import { z } from 'zod';
 import type { PrincipalKind } from '../domain/membership.js';

@@ -1,8 +1,7 @@
 /**
- * `App.fetch` runs the whole request pipeline in-process (light-my-request): no listening socket,
- * the caller seen as loopback, several Set-Cookie headers kept apart, and SSE streamed as written.
+ * `App.fetch` runs the whole request pipeline in-process (the fetch entry, no listening socket),
+ * routed by the Host of the URL, several Set-Cookie headers kept apart, and SSE streamed as written.
  */
-import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 import { MEMBERS_LIVE } from '../helpers/feeds.js';
@@ -25,16 +24,13 @@ describe('App.fetch', () => {
     expect(ctx.app.server.listening).toBe(false);
   });
 
-  it('shows the request as coming from loopback, with the Host of the URL', async () => {
-    const seen: { address?: string; host?: string }[] = [];
-    const spy = (req: IncomingMessage) => seen.push({ address: req.socket.remoteAddress, host: req.headers.host });
-    ctx.app.server.on('request', spy);
-    try {
-      await ctx.app.fetch(new Request('http://gatehouse.test/healthz'));
-    } finally {
-      ctx.app.server.off('request', spy);
-    }
-    expect(seen).toEqual([{ address: '127.0.0.1', host: 'gatehouse.test' }]);
+  it('routes by the Host of the URL: a registered app origin is a hosted mount', async () => {
+    const hosted = await ctx.app.fetch(new Request(`${s.origin}/_osg/auth/session`));
+    expect(hosted.status).toBe(200);
+    expect(await hosted.json()).toEqual({ authenticated: false });
+    // The gateway's own host serves no /_osg routes.
+    const own = await ctx.app.fetch(new Request('http://gatehouse.test/_osg/auth/session'));
+    expect(own.status).toBe(404);
   });
 
   it('keeps several Set-Cookie headers apart, and sends the request body', async () => {

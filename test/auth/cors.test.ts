@@ -1,5 +1,4 @@
 /** CORS on the gateway's own host for apps served from a registered origin (src/auth/cors.ts), and its cookie audience rule. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCors } from '../../src/auth/cors.js';
 import type { Config } from '../../src/config.js';
@@ -249,24 +248,18 @@ describe('audience with userinfo validation (no introspection: the token does no
   const cors = createCors({ services, config: { publicUrl: 'https://gateway.example.test' } as Config });
 
   async function call(origin: string, cookie: string) {
-    const req = { method: 'GET', headers: { host: 'gateway.example.test', origin, cookie } } as unknown as IncomingMessage;
-    const sent = { status: 0, headers: {} as Record<string, unknown>, body: '' };
-    const res = {
-      setHeader: (name: string, value: unknown) => (sent.headers[name] = value),
-      writeHead: (status: number, headers: Record<string, unknown>) => ((sent.status = status), Object.assign(sent.headers, headers)),
-      end: (body?: string) => (sent.body = body ?? ''),
-    } as unknown as ServerResponse;
-    const outcome = await cors.handle(req, res, '/v1/resources');
-    return { done: outcome.answered, ...sent, json: sent.body ? JSON.parse(sent.body) : null, app: outcome.audienceAppId };
+    const request = new Request('https://gateway.example.test/v1/resources', { headers: { origin, cookie } });
+    const decision = await cors.decide(request, 'gateway.example.test', '/v1/resources');
+    return { refusal: decision.refusal?.code ?? null, headers: decision.headers, app: decision.audienceAppId };
   }
 
   it("the gh_client cookie's app must be the Origin's app", async () => {
     const other = await call('https://b.example.test', 'gh_session=t; gh_client=client_a');
-    expect(other).toMatchObject({ done: true, status: 403, json: { error: 'audience_mismatch' } });
+    expect(other).toMatchObject({ refusal: 'audience_mismatch' });
     expect(other.headers['access-control-allow-origin']).toBe('https://b.example.test');
     const missing = await call('https://a.example.test', 'gh_session=t');
-    expect(missing).toMatchObject({ done: true, status: 403, json: { error: 'audience_mismatch' } });
+    expect(missing).toMatchObject({ refusal: 'audience_mismatch' });
     const own = await call('https://a.example.test', 'gh_session=t; gh_client=client_a');
-    expect(own).toMatchObject({ done: false, status: 0, app: 'app_a' });
+    expect(own).toMatchObject({ refusal: null, app: 'app_a' });
   });
 });

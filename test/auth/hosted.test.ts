@@ -277,6 +277,22 @@ describe('dashboard-only routes', () => {
     expect(appSession.json.error).toBe('dashboard_session_required');
   });
 
+  it('DELETE /v1/me: the dashboard session deletes the account (CSRF header and the phrase required); the session ends', async () => {
+    const { dash, inApp, userId } = await dashboardOwner('Leaving User');
+    const confirm = JSON.stringify({ confirm: 'delete my account' });
+    const json = { 'content-type': 'application/json' };
+    expect((await dash.request('DELETE', `${rig.url}/v1/me`, { body: confirm, headers: json })).json.error).toBe('csrf_required');
+    const unconfirmed = await dash.request('DELETE', `${rig.url}/v1/me`, { body: '{}', headers: { ...json, ...CSRF } });
+    expect(unconfirmed.json.error).toBe('confirmation_required');
+    const deleted = await dash.request('DELETE', `${rig.url}/v1/me`, { body: confirm, headers: { ...json, ...CSRF } });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.json).toMatchObject({ ok: true, transferred: [], deleted: [] });
+    expect(await rig.app.services.deps.prisma.principal.findUnique({ where: { id: userId } })).toBeNull();
+    // Its sessions ended with it, in the dashboard and in the app.
+    expect((await dash.get(`${rig.url}/v1/me/wallet`)).status).toBe(401);
+    expect((await inApp.get(`${appA.origin}/_osg/auth/session`)).json).toEqual({ authenticated: false });
+  });
+
   /** One person signed in to the dashboard and, with the same account, to app A. */
   async function dashboardOwner(name: string) {
     const account = person(name);

@@ -323,6 +323,24 @@ export type UnblockUserMutationVariables = Exact<{
 
 export type UnblockUserMutation = { result: { ok: boolean, userId: string } };
 
+export type MyInvitationsAcrossAppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyInvitationsAcrossAppsQuery = { result: Array<{ resourceId: string, type: string, name: string, role: Role, invitedBy: string | null, expiresAt: string, appId: string, appName: string, env: string }> };
+
+export type MyWalletQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyWalletQuery = { result: { balanceUsd: string, entries: Array<{ id: string, kind: string, amountUsd: string, createdAt: string }> } };
+
+export type DeleteResourceAsOwnerMutationVariables = Exact<{
+  appId: string | number;
+  resourceId: string | number;
+}>;
+
+
+export type DeleteResourceAsOwnerMutation = { result: { ok: boolean } };
+
 export type DeleteMyAccountMutationVariables = Exact<{
   confirm: string;
 }>;
@@ -786,6 +804,41 @@ export const UnblockUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UnblockUserMutation, UnblockUserMutationVariables>;
+export const MyInvitationsAcrossAppsDocument = new TypedDocumentString(`
+    query MyInvitationsAcrossApps {
+  result: myInvitationsAcrossApps {
+    resourceId
+    type
+    name
+    role
+    invitedBy
+    expiresAt
+    appId
+    appName
+    env
+  }
+}
+    `) as unknown as TypedDocumentString<MyInvitationsAcrossAppsQuery, MyInvitationsAcrossAppsQueryVariables>;
+export const MyWalletDocument = new TypedDocumentString(`
+    query MyWallet {
+  result: myWallet {
+    balanceUsd
+    entries {
+      id
+      kind
+      amountUsd
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MyWalletQuery, MyWalletQueryVariables>;
+export const DeleteResourceAsOwnerDocument = new TypedDocumentString(`
+    mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {
+  result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteResourceAsOwnerMutation, DeleteResourceAsOwnerMutationVariables>;
 export const DeleteMyAccountDocument = new TypedDocumentString(`
     mutation DeleteMyAccount($confirm: String!) {
   result: deleteMyAccount(confirm: $confirm) {

@@ -1,8 +1,9 @@
 /**
- * What the gateway knows about a request before routing it. `server.ts` computes it once per
- * request, in pipeline order (mount -> CORS -> audience), and passes it down explicitly: no
- * request-keyed module state, and `req.url` is never rewritten.
+ * What the pipeline knows about a request before routing it. `server.ts` computes it once per
+ * request, in pipeline order (guards -> mount -> CORS -> audience), and hands it to every handler
+ * explicitly: no request-keyed module state, and the request's URL is never rewritten.
  */
+import type { ResolvedAuth } from './resolve-caller.js';
 
 /** Where the gateway is mounted on a hosted app origin (docs/api.md §4.3, §4.6). */
 export const HOSTED_PREFIX = '/_osg';
@@ -27,22 +28,30 @@ export interface Mount {
 export const GATEWAY_HOST: Mount = { prefix: '', host: null };
 export const hostedMount = (host: HostedApp): Mount => ({ prefix: HOSTED_PREFIX, host });
 
-export interface RequestScope {
+export interface RequestContext {
+  request: Request;
   url: URL;
+  requestId: string;
+  /** The peer's address: the socket's, or loopback for an in-process `App.fetch`. */
+  remoteAddress: string;
   mount: Mount;
   /**
    * The app a session cookie or provider token must belong to: a hosted origin's app, or the app
    * of a registered Origin calling the gateway's host with cookies (CORS). null: any app.
    */
   audienceAppId: string | null;
+  /** The body through the one limited reader (MAX_BODY_BYTES), read at most once. */
+  body(): Promise<Uint8Array>;
+  /** The request's credential resolved to a caller (and the CSRF facts), at most once. */
+  auth(): Promise<ResolvedAuth>;
 }
 
 /**
  * The path the API routes see: on a hosted origin `/_osg/v1/...` and `/_osg/graphql` are the
  * gateway's `/v1/...` and `/graphql`; anything else keeps its path.
  */
-export function apiPathOf(scope: RequestScope): string {
-  const path = scope.url.pathname;
-  if (!scope.mount.host) return path;
+export function apiPathOf(context: Pick<RequestContext, 'url' | 'mount'>): string {
+  const path = context.url.pathname;
+  if (!context.mount.host) return path;
   return path.startsWith(`${HOSTED_PREFIX}/v1/`) || path === `${HOSTED_PREFIX}/graphql` ? path.slice(HOSTED_PREFIX.length) : path;
 }

@@ -1,0 +1,107 @@
+/**
+ * The gateway's HTTP surface (docs/api.md §4): which of its routes a request is for, by where it
+ * arrived.
+ * - The gateway's own host: /auth/* (auth-routes.ts), /_invite/<code> for apps without an origin
+ *   (invite-pages.ts) and the embedded identity provider's mount (/idp).
+ * - A hosted app origin (Host = a registered AppOrigin): /_osg/auth/* and /_invite/<code>; its
+ *   /_osg/v1/* and /_osg/graphql are the API's (bound to the host's app by the context's audience).
+ * Everything else is left to the API (`handle` answers null).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config.js';
+import { restError } from '../error-responses.js';
+import type { IdentityProvider } from '../idp/provider.js';
+import { json, writeNodeResponse } from '../lib/http.js';
+import { injectFetch } from '../lib/inject-fetch.js';
+import type { Services } from '../services/index.js';
+import { createAuthRoutes } from './auth-routes.js';
+import { createInvitePages } from './invite-pages.js';
+import { GATEWAY_HOST, HOSTED_PREFIX, type Mount, type RequestContext, apiPathOf, hostedMount } from './request-context.js';
+
+export interface GatewayDeps {
+  services: Services;
+  config: Config;
+  idp: IdentityProvider | null;
+}
+
+/** Methods whose request carries no body: nothing to read before bridging to the provider. */
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+export function createGateway({ services, config, idp }: GatewayDeps) {
+  const publicHost = new URL(config.publicUrl).host;
+  const invitePages = createInvitePages({ services, config });
+  const authRoutes = createAuthRoutes({ services, config, callback: invitePages.callback });
+
+  /**
+   * The embedded provider is a node:http (Koa) app: bridged in without a socket, its body already
+   * read through the pipeline's limited reader. Its failures are answered like the gateway's.
+   */
+  async function identityProvider(provider: IdentityProvider, context: RequestContext): Promise<Response> {
+    const { request, url } = context;
+    async function serve(req: IncomingMessage, res: ServerResponse) {
+      try {
+        if (await provider.handle(req, res, url)) return;
+        await writeNodeResponse(res, json(404, { error: 'not_found', message: `No route ${request.method} ${url.pathname}.` }));
+      } catch (error) {
+        if (res.headersSent) return void res.destroy();
+        await writeNodeResponse(res, restError(error));
+      }
+    }
+    const listener = (req: IncomingMessage, res: ServerResponse) => void serve(req, res).catch(() => res.destroy());
+    const body = BODYLESS.has(request.method) ? new Uint8Array(0) : await context.body();
+    return injectFetch(listener, request, { remoteAddress: context.remoteAddress, body });
+  }
+
+  async function routeHosted(context: RequestContext, mount: Mount): Promise<Response | null> {
+    const path = context.url.pathname;
+    if (path.startsWith(`${HOSTED_PREFIX}/auth/`)) {
+      const answered = await authRoutes.handle(context, mount, path.slice(`${HOSTED_PREFIX}/auth`.length));
+      if (answered) return answered;
+    } else if (apiPathOf(context) !== path || path === '/healthz') {
+      return null;
+    } else {
+      const answered = await invitePages.route(context, mount);
+      if (answered) return answered;
+    }
+    return json(404, {
+      error: 'not_found',
+      message: `No gateway route ${context.request.method} ${path} on this app origin (gateway routes live under ${HOSTED_PREFIX}).`,
+    });
+  }
+
+  async function routeGatewayHost(context: RequestContext, mount: Mount): Promise<Response | null> {
+    const path = context.url.pathname;
+    if (path.startsWith('/auth/')) {
+      const answered = await authRoutes.handle(context, mount, path.slice('/auth'.length));
+      return answered ?? json(404, { error: 'not_found', message: `No route ${context.request.method} ${path}.` });
+    }
+    const invite = await invitePages.route(context, mount);
+    if (invite) return invite;
+    if (idp?.owns(path)) return identityProvider(idp, context);
+    return null;
+  }
+
+  /**
+   * The gateway's answer to a request, or null to leave it to the API (`apiPathOf(context)`). Errors
+   * are answered here, as REST errors.
+   */
+  async function handle(context: RequestContext): Promise<Response | null> {
+    try {
+      return context.mount.host ? await routeHosted(context, context.mount) : await routeGatewayHost(context, context.mount);
+    } catch (error) {
+      return restError(error);
+    }
+  }
+
+  /** Where a request arrived, by its Host: a registered app origin, or the gateway's own host. */
+  async function mountOf(host: string | undefined): Promise<Mount> {
+    const name = (host ?? '').toLowerCase();
+    if (!name || name === publicHost) return GATEWAY_HOST;
+    const app = await services.apps.appOfHost(name);
+    return app ? hostedMount(app) : GATEWAY_HOST;
+  }
+
+  return { handle, mountOf };
+}
+
+export type Gateway = ReturnType<typeof createGateway>;

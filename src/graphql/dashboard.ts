@@ -1,0 +1,76 @@
+/**
+ * The dashboard surfaces (docs/api.md §4.2): only the signed-in user's own dashboard session
+ * cookie reaches them (`ctx.dashboardUser()`), never a bearer token of any kind.
+ */
+import { AppError } from '../errors.js';
+import type { CrossAppInvitation } from '../services/membership.js';
+import { builder, type Context } from './builder.js';
+import { OkRef, RoleEnum, ids, validate } from './common.js';
+
+const dashboardUser = (ctx: Context) => {
+  if (!ctx.dashboardUser) throw new AppError('dashboard_session_required', 403, 'This platform route needs your dashboard session cookie.');
+  return ctx.dashboardUser();
+};
+
+const CrossAppInvitationRef = builder.objectRef<CrossAppInvitation>('CrossAppInvitation').implement({
+  description: 'A pending invitation of the dashboard user, in any app.',
+  fields: t => ({
+    resourceId: t.exposeID('resourceId'),
+    type: t.exposeString('type'),
+    name: t.exposeString('name'),
+    role: t.field({ type: RoleEnum, resolve: e => e.role }),
+    invitedBy: t.exposeString('invitedBy', { nullable: true }),
+    expiresAt: t.field({ type: 'DateTime', resolve: e => e.expiresAt }),
+    appId: t.exposeID('appId'),
+    appName: t.exposeString('appName'),
+    env: t.exposeString('env'),
+  }),
+});
+
+interface WalletStatement {
+  balanceUsd: string;
+  entries: { id: string; kind: string; amountUsd: string; createdAt: string }[];
+}
+
+const WalletEntryRef = builder.objectRef<WalletStatement['entries'][number]>('WalletEntry').implement({
+  fields: t => ({
+    id: t.exposeID('id'),
+    kind: t.exposeString('kind'),
+    amountUsd: t.exposeString('amountUsd', { description: 'Exact decimal string, negative for charges.' }),
+    createdAt: t.exposeString('createdAt'),
+  }),
+});
+
+const WalletStatementRef = builder.objectRef<WalletStatement>('WalletStatement').implement({
+  fields: t => ({
+    balanceUsd: t.exposeString('balanceUsd', { description: 'Exact decimal string.' }),
+    entries: t.field({ type: [WalletEntryRef], resolve: s => s.entries }),
+  }),
+});
+
+builder.queryFields(t => ({
+  myInvitationsAcrossApps: t.field({
+    type: [CrossAppInvitationRef],
+    description: "The dashboard user's pending invitations across every app (dashboard session only).",
+    resolve: async (_root, _args, ctx) => ctx.services.membership.invitationsAcrossApps(await dashboardUser(ctx)),
+  }),
+  myWallet: t.field({
+    type: WalletStatementRef,
+    description: "The dashboard user's wallet: balance and newest entries (dashboard session only).",
+    resolve: async (_root, _args, ctx) => ctx.services.wallet.statement(await dashboardUser(ctx)),
+  }),
+}));
+
+builder.mutationFields(t => ({
+  deleteResourceAsOwner: t.field({
+    type: OkRef,
+    description: 'Deletes a resource and everything in it (owner only, dashboard session only; docs/api.md §5.2).',
+    args: { appId: t.arg.id({ required: true }), resourceId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) =>
+      ctx.services.resourceDeletion.deleteAsOwner(
+        await dashboardUser(ctx),
+        validate(ids.resourceId, String(args.appId), 'appId'),
+        validate(ids.resourceId, String(args.resourceId), 'resourceId'),
+      ),
+  }),
+}));
