@@ -145,7 +145,8 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
    * request context (computed once, passed down) -> gateway routes (/auth, /_osg/auth, /_invite,
    * /idp) -> GraphQL -> dev bootstrap and /healthz -> the REST route table.
    */
-  async function pipeline(request: Request, requestId: string, remoteAddress: string): Promise<Response> {
+  async function pipeline(request: Request, requestId: string, edge: EdgeContext): Promise<Response> {
+    const remoteAddress = edge.req?.socket.remoteAddress ?? edge.remoteAddress ?? '127.0.0.1';
     const url = new URL(request.url);
     const graphqlPath = url.pathname.endsWith('/graphql');
     // Request input, before any routing: NUL in the URL, a declared oversized body.
@@ -166,8 +167,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     if (cors.refusal) response = graphqlPath ? graphqlErrorResponse(cors.refusal) : restError(cors.refusal);
     else response = await route(context);
     // Every response of a CORS path carries the decision (errors and 404s too).
-    for (const [name, value] of Object.entries(cors.headers)) response.headers.set(name, value);
-    return response;
+    return withHeaders(response, cors.headers, edge);
   }
 
   async function route(context: RequestContext): Promise<Response> {
@@ -190,7 +190,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     let forYoga = request;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       try {
-        forYoga = new Request(request.url, {
+        forYoga = new yoga.fetchAPI.Request(request.url, {
           method: request.method,
           headers: request.headers,
           body: (await context.body()) as BodyInit,
@@ -208,26 +208,40 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     const requestId = requestIdFrom(request.headers.get('x-request-id') ?? undefined);
     const started = performance.now();
     return withRequestId(requestId, async () => {
-      let response = await pipeline(request, requestId, edge.req?.socket.remoteAddress ?? edge.remoteAddress ?? '127.0.0.1').catch(error =>
-        restError(error),
-      );
-      try {
-        response.headers.set('x-request-id', requestId);
-      } catch {
-        // Immutable headers (a Response from fetch): copy it once.
-        response = new Response(response.body, response);
-        response.headers.set('x-request-id', requestId);
-      }
-      // Every response, whoever built it (Yoga, the provider, the shims): no MIME sniffing.
-      response.headers.set('x-content-type-options', 'nosniff');
+      const answered = await pipeline(request, requestId, edge).catch(error => restError(error));
+      // Every response, whoever built it (Yoga, the provider, the shims): its id, no MIME sniffing.
+      const response = withHeaders(answered, { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' }, edge);
       // An access line per request at debug (path only: query strings can carry codes).
-      logger.debug(
-        { method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) },
-        'request',
-      );
+      if (logger.isLevelEnabled('debug')) {
+        logger.debug(
+          { method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) },
+          'request',
+        );
+      }
       return response;
     });
   });
+
+  /**
+   * Adds headers to a response: on a socket through the node response (the adapter's one-call head
+   * stays one call), in-process on the Response itself (copied once if its headers are immutable).
+   */
+  function withHeaders(response: Response, headers: Record<string, string>, edge: EdgeContext): Response {
+    const entries = Object.entries(headers);
+    if (!entries.length) return response;
+    if (edge.res) {
+      for (const [name, value] of entries) edge.res.setHeader(name, value);
+      return response;
+    }
+    let out = response;
+    try {
+      for (const [name, value] of entries) out.headers.set(name, value);
+    } catch {
+      out = new yoga.fetchAPI.Response(response.body, response);
+      for (const [name, value] of entries) out.headers.set(name, value);
+    }
+    return out;
+  }
 
   const server = createServer((req, res) => {
     // A response sent before its body arrived must not drain an endless body (src/lib/body.ts).

@@ -19,7 +19,7 @@
  */
 import type { Config } from '../config.js';
 import { AppError, isAppError } from '../errors.js';
-import { parseCookies } from '../lib/http.js';
+import { empty, parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
 import { CLIENT_COOKIE, SESSION_COOKIE } from './request-context.js';
 import { bearerOf } from './resolve-caller.js';
@@ -102,7 +102,7 @@ export function createCors({ services, config }: { services: Services; config: C
             'access-control-max-age': String(CORS_MAX_AGE_S),
           }
         : {};
-      return { headers, audienceAppId: null, preflight: new Response(null, { status: 204, headers: { ...headers, ...allowed } }) };
+      return { headers, audienceAppId: null, preflight: empty(204, { ...headers, ...allowed }) };
     }
     if (!appId || bearerOf(request.headers.get('authorization'))) return { headers, audienceAppId: null };
     // Cookie credentials act for the Origin's app, as on a hosted origin.
