@@ -1,9 +1,10 @@
 /**
  * Serves the route table: match, validate, then run the route's stored GraphQL operation through
- * Yoga's envelop (`getEnveloped`), so every GraphQL plugin (limits, NUL refusal, CSRF, masking,
- * graphql-jit) applies to REST exactly as to /graphql; the result or error is shaped for REST.
+ * Yoga's envelop (`getEnveloped`), so the GraphQL plugins apply to REST as to /graphql: parse and
+ * validation plugins (the limits) once per stored operation at start, execution plugins (graphql-jit,
+ * CSRF, masking) on every request; the result or error is shaped for REST.
  */
-import { type GraphQLSchema, parse, validate as validateDocument } from 'graphql';
+import type { DocumentNode } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { z } from 'zod';
 import { assertCsrf, hasCsrfHeader, isStateChanging } from '../auth/csrf.js';
@@ -17,6 +18,7 @@ import type { Route } from './routes.js';
 
 interface TableEntry {
   route: Route;
+  document: DocumentNode;
   segments: string[];
 }
 
@@ -32,19 +34,20 @@ export interface PipelineServerContext {
   auth?: ResolvedAuth;
 }
 
-/** A stored operation that does not validate is a programming error: refuse to start. */
-function assertValid(schema: GraphQLSchema, route: Route) {
-  const errors = validateDocument(schema, parse(route.operation));
-  if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map(e => e.message).join('; ')}`);
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: the Yoga instance's user context is the resolvers' Context
 export function createRestShim(yoga: YogaServerInstance<PipelineServerContext, any>, routes: Route[]) {
-  const schema = yoga.getEnveloped().schema;
-  for (const route of routes) assertValid(schema, route);
-  // Literal segments before parameters, so /v1/resources/browse wins over /v1/resources/:id.
+  // Stored operations go through the parse and validation plugins (the GraphQL limits among them)
+  // once, at start: the text never changes, so a request pays only for execution. One that does
+  // not pass is a programming error: refuse to start.
+  const startup = yoga.getEnveloped({});
   const table = routes
-    .map(route => ({ route, segments: route.path.split('/').filter(Boolean) }))
+    .map(route => {
+      const document = startup.parse(route.operation);
+      const errors = startup.validate(startup.schema, document);
+      if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map((e: Error) => e.message).join('; ')}`);
+      return { route, document, segments: route.path.split('/').filter(Boolean) };
+    })
+    // Literal segments before parameters, so /v1/resources/browse wins over /v1/resources/:id.
     .sort((a, b) => specificity(b.segments) - specificity(a.segments));
 
   function match(method: string, pathname: string): RouteMatch | 'method_not_allowed' | null {
@@ -71,16 +74,14 @@ export function createRestShim(yoga: YogaServerInstance<PipelineServerContext, a
         route.credential === 'dashboard' ? { caller: null, credential: 'cookie', csrf: hasCsrfHeader(request.headers) } : await context.auth();
       // REST's CSRF rule is by method (a state-changing method), GraphQL's by operation (a mutation).
       assertCsrf(auth, isStateChanging(request.method));
-      const { parse, validate, contextFactory, execute, schema } = yoga.getEnveloped({
+      // Execution through every plugin (graphql-jit, CSRF for mutations, error masking).
+      const { contextFactory, execute, schema } = yoga.getEnveloped({
         request,
         requestContext: context,
         auth,
         params: { query: route.operation, variables: variableValues },
       });
-      const document = parse(route.operation);
-      const invalid = validate(schema, document);
-      if (invalid.length) return restError(invalid[0]);
-      const result = await execute({ schema, document, variableValues, contextValue: await contextFactory() });
+      const result = await execute({ schema, document: found.entry.document, variableValues, contextValue: await contextFactory() });
       if (result.errors?.length) return restError(result.errors[0]);
       return json(200, route.respond((result.data as { result: unknown }).result));
     } catch (error) {
