@@ -9,7 +9,7 @@ const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
   generates: {
     'src/graphql-client/generated/': {
-      documents: ['src/**/*.ts', '!src/generated/**', '!src/graphql-client/generated/**', '!src/**/*.spec.ts'],
+      documents: ['src/**/*.ts', '!src/generated/**', '!src/graphql-client/generated/**', '!src/**/*.spec.ts', '!src/sdk/**'],
       preset: 'client',
       // The REST shim compiles each route's operation text with graphql-jit, so documents are typed
       // strings (TypedDocumentString) rather than parsed DocumentNodes; the server reads fields
@@ -20,6 +20,21 @@ const config: CodegenConfig = {
         importExtension: '.js', // NodeNext resolution needs explicit extensions
         useTypeImports: true,
         enumType: 'string-literal', // unions, no runtime enum objects
+        scalars: { DateTime: 'string', JSON: 'unknown' },
+        strictScalars: true,
+      },
+    },
+    // The client SDK (gatehouse/client, src/sdk/): its own target so the browser bundle carries only
+    // its own documents, typed against the same SDL.
+    'src/sdk/generated/': {
+      documents: ['src/sdk/**/*.ts', '!src/sdk/generated/**'],
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        documentMode: 'string',
+        importExtension: '.js',
+        useTypeImports: true,
+        enumType: 'string-literal',
         scalars: { DateTime: 'string', JSON: 'unknown' },
         strictScalars: true,
       },

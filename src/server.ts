@@ -25,6 +25,8 @@ import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
 import { sharedSubscribe } from './realtime/shared-subscribe.js';
 import { attachWebSocketFeeds } from './realtime/websocket.js';
+import { GRAPHIQL_PAGE_HEADERS, graphiqlOptions } from './rest/graphiql.js';
+import { openApiDocument } from './rest/openapi.js';
 import { routes } from './rest/routes.js';
 import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { type PipelineServerContext, createRestShim } from './rest/shim.js';
@@ -92,7 +94,12 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     schema,
     // The gateway's /graphql, and /_osg/graphql on hosted app origins (the router admits it only there).
     graphqlEndpoint: '{/_osg}?/graphql',
-    graphiql: config.nodeEnv !== 'production' && (request => ({ endpoint: new URL(request.url).pathname })),
+    // GraphiQL outside production, its assets inlined from @graphql-yoga/render-graphiql (no CDN:
+    // works offline). The CSRF header is preset so a cookie session can run mutations; a bearer
+    // token goes in the Headers tab (README "GraphQL playground").
+    graphiql: config.nodeEnv !== 'production' && (request => graphiqlOptions(new URL(request.url).pathname)),
+    // Loaded on the first page view: its inlined assets are megabytes a production process never needs.
+    renderGraphiQL: async options => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
     // CORS is the gateway's policy (src/auth/cors.ts), not Yoga's reflect-any-origin default.
     cors: false,
@@ -143,7 +150,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   /**
    * The pipeline, in order: input guards -> where the request arrived (mount) -> CORS -> the
    * request context (computed once, passed down) -> gateway routes (/auth, /_osg/auth, /_invite,
-   * /idp) -> GraphQL -> dev bootstrap and /healthz -> the REST route table.
+   * /idp) -> GraphQL -> dev bootstrap, /healthz and /openapi.json -> the REST route table.
    */
   async function pipeline(request: Request, requestId: string, edge: EdgeContext): Promise<Response> {
     const remoteAddress = edge.req?.socket.remoteAddress ?? edge.remoteAddress ?? '127.0.0.1';
@@ -178,6 +185,8 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     if (path === '/graphql') return graphql(context);
     if (devBootstrap.handles(path)) return devBootstrap.handle(context);
     if (path === '/healthz') return json(ready ? 200 : 503, { ok: ready, database: db.kind });
+    // The REST contract (OpenAPI 3.1, generated from the route table: src/rest/openapi.ts).
+    if (path === '/openapi.json' && (request.method === 'GET' || request.method === 'HEAD')) return json(200, openApiDocument());
     const found = rest.match(request.method, path);
     if (found === null) return json(404, { error: 'not_found', message: `No route ${request.method} ${path}.` });
     if (found === 'method_not_allowed') return json(405, { error: 'method_not_allowed', message: `${request.method} is not supported on ${path}.` });
@@ -200,7 +209,9 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
         return graphqlErrorResponse(error);
       }
     }
-    return yoga.handleRequest(forYoga, { requestContext: context });
+    const response = await yoga.handleRequest(forYoga, { requestContext: context });
+    // The only HTML Yoga answers with is the GraphiQL page (outside production).
+    return response.headers.get('content-type')?.startsWith('text/html') ? withHeaders(response, GRAPHIQL_PAGE_HEADERS, {}) : response;
   }
 
   /** Request id, logging context, the headers every response carries, and the last-resort error answer. */

@@ -165,6 +165,8 @@ export function createInvitePages({ services, config }: { services: Services; co
     return html(200, layout(`Join ${preview.resourceName}`, body), {
       ...PAGE_HEADERS,
       'content-security-policy': `${PAGE_CSP}; form-action 'self'`,
+      // no-referrer would make the Join POST carry `Origin: null` (Fetch: an origin serialized under the referrer policy).
+      'referrer-policy': 'same-origin',
     });
   }
 

@@ -65,6 +65,7 @@ export function html(status: number, page: string, headers: HeaderValues = {}): 
   return new Response(page, {
     status,
     headers: headersOf({
+      'referrer-policy': 'no-referrer',
       ...rest,
       'content-length': String(Buffer.byteLength(page)),
       'content-type': 'text/html; charset=utf-8',
@@ -72,7 +73,6 @@ export function html(status: number, page: string, headers: HeaderValues = {}): 
       'content-security-policy': withFrameAncestors(Array.isArray(csp) ? csp.join('; ') : csp),
       'x-frame-options': 'DENY',
       'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
     }),
   });
 }

@@ -30,6 +30,13 @@ export interface Route {
   query?: z.ZodType<Record<string, unknown>>;
   variables: (input: RouteInput) => Record<string, unknown>;
   respond: (result: any) => unknown;
+  /** The documented 200 body (docs/api.md §2.1, §2.2): the OpenAPI document's (src/rest/openapi.ts). */
+  response: z.ZodType;
+  /**
+   * Error codes this route answers beyond the ones every route of its kind can (COMMON_ERRORS in
+   * src/rest/openapi.ts), for the OpenAPI document; the statuses are docs/api.md §8.2's.
+   */
+  errors: readonly string[];
   /**
    * `dashboard`: a dashboard surface (docs/api.md §4.2). Only the dashboard session cookie counts
    * (the resolvers call ctx.dashboardUser()); no app credential is resolved, and state changes
@@ -48,6 +55,7 @@ function route<
   V,
   B extends Record<string, unknown> = Record<string, never>,
   Q extends Record<string, unknown> = Record<string, never>,
+  O = unknown,
 >(row: {
   method: Route['method'];
   path: string;
@@ -55,7 +63,10 @@ function route<
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   variables: (input: { params: Record<string, string>; query: Q; body: B }) => V;
-  respond: (result: R['result']) => unknown;
+  respond: (result: R['result']) => O;
+  /** Checked against what `respond` returns: the documented shape cannot drift from the answer. */
+  response: z.ZodType<NoInfer<O>>;
+  errors: readonly string[];
   credential?: Route['credential'];
 }): Route {
   const operation = row.operation.toString();
@@ -94,6 +105,77 @@ const dbOperation = z.strictObject({
 const dbAnswer = (r: DbResultFieldsFragment) =>
   r.op === 'select' ? { rows: r.rows ?? [], nextCursor: r.nextCursor ?? null } : r.rows ? { rows: r.rows } : { ok: true };
 const okState = (r: { state?: string | null }) => ({ ok: true, state: r.state });
+
+/** Every row-store route can answer these (docs/api.md §11, §8.2). */
+const DB_ERRORS = [
+  'invalid_cursor',
+  'unknown_type',
+  'unknown_table',
+  'table_not_in_scope',
+  'invalid_operation',
+  'unknown_column',
+  'invalid_value',
+  'missing_value',
+  'column_not_writable',
+  'virtual_room_id',
+  'row_too_large',
+  'invalid_filter',
+  'invalid_order',
+  'resource_not_found',
+  'not_resource_member',
+  'access_denied',
+  'room_forbidden',
+  'invalid_room',
+  'room_not_found',
+  'row_not_found',
+  'unique_violation',
+  'account_deleted',
+] as const;
+
+/** Response shapes (docs/api.md §2.2): what `respond` returns, for the OpenAPI document; test/api/openapi.test.ts checks real answers against them. */
+const roleOut = z.enum(ROLES);
+const stateOut = z.enum(['active', 'invited', 'requested']);
+const timestamp = z.string().describe('ISO-8601, UTC');
+const resourceOut = z.object({
+  id: z.string(),
+  type: z.string(),
+  name: z.string(),
+  visibility: z.enum(['members', 'public']),
+  discoverable: z.boolean(),
+  memberCount: z.number().int(),
+  currentMember: z.object({ role: roleOut, state: stateOut }).optional().describe('Your own row: always on list rows, on fetch only when active'),
+});
+const roomOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  isDefault: z.boolean(),
+  currentGrant: roleOut.nullable(),
+  effectiveRole: roleOut.nullable(),
+});
+const invitationOut = z.object({
+  resourceId: z.string(),
+  type: z.string(),
+  name: z.string(),
+  role: roleOut,
+  invitedBy: z.string().nullable(),
+  expiresAt: timestamp,
+});
+const okOut = z.object({ ok: z.literal(true) });
+const okStateOut = z.object({ ok: z.literal(true), state: stateOut.nullable() });
+const dbRow = z.record(z.string(), z.unknown()).describe("A row: the deployed table's columns (docs/api.md §11.3)");
+const dbAnswerOut = z.union([
+  z.object({ rows: z.array(dbRow), nextCursor: z.string().nullable() }).describe('select: one page'),
+  z.object({ rows: z.array(dbRow) }).describe('insert, update, delete: the rows as written'),
+  okOut.describe('link, unlink, moveRoom'),
+]);
+const appOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  origins: z.array(z.string()),
+  clientIds: z.array(z.string()),
+  environments: z.array(z.string()),
+  createdAt: timestamp,
+});
 
 graphql(`
   fragment ResourceFields on Resource {
@@ -141,6 +223,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources',
+    response: resourceOut,
+    errors: ['unknown_type', 'reserved_type', 'visibility_not_allowed'],
     operation: graphql(`
       mutation CreateResource($input: CreateResourceInput!) {
         result: createResource(input: $input) { ...ResourceFields }
@@ -157,6 +241,8 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources',
+    response: z.object({ resources: z.array(resourceOut) }),
+    errors: [],
     operation: graphql(`
       query Resources($type: String) {
         result: resources(type: $type) { ...ResourceFields }
@@ -169,6 +255,11 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/browse',
+    response: z.object({
+      resources: z.array(z.object({ id: z.string(), type: z.string(), name: z.string(), memberCount: z.number().int(), createdAt: timestamp })),
+      nextCursor: z.string().nullable(),
+    }),
+    errors: ['invalid_cursor', 'unknown_type'],
     operation: graphql(`
       query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {
         result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {
@@ -197,6 +288,8 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/static',
+    response: resourceOut.omit({ currentMember: true }),
+    errors: ['unknown_type', 'static_not_found'],
     operation: graphql(`
       query StaticResource($type: String!, $slug: String!) {
         result: staticResource(type: $type, slug: $slug) { ...ResourceFields }
@@ -209,6 +302,8 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/invitations',
+    response: z.object({ invitations: z.array(invitationOut) }),
+    errors: [],
     operation: graphql(`
       query Invitations($type: String) {
         result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }
@@ -221,6 +316,8 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/grants',
+    response: z.object({ grants: z.array(z.object({ resourceId: z.string(), roomId: z.string(), role: roleOut })) }),
+    errors: [],
     operation: graphql(`
       query MyRoomGrants {
         result: myRoomGrants { resourceId roomId role }
@@ -232,6 +329,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources/:id/rooms',
+    response: roomOut,
+    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'room_limit'],
     operation: graphql(`
       mutation CreateRoom($id: ID!, $name: String!) {
         result: createRoom(resourceId: $id, name: $name) { ...RoomFields }
@@ -244,6 +343,8 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/:id/rooms',
+    response: z.object({ rooms: z.array(roomOut) }),
+    errors: ['resource_not_found', 'not_resource_member'],
     operation: graphql(`
       query Rooms($id: ID!) {
         result: rooms(resourceId: $id) { ...RoomFields }
@@ -255,6 +356,8 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/:id/rooms/:roomId',
+    response: roomOut,
+    errors: ['resource_not_found', 'not_resource_member', 'invalid_room', 'room_not_found'],
     operation: graphql(`
       query Room($id: ID!, $roomId: ID!) {
         result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }
@@ -266,6 +369,8 @@ export const routes: Route[] = [
   route({
     method: 'PATCH',
     path: '/v1/resources/:id/rooms/:roomId',
+    response: roomOut,
+    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'invalid_room', 'room_not_found', 'default_room_immutable'],
     operation: graphql(`
       mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {
         result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }
@@ -278,6 +383,8 @@ export const routes: Route[] = [
   route({
     method: 'DELETE',
     path: '/v1/resources/:id/rooms/:roomId',
+    response: okOut,
+    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'invalid_room', 'room_not_found', 'default_room_immutable', 'room_not_empty'],
     operation: graphql(`
       mutation DeleteRoom($id: ID!, $roomId: ID!) {
         result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }
@@ -289,6 +396,8 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/:id/rooms/:roomId/grants',
+    response: z.object({ grants: z.array(z.object({ userId: z.string(), role: roleOut })) }),
+    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'invalid_room', 'room_not_found'],
     operation: graphql(`
       query RoomGrants($id: ID!, $roomId: ID!) {
         result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }
@@ -300,6 +409,17 @@ export const routes: Route[] = [
   route({
     method: 'PUT',
     path: '/v1/resources/:id/rooms/:roomId/grants/:principal',
+    response: z.object({ ok: z.literal(true), resourceId: z.string(), roomId: z.string(), userId: z.string(), role: roleOut.nullable() }),
+    errors: [
+      'resource_not_found',
+      'not_admin',
+      'outranked',
+      'grant_ceiling',
+      'invalid_room',
+      'room_not_found',
+      'default_room_immutable',
+      'not_resource_member',
+    ],
     operation: graphql(`
       mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {
         result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }
@@ -312,6 +432,8 @@ export const routes: Route[] = [
   route({
     method: 'DELETE',
     path: '/v1/resources/:id/rooms/:roomId/grants/:principal',
+    response: okOut,
+    errors: ['resource_not_found', 'not_admin', 'outranked', 'invalid_room', 'room_not_found', 'default_room_immutable', 'not_resource_member'],
     operation: graphql(`
       mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {
         result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }
@@ -323,6 +445,8 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/:id',
+    response: resourceOut,
+    errors: ['resource_not_found'],
     operation: graphql(`
       query Resource($id: ID!) {
         result: resource(id: $id) { ...ResourceFields }
@@ -334,6 +458,20 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/:id/members',
+    response: z.object({
+      members: z.array(
+        z.object({
+          userId: z.string(),
+          role: roleOut,
+          state: stateOut,
+          kind: z.enum(['user', 'agent']),
+          ownerId: z.string().nullable(),
+          ownerHandle: z.string().nullable(),
+          ownerDisplayName: z.string().nullable(),
+        }),
+      ),
+    }),
+    errors: ['resource_not_found', 'not_resource_member'],
     operation: graphql(`
       query Members($id: ID!) {
         result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }
@@ -345,6 +483,20 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources/:id/invite',
+    response: okStateOut,
+    errors: [
+      'resource_not_found',
+      'not_resource_member',
+      'not_admin',
+      'grant_ceiling',
+      'blocked',
+      'user_not_found',
+      'already_member',
+      'already_invited',
+      'pending_request',
+      'pending_limit',
+      'conflict',
+    ],
     operation: graphql(`
       mutation Invite($id: ID!, $userId: ID!, $role: Role) {
         result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }
@@ -357,6 +509,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources/:id/invite-link',
+    response: z.object({ url: z.string(), role: roleOut, expiresAt: timestamp }),
+    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'grant_ceiling', 'invite_link_limit'],
     operation: graphql(`
       mutation CreateInviteLink($id: ID!, $role: Role) {
         result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }
@@ -369,6 +523,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources/:id/request',
+    response: okStateOut,
+    errors: ['resource_not_found', 'already_member', 'already_invited', 'pending_request', 'blocked', 'conflict'],
     operation: graphql(`
       mutation RequestAccess($id: ID!, $role: Role) {
         result: requestAccess(resourceId: $id, role: $role) { ...TransitionFields }
@@ -381,6 +537,18 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources/:id/accept',
+    response: okStateOut,
+    errors: [
+      'resource_not_found',
+      'not_resource_member',
+      'not_admin',
+      'grant_ceiling',
+      'agent_cannot_accept',
+      'not_invitee',
+      'no_pending_invite',
+      'no_pending_membership',
+      'conflict',
+    ],
     operation: graphql(`
       mutation Accept($id: ID!, $userId: ID) {
         result: accept(resourceId: $id, userId: $userId) { ...TransitionFields }
@@ -393,6 +561,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources/:id/reject',
+    response: okOut,
+    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'not_invitee', 'no_pending_invite', 'no_pending_membership', 'conflict'],
     operation: graphql(`
       mutation Reject($id: ID!, $userId: ID) {
         result: reject(resourceId: $id, userId: $userId) { ...TransitionFields }
@@ -405,6 +575,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources/:id/join',
+    response: okStateOut,
+    errors: ['resource_not_found', 'members_only', 'already_member', 'already_invited', 'pending_request', 'blocked', 'conflict'],
     operation: graphql(`
       mutation Join($id: ID!) {
         result: join(resourceId: $id) { ...TransitionFields }
@@ -416,6 +588,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources/:id/leave',
+    response: okOut,
+    errors: ['resource_not_found', 'owner_cannot_leave', 'not_member', 'conflict'],
     operation: graphql(`
       mutation Leave($id: ID!) {
         result: leave(resourceId: $id) { ...TransitionFields }
@@ -427,6 +601,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources/:id/setRole',
+    response: z.object({ ok: z.literal(true), role: roleOut.nullable() }),
+    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'outranked', 'grant_ceiling', 'not_member', 'conflict'],
     operation: graphql(`
       mutation SetRole($id: ID!, $userId: ID!, $role: Role!) {
         result: setRole(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }
@@ -439,6 +615,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/resources/:id/remove',
+    response: okOut,
+    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'outranked', 'use_leave', 'not_member', 'conflict'],
     operation: graphql(`
       mutation RemoveMember($id: ID!, $userId: ID!) {
         result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }
@@ -451,6 +629,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/invite-links/claim',
+    response: z.object({ ok: z.literal(true), resourceId: z.string(), state: stateOut, role: roleOut }),
+    errors: ['invite_link_not_found', 'invite_link_used', 'invite_link_expired', 'invite_link_inactive', 'blocked', 'already_member', 'conflict'],
     operation: graphql(`
       mutation ClaimInviteLink($code: String!) {
         result: claimInviteLink(code: $code) { ok resourceId state role }
@@ -463,6 +643,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/agents',
+    response: z.object({ id: z.string(), name: z.string(), ownerId: z.string(), token: z.string().describe('Shown once') }),
+    errors: ['agents_cannot_create_agents'],
     operation: graphql(`
       mutation CreateAgent($name: String!) {
         result: createAgent(name: $name) { id name ownerId token }
@@ -475,6 +657,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/blocks',
+    response: z.object({ ok: z.literal(true), userId: z.string() }),
+    errors: ['agents_cannot_block', 'user_not_found'],
     operation: graphql(`
       mutation BlockUser($userId: ID!) {
         result: blockUser(userId: $userId) { ok userId }
@@ -487,6 +671,8 @@ export const routes: Route[] = [
   route({
     method: 'DELETE',
     path: '/v1/blocks/:userId',
+    response: z.object({ ok: z.literal(true), userId: z.string() }),
+    errors: ['agents_cannot_block'],
     operation: graphql(`
       mutation UnblockUser($userId: ID!) {
         result: unblockUser(userId: $userId) { ok userId }
@@ -499,6 +685,10 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/me/invitations',
+    response: z.object({
+      invitations: z.array(invitationOut.extend({ appId: z.string(), appName: z.string(), env: z.string() })),
+    }),
+    errors: [],
     credential: 'dashboard',
     operation: graphql(`
       query MyInvitationsAcrossApps {
@@ -511,6 +701,11 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/me/wallet',
+    response: z.object({
+      balanceUsd: z.string().describe('Exact decimal string'),
+      entries: z.array(z.object({ id: z.string(), kind: z.string(), amountUsd: z.string(), createdAt: timestamp })),
+    }),
+    errors: [],
     credential: 'dashboard',
     operation: graphql(`
       query MyWallet {
@@ -523,6 +718,8 @@ export const routes: Route[] = [
   route({
     method: 'DELETE',
     path: '/v1/dashboard/apps/:appId/resources/:resourceId',
+    response: okOut,
+    errors: ['owner_only', 'reserved_resource', 'resource_not_found'],
     credential: 'dashboard',
     operation: graphql(`
       mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {
@@ -535,6 +732,12 @@ export const routes: Route[] = [
   route({
     method: 'DELETE',
     path: '/v1/me',
+    response: z.object({
+      ok: z.literal(true),
+      transferred: z.array(z.object({ resourceId: z.string(), ownerId: z.string() })),
+      deleted: z.array(z.string()),
+    }),
+    errors: ['confirmation_required', 'agents_cannot_delete_accounts', 'conflict'],
     operation: graphql(`
       mutation DeleteMyAccount($confirm: String!) {
         result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }
@@ -548,6 +751,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/db/query',
+    response: dbAnswerOut,
+    errors: DB_ERRORS,
     operation: graphql(`
       mutation DbQuery($input: DbOperationInput!) {
         result: dbQuery(input: $input) { ...DbResultFields }
@@ -560,6 +765,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/v1/db/batch',
+    response: z.object({ results: z.array(dbAnswerOut) }),
+    errors: DB_ERRORS,
     operation: graphql(`
       mutation DbBatch($operations: [DbOperationInput!]!) {
         result: dbBatch(operations: $operations) { ...DbResultFields }
@@ -572,6 +779,8 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/dev/apps',
+    response: z.object({ apps: z.array(appOut) }),
+    errors: [],
     operation: graphql(`
       query Apps {
         result: apps { id name origins clientIds environments createdAt }
@@ -583,6 +792,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/dev/apps',
+    response: appOut,
+    errors: ['invalid_redirect_uri', 'origin_reserved', 'origin_taken'],
     operation: graphql(`
       mutation CreateApp($input: CreateAppInput!) {
         result: createApp(input: $input) { id name origins clientIds environments createdAt }
@@ -599,6 +810,15 @@ export const routes: Route[] = [
   route({
     method: 'PUT',
     path: '/dev/apps/:appId/deployments/:env',
+    response: z.object({
+      deploymentId: z.string(),
+      appId: z.string(),
+      env: z.string(),
+      version: z.number().int(),
+      resourceTypes: z.array(z.string()),
+      tables: z.array(z.string()),
+    }),
+    errors: ['app_not_found', 'invalid_schema', 'schema_drops_data'],
     operation: graphql(`
       mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {
         result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }
@@ -611,6 +831,8 @@ export const routes: Route[] = [
   route({
     method: 'POST',
     path: '/dev/apps/:appId/test-users',
+    response: z.object({ user_id: z.string(), token: z.string(), expires_at: timestamp, payer: z.string(), env: z.string() }),
+    errors: ['app_not_found', 'env_not_deployed', 'prod_not_allowed'],
     operation: graphql(`
       mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {
         result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }

@@ -15,6 +15,10 @@
  *  5 transports  HTTP and socket glue: rest/, auth/ (gateway routes, CORS, CSRF, credential
  *                resolution), realtime/websocket.
  *  6 entry       server.ts (assembles the pipeline) and the CLI.
+ *
+ * Beside them, apart: sdk/ (`gatehouse/client`, issue #11) runs in browsers and knows nothing of the
+ * server. It imports only sdk/ (its generated documents included) and the packages a browser
+ * needs (graphql-ws); no server module imports it (rank 7: above everything).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
@@ -25,6 +29,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 
 /** First match wins: specific files before their folder. Paths are relative to src/, posix. */
 export const LAYERS: { name: string; rank: number; match: RegExp }[] = [
+  { name: 'sdk', rank: 7, match: /^sdk\// },
   { name: 'domain', rank: 0, match: /^domain\// },
   {
     name: 'foundation',
@@ -43,6 +48,8 @@ export const LAYERS: { name: string; rank: number; match: RegExp }[] = [
 const DOMAIN_MAY_IMPORT = new Set(['errors.ts']);
 /** Packages the domain may use (no I/O among them). Its spec files may also use vitest. */
 const DOMAIN_PACKAGES = new Set(['zod']);
+/** The SDK's packages: what its browser bundle carries (the typed-document import is types only). */
+const SDK_PACKAGES = new Set(['graphql-ws', '@graphql-typed-document-node/core']);
 
 export function layerOf(path: string) {
   return LAYERS.find(l => l.match.test(path)) ?? null;
@@ -51,12 +58,17 @@ export function layerOf(path: string) {
 /** Every module specifier a file names: `import … from`, `export … from`, bare `import '…'` and `import('…')`. */
 export function specifiersOf(source: string): string[] {
   const found: string[] = [];
+  // Comment lines are not imports (a doc comment may show one as an example); no statement starts with `//` or `*`.
+  const code = source
+    .split('\n')
+    .filter(line => !/^\s*(\/\/|\/?\*)/.test(line))
+    .join('\n');
   const patterns = [
     /\b(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g,
     /\bimport\s*['"]([^'"]+)['"]/g,
     /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
   ];
-  for (const pattern of patterns) for (const m of source.matchAll(pattern)) found.push(m[1]);
+  for (const pattern of patterns) for (const m of code.matchAll(pattern)) found.push(m[1]);
   return found;
 }
 
@@ -82,6 +94,9 @@ export function violations(files: Map<string, string>): Violation[] {
         if (own.name === 'domain' && !DOMAIN_PACKAGES.has(pkg) && !(isSpec && pkg === 'vitest')) {
           out.push({ from, to: spec, why: 'the domain does no I/O and uses no packages but zod' });
         }
+        if (own.name === 'sdk' && !SDK_PACKAGES.has(pkg)) {
+          out.push({ from, to: spec, why: `the SDK runs in browsers: its packages are ${[...SDK_PACKAGES].join(', ')}` });
+        }
         continue;
       }
       const to = posix.normalize(posix.join(posix.dirname(from), spec)).replace(/\.js$/, '.ts');
@@ -91,7 +106,9 @@ export function violations(files: Map<string, string>): Violation[] {
         out.push({ from, to, why: 'imported file is in no layer' });
         continue;
       }
-      if (own.name === 'domain') {
+      if (own.name === 'sdk') {
+        if (!to.startsWith('sdk/')) out.push({ from, to, why: 'the SDK imports only sdk/: it knows nothing of the server' });
+      } else if (own.name === 'domain') {
         // The one exception to ranks: errors.ts (the one error class) sits below the domain's rules.
         if (!to.startsWith('domain/') && !DOMAIN_MAY_IMPORT.has(to)) {
           out.push({ from, to, why: `domain may import only domain/ and ${[...DOMAIN_MAY_IMPORT].join(', ')}` });
@@ -126,6 +143,11 @@ describe('layers', () => {
       ['lib/z.ts', "const m = await import('../services/index.js');"],
       ['domain/w.ts', "import { logger } from '../lib/logger.js';\nimport { readFile } from 'node:fs';"],
       ['services/ok.ts', "import { rank } from '../domain/roles.js';\nimport { AppError } from '../errors.js';"],
+      [
+        'sdk/a.ts',
+        "import { AppError } from '../errors.js';\nimport { z } from 'zod';\nimport { createClient } from 'graphql-ws';\nimport { b } from './b.js';",
+      ],
+      ['rest/c.ts', "import { createClient } from '../sdk/index.js';"],
     ]);
     expect(violations(files).map(v => `${v.from} -> ${v.to}`)).toEqual([
       'services/x.ts -> auth/resolve-caller.ts',
@@ -133,6 +155,9 @@ describe('layers', () => {
       'lib/z.ts -> services/index.ts',
       'domain/w.ts -> lib/logger.ts',
       'domain/w.ts -> node:fs',
+      'sdk/a.ts -> errors.ts',
+      'sdk/a.ts -> zod',
+      'rest/c.ts -> sdk/index.ts',
     ]);
   });
 

@@ -1,0 +1,278 @@
+/**
+ * The REST contract as OpenAPI 3.1, generated from the route table (src/rest/routes.ts): each row's
+ * body/query zod schemas are the request, its `response` schema the 200 body, its `errors` plus the
+ * codes every route of its kind can answer the error responses (docs/api.md §8). Served at
+ * GET /openapi.json; built once per process, since the table never changes after start.
+ */
+import { z } from 'zod';
+import { CSRF_HEADER } from '../auth/csrf.js';
+import { SESSION_COOKIE } from '../auth/request-context.js';
+import { type Route, routes as routeTable } from './routes.js';
+
+/** docs/api.md §8.2: the status of every code a route can document. test/api/openapi.test.ts checks it against the doc. */
+export const ERROR_STATUS: Record<string, number> = {
+  invalid_argument: 400,
+  invalid_json: 400,
+  invalid_cursor: 400,
+  unknown_table: 400,
+  table_not_in_scope: 400,
+  invalid_operation: 400,
+  unknown_column: 400,
+  invalid_value: 400,
+  missing_value: 400,
+  column_not_writable: 400,
+  virtual_room_id: 400,
+  row_too_large: 400,
+  invalid_filter: 400,
+  invalid_order: 400,
+  confirmation_required: 400,
+  invalid_schema: 400,
+  prod_not_allowed: 400,
+  invalid_redirect_uri: 400,
+  origin_reserved: 400,
+  invalid_room: 400,
+  default_room_immutable: 400,
+  unauthenticated: 401,
+  account_deleted: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  session_expired: 401,
+  deployment_gone: 401,
+  app_unknown: 401,
+  wrong_credential: 403,
+  reserved_type: 403,
+  visibility_not_allowed: 403,
+  members_only: 403,
+  not_admin: 403,
+  outranked: 403,
+  grant_ceiling: 403,
+  access_denied: 403,
+  room_forbidden: 403,
+  blocked: 403,
+  agent_cannot_accept: 403,
+  not_invitee: 403,
+  owner_cannot_leave: 403,
+  use_leave: 403,
+  invite_link_inactive: 403,
+  agents_cannot_block: 403,
+  agents_cannot_create_agents: 403,
+  agents_cannot_delete_accounts: 403,
+  csrf_required: 403,
+  audience_mismatch: 403,
+  dashboard_session_required: 403,
+  owner_only: 403,
+  reserved_resource: 403,
+  row_not_found: 404,
+  resource_not_found: 404,
+  unknown_type: 404,
+  static_not_found: 404,
+  user_not_found: 404,
+  app_not_found: 404,
+  invite_link_not_found: 404,
+  no_pending_invite: 404,
+  no_pending_membership: 404,
+  not_member: 404,
+  room_not_found: 404,
+  already_member: 409,
+  already_invited: 409,
+  pending_request: 409,
+  pending_limit: 409,
+  invite_link_limit: 409,
+  room_not_empty: 409,
+  room_limit: 409,
+  unique_violation: 409,
+  env_not_deployed: 409,
+  schema_drops_data: 409,
+  origin_taken: 409,
+  conflict: 409,
+  invite_link_used: 410,
+  invite_link_expired: 410,
+  body_too_large: 413,
+  internal: 500,
+  introspection_unavailable: 500,
+  provider_unavailable: 502,
+  busy: 503,
+};
+
+/**
+ * `not_resource_member` is 403 on membership routes and 409 on a room grant to a non-member
+ * (docs/api.md §8.2, §10.3): one code, two statuses, documented under both.
+ */
+const DUAL_STATUS: Record<string, number[]> = { not_resource_member: [403, 409] };
+
+type RouteKind = 'app' | 'dashboard' | 'developer';
+const kindOf = (route: Route): RouteKind => (route.credential === 'dashboard' ? 'dashboard' : route.path.startsWith('/dev/') ? 'developer' : 'app');
+const changesState = (route: Route) => route.method !== 'GET';
+
+/** Codes any route of a kind can answer: input, credentials, load, the unexpected (docs/api.md §1.1, §8.2). */
+export function commonErrors(route: Route): string[] {
+  const codes = ['invalid_argument', 'internal', 'busy'];
+  if (changesState(route)) codes.push('invalid_json', 'body_too_large');
+  const kind = kindOf(route);
+  if (kind === 'developer') codes.push('unauthenticated', 'invalid_token', 'wrong_credential');
+  if (kind === 'dashboard') codes.push('unauthenticated', 'session_expired', 'dashboard_session_required', 'introspection_unavailable');
+  if (kind === 'app') {
+    codes.push(
+      'unauthenticated',
+      'invalid_token',
+      'token_expired',
+      'session_expired',
+      'deployment_gone',
+      'app_unknown',
+      'wrong_credential',
+      'audience_mismatch',
+      'env_not_deployed',
+      'provider_unavailable',
+    );
+  }
+  if (changesState(route) && kind !== 'developer') codes.push('csrf_required');
+  return codes;
+}
+
+/** Every code one route documents, by HTTP status. */
+export function errorsByStatus(route: Route): Map<number, string[]> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set([...commonErrors(route), ...route.errors])) {
+    const statuses = DUAL_STATUS[code] ?? [ERROR_STATUS[code]];
+    if (statuses[0] === undefined) throw new Error(`REST route ${route.method} ${route.path}: error code ${code} has no status in ERROR_STATUS.`);
+    for (const status of statuses) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map(m => m[1]);
+/** The stored operation's name (`mutation CreateResource(…)`): unique, so a stable operationId. */
+const operationName = (route: Route) => /\b(?:query|mutation)\s+(\w+)/.exec(route.operation)?.[1] ?? `${route.method} ${route.path}`;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Not authenticated',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Body too large',
+  500: 'Internal error',
+  502: 'Identity provider failure',
+  503: 'Busy: retry after Retry-After seconds',
+};
+
+function security(route: Route) {
+  const kind = kindOf(route);
+  if (kind === 'developer') return [{ developerToken: [] }];
+  const cookie = changesState(route) ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] };
+  return kind === 'dashboard' ? [cookie] : [{ bearerToken: [] }, cookie];
+}
+
+/** A body whose fields are all optional may be left out (an empty body is `{}`). */
+const requestBody = (schema: JsonSchema) => ({
+  required: Array.isArray(schema.required) && schema.required.length > 0,
+  content: { 'application/json': { schema } },
+});
+
+function operation(route: Route) {
+  const parameters: unknown[] = pathParams(route.path).map(name => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  if (route.query) {
+    const query = jsonSchema(route.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
+    }
+  }
+  const responses: Record<string, unknown> = {
+    200: { description: 'Success', content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } },
+  };
+  for (const [status, codes] of errorsByStatus(route)) {
+    responses[status] = {
+      description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.join(', ')}`,
+      ...(status === 503 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
+      content: {
+        'application/json': {
+          schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { error: { enum: codes } } }] },
+        },
+      },
+    };
+  }
+  const kind = kindOf(route);
+  return {
+    operationId: operationName(route),
+    summary: `${route.method} ${route.path}`,
+    description: `Runs the GraphQL operation \`${operationName(route)}\` (docs/api.md §7.2).`,
+    tags: [kind === 'developer' ? 'developer' : kind === 'dashboard' ? 'dashboard' : route.path.startsWith('/v1/db/') ? 'rows' : 'resources'],
+    ...(parameters.length ? { parameters } : {}),
+    // Routes without a body accept only an empty one (docs/api.md §1.2).
+    ...(route.body ? { requestBody: requestBody(jsonSchema(route.body, 'input')) } : {}),
+    responses,
+    security: security(route),
+  };
+}
+
+export function buildOpenApiDocument(routes: Route[] = routeTable) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gatehouse REST API',
+      version: '1',
+      description:
+        'The REST shims over the GraphQL schema (docs/api.md §2–§4, §11). On a hosted app origin the `/v1` routes also live under `/_osg/v1`. Errors are `{ error, message }` (docs/api.md §8.1).',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error', 'message'],
+          properties: {
+            error: { type: 'string', description: 'A stable code (docs/api.md §8.2)' },
+            message: { type: 'string', description: 'What to do about it' },
+            requestId: { type: 'string', description: 'On 500 internal: the id the server logged' },
+          },
+          additionalProperties: true,
+        },
+      },
+      securitySchemes: {
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A test-session (gst_…), agent (gha_…) or provider access token (docs/api.md §1.1)',
+        },
+        developerToken: { type: 'http', scheme: 'bearer', description: 'A developer token (ghd_…), for /dev/* only' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /auth/token (docs/api.md §4.5)' },
+        csrfHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Service-Csrf',
+          description: `Send \`${CSRF_HEADER}: 1\` with the session cookie on every state change (403 csrf_required otherwise)`,
+        },
+      },
+    },
+    tags: [
+      { name: 'resources', description: 'Resources, membership, rooms, agents and blocks (docs/api.md §2, §5, §10)' },
+      { name: 'rows', description: 'The row store (docs/api.md §11)' },
+      { name: 'dashboard', description: 'Dashboard session cookie only (docs/api.md §4.2)' },
+      { name: 'developer', description: 'Developer token only (docs/api.md §3)' },
+    ],
+  };
+}
+
+let cached: ReturnType<typeof buildOpenApiDocument> | undefined;
+/** The document as served (GET /openapi.json): generated on first use, then reused. */
+export function openApiDocument() {
+  cached ??= buildOpenApiDocument();
+  return cached;
+}

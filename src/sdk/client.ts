@@ -1,0 +1,269 @@
+/**
+ * createClient: the app developer's entry to Gatehouse (docs/api.md §2, §4, §6, §10, §11). Auth
+ * calls go to the gateway's REST routes (`/auth/*`); everything else is a typed GraphQL document
+ * (./operations.ts) on `/graphql`; live feeds share one graphql-ws connection made on first use.
+ */
+import { Auth, defaultStorage, type KeyValueStorage } from './auth.js';
+import { GatehouseError } from './errors.js';
+import type {
+  Role,
+  SdkBrowseQuery,
+  SdkClaimInviteLinkMutation,
+  SdkCreateInviteLinkMutation,
+  SdkInvitationsQuery,
+  SdkMembersQuery,
+  SdkMyRoomGrantsQuery,
+  SdkResourceFragment,
+  SdkRoomFragment,
+  SdkRoomGrantsQuery,
+  SdkSetRoomGrantMutation,
+  SdkTransitionFragment,
+  VisibilityChoice,
+} from './generated/graphql.js';
+import { createLiveConnection, type LiveConnection, type LiveHandle } from './live.js';
+import {
+  AcceptDocument,
+  BrowseDocument,
+  ClaimInviteLinkDocument,
+  CreateInviteLinkDocument,
+  CreateResourceDocument,
+  CreateRoomDocument,
+  DeleteRoomDocument,
+  InvitationsDocument,
+  InviteDocument,
+  JoinDocument,
+  LeaveDocument,
+  MembersDocument,
+  MembersLiveDocument,
+  MyRoomGrantsDocument,
+  RejectDocument,
+  RemoveMemberDocument,
+  RemoveRoomGrantDocument,
+  RenameRoomDocument,
+  RequestAccessDocument,
+  ResourceDocument,
+  ResourcesDocument,
+  ResourcesLiveDocument,
+  RoomDocument,
+  RoomGrantsDocument,
+  RoomsDocument,
+  RoomsLiveDocument,
+  SetRoleDocument,
+  SetRoomGrantDocument,
+  StaticResourceDocument,
+} from './operations.js';
+import { type Row, Table } from './table.js';
+import { type TokenSource, Transport } from './transport.js';
+
+export type { Role, VisibilityChoice };
+export type Resource = SdkResourceFragment;
+export type BrowseRow = SdkBrowseQuery['result']['resources'][number];
+export type Invitation = SdkInvitationsQuery['result'][number];
+export type RosterEntry = SdkMembersQuery['result'][number];
+export type Transition = SdkTransitionFragment;
+export type InviteLink = SdkCreateInviteLinkMutation['result'];
+export type InviteLinkClaim = SdkClaimInviteLinkMutation['result'];
+/** A room entry (§10.2), with the id of the resource it belongs to. */
+export type Room = SdkRoomFragment & { resourceId: string };
+export type RoomGrant = SdkRoomGrantsQuery['result'][number];
+export type RoomGrantRow = SdkMyRoomGrantsQuery['result'][number];
+export type RoomGrantResult = SdkSetRoomGrantMutation['result'];
+/** A live membership row (§6): `{ id: '<resourceId>:<userId>', resourceId, userId, role, state }`. */
+export type MemberRow = { id: string; resourceId: string; userId: string; role: Role; state: 'active' | 'invited' | 'requested' };
+
+export interface ClientOptions {
+  /** The gateway, e.g. `https://gatehouse.example`. Default: this page's origin + `/_osg` (a hosted app origin). */
+  gatewayUrl?: string;
+  /** Browser apps: the app's OAuth client id (sign-in and refresh); the session lives in httpOnly cookies. */
+  clientId?: string;
+  /** Scripts, servers, tests: a bearer token (test-session, agent or provider token), or a function answering one. */
+  accessToken?: TokenSource;
+  /** The redirect URI auth.signIn() sends (registered for the app). Default: the current page without query. */
+  redirectUri?: string;
+  /** Where the pending sign-in waits (default sessionStorage, else memory). */
+  storage?: KeyValueStorage;
+  /** A fetch to use instead of the global one. */
+  fetch?: typeof fetch;
+}
+
+export type GatehouseClient = ReturnType<typeof createClient>;
+
+function hostedGateway(): string {
+  if (typeof location === 'undefined' || !location.origin || location.origin === 'null') {
+    throw new GatehouseError({
+      status: 400,
+      code: 'gateway_url_required',
+      message: 'createClient() without gatewayUrl works only on a hosted app origin: pass { gatewayUrl }.',
+    });
+  }
+  return `${location.origin}/_osg`;
+}
+
+/** `/_invite/<code>` URLs and bare codes alike. */
+function inviteCode(codeOrUrl: string): string {
+  const match = /\/_invite\/([^/?#]+)/.exec(codeOrUrl);
+  return match ? decodeURIComponent(match[1]) : codeOrUrl;
+}
+
+export function createClient(options: ClientOptions = {}) {
+  const transport = new Transport({
+    baseUrl: options.gatewayUrl ?? hostedGateway(),
+    clientId: options.clientId,
+    accessToken: options.accessToken,
+    fetch: options.fetch,
+  });
+
+  let live: LiveConnection | null = null;
+  const closeLive = () => {
+    live?.close();
+    live = null;
+  };
+  /** One graphql-ws connection for every feed of this client, opened on the first `.live()`. */
+  function connection(): LiveConnection {
+    if (!live) {
+      live = createLiveConnection({
+        url: `${transport.baseUrl.replace(/^http/, 'ws')}/graphql`,
+        connectionParams: async () => {
+          const token = await transport.bearer();
+          return token ? { authorization: `Bearer ${token}` } : {};
+        },
+        refresh: () => transport.refresh(),
+      });
+    }
+    return live;
+  }
+
+  const auth = new Auth(transport, options.storage ?? defaultStorage(), { redirectUri: options.redirectUri, onSignOut: closeLive });
+
+  function members(id: string) {
+    return {
+      /** Active and pending rows, owner first (active members only). */
+      list: async (): Promise<RosterEntry[]> => transport.graphql(MembersDocument, { id }),
+      invite: async (userId: string, opts: { role?: Role } = {}): Promise<Transition> =>
+        transport.graphql(InviteDocument, { id, userId, role: opts.role }),
+      /** An invite link (admin+): `url` is `{app origin}/_invite/<code>`. */
+      createInviteLink: async (opts: { role?: Role } = {}): Promise<InviteLink> =>
+        transport.graphql(CreateInviteLinkDocument, { id, role: opts.role }),
+      /** Accept your invite, or (admin+) someone's request. */
+      accept: async (userId?: string): Promise<Transition> => transport.graphql(AcceptDocument, { id, userId }),
+      /** Decline your invite, or (admin+) someone's request or invite. */
+      reject: async (userId?: string): Promise<Transition> => transport.graphql(RejectDocument, { id, userId }),
+      request: async (opts: { role?: Role } = {}): Promise<Transition> => transport.graphql(RequestAccessDocument, { id, role: opts.role }),
+      join: async (): Promise<Transition> => transport.graphql(JoinDocument, { id }),
+      leave: async (): Promise<Transition> => transport.graphql(LeaveDocument, { id }),
+      setRole: async (userId: string, role: Role): Promise<Transition> => transport.graphql(SetRoleDocument, { id, userId, role }),
+      remove: async (userId: string): Promise<Transition> => transport.graphql(RemoveMemberDocument, { id, userId }),
+      /** The roster feed (§6): insert/update/delete of `MemberRow`s; re-fetch `list()` for display data. */
+      live: (): LiveHandle<MemberRow> => connection().subscribe<MemberRow>(MembersLiveDocument.toString(), { resourceId: id }),
+    };
+  }
+
+  function room(roomId: string, resourceId?: string) {
+    const owner = resourceId ?? (roomId.startsWith('room_') ? null : roomId);
+    if (!owner) {
+      throw new GatehouseError({
+        status: 400,
+        code: 'resource_id_required',
+        message: `room('${roomId}') needs its resource: room(roomId, resourceId) or resource(resourceId).room(roomId).`,
+      });
+    }
+    const ids = { id: owner, roomId };
+    const withResource = (entry: SdkRoomFragment): Room => ({ ...entry, resourceId: owner });
+    return {
+      id: roomId,
+      resourceId: owner,
+      get: async (): Promise<Room> => withResource(await transport.graphql(RoomDocument, ids)),
+      rename: async (name: string): Promise<Room> => withResource(await transport.graphql(RenameRoomDocument, { ...ids, name })),
+      /** Admin+; 409 `room_not_empty` while rows remain (move them with `table(name).moveRoom`). */
+      delete: async (): Promise<{ ok: boolean }> => transport.graphql(DeleteRoomDocument, ids),
+      grants: {
+        list: async (): Promise<RoomGrant[]> => transport.graphql(RoomGrantsDocument, ids),
+        set: async (userId: string, role: Role): Promise<RoomGrantResult> => transport.graphql(SetRoomGrantDocument, { ...ids, userId, role }),
+        remove: async (userId: string): Promise<{ ok: boolean }> => transport.graphql(RemoveRoomGrantDocument, { ...ids, userId }),
+      },
+      /** The room's rows of `name` (reads and writes touch this room alone, §11.5 rule 6). */
+      table: <T extends Row = Row>(name: string) => new Table<T>(transport, { kind: 'resource', resourceId: owner, roomId }, name),
+    };
+  }
+
+  function resourceHandle(id: string) {
+    return {
+      id,
+      /** The resource view; `currentMember` only when you are an active member. */
+      get: async (): Promise<Resource> => transport.graphql(ResourceDocument, { id }),
+      members: members(id),
+      rooms: {
+        create: async (input: { name: string }): Promise<Room> => ({
+          ...(await transport.graphql(CreateRoomDocument, { id, name: input.name })),
+          resourceId: id,
+        }),
+        /** The default room first (`isDefault`), then rooms you hold (admin+: every room). */
+        list: async (): Promise<Room[]> => (await transport.graphql(RoomsDocument, { id })).map(entry => ({ ...entry, resourceId: id })),
+      },
+      room: (roomId: string) => room(roomId, id),
+      /** The resource's rows of `name` (§11.2); reads span the rooms you may read, writes go to the default room. */
+      table: <T extends Row = Row>(name: string) => new Table<T>(transport, { kind: 'resource', resourceId: id }, name),
+    };
+  }
+
+  const resource = Object.assign(resourceHandle, {
+    create: async (type: string, input: { name: string; visibility?: VisibilityChoice }): Promise<Resource> =>
+      transport.graphql(CreateResourceDocument, { input: { type, name: input.name, visibility: input.visibility } }),
+    /** Resources where you are an active member; each entry carries `currentMember`. */
+    list: async (opts: { type?: string } = {}): Promise<Resource[]> => transport.graphql(ResourcesDocument, { type: opts.type }),
+    /** Discoverable resources, newest first; pass `nextCursor` back as `cursor` for the next page. */
+    browse: async (opts: {
+      type: string;
+      query?: string;
+      limit?: number;
+      cursor?: string | null;
+    }): Promise<{ rows: BrowseRow[]; nextCursor: string | null }> => {
+      const page = await transport.graphql(BrowseDocument, {
+        type: opts.type,
+        query: opts.query,
+        limit: opts.limit,
+        cursor: opts.cursor ?? undefined,
+      });
+      return { rows: page.resources, nextCursor: page.nextCursor ?? null };
+    },
+    static: async (type: string, slug: string): Promise<Resource> => transport.graphql(StaticResourceDocument, { type, slug }),
+    /** Your unexpired invitations in this app environment. */
+    invitations: async (opts: { type?: string } = {}): Promise<Invitation[]> => transport.graphql(InvitationsDocument, { type: opts.type }),
+  });
+
+  /** Your own membership rows across every resource (§6). */
+  const membershipLive = (): LiveHandle<MemberRow> => connection().subscribe<MemberRow>(ResourcesLiveDocument.toString());
+
+  return {
+    /** The gateway base URL this client talks to. */
+    gatewayUrl: transport.baseUrl,
+    /** `cookie` (browser session) or `bearer` (accessToken). */
+    mode: transport.mode,
+    auth,
+    resource,
+    resources: { live: membershipLive },
+    membership: { live: membershipLive },
+    invites: {
+      /** Claims an invite link (a code or the whole `/_invite/<code>` URL): you become an active member. */
+      claim: async (codeOrUrl: string): Promise<InviteLinkClaim> => transport.graphql(ClaimInviteLinkDocument, { code: inviteCode(codeOrUrl) }),
+    },
+    room,
+    rooms: {
+      /** Every room grant you hold, app environment wide: the snapshot `live()` updates (§10.4). */
+      grants: async (): Promise<RoomGrantRow[]> => transport.graphql(MyRoomGrantsDocument),
+      live: (): LiveHandle<RoomGrantRow> => connection().subscribe<RoomGrantRow>(RoomsLiveDocument.toString()),
+    },
+    /** Your own rows of a top-level table (`{ kind: 'user' }` scope, §11.2). */
+    table: <T extends Row = Row>(name: string) => new Table<T>(transport, { kind: 'user' }, name),
+    /** Rows of a table across every resource of `type` you can read (default rooms only, §11.5 rule 8): select only. */
+    typeTable: <T extends Row = Row>(type: string, name: string) => new Table<T>(transport, { kind: 'type', type }, name),
+    /** Refresh the session now (cookie mode); concurrent callers share one refresh. */
+    refresh: () => transport.refresh(),
+    /** How many refreshes this client has started (diagnostics). */
+    get refreshCount() {
+      return transport.refreshCount;
+    },
+    /** Closes the live connection (every feed). */
+    close: closeLive,
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * `gatehouse/client`: the Gatehouse SDK for browser apps, scripts and servers (one ESM module; its
+ * only dependency is graphql-ws). README "Client SDK" is the guide; docs/api.md the contract.
+ */
+export type { KeyValueStorage, Session, SignInOptions, User } from './auth.js';
+export { pkceChallenge } from './auth.js';
+export type {
+  BrowseRow,
+  ClientOptions,
+  GatehouseClient,
+  Invitation,
+  InviteLink,
+  InviteLinkClaim,
+  MemberRow,
+  Resource,
+  Role,
+  Room,
+  RoomGrant,
+  RoomGrantResult,
+  RoomGrantRow,
+  RosterEntry,
+  Transition,
+  VisibilityChoice,
+} from './client.js';
+export { createClient } from './client.js';
+export { GatehouseError } from './errors.js';
+export type { LiveConnection, LiveHandle, LiveStatus } from './live.js';
+export type { Page, Row, SelectQuery, Table, WriteQuery } from './table.js';

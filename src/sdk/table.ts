@@ -1,0 +1,257 @@
+/**
+ * The row store's query builder (docs/api.md §11) over `dbSelect`, `dbQuery` and `dbBatch`. A
+ * builder is immutable-ish: each filter call returns the same builder for chaining, and awaiting it
+ * runs the operation.
+ *
+ * The server's update and delete take row ids, not filters (§11.1), so `update(values).eq(...)` and
+ * `delete().eq(...)` with a filter other than `id` first select the matching ids, then write them in
+ * one `dbBatch` transaction per 2,000 rows. Rows changed between the select and the write are not
+ * re-checked against the filter; filter by `id` for an exact, single-round-trip write.
+ */
+import { GatehouseError } from './errors.js';
+import type { DbOperationInput, DbScopeInput } from './generated/graphql.js';
+import { DbBatchDocument, DbQueryDocument, DbSelectDocument } from './operations.js';
+import type { Transport } from './transport.js';
+
+export type Row = { id: string; [column: string]: unknown };
+export type Scope = DbScopeInput;
+type Comparison = 'eq' | 'gt' | 'gte' | 'lt' | 'lte';
+type Where = Record<string, Partial<Record<Comparison, unknown>>>;
+
+const MAX_IDS = 100;
+const MAX_BATCH = 20;
+const MAX_PAGE = 200;
+
+export interface Page<T> {
+  rows: T[];
+  nextCursor: string | null;
+}
+
+/** Filters shared by select, update and delete. */
+abstract class Filtered<Self> {
+  protected where: Where = {};
+
+  private compare(column: string, op: Comparison, value: unknown): Self {
+    this.where[column] = { ...this.where[column], [op]: value };
+    return this as unknown as Self;
+  }
+  eq(column: string, value: unknown): Self {
+    return this.compare(column, 'eq', value);
+  }
+  gt(column: string, value: unknown): Self {
+    return this.compare(column, 'gt', value);
+  }
+  gte(column: string, value: unknown): Self {
+    return this.compare(column, 'gte', value);
+  }
+  lt(column: string, value: unknown): Self {
+    return this.compare(column, 'lt', value);
+  }
+  lte(column: string, value: unknown): Self {
+    return this.compare(column, 'lte', value);
+  }
+
+  protected whereOrUndefined(): Where | undefined {
+    return Object.keys(this.where).length ? this.where : undefined;
+  }
+}
+
+export class SelectQuery<T extends Row = Row> extends Filtered<SelectQuery<T>> implements PromiseLike<T[]> {
+  private orderBy: { column: string; direction: 'asc' | 'desc' } | undefined;
+  private max: number | undefined;
+  private cursor: string | undefined;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly scope: Scope,
+    private readonly table: string,
+    private readonly columns: string[] | null,
+  ) {
+    super();
+  }
+
+  order(column: string, options: { ascending?: boolean } = {}): this {
+    this.orderBy = { column, direction: options.ascending === false ? 'desc' : 'asc' };
+    return this;
+  }
+  /** Page size, 1–200 (default 50). */
+  limit(count: number): this {
+    this.max = count;
+    return this;
+  }
+  /** Resume after a page's `nextCursor` (same table, scope, filters and order). */
+  after(cursor: string | null | undefined): this {
+    this.cursor = cursor ?? undefined;
+    return this;
+  }
+
+  /** One page: its rows and the cursor of the next (null on the last). */
+  async page(): Promise<Page<T>> {
+    const result = await this.transport.graphql(DbSelectDocument, {
+      input: {
+        scope: this.scope,
+        table: this.table,
+        where: this.whereOrUndefined(),
+        orderBy: this.orderBy,
+        limit: this.max,
+        cursor: this.cursor,
+      },
+    });
+    return { rows: result.rows.map(row => this.project(row as T)), nextCursor: result.nextCursor ?? null };
+  }
+
+  /** The one matching row or null; more than one is 406 `multiple_rows`. */
+  async maybeSingle(): Promise<T | null> {
+    const saved = this.max;
+    this.max = 2;
+    try {
+      const { rows } = await this.page();
+      if (rows.length > 1) {
+        throw new GatehouseError({ status: 406, code: 'multiple_rows', message: `${this.table}: more than one row matches; narrow the filter.` });
+      }
+      return rows[0] ?? null;
+    } finally {
+      this.max = saved;
+    }
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a query is awaited to run it, like a promise.
+  then<R1 = T[], R2 = never>(
+    onFulfilled?: ((rows: T[]) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.page()
+      .then(page => page.rows)
+      .then(onFulfilled, onRejected);
+  }
+
+  /** `select(columns)` picks columns client-side: the server always answers whole rows. */
+  private project(row: T): T {
+    if (!this.columns) return row;
+    const picked: Record<string, unknown> = {};
+    for (const column of this.columns) picked[column] = row[column];
+    return picked as T;
+  }
+}
+
+/** update(values) / delete(): filters, then awaited for the rows written (as written / as they were). */
+export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> implements PromiseLike<T[]> {
+  constructor(
+    private readonly transport: Transport,
+    private readonly scope: Scope,
+    private readonly table: string,
+    private readonly op: 'update' | 'delete',
+    private readonly values?: Record<string, unknown>,
+  ) {
+    super();
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a query is awaited to run it, like a promise.
+  then<R1 = T[], R2 = never>(
+    onFulfilled?: ((rows: T[]) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.run().then(onFulfilled, onRejected);
+  }
+
+  private async run(): Promise<T[]> {
+    const where = this.whereOrUndefined();
+    if (!where) {
+      throw new GatehouseError({
+        status: 400,
+        code: 'filter_required',
+        message: `${this.op} on ${this.table} needs a filter (e.g. .eq('id', rowId)): the SDK never ${this.op}s a whole table by accident.`,
+      });
+    }
+    const ids = await this.matchingIds(where);
+    if (!ids.length) return [];
+    const operations: DbOperationInput[] = [];
+    for (let i = 0; i < ids.length; i += MAX_IDS) {
+      operations.push({
+        scope: this.scope,
+        table: this.table,
+        op: this.op,
+        ids: ids.slice(i, i + MAX_IDS),
+        ...(this.op === 'update' ? { values: this.values } : {}),
+      });
+    }
+    const rows: T[] = [];
+    for (let i = 0; i < operations.length; i += MAX_BATCH) {
+      const chunk = operations.slice(i, i + MAX_BATCH);
+      if (chunk.length === 1) {
+        const result = await this.transport.graphql(DbQueryDocument, { input: chunk[0] });
+        rows.push(...((result.rows ?? []) as T[]));
+      } else {
+        const results = await this.transport.graphql(DbBatchDocument, { operations: chunk });
+        for (const result of results) rows.push(...((result.rows ?? []) as T[]));
+      }
+    }
+    return rows;
+  }
+
+  /** `.eq('id', x)` alone names the row; any other filter is resolved by a select of ids. */
+  private async matchingIds(where: Where): Promise<string[]> {
+    const columns = Object.keys(where);
+    if (columns.length === 1 && columns[0] === 'id' && Object.keys(where.id).join() === 'eq') {
+      const id = where.id.eq;
+      return Array.isArray(id) ? (id as string[]) : [String(id)];
+    }
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.transport.graphql(DbSelectDocument, {
+        input: { scope: this.scope, table: this.table, where, limit: MAX_PAGE, cursor },
+      });
+      for (const row of page.rows) ids.push((row as Row).id);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    return ids;
+  }
+}
+
+/** One table in one scope (your own rows, a resource, or a room of a resource). */
+export class Table<T extends Row = Row> {
+  constructor(
+    private readonly transport: Transport,
+    readonly scope: Scope,
+    readonly name: string,
+  ) {}
+
+  /** Rows, filtered and ordered by chaining; `columns` ('a, b' or ['a', 'b']) picks columns client-side. */
+  select(columns?: string | string[]): SelectQuery<T> {
+    const list =
+      typeof columns === 'string'
+        ? columns
+            .split(',')
+            .map(c => c.trim())
+            .filter(c => c && c !== '*')
+        : (columns ?? null);
+    return new SelectQuery<T>(this.transport, this.scope, this.name, list?.length ? list : null);
+  }
+
+  /** Inserts one row (answers it) or 1–100 rows (answers them), as written. */
+  insert(values: Record<string, unknown>): Promise<T>;
+  insert(values: Record<string, unknown>[]): Promise<T[]>;
+  async insert(values: Record<string, unknown> | Record<string, unknown>[]): Promise<T | T[]> {
+    const result = await this.transport.graphql(DbQueryDocument, { input: { scope: this.scope, table: this.name, op: 'insert', values } });
+    const rows = (result.rows ?? []) as T[];
+    return Array.isArray(values) ? rows : rows[0];
+  }
+
+  /** Changes the given columns (`null` clears one) of the rows the chained filter matches. */
+  update(values: Record<string, unknown>): WriteQuery<T> {
+    return new WriteQuery<T>(this.transport, this.scope, this.name, 'update', values);
+  }
+
+  /** Deletes the rows the chained filter matches; answers them as they were. */
+  delete(): WriteQuery<T> {
+    return new WriteQuery<T>(this.transport, this.scope, this.name, 'delete');
+  }
+
+  /** Moves rows to another room of the resource (its id is the default room). Needs a resource scope. */
+  async moveRoom(ids: string | string[], roomId: string): Promise<{ ok: true }> {
+    const list = Array.isArray(ids) ? ids : [ids];
+    await this.transport.graphql(DbQueryDocument, { input: { scope: this.scope, table: this.name, op: 'moveRoom', ids: list, destination: roomId } });
+    return { ok: true };
+  }
+}

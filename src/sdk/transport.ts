@@ -1,0 +1,162 @@
+/**
+ * The SDK's HTTP core: one fetch wrapper for the gateway's REST routes and GraphQL. Cookie mode
+ * sends `credentials: 'include'` and `X-Service-Csrf: 1` on every state change (docs/api.md §4.5);
+ * bearer mode sends `Authorization`. On a 401 it refreshes once and retries; concurrent 401s share
+ * one refresh (one in-flight promise), and a request sent before a refresh that already finished
+ * just retries with the new credential.
+ */
+import { errorFrom, GatehouseError } from './errors.js';
+import type { TypedDocumentString } from './generated/graphql.js';
+
+export type TokenSource = string | (() => string | Promise<string>);
+
+export interface TransportOptions {
+  /** Gateway base URL without a trailing slash: `https://gw.example`, or `<origin>/_osg` on a hosted origin. */
+  baseUrl: string;
+  clientId?: string;
+  /** Bearer mode when set; cookie mode otherwise. */
+  accessToken?: TokenSource;
+  fetch?: typeof fetch;
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export class Transport {
+  readonly baseUrl: string;
+  readonly clientId: string | undefined;
+  readonly mode: 'cookie' | 'bearer';
+  private readonly token: TokenSource | undefined;
+  private readonly fetchImpl: typeof fetch;
+  private refreshing: Promise<boolean> | null = null;
+  /** Bumped by every successful refresh: a 401 to a request sent before it only needs a retry. */
+  private generation = 0;
+  /** Number of refreshes started (tests and diagnostics). */
+  refreshCount = 0;
+
+  constructor(options: TransportOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.clientId = options.clientId;
+    this.token = options.accessToken;
+    this.mode = options.accessToken === undefined ? 'cookie' : 'bearer';
+    // Bound so a browser's window.fetch is not called with another `this`.
+    const impl = options.fetch ?? globalThis.fetch;
+    this.fetchImpl = (input, init) => impl(input, init);
+  }
+
+  /** A fixed bearer token cannot be refreshed: its 401 is final. */
+  get canRefresh(): boolean {
+    return this.mode === 'cookie' || typeof this.token === 'function';
+  }
+
+  /** The bearer token now (bearer mode), or null (cookie mode). */
+  async bearer(): Promise<string | null> {
+    if (this.token === undefined) return null;
+    return typeof this.token === 'function' ? await this.token() : this.token;
+  }
+
+  /**
+   * Refresh once: cookie mode calls `POST /auth/refresh`; bearer mode with a token function asks it
+   * again; a fixed token cannot be refreshed. Callers at the same time share one attempt.
+   */
+  refresh(): Promise<boolean> {
+    if (!this.refreshing) {
+      this.refreshCount++;
+      this.refreshing = this.doRefresh()
+        .then(ok => {
+          if (ok) this.generation++;
+          return ok;
+        })
+        .finally(() => {
+          this.refreshing = null;
+        });
+    }
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<boolean> {
+    if (this.mode === 'bearer') return this.canRefresh;
+    try {
+      const res = await this.raw('POST', '/auth/refresh', this.clientId ? { client_id: this.clientId } : {});
+      return res.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  /** One request, no refresh: the credential, the CSRF header and the JSON body. */
+  async raw(method: string, path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (STATE_CHANGING.has(method)) headers['x-service-csrf'] = '1';
+    const token = await this.bearer();
+    if (token) headers.authorization = `Bearer ${token}`;
+    try {
+      return await this.fetchImpl(this.baseUrl + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: this.mode === 'cookie' ? 'include' : 'omit',
+      });
+    } catch (error) {
+      throw new GatehouseError({
+        status: 0,
+        code: 'network_error',
+        message: `Could not reach the gateway at ${this.baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  }
+
+  /**
+   * A request with the refresh-once rule. Answers the parsed JSON body and the response; a non-2xx
+   * answer (or a GraphQL error list) is checked by the caller.
+   */
+  async send(method: string, path: string, body?: unknown): Promise<{ res: Response; json: Json }> {
+    const generation = this.generation;
+    let res = await this.raw(method, path, body);
+    let json = await readJson(res);
+    // The sign-in routes' own 401s (a refused code, a spent refresh token) are answers, not lapsed sessions.
+    if (isUnauthenticated(res, json) && this.canRefresh && !path.startsWith('/auth/')) {
+      // A refresh finished while this request was in flight: its credential is already new.
+      const fresh = this.generation !== generation || (await this.refresh());
+      if (fresh) {
+        res = await this.raw(method, path, body);
+        json = await readJson(res);
+      }
+    }
+    return { res, json };
+  }
+
+  /** A REST or gateway call: the JSON body of a 2xx, else a GatehouseError. */
+  async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const { res, json } = await this.send(method, path, body);
+    if (!res.ok) throw errorFrom(res.status, json, res.headers.get('x-request-id'));
+    return json as T;
+  }
+
+  /** A typed GraphQL operation; answers its `result` field. */
+  async graphql<R extends { result: unknown }, V>(document: TypedDocumentString<R, V>, variables?: V): Promise<R['result']> {
+    const { res, json } = await this.send('POST', '/graphql', { query: document.toString(), variables: variables ?? {} });
+    const requestId = res.headers.get('x-request-id');
+    if (!res.ok || json?.errors?.length || !json?.data) throw errorFrom(res.status, json, requestId);
+    return (json.data as unknown as R).result;
+  }
+}
+
+/** A parsed answer: a REST body, or GraphQL's `{ data, errors }`. */
+type Json = { data?: Record<string, unknown>; errors?: { extensions?: { status?: unknown } }[]; [field: string]: unknown } | null;
+
+async function readJson(res: Response): Promise<Json> {
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { error: `http_${res.status}`, message: text.slice(0, 200) };
+  }
+}
+
+/** A 401, as an HTTP status or as the GraphQL error's status (docs/api.md §8.1). */
+function isUnauthenticated(res: Response, json: Json): boolean {
+  if (res.status === 401) return true;
+  return Array.isArray(json?.errors) && json.errors.some(e => e?.extensions?.status === 401);
+}
