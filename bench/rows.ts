@@ -16,12 +16,12 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Request } from 'autocannon';
-import { type Backend, DEFAULT_POSTGRES_URL, prepareBackend } from './backends.js';
-import { busyElsewhere, type CpuShares } from './cpu-usage.js';
-import { type Measurement, measure } from './load.js';
-import type { LoopDelay } from './servers/control.js';
+import { type Backend, type BackendName, DEFAULT_POSTGRES_URL } from './backends.js';
+import { type BenchRow, chooseBackend, cleanUpOnInterrupt, cores } from './standalone.js';
+import { busyElsewhere } from './cpu-usage.js';
+import { measure } from './load.js';
 import type { RowsBenchSeed } from './servers/gatehouse-rows.js';
-import { type RunningServer, spawnServer, stopAllServers } from './spawn-server.js';
+import { type RunningServer, spawnServer } from './spawn-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,23 +42,12 @@ const shape = { rows: number('rows', 100), rooms: number('rooms', 1), grants: nu
 if (shape.grants > shape.rooms) usage(`--grants ${shape.grants} (at most --rooms)`);
 if (values.backend !== undefined && values.backend !== 'postgres' && values.backend !== 'pglite') usage(`--backend ${values.backend}`);
 
-interface Row {
-  label: string;
-  what: string;
-  result?: Measurement;
-  loop?: LoopDelay;
-  error?: string;
-}
+type Row = BenchRow;
 
 let backend: Backend | undefined;
-process.on('SIGINT', () => {
-  log('interrupted: stopping the server and removing the scratch database');
-  void stopAllServers()
-    .then(() => backend?.drop())
-    .finally(() => process.exit(130));
-});
+cleanUpOnInterrupt(() => backend, log);
 
-backend = await chooseBackend();
+backend = await chooseBackend(values.backend as BackendName | undefined, values['postgres-url'] as string, log);
 log(
   `${backend.label}: seeding ${shape.rows} rows in ${shape.rooms} rooms through the API, then 4 rows of ${settings.warmup} + ${settings.duration} s`,
 );
@@ -180,21 +169,6 @@ function formatReport(on: Backend, seed: RowsBenchSeed, rows: Row[]): string {
     'EXPLAIN (ANALYZE, BUFFERS) of row 1 (the primary-key read):',
     ...seed.explainPk.map(line => `  ${line}`),
   ].join('\n')}\n`;
-}
-
-function cores(cpu: CpuShares | undefined): string[] {
-  return cpu ? [cpu.server, cpu.database, cpu.loadGenerator, cpu.other].map(c => c.toFixed(2)) : ['', '', '', ''];
-}
-
-async function chooseBackend(): Promise<Backend> {
-  const prepared = await prepareBackend((values.backend as 'postgres' | 'pglite' | undefined) ?? 'postgres', values['postgres-url']);
-  if (!('skipped' in prepared)) return prepared;
-  if (values.backend) {
-    log(`skipped: ${prepared.skipped}`);
-    process.exit(0);
-  }
-  log(`${prepared.skipped}: using PGlite`);
-  return (await prepareBackend('pglite')) as Backend;
 }
 
 function number(name: 'duration' | 'warmup' | 'connections' | 'rows' | 'rooms' | 'grants', min: number): number {

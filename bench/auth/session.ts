@@ -14,12 +14,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Request, type Result } from 'autocannon';
-import { type Backend, DEFAULT_POSTGRES_URL, prepareBackend } from '../backends.js';
+import { type Backend, type BackendName, DEFAULT_POSTGRES_URL } from '../backends.js';
+import { type BenchRow, chooseBackend, cleanUpOnInterrupt, cores } from '../standalone.js';
 import { type CpuProfile, formatProfileSummary, summarizeProfile } from '../cpu-profile.js';
-import { busyElsewhere, type CpuShares, startCpuWindow } from '../cpu-usage.js';
+import { busyElsewhere, startCpuWindow } from '../cpu-usage.js';
 import { measure, type Measurement } from '../load.js';
-import type { LoopDelay } from '../servers/control.js';
-import { type RunningServer, spawnServer, stopAllServers } from '../spawn-server.js';
+import { type RunningServer, spawnServer } from '../spawn-server.js';
 import type { SessionSeed } from '../servers/gatehouse-auth.js';
 
 const { values } = parseArgs({
@@ -49,23 +49,12 @@ interface Announced {
   session: SessionSeed;
 }
 
-interface Row {
-  label: string;
-  what: string;
-  result?: Measurement;
-  loop?: LoopDelay;
-  error?: string;
-}
+type Row = BenchRow;
 
 let backend: Backend | undefined;
-process.on('SIGINT', () => {
-  log('interrupted: stopping the server and removing the scratch database');
-  void stopAllServers()
-    .then(() => backend?.drop())
-    .finally(() => process.exit(130));
-});
+cleanUpOnInterrupt(() => backend, log);
 
-backend = await chooseBackend();
+backend = await chooseBackend(values.backend as BackendName | undefined, values['postgres-url'] as string, log);
 log(
   `${backend.label}: about ${4 * (settings.duration + settings.warmup)} s of timed rows, plus start-up, sign-in, minting tokens and the cache-miss row (${missWarmup} + ${misses} requests)`,
 );
@@ -216,17 +205,6 @@ async function printProfile(server: RunningServer<Announced>) {
   );
 }
 
-async function chooseBackend(): Promise<Backend> {
-  const prepared = await prepareBackend((values.backend as 'postgres' | 'pglite' | undefined) ?? 'postgres', values['postgres-url']);
-  if (!('skipped' in prepared)) return prepared;
-  if (values.backend) {
-    log(`skipped: ${prepared.skipped}`);
-    process.exit(0);
-  }
-  log(`${prepared.skipped}: using PGlite`);
-  return (await prepareBackend('pglite')) as Backend;
-}
-
 function formatTable(on: Backend, rows: Row[]): string {
   const base = rows[0].result?.rps;
   const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -261,10 +239,6 @@ function formatTable(on: Backend, rows: Row[]): string {
     ...rows.map(row => `  ${row.label.split('.')[0]}: ${row.what}`),
     ...(notes.length ? ['  notes:', ...notes] : []),
   ].join('\n')}\n`;
-}
-
-function cores(cpu: CpuShares | undefined): string[] {
-  return cpu ? [cpu.server, cpu.database, cpu.loadGenerator, cpu.other].map(c => c.toFixed(2)) : ['', '', '', ''];
 }
 
 function number(name: 'duration' | 'warmup' | 'connections' | 'misses', min: number): number {
