@@ -41,7 +41,9 @@ const live = new Map<ChildProcess, Promise<string>>();
 /** `name` is a file in bench/servers, without its extension. */
 export async function spawnServer<T = object>(name: string, options: SpawnOptions = {}): Promise<RunningServer<T>> {
   const script = path.join(SERVERS_DIR, `${name}.ts`);
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...(options.args ?? [])], {
+  // As `gatehouse serve` runs on Node 22-23 (bin/gatehouse.mjs): AsyncLocalStorage without promise hooks.
+  const asyncContextFrame = Number(process.versions.node.split('.')[0]) < 24 ? ['--experimental-async-context-frame'] : [];
+  const child = spawn(process.execPath, [...asyncContextFrame, '--import', 'tsx', script, ...(options.args ?? [])], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

@@ -3,9 +3,25 @@
  * The `gatehouse` command. The package ships TypeScript sources, so tsx compiles them on load;
  * the resolve hook lets a user's schema file anywhere on disk import 'gatehouse/schema'.
  */
-import { register as registerHooks } from 'node:module';
-import { register as registerTsx } from 'tsx/esm/api';
 
+// The server commands on Node 22-23: AsyncLocalStorage (the request id on every log line) runs on
+// promise hooks there, a cost on every await of every request; the async-context-frame
+// implementation (Node 24's default) has none. Re-executed in place (same pid, same stdio) with it
+// on, before anything loads. GATEHOUSE_NO_REEXEC=1 opts out.
+const SERVER_COMMANDS = new Set(['serve', 'idp']);
+const FLAG = '--experimental-async-context-frame';
+if (
+  SERVER_COMMANDS.has(process.argv[2]) &&
+  Number(process.versions.node.split('.')[0]) < 24 &&
+  !process.execArgv.includes(FLAG) &&
+  typeof process.execve === 'function' &&
+  process.env.GATEHOUSE_NO_REEXEC !== '1'
+) {
+  process.execve(process.execPath, [process.execPath, FLAG, ...process.execArgv, ...process.argv.slice(1)], process.env);
+}
+
+const { register: registerHooks } = await import('node:module');
+const { register: registerTsx } = await import('tsx/esm/api');
 registerTsx();
 // Registered after tsx so it runs first (hooks chain last-in, first-out) and hands tsx a
 // specifier it can resolve.

@@ -30,7 +30,7 @@ import { openApiDocument } from './rest/openapi.js';
 import { routes } from './rest/routes.js';
 import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { type PipelineServerContext, createRestShim } from './rest/shim.js';
-import { assertNoNulInOperation, drainWithin, guardRequestLine, readRequestBody } from './lib/body.js';
+import { assertNoNulInOperation, drainWithin, guardRequestLine, readNodeBody, readRequestBody } from './lib/body.js';
 import { json } from './lib/http.js';
 import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
 import { createServices, type Services } from './services/index.js';
@@ -72,6 +72,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   const services = createServices({
     prisma: db.prisma,
     transaction: fn => db.transaction(fn),
+    query: db.query,
     bus,
     config,
     now: now ?? (() => new Date()),
@@ -106,6 +107,9 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     logging: yogaLogger,
     maskedErrors: { maskError },
     parserAndValidationCache: boundedParseCache(),
+    // The pipeline's one body reader has already read the body under MAX_BODY_BYTES: Yoga's own
+    // limit would pipe it through a second counting stream (about half of a small query's CPU).
+    maxRequestBodySize: false,
     // Sockets resolve their caller once, at connection time (src/realtime/websocket.ts).
     context: initial =>
       'caller' in initial ? { services, caller: (initial.caller as Context['caller']) ?? null } : contextFor(initial.requestContext, initial.auth),
@@ -130,8 +134,8 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     request: Request,
     url: URL,
     requestId: string,
-    remoteAddress: string,
-    fields: Pick<RequestContext, 'mount' | 'audienceAppId'>,
+    edge: EdgeContext,
+    fields: Pick<RequestContext, 'remoteAddress' | 'mount' | 'audienceAppId'>,
   ) {
     let body: Promise<Uint8Array> | undefined;
     let auth: Promise<ResolvedAuth> | undefined;
@@ -139,9 +143,10 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
       request,
       url,
       requestId,
-      remoteAddress,
       ...fields,
-      body: () => (body ??= readRequestBody(request, config.maxBodyBytes)),
+      // On a socket straight from node's request stream: the fetch Request's body stream would
+      // wrap it in a stream pipeline (and an AbortController) for the same bytes.
+      body: () => (body ??= edge.req ? readNodeBody(edge.req, config.maxBodyBytes) : readRequestBody(request, config.maxBodyBytes)),
       auth: () => (auth ??= resolveCaller(services, request.headers, context.audienceAppId)),
     };
     return context;
@@ -166,7 +171,8 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     const mount = await gateway.mountOf(host);
     const cors = await corsPolicy.decide(request, host, url.pathname);
     if (cors.preflight) return cors.preflight;
-    const context = requestContext(request, url, requestId, remoteAddress, {
+    const context = requestContext(request, url, requestId, edge, {
+      remoteAddress,
       mount,
       audienceAppId: mount.host?.appId ?? cors.audienceAppId,
     });

@@ -24,6 +24,9 @@ export interface TransactionOptions {
   isolationLevel?: Prisma.TransactionIsolationLevel;
 }
 
+/** See `Database.query`. */
+export type LeanQuery = <T extends object>(text: string, values?: readonly unknown[]) => Promise<T[]>;
+
 /** Defaults for every transaction of one Database (DATABASE_TX_MAX_WAIT_MS, DATABASE_TX_TIMEOUT_MS). */
 export interface TransactionSettings {
   /** PostgreSQL: how long a transaction or query may wait for a pooled connection before failing as busy (503). PGlite queues transactions without a bound. */
@@ -40,6 +43,12 @@ export interface Database {
    * throws. On PGlite (one connection) transactions run one at a time, in arrival order.
    */
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * One parameterized statement straight through the driver, outside any transaction: the hot
+   * reads, where Prisma's per-query cost was most of the request (bench/README.md). Rows come back
+   * as the driver gives them; select timestamps as epoch milliseconds and enums as text.
+   */
+  query: LeanQuery;
   /** Releases the client, the pool or the PGlite instance; an open PGlite keeps the process alive. */
   close(): Promise<void>;
   /** Where the data lives, for logs (no password). */

@@ -108,6 +108,11 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     prisma,
     kind: 'pglite',
     transaction,
+    // PGlite runs it after any open transaction (its own exclusive lock), never inside one.
+    query: async <T extends object>(text: string, values: readonly unknown[] = []) => {
+      if (scopes.getStore()?.open) throw new OuterClientInTransactionError();
+      return (await pglite.query<T>(text, values as unknown[])).rows;
+    },
     close: () =>
       (closed ??= (async () => {
         await prisma.$disconnect();

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 /** PostgreSQL behind Prisma through node-postgres (@prisma/adapter-pg). */
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS } from './busy.js';
-import type { Database, TransactionSettings } from './database.js';
+import type { Database, LeanQuery, TransactionSettings } from './database.js';
 import { logger } from '../lib/logger.js';
 
 export function isPostgresUrl(url: string): boolean {
@@ -33,38 +34,44 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
   // pg's Pool.end() resolves before the sockets are gone: errors on connections that are already
   // being closed (e.g. a test dropping its database right after) are not worth reporting.
   let closing = false;
-  const adapter = new PrismaPg(
-    {
-      connectionString: databaseUrl,
-      max: poolSize,
-      connectionTimeoutMillis: maxWait,
-      idleTimeoutMillis: 30_000,
-    },
-    {
-      // Named statements let PostgreSQL reuse its parse and plan (measured: 170 -> 46 us of
-      // server CPU per query). The name is a digest of the SQL and its argument types, so the
-      // set is bounded by the distinct queries the code sends. Not for PgBouncer transaction mode.
-      statementNameGenerator: query =>
-        `gh_${createHash('sha1')
-          .update(query.sql)
-          .update(JSON.stringify(query.argTypes ?? []))
-          .digest('hex')
-          .slice(0, 24)}`,
-      onPoolError: error => {
-        if (!closing) logger.error({ err: error.message }, 'idle PostgreSQL connection failed');
-      },
-    },
-  );
+  // One pool for Prisma and the lean statements (`query`), so the pool size bounds both.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: maxWait, idleTimeoutMillis: 30_000 });
+  pool.on('error', error => {
+    if (!closing) logger.error({ err: error.message }, 'idle PostgreSQL connection failed');
+  });
+  const adapter = new PrismaPg(pool, {
+    // Named statements let PostgreSQL reuse its parse and plan (measured: 170 -> 46 us of
+    // server CPU per query). The name is a digest of the SQL and its argument types, so the
+    // set is bounded by the distinct queries the code sends. Not for PgBouncer transaction mode.
+    statementNameGenerator: query =>
+      `gh_${createHash('sha1')
+        .update(query.sql)
+        .update(JSON.stringify(query.argTypes ?? []))
+        .digest('hex')
+        .slice(0, 24)}`,
+  });
   // 'minimal' skips capturing a call-site stack trace on every query.
   const prisma = new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions: { maxWait, timeout } });
   return {
     prisma,
     kind: 'postgres',
     transaction: (fn, options) => prisma.$transaction(fn, options),
+    query: leanQuery(pool),
     close: async () => {
       closing = true;
       await prisma.$disconnect();
+      if (!pool.ended) await pool.end();
     },
     describe: () => `PostgreSQL ${redactUrl(databaseUrl)}`,
+  };
+}
+
+/** Named (prepared) statements by the digest of their text, as for Prisma's queries above. */
+function leanQuery(pool: pg.Pool): LeanQuery {
+  const names = new Map<string, string>();
+  return async <T extends object>(text: string, values: readonly unknown[] = []) => {
+    let name = names.get(text);
+    if (!name) names.set(text, (name = `gh_l_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+    return (await pool.query<T>({ name, text, values: values as unknown[] })).rows;
   };
 }

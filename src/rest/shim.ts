@@ -50,11 +50,16 @@ export function createRestShim(yoga: YogaServerInstance<PipelineServerContext, a
     // Literal segments before parameters, so /v1/resources/browse wins over /v1/resources/:id.
     .sort((a, b) => specificity(b.segments) - specificity(a.segments));
 
+  // Candidates by segment count: a request is compared only with routes of its own length.
+  const byLength = new Map<number, TableEntry[]>();
+  for (const entry of table) byLength.set(entry.segments.length, [...(byLength.get(entry.segments.length) ?? []), entry]);
+
   function match(method: string, pathname: string): RouteMatch | 'method_not_allowed' | null {
     const parts = pathname.split('/').filter(Boolean);
     let pathMatched = false;
-    for (const entry of table) {
-      const params = matchSegments(entry.segments, parts);
+    for (const entry of byLength.get(parts.length) ?? []) {
+      if (!literalsMatch(entry.segments, parts)) continue;
+      const params = paramsOf(entry.segments, parts);
       if (!params) continue;
       pathMatched = true;
       if (entry.route.method === method) return { entry, params };
@@ -94,17 +99,18 @@ export function createRestShim(yoga: YogaServerInstance<PipelineServerContext, a
 
 const specificity = (segments: string[]) => segments.reduce((score, s, i) => score + (s.startsWith(':') ? 0 : 2 ** (10 - i)), segments.length * 4096);
 
-function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
-  if (pattern.length !== parts.length) return null;
+const literalsMatch = (pattern: string[], parts: string[]) => pattern.every((segment, i) => segment.startsWith(':') || segment === parts[i]);
+
+/** The route's parameters, decoded; null when one is not valid percent-encoding. */
+function paramsOf(pattern: string[], parts: string[]): Record<string, string> | null {
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
-    if (pattern[i].startsWith(':')) {
-      try {
-        params[pattern[i].slice(1)] = decodeURIComponent(parts[i]);
-      } catch {
-        return null;
-      }
-    } else if (pattern[i] !== parts[i]) return null;
+    if (!pattern[i].startsWith(':')) continue;
+    try {
+      params[pattern[i].slice(1)] = decodeURIComponent(parts[i]);
+    } catch {
+      return null;
+    }
   }
   return params;
 }

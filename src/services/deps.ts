@@ -1,5 +1,6 @@
 /** What every service module is built from; one instance per server. */
 import type { Config } from '../config.js';
+import type { LeanQuery } from '../db/database.js';
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
@@ -9,6 +10,8 @@ export interface ServiceDeps {
   prisma: PrismaClient;
   /** Runs `fn` in one interactive transaction (serialised on the embedded database). */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** One statement straight through the driver, outside transactions: the hot reads (Database.query). */
+  query: LeanQuery;
   bus: EventBus;
   config: Config;
   /** The service clock; tests move it to expire pending rows and links. */

@@ -36,10 +36,11 @@ interface ResourceSqlRow {
   visibility: StoredVisibility;
   discoverable: boolean;
   member_count: number;
-  created_at: Date;
+  /** A Date from Prisma, epoch ms from a lean statement. */
+  created_at: Date | number;
   role: Role | null;
   state: MemberRow['state'] | null;
-  expires_at: Date | null;
+  expires_at: Date | number | null;
 }
 
 export const BROWSE_DEFAULT_LIMIT = 20;
@@ -47,6 +48,24 @@ export const BROWSE_MAX_LIMIT = 100;
 
 const RESOURCE_COLUMNS = Prisma.sql`r.id, r.deployment_id, r.type, r.name, r.visibility::text AS visibility, r.discoverable,
   r.member_count, r.created_at`;
+
+// The hot reads run as one lean statement each (deps.query); timestamps come back as epoch ms.
+const LEAN_COLUMNS = `r.id, r.deployment_id, r.type, r.name, r.visibility::text AS visibility, r.discoverable, r.member_count,
+  (extract(epoch FROM r.created_at) * 1000)::float8 AS created_at,
+  m.role::text AS role, m.state::text AS state, (extract(epoch FROM m.expires_at) * 1000)::float8 AS expires_at`;
+
+const GET_SQL = `SELECT ${LEAN_COLUMNS}
+  FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = $2
+  WHERE r.id = $1`;
+
+const LIST_SQL = `SELECT ${LEAN_COLUMNS}
+  FROM memberships m JOIN resources r ON r.id = m.resource_id
+  WHERE m.principal_id = $1 AND m.state = 'active' AND r.deployment_id = $2 AND ($3::text IS NULL OR r.type = $3)
+  ORDER BY r.created_at DESC, r.id DESC`;
+
+const STATIC_SQL = `SELECT ${LEAN_COLUMNS}
+  FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = $4
+  WHERE r.deployment_id = $1 AND r.type = $2 AND r.static_slug = $3`;
 
 function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
   const live = row.state && (row.state === 'active' || (row.expires_at && new Date(row.expires_at) > now));
@@ -131,11 +150,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
 
     /** docs/api.md §5.3, GET /v1/resources/:id: members, or anyone for a public resource. */
     async get(caller: PrincipalCaller, id: string): Promise<ResourceView> {
-      const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
-        SELECT ${RESOURCE_COLUMNS}, m.role::text AS role, m.state::text AS state, m.expires_at
-        FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${caller.principal.id}
-        WHERE r.id = ${id}`;
-      const row = rows[0];
+      const [row] = await deps.query<ResourceSqlRow>(GET_SQL, [id, caller.principal.id]);
       if (!row || row.deployment_id !== caller.deployment.id) throw resourceNotFound(id);
       if (!canView(row.visibility, row.state ? { state: row.state } : null)) throw resourceNotFound(id);
       return view(row, 'fetch', deps.now());
@@ -143,13 +158,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
 
     /** Resources where the caller is an active member. */
     async list(caller: PrincipalCaller, type?: string | null): Promise<ResourceView[]> {
-      const typeFilter = type ? Prisma.sql`AND r.type = ${type}` : Prisma.empty;
-      const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
-        SELECT ${RESOURCE_COLUMNS}, m.role::text AS role, m.state::text AS state, m.expires_at
-        FROM memberships m JOIN resources r ON r.id = m.resource_id
-        WHERE m.principal_id = ${caller.principal.id} AND m.state = 'active'
-          AND r.deployment_id = ${caller.deployment.id} ${typeFilter}
-        ORDER BY r.created_at DESC, r.id DESC`;
+      const rows = await deps.query<ResourceSqlRow>(LIST_SQL, [caller.principal.id, caller.deployment.id, type ?? null]);
       const now = deps.now();
       return rows.map(row => view(row, 'list', now));
     },
@@ -180,11 +189,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
 
     /** An app-owned singleton declared with static([...]); the same gate as fetch by id. */
     async static(caller: PrincipalCaller, type: string, slug: string): Promise<ResourceView> {
-      const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
-        SELECT ${RESOURCE_COLUMNS}, m.role::text AS role, m.state::text AS state, m.expires_at
-        FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${caller.principal.id}
-        WHERE r.deployment_id = ${caller.deployment.id} AND r.type = ${type} AND r.static_slug = ${slug}`;
-      const row = rows[0];
+      const [row] = await deps.query<ResourceSqlRow>(STATIC_SQL, [caller.deployment.id, type, slug, caller.principal.id]);
       // A members-only singleton (like `_app`) answers a non-member exactly like a missing one.
       if (!row || !canView(row.visibility, row.state ? { state: row.state } : null)) {
         throw new AppError('static_not_found', 404, `No static resource '${slug}' of type '${type}' in this app environment.`);

@@ -83,7 +83,14 @@ describe.skipIf(Boolean(reason))('scale-out over Redis', () => {
     // Migrate once, then start both instances on the same database.
     const db = await openDatabase({ databaseUrl: scratch.url });
     const bus = EventBus.inProcess();
-    const services = createServices({ prisma: db.prisma, transaction: fn => db.transaction(fn), bus, config: loadConfig({}), now: () => new Date() });
+    const services = createServices({
+      prisma: db.prisma,
+      transaction: fn => db.transaction(fn),
+      query: db.query,
+      bus,
+      config: loadConfig({}),
+      now: () => new Date(),
+    });
     const dev = await services.principals.createDeveloperToken('scale@example.test');
     await db.close();
     a = await startInstance(scratch.url);

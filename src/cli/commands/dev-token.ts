@@ -52,6 +52,7 @@ Prints only the token; with --json, { developerId, email, token }. The token is 
       const services = createServices({
         prisma: database.prisma,
         transaction: fn => database.transaction(fn),
+        query: database.query,
         bus: EventBus.inProcess(),
         config,
         now: () => new Date(),
