@@ -17,13 +17,15 @@ import { createSessionCookies } from './session-cookies.js';
 
 export type AuthHandler = (context: RequestContext, mount: Mount) => Promise<Response>;
 
-const tokenBody = z.strictObject({
+/** The body of POST /auth/token (also its OpenAPI request schema: auth-openapi.ts). */
+export const tokenBody = z.strictObject({
   code: z.string({ message: 'is required' }).min(1).max(2048),
   code_verifier: z.string({ message: 'is required' }).min(43, 'must be 43-128 characters').max(128, 'must be 43-128 characters'),
   redirect_uri: z.string({ message: 'is required' }).url('must be an absolute URL'),
   client_id: z.string({ message: 'is required' }).min(1).max(200),
 });
-const clientBody = z.strictObject({ client_id: z.string().min(1).max(200).optional() });
+/** The body of POST /auth/refresh and /auth/logout (also their OpenAPI request schema). */
+export const clientBody = z.strictObject({ client_id: z.string().min(1).max(200).optional() });
 
 export interface AuthRouteDeps {
   services: Services;

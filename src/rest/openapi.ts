@@ -1,12 +1,15 @@
 /**
  * The REST contract as OpenAPI 3.1, generated from the route table (src/rest/routes.ts): each row's
  * body/query zod schemas are the request, its `response` schema the 200 body, its `errors` plus the
- * codes every route of its kind can answer the error responses (docs/api.md §8). Served at
- * GET /openapi.json; built once per process, since the table never changes after start.
+ * codes every route of its kind can answer the error responses (docs/api.md §8). The gateway's own
+ * routes (/auth/*, /_invite, /healthz, this document, the provider's discovery pointer) come from
+ * the auth layer's table (src/auth/auth-openapi.ts). Served at GET /openapi.json; built once per
+ * process, since the tables never change after start.
  */
 import { z } from 'zod';
+import { commonGatewayErrors, type GatewayRouteDoc, gatewayRouteDocs, type HostedVariant, type Shape } from '../auth/auth-openapi.js';
 import { CSRF_HEADER } from '../auth/csrf.js';
-import { SESSION_COOKIE } from '../auth/request-context.js';
+import { HOSTED_PREFIX, REFRESH_COOKIE, SESSION_COOKIE } from '../auth/request-context.js';
 import { type Route, routes as routeTable } from './routes.js';
 
 /** docs/api.md §8.2: the status of every code a route can document. test/api/openapi.test.ts checks it against the doc. */
@@ -32,6 +35,8 @@ export const ERROR_STATUS: Record<string, number> = {
   origin_reserved: 400,
   invalid_room: 400,
   default_room_immutable: 400,
+  invalid_grant: 400,
+  invalid_request: 400,
   unauthenticated: 401,
   account_deleted: 401,
   invalid_token: 401,
@@ -39,6 +44,7 @@ export const ERROR_STATUS: Record<string, number> = {
   session_expired: 401,
   deployment_gone: 401,
   app_unknown: 401,
+  invalid_refresh_token: 401,
   wrong_credential: 403,
   reserved_type: 403,
   visibility_not_allowed: 403,
@@ -62,6 +68,7 @@ export const ERROR_STATUS: Record<string, number> = {
   dashboard_session_required: 403,
   owner_only: 403,
   reserved_resource: 403,
+  subject_reserved: 403,
   row_not_found: 404,
   resource_not_found: 404,
   unknown_type: 404,
@@ -73,6 +80,9 @@ export const ERROR_STATUS: Record<string, number> = {
   no_pending_membership: 404,
   not_member: 404,
   room_not_found: 404,
+  not_found: 404,
+  consent_request_not_found: 404,
+  flow_not_found: 404,
   already_member: 409,
   already_invited: 409,
   pending_request: 409,
@@ -87,11 +97,19 @@ export const ERROR_STATUS: Record<string, number> = {
   conflict: 409,
   invite_link_used: 410,
   invite_link_expired: 410,
+  consent_request_handled: 410,
   body_too_large: 413,
+  unsupported_media_type: 415,
   internal: 500,
   introspection_unavailable: 500,
   provider_unavailable: 502,
+  provider_error: 502,
+  provider_admin_refused: 502,
+  consent_request_invalid: 502,
   busy: 503,
+  issuer_not_configured: 503,
+  consent_unavailable: 503,
+  identity_flows_unavailable: 503,
 };
 
 /**
@@ -131,10 +149,15 @@ export function commonErrors(route: Route): string[] {
 
 /** Every code one route documents, by HTTP status. */
 export function errorsByStatus(route: Route): Map<number, string[]> {
+  return codesByStatus([...commonErrors(route), ...route.errors], `REST route ${route.method} ${route.path}`);
+}
+
+/** `codes` grouped under their statuses (docs/api.md §8.2), statuses ascending. */
+function codesByStatus(codes: Iterable<string>, where: string): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
-  for (const code of new Set([...commonErrors(route), ...route.errors])) {
+  for (const code of new Set(codes)) {
     const statuses = DUAL_STATUS[code] ?? [ERROR_STATUS[code]];
-    if (statuses[0] === undefined) throw new Error(`REST route ${route.method} ${route.path}: error code ${code} has no status in ERROR_STATUS.`);
+    if (statuses[0] === undefined) throw new Error(`${where}: error code ${code} has no status in ERROR_STATUS.`);
     for (const status of statuses) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
@@ -142,7 +165,9 @@ export function errorsByStatus(route: Route): Map<number, string[]> {
 
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+/** A zod schema as JSON Schema 2020-12; a JSON Schema (the gateway table's inline shapes) as is. */
+function jsonSchema(schema: Shape, io: 'input' | 'output'): JsonSchema {
+  if (!(schema instanceof z.ZodType)) return schema;
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 }
@@ -160,6 +185,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   410: 'Gone',
   413: 'Body too large',
+  415: 'Unsupported media type',
   500: 'Internal error',
   502: 'Identity provider failure',
   503: 'Busy: retry after Retry-After seconds',
@@ -178,6 +204,32 @@ const requestBody = (schema: JsonSchema) => ({
   content: { 'application/json': { schema } },
 });
 
+/** The §8.1 error body, narrowed to `codes`. */
+const errorContent = (codes: string[]) => ({
+  'application/json': {
+    schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { error: { enum: codes } } }] },
+  },
+});
+
+/**
+ * Where a route is also served (docs/api.md §4.3): under `/_osg` on a hosted app origin, or at the
+ * same path there. Listed once per path as path-level `servers`, rather than as duplicate paths.
+ */
+function hostedServers(variant: HostedVariant) {
+  if (variant === 'no') return undefined;
+  const appOrigin = { default: 'https://app.example', description: "A registered app origin (the app's own host)" };
+  return [
+    { url: '/', description: "The gateway's own host" },
+    variant === 'prefixed'
+      ? {
+          url: `{appOrigin}${HOSTED_PREFIX}`,
+          description: "A hosted app origin: the same route under /_osg, for that app only (another app's session or token: 403 audience_mismatch)",
+          variables: { appOrigin },
+        }
+      : { url: '{appOrigin}', description: 'A hosted app origin: the same path', variables: { appOrigin } },
+  ];
+}
+
 function operation(route: Route) {
   const parameters: unknown[] = pathParams(route.path).map(name => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   if (route.query) {
@@ -193,11 +245,7 @@ function operation(route: Route) {
     responses[status] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.join(', ')}`,
       ...(status === 503 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
-      content: {
-        'application/json': {
-          schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { error: { enum: codes } } }] },
-        },
-      },
+      content: errorContent(codes),
     };
   }
   const kind = kindOf(route);
@@ -214,20 +262,80 @@ function operation(route: Route) {
   };
 }
 
-export function buildOpenApiDocument(routes: Route[] = routeTable) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    const path = openApiPath(route.path);
-    paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operation(route);
+/** Every code a gateway route documents: as a JSON error body (`json`) and as an HTML page (`page`), by status. */
+export function gatewayErrorsByStatus(route: GatewayRouteDoc) {
+  const where = `gateway route ${route.method} ${route.path}`;
+  return {
+    json: codesByStatus([...commonGatewayErrors(route), ...route.errors], where),
+    page: codesByStatus(route.pageErrors ?? [], where),
+  };
+}
+
+/** One gateway route (src/auth/auth-openapi.ts): its own answers, merged per status with its error codes. */
+function gatewayOperation(route: GatewayRouteDoc) {
+  const { json, page } = gatewayErrorsByStatus(route);
+  const statuses = [...new Set([...Object.keys(route.responses).map(Number), ...json.keys(), ...page.keys()])].sort((a, b) => a - b);
+  const responses: Record<string, unknown> = {};
+  for (const status of statuses) {
+    const own = route.responses[status];
+    const codes = json.get(status);
+    const pages = page.get(status);
+    const description = [
+      own?.description,
+      codes && `${STATUS_TEXT[status] ?? 'Error'}: ${codes.join(', ')}`,
+      pages && `A page (HTML) saying why: ${pages.join(', ')}`,
+    ].filter(Boolean);
+    const headers: Record<string, unknown> = {};
+    for (const [name, what] of Object.entries(own?.headers ?? {})) headers[name] = { description: what, schema: { type: 'string' } };
+    if (codes?.includes('busy')) headers['Retry-After'] = { schema: { type: 'integer' } };
+    const content: Record<string, unknown> = {};
+    const body = own?.json && jsonSchema(own.json, 'output');
+    if (body && codes) content['application/json'] = { schema: { oneOf: [body, errorContent(codes)['application/json'].schema] } };
+    else if (body) content['application/json'] = { schema: body };
+    else if (codes) Object.assign(content, errorContent(codes));
+    if (own?.html || pages) content['text/html'] = { schema: { type: 'string' } };
+    responses[status] = {
+      description: description.join('. '),
+      ...(Object.keys(headers).length ? { headers } : {}),
+      ...(Object.keys(content).length ? { content } : {}),
+    };
   }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    ...(route.parameters?.length ? { parameters: route.parameters } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: route.body.required,
+            content: { [route.body.mediaType]: { schema: jsonSchema(route.body.schema, 'input') } },
+          },
+        }
+      : {}),
+    responses,
+    security: route.security,
+  };
+}
+
+export function buildOpenApiDocument(routes: Route[] = routeTable, gatewayRoutes: readonly GatewayRouteDoc[] = gatewayRouteDocs) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const add = (path: string, method: string, op: unknown, hosted: HostedVariant) => {
+    const servers = hostedServers(hosted);
+    paths[path] ??= servers ? { servers } : {};
+    paths[path][method.toLowerCase()] = op;
+  };
+  // App routes are served under /_osg/v1 on hosted origins; developer and dashboard routes are not.
+  for (const route of routes) add(openApiPath(route.path), route.method, operation(route), kindOf(route) === 'app' ? 'prefixed' : 'no');
+  for (const route of gatewayRoutes) add(route.path, route.method, gatewayOperation(route), route.hosted);
   return {
     openapi: '3.1.0',
     info: {
       title: 'Gatehouse REST API',
       version: '1',
       description:
-        'The REST shims over the GraphQL schema (docs/api.md §2–§4, §11). On a hosted app origin the `/v1` routes also live under `/_osg/v1`. Errors are `{ error, message }` (docs/api.md §8.1).',
+        "The REST shims over the GraphQL schema (docs/api.md §2–§4, §11) and the gateway's own routes: sign-in (`/auth/*`), invite pages (`/_invite/{code}`), `/healthz`, this document, and a pointer to the embedded identity provider's OIDC discovery document (§4). On a hosted app origin the `/v1` and `/auth` routes also live under `/_osg` (each such path lists that origin in its `servers`). Errors are `{ error, message }` (docs/api.md §8.1).",
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
@@ -253,6 +361,12 @@ export function buildOpenApiDocument(routes: Route[] = routeTable) {
         },
         developerToken: { type: 'http', scheme: 'bearer', description: 'A developer token (ghd_…), for /dev/* only' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /auth/token (docs/api.md §4.5)' },
+        refreshCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: REFRESH_COOKIE,
+          description: 'Set by POST /auth/token on Path=/auth (/_osg/auth on a hosted origin); sent only to the /auth routes',
+        },
         csrfHeader: {
           type: 'apiKey',
           in: 'header',
@@ -266,6 +380,10 @@ export function buildOpenApiDocument(routes: Route[] = routeTable) {
       { name: 'rows', description: 'The row store (docs/api.md §11)' },
       { name: 'dashboard', description: 'Dashboard session cookie only (docs/api.md §4.2)' },
       { name: 'developer', description: 'Developer token only (docs/api.md §3)' },
+      { name: 'auth', description: 'Sign-in, session cookies and consent (docs/api.md §4.1, §4.5–§4.7)' },
+      { name: 'invites', description: 'Invite-link pages (docs/api.md §4.3)' },
+      { name: 'service', description: 'Readiness and this document (docs/api.md §4.4)' },
+      { name: 'identity provider', description: 'The embedded OpenID provider: a pointer to its discovery document (docs/api.md §4.4)' },
     ],
   };
 }

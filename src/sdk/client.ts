@@ -20,7 +20,7 @@ import type {
   SdkTransitionFragment,
   VisibilityChoice,
 } from './generated/graphql.js';
-import { createLiveConnection, type LiveConnection, type LiveHandle } from './live.js';
+import { createLiveConnection, type LiveConnection, type LiveHandle, type LiveKeepAlive } from './live.js';
 import {
   AcceptDocument,
   BrowseDocument,
@@ -84,6 +84,11 @@ export interface ClientOptions {
   storage?: KeyValueStorage;
   /** A fetch to use instead of the global one. */
   fetch?: typeof fetch;
+  /**
+   * Live feeds' heartbeat: a ping every `intervalMs` (default 10 s); no pong within `timeoutMs`
+   * (default 5 s) reconnects the feeds (status 'reconnecting', then 'live'). false: no pings.
+   */
+  keepAlive?: LiveKeepAlive | false;
 }
 
 export type GatehouseClient = ReturnType<typeof createClient>;
@@ -128,6 +133,7 @@ export function createClient(options: ClientOptions = {}) {
           return token ? { authorization: `Bearer ${token}` } : {};
         },
         refresh: () => transport.refresh(),
+        keepAlive: options.keepAlive,
       });
     }
     return live;

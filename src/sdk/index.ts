@@ -24,5 +24,5 @@ export type {
 } from './client.js';
 export { createClient } from './client.js';
 export { GatehouseError } from './errors.js';
-export type { LiveConnection, LiveHandle, LiveStatus } from './live.js';
+export type { LiveConnection, LiveHandle, LiveKeepAlive, LiveStatus } from './live.js';
 export type { Page, Row, SelectQuery, Table, WriteQuery } from './table.js';

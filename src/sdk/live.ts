@@ -4,6 +4,8 @@
  * reconnecting (graphql-ws' own retry is off): backoff with full jitter, every open handle
  * re-subscribed, and each handle's status going 'reconnecting' -> 'live' so the app re-fetches
  * what it may have missed. A 4401 close (credential expired) refreshes once before reconnecting.
+ * A keep-alive ping finds a socket that died silently (a sleeping laptop, a dropped NAT entry, a
+ * proxy that stopped forwarding): no pong in time ends the socket, and the reconnect logic takes over.
  */
 import { type Client, createClient } from 'graphql-ws';
 import { GatehouseError, errorFrom } from './errors.js';
@@ -36,7 +38,21 @@ export interface LiveConnectionOptions {
   webSocketImpl?: unknown;
   /** Reconnect delays: full jitter over min(maxMs, baseMs * 2^attempt). Default 500 ms and 30 s. */
   backoff?: { baseMs?: number; maxMs?: number };
+  /** The heartbeat: see LiveKeepAlive. Default 10 s between pings, 5 s for the pong; false turns it off. */
+  keepAlive?: LiveKeepAlive | false;
 }
+
+/**
+ * The live socket's heartbeat: a graphql-ws ping `intervalMs` after the socket opened and after
+ * every pong; no pong within `timeoutMs` of a ping ends the socket as dead, and the feeds reconnect
+ * (status 'reconnecting', then 'live').
+ */
+export interface LiveKeepAlive {
+  intervalMs?: number;
+  timeoutMs?: number;
+}
+
+export const DEFAULT_KEEP_ALIVE = { intervalMs: 10_000, timeoutMs: 5_000 } as const;
 
 /** Close codes of the server (src/realtime/websocket.ts) and graphql-ws that reconnecting cannot fix. */
 const TERMINAL_CLOSES: Record<number, { status: number; code: string; message: string }> = {
@@ -168,7 +184,9 @@ class Connection implements LiveConnection {
     const generation = ++this.generation;
     this.live = false;
     const current = () => generation === this.generation;
-    this.client = createClient({
+    const keepAlive = this.options.keepAlive === false ? null : { ...DEFAULT_KEEP_ALIVE, ...this.options.keepAlive };
+    let pongTimer: ReturnType<typeof setTimeout> | undefined;
+    const client = createClient({
       url: this.options.url,
       connectionParams: this.options.connectionParams,
       webSocketImpl: this.options.webSocketImpl,
@@ -176,7 +194,20 @@ class Connection implements LiveConnection {
       lazy: false,
       retryAttempts: 0,
       onNonLazyError: () => {},
+      keepAlive: keepAlive?.intervalMs ?? 0,
       on: {
+        // graphql-ws only sends the pings; waiting for the pong is ours. terminate() closes at once
+        // (code 4499) where a close handshake with a dead peer could hang, and that close reconnects.
+        ping: received => {
+          if (received || !keepAlive) return;
+          clearTimeout(pongTimer);
+          pongTimer = setTimeout(() => {
+            if (current()) client.terminate();
+          }, keepAlive.timeoutMs);
+        },
+        pong: received => {
+          if (received) clearTimeout(pongTimer);
+        },
         connected: () => {
           if (!current()) return;
           this.live = true;
@@ -185,10 +216,12 @@ class Connection implements LiveConnection {
           for (const handle of this.handles) if (handle.unsubscribe) handle.setStatus('live');
         },
         closed: event => {
+          clearTimeout(pongTimer);
           if (current()) this.onClosed(event as { code?: number; reason?: string });
         },
       },
     });
+    this.client = client;
     for (const handle of this.handles) this.attach(handle);
   }
 

@@ -1,12 +1,16 @@
 /**
  * Issue #11: the REST contract as OpenAPI 3.1 (src/rest/openapi.ts), served at GET /openapi.json.
- * Every row of the route table appears with its request and response shapes and its error codes;
- * the document is structurally valid 3.1 (no network); and real answers of the in-process server
- * match the documented schemas, so the contract cannot drift from what the server says.
+ * Every row of the route table appears with its request and response shapes and its error codes,
+ * and so does every gateway route (src/auth/auth-openapi.ts: the `/auth/*` table of
+ * auth-routes.ts, the invite pages, /healthz, the document itself, the provider's discovery
+ * pointer); the document is structurally valid 3.1 (no network); and real answers of the
+ * in-process server match the documented schemas, so the contract cannot drift from what the
+ * server says.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commonGatewayErrors, gatewayRouteDocs } from '../../src/auth/auth-openapi.js';
 import { buildOpenApiDocument, commonErrors, ERROR_STATUS } from '../../src/rest/openapi.js';
 import { routes } from '../../src/rest/routes.js';
 import { type HttpResult, type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
@@ -16,6 +20,21 @@ const doc: Json = buildOpenApiDocument();
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const templateOf = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 const operationOf = (method: string, path: string): Json => doc.paths[templateOf(path)]?.[method.toLowerCase()];
+/** Every operation the document should have: the REST table's and the gateway table's. */
+const expectedOperations = [...routes.map(r => `${r.method} ${templateOf(r.path)}`), ...gatewayRouteDocs.map(r => `${r.method} ${r.path}`)];
+
+/**
+ * The `METHOD /path` keys of the auth route table (the Map in createAuthRoutes), read from its
+ * source: the table lives inside the factory, and a route added there must be documented here.
+ */
+function authRouteTable(): string[] {
+  const source = readFileSync(new URL('../../src/auth/auth-routes.ts', import.meta.url), 'utf8');
+  const table = source.slice(
+    source.indexOf('const routes = new Map<string, AuthHandler>(['),
+    source.indexOf(']);', source.indexOf('const routes = new Map')),
+  );
+  return [...table.matchAll(/\['(GET|POST|PUT|PATCH|DELETE) (\/[^']*)'/g)].map(m => `${m[1]} /auth${m[2]}`);
+}
 
 /** Replaces local `$ref`s with their targets (the error schema's `allOf` names components.schemas.Error). */
 function deref(node: Json): Json {
@@ -79,9 +98,13 @@ describe('the document covers the route table', () => {
     expect(route.errors.length + commonErrors(route).length).toBeGreaterThan(0);
   });
 
-  it('has no operation the table does not have', () => {
-    const inDoc = Object.entries<Json>(doc.paths).flatMap(([path, item]) => Object.keys(item).map(m => `${m.toUpperCase()} ${path}`));
-    expect(inDoc.sort()).toEqual(routes.map(r => `${r.method} ${templateOf(r.path)}`).sort());
+  it('has no operation the tables do not have', () => {
+    const inDoc = Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter(key => METHODS.includes(key))
+        .map(m => `${m.toUpperCase()} ${path}`),
+    );
+    expect(inDoc.sort()).toEqual([...expectedOperations].sort());
   });
 
   it('every status matches docs/api.md §8.2', () => {
@@ -101,7 +124,7 @@ describe('the document is structurally valid OpenAPI 3.1', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
     expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(Object.keys(doc.paths).length).toBe(new Set(routes.map(r => templateOf(r.path))).size);
+    expect(Object.keys(doc.paths).length).toBe(new Set(expectedOperations.map(op => op.split(' ')[1])).size);
   });
 
   it('paths, operations and parameters are well formed', () => {
@@ -110,7 +133,12 @@ describe('the document is structurally valid OpenAPI 3.1', () => {
       expect(path.startsWith('/'), path).toBe(true);
       expect(path).not.toMatch(/:/);
       const templated = [...path.matchAll(/\{(\w+)\}/g)].map(m => m[1]);
-      for (const [method, op] of Object.entries<Json>(item)) {
+      for (const server of item.servers ?? []) {
+        expect(server.url).toMatch(/^(\/|\{appOrigin\}(\/_osg)?)$/);
+        for (const name of [...server.url.matchAll(/\{(\w+)\}/g)].map((m: RegExpMatchArray) => m[1]))
+          expect(server.variables?.[name]?.default).toBeTypeOf('string');
+      }
+      for (const [method, op] of Object.entries<Json>(item).filter(([key]) => key !== 'servers')) {
         expect(METHODS, `${path} ${method}`).toContain(method);
         expect(operationIds.has(op.operationId), `duplicate operationId ${op.operationId}`).toBe(false);
         operationIds.add(op.operationId);
@@ -153,10 +181,13 @@ describe('the document is structurally valid OpenAPI 3.1', () => {
       ).toBeDefined();
     }
     for (const item of Object.values<Json>(doc.paths)) {
-      for (const op of Object.values<Json>(item)) {
+      for (const [method, op] of Object.entries<Json>(item)) {
+        if (!METHODS.includes(method)) continue;
         for (const p of op.parameters ?? []) ajv.compile(p.schema);
-        if (op.requestBody) ajv.compile(op.requestBody.content['application/json'].schema);
-        for (const response of Object.values<Json>(op.responses)) ajv.compile(deref(response.content['application/json'].schema));
+        for (const media of Object.values<Json>(op.requestBody?.content ?? {})) ajv.compile(media.schema);
+        for (const response of Object.values<Json>(op.responses)) {
+          for (const media of Object.values<Json>(response.content ?? {})) ajv.compile(deref(media.schema));
+        }
       }
     }
   });
@@ -171,6 +202,125 @@ describe('the document is structurally valid OpenAPI 3.1', () => {
     expect(operationOf('POST', '/v1/resources').security).toEqual([{ bearerToken: [] }, { sessionCookie: [], csrfHeader: [] }]);
     expect(operationOf('GET', '/v1/resources').security).toEqual([{ bearerToken: [] }, { sessionCookie: [] }]);
     expect(operationOf('GET', '/dev/apps').security).toEqual([{ developerToken: [] }]);
+  });
+});
+
+/** Codes an operation documents as the §8.1 JSON error body, and as HTML pages, each with its statuses. */
+function documentedCodes(op: Json) {
+  const json = new Map<string, number[]>();
+  const pages = new Map<number, Json>();
+  for (const [status, response] of Object.entries<Json>(op.responses)) {
+    const schema = response.content?.['application/json']?.schema;
+    const error = schema?.allOf ?? schema?.oneOf?.find((s: Json) => s.allOf)?.allOf;
+    if (error) {
+      expect(error[0]).toEqual({ $ref: '#/components/schemas/Error' });
+      for (const code of error[1].properties.error.enum) json.set(code, [...(json.get(code) ?? []), Number(status)]);
+    }
+    if (response.content?.['text/html']) pages.set(Number(status), response);
+  }
+  return { json, pages };
+}
+
+describe('the gateway routes', () => {
+  const authTable = authRouteTable();
+
+  it('the auth route table is read from src/auth/auth-routes.ts', () => {
+    expect(authTable).toContain('POST /auth/token');
+    expect(authTable).toContain('GET /auth/callback');
+    expect(authTable.length).toBeGreaterThanOrEqual(11);
+  });
+
+  it.each(authTable)('%s is in the document, also under /_osg on hosted origins', key => {
+    const [method, path] = key.split(' ');
+    const op = operationOf(method, path);
+    expect(op, key).toBeDefined();
+    expect(op.tags).toEqual(['auth']);
+    expect(doc.paths[path].servers.map((s: Json) => s.url)).toEqual(['/', '{appOrigin}/_osg']);
+  });
+
+  it.each(gatewayRouteDocs.map(r => [`${r.method} ${r.path}`, r] as const))(
+    '%s: parameters, body and every code under its status',
+    (_name, route) => {
+      const op = operationOf(route.method, route.path);
+      expect(op).toBeDefined();
+      const params: Json[] = op.parameters ?? [];
+      for (const name of [...route.path.matchAll(/\{(\w+)\}/g)].map(m => m[1])) {
+        expect(
+          params.find(p => p.in === 'path' && p.name === name),
+          name,
+        ).toMatchObject({ required: true });
+      }
+      if (route.body) {
+        expect(Object.keys(op.requestBody.content)).toEqual([route.body.mediaType]);
+        expect(op.requestBody.content[route.body.mediaType].schema.type).toBe('object');
+      } else expect(op.requestBody).toBeUndefined();
+      const { json, pages } = documentedCodes(op);
+      for (const code of [...route.errors, ...commonGatewayErrors(route)]) {
+        expect(ERROR_STATUS[code], `${code} has a status`).toBeDefined();
+        expect(json.get(code), code).toEqual([ERROR_STATUS[code]]);
+      }
+      for (const code of route.pageErrors ?? []) {
+        expect(ERROR_STATUS[code], `${code} has a status`).toBeDefined();
+        expect(pages.get(ERROR_STATUS[code])?.description, code).toContain(code);
+      }
+      // Redirects name their Location and carry no body.
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        if (!/^30\d$/.test(status)) continue;
+        expect(response.headers?.Location, `${status} Location`).toBeDefined();
+        expect(response.content).toBeUndefined();
+      }
+    },
+  );
+
+  it('sign-in answers never carry a token in a body; the session is Set-Cookie only', () => {
+    const tokenish = /token/i;
+    for (const route of gatewayRouteDocs.filter(r => r.path.startsWith('/auth/'))) {
+      const op = operationOf(route.method, route.path);
+      const ok = op.responses['200']?.content?.['application/json']?.schema;
+      const names = JSON.stringify(ok ?? {}).match(/"(\w+)":\{/g) ?? [];
+      expect(
+        names.filter(n => tokenish.test(n)),
+        `${route.method} ${route.path}`,
+      ).toEqual([]);
+    }
+    for (const path of ['/auth/token', '/auth/refresh']) {
+      expect(operationOf('POST', path).responses['200'].headers['Set-Cookie'].description).toMatch(/HttpOnly/);
+    }
+    expect(operationOf('POST', '/auth/logout').responses['200'].headers['Set-Cookie'].description).toMatch(/cleared/);
+  });
+
+  it('POST /auth/token takes JSON only (415 otherwise); the CSRF header or an allowed Origin', () => {
+    const op = operationOf('POST', '/auth/token');
+    expect(Object.keys(op.requestBody.content)).toEqual(['application/json']);
+    expect(Object.keys(op.requestBody.content['application/json'].schema.properties).sort()).toEqual([
+      'client_id',
+      'code',
+      'code_verifier',
+      'redirect_uri',
+    ]);
+    expect(documentedCodes(op).json.get('unsupported_media_type')).toEqual([415]);
+    expect(op.security).toEqual([{ csrfHeader: [] }, {}]);
+    expect(op.description).toMatch(/Origin/);
+    for (const path of ['/auth/refresh', '/auth/logout', '/auth/consent/accept', '/auth/consent/reject']) {
+      const state = operationOf('POST', path);
+      expect(
+        state.security.every((requirement: Json) => 'csrfHeader' in requirement),
+        path,
+      ).toBe(true);
+      expect(documentedCodes(state).json.get('csrf_required'), path).toEqual([403]);
+    }
+  });
+
+  it('the invite pages, /healthz, this document and the provider pointer are listed; /idp only by its discovery document', () => {
+    expect(operationOf('GET', '/_invite/:code').responses['200'].content['text/html']).toBeDefined();
+    expect(operationOf('POST', '/_invite/:code').requestBody.content['application/x-www-form-urlencoded']).toBeDefined();
+    expect(doc.paths['/_invite/{code}'].servers.map((s: Json) => s.url)).toEqual(['/', '{appOrigin}']);
+    expect(Object.keys(operationOf('GET', '/healthz').responses)).toEqual(expect.arrayContaining(['200', '503']));
+    expect(operationOf('GET', '/openapi.json')).toBeDefined();
+    expect(Object.keys(doc.paths).filter(path => path.startsWith('/idp'))).toEqual(['/idp/.well-known/openid-configuration']);
+    // App REST routes are also under /_osg/v1 on hosted origins; developer routes are not.
+    expect(doc.paths['/v1/resources'].servers.map((s: Json) => s.url)).toEqual(['/', '{appOrigin}/_osg']);
+    expect(doc.paths['/dev/apps'].servers).toBeUndefined();
   });
 });
 
@@ -191,6 +341,109 @@ describe('GET /openapi.json and real answers', () => {
     expect(response, `${method} ${path} documents ${res.status} (${JSON.stringify(res.body)})`).toBeDefined();
     expect(schemaErrors(response.content['application/json'].schema, res.body), `${method} ${path} ${res.status}`).toEqual([]);
   }
+
+  /** A raw answer: the documented status, content type and (JSON) schema for that method and path. */
+  async function expectGatewayDocumented(method: string, path: string, res: Response) {
+    const op = operationOf(method, path);
+    const response = op.responses[String(res.status)];
+    const text = await res.text();
+    expect(response, `${method} ${path} documents ${res.status} (${text.slice(0, 200)})`).toBeDefined();
+    const type = (res.headers.get('content-type') ?? '').split(';')[0];
+    if (!text) {
+      expect(response.content, `${method} ${path} ${res.status} has no body`).toBeUndefined();
+      return;
+    }
+    expect(Object.keys(response.content ?? {}), `${method} ${path} ${res.status} as ${type}`).toContain(type);
+    if (type === 'application/json') {
+      expect(schemaErrors(response.content[type].schema, JSON.parse(text)), `${method} ${path} ${res.status}`).toEqual([]);
+    }
+  }
+
+  const csrf = { 'x-service-csrf': '1' };
+  const jsonPost = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+  it('the /auth routes answer as documented', async () => {
+    const call = (path: string, init?: RequestInit) => ctx.fetch(path, init);
+    const token = { code: 'c', code_verifier: 'v'.repeat(43), redirect_uri: 'https://app.example/cb', client_id: 'nope' };
+    await expectGatewayDocumented('GET', '/auth/session', await call('/auth/session'));
+    const authorize = await call('/auth/authorize?response_type=code&client_id=x');
+    expect(authorize.status).toBe(302);
+    expect(authorize.headers.get('location')).toMatch(/\/idp\//);
+    await expectGatewayDocumented('GET', '/auth/authorize', authorize);
+    // /auth/token: 415 for anything but JSON, 400 for a bad body, 403 without the header or an allowed Origin, then the provider's answer.
+    const notJson = await call('/auth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...csrf },
+      body: 'code=x',
+    });
+    expect(notJson.status).toBe(415);
+    await expectGatewayDocumented('POST', '/auth/token', notJson);
+    await expectGatewayDocumented('POST', '/auth/token', await call('/auth/token', jsonPost({ code: 'c' }, csrf)));
+    const noCsrf = await call('/auth/token', jsonPost(token));
+    expect(noCsrf.status).toBe(403);
+    await expectGatewayDocumented('POST', '/auth/token', noCsrf);
+    const refused = await call('/auth/token', jsonPost(token, csrf));
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.headers.getSetCookie()).toEqual([]);
+    await expectGatewayDocumented('POST', '/auth/token', refused);
+    // Refresh without a refresh cookie: 401 and the cookies cleared.
+    await expectGatewayDocumented('POST', '/auth/refresh', await call('/auth/refresh', jsonPost({})));
+    const refresh = await call('/auth/refresh', jsonPost({}, csrf));
+    expect(refresh.status).toBe(401);
+    expect(refresh.headers.getSetCookie().length).toBe(3);
+    await expectGatewayDocumented('POST', '/auth/refresh', refresh);
+    await expectGatewayDocumented('POST', '/auth/logout', await call('/auth/logout', jsonPost({})));
+    await expectGatewayDocumented('POST', '/auth/logout', await call('/auth/logout', jsonPost({}, csrf)));
+    // Consent: a missing or unknown challenge (in-process the provider's admin API is not reachable: 502, documented too).
+    await expectGatewayDocumented('GET', '/auth/consent-request', await call('/auth/consent-request'));
+    await expectGatewayDocumented('GET', '/auth/consent-request', await call('/auth/consent-request?challenge=unknown'));
+    await expectGatewayDocumented('POST', '/auth/consent/accept', await call('/auth/consent/accept', jsonPost({ challenge: 'x', grant_scope: [] })));
+    await expectGatewayDocumented(
+      'POST',
+      '/auth/consent/accept',
+      await call('/auth/consent/accept', jsonPost({ challenge: 'x', grant_scope: [] }, csrf)),
+    );
+    await expectGatewayDocumented(
+      'POST',
+      '/auth/consent/accept',
+      await call('/auth/consent/accept', jsonPost({ challenge: 'x', subject: 'u' }, csrf)),
+    );
+    await expectGatewayDocumented('POST', '/auth/consent/reject', await call('/auth/consent/reject', jsonPost({ challenge: 'x' }, csrf)));
+    await expectGatewayDocumented('GET', '/auth/identity/flow', await call('/auth/identity/flow?type=other'));
+    await expectGatewayDocumented('GET', '/auth/identity/flow', await call('/auth/identity/flow?type=login&id=abc'));
+    await expectGatewayDocumented('GET', '/auth/consent', await call('/auth/consent?consent_challenge=x'));
+    const callback = await call('/auth/callback?code=c&state=s');
+    expect(callback.status).toBe(400);
+    await expectGatewayDocumented('GET', '/auth/callback', callback);
+    // The same routes under /_osg on the app's origin.
+    const hosted = await ctx.app.fetch(new Request(`${s.origin}/_osg/auth/session`));
+    expect(hosted.status).toBe(200);
+    await expectGatewayDocumented('GET', '/auth/session', hosted);
+  });
+
+  it('the invite pages, /healthz and the provider pointer answer as documented', async () => {
+    const code = `inv_${'A'.repeat(43)}`;
+    await expectGatewayDocumented('GET', '/_invite/:code', await ctx.fetch('/_invite/inv_short'));
+    await expectGatewayDocumented('GET', '/_invite/:code', await ctx.fetch(`/_invite/${code}`));
+    const join = await ctx.fetch(`/_invite/${code}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'csrf=x',
+    });
+    expect(join.status).toBe(404);
+    await expectGatewayDocumented('POST', '/_invite/:code', join);
+    const health = await ctx.fetch('/healthz');
+    expect(health.status).toBe(200);
+    await expectGatewayDocumented('GET', '/healthz', health);
+    await expectGatewayDocumented('GET', '/openapi.json', await ctx.fetch('/openapi.json'));
+    const discovery = await ctx.fetch('/idp/.well-known/openid-configuration');
+    expect(discovery.status).toBe(200);
+    await expectGatewayDocumented('GET', '/idp/.well-known/openid-configuration', discovery);
+  });
 
   it('serves the generated document, without a credential', async () => {
     const res = await ctx.client().get('/openapi.json');
