@@ -29,7 +29,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '50' },
-    /** Comma-separated row ids to measure (the DB floor is always measured): hello, floor, prisma, yoga, yoga-jit, rest-get, rest-list, graphql-get, membership. */
+    /** Comma-separated row ids to measure (the DB floor is always measured): hello, floor, prisma, yoga, yoga-jit, rest-get, rest-list, graphql-get, transitions, creates. */
     only: { type: 'string' },
     'postgres-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL || DEFAULT_POSTGRES_URL },
   },
@@ -50,12 +50,21 @@ const only = values.only ? new Set(values.only.split(',').map(s => s.trim())) : 
 const wanted = (id: string) => id === 'floor' || !only || only.has(id);
 
 const ROW_ORDER = ['hello', 'floor', 'prisma', 'yoga', 'yoga-jit', ...GATEHOUSE_SCENARIOS];
-const GATEHOUSE_ROWS: Record<GatehouseScenario, { label: string; target?: Target }> = {
+/** `connections` overrides --connections for a row whose workload is defined by its client count. */
+const GATEHOUSE_ROWS: Record<GatehouseScenario, { label: string; target?: Target; connections?: number }> = {
   'rest-get': { label: 'Gatehouse REST GET /v1/resources/:id', target: { ratio: 0.6 } },
   'rest-list': { label: 'Gatehouse REST GET /v1/resources?type=room (10 rows)' },
   'graphql-get': { label: 'Gatehouse GraphQL resource(id) (same read)', target: { ratio: 0.5 } },
-  membership: { label: 'Gatehouse invite/accept/remove (transitions/s)', target: { rate: 500 } },
+  // The issue's shape: 20 clients on 20 resources, whatever --connections says.
+  transitions: {
+    label: 'Gatehouse invite/accept/setRole/remove, 20 clients on 20 rooms (transitions/s)',
+    target: { rate: 1000 },
+    connections: 20,
+  },
+  creates: { label: 'Gatehouse REST POST /v1/resources (room creates/s)', target: { rate: 1500 } },
 };
+/** Each connection of a pair-cycling row needs two pairs (warmup connections get their own). */
+const PAIRS = 2 * Math.max(settings.connections, ...Object.values(GATEHOUSE_ROWS).map(row => row.connections ?? 0));
 
 let current: Backend | undefined;
 process.on('SIGINT', () => {
@@ -107,13 +116,13 @@ async function measureBackend(name: BackendName): Promise<Section> {
   current = prepared;
   const floor: RowResult = { id: 'floor', label: `(b) DB floor: ${prepared.floorQuery}` };
   const prisma: RowResult = { id: 'prisma', label: '(c) node:http + Prisma findUnique (openDatabase)' };
-  const gatehouse: RowResult[] = GATEHOUSE_SCENARIOS.map(id => ({ id, ...GATEHOUSE_ROWS[id] }));
+  const gatehouse: RowResult[] = GATEHOUSE_SCENARIOS.map(id => ({ id, label: GATEHOUSE_ROWS[id].label, target: GATEHOUSE_ROWS[id].target }));
   try {
     // Gatehouse first: its child migrates and seeds the database the baselines then read.
     const seed = await onServer<{ seed: Seed }>(
       name,
       'gatehouse',
-      { env: prepared.env, args: ['--pairs', String(settings.connections * 2)] },
+      { env: prepared.env, args: ['--pairs', String(PAIRS)] },
       gatehouse.map(row => [row, (info: { seed: Seed }) => gatehouseWorkload(row.id as GatehouseScenario, info.seed)]),
       { always: true },
     );
@@ -161,7 +170,8 @@ async function onServer<T extends object>(
       try {
         const load = typeof workload === 'function' ? workload(running.info) : workload;
         const beforeMeasuring = () => running.startLoopMonitor();
-        row.result = await measure({ url: running.info.url, serverPid: running.pid, beforeMeasuring, ...settings, ...load });
+        const connections = GATEHOUSE_ROWS[row.id as GatehouseScenario]?.connections ?? settings.connections;
+        row.result = await measure({ url: running.info.url, serverPid: running.pid, beforeMeasuring, ...settings, connections, ...load });
         row.loop = await running.stopLoopMonitor();
         log(`${scope}:   ${summary(row.result, row.loop)}`);
       } catch (error) {

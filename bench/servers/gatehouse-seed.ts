@@ -16,7 +16,7 @@ export interface User {
   token: string;
 }
 
-/** One owner and one would-be member cycling invite -> accept -> remove on their own room. */
+/** One owner and one would-be member cycling invite -> accept -> setRole -> remove on their own room. */
 export interface Pair {
   resourceId: string;
   owner: User;
@@ -30,6 +30,8 @@ export interface Seed {
   resourceId: string;
   rooms: number;
   pairs: Pair[];
+  /** Creates rooms in the `creates` row (a user of its own, so the reader's list stays 10 rooms). */
+  creator: User;
 }
 
 export interface SeedOptions {
@@ -54,7 +56,7 @@ export async function seedGatehouse(url: string, services: Services, options: Se
   const createResource = async (owner: User, type: string, name: string) =>
     (await call<{ id: string }>(owner.token, 'POST', '/v1/resources', { type, name })).id;
 
-  const [reader, host] = [await user('reader'), await user('host')];
+  const [reader, host, creator] = [await user('reader'), await user('host'), await user('creator')];
   const resourceId = await createResource(host, 'room', 'Shared room');
   await call(host.token, 'POST', `/v1/resources/${resourceId}/invite`, { userId: reader.id });
   await call(reader.token, 'POST', `/v1/resources/${resourceId}/accept`, {});
@@ -65,7 +67,7 @@ export async function seedGatehouse(url: string, services: Services, options: Se
     const [owner, member] = [await user(`owner-${i}`), await user(`member-${i}`)];
     return { resourceId: await createResource(owner, 'room', `Pair room ${i}`), owner, member };
   });
-  return { reader, resourceId, rooms: options.rooms, pairs };
+  return { reader, resourceId, rooms: options.rooms, pairs, creator };
 }
 
 function client(baseUrl: string) {

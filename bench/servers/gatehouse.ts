@@ -2,7 +2,7 @@
  * Gatehouse itself, as the CLI would start it (buildApp + loadConfig), on the database the
  * parent chose (DATABASE_URL, or a PGlite DATA_DIR), seeded and analyzed before it announces
  * its URL.
- * Flags: --rooms (the reader's rooms), --teams, --pairs (membership-cycle pairs).
+ * Flags: --rooms (the reader's rooms), --teams, --pairs (transition-cycle pairs).
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';

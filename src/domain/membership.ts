@@ -298,3 +298,78 @@ export function currentMemberFor(mode: ViewMode, row: MemberRow | null): MemberR
 
 /** Keep rank handy for sorting rosters (owner first). */
 export const byRankThenId = (a: { role: Role; id: string }, b: { role: Role; id: string }) => rank(b.role) - rank(a.role) || a.id.localeCompare(b.id);
+
+/** A membership row as stored, expired or not: what a transition's single read returns. */
+export interface StoredMember extends MemberRow {
+  expiresAt: Date | null;
+}
+
+/** A stored row as the rules see it: an expired pending row is none. */
+export const liveRow = (row: StoredMember | null, now: Date): MemberRow | null =>
+  row && !isExpired(row, now) ? { role: row.role, state: row.state } : null;
+
+/**
+ * The one write that takes a stored row to a transition's outcome. `replace` is an expired
+ * pending row purged and a new row created in its place (one statement writes it over).
+ */
+export type RowWrite =
+  | { kind: 'none' }
+  | { kind: 'delete' }
+  | { kind: 'insert'; role: Role; state: MembershipState; expiresAt: Date | null }
+  | { kind: 'replace'; role: Role; state: MembershipState; expiresAt: Date | null }
+  /** `expiresAt` undefined: the pending row keeps its expiry (same state). */
+  | { kind: 'update'; role: Role; state: MembershipState; expiresAt?: Date | null };
+
+export interface RowChangeEvent {
+  op: 'insert' | 'update' | 'delete';
+  role: Role;
+  state: MembershipState;
+}
+
+export interface RowPlan {
+  write: RowWrite;
+  /** The `delete` of an expired pending row this write replaces or removes, published before `events`. */
+  purged: RowChangeEvent | null;
+  /** The outcome's change, if any. */
+  events: RowChangeEvent[];
+  /** Change of the resource's active member count. */
+  countDelta: number;
+  /** Active again: hidden links reappear (docs/api.md §12). */
+  restoresLinks: boolean;
+  /** No longer active: the room grants go with the row and each shared table's onMemberRemove applies. */
+  endsActive: boolean;
+}
+
+/**
+ * What storing `after` over `stored` takes, the same as deleting an expired row and then writing
+ * the outcome over none: the events, the member count, the links. Pending rows get a fresh
+ * expiry when they enter a pending state and keep theirs while they stay in it.
+ */
+export function planRowWrite(stored: StoredMember | null, after: Outcome, now: Date): RowPlan {
+  const expired = stored !== null && isExpired(stored, now);
+  const before = expired ? null : stored;
+  const purged: RowChangeEvent | null = expired ? { op: 'delete', role: stored.role, state: stored.state } : null;
+  const events: RowChangeEvent[] = [];
+  const expiresAt = after && after.state !== 'active' ? new Date(now.getTime() + PENDING_TTL_MS) : null;
+  let write: RowWrite = { kind: 'none' };
+  if (!after) {
+    if (stored) write = { kind: 'delete' };
+    if (before) events.push({ op: 'delete', role: before.role, state: before.state });
+  } else if (!before) {
+    write = { kind: expired ? 'replace' : 'insert', role: after.role, state: after.state, expiresAt };
+    events.push({ op: 'insert', role: after.role, state: after.state });
+  } else if (before.role !== after.role || before.state !== after.state) {
+    write = { kind: 'update', role: after.role, state: after.state, ...(before.state === after.state ? {} : { expiresAt }) };
+    events.push({ op: 'update', role: after.role, state: after.state });
+  }
+  const wasActive = before?.state === 'active';
+  const isActiveNow = after?.state === 'active';
+  return {
+    write,
+    purged,
+    events,
+    countDelta: (isActiveNow ? 1 : 0) - (wasActive ? 1 : 0),
+    restoresLinks: isActiveNow && !wasActive,
+    endsActive: wasActive && !after,
+  };
+}

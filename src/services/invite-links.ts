@@ -6,8 +6,7 @@ import { AppError } from '../errors.js';
 import { newId, newSecret, sha256 } from '../lib/secrets.js';
 import type { AppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
-import { runTransition } from './membership-store.js';
-import { isBlockedEitherWay } from './principals.js';
+import { runStatementTransition, runTransition } from './membership-store.js';
 import { typeRules } from './resource-rules.js';
 
 const linkNotFound = () => new AppError('invite_link_not_found', 404, 'No such invite link: check that the whole code was copied.');
@@ -82,29 +81,28 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
       if (!/^inv_[A-Za-z0-9_-]{43}$/.test(code)) throw linkNotFound();
       const found = await deps.prisma.inviteLink.findUnique({
         where: { codeHash: sha256(code) },
-        select: { resourceId: true, resource: { select: { deploymentId: true } } },
+        select: { resourceId: true, creatorId: true, resource: { select: { deploymentId: true } } },
       });
       // A link of another app environment is no link here.
       if (!found || found.resource.deploymentId !== caller.deployment.id) throw linkNotFound();
       const deployment = await apps.deployment(caller.deployment.id);
       // The code is the capability: claiming is the way into a members-only resource, so no visibility gate.
-      return runTransition(
+      // The creator (fixed for a link's life) is read with the other facts; the link itself under the lock.
+      return runStatementTransition(
         deps,
         caller,
         found.resourceId,
-        async ({ tx, changes, resource, now, actor: claimer }) => {
+        async ({ tx, write, resource, now, actor: claimer, target: creator, blocked }) => {
           // Read under the resource lock: concurrent claims of one link serialise here.
           const link = (await tx.inviteLink.findUnique({ where: { codeHash: sha256(code) } }))!;
-          const creator = await changes.party(link.creatorId);
           if (!creator) throw new AppError('invite_link_inactive', 403, 'The creator of this invite link no longer exists.');
-          const blocked = await isBlockedEitherWay(tx, claimer.id, creator.id);
           const outcome = decideClaimInviteLink({ claimer, creator, link, rules: typeRules(deployment, resource.type), blocked, now });
-          const consumed = await tx.inviteLink.updateMany({ where: { id: link.id, usedAt: null }, data: { usedAt: now, usedBy: claimer.id } });
-          if (consumed.count !== 1) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
-          await changes.apply(claimer.id, claimer.membership, outcome, link.creatorId);
+          // One statement consumes the link and writes the membership; an unconsumed link rolls both back.
+          const { linkConsumed } = await write(claimer, outcome, { invitedBy: link.creatorId, consumeLink: { id: link.id } });
+          if (!linkConsumed) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
           return { ok: true as const, resourceId: resource.id, state: 'active' as const, role: outcome.role };
         },
-        { gate: 'entry' },
+        { gate: 'entry', targetId: found.creatorId, deployment },
       );
     },
   };

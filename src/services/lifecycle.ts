@@ -6,7 +6,7 @@
  * A member's links are the resource's context links of rows they created. Their originals (their
  * own rows) are never touched here.
  */
-import { memberRemovalPlan } from '../domain/lifecycle.js';
+import { type SharePolicy, memberRemovalPlan } from '../domain/lifecycle.js';
 import { AppError } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { SchemaIR } from '../schema/index.js';
@@ -18,7 +18,11 @@ import type { Tx } from './deps.js';
  * foreign key, e.g. `rows_creator_id_fkey` or `memberships_principal_id_fkey`.
  */
 export function violatesForeignKey(error: unknown, constraint: string): boolean {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== 'P2003') return false;
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  // P2003 from Prisma's own queries; P2010 (raw query failed) carries the SQLSTATE of a raw statement.
+  const raw =
+    error.code === 'P2010' && (error.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause?.originalCode === '23503';
+  if (error.code !== 'P2003' && !raw) return false;
   return error.message.includes(constraint) || JSON.stringify(error.meta ?? {}).includes(constraint);
 }
 
@@ -70,6 +74,24 @@ export async function applyMemberRemoval(tx: Tx, resource: LifecycleResource, pr
     USING rows r
     WHERE l.row_id = r.id AND r.creator_id = ${principalId} AND l.resource_id = ${resource.id} AND NOT l.hidden`;
 }
+
+/**
+ * Whether `applyMemberRemoval` can be one more part of the transition's write statement: every
+ * table the type shares drops its links (`remove`), so whatever the member linked, the links go.
+ * A `hide` or `retain` table (or shares not known) needs the full plan, read per linked table.
+ */
+export const removalIsDropOnly = (shares: readonly SharePolicy[] | undefined): boolean =>
+  shares?.every(share => share.onMemberRemove === 'remove') === true;
+
+/** `applyMemberRemoval` when `removalIsDropOnly`: the member's visible links in the resource go. */
+export const dropVisibleLinks = (resourceId: string, principalId: string, when: Prisma.Sql) => Prisma.sql`
+  DELETE FROM row_links l USING rows w
+  WHERE l.row_id = w.id AND w.creator_id = ${principalId} AND l.resource_id = ${resourceId} AND NOT l.hidden AND ${when}`;
+
+/** `restoreHiddenLinks` as one part of a write statement. */
+export const unhideLinks = (resourceId: string, principalId: string, when: Prisma.Sql) => Prisma.sql`
+  UPDATE row_links l SET hidden = false FROM rows w
+  WHERE l.row_id = w.id AND w.creator_id = ${principalId} AND l.resource_id = ${resourceId} AND l.hidden AND ${when}`;
 
 /**
  * A member who is active again (join, accept, link claim, auto-join) sees their hidden links

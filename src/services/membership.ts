@@ -17,8 +17,8 @@ import { forbidden } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { AppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
-import { type TransitionOptions, type TransitionScope, resourceNotFound, runTransition } from './membership-store.js';
-import { isBlockedEitherWay, userNotFound } from './principals.js';
+import { type StatementScope, type TransitionOptions, resourceNotFound, runStatementTransition } from './membership-store.js';
+import { userNotFound } from './principals.js';
 import { isReservedType, reservedTypeError, typeRules } from './resource-rules.js';
 
 export interface TransitionResult {
@@ -94,20 +94,27 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
       ORDER BY m.created_at DESC, m.resource_id`;
   }
 
-  /** Every per-resource transition is gated by resource access (404 first) unless it is an entry route. */
+  /**
+   * Every per-resource transition is gated by resource access (404 first) unless it is an entry
+   * route. Two statements each: the facts (locking the resource) and one write (membership-store.ts).
+   */
   async function transition(
     caller: PrincipalCaller,
     resourceId: string,
-    work: (scope: TransitionScope & { rules: ReturnType<typeof typeRules> }) => Promise<TransitionResult>,
+    targetId: string | null | undefined,
+    work: (scope: StatementScope & { rules: ReturnType<typeof typeRules> }) => Promise<TransitionResult>,
     options: TransitionOptions = { gate: 'reach' },
   ) {
     const deployment = await apps.deployment(caller.deployment.id);
-    return runTransition(deps, caller, resourceId, scope => work({ ...scope, rules: typeRules(deployment, scope.resource.type) }), options);
+    return runStatementTransition(deps, caller, resourceId, scope => work({ ...scope, rules: typeRules(deployment, scope.resource.type) }), {
+      ...options,
+      targetId,
+      deployment,
+    });
   }
 
   /** The named target (the caller when none). Who may be named is decided before whether they exist. */
-  async function targetParty({ changes, actor, access, resource }: TransitionScope, userId: string | undefined | null): Promise<Party> {
-    const target = !userId || userId === actor.id ? actor : await changes.party(userId);
+  function targetParty({ actor, target, access, resource }: StatementScope, userId: string | undefined | null): Party {
     if (!canTarget(access, actor.id, target)) throw resourceNotFound(resource.id);
     if (!target) throw userNotFound(userId!);
     return target;
@@ -122,35 +129,31 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
 
   return {
     invite(caller: PrincipalCaller, resourceId: string, userId: string, role?: Role) {
-      return transition(caller, resourceId, async scope => {
-        const { tx, changes, actor, rules, now, resource } = scope;
-        const target = await targetParty(scope, userId);
-        const blocked = await isBlockedEitherWay(tx, actor.id, userId);
-        const pendingByActor = await tx.membership.count({
-          where: { resourceId: resource.id, invitedBy: actor.id, state: 'invited', expiresAt: { gt: now } },
-        });
+      return transition(caller, resourceId, userId, async scope => {
+        const { write, actor, rules, resource, pendingByActor, blocked } = scope;
+        const target = targetParty(scope, userId);
         const outcome = decideInvite({ actor, target, role, rules, pendingByActor, blocked });
-        await changes.apply(target.id, target.membership, outcome, actor.id);
+        await write(target, outcome, { invitedBy: actor.id });
         return result(resource.id, outcome);
       });
     },
 
     accept(caller: PrincipalCaller, resourceId: string, userId?: string | null) {
-      return transition(caller, resourceId, async scope => {
-        const { changes, actor, rules, resource } = scope;
-        const target = await targetParty(scope, userId);
+      return transition(caller, resourceId, userId, async scope => {
+        const { write, actor, rules, resource } = scope;
+        const target = targetParty(scope, userId);
         const outcome = decideAccept({ actor, target, rules });
-        await changes.apply(target.id, target.membership, outcome);
+        await write(target, outcome);
         return result(resource.id, outcome);
       });
     },
 
     reject(caller: PrincipalCaller, resourceId: string, userId?: string | null) {
-      return transition(caller, resourceId, async scope => {
-        const { changes, actor, rules, resource } = scope;
-        const target = await targetParty(scope, userId);
+      return transition(caller, resourceId, userId, async scope => {
+        const { write, actor, rules, resource } = scope;
+        const target = targetParty(scope, userId);
         decideReject({ actor, target, rules });
-        await changes.apply(target.id, target.membership, null);
+        await write(target, null);
         return result(resource.id, null);
       });
     },
@@ -160,11 +163,12 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
       return transition(
         caller,
         resourceId,
-        async ({ changes, actor, rules, resource }) => {
+        null,
+        async ({ write, actor, rules, resource }) => {
           // `_app` membership comes with consent only; refused before anything about the resource is read.
           if (isReservedType(resource.type)) throw reservedTypeError(resource.type, 'request access to');
           const outcome = decideRequest({ actor, role, rules });
-          await changes.apply(actor.id, actor.membership, outcome);
+          await write(actor, outcome);
           return result(resource.id, outcome);
         },
         { gate: 'entry' },
@@ -176,9 +180,10 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
       return transition(
         caller,
         resourceId,
-        async ({ changes, actor, rules, resource }) => {
+        null,
+        async ({ write, actor, rules, resource }) => {
           const outcome = decideJoin({ actor, visibility: resource.visibility, rules });
-          await changes.apply(actor.id, actor.membership, outcome);
+          await write(actor, outcome);
           return result(resource.id, outcome);
         },
         { gate: 'entry' },
@@ -186,29 +191,29 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
     },
 
     leave(caller: PrincipalCaller, resourceId: string) {
-      return transition(caller, resourceId, async ({ changes, actor, resource }) => {
+      return transition(caller, resourceId, null, async ({ write, actor, resource }) => {
         decideLeave(actor);
-        await changes.apply(actor.id, actor.membership, null);
+        await write(actor, null);
         return result(resource.id, null);
       });
     },
 
     setRole(caller: PrincipalCaller, resourceId: string, userId: string, role: Role) {
-      return transition(caller, resourceId, async scope => {
-        const { changes, actor, rules, resource } = scope;
-        const target = await targetParty(scope, userId);
+      return transition(caller, resourceId, userId, async scope => {
+        const { write, actor, rules, resource } = scope;
+        const target = targetParty(scope, userId);
         const outcome = decideSetRole({ actor, target, rules }, role);
-        await changes.apply(target.id, target.membership, outcome);
+        await write(target, outcome);
         return result(resource.id, outcome);
       });
     },
 
     remove(caller: PrincipalCaller, resourceId: string, userId: string) {
-      return transition(caller, resourceId, async scope => {
-        const { changes, actor, rules, resource } = scope;
-        const target = await targetParty(scope, userId);
+      return transition(caller, resourceId, userId, async scope => {
+        const { write, actor, rules, resource } = scope;
+        const target = targetParty(scope, userId);
         decideRemove({ actor, target, rules });
-        await changes.apply(target.id, target.membership, null);
+        await write(target, null);
         return result(resource.id, null);
       });
     },

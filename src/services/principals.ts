@@ -11,20 +11,6 @@ import type { TokenService } from './tokens.js';
 export const emailSchema = z.string().trim().toLowerCase().email('must be an email address');
 export const agentNameSchema = z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters');
 
-/** Whether either user blocks the other. */
-export async function isBlockedEitherWay(tx: Tx, a: string, b: string): Promise<boolean> {
-  const hit = await tx.block.findFirst({
-    where: {
-      OR: [
-        { blockerId: a, blockedId: b },
-        { blockerId: b, blockedId: a },
-      ],
-    },
-    select: { blockerId: true },
-  });
-  return hit !== null;
-}
-
 export interface AppPrincipal {
   id: string;
   kind: PrincipalKind;

@@ -9,6 +9,7 @@ import { memberRow } from '../realtime/event-bus.js';
 import { newId } from '../lib/secrets.js';
 import type { AppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
+import { accountDeleted } from './lifecycle.js';
 import { resourceNotFound } from './membership-store.js';
 import { isReservedType, reservedTypeError } from './resource-rules.js';
 
@@ -67,6 +68,23 @@ const STATIC_SQL = `SELECT ${LEAN_COLUMNS}
   FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = $4
   WHERE r.deployment_id = $1 AND r.type = $2 AND r.static_slug = $3`;
 
+/**
+ * A resource and its owner's membership as one statement (atomic on its own, no transaction): the
+ * membership's foreign key to the new resource is checked at the end of the statement.
+ */
+const CREATE_SQL = `WITH created AS (
+    INSERT INTO resources (id, deployment_id, type, name, visibility, discoverable, owner_principal, member_count, created_at)
+    VALUES ($1, $2, $3, $4, $5::"Visibility", $6, $7, 1, $8::timestamp(3))
+    RETURNING id)
+  INSERT INTO memberships (resource_id, principal_id, role, state, created_at, updated_at)
+  SELECT id, $7, 'owner'::"Role", 'active'::"MembershipState", $8::timestamp(3), $9::timestamp(3) FROM created`;
+
+/** A driver error (pg or PGlite) with this SQLSTATE on this constraint. */
+function violatesConstraint(error: unknown, sqlState: string, constraint: string): boolean {
+  const { code, constraint: name, message } = (error ?? {}) as { code?: unknown; constraint?: unknown; message?: unknown };
+  return code === sqlState && String(name ?? message ?? '').includes(constraint);
+}
+
 function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
   const live = row.state && (row.state === 'active' || (row.expires_at && new Date(row.expires_at) > now));
   const currentMember = currentMemberFor(mode, live ? { role: row.role!, state: row.state! } : null);
@@ -120,30 +138,33 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       const now = deps.now();
       const id = newId('res');
       const pair = compileVisibility(chosen);
-      const row = await deps.transaction(async tx =>
-        tx.resource.create({
-          data: {
-            id,
-            deploymentId: deployment.id,
-            type: input.type,
-            name: input.name,
-            ...pair,
-            ownerPrincipal: caller.principal.id,
-            memberCount: 1,
-            createdAt: now,
-            memberships: { create: { principalId: caller.principal.id, role: 'owner', state: 'active', createdAt: now } },
-          },
-        }),
-      );
+      // Timestamps as UTC ISO text: the columns are timestamp without time zone, as Prisma writes them.
+      const at = now.toISOString();
+      await deps
+        .query(CREATE_SQL, [
+          id,
+          deployment.id,
+          input.type,
+          input.name,
+          pair.visibility,
+          pair.discoverable,
+          caller.principal.id,
+          at,
+          new Date().toISOString(),
+        ])
+        .catch(error => {
+          // The caller's account was deleted while this request ran (docs/api.md §8.2).
+          throw violatesConstraint(error, '23503', 'memberships_principal_id_fkey') ? accountDeleted() : error;
+        });
       deps.bus.publish([{ op: 'insert', deploymentId: deployment.id, row: memberRow(id, caller.principal.id, 'owner', 'active') }]);
       return {
-        id: row.id,
-        type: row.type,
-        name: row.name,
-        visibility: row.visibility,
-        discoverable: row.discoverable,
-        memberCount: row.memberCount,
-        createdAt: row.createdAt,
+        id,
+        type: input.type,
+        name: input.name,
+        visibility: pair.visibility,
+        discoverable: pair.discoverable,
+        memberCount: 1,
+        createdAt: new Date(at),
         currentMember: { role: 'owner', state: 'active' },
       } satisfies ResourceView;
     },

@@ -4,6 +4,7 @@
  * deleted. Read just before the delete, inside the same transaction, and published after commit.
  */
 import type { Role } from '../domain/roles.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { GrantEvent } from '../realtime/event-bus.js';
 import type { Tx } from './deps.js';
 
@@ -31,3 +32,18 @@ export async function grantDeletes(
   });
   return grants.map(g => grantEvent('delete', deploymentId, g));
 }
+
+/**
+ * `grantDeletes` as a column of a write statement: the grants as the statement found them (its
+ * snapshot, before the membership delete cascades), in the same order, as JSON.
+ */
+export const grantsJson = (resourceId: string, principalId: string) => Prisma.sql`
+  (SELECT json_agg(json_build_object('resourceId', g.resource_id, 'roomId', g.room_id, 'principalId', g.principal_id, 'role', g.role::text)
+     ORDER BY g.room_id, g.principal_id)
+   FROM room_grants g WHERE g.resource_id = ${resourceId} AND g.principal_id = ${principalId})`;
+
+/** The `delete` events of a `grantsJson` column. */
+export const grantDeletesOf = (deploymentId: string, json: unknown): GrantEvent[] =>
+  ((typeof json === 'string' ? JSON.parse(json) : json) as Parameters<typeof grantEvent>[2][] | null)?.map(g =>
+    grantEvent('delete', deploymentId, g),
+  ) ?? [];
