@@ -1,8 +1,11 @@
-/** Builds the gateway for one server: the embedded provider (when it is the issuer) and the routes. */
+/**
+ * Builds the gateway for one server: the embedded provider (when it is the issuer; built on its
+ * first request, see idp/lazy.ts) and the routes.
+ */
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.js';
 import { GATEWAY_CALLBACK_PATH } from '../idp/adapter.js';
-import { createIdentityProvider } from '../idp/provider.js';
+import { lazyIdentityProvider } from '../idp/lazy.js';
 import type { Services } from '../services/index.js';
 import { createGateway, type Gateway } from './gateway.js';
 
@@ -15,7 +18,7 @@ export interface GatewayAuth {
 export async function createGatewayAuth({ services, config }: { services: Services; config: Config }): Promise<GatewayAuth> {
   const embedded = services.providers.embedded;
   const idp = embedded
-    ? await createIdentityProvider({
+    ? lazyIdentityProvider({
         prisma: services.deps.prisma,
         issuer: embedded.issuer,
         consentUrl: config.auth.consentUrl,

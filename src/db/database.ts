@@ -5,7 +5,6 @@
  */
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { applyMigrations, type MigrationPaths } from './migrations.js';
-import { embeddedDatabase } from './embedded.js';
 import { MEMORY_DATA_DIR, openPGlite } from './pglite.js';
 import { isPostgresUrl, postgresDatabase, redactUrl } from './postgres.js';
 
@@ -79,22 +78,25 @@ async function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): 
   if (!isPostgresUrl(databaseUrl)) {
     throw new Error(`databaseUrl must start with postgres:// or postgresql:// (got ${redactUrl(databaseUrl)})`);
   }
-  // The engine migrates through its own short-lived pool before the client exists, so the
-  // client never sees a half-migrated schema.
+  // Migrations run on their own short-lived connection before the client exists, so the client
+  // never sees a half-migrated schema.
   if (options.migrate ?? true) await applyMigrations({ databaseUrl }, options.migrationPaths);
   return postgresDatabase(databaseUrl, options);
 }
 
 async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
   const dataDir = options.dataDir ?? MEMORY_DATA_DIR;
+  // Loaded meanwhile: a process on PostgreSQL never needs PGlite's Prisma adapter.
+  const embedded = import('./embedded.js');
+  embedded.catch(() => {});
   const pglite = await openPGlite({ dataDir, loadDataDir: options.loadDataDir });
   try {
-    // The engine and the client must not share the single connection at the same time: the
-    // client is only created once the engine is done.
+    // Migrations and the client must not share the single connection at the same time: the
+    // client is only created once migrations are done.
     if (options.migrate ?? true) await applyMigrations({ pglite }, options.migrationPaths);
+    return (await embedded).embeddedDatabase(pglite, dataDir, options);
   } catch (error) {
     await pglite.close();
     throw error;
   }
-  return embeddedDatabase(pglite, dataDir, options);
 }

@@ -2,13 +2,18 @@
  * Migrations without the Prisma CLI: the checked-in prisma/migrations directory is read here and
  * handed to the WASM schema engine, which records `_prisma_migrations` exactly like
  * `prisma migrate deploy`, so a machine with the native CLI can take over the same database.
+ * Starting a server usually needs no engine at all (migration-state.ts): an up-to-date database
+ * is recognised from its recorded checksums, and an empty one gets every migration directly; the
+ * engine, loaded on demand, handles everything else.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { type EngineConnection, pgliteEngineConnection, postgresEngineConnection, scratchEngineConnection } from './engine-adapters.js';
+import type { EngineConnection } from './engine-adapters.js';
+import { type DirectResult, migrateDirect, pgliteSession, postgresSession, type SqlSession } from './migration-state.js';
 import { defaultMigrationsDir, defaultSchemaPath } from './paths.js';
-import { type DiffTarget, type MigrationList, noFilters, type SchemaEngine, withSchemaEngine } from './schema-engine.js';
+import type { DiffTarget, MigrationList, SchemaEngine } from './schema-engine.js';
+import { logger } from '../lib/logger.js';
 
 /** Where the migrations and the schema are; both default to the package's own. */
 export interface MigrationPaths {
@@ -80,24 +85,78 @@ async function readSchema(schemaPath: string) {
   return { path: schemaPath, content: await readFile(schemaPath, 'utf8') };
 }
 
-async function runEngine<T>(schemaPath: string, connection: EngineConnection, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+/** The engine and its adapters, loaded on first use (the WASM module alone is tens of MB). */
+async function loadEngine() {
+  const [engine, adapters] = await Promise.all([import('./schema-engine.js'), import('./engine-adapters.js')]);
+  return { ...engine, ...adapters };
+}
+
+type Engine = Awaited<ReturnType<typeof loadEngine>>;
+
+async function runEngine<T>(
+  schemaPath: string,
+  connect: (engine: Engine) => EngineConnection,
+  fn: (engine: SchemaEngine, filters: Engine['noFilters']) => Promise<T>,
+): Promise<T> {
+  const loaded = await loadEngine();
+  const connection = connect(loaded);
   try {
-    return await withSchemaEngine(await readSchema(schemaPath), connection.factory, fn);
+    return await loaded.withSchemaEngine(await readSchema(schemaPath), connection.factory, engine => fn(engine, loaded.noFilters));
   } finally {
     await connection.release();
   }
 }
 
+/** How `migrate` brought the database up to date. */
+export type MigrationPath = 'up-to-date' | 'direct' | 'engine';
+
+export interface MigrateOptions {
+  /** Skip the direct path and run the schema engine (the pre-checksum behaviour; tests). */
+  engine?: 'always' | 'when-needed';
+}
+
 /**
- * Applies the migrations the database has not recorded yet, in name order, and returns their
- * names (empty when it was up to date). Fails if a checked-in migration was edited after it was
- * applied, or an earlier one failed, like `prisma migrate deploy`.
+ * Applies the migrations the database has not recorded yet, in name order, and says how: nothing
+ * to do (recorded checksums match the files), all of them directly on an empty database, or
+ * through the schema engine (see migration-state.ts for when).
  */
-export async function applyMigrations(target: MigrationTarget, paths?: MigrationPaths): Promise<string[]> {
+export async function migrate(
+  target: MigrationTarget,
+  paths?: MigrationPaths,
+  options: MigrateOptions = {},
+): Promise<{ applied: string[]; via: MigrationPath }> {
   const { migrationsDir, schemaPath } = resolvePaths(paths);
   const migrationsList = await readMigrationList(migrationsDir);
-  const result = await runEngine(schemaPath, connectionFor(target), engine => engine.applyMigrations({ migrationsList, filters: noFilters }));
-  return result.appliedMigrationNames;
+  if (options.engine !== 'always') {
+    const direct = await withSession(target, session => migrateDirect(session, migrationsList));
+    if (direct.status === 'up-to-date') return { applied: [], via: 'up-to-date' };
+    if (direct.status === 'applied') return { applied: direct.applied, via: 'direct' };
+    logger.debug({ reason: direct.reason }, 'migrations: using the schema engine');
+  }
+  const result = await runEngine(
+    schemaPath,
+    adapters => connectionFor(target, adapters),
+    (engine, filters) => engine.applyMigrations({ migrationsList, filters }),
+  );
+  return { applied: result.appliedMigrationNames, via: 'engine' };
+}
+
+/**
+ * Applies the migrations the database has not recorded yet, in name order, and returns their
+ * names (empty when it was up to date). Fails like `prisma migrate deploy` when an earlier
+ * migration failed or one fails now (recorded as failed, its statements rolled back).
+ */
+export async function applyMigrations(target: MigrationTarget, paths?: MigrationPaths, options?: MigrateOptions): Promise<string[]> {
+  return (await migrate(target, paths, options)).applied;
+}
+
+async function withSession(target: MigrationTarget, fn: (session: SqlSession) => Promise<DirectResult>): Promise<DirectResult> {
+  const session = 'pglite' in target ? pgliteSession(target.pglite) : await postgresSession(target.databaseUrl);
+  try {
+    return await fn(session);
+  } finally {
+    await session.close();
+  }
 }
 
 /** The starting point for a diff: the replayed migrations, or nothing before the first one. */
@@ -106,14 +165,14 @@ function migrationsTarget(list: MigrationList): DiffTarget {
   return isNew ? { tag: 'empty' } : { tag: 'migrations', ...list };
 }
 
-function connectionFor(target: MigrationTarget): EngineConnection {
-  return 'pglite' in target ? pgliteEngineConnection(target.pglite) : postgresEngineConnection(target.databaseUrl);
+function connectionFor(target: MigrationTarget, adapters: Engine): EngineConnection {
+  return 'pglite' in target ? adapters.pgliteEngineConnection(target.pglite) : adapters.postgresEngineConnection(target.databaseUrl);
 }
 
 /** Runs an engine diff towards schema.prisma; returns '' when there is nothing to change. */
-async function diffToSchema(schemaPath: string, connection: EngineConnection, from: DiffTarget): Promise<string> {
+async function diffToSchema(schemaPath: string, connect: (engine: Engine) => EngineConnection, from: DiffTarget): Promise<string> {
   const schema = await readSchema(schemaPath);
-  const result = await runEngine(schemaPath, connection, engine =>
+  const result = await runEngine(schemaPath, connect, (engine, filters) =>
     engine.diff({
       from,
       to: { tag: 'schemaDatamodel', files: [schema] },
@@ -121,7 +180,7 @@ async function diffToSchema(schemaPath: string, connection: EngineConnection, fr
       // With exitCode set the engine answers 2 for a non-empty diff; the script itself is never
       // empty (it says "This is an empty migration."), so the code is the reliable signal.
       exitCode: true,
-      filters: noFilters,
+      filters,
     }),
   );
   return result.exitCode === 2 ? (result.stdout ?? '') : '';
@@ -134,7 +193,7 @@ async function diffToSchema(schemaPath: string, connection: EngineConnection, fr
 export async function diffMigrationsToSchema(paths?: MigrationPaths): Promise<string> {
   const { migrationsDir, schemaPath } = resolvePaths(paths);
   const list = await readMigrationList(migrationsDir);
-  return diffToSchema(schemaPath, scratchEngineConnection(), migrationsTarget(list));
+  return diffToSchema(schemaPath, adapters => adapters.scratchEngineConnection(), migrationsTarget(list));
 }
 
 /**
@@ -145,7 +204,7 @@ export async function diffDatabaseToSchema(target: MigrationTarget, paths?: Migr
   const { schemaPath } = resolvePaths(paths);
   const schema = await readSchema(schemaPath);
   const live: DiffTarget = { tag: 'schemaDatasource', files: [schema], configDir: path.dirname(schemaPath) };
-  return diffToSchema(schemaPath, connectionFor(target), live);
+  return diffToSchema(schemaPath, adapters => connectionFor(target, adapters), live);
 }
 
 export function validateMigrationName(name: string): string | undefined {

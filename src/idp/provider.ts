@@ -18,6 +18,7 @@ import { ClientAdapter, GATEWAY_CALLBACK_PATH, PrismaOidcAdapter } from './adapt
 import { createConsentAdmin } from './consent-admin.js';
 import { loadIdpKeys } from './keys.js';
 import { PAGE_HEADERS, PROVIDER_CSP, errorPage, layout, loginPage } from './pages.js';
+import { IDP_ROUTES, issuerMount } from './routes.js';
 import { logger } from '../lib/logger.js';
 
 export interface IdentityProviderOptions {
@@ -55,26 +56,22 @@ export interface IdentityProviderOptions {
   maxBodyBytes?: number;
 }
 
+/** What a server needs to mount the provider (lazy.ts builds it on its first request). */
 export interface IdentityProvider {
   issuer: string;
   mountPath: string;
-  provider: Provider;
   /** Whether a path is under the mount path (the provider's to serve). */
   owns(path: string): boolean;
   /** Serves the request when its path is under the mount path; false otherwise. */
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
 }
 
-/** Hydra's public paths, so the gateway's provider client works against either. */
-export const IDP_ROUTES = {
-  authorization: '/oauth2/auth',
-  token: '/oauth2/token',
-  revocation: '/oauth2/revoke',
-  introspection: '/oauth2/introspect',
-  userinfo: '/userinfo',
-  jwks: '/.well-known/jwks.json',
-  end_session: '/oauth2/sessions/logout',
-} as const;
+/** The built provider, with oidc-provider's instance (for tools that mint tokens with it). */
+export interface EmbeddedIdentityProvider extends IdentityProvider {
+  provider: Provider;
+}
+
+export { IDP_ROUTES };
 
 const DAY = 24 * 60 * 60;
 
@@ -84,10 +81,9 @@ const page = (res: ServerResponse, status: number, body: string, headers: Record
 const writeJson = (res: ServerResponse, status: number, body: unknown) => writeNodeResponse(res, json(status, body));
 const UID = /^[A-Za-z0-9_-]{1,64}$/;
 
-export async function createIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
+export async function createIdentityProvider(options: IdentityProviderOptions): Promise<EmbeddedIdentityProvider> {
   const { prisma, gatewayClient } = options;
-  const issuer = options.issuer.replace(/\/$/, '');
-  const mountPath = new URL(issuer).pathname.replace(/\/$/, '');
+  const { issuer, mountPath, owns } = issuerMount(options.issuer);
   const accounts = createAccountStore(prisma, options.signInLimits);
   const keys = await loadIdpKeys(prisma, options.secret);
   const clients = new ClientAdapter(prisma, [options.gatewayCallbackUrl ?? new URL(GATEWAY_CALLBACK_PATH, options.consentUrl).href]);
@@ -312,8 +308,6 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
       ui: { action: `${issuer}/interaction/${id}/${type === 'login' ? 'login' : 'signup'}`, method: 'POST', nodes },
     });
   }
-
-  const owns = (path: string) => !mountPath || path === mountPath || path.startsWith(`${mountPath}/`);
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const path = url.pathname;

@@ -52,7 +52,8 @@ async function runEngineInChild(): Promise<{ doneAt: number; exitedAt: number }>
       `import { applyMigrations } from ${JSON.stringify(modules('migrations.ts'))};`,
       `import { openScratchPGlite } from ${JSON.stringify(modules('pglite.ts'))};`,
       'const pglite = await openScratchPGlite();',
-      'await applyMigrations({ pglite });',
+      // The engine path explicitly: an empty database would otherwise be migrated without it.
+      "await applyMigrations({ pglite }, undefined, { engine: 'always' });",
       'await pglite.close();',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the child's source text, interpolated there
       'console.log(`done ${Date.now()}`);',

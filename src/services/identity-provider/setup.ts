@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { IDP_ROUTES } from '../../idp/provider.js';
+import { IDP_ROUTES } from '../../idp/routes.js';
 import { createProviderClient, discoveredEndpoints, type ProviderClient } from './client.js';
 import type { JwtAccessTokens } from './token-validator.js';
 
