@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { type Backend, type BackendName, DEFAULT_POSTGRES_URL, prepareBackend } from './backends.js';
 import { busyElsewhere } from './cpu-usage.js';
 import { measure, type LoadOptions, type Measurement } from './load.js';
+import { EXTRAS, formatExtras, runExtra } from './extras.js';
 import { formatReport, type RowResult, type Section, type Target } from './report.js';
 import {
   GATEHOUSE_SCENARIOS,
@@ -31,6 +32,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     /** Comma-separated row ids to measure (the DB floor is always measured): hello, floor, prisma, yoga, yoga-jit, rest-get, rest-list, graphql-get, transitions, creates. */
     only: { type: 'string' },
+    /** The stand-alone rows after the tables (bench/extras.ts): all, none, or some of feeds,auth,startup; none by default with --only. */
+    extras: { type: 'string' },
     'postgres-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL || DEFAULT_POSTGRES_URL },
   },
 });
@@ -89,6 +92,18 @@ const sections: Section[] = [];
 for (const name of backendNames) sections.push(await measureBackend(name));
 const report = sections.map(section => ({ ...section, rows: inReportOrder([...shared, ...section.rows]) }));
 process.stdout.write(`\n${formatReport(settings, report)}`);
+
+const extrasOption = values.extras ?? (only ? 'none' : 'all');
+const extrasWanted = extrasOption === 'none' ? new Set<string>() : extrasOption === 'all' ? null : new Set(extrasOption.split(','));
+const extras = EXTRAS.filter(extra => !extrasWanted || extrasWanted.has(extra.id));
+if (extras.length) {
+  const results = [];
+  for (const extra of extras) {
+    log(`${extra.id}: ${extra.title}`);
+    results.push(await runExtra(extra, { backend: values.backend!, duration: settings.duration }));
+  }
+  process.stdout.write(formatExtras(results));
+}
 
 function inReportOrder(rows: RowResult[]): RowResult[] {
   return rows.filter(row => wanted(row.id)).sort((a, b) => ROW_ORDER.indexOf(a.id) - ROW_ORDER.indexOf(b.id));

@@ -10,13 +10,15 @@
  *   deployment) who is a writer member of a room of two, as in `npm run bench`'s rest-get row;
  * - `session`: the same shape in `prod` (GATEWAY_ENV) through the gateway: two people sign up and
  *   in over HTTP, one creates a room with their cookie and invites the other, who accepts;
- *   the reader's cookies and provider tokens are announced for the rows.
+ *   the reader's cookies and provider tokens are announced for the rows, with the address of a
+ *   token minter (token-minter.ts) that makes never-seen access tokens of the reader's grant.
  */
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/server.js';
 import { BENCH_SCHEMA, seedGatehouse } from './gatehouse-seed.js';
 import { announce, freePort, main, onShutdown } from './lifecycle.js';
 import { type SignedIn, expectStatus, signUpAndIn } from '../auth/sign-in.js';
+import { type Minter, startMinter } from './token-minter.js';
 
 const CSRF = { 'x-service-csrf': '1' };
 
@@ -26,8 +28,10 @@ export interface SessionSeed {
   cookie: string;
   /** The provider access token in gh_session. */
   accessToken: string;
-  /** The provider refresh token in gh_refresh, to mint more access tokens. */
-  refreshToken: string;
+  /** GET `${minter}?count=N`: N never-seen access tokens of the reader (servers/token-minter.ts). */
+  minter: string;
+  /** Whether the provider issues JWT access tokens (IDP_JWT_ACCESS_TOKENS), as the config says. */
+  jwtAccessTokens: boolean;
   clientId: string;
   userId: string;
 }
@@ -46,7 +50,11 @@ main(async () => {
     LOG_LEVEL: process.env.LOG_LEVEL || 'error',
   });
   const app = await buildApp({ config });
-  onShutdown(() => app.stop());
+  let minter: Minter | undefined;
+  onShutdown(async () => {
+    await minter?.close();
+    await app.stop();
+  });
   await app.start();
 
   const baseline = await seedGatehouse(url, app.services, { rooms: 1, teams: 0, pairs: 0 });
@@ -66,15 +74,26 @@ main(async () => {
 
   const host = await signUpAndIn(url, oauthApp, 'host');
   const reader = await signUpAndIn(url, oauthApp, 'reader');
+  const signedIn = credentials(reader, `127.0.0.1:${port}`);
   const room = await host.browser.post(`${url}/v1/resources`, { type: 'room', name: 'Shared room' }, CSRF);
   expectStatus(room, 200, 'POST /v1/resources (cookie)');
   const resourceId: string = room.json.id;
   expectStatus(await host.browser.post(`${url}/v1/resources/${resourceId}/invite`, { userId: reader.userId }, CSRF), 200, 'invite (cookie)');
   expectStatus(await reader.browser.post(`${url}/v1/resources/${resourceId}/accept`, {}, CSRF), 200, 'accept (cookie)');
 
+  minter = await startMinter({ gateway: url, services: app.services, config, clientId: oauthApp.clientId, refreshToken: signedIn.refreshToken });
+
   // As gatehouse.ts does: statistics for the seeded tables, as autovacuum would gather them.
   await app.database.prisma.$executeRawUnsafe('ANALYZE');
-  const session: SessionSeed = { resourceId, ...credentials(reader, `127.0.0.1:${port}`), clientId: oauthApp.clientId, userId: reader.userId };
+  const session: SessionSeed = {
+    resourceId,
+    accessToken: signedIn.accessToken,
+    cookie: signedIn.cookie,
+    minter: minter.url,
+    jwtAccessTokens: !!config.auth.jwtAccessTokens,
+    clientId: oauthApp.clientId,
+    userId: reader.userId,
+  };
   announce({ url, database: app.database.describe(), baseline: { token: baseline.reader.token, resourceId: baseline.resourceId }, session });
 });
 

@@ -117,7 +117,7 @@ export function createAuthRoutes({ services, config, callback }: AuthRouteDeps) 
     const clientId = (body.success ? body.data.client_id : undefined) ?? cookies.get(CLIENT_COOKIE);
     const refreshToken = cookies.get(REFRESH_COOKIE);
     const accessToken = cookies.get(SESSION_COOKIE);
-    if (accessToken) auth.validator.forget(accessToken);
+    if (accessToken) auth.validator.end(accessToken);
     if (clientId) {
       // Best effort: revoking the refresh token ends the grant's tokens at the provider too.
       const revocations = [

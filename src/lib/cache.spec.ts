@@ -60,4 +60,29 @@ describe('Cache', () => {
     cache.set('c', 3);
     expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 2, 3]);
   });
+
+  it('a key deleted or cleared during its load: the waiting callers get the value, the cache keeps none', async () => {
+    const cache = new Cache<number>({ ttlMs: 1000 });
+    let release!: (n: number) => void;
+    const waiting = cache.getOrLoad('k', () => new Promise<number>(resolve => (release = resolve)));
+    cache.delete('k');
+    release(1);
+    expect(await waiting).toBe(1);
+    expect(cache.get('k')).toBeUndefined();
+    const again = cache.getOrLoad('k', () => new Promise<number>(resolve => (release = resolve)));
+    cache.clear();
+    release(2);
+    expect(await again).toBe(2);
+    expect(cache.get('k')).toBeUndefined();
+    expect(await cache.getOrLoad('k', async () => 3)).toBe(3);
+    expect(cache.get('k')).toBe(3);
+  });
+
+  it('a load that throws before its promise is a rejection, not a throw', async () => {
+    const cache = new Cache<number>({ ttlMs: 1000 });
+    const loading = cache.getOrLoad('k', () => {
+      throw new Error('sync');
+    });
+    await expect(loading).rejects.toThrow('sync');
+  });
 });

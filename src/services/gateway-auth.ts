@@ -19,6 +19,8 @@ import { logger } from '../lib/logger.js';
 /** Role of an app member in the `_app` resource (app-level membership joined at consent). */
 export const APP_MEMBER_ROLE = 'reader' as const;
 const LOOKUP_CACHE_MS = 60_000;
+/** The caller's principal after a token check (a cache miss of principalCache): the one row, enum as text. */
+const PRINCIPAL_SQL = 'SELECT id, kind::text AS kind, owner_id AS "ownerId" FROM principals WHERE id = $1';
 
 export const acceptInput = z.strictObject({
   challenge: z.string({ message: 'is required' }).min(1).max(128),
@@ -41,7 +43,7 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
   const validator = createTokenValidator(provider, deps.now, { jwt });
   const appOfClientCache = new Cache<string | null>({ ttlMs: LOOKUP_CACHE_MS });
   const deploymentCache = new Cache<{ id: string; appId: string; env: string } | null>({ ttlMs: 5_000 });
-  const principalCache = new Cache<PrincipalCaller['principal']>({ ttlMs: LOOKUP_CACHE_MS });
+  const principalCache = new Cache<PrincipalCaller['principal'] | undefined>({ ttlMs: LOOKUP_CACHE_MS });
 
   function appOfClient(clientId: string): Promise<string | null> {
     return appOfClientCache.getOrLoad(
@@ -64,19 +66,30 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
     }
   }
 
-  /** The person behind a provider subject, created on first sight (external providers). */
-  function personFor(sub: string): Promise<PrincipalCaller['principal']> {
-    return principalCache.getOrLoad(sub, async () => {
-      assertPersonSubject(sub);
-      const row = await prisma.principal.upsert({
-        where: { id: sub },
-        create: { id: sub, kind: 'user' },
-        update: {},
-        select: { id: true, kind: true, ownerId: true },
-      });
-      if (row.kind !== 'user') throw new AppError('subject_reserved', 403, 'The provider subject names an agent, not a person.');
-      return { id: row.id, kind: row.kind as PrincipalKind, ownerId: row.ownerId };
-    });
+  /**
+   * The person behind a provider subject: one lean read; an external provider's subject is created
+   * on first sight. A JWT is verified here without asking the provider, so it may outlive its
+   * account (deleted within the token's lifetime): its subject must already exist, else null.
+   */
+  function personFor(sub: string, options: { create: boolean } = { create: true }): Promise<PrincipalCaller['principal'] | null> {
+    return principalCache
+      .getOrLoad(sub, async () => {
+        assertPersonSubject(sub);
+        const [found] = await deps.query<{ id: string; kind: string; ownerId: string | null }>(PRINCIPAL_SQL, [sub]);
+        // Not cached when missing and not created: a sign-up may create it next.
+        if (!found && !options.create) return undefined;
+        const row =
+          found ??
+          (await prisma.principal.upsert({
+            where: { id: sub },
+            create: { id: sub, kind: 'user' },
+            update: {},
+            select: { id: true, kind: true, ownerId: true },
+          }));
+        if (row.kind !== 'user') throw new AppError('subject_reserved', 403, 'The provider subject names an agent, not a person.');
+        return { id: row.id, kind: row.kind as PrincipalKind, ownerId: row.ownerId };
+      })
+      .then(principal => principal ?? null);
   }
 
   /** Consent rule 7 (docs/api.md §4.7): best effort, never blocks consent (the app may have no deployment yet). */
@@ -87,7 +100,7 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
       if (!deployment) return false;
       const resource = await prisma.resource.findFirst({ where: { deploymentId: deployment.id, type: APP_RESOURCE_TYPE }, select: { id: true } });
       if (!resource) return false;
-      const principal = await personFor(subject);
+      const principal = (await personFor(subject))!;
       const caller: PrincipalCaller = { type: 'principal', principal, deployment, credential: 'provider', payer: null };
       await runTransition(deps, caller, resource.id, async ({ changes }) => {
         const party = await changes.party(subject, principal);
@@ -128,7 +141,14 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
 
   return {
     provider,
-    validator,
+    // Clearing the tokens (account deletion) clears their people too: a JWT outlives its account.
+    validator: {
+      ...validator,
+      clear() {
+        validator.clear();
+        principalCache.clear();
+      },
+    },
     appOfClient,
 
     /**
@@ -160,7 +180,8 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
           `The app has no '${config.auth.gatewayEnv}' deployment yet: deploy its schema first (GATEWAY_ENV selects the environment).`,
         );
       }
-      const principal = await personFor(info.sub);
+      const principal = await personFor(info.sub, { create: info.source !== 'jwt' });
+      if (!principal) return null;
       return { caller: { type: 'principal', principal, deployment, credential: options.credential, payer: null, expiresAt: info.expiresAt }, info };
     },
 

@@ -64,6 +64,35 @@ describe('JWT access tokens from the embedded provider', () => {
     }
   });
 
+  it("a deleted account's JWT is refused at once, though it has not expired (its person is not re-created)", async () => {
+    const browser = new Browser(rig.url);
+    const { userId } = await signInWithCookies(browser, rig, app, account());
+    const session = browser.cookie(new URL(rig.url).host, 'gh_session')!.value;
+    const bearer = () => new Browser(rig.url).get(`${rig.url}/v1/resources?type=team`, { authorization: `Bearer ${session}` });
+    expect((await bearer()).status).toBe(200);
+    await rig.app.services.accountDeletion.deleteAccount(userId, 'delete my account');
+    const refused = await bearer();
+    expect(refused.status, refused.text).toBe(401);
+    expect(refused.json.error).toBe('invalid_token');
+    // Another instance, or this one after its caches expire: the JWT still verifies, the person is gone.
+    rig.app.services.auth.validator.clear();
+    expect((await bearer()).status).toBe(401);
+    expect(await rig.app.services.deps.prisma.principal.findUnique({ where: { id: userId } })).toBeNull();
+  });
+
+  it('after logout the JWT is refused on this instance, though it has not expired', async () => {
+    const browser = new Browser(rig.url);
+    await signInWithCookies(browser, rig, app, account());
+    const session = browser.cookie(new URL(rig.url).host, 'gh_session')!.value;
+    const bearer = () => new Browser(rig.url).get(`${rig.url}/v1/resources?type=team`, { authorization: `Bearer ${session}` });
+    expect((await bearer()).status).toBe(200);
+    expect((await browser.post(`${rig.url}/auth/logout`, { client_id: app.clientId }, CSRF)).status).toBe(200);
+    expect((await bearer()).status).toBe(401);
+    // Past the 60-second validation cache too (a JWT would verify again).
+    rig.app.services.auth.validator.clear();
+    expect((await bearer()).status).toBe(401);
+  });
+
   it('still introspects an opaque token', async () => {
     const introspect = vi.spyOn(rig.app.services.auth.provider, 'introspect');
     try {

@@ -1,5 +1,6 @@
 /** docs/api.md §1.3: 60 s validation cache, introspection vs userinfo, single flight for concurrent misses. */
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { KeyObject, sign as cryptoSign } from 'node:crypto';
+import { CompactSign, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/errors.js';
 import type { Introspection } from '../../src/services/identity-provider/client.js';
@@ -71,7 +72,7 @@ describe('token validation', () => {
     const { provider, calls } = fakeProvider('userinfo', () => ({ active: true, sub: 'usr_9' }));
     const validator = createTokenValidator(provider, () => new Date());
     expect(validator.mode).toBe('userinfo');
-    expect(await validator.validate('t')).toEqual({ sub: 'usr_9', clientId: null, expiresAt: null });
+    expect(await validator.validate('t')).toEqual({ sub: 'usr_9', source: 'userinfo', clientId: null, expiresAt: null });
     expect(calls).toEqual({ introspect: 0, userinfo: 1 });
   });
 
@@ -98,9 +99,9 @@ describe('JWT access tokens (verified against the JWKS, no provider call per tok
   const issuer = 'https://gatehouse.test/idp';
   const audience = 'https://gatehouse.test';
 
-  async function rig() {
-    const { publicKey, privateKey } = await generateKeyPair('RS256');
-    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  async function rig(alg = 'RS256') {
+    const { publicKey, privateKey } = await generateKeyPair(alg);
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg, use: 'sig' };
     const fetches = { jwks: 0 };
     let jwksUp = true;
     const jwksFetch = (async () => {
@@ -115,20 +116,20 @@ describe('JWT access tokens (verified against the JWKS, no provider call per tok
     });
     const sign = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
       new SignJWT({ client_id: 'cli_1', ...claims })
-        .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'at+jwt', ...header })
-        .setIssuer(issuer)
-        .setAudience((claims.aud as string | undefined) ?? audience)
-        .setSubject('usr_1')
+        .setProtectedHeader({ alg, kid: 'k1', typ: 'at+jwt', ...header })
+        .setIssuer((claims.iss as string | undefined) ?? issuer)
+        .setAudience((claims.aud as string | string[] | undefined) ?? audience)
+        .setSubject((claims.sub as string | undefined) ?? 'usr_1')
         .setIssuedAt(Math.floor(now / 1000))
         .setExpirationTime(Math.floor(now / 1000) + 300)
         .sign(privateKey);
-    return { validator, calls, fetches, sign, setJwks: (up: boolean) => (jwksUp = up), advance: (ms: number) => (now += ms) };
+    return { validator, calls, fetches, sign, privateKey, setJwks: (up: boolean) => (jwksUp = up), advance: (ms: number) => (now += ms) };
   }
 
   it('a valid JWT validates with no introspection call; the keys are fetched once', async () => {
     const { validator, calls, fetches, sign } = await rig();
     const first = await validator.validate(await sign());
-    expect(first).toEqual({ sub: 'usr_1', clientId: 'cli_1', expiresAt: expect.any(Number) });
+    expect(first).toEqual({ sub: 'usr_1', source: 'jwt', clientId: 'cli_1', expiresAt: expect.any(Number) });
     expect(await validator.validate(await sign({ jti: 'another' }))).toMatchObject({ sub: 'usr_1' });
     expect(calls.introspect).toBe(0);
     expect(fetches.jwks).toBe(1);
@@ -148,6 +149,18 @@ describe('JWT access tokens (verified against the JWKS, no provider call per tok
     expect(calls.introspect).toBe(0);
   });
 
+  it('end() (logout) refuses a JWT until it expires; forget() only drops the cached answer', async () => {
+    const { validator, sign, advance } = await rig();
+    const [ended, forgotten] = [await sign({ jti: 'a' }), await sign({ jti: 'b' })];
+    expect(await validator.validate(ended)).not.toBeNull();
+    validator.end(ended);
+    validator.forget(forgotten);
+    expect(await validator.validate(ended)).toBeNull();
+    expect(await validator.validate(forgotten)).not.toBeNull();
+    advance(61_000); // past the validation cache: still refused
+    expect(await validator.validate(ended)).toBeNull();
+  });
+
   it('an opaque token is still introspected', async () => {
     const { validator, calls } = await rig();
     expect(await validator.validate('opaque-token-value')).toBeNull();
@@ -162,5 +175,55 @@ describe('JWT access tokens (verified against the JWKS, no provider call per tok
     expect(isAppError(error) && error.code).toBe('provider_unavailable');
     setJwks(true);
     expect(await validator.validate(token)).toMatchObject({ sub: 'usr_1' });
+  });
+
+  it('checks what jose checks: typ forms, audience lists, issuer, subject, nbf, alg and crit', async () => {
+    const { validator, sign, privateKey } = await rig();
+    expect(await validator.validate(await sign({}, { typ: 'application/AT+JWT' }))).toMatchObject({ sub: 'usr_1' });
+    expect(await validator.validate(await sign({ aud: ['https://other.test', audience] }))).toMatchObject({ sub: 'usr_1' });
+    expect(await validator.validate(await sign({ iss: 'https://evil.test/idp' }))).toBeNull();
+    expect(await validator.validate(await sign({ sub: '' }))).toBeNull();
+    expect(await validator.validate(await sign({ nbf: Math.floor(Date.now() / 1000) + 60 }))).toBeNull();
+    // Claims exactly as given (SignJWT would set iat and exp itself).
+    const raw = (claims: Record<string, unknown>) =>
+      new CompactSign(
+        new TextEncoder().encode(JSON.stringify({ iss: issuer, aud: audience, sub: 'usr_1', exp: Math.floor(Date.now() / 1000) + 300, ...claims })),
+      )
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'at+jwt' })
+        .sign(privateKey);
+    expect(await validator.validate(await raw({}))).toMatchObject({ sub: 'usr_1' });
+    expect(await validator.validate(await raw({ iat: 'yesterday' }))).toBeNull();
+    expect(await validator.validate(await raw({ exp: 'never' }))).toBeNull();
+    expect(await validator.validate(await raw({ exp: undefined }))).toBeNull();
+    expect(await validator.validate(await raw({ sub: 42 }))).toBeNull();
+    // A critical extension this verifier does not know (jose will not sign one: signed by hand).
+    const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const input = `${b64({ alg: 'RS256', kid: 'k1', typ: 'at+jwt', crit: ['x-private'], 'x-private': 1 })}.${b64({ iss: issuer, aud: audience, sub: 'usr_1', exp: Math.floor(Date.now() / 1000) + 300 })}`;
+    const signature = cryptoSign('sha256', Buffer.from(input), KeyObject.from(privateKey as CryptoKey)).toString('base64url');
+    expect(await validator.validate(`${input}.${signature}`)).toBeNull();
+    // alg none: the signature part is empty; and a header that is not JSON.
+    const [, payload] = (await sign()).split('.');
+    const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt', kid: 'k1' })).toString('base64url')}.${payload}.`;
+    expect(await validator.validate(`${none}AAAA`)).toBeNull();
+    expect(await validator.validate(`bm90LWpzb24.${payload}.AAAA`)).toBeNull();
+    // Signed by the right key but with another algorithm than the key's (RS256 key, PS256 header).
+    const ps = await new SignJWT({ client_id: 'cli_1' })
+      .setProtectedHeader({ alg: 'PS256', kid: 'k1', typ: 'at+jwt' })
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setSubject('usr_1')
+      .setExpirationTime('5m')
+      .sign(privateKey as CryptoKey)
+      .catch(() => null);
+    if (ps) expect(await validator.validate(ps)).toBeNull();
+  });
+
+  it.each(['ES256', 'PS256', 'EdDSA'])('verifies %s-signed tokens too', async alg => {
+    const { validator, sign } = await rig(alg);
+    const token = await sign();
+    expect(await validator.validate(token)).toMatchObject({ sub: 'usr_1', source: 'jwt' });
+    const [h, p, sig] = token.split('.');
+    const flipped = `${sig.slice(0, -2)}${sig.at(-2) === 'A' ? 'B' : 'A'}${sig.at(-1)}`;
+    expect(await validator.validate(`${h}.${p}.${flipped}`)).toBeNull();
   });
 });

@@ -5,23 +5,29 @@
  *
  * How a token is checked:
  * - A JWT access token, when the provider issues them (`jwt` below): verified here against the
- *   provider's published keys (JWKS, fetched once and refreshed on an unknown key id): signature,
- *   `typ: at+jwt`, issuer, audience (this gateway) and expiry. No call to the provider. Caveat: a
- *   JWT cannot be revoked before it expires (logout and revocation reach only opaque and refresh
- *   tokens), so the provider keeps JWT lifetimes short.
+ *   provider's published keys (JWKS, fetched once and refreshed on an unknown key id; the
+ *   signature by node:crypto, jwt-access-token.ts): signature, `typ: at+jwt`, issuer, audience
+ *   (this gateway) and expiry. No call to the provider. Caveat: the provider cannot revoke a JWT
+ *   before it expires; logout (`end`) refuses it on this instance only, so the provider keeps JWT
+ *   lifetimes short.
  * - Anything else: introspection (RFC 7662) with the gateway's credential, which names the OAuth
  *   client (so the app is known); without one, userinfo, which proves only the user.
  */
-import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { hash } from 'node:crypto';
+import { createRemoteJWKSet, customFetch, errors as joseErrors, type JWTVerifyGetKey } from 'jose';
 import { Cache } from '../../lib/cache.js';
-import { sha256 } from '../../lib/secrets.js';
 import { ProviderError, type ProviderClient } from './client.js';
+import { verifyAccessTokenJwt } from './jwt-access-token.js';
 
 export const VALIDATION_CACHE_MS = 60_000;
 const CACHE_LIMIT = 10_000;
+/** How long an ended (signed-out) JWT is refused here: the longest lifetime the config allows (IDP_JWT_ACCESS_TOKEN_TTL_S). */
+const ENDED_JWT_MS = 3_600_000;
 
 export interface TokenInfo {
   sub: string;
+  /** How it was checked: a JWT verified here (the embedded provider's), or the provider said so. */
+  source: 'jwt' | 'introspection' | 'userinfo';
   /** Known through introspection or a JWT's `client_id`. */
   clientId: string | null;
   /** Token expiry (ms since epoch), when the provider said. */
@@ -58,6 +64,8 @@ export function createTokenValidator(
   // A refused token is cached too (null); an upstream failure is not.
   const cache = new Cache<TokenInfo | null>({ ttlMs: VALIDATION_CACHE_MS, max: CACHE_LIMIT, now: () => now().getTime() });
   const jwt = options.jwt ?? null;
+  // JWTs signed out on this instance (end()): they would verify again once out of the cache.
+  const ended = new Cache<true>({ ttlMs: ENDED_JWT_MS, max: CACHE_LIMIT, now: () => now().getTime() });
   let keys: { uri: string; get: JWTVerifyGetKey } | null = null;
 
   function keySet(): JWTVerifyGetKey {
@@ -71,14 +79,15 @@ export function createTokenValidator(
 
   async function verifyJwt(token: string): Promise<TokenInfo | null> {
     try {
-      const { payload } = await jwtVerify(token, keySet(), {
+      const payload = await verifyAccessTokenJwt(token, {
+        getKey: keySet(),
         issuer: jwt!.issuer,
         audience: jwt!.audience,
         typ: 'at+jwt',
-        requiredClaims: ['sub', 'exp'],
-        currentDate: now(),
+        now: Math.floor(now().getTime() / 1000),
       });
-      return { sub: payload.sub!, clientId: typeof payload.client_id === 'string' ? payload.client_id : null, expiresAt: payload.exp! * 1000 };
+      const clientId = typeof payload.client_id === 'string' ? payload.client_id : null;
+      return { sub: payload.sub, source: 'jwt', clientId, expiresAt: payload.exp * 1000 };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError && TOKEN_FAULTS.has(error.code)) return null;
       // The keys could not be fetched or read: the provider is at fault, not (known to be) the token; not cached.
@@ -86,16 +95,20 @@ export function createTokenValidator(
     }
   }
 
-  async function upstream(token: string): Promise<TokenInfo | null> {
-    if (jwt && JWT_SHAPE.test(token)) return verifyJwt(token);
+  async function upstream(token: string, key: string): Promise<TokenInfo | null> {
+    if (jwt && JWT_SHAPE.test(token)) return ended.get(key) ? null : verifyJwt(token);
     if (provider.introspectionConfigured) {
       const result = await provider.introspect(token);
       if (!result.active || typeof result.sub !== 'string' || !result.sub) return null;
-      return { sub: result.sub, clientId: result.client_id ?? null, expiresAt: typeof result.exp === 'number' ? result.exp * 1000 : null };
+      const expiresAt = typeof result.exp === 'number' ? result.exp * 1000 : null;
+      return { sub: result.sub, source: 'introspection', clientId: result.client_id ?? null, expiresAt };
     }
     const user = await provider.userinfo(token);
-    return user ? { sub: user.sub, clientId: null, expiresAt: null } : null;
+    return user ? { sub: user.sub, source: 'userinfo', clientId: null, expiresAt: null } : null;
   }
+
+  /** The cache key: the token's SHA-256, so no token is kept in memory (one-shot `hash` is the cheaper API). */
+  const keyOf = (token: string) => hash('sha256', token, 'base64url');
 
   return {
     mode: provider.introspectionConfigured ? ('introspection' as const) : ('userinfo' as const),
@@ -105,14 +118,26 @@ export function createTokenValidator(
     /** The token's subject and client, or null when the provider refuses it or it expired. */
     async validate(token: string): Promise<TokenInfo | null> {
       if (!token || token.length > 4096) return null;
-      const info = await cache.getOrLoad(sha256(token), () => upstream(token));
+      const key = keyOf(token);
+      const info = await cache.getOrLoad(key, () => upstream(token, key));
       if (info?.expiresAt != null && info.expiresAt <= now().getTime()) return null;
       return info;
     },
 
-    /** Drops a token from this instance's cache (logout); other instances follow within 60 s. */
+    /** Drops a token from this instance's cache (a refreshed session's previous token): checked again when next seen. */
     forget(token: string) {
-      cache.delete(sha256(token));
+      cache.delete(keyOf(token));
+    },
+
+    /**
+     * Signs a token out on this instance (logout): an opaque one is revoked at the provider and
+     * checked again when next seen (other instances follow within 60 s); a JWT, which would verify
+     * again, is refused here until it expires (other instances: until it expires).
+     */
+    end(token: string) {
+      const key = keyOf(token);
+      cache.delete(key);
+      if (jwt && JWT_SHAPE.test(token)) ended.set(key, true);
     },
 
     clear() {

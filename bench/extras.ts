@@ -1,0 +1,89 @@
+/**
+ * The rows of the performance issue that are not request/second rows, each measured by its own
+ * stand-alone benchmark with its own same-run baseline: live-feed fan-out (feeds/fanout.ts), a
+ * provider token seen for the first time (auth/session.ts), start-up time and idle memory
+ * (startup.ts). `npm run bench` runs them as children with `--json` and prints the rows they report.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+export interface Extra {
+  id: string;
+  title: string;
+  script: string;
+  args: (options: { backend: string; duration: number }) => string[];
+}
+
+export const EXTRAS: Extra[] = [
+  {
+    id: 'feeds',
+    title: 'Live feeds: one roster change fanned out to N graphql-ws subscribers (bench/feeds/fanout.ts)',
+    script: 'feeds/fanout.ts',
+    args: () => ['--subscribers', '1000,5000', '--rounds', '5'],
+  },
+  {
+    id: 'auth',
+    title: 'Gateway auth: cached credentials and first-seen provider tokens on the rest-get read (bench/auth/session.ts)',
+    script: 'auth/session.ts',
+    args: ({ backend, duration }) => [...(backend === 'both' ? [] : ['--backend', backend]), '--duration', String(Math.min(duration, 6))],
+  },
+  {
+    id: 'startup',
+    title: 'Start to healthy and idle RSS (bench/startup.ts)',
+    script: 'startup.ts',
+    args: () => [],
+  },
+];
+
+export interface ExtraResult {
+  extra: Extra;
+  rows?: Record<string, unknown>[];
+  error?: string;
+}
+
+/** Runs one stand-alone benchmark with --json; its progress goes to stderr, its last JSON line holds the rows. */
+export function runExtra(extra: Extra, options: { backend: string; duration: number }): Promise<ExtraResult> {
+  return new Promise(resolve => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(BENCH_DIR, extra.script), ...extra.args(options), '--json'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', chunk => (stdout += chunk));
+    child.once('exit', code => {
+      const line = stdout
+        .trim()
+        .split('\n')
+        .reverse()
+        .find(l => l.startsWith('{'));
+      try {
+        const parsed = line ? JSON.parse(line) : undefined;
+        if (!Array.isArray(parsed?.rows)) throw new Error(`no JSON rows (exit code ${code})`);
+        resolve({ extra, rows: parsed.rows });
+      } catch (error) {
+        resolve({ extra, error: (error as Error).message });
+      }
+    });
+  });
+}
+
+/** One table per benchmark, its columns the keys its rows report. */
+export function formatExtras(results: ExtraResult[]): string {
+  const out: string[] = [];
+  for (const { extra, rows, error } of results) {
+    out.push('', extra.title);
+    if (error || !rows) {
+      out.push(`  failed: ${error}`);
+      continue;
+    }
+    const columns = [...new Set(rows.flatMap(row => Object.keys(row)))];
+    const cell = (value: unknown) =>
+      typeof value === 'number' ? (Number.isInteger(value) ? value.toLocaleString('en-US') : value.toFixed(2)) : value == null ? '' : String(value);
+    const table = [columns, ...rows.map(row => columns.map(c => cell(row[c])))];
+    const widths = columns.map((_, i) => Math.max(...table.map(r => r[i].length)));
+    for (const r of table) out.push(`  ${r.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ')}`);
+  }
+  return `${out.join('\n')}\n`;
+}
