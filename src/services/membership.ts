@@ -74,6 +74,32 @@ const toInvitation = (r: InvitationRow): InvitationEntry => ({
   expiresAt: new Date(r.expires_at),
 });
 
+interface RosterRow {
+  deployment_id: string;
+  visibility: StoredVisibility;
+  caller_state: string | null;
+  user_id: string | null;
+  role: Role | null;
+  state: RosterEntry['state'] | null;
+  kind: RosterEntry['kind'] | null;
+  owner_id: string | null;
+  owner_handle: string | null;
+  owner_display_name: string | null;
+}
+
+/** The roster and the caller's own row in one lean statement (a hot read); $3 is the service clock in epoch ms. */
+const ROSTER_SQL = `
+  SELECT r.deployment_id, r.visibility::text AS visibility, me.state::text AS caller_state,
+         m.principal_id AS user_id, m.role::text AS role, m.state::text AS state, p.kind::text AS kind,
+         p.owner_id, o.handle AS owner_handle, o.display_name AS owner_display_name
+  FROM resources r
+  LEFT JOIN memberships me ON me.resource_id = r.id AND me.principal_id = $2
+  LEFT JOIN memberships m ON m.resource_id = r.id AND (m.state = 'active' OR m.expires_at > (to_timestamp($3::float8 / 1000) AT TIME ZONE 'UTC'))
+  LEFT JOIN principals p ON p.id = m.principal_id
+  LEFT JOIN principals o ON o.id = p.owner_id
+  WHERE r.id = $1
+  ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'writer' THEN 2 ELSE 3 END, m.created_at, m.principal_id`;
+
 export function createMembershipService(deps: ServiceDeps, apps: AppService) {
   /**
    * The one invitations rule (docs/api.md §2.1): `userId`'s invites that have not expired (pending rows
@@ -221,30 +247,7 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
     /** Active and unexpired pending rows, visible to active members (docs/api.md §2.1, §5.3). */
     async members(caller: PrincipalCaller, resourceId: string): Promise<RosterEntry[]> {
       const now = deps.now();
-      const rows = await deps.prisma.$queryRaw<
-        {
-          deployment_id: string;
-          visibility: StoredVisibility;
-          caller_state: string | null;
-          user_id: string | null;
-          role: Role | null;
-          state: RosterEntry['state'] | null;
-          kind: RosterEntry['kind'] | null;
-          owner_id: string | null;
-          owner_handle: string | null;
-          owner_display_name: string | null;
-        }[]
-      >`
-        SELECT r.deployment_id, r.visibility::text AS visibility, me.state::text AS caller_state,
-               m.principal_id AS user_id, m.role::text AS role, m.state::text AS state, p.kind::text AS kind,
-               p.owner_id, o.handle AS owner_handle, o.display_name AS owner_display_name
-        FROM resources r
-        LEFT JOIN memberships me ON me.resource_id = r.id AND me.principal_id = ${caller.principal.id}
-        LEFT JOIN memberships m ON m.resource_id = r.id AND (m.state = 'active' OR m.expires_at > ${now})
-        LEFT JOIN principals p ON p.id = m.principal_id
-        LEFT JOIN principals o ON o.id = p.owner_id
-        WHERE r.id = ${resourceId}
-        ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'writer' THEN 2 ELSE 3 END, m.created_at, m.principal_id`;
+      const rows = await deps.query<RosterRow>(ROSTER_SQL, [resourceId, caller.principal.id, now.getTime()]);
       const head = rows[0];
       if (!head || head.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
       const own = head.caller_state ? { state: head.caller_state } : null;
