@@ -1,11 +1,17 @@
 /**
  * The server side of the fan-out benchmark, run as a forked child so the load generator has
- * its own core: Gatehouse on an in-memory database, one resource, two members. The parent asks
- * over IPC for a role change (to time delivery) or a memory reading (after a forced GC).
+ * its own core: Gatehouse on an in-memory database, one resource with `--members` active
+ * members (the subscribers' principals; WS_MAX_SOCKETS_PER_PRINCIPAL stays at its default, so
+ * sockets are spread over them). The parent asks over IPC for a role change (to time delivery)
+ * or a memory reading (after a forced GC).
  */
+import { writeFileSync } from 'node:fs';
+import { writeHeapSnapshot } from 'node:v8';
+import { Session } from 'node:inspector/promises';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/server.js';
 
+const members = Number(process.argv[2] ?? 250);
 const app = await buildApp({ config: loadConfig({ DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'silent', NODE_ENV: 'production' }) });
 const { url } = await app.start();
 const { services } = app;
@@ -40,20 +46,47 @@ await call(developer.token, 'PUT', `/dev/apps/${created.id}/deployments/dev`, {
   },
 });
 const owner = await call(developer.token, 'POST', `/dev/apps/${created.id}/test-users`, { name: 'owner', env: 'dev' });
-const member = await call(developer.token, 'POST', `/dev/apps/${created.id}/test-users`, { name: 'member', env: 'dev' });
 const resource = await call(owner.token, 'POST', '/v1/resources', { type: 'room', name: 'Town square' });
-await call(owner.token, 'POST', `/v1/resources/${resource.id}/invite`, { userId: member.user_id, role: 'reader' });
-await call(member.token, 'POST', `/v1/resources/${resource.id}/accept`);
+
+/** A test user who is an active member of the resource; its token subscribes. */
+async function addMember(i: number) {
+  const user = await call(developer.token, 'POST', `/dev/apps/${created.id}/test-users`, { name: `member-${i}`, env: 'dev' });
+  await call(owner.token, 'POST', `/v1/resources/${resource.id}/invite`, { userId: user.user_id, role: 'reader' });
+  await call(user.token, 'POST', `/v1/resources/${resource.id}/accept`);
+  return user as { user_id: string; token: string };
+}
+const users: { user_id: string; token: string }[] = [];
+for (let i = 0; i < members; i += 10)
+  users.push(...(await Promise.all(Array.from({ length: Math.min(10, members - i) }, (_, j) => addMember(i + j)))));
+// The member whose role flips each round (every subscriber sees it).
+const target = users[0];
 
 let role: 'reader' | 'writer' = 'reader';
+let profiler: Session | undefined;
 
 process.on('message', async (message: { type: string; id: number }) => {
   try {
     if (message.type === 'change') {
       role = role === 'reader' ? 'writer' : 'reader';
       const sentAt = performance.timeOrigin + performance.now();
-      await call(owner.token, 'POST', `/v1/resources/${resource.id}/setRole`, { userId: member.user_id, role });
+      await call(owner.token, 'POST', `/v1/resources/${resource.id}/setRole`, { userId: target.user_id, role });
       process.send!({ id: message.id, sentAt, role });
+    } else if (message.type === 'profile-start') {
+      // FANOUT_PROF: a CPU profile of the delivery rounds only (not the set-up), written into that directory.
+      profiler = new Session();
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+      process.send!({ id: message.id });
+    } else if (message.type === 'profile-stop') {
+      const { profile } = await profiler!.post('Profiler.stop');
+      const file = `${process.env.FANOUT_PROF}/fanout-${Date.now()}.cpuprofile`;
+      writeFileSync(file, JSON.stringify(profile));
+      profiler!.disconnect();
+      process.send!({ id: message.id, file });
+    } else if (message.type === 'heap-snapshot') {
+      // FANOUT_HEAP: what the idle sockets hold, for a look in DevTools' Memory tab.
+      process.send!({ id: message.id, file: writeHeapSnapshot(`${process.env.FANOUT_HEAP}/fanout-${Date.now()}.heapsnapshot`) });
     } else if (message.type === 'memory') {
       for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
       process.send!({ id: message.id, memory: process.memoryUsage() });
@@ -66,4 +99,4 @@ process.on('message', async (message: { type: string; id: number }) => {
   }
 });
 
-process.send!({ ready: true, url, token: owner.token, resourceId: resource.id });
+process.send!({ ready: true, url, tokens: users.map(u => u.token), resourceId: resource.id });

@@ -1,7 +1,9 @@
 /**
  * One subscriber's feed: a bounded queue that is also an async iterator. The bus pushes into it
  * synchronously; GraphQL pulls from it. A consumer that falls `limit` events behind is failed
- * rather than buffered without bound (SSE and WebSocket alike).
+ * rather than buffered without bound (SSE and WebSocket alike). A consumer that can take events
+ * synchronously (the socket fan-out, src/realtime/shared-subscribe.ts) attaches a sink instead:
+ * values then skip the buffer and the promise per event, and the iterator only reports the end.
  */
 import { AppError } from '../errors.js';
 
@@ -12,6 +14,7 @@ export class FeedQueue<T> implements AsyncIterableIterator<T> {
   private waiter: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | null = null;
   private failure: unknown = null;
   private ended = false;
+  private sink: ((value: T) => void) | null = null;
 
   constructor(
     private readonly onClose: () => void,
@@ -20,7 +23,9 @@ export class FeedQueue<T> implements AsyncIterableIterator<T> {
 
   push(value: T): void {
     if (this.ended || this.failure) return;
-    if (this.waiter) {
+    if (this.sink) {
+      this.sink(value);
+    } else if (this.waiter) {
       const { resolve } = this.waiter;
       this.waiter = null;
       resolve({ value, done: false });
@@ -31,6 +36,15 @@ export class FeedQueue<T> implements AsyncIterableIterator<T> {
     } else {
       this.buffer.push(value);
     }
+  }
+
+  /**
+   * From now on every value goes to `sink`, synchronously, in order (what is buffered first);
+   * next() then settles only when the feed ends or fails.
+   */
+  drainTo(sink: (value: T) => void): void {
+    this.sink = sink;
+    for (const value of this.buffer.splice(0)) sink(value);
   }
 
   /** Delivers what is buffered, then ends. */

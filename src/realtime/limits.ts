@@ -9,8 +9,9 @@ export interface FeedLimits {
 }
 
 /**
- * One event is serialized and sent once per matching subscription, so these bound the fan-out
- * one change can cause (40,000 subscriptions on one token once stalled the server for seconds).
+ * One event is serialised once per (document, variables) but written once per matching
+ * subscription, so these bound the fan-out one change can cause (40,000 subscriptions on one
+ * token once stalled the server for seconds).
  */
 export const FEED_LIMIT_DEFAULTS: FeedLimits = {
   maxSubscriptionsPerSocket: 100,

@@ -15,6 +15,7 @@ import { AppError, isAppError } from '../errors.js';
 import { assertNoNulInOperation } from '../lib/body.js';
 import type { Services } from '../services/index.js';
 import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './limits.js';
+import { DIRECT_FRAMES, type DirectFrames } from './shared-subscribe.js';
 
 /** Close codes a client can act on (graphql-ws itself uses 4400-4499 for protocol errors). */
 export const CLOSE_CODES = {
@@ -134,7 +135,7 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
       },
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         // graphql-ws registers the id before this hook and drops it on complete or close, so
         // this count includes the new operation. Refused before any parsing or context work.
         if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptionsPerSocket) {
@@ -154,12 +155,21 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
           socket: ctx.extra.socket,
           params: payload,
         });
+        const contextValue = await contextFactory();
+        // Feed events skip graphql-ws' per-subscriber execute and stringify: the shared payload
+        // (src/realtime/shared-subscribe.ts) is written with this subscription's id spliced in.
+        const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+        const socket = ctx.extra.socket;
+        (contextValue as { [DIRECT_FRAMES]?: DirectFrames })[DIRECT_FRAMES] = json => {
+          // Completed by the client, or the socket closed: graphql-ws has dropped the id.
+          if (id in ctx.subscriptions && socket.readyState === socket.OPEN) socket.send(`${head}${json}}`);
+        };
         const args = {
           schema,
           operationName: payload.operationName,
           document: parse(payload.query),
           variableValues: payload.variables,
-          contextValue: await contextFactory(),
+          contextValue,
           rootValue: { execute, subscribe },
         };
         const errors = validate(args.schema, args.document);
