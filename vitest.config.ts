@@ -1,16 +1,33 @@
 import { createRequire } from 'node:module';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
+
+/**
+ * Specs of pure modules, the in-process API tests and the docs check. They share one worker
+ * process (isolate: false): each file still opens its own database and app (startTestApp), while
+ * the module graph (~2 s of imports per file) and PGlite's compiled WebAssembly are loaded once
+ * instead of once per file. Nothing they touch outlives a file: no module mocks or env changes,
+ * fake timers and the log level and capture restored, servers and databases closed in afterAll,
+ * and the rest of the module state they reach is per-instance (services, caches) or immutable.
+ */
+const IN_PROCESS = ['src/**/*.spec.ts', 'test/api/**/*.test.ts', 'test/docs/**/*.test.ts'];
 
 export default defineConfig({
   // Vite would load graphql's .mjs build while Node-loaded dependencies use the .js build:
   // one graphql realm for both, or schema objects are rejected as "from another realm".
   resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
   test: {
-    include: ['src/**/*.spec.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'in-process', include: IN_PROCESS, isolate: false } },
+      // The rest (CLI, feeds, auth flows, PostgreSQL and Redis suites, browsers): a process per file.
+      {
+        extends: true,
+        test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/api/**', 'test/docs/**'] },
+      },
+    ],
   },
 });
