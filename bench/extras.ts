@@ -78,7 +78,8 @@ export function formatExtras(results: ExtraResult[]): string {
       out.push(`  failed: ${error}`);
       continue;
     }
-    const columns = [...new Set(rows.flatMap(row => Object.keys(row)))];
+    // Nested values (per-run samples, targets) stay in the child's own output and JSON.
+    const columns = [...new Set(rows.flatMap(row => Object.keys(row).filter(key => typeof row[key] !== 'object' || row[key] === null)))];
     const cell = (value: unknown) =>
       typeof value === 'number' ? (Number.isInteger(value) ? value.toLocaleString('en-US') : value.toFixed(2)) : value == null ? '' : String(value);
     const table = [columns, ...rows.map(row => columns.map(c => cell(row[c])))];

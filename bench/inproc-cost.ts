@@ -1,0 +1,85 @@
+/**
+ * Server CPU per request, in process (no sockets, no load generator): what each layer of the read
+ * path costs, measured as this process's CPU time (process.cpuUsage) over a fixed number of
+ * requests, so a busy machine inflates it far less than it does req/s.
+ *
+ *   npx tsx bench/inproc-cost.ts [--backend postgres|pglite] [--requests 5000] [--concurrency 8]
+ */
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { buildApp } from '../src/server.js';
+import { prepareBackend } from './backends.js';
+import { RESOURCE_QUERY } from './scenarios.js';
+import { seedGatehouse } from './servers/gatehouse-seed.js';
+
+const { values } = parseArgs({
+  options: {
+    backend: { type: 'string', default: 'postgres' },
+    requests: { type: 'string', default: '5000' },
+    concurrency: { type: 'string', default: '8' },
+    'postgres-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test' },
+  },
+});
+const requests = Number(values.requests);
+const concurrency = Number(values.concurrency);
+const backend = await prepareBackend(values.backend as 'postgres' | 'pglite', values['postgres-url']!);
+if ('skipped' in backend) throw new Error(backend.skipped);
+const config = loadConfig({ ...process.env, ...backend.env, DATA_DIR: backend.env.DATA_DIR ?? 'memory://', NODE_ENV: 'production', LOG_LEVEL: 'error', PORT: '0' });
+const app = await buildApp({ config });
+try {
+  const { url } = await app.start();
+  const seed = await seedGatehouse(url, app.services, { rooms: 10, teams: 3, pairs: 0 });
+  const base = `http://127.0.0.1${new URL(url).port ? `:${new URL(url).port}` : ''}`;
+  const headers = { authorization: `Bearer ${seed.reader.token}`, host: new URL(config.publicUrl).host };
+  const caller = (await app.services.tokens.check(seed.reader.token)).caller!;
+  if (caller.type !== 'principal') throw new Error('reader is not a principal');
+  const gqlBody = JSON.stringify({ query: RESOURCE_QUERY, variables: { id: seed.resourceId } });
+
+  const rows: [string, () => Promise<unknown>][] = [
+    ['service: resources.get (the one statement)', () => app.services.resources.get(caller, seed.resourceId)],
+    ['REST GET /v1/resources/:id (app.fetch)', () => ok(app.fetch(new Request(`${base}/v1/resources/${seed.resourceId}`, { headers })))],
+    [
+      'GraphQL resource(id) (app.fetch)',
+      () => ok(app.fetch(new Request(`${base}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: gqlBody }))),
+    ],
+    ['REST GET /healthz (app.fetch, no auth, no DB)', () => ok(app.fetch(new Request(`${base}/healthz`, { headers })))],
+  ];
+  const only = process.env.ONLY;
+  // Statements sent to PostgreSQL per request (the pool's clients), to see a read's round trips.
+  let statements = 0;
+  const send = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    statements++;
+    return (send as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof send;
+  for (const [label, run] of rows.filter(([label]) => !only || label.includes(only))) {
+    await measure(run, Math.min(1000, requests)); // warmup
+    statements = 0;
+    const { cpuUs, wallMs } = await measure(run, requests);
+    const perRequest = values.backend === 'postgres' ? `, ${(statements / requests).toFixed(2)} statements` : '';
+    console.log(`${label.padEnd(48)} ${(cpuUs / requests).toFixed(1).padStart(7)} us CPU/request  (${Math.round((requests / wallMs) * 1000)} req/s wall${perRequest})`);
+  }
+} finally {
+  await app.stop();
+  await backend.drop();
+}
+
+async function ok(response: Promise<Response>) {
+  const res = await response;
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${res.status} ${text}`);
+}
+
+async function measure(run: () => Promise<unknown>, count: number) {
+  let next = 0;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < count) await run();
+    }),
+  );
+  const used = process.cpuUsage(cpu);
+  return { cpuUs: used.user + used.system, wallMs: performance.now() - started };
+}
