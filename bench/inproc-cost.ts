@@ -25,7 +25,14 @@ const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
 const backend = await prepareBackend(values.backend as 'postgres' | 'pglite', values['postgres-url']!);
 if ('skipped' in backend) throw new Error(backend.skipped);
-const config = loadConfig({ ...process.env, ...backend.env, DATA_DIR: backend.env.DATA_DIR ?? 'memory://', NODE_ENV: 'production', LOG_LEVEL: 'error', PORT: '0' });
+const config = loadConfig({
+  ...process.env,
+  ...backend.env,
+  DATA_DIR: backend.env.DATA_DIR ?? 'memory://',
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'error',
+  PORT: '0',
+});
 const app = await buildApp({ config });
 try {
   const { url } = await app.start();
@@ -41,7 +48,8 @@ try {
     ['REST GET /v1/resources/:id (app.fetch)', () => ok(app.fetch(new Request(`${base}/v1/resources/${seed.resourceId}`, { headers })))],
     [
       'GraphQL resource(id) (app.fetch)',
-      () => ok(app.fetch(new Request(`${base}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: gqlBody }))),
+      () =>
+        ok(app.fetch(new Request(`${base}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: gqlBody }))),
     ],
     ['REST GET /healthz (app.fetch, no auth, no DB)', () => ok(app.fetch(new Request(`${base}/healthz`, { headers })))],
   ];
@@ -58,7 +66,9 @@ try {
     statements = 0;
     const { cpuUs, wallMs } = await measure(run, requests);
     const perRequest = values.backend === 'postgres' ? `, ${(statements / requests).toFixed(2)} statements` : '';
-    console.log(`${label.padEnd(48)} ${(cpuUs / requests).toFixed(1).padStart(7)} us CPU/request  (${Math.round((requests / wallMs) * 1000)} req/s wall${perRequest})`);
+    console.log(
+      `${label.padEnd(48)} ${(cpuUs / requests).toFixed(1).padStart(7)} us CPU/request  (${Math.round((requests / wallMs) * 1000)} req/s wall${perRequest})`,
+    );
   }
 } finally {
   await app.stop();
