@@ -7,28 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.js';
 import type { PrincipalCaller } from '../../src/domain/caller.js';
-import { buildApp } from '../../src/server.js';
-import { TEST_SCHEMA } from '../../test/helpers/app.js';
-import { announce, freePort, main, onShutdown } from './lifecycle.js';
-
-const col = (type: string, extra: Record<string, unknown> = {}) => ({ type, notNull: false, unique: false, ...extra });
-
-export const ROWS_BENCH_SCHEMA = {
-  version: 1,
-  tables: {
-    tasks: {
-      columns: { title: col('text', { notNull: true }), priority: col('integer'), done: col('boolean', { notNull: true, default: false }) },
-      timestamps: true,
-      indexes: [['createdAt'], ['priority']],
-      access: null,
-      onOwnerDelete: 'remove',
-      ownedBy: 'project',
-    },
-  },
-  resources: { project: { ...TEST_SCHEMA.resources.team, owns: [{ table: 'tasks', access: null }] } },
-};
+import { startGatehouse } from './gatehouse-child.js';
+import { announce, main } from './lifecycle.js';
+import { ROWS_BENCH_SCHEMA } from './rows-schema.js';
 
 export interface RowsBenchSeed {
   /** The member's test-session token (grants in `grants` rooms). */
@@ -55,19 +37,7 @@ main(async () => {
     },
   });
   const [rowCount, roomCount, grantCount] = [Number(values.rows), Number(values.rooms), Number(values.grants)];
-  const port = await freePort();
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: process.env.DATA_DIR || 'memory://',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    NODE_ENV: 'production',
-    LOG_LEVEL: process.env.LOG_LEVEL || 'error',
-  });
-  const app = await buildApp({ config });
-  onShutdown(() => app.stop());
-  const { url } = await app.start();
+  const { app, url } = await startGatehouse();
   const started = Date.now();
 
   const call = async <T = any>(token: string, method: string, path: string, body: unknown): Promise<T> => {

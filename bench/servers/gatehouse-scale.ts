@@ -14,34 +14,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.js';
 import type { PrincipalCaller } from '../../src/domain/caller.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
-import { buildApp } from '../../src/server.js';
 import type { Services } from '../../src/services/index.js';
-import { BENCH_SCHEMA, type User } from './gatehouse-seed.js';
-import { TEST_SCHEMA } from '../../test/helpers/app.js';
-import { announce, freePort, main, onShutdown } from './lifecycle.js';
+import { startGatehouse } from './gatehouse-child.js';
+import { BENCH_SCHEMA, type User, client, mapLimit } from './gatehouse-seed.js';
+import { ROWS_BENCH_SCHEMA } from './rows-schema.js';
+import { announce, main } from './lifecycle.js';
 
-const col = (type: string, extra: Record<string, unknown> = {}) => ({ type, notNull: false, unique: false, ...extra });
-
-/**
- * bench/servers/gatehouse-seed.ts's rooms and teams, and bench/servers/gatehouse-rows.ts's project
- * owning `tasks` (copied: importing that file would run its server).
- */
+/** bench/servers/gatehouse-seed.ts's rooms and teams, and the row benchmarks' project owning `tasks`. */
 export const SCALE_SCHEMA = {
   version: 1,
-  tables: {
-    tasks: {
-      columns: { title: col('text', { notNull: true }), priority: col('integer'), done: col('boolean', { notNull: true, default: false }) },
-      timestamps: true,
-      indexes: [['createdAt'], ['priority']],
-      access: null,
-      onOwnerDelete: 'remove',
-      ownedBy: 'project',
-    },
-  },
-  resources: { ...BENCH_SCHEMA.resources, project: { ...TEST_SCHEMA.resources.team, owns: [{ table: 'tasks', access: null }] } },
+  tables: ROWS_BENCH_SCHEMA.tables,
+  resources: { ...BENCH_SCHEMA.resources, ...ROWS_BENCH_SCHEMA.resources },
 };
 
 /** One owner (an admin of the crowd, the owner of `roomId`) and a would-be member. */
@@ -91,20 +76,7 @@ main(async () => {
     },
   });
   const size = Number(values.size);
-  // Requests must arrive on the public host (other hosts are looked up as app-hosted origins).
-  const port = await freePort();
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: process.env.DATA_DIR || 'memory://',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    NODE_ENV: 'production',
-    LOG_LEVEL: process.env.LOG_LEVEL || 'error',
-  });
-  const app = await buildApp({ config });
-  onShutdown(() => app.stop());
-  const { url } = await app.start();
+  const { app, config, url } = await startGatehouse();
   const redis = Boolean(config.redisUrl);
   if (size === 0) return announce({ url, database: app.database.describe(), redis });
 
@@ -307,30 +279,4 @@ async function explainHotReads(
 
 function sqlOf(text: string, values: unknown[]) {
   return { text, values };
-}
-
-function client(baseUrl: string) {
-  return async function call<T = unknown>(token: string, method: string, path: string, body: unknown): Promise<T> {
-    const res = await fetch(baseUrl + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`seed: ${method} ${path} -> ${res.status} ${text}`);
-    return JSON.parse(text) as T;
-  };
-}
-
-async function mapLimit<T>(count: number, limit: number, fn: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(count);
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const i = next++;
-      out[i] = await fn(i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
-  return out;
 }

@@ -70,7 +70,8 @@ export async function seedGatehouse(url: string, services: Services, options: Se
   return { reader, resourceId, rooms: options.rooms, pairs, creator };
 }
 
-function client(baseUrl: string) {
+/** POSTs and PUTs with a bearer token that must answer 200 (the other benchmark children seed through it too). */
+export function client(baseUrl: string) {
   return async function call<T = unknown>(token: string, method: string, path: string, body: unknown): Promise<T> {
     const res = await fetch(baseUrl + path, {
       method,
@@ -83,7 +84,7 @@ function client(baseUrl: string) {
   };
 }
 
-async function mapLimit<T>(count: number, limit: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+export async function mapLimit<T>(count: number, limit: number, fn: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array(count);
   let next = 0;
   const worker = async () => {

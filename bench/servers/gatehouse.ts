@@ -5,10 +5,9 @@
  * Flags: --rooms (the reader's rooms), --teams, --pairs (transition-cycle pairs).
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.js';
-import { buildApp } from '../../src/server.js';
 import { seedGatehouse } from './gatehouse-seed.js';
-import { announce, freePort, main, onShutdown } from './lifecycle.js';
+import { startGatehouse } from './gatehouse-child.js';
+import { announce, main } from './lifecycle.js';
 
 main(async () => {
   const { values } = parseArgs({
@@ -18,21 +17,7 @@ main(async () => {
       pairs: { type: 'string', default: '100' },
     },
   });
-  // Requests must arrive on the public host, as an app's API calls do (other hosts are looked up
-  // as app-hosted origins): the port is chosen before the config is built.
-  const port = await freePort();
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: process.env.DATA_DIR || 'memory://',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    NODE_ENV: 'production',
-    LOG_LEVEL: process.env.LOG_LEVEL || 'error',
-  });
-  const app = await buildApp({ config });
-  onShutdown(() => app.stop());
-  const { url } = await app.start();
+  const { app, url } = await startGatehouse();
   const seed = await seedGatehouse(url, app.services, {
     rooms: Number(values.rooms),
     teams: Number(values.teams),

@@ -37,22 +37,21 @@ interface ResourceSqlRow {
   visibility: StoredVisibility;
   discoverable: boolean;
   member_count: number;
-  /** A Date from Prisma, epoch ms from a lean statement. */
-  created_at: Date | number;
+  /** Epoch ms (selected so: the columns are timestamp without time zone). */
+  created_at: number;
   role: Role | null;
   state: MemberRow['state'] | null;
-  expires_at: Date | number | null;
+  expires_at: number | null;
 }
 
 export const BROWSE_DEFAULT_LIMIT = 20;
 export const BROWSE_MAX_LIMIT = 100;
 
-const RESOURCE_COLUMNS = Prisma.sql`r.id, r.deployment_id, r.type, r.name, r.visibility::text AS visibility, r.discoverable,
-  r.member_count, r.created_at`;
+const RESOURCE_COLUMNS = `r.id, r.deployment_id, r.type, r.name, r.visibility::text AS visibility, r.discoverable, r.member_count,
+  (extract(epoch FROM r.created_at) * 1000)::float8 AS created_at`;
 
 // The hot reads run as one lean statement each (deps.query); timestamps come back as epoch ms.
-const LEAN_COLUMNS = `r.id, r.deployment_id, r.type, r.name, r.visibility::text AS visibility, r.discoverable, r.member_count,
-  (extract(epoch FROM r.created_at) * 1000)::float8 AS created_at,
+const LEAN_COLUMNS = `${RESOURCE_COLUMNS},
   m.role::text AS role, m.state::text AS state, (extract(epoch FROM m.expires_at) * 1000)::float8 AS expires_at`;
 
 const GET_SQL = `SELECT ${LEAN_COLUMNS}
@@ -195,7 +194,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       }
       const after = input.cursor ? decodeCursor(input.cursor) : null;
       const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
-        SELECT ${RESOURCE_COLUMNS}, NULL AS role, NULL AS state, NULL AS expires_at
+        SELECT ${Prisma.raw(RESOURCE_COLUMNS)}, NULL AS role, NULL AS state, NULL AS expires_at
         FROM resources r
         WHERE r.deployment_id = ${caller.deployment.id} AND r.discoverable AND r.visibility = 'public'
           ${input.type ? Prisma.sql`AND r.type = ${input.type}` : Prisma.empty}
