@@ -50,6 +50,13 @@ describe('a new PGlite data directory', () => {
     // initdb takes seconds, many more on a busy machine.
   }, 180_000);
 
+  it('two processes making the template at once both start, and one template remains', async () => {
+    const racingCache = path.join(root, 'racing-cache');
+    // Two opens in one process race exactly like two processes: each builds in its own partial directory.
+    await Promise.all([roundTrip(path.join(root, 'race-a'), racingCache), roundTrip(path.join(root, 'race-b'), racingCache)]);
+    expect(await readdir(racingCache)).toEqual([expect.stringMatching(/^pglite-.+-cluster$/)]);
+  }, 180_000);
+
   it('replaces what an interrupted copy left behind (no PG_VERSION yet)', async () => {
     const dataDir = path.join(root, 'interrupted');
     await mkdir(path.join(dataDir, 'base'), { recursive: true });
