@@ -1,10 +1,12 @@
 /** Configuration from environment variables, validated once at start with a message per bad value. */
+import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_BODY_BYTES } from './lib/body.js';
 import { DATABASE_DEFAULTS } from './db/busy.js';
 import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './realtime/limits.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
+const usd = z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'must be a non-negative amount in dollars such as 5 or 2.50');
 const boolFlag = z.enum(['1', '0', 'true', 'false']).transform(v => v === '1' || v === 'true');
 
 const schema = z.object({
@@ -71,6 +73,32 @@ const schema = z.object({
   SIGNIN_MAX_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(50),
   SIGNIN_MAX_GLOBAL: z.coerce.number().int().min(1).max(1_000_000).default(300),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  // Files (README "Files"): where the bytes live, and the largest file any bucket may accept.
+  FILES_BACKEND: z.enum(['fs', 's3']).default('fs'),
+  MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5 * 1024 ** 3)
+    .default(1024 ** 3),
+  S3_ENDPOINT: z.url({ message: 'must be the absolute URL of an S3-compatible endpoint' }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)')
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: boolFlag.default(true),
+  // Metering (README "Billing"): the price table and the budgets' defaults, in dollars.
+  METERING: boolFlag.default(true),
+  PRICE_READS_USD_PER_MILLION: usd.default('1'),
+  PRICE_WRITES_USD_PER_MILLION: usd.default('2'),
+  PRICE_TRANSFER_USD_PER_GB: usd.default('0.09'),
+  PRICE_STORAGE_USD_PER_GB_MONTH: usd.default('0.02'),
+  TEST_ENV_BUDGET_USD: usd.default('2'),
+  APP_BUDGET_USD: usd.default('5'),
+  DEVELOPER_CREDIT_USD: usd.default('5'),
 });
 
 export interface Config {
@@ -92,6 +120,24 @@ export interface Config {
   database: { poolSize: number; transactionMaxWaitMs: number; transactionTimeoutMs: number };
   feeds: FeedLimits;
   auth: AuthConfig;
+  files: FilesConfig;
+  metering: MeteringConfig;
+}
+
+export interface FilesConfig {
+  /** Largest file any bucket accepts (a bucket's `maxSize` is capped by it). */
+  maxFileBytes: number;
+  /** `fs`: under `DATA_DIR/files`; `s3`: an S3-compatible bucket. */
+  backend: { kind: 'fs'; root: string } | { kind: 's3'; endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+}
+
+/** Amounts in micro-dollars ($1 = 1_000_000); prices per unit as documented (README "Billing"). */
+export interface MeteringConfig {
+  enabled: boolean;
+  prices: { readsPerMillion: bigint; writesPerMillion: bigint; transferPerGb: bigint; storagePerGbMonth: bigint };
+  testEnvBudgetMicros: bigint;
+  appBudgetMicros: bigint;
+  developerCreditMicros: bigint;
 }
 
 export interface AuthConfig {
@@ -167,6 +213,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   for (const name of ['OIDC_ADMIN_URL', 'OIDC_IDENTITY_URL'] as const) {
     if (c[name] && !c.OIDC_ISSUER) problems.push(`${name}: only meaningful with OIDC_ISSUER (the embedded provider has its own)`);
   }
+  if (c.FILES_BACKEND === 's3' && !c.S3_BUCKET) problems.push('S3_BUCKET: required with FILES_BACKEND=s3');
+  if (!!c.S3_ACCESS_KEY_ID !== !!c.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   if (problems.length) throw new ConfigError(problems);
   const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? 'localhost' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
   return {
@@ -210,6 +258,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dashboardClientId: c.DASHBOARD_CLIENT_ID,
       signInLimits: { perIp: c.SIGNIN_MAX_PER_IP, global: c.SIGNIN_MAX_GLOBAL },
       trustProxy: c.TRUST_PROXY,
+    },
+    files: {
+      maxFileBytes: c.MAX_FILE_BYTES,
+      backend:
+        c.FILES_BACKEND === 's3'
+          ? {
+              kind: 's3',
+              endpoint: c.S3_ENDPOINT,
+              region: c.S3_REGION,
+              bucket: c.S3_BUCKET!,
+              accessKeyId: c.S3_ACCESS_KEY_ID,
+              secretAccessKey: c.S3_SECRET_ACCESS_KEY,
+              forcePathStyle: c.S3_FORCE_PATH_STYLE,
+            }
+          : { kind: 'fs', root: path.join(c.DATA_DIR, 'files') },
+    },
+    metering: {
+      enabled: c.METERING,
+      prices: {
+        readsPerMillion: usdToMicros(c.PRICE_READS_USD_PER_MILLION),
+        writesPerMillion: usdToMicros(c.PRICE_WRITES_USD_PER_MILLION),
+        transferPerGb: usdToMicros(c.PRICE_TRANSFER_USD_PER_GB),
+        storagePerGbMonth: usdToMicros(c.PRICE_STORAGE_USD_PER_GB_MONTH),
+      },
+      testEnvBudgetMicros: usdToMicros(c.TEST_ENV_BUDGET_USD),
+      appBudgetMicros: usdToMicros(c.APP_BUDGET_USD),
+      developerCreditMicros: usdToMicros(c.DEVELOPER_CREDIT_USD),
     },
   };
 }

@@ -22,6 +22,10 @@ export type AccessAction = (typeof ACCESS_ACTIONS)[number];
 export const ACCESS_RULES = [...ROLE_NAMES, 'creator', 'none'] as const;
 export type AccessRule = (typeof ACCESS_RULES)[number];
 
+/** What a file bucket's `access({...})` names (docs/api.md §13); `unlink` removes a mount. */
+export const FILE_ACTIONS = ['list', 'read', 'upload', 'update', 'delete', 'unlink'] as const;
+export type FileAction = (typeof FILE_ACTIONS)[number];
+
 export const MEMBER_REMOVE_POLICIES = ['remove', 'hide', 'retain'] as const;
 export type MemberRemovePolicy = (typeof MEMBER_REMOVE_POLICIES)[number];
 
@@ -55,6 +59,23 @@ export interface SchemaIR {
   version: 1;
   tables: Record<string, TableIR>;
   resources: Record<string, ResourceTypeIR>;
+  /**
+   * File buckets, one namespace per deployment: a user bucket (`ownedBy: null`, each user's own
+   * files, declared with top-level `files(name, ...)`) or a resource type's (`r.files(name, ...)`).
+   * Absent in schemas deployed before files existed: read as {}.
+   */
+  buckets?: Record<string, BucketIR>;
+}
+
+export interface BucketIR {
+  /** The largest file accepted, in bytes (at most the server's MAX_FILE_BYTES). */
+  maxBytes: number;
+  /** Accepted media types: exact (`image/png`) or a family (`image/*`); `['*\/*']` accepts any. */
+  contentTypes: string[];
+  /** null: no rules declared, so the file defaults apply (docs/api.md §13). */
+  access: Partial<Record<FileAction, AccessRule[]>> | null;
+  /** The resource type whose instances hold this bucket; null: a user bucket. */
+  ownedBy: string | null;
 }
 
 /**
