@@ -128,7 +128,9 @@ export interface FilesConfig {
   /** Largest file any bucket accepts (a bucket's `maxSize` is capped by it). */
   maxFileBytes: number;
   /** `fs`: under `DATA_DIR/files`; `s3`: an S3-compatible bucket. */
-  backend: { kind: 'fs'; root: string } | { kind: 's3'; endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  backend:
+    | { kind: 'fs'; root: string }
+    | { kind: 's3'; endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
 }
 
 /** Amounts in micro-dollars ($1 = 1_000_000); prices per unit as documented (README "Billing"). */

@@ -147,6 +147,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
       // On a socket straight from node's request stream: the fetch Request's body stream would
       // wrap it in a stream pipeline (and an AbortController) for the same bytes.
       body: () => (body ??= edge.req ? readNodeBody(edge.req, config.maxBodyBytes) : readRequestBody(request, config.maxBodyBytes)),
+      bodyStream: () => edge.req ?? (request.body as AsyncIterable<Uint8Array> | null) ?? emptyBody(),
       auth: () => (auth ??= resolveCaller(services, request.headers, context.audienceAppId)),
     };
     return context;
@@ -161,9 +162,11 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     const remoteAddress = edge.req?.socket.remoteAddress ?? edge.remoteAddress ?? '127.0.0.1';
     const url = new URL(request.url);
     const graphqlPath = url.pathname.endsWith('/graphql');
-    // Request input, before any routing: NUL in the URL, a declared oversized body.
+    // Request input, before any routing: NUL in the URL, a declared oversized body (a file upload's
+    // limit is its bucket's, checked by the files routes on the bytes they read).
+    const fileUpload = request.method === 'PUT' && FILE_ROUTE.test(url.pathname);
     try {
-      guardRequestLine(url, request.headers.get('content-length'), config.maxBodyBytes);
+      guardRequestLine(url, fileUpload ? null : request.headers.get('content-length'), config.maxBodyBytes);
     } catch (error) {
       return graphqlPath ? graphqlErrorResponse(error) : restError(error);
     }
@@ -314,6 +317,11 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     ready = true;
   }
 }
+
+/** The streaming file routes (src/rest/files.ts), here and on hosted app origins. */
+const FILE_ROUTE = /^(?:\/_osg)?\/v1\/files\//;
+
+async function* emptyBody(): AsyncIterable<Uint8Array> {}
 
 const useRefuseNul: Plugin = {
   onParams: ({ params }) => {

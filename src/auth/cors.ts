@@ -25,7 +25,9 @@ import { CLIENT_COOKIE, SESSION_COOKIE } from './request-context.js';
 import { bearerOf } from './resolve-caller.js';
 
 export const CORS_ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
-export const CORS_ALLOW_HEADERS = 'content-type, authorization, x-service-csrf, x-client-id';
+export const CORS_ALLOW_HEADERS = 'content-type, authorization, x-service-csrf, x-client-id, range, if-match, if-none-match';
+/** What an app's page may read of an answer beyond the CORS-safelisted headers: file downloads' validators and ranges. */
+export const CORS_EXPOSE_HEADERS = 'etag, content-range, accept-ranges, content-length, x-request-id';
 export const CORS_MAX_AGE_S = 600;
 /** Signing in replaces the browser's one gateway session and signing out ends it, whichever app asks (logout always answers { ok: true }). */
 const SESSION_REPLACING = new Set(['/auth/token', '/auth/logout']);
@@ -93,6 +95,7 @@ export function createCors({ services, config }: { services: Services; config: C
     if (appId) {
       headers['access-control-allow-origin'] = origin!;
       headers['access-control-allow-credentials'] = 'true';
+      if (!preflight) headers['access-control-expose-headers'] = CORS_EXPOSE_HEADERS;
     }
     if (preflight) {
       const allowed: Record<string, string> = appId

@@ -42,6 +42,11 @@ export interface RequestContext {
   audienceAppId: string | null;
   /** The body through the one limited reader (MAX_BODY_BYTES), read at most once. */
   body(): Promise<Uint8Array>;
+  /**
+   * The body as it arrives, unread and unlimited: only file uploads take it (src/rest/files.ts),
+   * which count the bytes against their bucket's limit themselves. Use it or `body()`, not both.
+   */
+  bodyStream(): AsyncIterable<Uint8Array>;
   /** The request's credential resolved to a caller (and the CSRF facts), at most once. */
   auth(): Promise<ResolvedAuth>;
 }

@@ -18,6 +18,11 @@ export interface PrincipalCaller {
   credential: 'test_session' | 'agent' | 'session' | 'provider';
   /** Who is billed: the minting developer for test users. */
   payer: string | null;
+  /**
+   * The OAuth client the credential was issued to, when the gateway could learn it (introspection
+   * or a verified JWT): per-app budgets key on it (docs/api.md §14). null/absent with userinfo.
+   */
+  clientId?: string | null;
   /** When the credential stops working (ms since epoch); live feeds end then. */
   expiresAt?: number | null;
 }

@@ -29,7 +29,17 @@ const CrossAppInvitationRef = builder.objectRef<CrossAppInvitation>('CrossAppInv
 
 interface WalletStatement {
   balanceUsd: string;
-  entries: { id: string; kind: string; amountUsd: string; createdAt: string }[];
+  entries: {
+    id: string;
+    kind: string;
+    amountUsd: string;
+    appId: string | null;
+    env: string | null;
+    clientId: string | null;
+    actorId: string | null;
+    quantity: number | null;
+    createdAt: string;
+  }[];
 }
 
 const WalletEntryRef = builder.objectRef<WalletStatement['entries'][number]>('WalletEntry').implement({
@@ -37,6 +47,11 @@ const WalletEntryRef = builder.objectRef<WalletStatement['entries'][number]>('Wa
     id: t.exposeID('id'),
     kind: t.exposeString('kind'),
     amountUsd: t.exposeString('amountUsd', { description: 'Exact decimal string, negative for charges.' }),
+    appId: t.exposeString('appId', { nullable: true, description: 'Charges: the app the operation ran in.' }),
+    env: t.exposeString('env', { nullable: true, description: 'Charges: the environment (test sessions).' }),
+    clientId: t.exposeString('clientId', { nullable: true, description: "Charges: the OAuth client whose budget it counted against." }),
+    actorId: t.exposeString('actorId', { nullable: true, description: 'Charges: who acted (a test user, an agent).' }),
+    quantity: t.exposeFloat('quantity', { nullable: true, description: 'Charges: operations in the call; storage: bytes held that day.' }),
     createdAt: t.exposeString('createdAt'),
   }),
 });
@@ -57,7 +72,7 @@ builder.queryFields(t => ({
   myWallet: t.field({
     type: WalletStatementRef,
     description: "The dashboard user's wallet: balance and newest entries (dashboard session only).",
-    resolve: async (_root, _args, ctx) => ctx.services.wallet.statement(await dashboardUser(ctx)),
+    resolve: async (_root, _args, ctx) => ctx.services.wallet.statement({ kind: 'principal', id: await dashboardUser(ctx) }),
   }),
 }));
 

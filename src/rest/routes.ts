@@ -703,13 +703,25 @@ export const routes: Route[] = [
     path: '/v1/me/wallet',
     response: z.object({
       balanceUsd: z.string().describe('Exact decimal string'),
-      entries: z.array(z.object({ id: z.string(), kind: z.string(), amountUsd: z.string(), createdAt: timestamp })),
+      entries: z.array(
+        z.object({
+          id: z.string(),
+          kind: z.string().describe('welcome_credit, developer_credit, credit, storage, or charge:<operation>'),
+          amountUsd: z.string(),
+          appId: z.string().nullable(),
+          env: z.string().nullable(),
+          clientId: z.string().nullable(),
+          actorId: z.string().nullable(),
+          quantity: z.number().nullable(),
+          createdAt: timestamp,
+        }),
+      ),
     }),
     errors: [],
     credential: 'dashboard',
     operation: graphql(`
       query MyWallet {
-        result: myWallet { balanceUsd entries { id kind amountUsd createdAt } }
+        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }
       }
     `),
     variables: () => ({}),

@@ -52,6 +52,7 @@ import {
   SetRoomGrantDocument,
   StaticResourceDocument,
 } from './operations.js';
+import { Bucket } from './files.js';
 import { type Row, Table } from './table.js';
 import { type TokenSource, Transport } from './transport.js';
 
@@ -189,6 +190,8 @@ export function createClient(options: ClientOptions = {}) {
       },
       /** The room's rows of `name` (reads and writes touch this room alone, §11.5 rule 6). */
       table: <T extends Row = Row>(name: string) => new Table<T>(transport, { kind: 'resource', resourceId: owner, roomId }, name),
+      /** The room's files of bucket `name` (this room alone). */
+      files: (name: string) => new Bucket(transport, { kind: 'resource', resourceId: owner, roomId }, name),
     };
   }
 
@@ -209,6 +212,8 @@ export function createClient(options: ClientOptions = {}) {
       room: (roomId: string) => room(roomId, id),
       /** The resource's rows of `name` (§11.2); reads span the rooms you may read, writes go to the default room. */
       table: <T extends Row = Row>(name: string) => new Table<T>(transport, { kind: 'resource', resourceId: id }, name),
+      /** The resource's files of bucket `name`: reads span the rooms you may read and mounts; uploads go to the default room. */
+      files: (name: string) => new Bucket(transport, { kind: 'resource', resourceId: id }, name),
     };
   }
 
@@ -261,6 +266,8 @@ export function createClient(options: ClientOptions = {}) {
     },
     /** Your own rows of a top-level table (`{ kind: 'user' }` scope, §11.2). */
     table: <T extends Row = Row>(name: string) => new Table<T>(transport, { kind: 'user' }, name),
+    /** Your own files in a user bucket (`files(name, ...)` at the top of the schema). */
+    files: (name: string) => new Bucket(transport, { kind: 'user' }, name),
     /** Rows of a table across every resource of `type` you can read (default rooms only, §11.5 rule 8): select only. */
     typeTable: <T extends Row = Row>(type: string, name: string) => new Table<T>(transport, { kind: 'type', type }, name),
     /** Refresh the session now (cookie mode); concurrent callers share one refresh. */

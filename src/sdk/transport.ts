@@ -84,9 +84,14 @@ export class Transport {
   }
 
   /** One request, no refresh: the credential, the CSRF header and the JSON body. */
-  async raw(method: string, path: string, body?: unknown): Promise<Response> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+  raw(method: string, path: string, body?: unknown): Promise<Response> {
+    const json = body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+    return this.rawBytes(method, path, { accept: 'application/json', ...json });
+  }
+
+  /** One request with any body and headers (files), no refresh. */
+  async rawBytes(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string>; accept?: string }): Promise<Response> {
+    const headers: Record<string, string> = { ...(init.accept ? { accept: init.accept } : {}), ...init.headers };
     if (STATE_CHANGING.has(method)) headers['x-service-csrf'] = '1';
     const token = await this.bearer();
     if (token) headers.authorization = `Bearer ${token}`;
@@ -94,9 +99,11 @@ export class Transport {
       return await this.fetchImpl(this.baseUrl + path, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: init.body,
         credentials: this.mode === 'cookie' ? 'include' : 'omit',
-      });
+        // A stream body (an upload from a ReadableStream) must be sent half-duplex.
+        ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}),
+      } as RequestInit);
     } catch (error) {
       throw new GatehouseError({
         status: 0,
@@ -104,6 +111,22 @@ export class Transport {
         message: `Could not reach the gateway at ${this.baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
       });
     }
+  }
+
+  /**
+   * A file route (src/sdk/files.ts) with the refresh-once rule: a 2xx/304 Response as it is (the
+   * body unread), else a GatehouseError. A stream body cannot be sent twice, so its 401 is final.
+   */
+  async bytes(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
+    const generation = this.generation;
+    let res = await this.rawBytes(method, path, init);
+    const replayable = !(init.body instanceof ReadableStream);
+    if (res.status === 401 && replayable && this.canRefresh) {
+      const fresh = this.generation !== generation || (await this.refresh());
+      if (fresh) res = await this.rawBytes(method, path, init);
+    }
+    if (!res.ok && res.status !== 304) throw errorFrom(res.status, await readJson(res), res.headers.get('x-request-id'));
+    return res;
   }
 
   /**

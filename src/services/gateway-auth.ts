@@ -182,7 +182,17 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
       }
       const principal = await personFor(info.sub, { create: info.source !== 'jwt' });
       if (!principal) return null;
-      return { caller: { type: 'principal', principal, deployment, credential: options.credential, payer: null, expiresAt: info.expiresAt }, info };
+      const caller: PrincipalCaller = {
+        type: 'principal',
+        principal,
+        deployment,
+        credential: options.credential,
+        payer: null,
+        // Userinfo proves the user, not the app: its clientId is null and app budgets do not apply (spec 5.2).
+        clientId: info.clientId,
+        expiresAt: info.expiresAt,
+      };
+      return { caller, info };
     },
 
     /** GET /auth/consent-request: the provider's record; a remembered consent is accepted at once. */

@@ -7,6 +7,7 @@ import type { ServiceDeps } from './deps.js';
 import { createFeedService } from './feeds.js';
 import { createInviteLinkService } from './invite-links.js';
 import { createMembershipService } from './membership.js';
+import { createMeteringService } from './metering.js';
 import { createPrincipalService } from './principals.js';
 import { createResourceDeletionService } from './resource-deletion.js';
 import { createResourceService } from './resources.js';
@@ -19,6 +20,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
   const tokens = createTokenService(deps);
   const apps = createAppService(deps, tokens);
   const wallet = createWalletService(deps);
+  const metering = createMeteringService(deps, wallet);
   const providers = providerSetup(deps.config, options.fetch);
   const auth = createAuthService(deps, providers.client, wallet, providers.jwt);
   return {
@@ -26,6 +28,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     tokens,
     apps,
     wallet,
+    metering,
     providers,
     auth,
     // A deleted account's tokens stop on this instance at once, not when their cache entries expire.
@@ -41,7 +44,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     membership: createMembershipService(deps, apps),
     inviteLinks: createInviteLinkService(deps, apps),
     rooms: createRoomService(deps, apps),
-    rows: createRowService(deps, apps),
+    rows: createRowService(deps, apps, metering),
     feeds: createFeedService(deps),
   };
 }

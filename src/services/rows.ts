@@ -40,6 +40,7 @@ import type { GrantEvent, MembershipEvent } from '../realtime/event-bus.js';
 import type { ResourceTypeIR, SchemaIR, TableIR } from '../schema/index.js';
 import type { AppService } from './apps.js';
 import type { ServiceDeps, Tx } from './deps.js';
+import type { MeteringService } from './metering.js';
 import { accountDeleted, violatesForeignKey } from './lifecycle.js';
 import { ChangeSet, lockResource, resourceNotFound } from './membership-store.js';
 import { invalidRoom, roomRef, roomRoles } from './rooms.js';
@@ -189,7 +190,7 @@ function shape(row: SqlRow, binding: Binding, place: 'user' | 'resource' | 'type
   return out;
 }
 
-export function createRowService(deps: ServiceDeps, apps: AppService) {
+export function createRowService(deps: ServiceDeps, apps: AppService, metering: MeteringService) {
   async function loadResource(db: Db, caller: PrincipalCaller, resourceId: string): Promise<ResourceRef> {
     const row = await db.resource.findUnique({ where: { id: resourceId }, select: { id: true, deploymentId: true, type: true, visibility: true } });
     if (!row || row.deploymentId !== caller.deployment.id) throw resourceNotFound(resourceId);
@@ -774,7 +775,12 @@ export function createRowService(deps: ServiceDeps, apps: AppService) {
   async function execute(caller: PrincipalCaller, ops: DbOperation[], batch: boolean): Promise<DbResult[]> {
     const deployment = await apps.deployment(caller.deployment.id);
     const base = { caller, schema: deployment.schema, now: deps.now() };
-    if (!batch && ops[0].op === 'select') return [await one({ ...base, db: deps.prisma, tx: null, joins: [] }, ops[0])];
+    if (!batch && ops[0].op === 'select') {
+      // A read is charged once it has answered: a refused read costs nothing, an unpaid one answers 402.
+      const result = await one({ ...base, db: deps.prisma, tx: null, joins: [] }, ops[0]);
+      await metering.charge(null, caller, [{ class: 'reads', quantity: 1 }], 'rows.select');
+      return [result];
+    }
     const { results, events, grantEvents } = await deps.transaction(async tx => {
       const run: Run = { ...base, db: tx, tx, joins: [] };
       const results: DbResult[] = [];
@@ -788,6 +794,14 @@ export function createRowService(deps: ServiceDeps, apps: AppService) {
           throw error;
         }
       }
+      // One charge per call, last in the transaction it pays for (docs/api.md §14): a batch's
+      // operations count as one operation each, moveRoom as one.
+      const reads = ops.filter(op => op.op === 'select').length;
+      const usage = [
+        { class: 'reads' as const, quantity: reads },
+        { class: 'writes' as const, quantity: ops.length - reads },
+      ];
+      await metering.charge(tx, caller, usage, batch ? 'rows.batch' : `rows.${ops[0].op}`);
       const events: MembershipEvent[] = [];
       const grantEvents: GrantEvent[] = [];
       for (const changes of run.joins) {

@@ -7,6 +7,7 @@
  * new key).
  */
 import type { Readable } from 'node:stream';
+import { AppError } from '../errors.js';
 
 export interface StoredBlob {
   /** Bytes read from the body and stored. */
@@ -43,3 +44,16 @@ export interface BlobStore {
   list(prefix?: string): AsyncIterable<BlobListing>;
   close(): Promise<void>;
 }
+
+/** Keys are the files service's own (`<deployment>/<file>/<version>`): anything else is a bug, never a path. */
+const KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)*$/;
+
+export function assertKey(key: string): string {
+  if (!KEY.test(key) || key.split('/').some(part => part === '.' || part === '..')) throw new Error(`blob store: invalid key ${JSON.stringify(key)}`);
+  return key;
+}
+
+export const fileTooLarge = (maxBytes: number) =>
+  new AppError('file_too_large', 413, `The file is larger than this bucket accepts (${maxBytes} bytes); nothing was stored.`);
+
+export const blobMissing = (key: string) => new AppError('blob_missing', 404, `The stored bytes of this file are missing (${key}).`);

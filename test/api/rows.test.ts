@@ -431,7 +431,7 @@ describe('docs/api.md §11.1 batches: one transaction, all or nothing', () => {
         { scope: inResource(p), table: 'tasks', op: 'select' },
       ],
     });
-    expect(res.status).toBe(200);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.results).toEqual([
       { rows: [expect.objectContaining({ title: 'one' })] },
       { rows: [expect.objectContaining({ title: 'two' })] },

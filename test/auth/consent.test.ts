@@ -116,6 +116,7 @@ describe('consent', () => {
     );
     // Simulate a user whose first consent predates the welcome credit.
     await prisma().walletEntry.deleteMany({ where: { principalId: subject } });
+    await prisma().wallet.deleteMany({ where: { holderId: subject } });
     const again = await toConsent(undefined, first.email, 'login');
     const request = await again.browser.get(`${rig.url}/auth/consent-request?challenge=${again.challenge}`);
     expect(request.json).toMatchObject({ skip: true, welcomed: true });

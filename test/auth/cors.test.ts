@@ -36,6 +36,8 @@ function preflight(path: string, origin: string, requestHeaders = 'content-type,
 function expectAllowed(res: BrowserResponse, origin: string) {
   expect(res.headers['access-control-allow-origin']).toBe(origin);
   expect(res.headers['access-control-allow-credentials']).toBe('true');
+  // A page may read a download's ETag and Content-Range, and the request id of an error.
+  expect(res.headers['access-control-expose-headers']).toBe('etag, content-range, accept-ranges, content-length, x-request-id');
   expect(res.headers.vary).toBe('Origin');
 }
 
@@ -52,7 +54,7 @@ describe('preflight', () => {
     expect(res.headers['access-control-allow-origin']).toBe(appA.origin);
     expect(res.headers['access-control-allow-credentials']).toBe('true');
     expect(res.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH, DELETE');
-    expect(res.headers['access-control-allow-headers']).toBe('content-type, authorization, x-service-csrf, x-client-id');
+    expect(res.headers['access-control-allow-headers']).toBe('content-type, authorization, x-service-csrf, x-client-id, range, if-match, if-none-match');
     expect(res.headers['access-control-max-age']).toBe('600');
     expect(res.headers.vary).toBe('Origin');
   });

@@ -49,7 +49,7 @@ type Documents = {
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.UnblockUserDocument,
     "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": typeof types.MyInvitationsAcrossAppsDocument,
-    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd createdAt } }\n      }\n    ": typeof types.MyWalletDocument,
+    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": typeof types.MyWalletDocument,
     "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    ": typeof types.DeleteResourceAsOwnerDocument,
     "\n      mutation DeleteMyAccount($confirm: String!) {\n        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": typeof types.DeleteMyAccountDocument,
     "\n      mutation DbQuery($input: DbOperationInput!) {\n        result: dbQuery(input: $input) { ...DbResultFields }\n      }\n    ": typeof types.DbQueryDocument,
@@ -94,7 +94,7 @@ const documents: Documents = {
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": types.UnblockUserDocument,
     "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": types.MyInvitationsAcrossAppsDocument,
-    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd createdAt } }\n      }\n    ": types.MyWalletDocument,
+    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": types.MyWalletDocument,
     "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    ": types.DeleteResourceAsOwnerDocument,
     "\n      mutation DeleteMyAccount($confirm: String!) {\n        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": types.DeleteMyAccountDocument,
     "\n      mutation DbQuery($input: DbOperationInput!) {\n        result: dbQuery(input: $input) { ...DbResultFields }\n      }\n    ": types.DbQueryDocument,
@@ -244,7 +244,7 @@ export function graphql(source: "\n      query MyInvitationsAcrossApps {\n      
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd createdAt } }\n      }\n    "): typeof import('./graphql.js').MyWalletDocument;
+export function graphql(source: "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    "): typeof import('./graphql.js').MyWalletDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

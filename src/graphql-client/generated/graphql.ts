@@ -331,7 +331,7 @@ export type MyInvitationsAcrossAppsQuery = { result: Array<{ resourceId: string,
 export type MyWalletQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MyWalletQuery = { result: { balanceUsd: string, entries: Array<{ id: string, kind: string, amountUsd: string, createdAt: string }> } };
+export type MyWalletQuery = { result: { balanceUsd: string, entries: Array<{ id: string, kind: string, amountUsd: string, appId: string | null, env: string | null, clientId: string | null, actorId: string | null, quantity: number | null, createdAt: string }> } };
 
 export type DeleteResourceAsOwnerMutationVariables = Exact<{
   appId: string | number;
@@ -827,6 +827,11 @@ export const MyWalletDocument = new TypedDocumentString(`
       id
       kind
       amountUsd
+      appId
+      env
+      clientId
+      actorId
+      quantity
       createdAt
     }
   }

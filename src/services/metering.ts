@@ -1,0 +1,172 @@
+/**
+ * Metering (docs/api.md §14): every metered operation charges its payer (src/domain/payer.ts) the
+ * price-table cost of its usage (src/domain/pricing.ts), in the same transaction as the write it
+ * pays for: no charge without the write, no write without the charge. A charge is two guarded
+ * statements under row locks, budget first then wallet (one order, so charges never deadlock):
+ * the budget's spend for the month rises only while it stays within the limit, the wallet's
+ * balance falls only while it stays >= 0. Either refusal is a 402 `payment_required` and the
+ * transaction rolls back, so nothing changes. At-rest storage is settled once a day per holder.
+ */
+import { createHash } from 'node:crypto';
+import type { PrincipalCaller } from '../domain/caller.js';
+import { type BudgetKey, budgetPeriod, payerOf } from '../domain/payer.js';
+import { type Usage, costMicros } from '../domain/pricing.js';
+import { AppError } from '../errors.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { newId } from '../lib/secrets.js';
+import type { ServiceDeps, Tx } from './deps.js';
+import { type Holder, type WalletService, appendEntry, microsToUsd } from './wallet.js';
+
+export type { Usage, UsageClass } from '../domain/pricing.js';
+
+/** A budget's id is derived from its key, so a lazy create needs no lookup. */
+export const budgetId = (key: BudgetKey): string =>
+  `bud_${createHash('sha256').update(`${key.kind}\0${key.payerId}\0${key.appId}\0${key.key}`).digest('hex').slice(0, 24)}`;
+
+const paymentRequired = (reason: 'wallet' | 'env_budget' | 'app_budget', message: string, details: Record<string, unknown>) =>
+  new AppError('payment_required', 402, message, { reason, ...details });
+
+export function createMeteringService(deps: ServiceDeps, wallet: WalletService) {
+  const { config } = deps;
+  const prices = config.metering.prices;
+  const defaultLimit = (key: BudgetKey) => (key.kind === 'env' ? config.metering.testEnvBudgetMicros : config.metering.appBudgetMicros);
+
+  function shortWallet(holder: Holder, cost: bigint, caller: PrincipalCaller): AppError {
+    if (holder.kind === 'developer') {
+      return paymentRequired(
+        'wallet',
+        `The developer wallet paying for this test session is short of $${microsToUsd(cost)}: top it up (gatehouse wallet credit --developer <email> --usd <amount>).`,
+        { payer: holder.id, costUsd: microsToUsd(cost) },
+      );
+    }
+    return paymentRequired('wallet', `Your wallet is short of $${microsToUsd(cost)} for this operation in app ${caller.deployment.appId}.`, {
+      payer: holder.id,
+      costUsd: microsToUsd(cost),
+    });
+  }
+
+  function shortBudget(key: BudgetKey, cost: bigint, limit: bigint): AppError {
+    if (key.kind === 'env') {
+      return paymentRequired(
+        'env_budget',
+        `The ${key.key} environment's monthly budget ($${microsToUsd(limit)}) for app ${key.appId} is spent: raise it (gatehouse budget set --app ${key.appId} --env ${key.key} --usd <amount>) or wait for next month.`,
+        { appId: key.appId, env: key.key, limitUsd: microsToUsd(limit), costUsd: microsToUsd(cost) },
+      );
+    }
+    return paymentRequired('app_budget', `This app's monthly budget on your wallet ($${microsToUsd(limit)}) is spent.`, {
+      appId: key.appId,
+      clientId: key.key,
+      limitUsd: microsToUsd(limit),
+      costUsd: microsToUsd(cost),
+    });
+  }
+
+  /** Creates the budget with its default limit if it is new; answers its limit. */
+  async function ensureBudget(tx: Tx, key: BudgetKey): Promise<bigint> {
+    const id = budgetId(key);
+    await tx.$executeRaw`
+      INSERT INTO budgets (id, kind, payer_id, app_id, key, limit_micros) VALUES (${id}, ${key.kind}, ${key.payerId}, ${key.appId}, ${key.key}, ${defaultLimit(key)})
+      ON CONFLICT (kind, payer_id, app_id, key) DO NOTHING`;
+    const [row] = await tx.$queryRaw<{ limit_micros: bigint }[]>`SELECT limit_micros FROM budgets WHERE id = ${id}`;
+    return row.limit_micros;
+  }
+
+  async function chargeIn(tx: Tx, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
+    const payer = payerOf(caller);
+    const now = deps.now();
+    if (payer.holder.kind === 'developer') await wallet.grantDeveloperCredit(payer.holder.id, tx);
+    if (payer.budget) {
+      const limit = await ensureBudget(tx, payer.budget);
+      const raised = await tx.$executeRaw`
+        INSERT INTO budget_spends (budget_id, period, spent_micros)
+        SELECT ${budgetId(payer.budget)}, ${budgetPeriod(now)}, ${cost}::bigint WHERE ${cost}::bigint <= ${limit}::bigint
+        ON CONFLICT (budget_id, period) DO UPDATE SET spent_micros = budget_spends.spent_micros + EXCLUDED.spent_micros
+        WHERE budget_spends.spent_micros + EXCLUDED.spent_micros <= ${limit}::bigint`;
+      if (raised !== 1) throw shortBudget(payer.budget, cost, limit);
+    }
+    const paid = await tx.$executeRaw`
+      UPDATE wallets SET balance_micros = balance_micros - ${cost}, updated_at = ${now}
+      WHERE holder_id = ${payer.holder.id} AND balance_micros >= ${cost}`;
+    if (paid !== 1) throw shortWallet(payer.holder, cost, caller);
+    const column = Prisma.raw(payer.holder.kind === 'developer' ? 'developer_id' : 'principal_id');
+    const operations = usage.filter(u => u.class === 'reads' || u.class === 'writes').reduce((n, u) => n + BigInt(u.quantity), 0n);
+    // The balance moved in the guarded UPDATE above; the entry records it.
+    await tx.$executeRaw`
+      INSERT INTO wallet_entries (id, ${column}, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at)
+      VALUES (${newId('wal')}, ${payer.holder.id}, ${-cost}, ${`charge:${operation}`}, ${caller.deployment.appId}, ${caller.deployment.env},
+              ${payer.budget?.kind === 'app' ? payer.budget.key : null}, ${caller.principal.id}, ${operations}, ${now})`;
+  }
+
+  return {
+    /**
+     * Charges the caller's payer for one call's usage. With `db` (the write's transaction) inside
+     * it, as its last statements; with null in a transaction of its own (reads). 402
+     * `payment_required` when the wallet or the budget is short; then nothing changes.
+     */
+    async charge(db: Tx | null, caller: PrincipalCaller, usage: readonly Usage[], operation: string): Promise<void> {
+      if (!config.metering.enabled) return;
+      const cost = costMicros(prices, usage);
+      if (cost === 0n) return;
+      if (db) await chargeIn(db, caller, usage, operation, cost);
+      else await deps.transaction(tx => chargeIn(tx, caller, usage, operation, cost));
+    },
+
+    /** The 402 `charge` would answer now, without charging: checked before streaming a large upload. */
+    async assertAffordable(caller: PrincipalCaller, usage: readonly Usage[]): Promise<void> {
+      if (!config.metering.enabled) return;
+      const cost = costMicros(prices, usage);
+      if (cost === 0n) return;
+      const payer = payerOf(caller);
+      if (payer.budget) {
+        const [row] = await deps.prisma.$queryRaw<{ limit_micros: bigint; spent: bigint | null }[]>`
+          SELECT b.limit_micros, s.spent_micros AS spent FROM budgets b
+          LEFT JOIN budget_spends s ON s.budget_id = b.id AND s.period = ${budgetPeriod(deps.now())} WHERE b.id = ${budgetId(payer.budget)}`;
+        const limit = row?.limit_micros ?? defaultLimit(payer.budget);
+        if ((row?.spent ?? 0n) + cost > limit) throw shortBudget(payer.budget, cost, limit);
+      }
+      const balance = await wallet.balanceMicros(payer.holder.id);
+      // A developer who never used metering yet still has the starting credit coming.
+      const credit = payer.holder.kind === 'developer' && !(await deps.prisma.wallet.findUnique({ where: { holderId: payer.holder.id } })) ? config.metering.developerCreditMicros : 0n;
+      if (balance + credit < cost) throw shortWallet(payer.holder, cost, caller);
+    },
+
+    /**
+     * At-rest cost for one day (`now`'s UTC date), once per holder per day (the ledger's once key):
+     * a resource pays for its own rows (retain copies included) and its buckets' files; a user's
+     * own files are paid by that user's payer (a test user's developer, an agent's owner). At-rest
+     * cost accrues whatever the balance: the next metered operation of an empty wallet is refused.
+     */
+    async settleStorage(now: Date = deps.now()): Promise<{ holders: number; chargedMicros: bigint }> {
+      if (!config.metering.enabled) return { holders: 0, chargedMicros: 0n };
+      const day = now.toISOString().slice(0, 10);
+      const held = await deps.prisma.$queryRaw<{ kind: 'resource' | 'principal' | 'developer'; holder: string; bytes: bigint }[]>`
+        WITH stored AS (
+          SELECT resource_id AS holder, 'resource' AS kind, size AS bytes FROM files WHERE resource_id IS NOT NULL
+          UNION ALL SELECT resource_id, 'resource', octet_length(data::text)::bigint FROM rows WHERE resource_id IS NOT NULL
+          UNION ALL
+          SELECT COALESCE(a.developer_id, p.owner_id, f.creator_id),
+                 CASE WHEN a.developer_id IS NOT NULL THEN 'developer' ELSE 'principal' END, f.size
+          FROM files f JOIN principals p ON p.id = f.creator_id
+          LEFT JOIN apps a ON f.creator_id LIKE 'test:%' AND a.id = split_part(f.creator_id, ':', 2)
+          WHERE f.resource_id IS NULL
+        )
+        SELECT kind, holder, SUM(bytes)::bigint AS bytes FROM stored WHERE holder IS NOT NULL GROUP BY kind, holder`;
+      let holders = 0;
+      let charged = 0n;
+      for (const { kind, holder, bytes } of held) {
+        const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
+        if (cost === 0n) continue;
+        const inserted = await deps.transaction(tx =>
+          appendEntry(tx, { kind, id: holder }, -cost, { kind: 'storage', onceKey: `storage:${holder}:${day}`, quantity: bytes }, now),
+        );
+        if (inserted) {
+          holders++;
+          charged += cost;
+        }
+      }
+      return { holders, chargedMicros: charged };
+    },
+  };
+}
+
+export type MeteringService = ReturnType<typeof createMeteringService>;
