@@ -1,4 +1,5 @@
 /** Configuration from environment variables, validated once at start with a message per bad value. */
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_BODY_BYTES } from './lib/body.js';
@@ -75,6 +76,7 @@ const schema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   // Files (README "Files"): where the bytes live, and the largest file any bucket may accept.
   FILES_BACKEND: z.enum(['fs', 's3']).default('fs'),
+  FILES_DIR: z.string().min(1).optional(),
   MAX_FILE_BYTES: z.coerce
     .number()
     .int()
@@ -176,6 +178,12 @@ export interface AuthConfig {
   trustProxy: number;
 }
 
+/** DATA_DIR/files; an in-memory database (tests) keeps its files in a fresh temporary directory. */
+function filesDirOf(dataDir: string): string {
+  if (dataDir.startsWith('memory://')) return path.join(os.tmpdir(), `gatehouse-files-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  return path.join(dataDir, 'files');
+}
+
 /** "2.5" -> 2_500_000n micro-dollars, exactly (no floating point). */
 export function usdToMicros(value: string): bigint {
   const [whole, fraction = ''] = value.split('.');
@@ -274,7 +282,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               secretAccessKey: c.S3_SECRET_ACCESS_KEY,
               forcePathStyle: c.S3_FORCE_PATH_STYLE,
             }
-          : { kind: 'fs', root: path.join(c.DATA_DIR, 'files') },
+          : { kind: 'fs', root: c.FILES_DIR ?? filesDirOf(c.DATA_DIR) },
     },
     metering: {
       enabled: c.METERING,

@@ -29,6 +29,7 @@ import { GRAPHIQL_PAGE_HEADERS, graphiqlOptions } from './rest/graphiql.js';
 import { openApiDocument } from './rest/openapi.js';
 import { routes } from './rest/routes.js';
 import { createDevBootstrap } from './rest/dev-bootstrap.js';
+import { createFileRoutes } from './rest/files.js';
 import { type PipelineServerContext, createRestShim } from './rest/shim.js';
 import { assertNoNulInOperation, drainWithin, guardRequestLine, readNodeBody, readRequestBody } from './lib/body.js';
 import { json } from './lib/http.js';
@@ -83,6 +84,8 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   const corsPolicy = createCors({ services, config });
   // `gatehouse dev-token create` while this process holds DATA_DIR (loopback + a secret file).
   const devBootstrap = createDevBootstrap({ services, config });
+  // Files stream raw bytes, so they are served beside the route table (src/rest/files.ts).
+  const fileRoutes = createFileRoutes(services);
 
   /** The resolvers' context: the caller resolved once per request (RequestContext.auth). */
   const contextFor = async (request: RequestContext, auth?: ResolvedAuth): Promise<Context> => ({
@@ -196,6 +199,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     if (path === '/healthz') return json(ready ? 200 : 503, { ok: ready, database: db.kind });
     // The REST contract (OpenAPI 3.1, generated from the route table: src/rest/openapi.ts).
     if (path === '/openapi.json' && (request.method === 'GET' || request.method === 'HEAD')) return json(200, openApiDocument());
+    if (fileRoutes.handles(path)) return fileRoutes.handle(context);
     const found = rest.match(request.method, path);
     if (found === null) return json(404, { error: 'not_found', message: `No route ${request.method} ${path}.` });
     if (found === 'method_not_allowed') return json(405, { error: 'method_not_allowed', message: `${request.method} is not supported on ${path}.` });
@@ -269,6 +273,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     adapter.requestListener(req, res);
   });
   server.keepAliveTimeout = 65_000;
+  const upkeep = scheduleUpkeep(services);
   const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', mountOf: gateway.mountOf, limits: config.feeds });
 
   return {
@@ -282,17 +287,20 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     },
     async start() {
       await ensureListening(config.port, config.host);
+      upkeep.start();
       await devBootstrap.publish(baseUrl());
       return { url: baseUrl() };
     },
     async stop() {
       ready = false;
+      upkeep.stop();
       await sockets.close();
       if (server.listening) {
         server.closeAllConnections();
         await new Promise<void>(resolve => server.close(() => resolve()));
       }
       await bus.close();
+      await services.files.blobs.close();
       await devBootstrap.unpublish();
       if (!database) await db.close();
     },
@@ -316,6 +324,37 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     });
     ready = true;
   }
+}
+
+/**
+ * Hourly upkeep of a listening server: the day's at-rest storage charges (once per holder per day,
+ * whichever instance gets there first) and the sweep of blobs no file names (a crash between a
+ * blob write and its commit). Failures are logged and retried the next hour.
+ */
+function scheduleUpkeep(services: Services) {
+  let timer: NodeJS.Timeout | null = null;
+  let first: NodeJS.Timeout | null = null;
+  const run = async () => {
+    try {
+      const settled = await services.metering.settleStorage();
+      const swept = await services.files.sweep();
+      if (settled.holders || swept.deleted) logger.info({ settled: settled.holders, swept: swept.deleted }, 'upkeep');
+    } catch (error) {
+      logger.warn({ err: error }, 'upkeep failed; retrying in an hour');
+    }
+  };
+  return {
+    start() {
+      if (timer) return;
+      timer = setInterval(run, 60 * 60 * 1000).unref();
+      first = setTimeout(run, 60 * 1000).unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      if (first) clearTimeout(first);
+      timer = first = null;
+    },
+  };
 }
 
 /** The streaming file routes (src/rest/files.ts), here and on hosted app origins. */

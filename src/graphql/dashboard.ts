@@ -49,7 +49,7 @@ const WalletEntryRef = builder.objectRef<WalletStatement['entries'][number]>('Wa
     amountUsd: t.exposeString('amountUsd', { description: 'Exact decimal string, negative for charges.' }),
     appId: t.exposeString('appId', { nullable: true, description: 'Charges: the app the operation ran in.' }),
     env: t.exposeString('env', { nullable: true, description: 'Charges: the environment (test sessions).' }),
-    clientId: t.exposeString('clientId', { nullable: true, description: "Charges: the OAuth client whose budget it counted against." }),
+    clientId: t.exposeString('clientId', { nullable: true, description: 'Charges: the OAuth client whose budget it counted against.' }),
     actorId: t.exposeString('actorId', { nullable: true, description: 'Charges: who acted (a test user, an agent).' }),
     quantity: t.exposeFloat('quantity', { nullable: true, description: 'Charges: operations in the call; storage: bytes held that day.' }),
     createdAt: t.exposeString('createdAt'),

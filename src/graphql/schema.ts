@@ -10,6 +10,7 @@ import './feeds.js';
 import './account.js';
 import './rooms.js';
 import './rows.js';
+import './files.js';
 import './dashboard.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -161,6 +161,22 @@ const invitationOut = z.object({
   expiresAt: timestamp,
 });
 const okOut = z.object({ ok: z.literal(true) });
+
+/** A file's metadata (docs/api.md §13), as the streaming file routes answer it too. */
+export const fileOut = z.object({
+  id: z.string(),
+  bucket: z.string(),
+  path: z.string(),
+  size: z.number(),
+  contentType: z.string(),
+  etag: z.string().describe('The quoted SHA-256 of the bytes'),
+  roomId: z.string().nullable(),
+  creatorId: z.string().nullable(),
+  resourceId: z.string().nullable(),
+  linked: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
 const okStateOut = z.object({ ok: z.literal(true), state: stateOut.nullable() });
 const dbRow = z.record(z.string(), z.unknown()).describe("A row: the deployed table's columns (docs/api.md §11.3)");
 const dbAnswerOut = z.union([
@@ -856,5 +872,45 @@ export const routes: Route[] = [
     }),
     variables: ({ params, body }) => ({ appId: params.appId, ...body }),
     respond: r => ({ user_id: r.userId, token: r.token, expires_at: r.expiresAt, payer: r.payer, env: r.env }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/files/move',
+    response: z.object({ ok: z.literal(true), moved: z.number().int() }),
+    errors: ['file_not_found', 'room_forbidden', 'access_denied', 'invalid_path', 'file_is_mounted', 'payment_required', 'unknown_bucket'],
+    operation: graphql(`
+      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {
+        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }
+      }
+    `),
+    body: z.strictObject({
+      resourceId: z.string({ message: 'is required' }),
+      bucket: z.string({ message: 'is required' }),
+      paths: z.array(z.string()).min(1).max(100),
+      roomId: z.string().nullable().optional(),
+    }),
+    variables: ({ body }) => body,
+    respond: r => ({ ok: true as const, moved: r.moved }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/files/link',
+    response: fileOut,
+    errors: ['file_not_found', 'file_exists', 'access_denied', 'unsupported_media_type', 'file_too_large', 'payment_required', 'unknown_bucket'],
+    operation: graphql(`
+      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {
+        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {
+          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt
+        }
+      }
+    `),
+    body: z.strictObject({
+      resourceId: z.string({ message: 'is required' }),
+      bucket: z.string({ message: 'is required' }),
+      fileId: z.string({ message: 'is required: the id of one of your own files' }),
+      path: z.string().optional(),
+    }),
+    variables: ({ body }) => body,
+    respond: r => r,
   }),
 ];

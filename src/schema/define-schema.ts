@@ -1,3 +1,4 @@
+import { type BucketDecl, type BucketOptions, bucketIR } from './bucket-builder.js';
 import type { SchemaIR } from './ir.js';
 import { type InlineTable, ResourceDraft, type ResourceBuilder } from './resource-builder.js';
 import { SchemaValidationError, formatPath, issueAt, type SchemaIssue } from './schema-validation-error.js';
@@ -12,6 +13,8 @@ export interface SchemaDefinition<Tables extends string> {
   tables?: Record<Tables, TableDefinition>;
   /** NoInfer: table names come from `tables` alone, so a typo in shares() is an error, not a new name. */
   resources?: Record<string, ResourceDefinition<NoInfer<Tables>>>;
+  /** User buckets: each user's own files (docs/api.md §13). Resource buckets: `r.files(...)`. */
+  files?: Record<string, BucketOptions>;
 }
 
 /**
@@ -21,15 +24,16 @@ export interface SchemaDefinition<Tables extends string> {
 export function defineSchema<const Tables extends string = never>(definition: SchemaDefinition<Tables>): SchemaIR {
   const problems: SchemaIssue[] = [];
   const inline: InlineTable[] = [];
-  const compiled = compileSchema(definition, problems, inline);
+  const buckets: BucketDecl[] = [];
+  const compiled = compileSchema(definition, problems, inline, buckets);
   const { ir, issues } = inspectSchemaIR(compiled);
-  const all = [...problems, ...issues.map(issue => atInlineDefinition(issue, inline))];
+  const all = [...problems, ...issues.map(issue => atBucketDefinition(atInlineDefinition(issue, inline), buckets))];
   if (all.length > 0) throw new SchemaValidationError(all);
   return ir;
 }
 
 /** The IR before validation: inline owned tables are placed under `tables`, named as written. */
-function compileSchema(definition: SchemaDefinition<string>, problems: SchemaIssue[], inline: InlineTable[]) {
+function compileSchema(definition: SchemaDefinition<string>, problems: SchemaIssue[], inline: InlineTable[], buckets: BucketDecl[]) {
   const tables: Record<string, unknown> = {};
   const resources: Record<string, unknown> = {};
   for (const [name, define] of Object.entries(definition.tables ?? {})) {
@@ -38,11 +42,31 @@ function compileSchema(definition: SchemaDefinition<string>, problems: SchemaIss
   }
   const topLevel = new Set(Object.keys(definition.tables ?? {}));
   for (const [name, define] of Object.entries(definition.resources ?? {})) {
-    const draft = new ResourceDraft(name, topLevel, inline, ['resources', name], problems);
+    const draft = new ResourceDraft(name, topLevel, inline, ['resources', name], problems, buckets);
     if (runDefinition(define, draft, ['resources', name], problems)) resources[name] = draft.toIR();
   }
   for (const { name, table } of inline) tables[name] = table;
-  return { version: 1, tables, resources };
+  const files: Record<string, unknown> = {};
+  for (const [name, options] of Object.entries(definition.files ?? {})) {
+    if (buckets.some(b => b.name === name))
+      problems.push(
+        issueAt(['files', name], `bucket ${JSON.stringify(name)} is also declared on a resource type; bucket names are shared by the whole schema`),
+      );
+    else files[name] = bucketIR(options, null);
+  }
+  for (const { name, bucket } of buckets) files[name] = bucket;
+  return { version: 1, tables, resources, ...(Object.keys(files).length ? { buckets: files } : {}) };
+}
+
+/** An issue in a resource type's bucket points where the author wrote it (`resources.album.files.photos`). */
+function atBucketDefinition(issue: SchemaIssue, buckets: BucketDecl[]): SchemaIssue {
+  for (const { name, path } of buckets) {
+    const prefix = formatPath(['buckets', name]);
+    const rest = issue.path.slice(prefix.length);
+    if (issue.path.startsWith(prefix) && (rest === '' || rest.startsWith('.') || rest.startsWith('[')))
+      return { ...issue, path: formatPath(path) + rest };
+  }
+  return issue;
 }
 
 /** An issue in an inline table points where the author wrote it (`resources.members.owns[0]...`), not at `tables.<name>`. */

@@ -5,4 +5,5 @@ export { SchemaValidationError, type SchemaIssue } from './schema-validation-err
 export { compileVisibility, type VisibilityPair } from '../domain/visibility.js';
 export type { ColumnBuilder, ColumnValues, AccessInput, TableBuilder } from './table-builder.js';
 export type { GrantInput, InlineTableDefinition, OwnBuilder, ResourceBuilder, ShareBuilder, VisibilityInput } from './resource-builder.js';
+export type { BucketOptions } from './bucket-builder.js';
 export * from './ir.js';

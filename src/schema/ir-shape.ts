@@ -13,6 +13,7 @@ import {
   ROLE_NAMES,
   VISIBILITY_NAMES,
   DEFAULT_OWNER_DELETE,
+  type BucketIR,
   type ResourceTypeIR,
   type ShareIR,
   type TableIR,
@@ -78,6 +79,34 @@ export const resourceTypeShape = z.strictObject({
   owns: z.array(z.strictObject({ table: z.string(), access: accessShape.nullable() })),
 });
 
+/** The largest file any bucket may declare (the server caps uploads further by MAX_FILE_BYTES). */
+export const MAX_BUCKET_BYTES = 5 * 1024 ** 3;
+
+/** RFC 6838 names, lower-case: `type/subtype`, a family `type/*`, or anything `*\/*`. */
+const MEDIA_RANGE = /^(?:\*\/\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))$/;
+
+export const bucketShape = z.strictObject({
+  maxBytes: z
+    .number()
+    .int('maxBytes must be a whole number of bytes')
+    .min(1, 'maxBytes must be at least 1')
+    .max(MAX_BUCKET_BYTES, `maxBytes must be at most ${MAX_BUCKET_BYTES} (5 GiB)`),
+  contentTypes: z
+    .array(z.string().regex(MEDIA_RANGE, 'expected a lower-case media type such as image/png, a family such as image/*, or */*'))
+    .min(1, 'list at least one media type, or ["*/*"] for any'),
+  access: z
+    .strictObject({
+      list: accessList.optional(),
+      read: accessList.optional(),
+      upload: accessList.optional(),
+      update: accessList.optional(),
+      delete: accessList.optional(),
+      unlink: accessList.optional(),
+    })
+    .nullable(),
+  ownedBy: z.string().nullable(),
+});
+
 /** Table and resource values are parsed one by one (see validate.ts), so here they stay opaque. */
 export const envelopeShape = z.strictObject({
   version: z.literal(1, {
@@ -85,6 +114,7 @@ export const envelopeShape = z.strictObject({
   }),
   tables: z.record(z.string(), z.unknown()),
   resources: z.record(z.string(), z.unknown()),
+  buckets: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** A parsed resource type before validate.ts moves each share's `onOwnerDelete` onto its table. */
@@ -98,5 +128,6 @@ const proofs: [
   Same<z.output<typeof tableShape>, TableIR>,
   Same<Omit<z.output<typeof shareShape>, 'onOwnerDelete'>, ShareIR>,
   Same<WithoutShareOwnerDelete<ParsedResourceType>, ResourceTypeIR>,
-] = [true, true, true];
+  Same<z.output<typeof bucketShape>, BucketIR>,
+] = [true, true, true, true];
 void proofs;

@@ -22,9 +22,9 @@ export type AccessAction = (typeof ACCESS_ACTIONS)[number];
 export const ACCESS_RULES = [...ROLE_NAMES, 'creator', 'none'] as const;
 export type AccessRule = (typeof ACCESS_RULES)[number];
 
-/** What a file bucket's `access({...})` names (docs/api.md §13); `unlink` removes a mount. */
-export const FILE_ACTIONS = ['list', 'read', 'upload', 'update', 'delete', 'unlink'] as const;
-export type FileAction = (typeof FILE_ACTIONS)[number];
+/** What a file bucket's `access` names (docs/api.md §13); `unlink` removes a mount. A file rule. */
+export { FILE_ACTIONS, type FileAction } from '../domain/file-rules.js';
+import type { FileAction } from '../domain/file-rules.js';
 
 export const MEMBER_REMOVE_POLICIES = ['remove', 'hide', 'retain'] as const;
 export type MemberRemovePolicy = (typeof MEMBER_REMOVE_POLICIES)[number];

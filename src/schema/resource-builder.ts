@@ -1,3 +1,4 @@
+import { type BucketDecl, type BucketOptions, bucketIR } from './bucket-builder.js';
 import { Draft } from './draft.js';
 import {
   DEFAULT_GRANT,
@@ -65,6 +66,11 @@ export interface ResourceBuilder<Tables extends string = string> {
    * table's name (docs/api.md §5.5).
    */
   owns(name: string, define: InlineTableDefinition): ResourceBuilder<Tables>;
+  /**
+   * A file bucket of this type (docs/api.md §13): files belong to the resource, placed in rooms
+   * like rows. Bucket names are one namespace per schema, apart from tables.
+   */
+  files(name: string, options?: BucketOptions): ResourceBuilder<Tables>;
 }
 
 /** An inline owned table: the same builder as a top-level table (validation refuses an `unlink` rule: owned rows are never linked). */
@@ -100,8 +106,23 @@ export class ResourceDraft extends Draft {
     private readonly inline: InlineTable[],
     path: readonly PathSegment[],
     problems: SchemaIssue[],
+    private readonly buckets: BucketDecl[] = [],
   ) {
     super(path, problems);
+  }
+
+  files(name: string, options: BucketOptions = {}) {
+    const at: PathSegment[] = [...this.path, 'files', name];
+    const earlier = this.buckets.find(other => other.name === name);
+    if (earlier) {
+      this.problem(
+        ['files', name],
+        `bucket ${JSON.stringify(name)} is already declared at ${formatPath(earlier.path)}; bucket names are shared by the whole schema`,
+      );
+      return this;
+    }
+    this.buckets.push({ name, path: at, bucket: bucketIR(options, this.typeName) });
+    return this;
   }
 
   visibility(visibility: VisibilityInput) {

@@ -9,6 +9,7 @@ import {
   type RESERVED_COLUMNS,
   TIMESTAMP_COLUMNS,
   type AccessIR,
+  type BucketIR,
   type ColumnIR,
   type ColumnType,
   type JsonValue,
@@ -297,4 +298,25 @@ export function resolveOwnerDelete(table: string, sources: OwnerDeleteSources): 
         ],
   );
   return { policy, issues };
+}
+
+/** A bucket (docs/api.md §13): its name, its owner type, and its access rules as tables' are judged. */
+export function checkBucket(name: string, bucket: BucketIR, resourceNames: ReadonlySet<string> | null): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const path = ['buckets', name];
+  if (!TABLE_OR_TYPE_NAME.test(name)) issues.push(issueAt(path, `bucket name ${JSON.stringify(name)} ${NAME_HINT}`));
+  if (bucket.ownedBy !== null && resourceNames && !resourceNames.has(bucket.ownedBy)) {
+    issues.push(issueAt([...path, 'ownedBy'], `ownedBy names unknown resource type ${JSON.stringify(bucket.ownedBy)}`));
+  }
+  if (bucket.ownedBy === null && bucket.access) {
+    issues.push(
+      issueAt([...path, 'access'], "a user bucket holds each user's own files, which only they reach: access rules apply to resource buckets"),
+    );
+  }
+  issues.push(...checkAccess([...path, 'access'], bucket.access as AccessIR | null, { unlink: true }));
+  bucket.contentTypes.forEach((type, i) => {
+    if (repeatsEarlier(bucket.contentTypes, i))
+      issues.push(issueAt([...path, 'contentTypes', i], `media type ${JSON.stringify(type)} is listed twice`));
+  });
+  return issues;
 }

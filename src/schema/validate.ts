@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { ResourceTypeIR, SchemaIR, TableIR } from './ir.js';
-import { envelopeShape, type ParsedResourceType, resourceTypeShape, tableShape } from './ir-shape.js';
+import type { BucketIR, ResourceTypeIR, SchemaIR, TableIR } from './ir.js';
+import { bucketShape, envelopeShape, type ParsedResourceType, resourceTypeShape, tableShape } from './ir-shape.js';
 import {
+  checkBucket,
   checkInlineOwner,
   checkResourceType,
   checkResourceTypeName,
@@ -72,6 +73,15 @@ export function inspectSchemaIR(input: unknown): { ir: SchemaIR; issues: SchemaI
     issues.push(...disagreements);
     if (policy !== null) table.onOwnerDelete = policy;
   }
+
+  // File buckets (docs/api.md §13): their own namespace; absent (read as none) in schemas without files.
+  for (const [name, raw] of Object.entries(isPlainObject(input.buckets) ? input.buckets : {})) {
+    const bucket = parseNode(bucketShape, raw, ['buckets', name], issues);
+    if (bucket) {
+      issues.push(...checkBucket(name, bucket, resourceNames));
+      ir.buckets = { ...ir.buckets, [name]: bucket };
+    }
+  }
   return { ir, issues };
 }
 
@@ -84,7 +94,12 @@ function withoutShareOwnerDelete(type: ParsedResourceType, path: PathSegment[], 
   return { ...type, shares };
 }
 
-function parseNode<T extends TableIR | ParsedResourceType>(shape: z.ZodType<T>, raw: unknown, path: PathSegment[], issues: SchemaIssue[]): T | null {
+function parseNode<T extends TableIR | ParsedResourceType | BucketIR>(
+  shape: z.ZodType<T>,
+  raw: unknown,
+  path: PathSegment[],
+  issues: SchemaIssue[],
+): T | null {
   const result = shape.safeParse(raw, { error: describeTypeIssue });
   if (result.success) return result.data;
   issues.push(...toSchemaIssues(path, result.error));

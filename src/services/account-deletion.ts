@@ -28,7 +28,7 @@ import type { SchemaIR } from '../schema/index.js';
 import type { ServiceDeps, Tx } from './deps.js';
 import { ChangeSet, type LockedResource } from './membership-store.js';
 import { userNotFound } from './principals.js';
-import { deleteLockedResource } from './resource-deletion.js';
+import { type DeletionHooks, deleteLockedResource } from './resource-deletion.js';
 import { isReservedType } from './resource-rules.js';
 
 export interface AccountDeletionResult {
@@ -63,7 +63,7 @@ interface LockedRow {
   app_id: string;
 }
 
-export function createAccountDeletionService(deps: ServiceDeps, hooks: { credentialsEnded?: () => void } = {}) {
+export function createAccountDeletionService(deps: ServiceDeps, hooks: DeletionHooks & { credentialsEnded?: () => void } = {}) {
   /** The memberships of `principals`, every state, in every app. */
   const membershipsOf = (tx: Tx, principals: string[]) =>
     tx.$queryRaw<MembershipFact[]>`
@@ -178,6 +178,7 @@ export function createAccountDeletionService(deps: ServiceDeps, hooks: { credent
       const now = deps.now();
       const result: AccountDeletionResult = { ok: true, transferred: [], deleted: [] };
       const changeSets: ChangeSet[] = [];
+      const orphanedBlobs: string[] = [];
 
       await deps.transaction(async tx => {
         // Step 1: resources first (the order every transition takes), then the principals.
@@ -218,6 +219,11 @@ export function createAccountDeletionService(deps: ServiceDeps, hooks: { credent
           DELETE FROM oidc_payloads
           WHERE payload->>'accountId' = ${principalId}
              OR (model = ${REMEMBERED_CONSENT_MODEL} AND starts_with(id, ${`${principalId} `}))`;
+        // Their own files go with them (files they put in resources stay there, as rows do); the bytes after commit.
+        const ownFiles = await tx.$queryRaw<{ blob_key: string }[]>`
+          DELETE FROM files WHERE scope = ANY(${doomedIds.map(id => `u:${id}`)}) RETURNING blob_key`;
+        orphanedBlobs.push(...ownFiles.map(f => f.blob_key));
+        await tx.wallet.deleteMany({ where: { holderId: { in: doomedIds } } });
         // Cascades: api_tokens, accounts, wallet_entries, agents (and theirs), memberships, room grants.
         const gone = await tx.principal.deleteMany({ where: { id: principalId } });
         if (gone.count !== 1) throw new AppError('conflict', 409, 'The account changed while it was being deleted; retry.');
@@ -227,6 +233,8 @@ export function createAccountDeletionService(deps: ServiceDeps, hooks: { credent
         deps.bus.publish(changes.events);
         deps.bus.publishGrants(changes.grantEvents);
       }
+      orphanedBlobs.push(...changeSets.flatMap(c => c.orphanedBlobs));
+      if (orphanedBlobs.length) hooks.blobsOrphaned?.(orphanedBlobs);
       hooks.credentialsEnded?.();
       return result;
     },

@@ -3,8 +3,10 @@ import { createAuthService } from './gateway-auth.js';
 import { providerSetup } from './identity-provider/setup.js';
 import { createAccountDeletionService } from './account-deletion.js';
 import { createAppService } from './apps.js';
+import { type BlobStore, lazyBlobStore } from '../storage/index.js';
 import type { ServiceDeps } from './deps.js';
 import { createFeedService } from './feeds.js';
+import { createFileService } from './files.js';
 import { createInviteLinkService } from './invite-links.js';
 import { createMembershipService } from './membership.js';
 import { createMeteringService } from './metering.js';
@@ -16,11 +18,15 @@ import { createRowService } from './rows.js';
 import { createTokenService } from './tokens.js';
 import { createWalletService } from './wallet.js';
 
-export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch } = {}) {
+export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch; blobs?: BlobStore } = {}) {
   const tokens = createTokenService(deps);
   const apps = createAppService(deps, tokens);
   const wallet = createWalletService(deps);
   const metering = createMeteringService(deps, wallet);
+  const blobs = options.blobs ?? lazyBlobStore(deps.config.files);
+  // Deletions remove files' rows in their transaction and the bytes after it commits (a failure
+  // there leaves garbage the hourly sweep removes, never a row without its bytes).
+  const blobsOrphaned = (keys: string[]) => void blobs.delete(keys).catch(() => {});
   const providers = providerSetup(deps.config, options.fetch);
   const auth = createAuthService(deps, providers.client, wallet, providers.jwt);
   return {
@@ -33,6 +39,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     auth,
     // A deleted account's tokens stop on this instance at once, not when their cache entries expire.
     accountDeletion: createAccountDeletionService(deps, {
+      blobsOrphaned,
       credentialsEnded: () => {
         tokens.clearCache();
         auth.validator.clear();
@@ -40,11 +47,12 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     }),
     principals: createPrincipalService(deps, tokens),
     resources: createResourceService(deps, apps),
-    resourceDeletion: createResourceDeletionService(deps),
+    resourceDeletion: createResourceDeletionService(deps, { blobsOrphaned }),
     membership: createMembershipService(deps, apps),
     inviteLinks: createInviteLinkService(deps, apps),
     rooms: createRoomService(deps, apps),
     rows: createRowService(deps, apps, metering),
+    files: createFileService(deps, apps, metering, blobs),
     feeds: createFeedService(deps),
   };
 }

@@ -50,6 +50,8 @@ export class ChangeSet {
   readonly events: MembershipEvent[] = [];
   /** Rooms-feed deletes of grants that go with a removed membership (docs/api.md §10.4). */
   readonly grantEvents: GrantEvent[] = [];
+  /** Blob keys of files this change deleted (a deleted resource's): removed from the blob store after commit. */
+  readonly orphanedBlobs: string[] = [];
   private countDelta = 0;
 
   constructor(

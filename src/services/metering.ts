@@ -126,7 +126,10 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
       }
       const balance = await wallet.balanceMicros(payer.holder.id);
       // A developer who never used metering yet still has the starting credit coming.
-      const credit = payer.holder.kind === 'developer' && !(await deps.prisma.wallet.findUnique({ where: { holderId: payer.holder.id } })) ? config.metering.developerCreditMicros : 0n;
+      const credit =
+        payer.holder.kind === 'developer' && !(await deps.prisma.wallet.findUnique({ where: { holderId: payer.holder.id } }))
+          ? config.metering.developerCreditMicros
+          : 0n;
       if (balance + credit < cost) throw shortWallet(payer.holder, cost, caller);
     },
 

@@ -21,7 +21,12 @@ import { isReservedType } from './resource-rules.js';
 const notInApp = (appId: string, resourceId: string) => new AppError('resource_not_found', 404, `No resource ${resourceId} in app ${appId}.`);
 const ownerOnly = () => new AppError('owner_only', 403, 'Only the owner of a resource can delete it.');
 
-export function createResourceDeletionService(deps: ServiceDeps) {
+/** After commit: the blob store drops the bytes of files a deletion removed (src/services/files.ts). */
+export interface DeletionHooks {
+  blobsOrphaned?: (keys: string[]) => void;
+}
+
+export function createResourceDeletionService(deps: ServiceDeps, hooks: DeletionHooks = {}) {
   const { prisma } = deps;
 
   return {
@@ -44,7 +49,8 @@ export function createResourceDeletionService(deps: ServiceDeps) {
         payer: null,
       };
 
-      return runTransition(deps, caller, resourceId, async ({ tx, resource, changes }) => {
+      let orphaned: string[] = [];
+      const result = await runTransition(deps, caller, resourceId, async ({ tx, resource, changes }) => {
         if (isReservedType(resource.type)) throw new AppError('reserved_resource', 403, `The ${resource.type} resource of an app cannot be deleted.`);
         const members = await tx.membership.findMany({
           where: { resourceId: resource.id },
@@ -54,8 +60,11 @@ export function createResourceDeletionService(deps: ServiceDeps) {
         const own = members.find(m => m.principalId === userId);
         if (own?.role !== 'owner' || own.state !== 'active') throw ownerOnly();
         await deleteLockedResource(tx, resource, changes, members);
+        orphaned = changes.orphanedBlobs;
         return { ok: true as const };
       });
+      if (orphaned.length) hooks.blobsOrphaned?.(orphaned);
+      return result;
     },
   };
 }
@@ -74,7 +83,10 @@ export async function deleteLockedResource(
   changes.grantEvents.push(...(await grantDeletes(tx, resource.deploymentId, { resourceId: resource.id })));
   await tx.inviteLink.deleteMany({ where: { resourceId: resource.id } });
   await tx.membership.deleteMany({ where: { resourceId: resource.id } });
-  // Cascades: rooms, room grants, resource-owned rows, context links (prisma/schema.prisma).
+  const files = await tx.file.findMany({ where: { resourceId: resource.id }, select: { blobKey: true } });
+  changes.orphanedBlobs.push(...files.map(f => f.blobKey));
+  await tx.wallet.deleteMany({ where: { holderId: resource.id } });
+  // Cascades: rooms, room grants, resource-owned rows and files, context links, mounts, wallet entries (prisma/schema.prisma).
   await tx.resource.delete({ where: { id: resource.id } });
   // Recorded straight into the change set (not through apply): the member count is gone with the row.
   for (const m of members) {

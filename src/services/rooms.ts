@@ -310,13 +310,13 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
     },
 
     /**
-     * Admin+. 409 room_not_empty while rows or row links sit in the room: checked under the room
-     * row's lock, which an insert or move into the room (its foreign-key check) waits on; the
-     * NO ACTION foreign keys of rows and row_links are the backstop.
+     * Admin+. 409 room_not_empty while rows, row links or files sit in the room: checked under the
+     * room row's lock, which an insert or move into the room (its foreign-key check) waits on; the
+     * NO ACTION foreign keys of rows, row_links and files are the backstop.
      */
     async remove(caller: PrincipalCaller, resourceId: string, roomId: string): Promise<{ ok: true }> {
       const notEmpty = () =>
-        conflict('room_not_empty', `Room ${roomId} still holds rows: move them out (moveRoom) or delete them, then delete the room.`);
+        conflict('room_not_empty', `Room ${roomId} still holds rows or files: move them out (moveRoom) or delete them, then delete the room.`);
       try {
         return await change(caller, resourceId, async ({ tx, resource, role, events }) => {
           const ref = roomRef(resource.id, roomId);
@@ -326,7 +326,8 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
           await tx.$queryRaw`SELECT id FROM rooms WHERE id = ${ref} FOR UPDATE`;
           const row = await tx.row.findFirst({ where: { roomId: ref }, select: { id: true } });
           const link = row ? null : await tx.rowLink.findFirst({ where: { roomId: ref }, select: { rowId: true } });
-          if (row || link) throw notEmpty();
+          const file = row || link ? null : await tx.file.findFirst({ where: { roomId: ref }, select: { id: true } });
+          if (row || link || file) throw notEmpty();
           events.push(...(await grantDeletes(tx, resource.deploymentId, { resourceId: resource.id, roomId: ref })));
           await tx.room.delete({ where: { id: ref } });
           return { ok: true as const };

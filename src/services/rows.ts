@@ -19,7 +19,6 @@ import {
   rolesReaching,
   ruleFor,
   visitorRole,
-  writeStanding,
 } from '../domain/row-rules.js';
 import {
   type Condition,
@@ -42,8 +41,9 @@ import type { AppService } from './apps.js';
 import type { ServiceDeps, Tx } from './deps.js';
 import type { MeteringService } from './metering.js';
 import { accountDeleted, violatesForeignKey } from './lifecycle.js';
-import { ChangeSet, lockResource, resourceNotFound } from './membership-store.js';
+import { type ChangeSet, resourceNotFound } from './membership-store.js';
 import { invalidRoom, roomRef, roomRoles } from './rooms.js';
+import { type Roles, writerRoles } from './writer.js';
 import {
   type DbOp,
   type DbOperation,
@@ -69,7 +69,6 @@ export interface DbResult {
 }
 
 type Db = PrismaClient | Tx;
-type Roles = Awaited<ReturnType<typeof roomRoles>>;
 
 interface ResourceRef {
   id: string;
@@ -419,42 +418,9 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
 
   // ---- writes ------------------------------------------------------------------------------
 
-  /**
-   * The caller's roles for a write, and the auto-join it would take (docs/api.md §5.2): an active
-   * member writes with their roles; a non-member of a public resource with no pending row writes
-   * as the type's default role and joins in this transaction once the rule has admitted the
-   * write. The resource row is locked first (as every membership transition does), so racing
-   * first writes leave one membership.
-   */
-  async function writerRoles(run: Run, tx: Tx, resource: ResourceRef, op: DbOp): Promise<{ roles: Roles; join: (() => Promise<void>) | null }> {
-    const me = run.caller.principal.id;
-    const unlocked = await roomRoles(tx, resource.id, me);
-    if (unlocked.resourceRole) {
-      // A member's write shares the resource row lock a leave or removal takes FOR UPDATE, so the
-      // write sees the membership as it is when it commits: a member who just left writes nothing.
-      await tx.$executeRaw`SELECT 1 FROM resources WHERE id = ${resource.id} FOR KEY SHARE`;
-      const roles = await roomRoles(tx, resource.id, me);
-      if (roles.resourceRole) return { roles, join: null };
-    }
-    if (!isPublic(resource)) throw resourceNotFound(resource.id);
-    const locked = await lockResource(tx, run.caller.deployment.id, resource.id);
-    const changes = new ChangeSet(tx, locked, run.now, run.caller.deployment.appId);
-    run.joins.push(changes);
-    const party = await changes.party(me, run.caller.principal);
-    const standing = writeStanding(locked.visibility, party?.membership ?? null);
-    if (standing === 'member') return { roles: await roomRoles(tx, resource.id, me), join: null };
-    const none: Roles = { resourceRole: null, grants: new Map() };
-    if (standing === 'outsider' || !JOINING_OPS.has(op)) return { roles: none, join: null };
-    const role = run.schema.resources[resource.type]?.defaultRole ?? 'reader';
-    let joined = false;
-    return {
-      roles: { resourceRole: role, grants: new Map() },
-      join: async () => {
-        if (joined) return;
-        joined = true;
-        await changes.apply(me, null, { state: 'active', role });
-      },
-    };
+  function writer(run: Run, tx: Tx, resource: ResourceRef, op: DbOp) {
+    const defaultRole = run.schema.resources[resource.type]?.defaultRole ?? 'reader';
+    return writerRoles(tx, run.caller, resource, { joining: JOINING_OPS.has(op), defaultRole, now: run.now, joins: run.joins });
   }
 
   interface Target {
@@ -658,7 +624,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     const me = run.caller.principal.id;
     // Rule 5 and 6: writes go to the default room unless the scope names a room.
     const room = await roomOf(tx, resource.id, op.scope.roomId);
-    const { roles, join } = await writerRoles(run, tx, resource, op.op);
+    const { roles, join } = await writer(run, tx, resource, op.op);
     const rule = (action: RowAction) => ruleFor(action, binding.override, binding.table.access);
     const written = (rows: SqlRow[]): DbResult => ({ op: op.op, rows: rows.map(r => shape(r, binding, 'resource')), nextCursor: null, ok: true });
     const ok: DbResult = { op: op.op, rows: null, nextCursor: null, ok: true };

@@ -101,7 +101,12 @@ export function createWalletService(deps: ServiceDeps) {
 
     /** The holder's view: balance and the newest entries, amounts as exact decimal strings. */
     async statement(holder: Holder, limit = 50) {
-      const where = holder.kind === 'principal' ? { principalId: holder.id } : holder.kind === 'developer' ? { developerId: holder.id } : { resourceId: holder.id };
+      const where =
+        holder.kind === 'principal'
+          ? { principalId: holder.id }
+          : holder.kind === 'developer'
+            ? { developerId: holder.id }
+            : { resourceId: holder.id };
       const [balance, entries] = await Promise.all([
         this.balanceMicros(holder.id),
         deps.prisma.walletEntry.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit }),

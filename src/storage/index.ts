@@ -9,3 +9,25 @@ export type { BlobListing, BlobRange, BlobStore, StoredBlob } from './blob-store
 export function createBlobStore(config: FilesConfig): Promise<BlobStore> {
   return config.backend.kind === 's3' ? openS3BlobStore(config.backend) : openFsBlobStore(config.backend.root);
 }
+
+/**
+ * The configured store, opened on first use (or by `ready()`, which `buildApp` awaits so a crashed
+ * upload's leftovers are cleared at start): processes that never touch files never open it.
+ */
+export function lazyBlobStore(config: FilesConfig): BlobStore & { ready(): Promise<BlobStore> } {
+  let opened: Promise<BlobStore> | null = null;
+  const ready = () => (opened ??= createBlobStore(config));
+  return {
+    kind: config.backend.kind,
+    ready,
+    put: async (key, body, options) => (await ready()).put(key, body, options),
+    get: async (key, range) => (await ready()).get(key, range),
+    delete: async keys => (await ready()).delete(keys),
+    async *list(prefix) {
+      yield* (await ready()).list(prefix);
+    },
+    close: async () => {
+      if (opened) await (await opened).close();
+    },
+  };
+}

@@ -6,14 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
-import {
-  CreateBucketCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { FilesConfig } from '../config.js';
 import { type BlobListing, type BlobStore, assertKey, blobMissing, fileTooLarge } from './blob-store.js';
@@ -83,7 +76,9 @@ export async function openS3BlobStore(config: S3Config): Promise<BlobStore> {
 
     async get(key, range) {
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket, Key: assertKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+        const out = await client.send(
+          new GetObjectCommand({ Bucket, Key: assertKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        );
         return out.Body as Readable;
       } catch (error) {
         if ((error as { name?: string }).name === 'NoSuchKey') throw blobMissing(key);

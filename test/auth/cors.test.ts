@@ -54,7 +54,9 @@ describe('preflight', () => {
     expect(res.headers['access-control-allow-origin']).toBe(appA.origin);
     expect(res.headers['access-control-allow-credentials']).toBe('true');
     expect(res.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH, DELETE');
-    expect(res.headers['access-control-allow-headers']).toBe('content-type, authorization, x-service-csrf, x-client-id, range, if-match, if-none-match');
+    expect(res.headers['access-control-allow-headers']).toBe(
+      'content-type, authorization, x-service-csrf, x-client-id, range, if-match, if-none-match',
+    );
     expect(res.headers['access-control-max-age']).toBe('600');
     expect(res.headers.vary).toBe('Origin');
   });

@@ -58,6 +58,8 @@ type Documents = {
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.CreateAppDocument,
     "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    ": typeof types.DeployDocument,
     "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": typeof types.CreateTestUserDocument,
+    "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    ": typeof types.MoveFilesDocument,
+    "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": typeof types.LinkFileDocument,
 };
 const documents: Documents = {
     "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": types.ResourceFieldsFragmentDoc,
@@ -103,6 +105,8 @@ const documents: Documents = {
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": types.CreateAppDocument,
     "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    ": types.DeployDocument,
     "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": types.CreateTestUserDocument,
+    "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    ": types.MoveFilesDocument,
+    "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": types.LinkFileDocument,
 };
 
 /**
@@ -277,6 +281,14 @@ export function graphql(source: "\n      mutation Deploy($appId: ID!, $env: Stri
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    "): typeof import('./graphql.js').CreateTestUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    "): typeof import('./graphql.js').MoveFilesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    "): typeof import('./graphql.js').LinkFileDocument;
 
 
 export function graphql(source: string) {

@@ -392,6 +392,26 @@ export type CreateTestUserMutationVariables = Exact<{
 
 export type CreateTestUserMutation = { result: { userId: string, token: string, expiresAt: string, payer: string, env: string } };
 
+export type MoveFilesMutationVariables = Exact<{
+  resourceId: string | number;
+  bucket: string;
+  paths: Array<string> | string;
+  roomId?: string | number | null | undefined;
+}>;
+
+
+export type MoveFilesMutation = { result: { ok: boolean, moved: number } };
+
+export type LinkFileMutationVariables = Exact<{
+  resourceId: string | number;
+  bucket: string;
+  fileId: string | number;
+  path?: string | null | undefined;
+}>;
+
+
+export type LinkFileMutation = { result: { id: string, bucket: string, path: string, size: number, contentType: string, etag: string, roomId: string | null, creatorId: string | null, resourceId: string | null, linked: boolean, createdAt: string, updatedAt: string } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -925,3 +945,39 @@ export const CreateTestUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateTestUserMutation, CreateTestUserMutationVariables>;
+export const MoveFilesDocument = new TypedDocumentString(`
+    mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {
+  result: moveFiles(
+    resourceId: $resourceId
+    bucket: $bucket
+    paths: $paths
+    roomId: $roomId
+  ) {
+    ok
+    moved
+  }
+}
+    `) as unknown as TypedDocumentString<MoveFilesMutation, MoveFilesMutationVariables>;
+export const LinkFileDocument = new TypedDocumentString(`
+    mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {
+  result: linkFile(
+    resourceId: $resourceId
+    bucket: $bucket
+    fileId: $fileId
+    path: $path
+  ) {
+    id
+    bucket
+    path
+    size
+    contentType
+    etag
+    roomId
+    creatorId
+    resourceId
+    linked
+    createdAt
+    updatedAt
+  }
+}
+    `) as unknown as TypedDocumentString<LinkFileMutation, LinkFileMutationVariables>;

@@ -1,0 +1,66 @@
+/**
+ * The caller's standing for a write into a resource, shared by the row store and files
+ * (docs/api.md §5.2 auto-join): an active member writes with their roles; a non-member of a public
+ * resource with no pending row writes as the type's default role and joins in the same
+ * transaction once the access rule has admitted the write. The resource row is locked first (as
+ * every membership transition does), so racing first writes leave one membership.
+ */
+import type { PrincipalCaller } from '../domain/caller.js';
+import type { Role } from '../domain/roles.js';
+import { writeStanding } from '../domain/row-rules.js';
+import { type StoredVisibility, isPublic } from '../domain/visibility.js';
+import type { Tx } from './deps.js';
+import { ChangeSet, lockResource, resourceNotFound } from './membership-store.js';
+import { roomRoles } from './rooms.js';
+
+export type Roles = Awaited<ReturnType<typeof roomRoles>>;
+
+export interface WriteTarget {
+  id: string;
+  visibility: StoredVisibility;
+}
+
+export interface Writer {
+  roles: Roles;
+  /** Makes the caller a member; call it only once the write's rule has admitted them. null: no join. */
+  join: (() => Promise<void>) | null;
+}
+
+/**
+ * `joining`: whether this write may auto-join (reads, unlink and moveRoom never do); `joins`
+ * collects the change set whose events the caller publishes after commit.
+ */
+export async function writerRoles(
+  tx: Tx,
+  caller: PrincipalCaller,
+  resource: WriteTarget,
+  options: { joining: boolean; defaultRole: Role; now: Date; joins: ChangeSet[] },
+): Promise<Writer> {
+  const me = caller.principal.id;
+  const unlocked = await roomRoles(tx, resource.id, me);
+  if (unlocked.resourceRole) {
+    // A member's write shares the resource row lock a leave or removal takes FOR UPDATE, so the
+    // write sees the membership as it is when it commits: a member who just left writes nothing.
+    await tx.$executeRaw`SELECT 1 FROM resources WHERE id = ${resource.id} FOR KEY SHARE`;
+    const roles = await roomRoles(tx, resource.id, me);
+    if (roles.resourceRole) return { roles, join: null };
+  }
+  if (!isPublic(resource)) throw resourceNotFound(resource.id);
+  const locked = await lockResource(tx, caller.deployment.id, resource.id);
+  const changes = new ChangeSet(tx, locked, options.now, caller.deployment.appId);
+  options.joins.push(changes);
+  const party = await changes.party(me, caller.principal);
+  const standing = writeStanding(locked.visibility, party?.membership ?? null);
+  if (standing === 'member') return { roles: await roomRoles(tx, resource.id, me), join: null };
+  const none: Roles = { resourceRole: null, grants: new Map() };
+  if (standing === 'outsider' || !options.joining) return { roles: none, join: null };
+  let joined = false;
+  return {
+    roles: { resourceRole: options.defaultRole, grants: new Map() },
+    join: async () => {
+      if (joined) return;
+      joined = true;
+      await changes.apply(me, null, { state: 'active', role: options.defaultRole });
+    },
+  };
+}
