@@ -11,6 +11,7 @@ import './account.js';
 import './rooms.js';
 import './rows.js';
 import './files.js';
+import './billing.js';
 import './dashboard.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -21,6 +21,8 @@ import { emailSchema } from '../services/principals.js';
 import type { Services } from '../services/index.js';
 
 export const BOOTSTRAP_PATH = '/dev/bootstrap/developer-token';
+/** The operator's top-up of a developer's wallet (`gatehouse wallet credit`), under the same guard. */
+export const WALLET_CREDIT_PATH = '/dev/bootstrap/wallet-credit';
 export const BOOTSTRAP_SECRET_FILE = 'bootstrap.secret';
 export const BOOTSTRAP_SECRET_HEADER = 'x-gatehouse-bootstrap-secret';
 
@@ -40,8 +42,8 @@ export function createDevBootstrap({ services, config }: { services: Services; c
 
   async function handle(context: RequestContext): Promise<Response> {
     const { request } = context;
-    if (request.method !== 'POST')
-      return restError(new AppError('method_not_allowed', 405, `${request.method} is not supported on ${BOOTSTRAP_PATH}.`));
+    const path = context.url.pathname;
+    if (request.method !== 'POST') return restError(new AppError('method_not_allowed', 405, `${request.method} is not supported on ${path}.`));
     if (!secretDigest) {
       return restError(
         new AppError(
@@ -67,6 +69,7 @@ export function createDevBootstrap({ services, config }: { services: Services; c
     try {
       const body = parseJsonObject(await context.body());
       const email = parseInput(emailSchema, body.developer, 'body.developer');
+      if (path === WALLET_CREDIT_PATH) return json(200, await services.metering.creditDeveloper(email, body.usd));
       // The one answer that carries a token: the local operator asked for it with the secret.
       return json(201, await services.principals.createDeveloperToken(email));
     } catch (error) {
@@ -75,7 +78,7 @@ export function createDevBootstrap({ services, config }: { services: Services; c
   }
 
   return {
-    handles: (pathname: string) => pathname === BOOTSTRAP_PATH,
+    handles: (pathname: string) => pathname === BOOTSTRAP_PATH || pathname === WALLET_CREDIT_PATH,
     handle,
 
     /** Once listening: the secret file and the server's URL in the lock, for the CLI to find. */

@@ -836,6 +836,45 @@ export const routes: Route[] = [
     respond: app => app,
   }),
   route({
+    method: 'GET',
+    path: '/dev/budgets',
+    response: z.object({
+      period: z.string().describe('YYYY-MM, UTC'),
+      walletUsd: z.string(),
+      apps: z.array(
+        z.object({
+          appId: z.string(),
+          name: z.string(),
+          envs: z.array(z.object({ env: z.string(), limitUsd: z.string(), spentUsd: z.string() })),
+          users: z.array(z.object({ clientId: z.string().nullable(), spentUsd: z.string() })),
+        }),
+      ),
+    }),
+    errors: ['app_not_found'],
+    operation: graphql(`
+      query Budgets($appId: ID) {
+        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }
+      }
+    `),
+    query: z.strictObject({ appId: z.string().optional() }),
+    variables: ({ query }) => ({ appId: query.appId }),
+    respond: b => b,
+  }),
+  route({
+    method: 'PUT',
+    path: '/dev/apps/:appId/budgets/:env',
+    response: z.object({ appId: z.string(), env: z.string(), limitUsd: z.string() }),
+    errors: ['app_not_found', 'prod_not_allowed'],
+    operation: graphql(`
+      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {
+        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }
+      }
+    `),
+    body: z.strictObject({ usd: z.union([z.string(), z.number()]).transform(String) }),
+    variables: ({ params, body }) => ({ appId: params.appId, env: params.env, usd: body.usd }),
+    respond: b => b,
+  }),
+  route({
     method: 'PUT',
     path: '/dev/apps/:appId/deployments/:env',
     response: z.object({

@@ -225,6 +225,14 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       throw refused(action, name, role, room);
   }
 
+  /** The upload rule in the room a new file goes to; a room the caller holds nothing in is 404. */
+  function assertMayUpload(bucket: BucketIR, name: string, roles: Roles, room: string | null): void {
+    const role = roleIn(roles, room);
+    if (passesAccessRule(fileRule('upload', bucket.access), role, true, roles.resourceRole)) return;
+    if (room !== null && role === null) throw notFound('room_not_found', `No room ${room} that you hold a grant in.`);
+    throw refused('upload', name, role, room);
+  }
+
   /** Roles for a read: an active member's, a visitor's on a public resource; members-only outsiders see nothing. */
   async function readerRoles(db: Db, schema: SchemaIR, resource: ResourceRef, me: string): Promise<Roles> {
     const roles = await roomRoles(db, resource.id, me);
@@ -275,8 +283,10 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       if (existing?.mount)
         throw conflict('file_is_mounted', `${JSON.stringify(path)} is a mounted user file: its owner replaces it in their own bucket.`);
       if (resource) {
-        const roles = await roomRoles(prisma, resource.id, me);
-        if (roles.resourceRole && existing) judge('update', bucket, scope.bucket, roles, existing, me);
+        // A non-member of a public resource is judged as the member a first upload would make them.
+        const roles = await readerRoles(prisma, schema, resource, me);
+        if (existing) judge('update', bucket, scope.bucket, roles, existing, me);
+        else assertMayUpload(bucket, scope.bucket, roles, room);
       }
       await metering.assertAffordable(caller, [
         { class: 'writes', quantity: 1 },
@@ -305,11 +315,7 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
             else {
               // Rule 9: a new file goes to the default room, or the room the scope names.
               placeRoom = await roomOf(tx, resource.id, scope.kind === 'resource' ? scope.roomId : undefined);
-              const role = roleIn(writer.roles, placeRoom);
-              if (!passesAccessRule(fileRule('upload', bucket.access), role, true, writer.roles.resourceRole)) {
-                if (placeRoom !== null && role === null) throw notFound('room_not_found', `No room ${placeRoom} that you hold a grant in.`);
-                throw refused('upload', scope.bucket, role, placeRoom);
-              }
+              assertMayUpload(bucket, scope.bucket, writer.roles, placeRoom);
             }
             await writer.join?.();
           }

@@ -11,7 +11,9 @@ import { createHash } from 'node:crypto';
 import type { PrincipalCaller } from '../domain/caller.js';
 import { type BudgetKey, budgetPeriod, payerOf } from '../domain/payer.js';
 import { type Usage, costMicros } from '../domain/pricing.js';
-import { AppError } from '../errors.js';
+import { z } from 'zod';
+import { usdToMicros } from '../config.js';
+import { AppError, badRequest, notFound, parseInput } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from './deps.js';
@@ -97,7 +99,93 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
               ${payer.budget?.kind === 'app' ? payer.budget.key : null}, ${caller.principal.id}, ${operations}, ${now})`;
   }
 
+  const usdAmount = z
+    .union([z.string(), z.number()])
+    .transform(v => String(v))
+    .pipe(z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'must be a non-negative amount in dollars such as 10 or 2.50 (at most 6 decimals)'));
+
+  async function ownedApp(developerId: string, appId: string) {
+    const app = await deps.prisma.app.findUnique({ where: { id: appId }, select: { id: true, name: true, developerId: true } });
+    if (!app || app.developerId !== developerId) throw notFound('app_not_found', `No app ${appId} owned by you.`);
+    return app;
+  }
+
   return {
+    /** The operator's top-up of a developer's wallet (`gatehouse wallet credit`; loopback bootstrap route or the database). */
+    async creditDeveloper(email: string, usd: unknown): Promise<{ developerId: string; balanceUsd: string }> {
+      const amount = usdToMicros(parseInput(usdAmount, usd, 'usd'));
+      const developer = await deps.prisma.developer.findUnique({ where: { email }, select: { id: true } });
+      if (!developer) throw notFound('developer_not_found', `No developer ${email}: create one with gatehouse dev-token create --developer ${email}.`);
+      await deps.transaction(async tx => {
+        await wallet.grantDeveloperCredit(developer.id, tx);
+        await wallet.credit({ kind: 'developer', id: developer.id }, amount, tx);
+      });
+      return { developerId: developer.id, balanceUsd: microsToUsd(await wallet.balanceMicros(developer.id)) };
+    },
+
+    /**
+     * The developer's view (`gatehouse budget`, GET /dev/budgets): their wallet, and per app each
+     * test environment's budget and this month's spend, and what signed-in users spent there by
+     * OAuth client this month.
+     */
+    async budgets(developerId: string, appId?: string | null) {
+      if (appId) await ownedApp(developerId, appId);
+      const period = budgetPeriod(deps.now());
+      const monthStart = new Date(`${period}-01T00:00:00.000Z`);
+      const apps = await deps.prisma.app.findMany({
+        where: { developerId, ...(appId ? { id: appId } : {}) },
+        select: { id: true, name: true, deployments: { select: { env: true } } },
+        orderBy: { createdAt: 'asc' },
+      });
+      const ids = apps.map(a => a.id);
+      const budgets = await deps.prisma.budget.findMany({
+        where: { kind: 'env', payerId: developerId, appId: { in: ids } },
+        include: { spends: { where: { period } } },
+      });
+      const users = await deps.prisma.walletEntry.groupBy({
+        by: ['appId', 'clientId'],
+        where: { appId: { in: ids }, principalId: { not: null }, kind: { startsWith: 'charge:' }, createdAt: { gte: monthStart } },
+        _sum: { amountMicros: true },
+      });
+      await wallet.grantDeveloperCredit(developerId);
+      return {
+        period,
+        walletUsd: microsToUsd(await wallet.balanceMicros(developerId)),
+        apps: apps.map(app => {
+          const envs = new Set([...app.deployments.map(d => d.env).filter(env => env !== 'prod'), ...budgets.filter(b => b.appId === app.id).map(b => b.key)]);
+          return {
+            appId: app.id,
+            name: app.name,
+            envs: [...envs].sort().map(env => {
+              const budget = budgets.find(b => b.appId === app.id && b.key === env);
+              return {
+                env,
+                limitUsd: microsToUsd(budget?.limitMicros ?? config.metering.testEnvBudgetMicros),
+                spentUsd: microsToUsd(budget?.spends[0]?.spentMicros ?? 0n),
+              };
+            }),
+            users: users
+              .filter(u => u.appId === app.id)
+              .map(u => ({ clientId: u.clientId, spentUsd: microsToUsd(-(u._sum.amountMicros ?? 0n)) })),
+          };
+        }),
+      };
+    },
+
+    /** Sets a test environment's monthly budget (PUT /dev/apps/:appId/budgets/:env, `gatehouse budget set`). */
+    async setEnvBudget(developerId: string, appId: string, env: string, usd: unknown) {
+      await ownedApp(developerId, appId);
+      if (env === 'prod') throw badRequest('prod_not_allowed', 'prod has no test budget: test sessions never run there.');
+      const limit = usdToMicros(parseInput(usdAmount, usd, 'usd'));
+      const key: BudgetKey = { kind: 'env', payerId: developerId, appId, key: env };
+      await deps.prisma.budget.upsert({
+        where: { kind_payerId_appId_key: { kind: 'env', payerId: developerId, appId, key: env } },
+        create: { id: budgetId(key), kind: 'env', payerId: developerId, appId, key: env, limitMicros: limit },
+        update: { limitMicros: limit, updatedAt: deps.now() },
+      });
+      return { appId, env, limitUsd: microsToUsd(limit) };
+    },
+
     /**
      * Charges the caller's payer for one call's usage. With `db` (the write's transaction) inside
      * it, as its last statements; with null in a transaction of its own (reads). 402

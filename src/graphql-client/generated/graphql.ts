@@ -374,6 +374,22 @@ export type CreateAppMutationVariables = Exact<{
 
 export type CreateAppMutation = { result: { id: string, name: string, origins: Array<string>, clientIds: Array<string>, environments: Array<string>, createdAt: string } };
 
+export type BudgetsQueryVariables = Exact<{
+  appId?: string | number | null | undefined;
+}>;
+
+
+export type BudgetsQuery = { result: { period: string, walletUsd: string, apps: Array<{ appId: string, name: string, envs: Array<{ env: string, limitUsd: string, spentUsd: string }>, users: Array<{ clientId: string | null, spentUsd: string }> }> } };
+
+export type SetEnvBudgetMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  usd: string;
+}>;
+
+
+export type SetEnvBudgetMutation = { result: { appId: string, env: string, limitUsd: string } };
+
 export type DeployMutationVariables = Exact<{
   appId: string | number;
   env: string;
@@ -922,6 +938,36 @@ export const CreateAppDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateAppMutation, CreateAppMutationVariables>;
+export const BudgetsDocument = new TypedDocumentString(`
+    query Budgets($appId: ID) {
+  result: budgets(appId: $appId) {
+    period
+    walletUsd
+    apps {
+      appId
+      name
+      envs {
+        env
+        limitUsd
+        spentUsd
+      }
+      users {
+        clientId
+        spentUsd
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BudgetsQuery, BudgetsQueryVariables>;
+export const SetEnvBudgetDocument = new TypedDocumentString(`
+    mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {
+  result: setEnvBudget(appId: $appId, env: $env, usd: $usd) {
+    appId
+    env
+    limitUsd
+  }
+}
+    `) as unknown as TypedDocumentString<SetEnvBudgetMutation, SetEnvBudgetMutationVariables>;
 export const DeployDocument = new TypedDocumentString(`
     mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {
   result: deploy(appId: $appId, env: $env, schema: $schema) {

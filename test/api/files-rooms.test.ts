@@ -1,0 +1,129 @@
+/**
+ * Files across rooms (spec §4.4 rules 6, 7, 9): a resource bucket is partitioned by rooms like a
+ * table: union read over the rooms you may read, default-room upload, room-scoped requests,
+ * moveRoom with the same authority and one charge, 404 (never 403) for a file in a room you hold
+ * nothing in, and no room deleted while files remain.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Seed, type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
+import { fileRequest, filesSeed } from './files.fixture.js';
+
+let ctx: TestContext;
+let s: Seed;
+let resource: string;
+let roomId: string;
+let base: string;
+
+type User = Seed['users'][string];
+const put = (who: User, path: string, body: string) => fileRequest(ctx, who, 'PUT', path, { body, headers: { 'content-type': 'text/plain' } });
+const paths = (body: { files: { path: string }[] }) => body.files.map(f => f.path);
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  s = await filesSeed(ctx, ['owner', 'bob', 'carol']);
+  const { owner, bob, carol } = s.users;
+  resource = await createResource(owner, 'room', 'Rooms of files');
+  await addMember(owner, bob, resource, 'writer');
+  await addMember(owner, carol, resource, 'writer');
+  roomId = (await owner.post(`/v1/resources/${resource}/rooms`, { name: 'Private' })).body.id;
+  const granted = await owner.request('PUT', `/v1/resources/${resource}/rooms/${roomId}/grants/${encodeURIComponent(bob.id)}`, { role: 'writer' });
+  expect(granted.status).toBe(200);
+  base = `/v1/files/resources/${resource}/attachments`;
+  expect((await put(owner, `${base}/lobby.txt`, 'everyone')).status).toBe(201);
+  expect((await put(bob, `${base}/secret.txt?roomId=${roomId}`, 'bob only')).status).toBe(201);
+});
+afterAll(() => ctx.close());
+
+describe('rule 9: union read, default-room write, room scope', () => {
+  it("a resource-scoped list spans the rooms you may read, with each file's roomId", async () => {
+    const listed = await s.users.bob.get(base);
+    expect(listed.body.files.map((f: { path: string; roomId: string | null }) => [f.path, f.roomId])).toEqual([
+      ['lobby.txt', null],
+      ['secret.txt', roomId],
+    ]);
+    expect(paths((await s.users.carol.get(base)).body)).toEqual(['lobby.txt']);
+  });
+
+  it('a room-scoped list and download reach that room alone', async () => {
+    const { bob } = s.users;
+    expect(paths((await bob.get(`${base}?roomId=${roomId}`)).body)).toEqual(['secret.txt']);
+    expect(paths((await bob.get(`${base}?roomId=${resource}`)).body)).toEqual(['lobby.txt']);
+    expect((await fileRequest(ctx, bob, 'GET', `${base}/lobby.txt?roomId=${roomId}`)).status).toBe(404);
+    expect(await (await fileRequest(ctx, bob, 'GET', `${base}/secret.txt?roomId=${roomId}`)).text()).toBe('bob only');
+  });
+
+  it('a file in a room you hold nothing in is 404, never 403: to a member and to the owner', async () => {
+    for (const who of [s.users.carol, s.users.owner]) {
+      const res = await fileRequest(ctx, who, 'GET', `${base}/secret.txt`);
+      expect(res.status).toBe(404);
+      expect((await res.json()).error).toBe('file_not_found');
+    }
+    // (The owner could delete it: the default delete rule names admin, which reaches every room, as for rows.)
+    expect((await fileRequest(ctx, s.users.carol, 'DELETE', `${base}/secret.txt`)).status).toBe(404);
+    // Uploading into a room you hold nothing in is 404 too.
+    expect((await put(s.users.carol, `${base}/x.txt?roomId=${roomId}`, 'x')).status).toBe(404);
+  });
+
+  it('another resource\'s room id is 400 invalid_room', async () => {
+    const other = await createResource(s.users.owner, 'room', 'Other');
+    const res = await s.users.owner.get(`/v1/files/resources/${other}/attachments?roomId=${roomId}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_room');
+  });
+});
+
+describe('rule 7 for files: moveRoom', () => {
+  it('needs admin in the source room: a writer there is refused, then an admin grant moves it in one charge', async () => {
+    const { owner, bob, carol } = s.users;
+    const refused = await bob.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['secret.txt'], roomId: null });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('room_forbidden');
+    await owner.request('PUT', `/v1/resources/${resource}/rooms/${roomId}/grants/${encodeURIComponent(owner.id)}`, { role: 'admin' });
+    const prisma = ctx.app.services.deps.prisma;
+    const charges = () => prisma.walletEntry.count({ where: { developerId: s.developerId, kind: 'charge:files.move' } });
+    const before = await charges();
+    const moved = await owner.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['secret.txt', 'lobby.txt'], roomId });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body).toEqual({ ok: true, moved: 2 });
+    expect(await charges()).toBe(before + 1);
+    expect(paths((await carol.get(base)).body)).toEqual([]);
+    const back = await owner.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['secret.txt', 'lobby.txt'], roomId: null });
+    expect(back.status).toBe(200);
+    expect(paths((await carol.get(base)).body)).toEqual(['lobby.txt', 'secret.txt']);
+  });
+
+  it('unknown paths are 404 and nothing moves', async () => {
+    const res = await s.users.owner.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['lobby.txt', 'nope.txt'], roomId });
+    expect(res.status).toBe(404);
+    expect(paths((await s.users.carol.get(base)).body)).toContain('lobby.txt');
+  });
+});
+
+describe('room deletion', () => {
+  it('is 409 room_not_empty while a file sits in the room, and works once it is moved out', async () => {
+    const { owner, bob } = s.users;
+    const room2 = (await owner.post(`/v1/resources/${resource}/rooms`, { name: 'Second' })).body.id;
+    for (const [who, role] of [
+      [bob, 'writer'],
+      [owner, 'admin'],
+    ] as const) {
+      await owner.request('PUT', `/v1/resources/${resource}/rooms/${room2}/grants/${encodeURIComponent(who.id)}`, { role });
+    }
+    expect((await put(bob, `${base}/in-room.txt?roomId=${room2}`, 'x')).status).toBe(201);
+    const refused = await owner.request('DELETE', `/v1/resources/${resource}/rooms/${room2}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('room_not_empty');
+    expect((await owner.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['in-room.txt'], roomId: null })).status).toBe(200);
+    expect((await owner.request('DELETE', `/v1/resources/${resource}/rooms/${room2}`)).status).toBe(200);
+  });
+});
+
+describe('GraphQL metadata', () => {
+  it('files(...) lists what the REST list answers', async () => {
+    const res = await s.users.bob.gql('query($id: ID!) { files(bucket: "attachments", resourceId: $id) { files { path roomId linked etag size } nextCursor } }', {
+      id: resource,
+    });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.files.files.map((f: { path: string }) => f.path)).toEqual(paths((await s.users.bob.get(base)).body));
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Metering (docs/api.md §14, spec 5.4): a test session's operations charge the minting developer
+ * in the same transaction as the write, within the environment's budget (created lazily at $2);
+ * a refused operation charges nothing; a short wallet or budget is 402 `payment_required` and
+ * changes nothing; concurrent charges never overdraw. Runs on both stores.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Seed, type TestContext, createResource, startTestApp } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { blobKeys, fileRequest, filesSeed } from './files.fixture.js';
+import { ROWS_SCHEMA } from './rows.fixture.js';
+
+const available = await backends();
+
+describe.each(available)('metering on $name', backend => {
+  let ctx: TestContext;
+  let s: Seed;
+  let project: string;
+
+  beforeAll(async () => {
+    ctx = await startTestApp({ database: await backend.create() });
+    s = await filesSeed(ctx, ['alice', 'bob']);
+    // Tables and buckets in one schema.
+    const { buckets } = (await import('./files.fixture.js')).FILES_SCHEMA;
+    const deployed = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: { ...ROWS_SCHEMA, buckets } });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+    project = await createResource(s.users.alice, 'project', 'Metered');
+  });
+  afterAll(() => ctx.close());
+
+  const prisma = () => ctx.database.prisma;
+  const balance = async () => (await prisma().wallet.findUnique({ where: { holderId: s.developerId } }))?.balanceMicros ?? 0n;
+  const charges = (kind?: string) => prisma().walletEntry.findMany({ where: { developerId: s.developerId, ...(kind ? { kind } : {}) }, orderBy: { createdAt: 'asc' } });
+  const insert = (title: string, who = s.users.alice) =>
+    who.post('/v1/db/query', { scope: { kind: 'resource', resourceId: project }, table: 'tasks', op: 'insert', values: { title } });
+  const taskCount = () => prisma().row.count({ where: { resourceId: project, tableName: 'tasks' } });
+
+  it("a test session's write charges the minting developer, who starts with the developer credit", async () => {
+    expect((await insert('first')).status).toBe(200);
+    const credit = await charges('developer_credit');
+    expect(credit).toHaveLength(1);
+    expect(credit[0].amountMicros).toBe(5_000_000n);
+    const [charge] = await charges('charge:rows.insert');
+    expect(charge).toMatchObject({ amountMicros: -2n, appId: s.appId, env: 'dev', actorId: s.users.alice.id, quantity: 1n });
+    // The balance is the ledger's sum.
+    const entries = await prisma().walletEntry.aggregate({ where: { developerId: s.developerId }, _sum: { amountMicros: true } });
+    expect(await balance()).toBe(entries._sum.amountMicros);
+  });
+
+  it('reads charge once answered; a refused or invalid operation charges nothing', async () => {
+    const before = await balance();
+    expect((await s.users.alice.post('/v1/db/query', { scope: { kind: 'resource', resourceId: project }, table: 'tasks', op: 'select' })).status).toBe(200);
+    expect(await balance()).toBe(before - 1n);
+    const outsider = await insert('nope', s.users.bob);
+    expect(outsider.status).toBe(404);
+    const invalid = await s.users.alice.post('/v1/db/query', { scope: { kind: 'resource', resourceId: project }, table: 'tasks', op: 'insert', values: {} });
+    expect(invalid.status).toBe(400);
+    expect(await balance()).toBe(before - 1n);
+  });
+
+  it('a batch is one charge for its operations', async () => {
+    const before = (await charges()).length;
+    const scope = { kind: 'resource', resourceId: project };
+    const res = await s.users.alice.post('/v1/db/batch', {
+      operations: [
+        { scope, table: 'tasks', op: 'insert', values: { title: 'a' } },
+        { scope, table: 'tasks', op: 'insert', values: { title: 'b' } },
+        { scope, table: 'tasks', op: 'select' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const added = (await charges()).slice(before);
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ kind: 'charge:rows.batch', quantity: 3n, amountMicros: -5n });
+  });
+
+  it('the env budget exists lazily at $2 and a short one answers 402 env_budget with nothing written', async () => {
+    const budgets = await s.developer.get('/dev/budgets');
+    expect(budgets.status).toBe(200);
+    expect(budgets.body.apps[0].envs).toEqual([{ env: 'dev', limitUsd: '2.00', spentUsd: expect.stringMatching(/^0\.0000\d+$/) }]);
+    expect(await prisma().budget.count({ where: { payerId: s.developerId } })).toBe(1);
+
+    const spent = budgets.body.apps[0].envs[0].spentUsd;
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: spent })).body).toEqual({ appId: s.appId, env: 'dev', limitUsd: spent });
+    const tasks = await taskCount();
+    const before = await balance();
+    const refused = await insert('over budget');
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({ error: 'payment_required', reason: 'env_budget', env: 'dev' });
+    expect(refused.body.message).toContain('gatehouse budget set');
+    expect(await taskCount()).toBe(tasks);
+    expect(await balance()).toBe(before);
+
+    // An upload refused for money streams nothing into the blob store.
+    const blobs = await blobKeys(ctx);
+    const upload = await fileRequest(ctx, s.users.alice, 'PUT', '/v1/files/me/docs/x.txt', { body: 'x', headers: { 'content-type': 'text/plain' } });
+    expect(upload.status).toBe(402);
+    expect(await blobKeys(ctx)).toEqual(blobs);
+
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: '2' })).status).toBe(200);
+    expect((await insert('within budget again')).status).toBe(200);
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/prod`, { usd: '2' })).body.error).toBe('prod_not_allowed');
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: '-1' })).status).toBe(400);
+  });
+
+  it('a short developer wallet answers 402 wallet; concurrent writes never overdraw it', async () => {
+    await prisma().wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 20n } });
+    const results = await Promise.all(Array.from({ length: 15 }, (_, i) => insert(`race ${i}`)));
+    const statuses = results.map(r => r.status).sort();
+    expect(statuses.filter(st => st === 200)).toHaveLength(10);
+    expect(statuses.filter(st => st === 402)).toHaveLength(5);
+    expect(results.find(r => r.status === 402)?.body.reason).toBe('wallet');
+    expect(await balance()).toBe(0n);
+  });
+
+  it('at rest: a day settles once per holder; a resource pays for its own rows', async () => {
+    await prisma().wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 1_000_000n } });
+    const day = new Date('2030-01-15T12:00:00Z');
+    const first = await ctx.app.services.metering.settleStorage(day);
+    expect(first.holders).toBeGreaterThan(0);
+    const entries = await prisma().walletEntry.findMany({ where: { resourceId: project, kind: 'storage' } });
+    expect(entries).toHaveLength(1);
+    expect(entries[0].amountMicros).toBeLessThan(0n);
+    expect((await ctx.app.services.metering.settleStorage(day)).holders).toBe(0);
+    expect(await prisma().walletEntry.count({ where: { resourceId: project, kind: 'storage' } })).toBe(1);
+  });
+});
