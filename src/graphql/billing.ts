@@ -15,7 +15,7 @@ const EnvBudgetRef = builder.objectRef<AppBudgets['envs'][number]>('EnvBudget').
 });
 
 const ClientSpendRef = builder.objectRef<AppBudgets['users'][number]>('ClientSpend').implement({
-  description: "What signed-in users spent in the app this month through one OAuth client (null: a token whose client the gateway could not learn).",
+  description: 'What signed-in users spent in the app this month through one OAuth client (null: a token whose client the gateway could not learn).',
   fields: t => ({ clientId: t.exposeString('clientId', { nullable: true }), spentUsd: t.exposeString('spentUsd') }),
 });
 
@@ -45,7 +45,8 @@ builder.queryFields(t => ({
     type: BudgetsRef,
     description: 'Your wallet, test-environment budgets and spend per app (developer token).',
     args: { appId: t.arg.id() },
-    resolve: (_, args, ctx) => ctx.services.metering.budgets(requireDeveloper(ctx.caller).developerId, args.appId == null ? null : String(args.appId)),
+    resolve: (_, args, ctx) =>
+      ctx.services.metering.budgets(requireDeveloper(ctx.caller).developerId, args.appId == null ? null : String(args.appId)),
   }),
 }));
 

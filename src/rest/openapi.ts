@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { commonGatewayErrors, type GatewayRouteDoc, gatewayRouteDocs, type HostedVariant, type Shape } from '../auth/auth-openapi.js';
 import { CSRF_HEADER } from '../auth/csrf.js';
 import { HOSTED_PREFIX, REFRESH_COOKIE, SESSION_COOKIE } from '../auth/request-context.js';
+import { fileRoutePaths } from './files-openapi.js';
 import { type Route, routes as routeTable } from './routes.js';
 
 /** docs/api.md §8.2: the status of every code a route can document. test/api/openapi.test.ts checks it against the doc. */
@@ -89,6 +90,18 @@ export const ERROR_STATUS: Record<string, number> = {
   pending_limit: 409,
   invite_link_limit: 409,
   room_not_empty: 409,
+  file_exists: 409,
+  precondition_failed: 412,
+  file_too_large: 413,
+  range_not_satisfiable: 416,
+  payment_required: 402,
+  file_not_found: 404,
+  unknown_bucket: 404,
+  blob_missing: 404,
+  developer_not_found: 404,
+  invalid_path: 400,
+  bucket_not_in_scope: 400,
+  file_is_mounted: 409,
   room_limit: 409,
   unique_violation: 409,
   env_not_deployed: 409,
@@ -329,6 +342,8 @@ export function buildOpenApiDocument(routes: Route[] = routeTable, gatewayRoutes
   // App routes are served under /_osg/v1 on hosted origins; developer and dashboard routes are not.
   for (const route of routes) add(openApiPath(route.path), route.method, operation(route), kindOf(route) === 'app' ? 'prefixed' : 'no');
   for (const route of gatewayRoutes) add(route.path, route.method, gatewayOperation(route), route.hosted);
+  for (const [path, methods] of Object.entries(fileRoutePaths()))
+    for (const [method, op] of Object.entries(methods)) add(path, method, op, 'prefixed');
   return {
     openapi: '3.1.0',
     info: {
@@ -378,6 +393,7 @@ export function buildOpenApiDocument(routes: Route[] = routeTable, gatewayRoutes
     tags: [
       { name: 'resources', description: 'Resources, membership, rooms, agents and blocks (docs/api.md §2, §5, §10)' },
       { name: 'rows', description: 'The row store (docs/api.md §11)' },
+      { name: 'files', description: 'Files in buckets, streamed (docs/api.md §13)' },
       { name: 'dashboard', description: 'Dashboard session cookie only (docs/api.md §4.2)' },
       { name: 'developer', description: 'Developer token only (docs/api.md §3)' },
       { name: 'auth', description: 'Sign-in, session cookies and consent (docs/api.md §4.1, §4.5–§4.7)' },

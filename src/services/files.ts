@@ -549,7 +549,7 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
         for (const path of paths) {
           const reached = await findAt(tx, caller, scope, path, true);
           if (!reached) throw fileNotFound(path);
-          if (reached.mount) throw badRequest('file_is_mounted', `${JSON.stringify(path)} is a mount: mounts carry no room (§4.4 rule 10).`);
+          if (reached.mount) throw conflict('file_is_mounted', `${JSON.stringify(path)} is a mount: mounts carry no room (§4.4 rule 10).`);
           const source = reached.file.roomId;
           const sourceRole = roleIn(writer.roles, source);
           if (source !== null && sourceRole === null) throw fileNotFound(path);

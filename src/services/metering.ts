@@ -115,7 +115,8 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
     async creditDeveloper(email: string, usd: unknown): Promise<{ developerId: string; balanceUsd: string }> {
       const amount = usdToMicros(parseInput(usdAmount, usd, 'usd'));
       const developer = await deps.prisma.developer.findUnique({ where: { email }, select: { id: true } });
-      if (!developer) throw notFound('developer_not_found', `No developer ${email}: create one with gatehouse dev-token create --developer ${email}.`);
+      if (!developer)
+        throw notFound('developer_not_found', `No developer ${email}: create one with gatehouse dev-token create --developer ${email}.`);
       await deps.transaction(async tx => {
         await wallet.grantDeveloperCredit(developer.id, tx);
         await wallet.credit({ kind: 'developer', id: developer.id }, amount, tx);
@@ -152,7 +153,10 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
         period,
         walletUsd: microsToUsd(await wallet.balanceMicros(developerId)),
         apps: apps.map(app => {
-          const envs = new Set([...app.deployments.map(d => d.env).filter(env => env !== 'prod'), ...budgets.filter(b => b.appId === app.id).map(b => b.key)]);
+          const envs = new Set([
+            ...app.deployments.map(d => d.env).filter(env => env !== 'prod'),
+            ...budgets.filter(b => b.appId === app.id).map(b => b.key),
+          ]);
           return {
             appId: app.id,
             name: app.name,
@@ -164,9 +168,7 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
                 spentUsd: microsToUsd(budget?.spends[0]?.spentMicros ?? 0n),
               };
             }),
-            users: users
-              .filter(u => u.appId === app.id)
-              .map(u => ({ clientId: u.clientId, spentUsd: microsToUsd(-(u._sum.amountMicros ?? 0n)) })),
+            users: users.filter(u => u.appId === app.id).map(u => ({ clientId: u.clientId, spentUsd: microsToUsd(-(u._sum.amountMicros ?? 0n)) })),
           };
         }),
       };

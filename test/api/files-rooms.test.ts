@@ -64,7 +64,7 @@ describe('rule 9: union read, default-room write, room scope', () => {
     expect((await put(s.users.carol, `${base}/x.txt?roomId=${roomId}`, 'x')).status).toBe(404);
   });
 
-  it('another resource\'s room id is 400 invalid_room', async () => {
+  it("another resource's room id is 400 invalid_room", async () => {
     const other = await createResource(s.users.owner, 'room', 'Other');
     const res = await s.users.owner.get(`/v1/files/resources/${other}/attachments?roomId=${roomId}`);
     expect(res.status).toBe(400);
@@ -87,7 +87,12 @@ describe('rule 7 for files: moveRoom', () => {
     expect(moved.body).toEqual({ ok: true, moved: 2 });
     expect(await charges()).toBe(before + 1);
     expect(paths((await carol.get(base)).body)).toEqual([]);
-    const back = await owner.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['secret.txt', 'lobby.txt'], roomId: null });
+    const back = await owner.post('/v1/files/move', {
+      resourceId: resource,
+      bucket: 'attachments',
+      paths: ['secret.txt', 'lobby.txt'],
+      roomId: null,
+    });
     expect(back.status).toBe(200);
     expect(paths((await carol.get(base)).body)).toEqual(['lobby.txt', 'secret.txt']);
   });
@@ -113,16 +118,21 @@ describe('room deletion', () => {
     const refused = await owner.request('DELETE', `/v1/resources/${resource}/rooms/${room2}`);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe('room_not_empty');
-    expect((await owner.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['in-room.txt'], roomId: null })).status).toBe(200);
+    expect((await owner.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['in-room.txt'], roomId: null })).status).toBe(
+      200,
+    );
     expect((await owner.request('DELETE', `/v1/resources/${resource}/rooms/${room2}`)).status).toBe(200);
   });
 });
 
 describe('GraphQL metadata', () => {
   it('files(...) lists what the REST list answers', async () => {
-    const res = await s.users.bob.gql('query($id: ID!) { files(bucket: "attachments", resourceId: $id) { files { path roomId linked etag size } nextCursor } }', {
-      id: resource,
-    });
+    const res = await s.users.bob.gql(
+      'query($id: ID!) { files(bucket: "attachments", resourceId: $id) { files { path roomId linked etag size } nextCursor } }',
+      {
+        id: resource,
+      },
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data.files.files.map((f: { path: string }) => f.path)).toEqual(paths((await s.users.bob.get(base)).body));
   });

@@ -30,7 +30,8 @@ describe.each(available)('metering on $name', backend => {
 
   const prisma = () => ctx.database.prisma;
   const balance = async () => (await prisma().wallet.findUnique({ where: { holderId: s.developerId } }))?.balanceMicros ?? 0n;
-  const charges = (kind?: string) => prisma().walletEntry.findMany({ where: { developerId: s.developerId, ...(kind ? { kind } : {}) }, orderBy: { createdAt: 'asc' } });
+  const charges = (kind?: string) =>
+    prisma().walletEntry.findMany({ where: { developerId: s.developerId, ...(kind ? { kind } : {}) }, orderBy: { createdAt: 'asc' } });
   const insert = (title: string, who = s.users.alice) =>
     who.post('/v1/db/query', { scope: { kind: 'resource', resourceId: project }, table: 'tasks', op: 'insert', values: { title } });
   const taskCount = () => prisma().row.count({ where: { resourceId: project, tableName: 'tasks' } });
@@ -49,11 +50,18 @@ describe.each(available)('metering on $name', backend => {
 
   it('reads charge once answered; a refused or invalid operation charges nothing', async () => {
     const before = await balance();
-    expect((await s.users.alice.post('/v1/db/query', { scope: { kind: 'resource', resourceId: project }, table: 'tasks', op: 'select' })).status).toBe(200);
+    expect(
+      (await s.users.alice.post('/v1/db/query', { scope: { kind: 'resource', resourceId: project }, table: 'tasks', op: 'select' })).status,
+    ).toBe(200);
     expect(await balance()).toBe(before - 1n);
     const outsider = await insert('nope', s.users.bob);
     expect(outsider.status).toBe(404);
-    const invalid = await s.users.alice.post('/v1/db/query', { scope: { kind: 'resource', resourceId: project }, table: 'tasks', op: 'insert', values: {} });
+    const invalid = await s.users.alice.post('/v1/db/query', {
+      scope: { kind: 'resource', resourceId: project },
+      table: 'tasks',
+      op: 'insert',
+      values: {},
+    });
     expect(invalid.status).toBe(400);
     expect(await balance()).toBe(before - 1n);
   });
@@ -81,7 +89,11 @@ describe.each(available)('metering on $name', backend => {
     expect(await prisma().budget.count({ where: { payerId: s.developerId } })).toBe(1);
 
     const spent = budgets.body.apps[0].envs[0].spentUsd;
-    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: spent })).body).toEqual({ appId: s.appId, env: 'dev', limitUsd: spent });
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: spent })).body).toEqual({
+      appId: s.appId,
+      env: 'dev',
+      limitUsd: spent,
+    });
     const tasks = await taskCount();
     const before = await balance();
     const refused = await insert('over budget');

@@ -21,7 +21,23 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const templateOf = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 const operationOf = (method: string, path: string): Json => doc.paths[templateOf(path)]?.[method.toLowerCase()];
 /** Every operation the document should have: the REST table's and the gateway table's. */
-const expectedOperations = [...routes.map(r => `${r.method} ${templateOf(r.path)}`), ...gatewayRouteDocs.map(r => `${r.method} ${r.path}`)];
+// The streaming file routes (src/rest/files.ts) are documented beside the tables: GET, PUT and DELETE
+// of a file, GET of a bucket, for your own buckets and a resource's (test/api/files.test.ts serves each).
+const FILE_OPERATIONS = [
+  'GET /v1/files/me/{bucket}',
+  'GET /v1/files/me/{bucket}/{path}',
+  'PUT /v1/files/me/{bucket}/{path}',
+  'DELETE /v1/files/me/{bucket}/{path}',
+  'GET /v1/files/resources/{resourceId}/{bucket}',
+  'GET /v1/files/resources/{resourceId}/{bucket}/{path}',
+  'PUT /v1/files/resources/{resourceId}/{bucket}/{path}',
+  'DELETE /v1/files/resources/{resourceId}/{bucket}/{path}',
+];
+const expectedOperations = [
+  ...routes.map(r => `${r.method} ${templateOf(r.path)}`),
+  ...gatewayRouteDocs.map(r => `${r.method} ${r.path}`),
+  ...FILE_OPERATIONS,
+];
 
 /**
  * The `METHOD /path` keys of the auth route table (the Map in createAuthRoutes), read from its

@@ -34,7 +34,7 @@ export const LAYERS: { name: string; rank: number; match: RegExp }[] = [
   {
     name: 'foundation',
     rank: 1,
-    match: /^(errors\.ts|error-responses\.ts|config(\.spec)?\.ts|lib\/|db\/|generated\/|graphql-client\/|schema\/|realtime\/limits\.ts)/,
+    match: /^(errors\.ts|error-responses\.ts|config(\.spec)?\.ts|lib\/|db\/|storage\/|generated\/|graphql-client\/|schema\/|realtime\/limits\.ts)/,
   },
   { name: 'idp', rank: 2, match: /^idp\// },
   { name: 'transports', rank: 5, match: /^realtime\/websocket(\.spec)?\.ts$/ },
