@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { PrincipalCaller } from './caller.js';
+import { budgetPeriod, payerOf } from './payer.js';
+
+const deployment = { id: 'dep_1', appId: 'app_1', env: 'dev' };
+const caller = (over: Partial<PrincipalCaller> & { principal?: PrincipalCaller['principal'] }): PrincipalCaller => ({
+  type: 'principal',
+  principal: { id: 'usr_1', kind: 'user', ownerId: null },
+  deployment,
+  credential: 'provider',
+  payer: null,
+  ...over,
+});
+
+/** Spec 5.2 and 5.4 as a table: who pays, and which budget holds it. */
+describe('payerOf', () => {
+  it.each<[string, PrincipalCaller, ReturnType<typeof payerOf>]>([
+    [
+      'a test session: the minting developer, within the env budget',
+      caller({ principal: { id: 'test:app_1:alice', kind: 'user', ownerId: null }, credential: 'test_session', payer: 'dev_9' }),
+      { holder: { kind: 'developer', id: 'dev_9' }, budget: { kind: 'env', payerId: 'dev_9', appId: 'app_1', key: 'dev' } },
+    ],
+    [
+      'a provider token whose client is known: the person, within the app budget',
+      caller({ clientId: 'client_a' }),
+      { holder: { kind: 'principal', id: 'usr_1' }, budget: { kind: 'app', payerId: 'usr_1', appId: 'app_1', key: 'client_a' } },
+    ],
+    [
+      'a session cookie whose client is known: the same',
+      caller({ credential: 'session', clientId: 'client_a' }),
+      { holder: { kind: 'principal', id: 'usr_1' }, budget: { kind: 'app', payerId: 'usr_1', appId: 'app_1', key: 'client_a' } },
+    ],
+    ['userinfo (no client id): the person, no budget', caller({ clientId: null }), { holder: { kind: 'principal', id: 'usr_1' }, budget: null }],
+    [
+      "an agent: its owner's wallet, no budget",
+      caller({ principal: { id: 'agt_1', kind: 'agent', ownerId: 'usr_1' }, credential: 'agent', clientId: 'ignored' }),
+      { holder: { kind: 'principal', id: 'usr_1' }, budget: null },
+    ],
+  ])('%s', (_what, who, expected) => {
+    expect(payerOf(who)).toEqual(expected);
+  });
+
+  it('budget periods are UTC months', () => {
+    expect(budgetPeriod(new Date('2026-11-30T23:59:59Z'))).toBe('2026-11');
+    expect(budgetPeriod(new Date('2026-12-01T00:00:00Z'))).toBe('2026-12');
+  });
+});
