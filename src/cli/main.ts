@@ -6,6 +6,7 @@ import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { packageRoot } from '../db/paths.js';
 import { type CliIO, type Command, processIO } from './command.js';
 import { appsCreate, appsList } from './commands/apps.js';
+import { budget, budgetSet, walletCredit } from './commands/budget.js';
 import { deploy } from './commands/deploy.js';
 import { devTokenCreate } from './commands/dev-token.js';
 import { idp } from './commands/idp.js';
@@ -14,7 +15,7 @@ import { serve } from './commands/serve.js';
 import { testSession } from './commands/test-session.js';
 import { CliError, type Output, createOutput, reportError, usageError } from './output.js';
 
-const COMMANDS: Command[] = [serve, idp, migrate, devTokenCreate, appsCreate, appsList, deploy, testSession];
+const COMMANDS: Command[] = [serve, idp, migrate, devTokenCreate, appsCreate, appsList, deploy, testSession, budget, budgetSet, walletCredit];
 
 const COMMON_OPTIONS = `Common options:
   --json       Print exactly one JSON object on stdout (errors too: { "error", "message" }).
@@ -65,7 +66,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
 
 /** The command whose words the arguments start with ('apps create x' -> 'apps create'). */
 function findCommand(argv: string[]): Command | undefined {
-  return COMMANDS.find(c => c.name.split(' ').every((word, i) => argv[i] === word));
+  // The longest matching name wins: `budget set ...` is not `budget` with an argument.
+  const matching = COMMANDS.filter(c => c.name.split(' ').every((word, i) => argv[i] === word));
+  return matching.sort((a, b) => b.name.length - a.name.length)[0];
 }
 
 /** `gatehouse`, `gatehouse --help`, `gatehouse apps`, `gatehouse apps --help`, or an unknown command. */

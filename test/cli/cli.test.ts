@@ -246,6 +246,15 @@ describe('migrate and dev-token create (database bootstrap)', () => {
     expect(body.token).not.toBe(plain.stdout.trim());
   }, 120_000);
 
+  it('wallet credit tops up a developer opening the database itself (no server holds it)', async () => {
+    const run = await gatehouse(['wallet', 'credit', '--developer', 'boot@example.test', '--usd', '10', '--json'], { DATA_DIR: dataDir });
+    expect(run.code).toBe(0);
+    // The starting credit ($5) first, then the top-up.
+    expect(parseJson(run)).toMatchObject({ balanceUsd: '15.00' });
+    const bad = await gatehouse(['wallet', 'credit', '--developer', 'boot@example.test', '--usd', '-3'], { DATA_DIR: dataDir });
+    expect(bad.code).toBe(2);
+  }, 120_000);
+
   it('dev-token create rejects a bad email as a usage error without opening the database', async () => {
     const run = await gatehouse(['dev-token', 'create', '--developer', 'not-an-email'], { DATA_DIR: dataDir });
     expect(run.code).toBe(2);
@@ -277,6 +286,11 @@ describe('migrate and dev-token create (database bootstrap)', () => {
       // The token is in the server's database, not in a copy that a second process threw away.
       const apps = await fetch(`${served}/dev/apps`, { headers: { authorization: `Bearer ${token}` } });
       expect(apps.status).toBe(200);
+      const credited = await gatehouse(['wallet', 'credit', '--developer', 'while-serving@example.test', '--usd', '2.5', '--json'], {
+        DATA_DIR: dataDir,
+      });
+      expect(credited.code).toBe(0);
+      expect(parseJson(credited)).toMatchObject({ balanceUsd: '7.50' });
 
       const migrated = await gatehouse(['migrate', '--json'], { DATA_DIR: dataDir });
       expect(migrated.code).toBe(1);
@@ -383,6 +397,22 @@ describe('apps, deploy and test-session over HTTP', () => {
 
     // The printed token is a working credential for that test user.
     expect((await post('/v1/resources', plain.stdout.trim(), { type: 'board', name: 'Plans' })).status).toBe(200);
+  });
+
+  it("budget shows the wallet and each test environment's budget; budget set changes one", async () => {
+    const shown = await gatehouse(['budget', '--app', appId, '--json'], api);
+    expect(shown.code).toBe(0);
+    const view = parseJson(shown);
+    expect(view.apps).toEqual([
+      expect.objectContaining({ appId, envs: expect.arrayContaining([expect.objectContaining({ env: 'dev', limitUsd: '2.00' })]) }),
+    ]);
+    const set = await gatehouse(['budget', 'set', '--app', appId, '--env', 'dev', '--usd', '3.5'], api);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toBe(`Budget of dev in ${appId}: $3.50 a month.\n`);
+    const text = await gatehouse(['budget', '--app', appId], api);
+    expect(text.stdout).toMatch(/^Wallet: \$\d+\.\d+ \(month \d{4}-\d{2}\)\n/);
+    expect(text.stdout).toContain('env dev: $');
+    expect(text.stdout).toContain('of $3.50');
   });
 
   it("a server error exits 1 with the server's message (unknown app)", async () => {

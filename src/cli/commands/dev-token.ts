@@ -38,36 +38,23 @@ Prints only the token; with --json, { developerId, email, token }. The token is 
     const config = configFrom(env);
     const { isMemoryDataDir } = await import('../../db/pglite.js');
     if (!config.databaseUrl && !isMemoryDataDir(config.dataDir)) {
-      const created = await throughRunningServer(config.dataDir, email.data);
+      const { BOOTSTRAP_PATH } = await import('../../rest/dev-bootstrap.js');
+      const created = await throughRunningServer<CreatedToken>(config.dataDir, BOOTSTRAP_PATH, { developer: email.data });
+      if (created && typeof created.token !== 'string') throw new CliError('bootstrap_unavailable', 'the server answered without a token.');
       if (created) return out.result(created, created.token);
     }
 
-    const [{ openDatabase }, { createServices }, { EventBus }] = await Promise.all([
-      import('../../db/database.js'),
-      import('../../services/index.js'),
-      import('../../realtime/event-bus.js'),
-    ]);
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart });
-    try {
-      const services = createServices({
-        prisma: database.prisma,
-        transaction: fn => database.transaction(fn),
-        query: database.query,
-        bus: EventBus.inProcess(),
-        config,
-        now: () => new Date(),
-      });
-      const created = await services.principals.createDeveloperToken(email.data);
-      out.result(created, created.token);
-    } finally {
-      await database.close();
-    }
+    const created = await withServices(config, services => services.principals.createDeveloperToken(email.data));
+    out.result(created, created.token);
   },
 };
 
-/** The token from the server holding `dataDir`, or null when no live process holds it. */
-async function throughRunningServer(dataDir: string, email: string): Promise<CreatedToken | null> {
-  const [{ dataDirHolder }, { BOOTSTRAP_PATH, BOOTSTRAP_SECRET_FILE, BOOTSTRAP_SECRET_HEADER }] = await Promise.all([
+/**
+ * POSTs `body` to a bootstrap route (`/dev/bootstrap/*`) of the server holding `dataDir`, with the
+ * secret it keeps there; null when no live process holds it (the caller opens the database itself).
+ */
+export async function throughRunningServer<T>(dataDir: string, route: string, body: Record<string, unknown>): Promise<T | null> {
+  const [{ dataDirHolder }, { BOOTSTRAP_SECRET_FILE, BOOTSTRAP_SECRET_HEADER }] = await Promise.all([
     import('../../db/data-dir-lock.js'),
     import('../../rest/dev-bootstrap.js'),
   ]);
@@ -96,18 +83,44 @@ async function throughRunningServer(dataDir: string, email: string): Promise<Cre
   }
   let response: Response;
   try {
-    response = await fetch(`${holder.url}${BOOTSTRAP_PATH}`, {
+    response = await fetch(`${holder.url}${route}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [BOOTSTRAP_SECRET_HEADER]: secret },
-      body: JSON.stringify({ developer: email }),
+      body: JSON.stringify(body),
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
     throw new CliError('unreachable', `DATA_DIR ${dataDir} is held by ${who}, but its server at ${holder.url} does not answer (${cause}).`);
   }
-  const body = (await response.json().catch(() => ({}))) as Partial<CreatedToken> & { error?: string; message?: string };
-  if (!response.ok || typeof body.token !== 'string') {
-    throw new CliError(body.error ?? `http_${response.status}`, body.message ?? `the server at ${holder.url} answered ${response.status}.`);
+  const answer = (await response.json().catch(() => ({}))) as T & { error?: string; message?: string };
+  if (!response.ok) {
+    throw new CliError(answer.error ?? `http_${response.status}`, answer.message ?? `the server at ${holder.url} answered ${response.status}.`);
   }
-  return { developerId: body.developerId!, email: body.email!, token: body.token };
+  return answer;
+}
+
+/** The services over the configured database, opened by this process (no server holds it); closed after `fn`. */
+export async function withServices<T>(
+  config: import('../../config.js').Config,
+  fn: (services: import('../../services/index.js').Services) => Promise<T>,
+): Promise<T> {
+  const [{ openDatabase }, { createServices }, { EventBus }] = await Promise.all([
+    import('../../db/database.js'),
+    import('../../services/index.js'),
+    import('../../realtime/event-bus.js'),
+  ]);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart });
+  try {
+    const services = createServices({
+      prisma: database.prisma,
+      transaction: work => database.transaction(work),
+      query: database.query,
+      bus: EventBus.inProcess(),
+      config,
+      now: () => new Date(),
+    });
+    return await fn(services);
+  } finally {
+    await database.close();
+  }
 }
