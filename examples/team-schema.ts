@@ -7,6 +7,8 @@
 import { defineSchema } from 'gatehouse/schema';
 
 export default defineSchema({
+  // Each user's own files (a user bucket), which they may link into a team's bucket.
+  files: { docs: { maxSize: '10MB' } },
   tables: {
     profiles: table => {
       table.text('displayName').notNull();
@@ -45,6 +47,8 @@ export default defineSchema({
         table.index(['subjectId', 'createdAt']);
         table.access({ read: 'admin', create: 'admin', update: 'creator', delete: 'admin' });
       });
+      // Files of the team, placed in rooms like its rows (docs/api.md §13): writers upload, members read.
+      resource.files('shared', { maxSize: '25MB', accept: ['image/*', 'application/pdf', 'text/*'] });
       resource.owns('member_events', table => {
         table.uuid('memberId').notNull();
         table.text('kind').notNull();

@@ -15,7 +15,9 @@ const AppRef = builder.objectRef<AppView>('App').implement({
 });
 
 const DeploymentRef = builder
-  .objectRef<{ deploymentId: string; appId: string; env: string; version: number; resourceTypes: string[]; tables: string[] }>('Deployment')
+  .objectRef<{ deploymentId: string; appId: string; env: string; version: number; resourceTypes: string[]; tables: string[]; buckets: string[] }>(
+    'Deployment',
+  )
   .implement({
     fields: t => ({
       deploymentId: t.exposeID('deploymentId'),
@@ -24,6 +26,7 @@ const DeploymentRef = builder
       version: t.exposeInt('version'),
       resourceTypes: t.exposeStringList('resourceTypes'),
       tables: t.exposeStringList('tables'),
+      buckets: t.exposeStringList('buckets', { description: 'File buckets (docs/api.md §13).' }),
     }),
   });
 

@@ -884,11 +884,12 @@ export const routes: Route[] = [
       version: z.number().int(),
       resourceTypes: z.array(z.string()),
       tables: z.array(z.string()),
+      buckets: z.array(z.string()),
     }),
     errors: ['app_not_found', 'invalid_schema', 'schema_drops_data'],
     operation: graphql(`
       mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {
-        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }
+        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }
       }
     `),
     body: z.strictObject({ schema: z.record(z.string(), z.unknown(), { message: 'is required: the app schema IR object' }) }),

@@ -229,6 +229,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
         version: deployment.version,
         resourceTypes: Object.keys(schema.resources).sort(),
         tables: Object.keys(schema.tables).sort(),
+        buckets: Object.keys(schema.buckets ?? {}).sort(),
       };
     },
 

@@ -54,6 +54,7 @@ describe.each(available)('app schemas on $name', backend => {
     const res = await deploy(team);
     expect(res.status).toBe(200);
     expect(res.body.tables).toEqual(['member_budgets', 'member_events', 'member_notes', 'posts', 'profiles']);
+    expect(res.body.buckets).toEqual(['docs', 'shared']);
     expect(res.body.resourceTypes).toEqual(['club', 'team']);
 
     const { schema } = await stored();

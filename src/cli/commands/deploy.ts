@@ -15,6 +15,7 @@ interface DeployResult {
   env: string;
   version: number;
   resourceTypes: string[];
+  buckets?: string[];
   tables: string[];
 }
 
@@ -31,7 +32,7 @@ Options:
   --env <name>      The environment, e.g. dev, staging or prod (required).
 
 Deploying again replaces the schema and bumps the version. Prints a summary; with --json, the
-server's response { deploymentId, appId, env, version, resourceTypes, tables }.
+server's response { deploymentId, appId, env, version, resourceTypes, tables, buckets }.
 ${API_ENV_HELP}`,
   options: { app: { type: 'string' }, env: { type: 'string' } },
   async run({ values, positionals, env, out, io }) {
@@ -47,6 +48,7 @@ ${API_ENV_HELP}`,
       `Deployed ${path.relative(io.cwd, file) || file} to app ${result.appId}, env ${result.env} (version ${result.version}).`,
       `  resource types: ${result.resourceTypes.join(', ') || '(none)'}`,
       `  tables:         ${result.tables.join(', ') || '(none)'}`,
+      ...(result.buckets?.length ? [`  buckets:        ${result.buckets.join(', ')}`] : []),
     ]);
   },
 };

@@ -58,7 +58,7 @@ type Documents = {
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.CreateAppDocument,
     "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": typeof types.BudgetsDocument,
     "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": typeof types.SetEnvBudgetDocument,
-    "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    ": typeof types.DeployDocument,
+    "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    ": typeof types.DeployDocument,
     "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": typeof types.CreateTestUserDocument,
     "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    ": typeof types.MoveFilesDocument,
     "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": typeof types.LinkFileDocument,
@@ -107,7 +107,7 @@ const documents: Documents = {
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": types.CreateAppDocument,
     "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": types.BudgetsDocument,
     "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": types.SetEnvBudgetDocument,
-    "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    ": types.DeployDocument,
+    "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    ": types.DeployDocument,
     "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": types.CreateTestUserDocument,
     "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    ": types.MoveFilesDocument,
     "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": types.LinkFileDocument,
@@ -288,7 +288,7 @@ export function graphql(source: "\n      mutation SetEnvBudget($appId: ID!, $env
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables }\n      }\n    "): typeof import('./graphql.js').DeployDocument;
+export function graphql(source: "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    "): typeof import('./graphql.js').DeployDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -397,7 +397,7 @@ export type DeployMutationVariables = Exact<{
 }>;
 
 
-export type DeployMutation = { result: { deploymentId: string, appId: string, env: string, version: number, resourceTypes: Array<string>, tables: Array<string> } };
+export type DeployMutation = { result: { deploymentId: string, appId: string, env: string, version: number, resourceTypes: Array<string>, tables: Array<string>, buckets: Array<string> } };
 
 export type CreateTestUserMutationVariables = Exact<{
   appId: string | number;
@@ -977,6 +977,7 @@ export const DeployDocument = new TypedDocumentString(`
     version
     resourceTypes
     tables
+    buckets
   }
 }
     `) as unknown as TypedDocumentString<DeployMutation, DeployMutationVariables>;
