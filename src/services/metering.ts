@@ -63,28 +63,44 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
     });
   }
 
-  /** Creates the budget with its default limit if it is new; answers its limit. */
-  async function ensureBudget(tx: Tx, key: BudgetKey): Promise<bigint> {
+  /**
+   * Rows this process has seen committed (a conflicting insert found them): budgets and developer
+   * credits are created once and never removed while their payer lives, so a charge skips those
+   * inserts after the first. A row this process inserted itself is not cached: its transaction may
+   * still roll back.
+   */
+  const knownBudgets = new Set<string>();
+  const creditedDevelopers = new Set<string>();
+
+  /** Creates the budget with its default limit if it is new. */
+  async function ensureBudget(tx: Tx, key: BudgetKey): Promise<void> {
     const id = budgetId(key);
-    await tx.$executeRaw`
+    if (knownBudgets.has(id)) return;
+    const inserted = await tx.$executeRaw`
       INSERT INTO budgets (id, kind, payer_id, app_id, key, limit_micros) VALUES (${id}, ${key.kind}, ${key.payerId}, ${key.appId}, ${key.key}, ${defaultLimit(key)})
       ON CONFLICT (kind, payer_id, app_id, key) DO NOTHING`;
-    const [row] = await tx.$queryRaw<{ limit_micros: bigint }[]>`SELECT limit_micros FROM budgets WHERE id = ${id}`;
-    return row.limit_micros;
+    if (inserted === 0) knownBudgets.add(id);
   }
 
   async function chargeIn(tx: Tx, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
     const payer = payerOf(caller);
     const now = deps.now();
-    if (payer.holder.kind === 'developer') await wallet.grantDeveloperCredit(payer.holder.id, tx);
+    if (payer.holder.kind === 'developer' && !creditedDevelopers.has(payer.holder.id)) {
+      if (!(await wallet.grantDeveloperCredit(payer.holder.id, tx))) creditedDevelopers.add(payer.holder.id);
+    }
     if (payer.budget) {
-      const limit = await ensureBudget(tx, payer.budget);
+      await ensureBudget(tx, payer.budget);
+      const id = budgetId(payer.budget);
+      // One guarded upsert: the month's spend rises only while it stays within the limit.
       const raised = await tx.$executeRaw`
         INSERT INTO budget_spends (budget_id, period, spent_micros)
-        SELECT ${budgetId(payer.budget)}, ${budgetPeriod(now)}, ${cost}::bigint WHERE ${cost}::bigint <= ${limit}::bigint
+        SELECT b.id, ${budgetPeriod(now)}, ${cost}::bigint FROM budgets b WHERE b.id = ${id} AND ${cost}::bigint <= b.limit_micros
         ON CONFLICT (budget_id, period) DO UPDATE SET spent_micros = budget_spends.spent_micros + EXCLUDED.spent_micros
-        WHERE budget_spends.spent_micros + EXCLUDED.spent_micros <= ${limit}::bigint`;
-      if (raised !== 1) throw shortBudget(payer.budget, cost, limit);
+        WHERE budget_spends.spent_micros + EXCLUDED.spent_micros <= (SELECT limit_micros FROM budgets WHERE id = ${id})`;
+      if (raised !== 1) {
+        const [budget] = await tx.$queryRaw<{ limit_micros: bigint }[]>`SELECT limit_micros FROM budgets WHERE id = ${id}`;
+        throw shortBudget(payer.budget, cost, budget?.limit_micros ?? defaultLimit(payer.budget));
+      }
     }
     const paid = await tx.$executeRaw`
       UPDATE wallets SET balance_micros = balance_micros - ${cost}, updated_at = ${now}

@@ -90,7 +90,8 @@ describe.each(available)('row indexes on $name', backend => {
         principal: { id: member.id, kind: 'user', ownerId: null },
         deployment: { id: s.deploymentId, appId: s.appId, env: 'dev' },
         credential: 'test_session',
-        payer: null,
+        // The minting developer pays for a test session's reads (docs/api.md §14).
+        payer: s.developerId,
       };
       const explain = async (input: Record<string, unknown>) => (await ctx.app.services.rows.explain(caller, { op: 'select', ...input })).join('\n');
 

@@ -243,7 +243,20 @@ describe('dashboard-only routes', () => {
     expect(wallet.status, wallet.text).toBe(200);
     expect(wallet.json).toEqual({
       balanceUsd: '5.00',
-      entries: [{ id: expect.stringMatching(/^wal_/), kind: 'welcome_credit', amountUsd: '5.00', createdAt: expect.any(String) }],
+      entries: [
+        {
+          id: expect.stringMatching(/^wal_/),
+          kind: 'welcome_credit',
+          amountUsd: '5.00',
+          // Set on charges (docs/api.md §14): where it was spent and by whom.
+          appId: null,
+          env: null,
+          clientId: null,
+          actorId: null,
+          quantity: null,
+          createdAt: expect.any(String),
+        },
+      ],
     });
     const token = dash.cookie(hostOf(rig.url), 'gh_session')!.value;
     const bearer = await new Browser(rig.url).get(`${rig.url}/v1/me/wallet`, { authorization: `Bearer ${token}` });
