@@ -68,7 +68,13 @@ describe('droppedBy: what a deploy drops (docs/api.md §5.5)', () => {
       { tables: ['posts'], columns: [] },
     ],
     ['an unreadable stored IR drops nothing', 'garbage', schema({}), NOTHING],
+    [
+      'a bucket the new schema no longer declares (limits may change freely)',
+      { ...schema({}), buckets: { photos: {}, docs: {} } },
+      { ...schema({}), buckets: { docs: { maxBytes: 1, contentTypes: ['*/*'], access: null, ownedBy: null } } },
+      { tables: [], columns: [], buckets: ['photos'] },
+    ],
   ])('%s', (_name, previous, next, expected) => {
-    expect(droppedBy(previous, next)).toEqual(expected);
+    expect(droppedBy(previous, next)).toEqual({ buckets: [], ...expected });
   });
 });

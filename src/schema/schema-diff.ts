@@ -2,7 +2,8 @@
  * What a new schema drops relative to the deployed one: tables, and columns of the tables both
  * keep. Pure; the deploy service asks the row store which of them hold data and refuses those
  * (docs/api.md §5.5). Adding is never a drop, and neither are changes to timestamps(), indexes,
- * access rules or policies: none of them deletes stored values.
+ * access rules, policies or a bucket's limits: none of them deletes stored values. A bucket the new
+ * schema drops is one, when files remain in it.
  */
 import type { SchemaIR } from './ir.js';
 
@@ -11,6 +12,8 @@ export interface SchemaDrops {
   tables: string[];
   /** Columns the new schema no longer declares, of tables it keeps, sorted by table then column. */
   columns: { table: string; column: string }[];
+  /** File buckets the new schema no longer declares, sorted (docs/api.md §13). */
+  buckets: string[];
 }
 
 /**
@@ -32,7 +35,9 @@ export function droppedBy(previous: unknown, next: SchemaIR): SchemaDrops {
       if (!Object.hasOwn(kept.columns, column)) columns.push({ table, column });
     }
   }
-  return { tables, columns };
+  const oldBuckets = isObject(previous) && isObject(previous.buckets) ? Object.keys(previous.buckets) : [];
+  const buckets = oldBuckets.filter(name => !next.buckets || !Object.hasOwn(next.buckets, name)).sort(compare);
+  return { tables, columns, buckets };
 }
 
 /** Plain code-unit order, so the result does not depend on the locale. */

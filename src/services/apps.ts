@@ -122,13 +122,17 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
         ) AS held`;
       if (held) columns.push({ table, column });
     }
-    if (tables.length === 0 && columns.length === 0) return;
-    const named = [...tables.map(t => `table "${t}"`), ...columns.map(c => `column "${c.table}.${c.column}"`)];
+    const buckets: string[] = [];
+    for (const bucket of drops.buckets) {
+      if (await tx.file.findFirst({ where: { deploymentId, bucket }, select: { id: true } })) buckets.push(bucket);
+    }
+    if (tables.length === 0 && columns.length === 0 && buckets.length === 0) return;
+    const named = [...tables.map(t => `table "${t}"`), ...columns.map(c => `column "${c.table}.${c.column}"`), ...buckets.map(b => `bucket "${b}"`)];
     throw new AppError(
       'schema_drops_data',
       409,
-      `This deploy would drop ${named.join(', ')}, which still hold${named.length === 1 ? 's' : ''} data in environment '${env}'. Keep ${named.length === 1 ? 'it' : 'them'} in the schema, or delete the rows first (a deploy never deletes data).`,
-      { tables, columns },
+      `This deploy would drop ${named.join(', ')}, which still hold${named.length === 1 ? 's' : ''} data in environment '${env}'. Keep ${named.length === 1 ? 'it' : 'them'} in the schema, or delete the rows or files first (a deploy never deletes data).`,
+      { tables, columns, buckets },
     );
   }
 

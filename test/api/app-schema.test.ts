@@ -121,7 +121,7 @@ describe.each(available)('app schemas on $name', backend => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'schema_drops_data', tables: ['member_notes'], columns: [] });
     expect(res.body.message).toBe(
-      `This deploy would drop table "member_notes", which still holds data in environment 'dev'. Keep it in the schema, or delete the rows first (a deploy never deletes data).`,
+      `This deploy would drop table "member_notes", which still holds data in environment 'dev'. Keep it in the schema, or delete the rows or files first (a deploy never deletes data).`,
     );
     expect(await stored()).toEqual(before);
   });

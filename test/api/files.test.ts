@@ -256,6 +256,26 @@ describe('a resource bucket: rules, auto-join, mounts, deletion', () => {
   });
 });
 
+describe('deploys', () => {
+  it('refuse dropping a bucket that still holds files (409 schema_drops_data); an empty one may go', async () => {
+    const { FILES_SCHEMA } = await import('./files.fixture.js');
+    const { photos: _photos, ...withoutPhotos } = FILES_SCHEMA.buckets;
+    const dropPhotos = { ...FILES_SCHEMA, buckets: withoutPhotos };
+    const album = await createResource(s.users.alice, 'album', 'Kept');
+    expect((await put(s.users.alice, `/v1/files/resources/${album}/photos/keep.png`, 'png', 'image/png')).status).toBe(201);
+    const refused = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: dropPhotos });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: 'schema_drops_data', buckets: ['photos'] });
+    const { avatars: _avatars, ...withoutAvatars } = FILES_SCHEMA.buckets;
+    const other = await seed(ctx, ['zed']);
+    expect((await other.developer.request('PUT', `/dev/apps/${other.appId}/deployments/dev`, { schema: FILES_SCHEMA })).status).toBe(200);
+    const dropped = await other.developer.request('PUT', `/dev/apps/${other.appId}/deployments/dev`, {
+      schema: { ...FILES_SCHEMA, buckets: withoutAvatars },
+    });
+    expect(dropped.status, JSON.stringify(dropped.body)).toBe(200);
+  });
+});
+
 describe('the sweep', () => {
   it('deletes blobs no file names once they are older than an hour, and keeps every named one', async () => {
     const blobs = ctx.app.services.files.blobs;
