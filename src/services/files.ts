@@ -27,7 +27,7 @@ import {
 import type { Role } from '../domain/roles.js';
 import { canMoveOutOf, readReach, visitorRole } from '../domain/row-rules.js';
 import { effectiveRole, passesAccessRule, reachesEveryRoom } from '../domain/rooms.js';
-import { type StoredVisibility, isPublic } from '../domain/visibility.js';
+import { isPublic } from '../domain/visibility.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { BucketIR, SchemaIR } from '../schema/index.js';
@@ -37,8 +37,8 @@ import type { ServiceDeps, Tx } from './deps.js';
 import type { ChangeSet } from './membership-store.js';
 import { resourceNotFound } from './membership-store.js';
 import type { MeteringService } from './metering.js';
-import { invalidRoom, roomRef, roomRoles } from './rooms.js';
-import { type Roles, writerRoles } from './writer.js';
+import { roomRoles } from './rooms.js';
+import { type ResourceRef, type Roles, loadResource, roomOf, writerRoles } from './writer.js';
 
 /** Where a file request points: a user's own bucket, or a resource's (optionally one room of it). */
 export type FileScope = { kind: 'user'; bucket: string } | { kind: 'resource'; resourceId: string; bucket: string; roomId?: string };
@@ -78,13 +78,6 @@ interface Reached {
   file: FileRow;
   path: string;
   mount: boolean;
-}
-
-interface ResourceRef {
-  id: string;
-  deploymentId: string;
-  type: string;
-  visibility: StoredVisibility;
 }
 
 export interface UploadInput {
@@ -154,22 +147,6 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       );
     }
     return bucket;
-  }
-
-  async function loadResource(db: Db, caller: PrincipalCaller, resourceId: string): Promise<ResourceRef> {
-    const row = await db.resource.findUnique({ where: { id: resourceId }, select: { id: true, deploymentId: true, type: true, visibility: true } });
-    if (!row || row.deploymentId !== caller.deployment.id) throw resourceNotFound(resourceId);
-    return row;
-  }
-
-  async function roomOf(db: Db, resourceId: string, roomId: string | undefined): Promise<string | null> {
-    if (roomId === undefined) return null;
-    const ref = roomRef(resourceId, roomId);
-    if (ref === null) return null;
-    const room = await db.room.findUnique({ where: { id: ref }, select: { resourceId: true } });
-    if (!room) throw notFound('room_not_found', `No room ${ref} in resource ${resourceId}.`);
-    if (room.resourceId !== resourceId) throw invalidRoom(roomId, resourceId);
-    return ref;
   }
 
   /** Rule 6: a room-scoped request reaches that room alone (mounts sit in the default room). */

@@ -32,7 +32,7 @@ import {
   updateData,
 } from '../domain/row-values.js';
 import { effectiveRole, passesAccessRule, reachesEveryRoom } from '../domain/rooms.js';
-import { type StoredVisibility, isPublic } from '../domain/visibility.js';
+import { isPublic } from '../domain/visibility.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { GrantEvent, MembershipEvent } from '../realtime/event-bus.js';
@@ -42,8 +42,8 @@ import type { ServiceDeps, Tx } from './deps.js';
 import type { MeteringService } from './metering.js';
 import { accountDeleted, violatesForeignKey } from './lifecycle.js';
 import { type ChangeSet, resourceNotFound } from './membership-store.js';
-import { invalidRoom, roomRef, roomRoles } from './rooms.js';
-import { type Roles, writerRoles } from './writer.js';
+import { roomRoles } from './rooms.js';
+import { type ResourceRef, type Roles, loadResource, roomOf, writerRoles } from './writer.js';
 import {
   type DbOp,
   type DbOperation,
@@ -69,13 +69,6 @@ export interface DbResult {
 }
 
 type Db = PrismaClient | Tx;
-
-interface ResourceRef {
-  id: string;
-  deploymentId: string;
-  type: string;
-  visibility: StoredVisibility;
-}
 
 /** How a table is reached inside a resource type: its own rows, or users' rows linked in. */
 interface Binding {
@@ -190,24 +183,6 @@ function shape(row: SqlRow, binding: Binding, place: 'user' | 'resource' | 'type
 }
 
 export function createRowService(deps: ServiceDeps, apps: AppService, metering: MeteringService) {
-  async function loadResource(db: Db, caller: PrincipalCaller, resourceId: string): Promise<ResourceRef> {
-    const row = await db.resource.findUnique({ where: { id: resourceId }, select: { id: true, deploymentId: true, type: true, visibility: true } });
-    if (!row || row.deploymentId !== caller.deployment.id) throw resourceNotFound(resourceId);
-    return row;
-  }
-
-  /** `roomId` of a scope or a destination: null for the default room, else a room record of this resource. */
-  async function roomOf(db: Db, resourceId: string, roomId: string | undefined): Promise<string | null> {
-    if (roomId === undefined) return null;
-    const ref = roomRef(resourceId, roomId);
-    if (ref === null) return null;
-    const room = await db.room.findUnique({ where: { id: ref }, select: { resourceId: true } });
-    // docs/api.md §10.1: another resource's room is invalid_room; a well-formed id of no room is room_not_found.
-    if (!room) throw notFound('room_not_found', `No room ${ref} in resource ${resourceId}.`);
-    if (room.resourceId !== resourceId) throw invalidRoom(roomId, resourceId);
-    return ref;
-  }
-
   const roleIn = (roles: Roles, room: string | null): Role | null =>
     effectiveRole(roles.resourceRole, room === null ? null : (roles.grants.get(room) ?? null), room === null);
 

@@ -1,5 +1,6 @@
 /**
- * The caller's standing for a write into a resource, shared by the row store and files
+ * Where a row-store or file request lands (the resource, the room) and the caller's standing for a
+ * write into it, shared by the row store and files
  * (docs/api.md §5.2 auto-join): an active member writes with their roles; a non-member of a public
  * resource with no pending row writes as the type's default role and joins in the same
  * transaction once the access rule has admitted the write. The resource row is locked first (as
@@ -9,11 +10,41 @@ import type { PrincipalCaller } from '../domain/caller.js';
 import type { Role } from '../domain/roles.js';
 import { writeStanding } from '../domain/row-rules.js';
 import { type StoredVisibility, isPublic } from '../domain/visibility.js';
+import { notFound } from '../errors.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Tx } from './deps.js';
 import { ChangeSet, lockResource, resourceNotFound } from './membership-store.js';
-import { roomRoles } from './rooms.js';
+import { invalidRoom, roomRef, roomRoles } from './rooms.js';
 
 export type Roles = Awaited<ReturnType<typeof roomRoles>>;
+
+type Db = PrismaClient | Tx;
+
+/** A resource of the caller's app environment, as the row store and files read it; 404 otherwise. */
+export interface ResourceRef {
+  id: string;
+  deploymentId: string;
+  type: string;
+  visibility: StoredVisibility;
+}
+
+export async function loadResource(db: Db, caller: PrincipalCaller, resourceId: string): Promise<ResourceRef> {
+  const row = await db.resource.findUnique({ where: { id: resourceId }, select: { id: true, deploymentId: true, type: true, visibility: true } });
+  if (!row || row.deploymentId !== caller.deployment.id) throw resourceNotFound(resourceId);
+  return row;
+}
+
+/** `roomId` of a scope or a destination: null for the default room, else a room record of this resource. */
+export async function roomOf(db: Db, resourceId: string, roomId: string | undefined): Promise<string | null> {
+  if (roomId === undefined) return null;
+  const ref = roomRef(resourceId, roomId);
+  if (ref === null) return null;
+  const room = await db.room.findUnique({ where: { id: ref }, select: { resourceId: true } });
+  // docs/api.md §10.1: another resource's room is invalid_room; a well-formed id of no room is room_not_found.
+  if (!room) throw notFound('room_not_found', `No room ${ref} in resource ${resourceId}.`);
+  if (room.resourceId !== resourceId) throw invalidRoom(roomId, resourceId);
+  return ref;
+}
 
 export interface WriteTarget {
   id: string;
