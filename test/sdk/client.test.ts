@@ -4,7 +4,8 @@
  * refresh-once rule: auth.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, GatehouseError, type GatehouseClient } from '../../src/sdk/index.js';
+import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
+import { refusal } from './refusal.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
 import { type RowsSeed, rowsSeed } from '../api/rows.fixture.js';
 import { Browser } from '../auth/browser.js';
@@ -25,16 +26,6 @@ afterAll(async () => {
   for (const client of Object.values(sdk)) client.close();
   await ctx?.close();
 });
-
-/** The rejection of `promise` as a GatehouseError. */
-async function refusal(promise: PromiseLike<unknown>): Promise<GatehouseError> {
-  const error = await Promise.resolve(promise).then(
-    () => null,
-    e => e,
-  );
-  expect(error).toBeInstanceOf(GatehouseError);
-  return error as GatehouseError;
-}
 
 describe('createClient', () => {
   it('bearer mode with a gateway URL; no arguments outside a hosted origin is a typed error', async () => {

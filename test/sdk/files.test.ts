@@ -3,9 +3,10 @@
  * resource bucket, rooms, ranges, validators, mounts, moves and typed errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, GatehouseError, type GatehouseClient } from '../../src/sdk/index.js';
+import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
 import { type Seed, type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
 import { chunked, filesSeed } from '../api/files.fixture.js';
+import { refusal } from './refusal.js';
 
 let ctx: TestContext;
 let s: Seed;
@@ -20,15 +21,6 @@ afterAll(async () => {
   for (const client of Object.values(sdk)) client.close();
   await ctx?.close();
 });
-
-async function refusal(promise: PromiseLike<unknown>): Promise<GatehouseError> {
-  const error = await Promise.resolve(promise).then(
-    () => null,
-    e => e,
-  );
-  expect(error).toBeInstanceOf(GatehouseError);
-  return error as GatehouseError;
-}
 
 describe('files(bucket): your own files', () => {
   it('upload (a Blob, a string, a stream), download, stat, list, replace only-if, delete', async () => {
