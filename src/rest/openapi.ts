@@ -100,6 +100,7 @@ export const ERROR_STATUS: Record<string, number> = {
   blob_missing: 404,
   developer_not_found: 404,
   invalid_path: 400,
+  too_many_rows: 400,
   bucket_not_in_scope: 400,
   file_is_mounted: 409,
   room_limit: 409,

@@ -109,6 +109,8 @@ const okState = (r: { state?: string | null }) => ({ ok: true, state: r.state })
 /** Every row-store route can answer these (docs/api.md §11, §8.2). */
 const DB_ERRORS = [
   'invalid_cursor',
+  'too_many_rows',
+  'payment_required',
   'unknown_type',
   'unknown_table',
   'table_not_in_scope',

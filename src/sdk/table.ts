@@ -3,10 +3,10 @@
  * builder is immutable-ish: each filter call returns the same builder for chaining, and awaiting it
  * runs the operation.
  *
- * The server's update and delete take row ids, not filters (§11.1), so `update(values).eq(...)` and
- * `delete().eq(...)` with a filter other than `id` first select the matching ids, then write them in
- * one `dbBatch` transaction per 2,000 rows. Rows changed between the select and the write are not
- * re-checked against the filter; filter by `id` for an exact, single-round-trip write.
+ * `update(values).eq(...)` and `delete().eq(...)` are one operation with the filter as its `where`
+ * (§11.1): the server matches, locks and writes the rows in one transaction, so a row a concurrent
+ * write moves out of the filter is not written (at most 1,000 rows; more is 400 `too_many_rows`).
+ * `.eq('id', ids)` alone names rows by id instead, and then every one of them must exist.
  */
 import { GatehouseError } from './errors.js';
 import type { DbOperationInput, DbScopeInput } from './generated/graphql.js';
@@ -20,7 +20,6 @@ type Where = Record<string, Partial<Record<Comparison, unknown>>>;
 
 const MAX_IDS = 100;
 const MAX_BATCH = 20;
-const MAX_PAGE = 200;
 
 export interface Page<T> {
   rows: T[];
@@ -163,18 +162,20 @@ export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> imp
         message: `${this.op} on ${this.table} needs a filter (e.g. .eq('id', rowId)): the SDK never ${this.op}s a whole table by accident.`,
       });
     }
-    const ids = await this.matchingIds(where);
-    if (!ids.length) return [];
+    const values = this.op === 'update' ? { values: this.values } : {};
+    const ids = this.namedIds(where);
+    if (!ids) {
+      // One operation: the server matches, locks and writes the rows in one transaction.
+      const result = await this.transport.graphql(DbQueryDocument, {
+        input: { scope: this.scope, table: this.table, op: this.op, where, ...values },
+      });
+      return (result.rows ?? []) as T[];
+    }
     const operations: DbOperationInput[] = [];
     for (let i = 0; i < ids.length; i += MAX_IDS) {
-      operations.push({
-        scope: this.scope,
-        table: this.table,
-        op: this.op,
-        ids: ids.slice(i, i + MAX_IDS),
-        ...(this.op === 'update' ? { values: this.values } : {}),
-      });
+      operations.push({ scope: this.scope, table: this.table, op: this.op, ids: ids.slice(i, i + MAX_IDS), ...values });
     }
+    // More ids than one operation takes: one batch (one transaction) per MAX_BATCH operations.
     const rows: T[] = [];
     for (let i = 0; i < operations.length; i += MAX_BATCH) {
       const chunk = operations.slice(i, i + MAX_BATCH);
@@ -189,23 +190,12 @@ export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> imp
     return rows;
   }
 
-  /** `.eq('id', x)` alone names the row; any other filter is resolved by a select of ids. */
-  private async matchingIds(where: Where): Promise<string[]> {
+  /** `.eq('id', x)` alone names the rows (every one must exist); any other filter is the server's `where`. */
+  private namedIds(where: Where): string[] | null {
     const columns = Object.keys(where);
-    if (columns.length === 1 && columns[0] === 'id' && Object.keys(where.id).join() === 'eq') {
-      const id = where.id.eq;
-      return Array.isArray(id) ? (id as string[]) : [String(id)];
-    }
-    const ids: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.transport.graphql(DbSelectDocument, {
-        input: { scope: this.scope, table: this.table, where, limit: MAX_PAGE, cursor },
-      });
-      for (const row of page.rows) ids.push((row as Row).id);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-    return ids;
+    if (columns.length !== 1 || columns[0] !== 'id' || Object.keys(where.id).join() !== 'eq') return null;
+    const id = where.id.eq;
+    return Array.isArray(id) ? (id as string[]) : [String(id)];
   }
 }
 

@@ -18,6 +18,8 @@ export const ROWS_MAX_LIMIT = 200;
 /** Row ids per update, delete, link, unlink or moveRoom; rows per insert. */
 export const ROWS_MAX_IDS = 100;
 export const ROWS_MAX_BATCH = 20;
+/** Rows one update or delete by `where` may change, all in its one transaction. */
+export const ROWS_MAX_WHERE = 1000;
 
 const name = (what: string) =>
   z
@@ -60,8 +62,8 @@ export type DbOperation = z.output<typeof dbOperationSchema>;
 const FIELDS: Record<DbOp, readonly (keyof DbOperation)[]> = {
   select: ['where', 'orderBy', 'limit', 'cursor', 'ids'],
   insert: ['values'],
-  update: ['ids', 'values'],
-  delete: ['ids'],
+  update: ['ids', 'where', 'values'],
+  delete: ['ids', 'where'],
   link: ['ids'],
   unlink: ['ids'],
   moveRoom: ['ids', 'destination'],
@@ -69,8 +71,8 @@ const FIELDS: Record<DbOp, readonly (keyof DbOperation)[]> = {
 const REQUIRED: Record<DbOp, readonly (keyof DbOperation)[]> = {
   select: [],
   insert: ['values'],
-  update: ['ids', 'values'],
-  delete: ['ids'],
+  update: ['values'],
+  delete: [],
   link: ['ids'],
   unlink: ['ids'],
   moveRoom: ['ids', 'destination'],
@@ -94,6 +96,10 @@ export function parseOperation(input: unknown, where = 'input'): DbOperation {
   }
   for (const field of REQUIRED[op.op]) {
     if (op[field] === undefined) throw badRequest('invalid_operation', `${where}.${field}: ${op.op} needs ${field}.`);
+  }
+  // An update or delete names its rows by id or by a filter, one or the other.
+  if ((op.op === 'update' || op.op === 'delete') && (op.ids === undefined) === (op.where === undefined)) {
+    throw badRequest('invalid_operation', `${where}: ${op.op} takes either ids or where (a filter, matching at most ${ROWS_MAX_WHERE} rows).`);
   }
   return op;
 }

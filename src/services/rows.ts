@@ -48,6 +48,7 @@ import {
   type DbOp,
   type DbOperation,
   ROWS_DEFAULT_LIMIT,
+  ROWS_MAX_WHERE,
   decodeCursor,
   encodeCursor,
   parseBatch,
@@ -398,6 +399,9 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     return writerRoles(tx, run.caller, resource, { joining: JOINING_OPS.has(op), defaultRole, now: run.now, joins: run.joins });
   }
 
+  /** An update's or delete's rows: by id, or by a filter. */
+  type Pick = { ids: string[] } | { where: Condition[] };
+
   interface Target {
     id: string;
     creator_id: string | null;
@@ -417,39 +421,64 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
    * tables) rows linked in, hidden links excluded. `room`: undefined for any room, null for the
    * default room, or a room id.
    */
-  async function resourceTargets(tx: Tx, resource: ResourceRef, binding: Binding, ids: string[], room: string | null | undefined): Promise<Target[]> {
+  /**
+   * The rows an update or delete names: by id (every id must be found) or by a `where` filter,
+   * matched and locked in the same statement (a row a concurrent write moved out of the filter is
+   * skipped), at most ROWS_MAX_WHERE of them.
+   */
+  function pick(binding: Binding, op: DbOperation): Pick {
+    if (op.ids) return { ids: rowIds(op.ids) };
+    return { where: parseWhere(binding.name, rowTable(binding.table), op.where) };
+  }
+
+  function matching(pickOf: Pick, col: string): Prisma.Sql {
+    if ('ids' in pickOf) return Prisma.sql`${Prisma.raw(col)} IN (${uuidList(pickOf.ids)})`;
+    return Prisma.sql`TRUE ${andAll(pickOf.where.map(c => conditionSql(c)))}`;
+  }
+
+  function found(binding: Binding, pickOf: Pick, rows: Target[]): Target[] {
+    if (!('ids' in pickOf)) {
+      if (rows.length > ROWS_MAX_WHERE) {
+        throw badRequest(
+          'too_many_rows',
+          `where matches more than ${ROWS_MAX_WHERE} rows of ${binding.name}: narrow the filter, or write in pages by ids.`,
+        );
+      }
+      return rows;
+    }
+    const missing = pickOf.ids.filter(id => !rows.some(t => t.id === id));
+    if (missing.length) throw rowNotFound(binding.name, missing);
+    return pickOf.ids.map(id => rows.find(t => t.id === id)!);
+  }
+
+  async function resourceTargets(tx: Tx, resource: ResourceRef, binding: Binding, pickOf: Pick, room: string | null | undefined): Promise<Target[]> {
     const table = sameTable(resource.deploymentId, binding);
     const at = (col: string) =>
       room === undefined ? Prisma.empty : room === null ? Prisma.sql`AND ${Prisma.raw(col)} IS NULL` : Prisma.sql`AND ${Prisma.raw(col)} = ${room}`;
     const cols = Prisma.sql`r.id::text AS id, r.creator_id, r.data, to_char(r.created_at, ${ISO}) AS created_at, to_char(r.updated_at, ${ISO}) AS updated_at`;
     const owned = await tx.$queryRaw<Target[]>`
       SELECT ${cols}, r.resource_id, r.room_id, 'owned' AS via FROM rows r
-      WHERE r.id IN (${uuidList(ids)}) AND r.resource_id = ${resource.id} AND ${table} ${at('r.room_id')}
-      FOR UPDATE OF r`;
+      WHERE ${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${table} ${at('r.room_id')}
+      LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r`;
     const linked =
       binding.kind === 'shared'
         ? await tx.$queryRaw<Target[]>`
           SELECT ${cols}, l.resource_id, l.room_id, 'linked' AS via FROM row_links l JOIN rows r ON r.id = l.row_id
-          WHERE l.row_id IN (${uuidList(ids)}) AND l.resource_id = ${resource.id} AND NOT l.hidden AND ${table} ${at('l.room_id')}
-          FOR UPDATE OF r, l`
+          WHERE ${matching(pickOf, 'l.row_id')} AND l.resource_id = ${resource.id} AND NOT l.hidden AND ${table} ${at('l.room_id')}
+          LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r, l`
         : [];
-    const found = [...owned, ...linked];
-    const missing = ids.filter(id => !found.some(t => t.id === id));
-    if (missing.length) throw rowNotFound(binding.name, missing);
-    return ids.map(id => found.find(t => t.id === id)!);
+    return found(binding, pickOf, [...owned, ...linked]);
   }
 
-  async function userTargets(run: Run, tx: Tx, binding: Binding, ids: string[]): Promise<Target[]> {
-    const found = await tx.$queryRaw<Target[]>`
+  async function userTargets(run: Run, tx: Tx, binding: Binding, pickOf: Pick): Promise<Target[]> {
+    const rows = await tx.$queryRaw<Target[]>`
       SELECT r.id::text AS id, r.creator_id, r.resource_id, r.room_id, r.data, 'owned' AS via,
         to_char(r.created_at, ${ISO}) AS created_at, to_char(r.updated_at, ${ISO}) AS updated_at
       FROM rows r
-      WHERE r.id IN (${uuidList(ids)}) AND ${sameTable(run.caller.deployment.id, binding)}
+      WHERE ${matching(pickOf, 'r.id')} AND ${sameTable(run.caller.deployment.id, binding)}
         AND r.creator_id = ${run.caller.principal.id} AND r.resource_id IS NULL
-      FOR UPDATE OF r`;
-    const missing = ids.filter(id => !found.some(t => t.id === id));
-    if (missing.length) throw rowNotFound(binding.name, missing);
-    return ids.map(id => found.find(t => t.id === id)!);
+      LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r`;
+    return found(binding, pickOf, rows);
   }
 
   type UniqueScope = { kind: 'resource'; id: string } | { kind: 'user'; id: string };
@@ -577,9 +606,9 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
       case 'insert':
         return written(await insertRows(run, tx, binding, op.values, { resourceId: null, roomId: null, link: null }));
       case 'update':
-        return written(await updateTargets(run, tx, binding, await userTargets(run, tx, binding, rowIds(op.ids!)), op.values));
+        return written(await updateTargets(run, tx, binding, await userTargets(run, tx, binding, pick(binding, op)), op.values));
       case 'delete': {
-        const targets = await userTargets(run, tx, binding, rowIds(op.ids!));
+        const targets = await userTargets(run, tx, binding, pick(binding, op));
         await tx.row.deleteMany({ where: { id: { in: targets.map(t => t.id) } } });
         return written(targets);
       }
@@ -617,7 +646,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
       }
       case 'update':
       case 'delete': {
-        const targets = await resourceTargets(tx, resource, binding, rowIds(op.ids!), room);
+        const targets = await resourceTargets(tx, resource, binding, pick(binding, op), room);
         for (const t of targets)
           if (!passesAccessRule(rule(op.op), role, t.creator_id === me, roles.resourceRole)) throw refuse(op.op, binding, role, room);
         await join?.();
@@ -651,7 +680,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
         return ok;
       }
       case 'unlink': {
-        const targets = (await resourceTargets(tx, resource, binding, rowIds(op.ids!), room)).filter(t => t.via === 'linked');
+        const targets = (await resourceTargets(tx, resource, binding, { ids: rowIds(op.ids!) }, room)).filter(t => t.via === 'linked');
         const notLinked = rowIds(op.ids!).filter(id => !targets.some(t => t.id === id));
         if (notLinked.length)
           throw notFound(
@@ -666,7 +695,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
       case 'moveRoom': {
         // Rule 7: admin in every source room, the create rule in the destination; one call.
         const destination = await roomOf(tx, resource.id, op.destination);
-        const targets = await resourceTargets(tx, resource, binding, rowIds(op.ids!), op.scope.roomId === undefined ? undefined : room);
+        const targets = await resourceTargets(tx, resource, binding, { ids: rowIds(op.ids!) }, op.scope.roomId === undefined ? undefined : room);
         const destRole = roleIn(roles, destination);
         for (const t of targets) {
           const sourceRole = roleIn(roles, t.room_id);
