@@ -252,3 +252,43 @@ export function parseOrder(table: string, row: RowTable, orderBy: unknown): RowO
     throw badRequest('invalid_order', `orderBy.column: ${orderBy.column} is jsonb, which has no order.`);
   return { field, direction };
 }
+
+/**
+ * Whether a row passes `conditions`, as the SQL of a select would judge it (src/services/rows-sql.ts):
+ * numbers numerically, text and timestamps (stored as ISO text) in code-point order, jsonb by
+ * equality, and `eq null` as IS NULL. `row` holds the fields in stored form, as the row store reads
+ * them; the live row feed filters its events with it.
+ */
+export function rowMatches(row: Readonly<Record<string, unknown>>, conditions: readonly Condition[]): boolean {
+  return conditions.every(condition => {
+    const actual = (row[condition.field.name] ?? null) as JsonValue;
+    if (condition.value === null) return actual === null;
+    if (actual === null) return false;
+    const numeric = condition.field.kind === 'column' && (condition.field.type === 'integer' || condition.field.type === 'bigint');
+    let order: number;
+    if (numeric) {
+      const a = BigInt(String(actual).split('.')[0]);
+      const b = BigInt(String(condition.value).split('.')[0]);
+      order = a < b ? -1 : a > b ? 1 : 0;
+    } else if (condition.field.kind === 'column' && (condition.field.type === 'jsonb' || condition.field.type === 'boolean')) {
+      if (condition.op !== 'eq') return false;
+      order = JSON.stringify(actual) === JSON.stringify(condition.value) ? 0 : 1;
+    } else {
+      const a = String(actual);
+      const b = String(condition.value);
+      order = a < b ? -1 : a > b ? 1 : 0;
+    }
+    switch (condition.op) {
+      case 'eq':
+        return order === 0;
+      case 'gt':
+        return order > 0;
+      case 'gte':
+        return order >= 0;
+      case 'lt':
+        return order < 0;
+      case 'lte':
+        return order <= 0;
+    }
+  });
+}

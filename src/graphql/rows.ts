@@ -7,8 +7,9 @@
  */
 import { requirePrincipal } from '../domain/caller.js';
 import { DB_OPS, DB_SCOPE_KINDS } from '../services/rows-input.js';
-import type { DbResult } from '../services/rows.js';
+import type { DbResult, LiveRow } from '../services/rows.js';
 import { builder } from './builder.js';
+import { FeedOpEnum } from './feeds.js';
 
 const DbOpEnum = builder.enumType('DbOp', { values: DB_OPS });
 const DbScopeKindEnum = builder.enumType('DbScopeKind', { values: DB_SCOPE_KINDS });
@@ -92,5 +93,24 @@ builder.mutationFields(t => ({
     description: 'Several operations in one transaction, all or nothing (POST /v1/db/batch).',
     args: { operations: t.arg({ type: [DbOperationInput], required: true }) },
     resolve: (_, { operations }, ctx) => ctx.services.rows.batch(requirePrincipal(ctx.caller), operations),
+  }),
+}));
+
+const RowChangeRef = builder.objectRef<LiveRow>('RowChange').implement({
+  description: 'A row change as you see it: insert, update (the row as it is now) or delete (at least its id).',
+  fields: t => ({
+    op: t.field({ type: FeedOpEnum, resolve: e => e.op }),
+    row: t.field({ type: 'JSON', resolve: e => e.row }),
+  }),
+});
+
+builder.subscriptionFields(t => ({
+  rowsLive: t.field({
+    type: RowChangeRef,
+    description:
+      "A table's changes in a user or resource scope (roomId: that room alone), filtered by the select's where; each judged by your access at that moment (docs/api.md §6).",
+    args: { input: t.arg({ type: DbSelectInput, required: true }) },
+    subscribe: (_, { input }, ctx) => ctx.services.feeds.rows(requirePrincipal(ctx.caller), input),
+    resolve: event => event,
   }),
 }));

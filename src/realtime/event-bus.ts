@@ -44,13 +44,33 @@ export interface GrantEvent {
 }
 
 /**
- * `member:<resourceId>` (a roster), `principal:<userId>` (one member's rows) or
- * `grants:<userId>` (one principal's room grants).
+ * A row-store change (docs/api.md §6, live rows), after commit: where the row is seen from (a
+ * resource, and its author's own rows) and the row as the row store reads it. Who may see it is
+ * decided per subscriber (src/services/rows.ts liveRows).
  */
-export type Topic = `member:${string}` | `principal:${string}` | `grants:${string}`;
+export interface RowEvent {
+  op: 'insert' | 'update' | 'delete';
+  deploymentId: string;
+  table: string;
+  /** The resource it is seen in (owned there or linked into it); null for a user's own row alone. */
+  resourceId: string | null;
+  /** Its room in that resource (null: the default room), and where it was before a moveRoom. */
+  roomId: string | null;
+  previousRoomId: string | null;
+  creatorId: string | null;
+  /** Also a row of its author's own rows (a top-level table's row, not a resource's). */
+  own: boolean;
+  row: Record<string, unknown>;
+}
 
-/** What a topic carries: grant events on `grants:*`, membership events on the others. */
-export type EventOf<T extends Topic> = T extends `grants:${string}` ? GrantEvent : MembershipEvent;
+/**
+ * `member:<resourceId>` (a roster), `principal:<userId>` (one member's rows),
+ * `grants:<userId>` (one principal's room grants) or `rows:<deploymentId>:<table>` (row changes).
+ */
+export type Topic = `member:${string}` | `principal:${string}` | `grants:${string}` | `rows:${string}`;
+
+/** What a topic carries: grant events on `grants:*`, row events on `rows:*`, membership events on the others. */
+export type EventOf<T extends Topic> = T extends `grants:${string}` ? GrantEvent : T extends `rows:${string}` ? RowEvent : MembershipEvent;
 
 export type Listener = (event: MembershipEvent) => void;
 
@@ -142,6 +162,13 @@ export class EventBus {
   publishGrants(events: readonly GrantEvent[]): void {
     for (const event of events) {
       this.transport.target.dispatchEvent(new CustomEvent(`grants:${event.principalId}`, { detail: event }));
+    }
+  }
+
+  /** Row-store changes, to their table's topic (the live row feed). */
+  publishRows(events: readonly RowEvent[]): void {
+    for (const event of events) {
+      this.transport.target.dispatchEvent(new CustomEvent(`rows:${event.deploymentId}:${event.table}`, { detail: event }));
     }
   }
 

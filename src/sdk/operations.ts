@@ -239,3 +239,9 @@ export const RoomsLiveDocument = graphql(`
     result: roomsLive { op row { resourceId roomId role } }
   }
 `);
+
+export const RowsLiveDocument = graphql(`
+  subscription SdkRowsLive($input: DbSelectInput!) {
+    result: rowsLive(input: $input) { op row }
+  }
+`);

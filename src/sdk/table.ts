@@ -10,10 +10,13 @@
  */
 import { GatehouseError } from './errors.js';
 import type { DbOperationInput, DbScopeInput } from './generated/graphql.js';
-import { DbBatchDocument, DbQueryDocument, DbSelectDocument } from './operations.js';
+import type { LiveHandle } from './live.js';
+import { DbBatchDocument, DbQueryDocument, DbSelectDocument, RowsLiveDocument } from './operations.js';
 import type { Transport } from './transport.js';
 
 export type Row = { id: string; [column: string]: unknown };
+/** Opens a feed on the client's one graphql-ws connection (client.ts). */
+export type LiveFeeds = <T>(query: string, variables: Record<string, unknown>) => LiveHandle<T>;
 export type Scope = DbScopeInput;
 type Comparison = 'eq' | 'gt' | 'gte' | 'lt' | 'lte';
 type Where = Record<string, Partial<Record<Comparison, unknown>>>;
@@ -65,8 +68,20 @@ export class SelectQuery<T extends Row = Row> extends Filtered<SelectQuery<T>> i
     private readonly scope: Scope,
     private readonly table: string,
     private readonly columns: string[] | null,
+    private readonly feeds: LiveFeeds | null = null,
   ) {
     super();
+  }
+
+  /**
+   * The rows this select's scope and filters reach, as they change (docs/api.md §6, live rows):
+   * `insert`, `update` (the row as it is now) and `delete` (at least its `id`); a row moved out of
+   * your sight is a delete, into it an insert. Order, limit and columns do not apply to the feed.
+   * Not for `typeTable(...)`: type-scoped reads have no feed.
+   */
+  live(): LiveHandle<T> {
+    if (!this.feeds) throw new GatehouseError({ status: 400, code: 'live_unavailable', message: 'This table has no live feed (type scope).' });
+    return this.feeds<T>(RowsLiveDocument.toString(), { input: { scope: this.scope, table: this.table, where: this.whereOrUndefined() } });
   }
 
   order(column: string, options: { ascending?: boolean } = {}): this {
@@ -205,6 +220,7 @@ export class Table<T extends Row = Row> {
     private readonly transport: Transport,
     readonly scope: Scope,
     readonly name: string,
+    private readonly feeds: LiveFeeds | null = null,
   ) {}
 
   /** Rows, filtered and ordered by chaining; `columns` ('a, b' or ['a', 'b']) picks columns client-side. */
@@ -216,7 +232,7 @@ export class Table<T extends Row = Row> {
             .map(c => c.trim())
             .filter(c => c && c !== '*')
         : (columns ?? null);
-    return new SelectQuery<T>(this.transport, this.scope, this.name, list?.length ? list : null);
+    return new SelectQuery<T>(this.transport, this.scope, this.name, list?.length ? list : null, this.feeds);
   }
 
   /** Inserts one row (answers it) or 1–100 rows (answers them), as written. */

@@ -6,15 +6,17 @@ import type { PrincipalCaller } from '../domain/caller.js';
 import { rosterAccess } from '../domain/visibility.js';
 import { AppError, forbidden } from '../errors.js';
 import type { EventOf, GrantEvent, MembershipEvent, Topic } from '../realtime/event-bus.js';
+import { badRequest } from '../errors.js';
 import { FeedQueue } from '../realtime/feed-queue.js';
 import type { ServiceDeps } from './deps.js';
 import { resourceNotFound } from './membership-store.js';
+import type { LiveRow, RowService } from './rows.js';
 
 /** Whether the event removes the subscriber from the roster they are watching. */
 const endsMembership = (event: MembershipEvent, userId: string) =>
   event.row.userId === userId && (event.op === 'delete' || event.row.state !== 'active');
 
-export function createFeedService(deps: ServiceDeps) {
+export function createFeedService(deps: ServiceDeps, rows: RowService) {
   /** The members-list gate: active members only (404 hides members-only resources). */
   async function requireRosterAccess(caller: PrincipalCaller, resourceId: string) {
     const resource = await deps.prisma.resource.findUnique({
@@ -83,6 +85,38 @@ export function createFeedService(deps: ServiceDeps) {
         event => event.deploymentId === caller.deployment.id,
         () => false,
       );
+    },
+
+    /**
+     * Live rows (docs/api.md §6): a table's changes in a user or resource scope, filtered by a
+     * select's `where`, each judged for this subscriber when it arrives (src/services/rows.ts
+     * liveJudge), in commit order.
+     */
+    async rows(caller: PrincipalCaller, input: { table?: unknown }): Promise<AsyncIterable<LiveRow>> {
+      if (typeof input.table !== 'string' || !input.table) throw badRequest('invalid_argument', 'input.table: a table name is required.');
+      // Listening before the gate, so nothing committed between the check and the stream is lost.
+      const events = follow(
+        caller,
+        `rows:${caller.deployment.id}:${input.table}`,
+        () => true,
+        () => false,
+      );
+      let judge: Awaited<ReturnType<RowService['liveJudge']>>;
+      try {
+        judge = await rows.liveJudge(caller, input);
+      } catch (error) {
+        await events.return();
+        throw error;
+      }
+      const out: FeedQueue<LiveRow> = new FeedQueue(() => void events.return());
+      (async () => {
+        for await (const event of events) {
+          const seen = await judge(event);
+          if (seen) out.push(seen);
+        }
+        out.end();
+      })().catch(error => out.fail(error));
+      return out;
     },
 
     /**

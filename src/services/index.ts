@@ -26,6 +26,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
   const blobs = options.blobs ?? lazyBlobStore(deps.config.files);
   // Deletions remove files' rows in their transaction and the bytes after it commits (a failure
   // there leaves garbage the hourly sweep removes, never a row without its bytes).
+  const rows = createRowService(deps, apps, metering);
   const blobsOrphaned = (keys: string[]) => void blobs.delete(keys).catch(() => {});
   const providers = providerSetup(deps.config, options.fetch);
   const auth = createAuthService(deps, providers.client, wallet, providers.jwt);
@@ -51,9 +52,9 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     membership: createMembershipService(deps, apps),
     inviteLinks: createInviteLinkService(deps, apps),
     rooms: createRoomService(deps, apps),
-    rows: createRowService(deps, apps, metering),
+    rows,
     files: createFileService(deps, apps, metering, blobs),
-    feeds: createFeedService(deps),
+    feeds: createFeedService(deps, rows),
   };
 }
 

@@ -51,6 +51,7 @@ type Documents = {
     "\n  subscription SdkMembersLive($resourceId: ID!) {\n    result: membersLive(resourceId: $resourceId) { op row { id resourceId userId role state } }\n  }\n": typeof types.SdkMembersLiveDocument,
     "\n  subscription SdkResourcesLive {\n    result: resourcesLive { op row { id resourceId userId role state } }\n  }\n": typeof types.SdkResourcesLiveDocument,
     "\n  subscription SdkRoomsLive {\n    result: roomsLive { op row { resourceId roomId role } }\n  }\n": typeof types.SdkRoomsLiveDocument,
+    "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op row }\n  }\n": typeof types.SdkRowsLiveDocument,
 };
 const documents: Documents = {
     "\n  fragment SdkResource on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": types.SdkResourceFragmentDoc,
@@ -89,6 +90,7 @@ const documents: Documents = {
     "\n  subscription SdkMembersLive($resourceId: ID!) {\n    result: membersLive(resourceId: $resourceId) { op row { id resourceId userId role state } }\n  }\n": types.SdkMembersLiveDocument,
     "\n  subscription SdkResourcesLive {\n    result: resourcesLive { op row { id resourceId userId role state } }\n  }\n": types.SdkResourcesLiveDocument,
     "\n  subscription SdkRoomsLive {\n    result: roomsLive { op row { resourceId roomId role } }\n  }\n": types.SdkRoomsLiveDocument,
+    "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op row }\n  }\n": types.SdkRowsLiveDocument,
 };
 
 /**
@@ -235,6 +237,10 @@ export function graphql(source: "\n  subscription SdkResourcesLive {\n    result
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription SdkRoomsLive {\n    result: roomsLive { op row { resourceId roomId role } }\n  }\n"): typeof import('./graphql.js').SdkRoomsLiveDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op row }\n  }\n"): typeof import('./graphql.js').SdkRowsLiveDocument;
 
 
 export function graphql(source: string) {

@@ -353,6 +353,13 @@ export type SdkRoomsLiveSubscriptionVariables = Exact<{ [key: string]: never; }>
 
 export type SdkRoomsLiveSubscription = { result: { op: FeedOp, row: { resourceId: string, roomId: string, role: Role } } };
 
+export type SdkRowsLiveSubscriptionVariables = Exact<{
+  input: DbSelectInput;
+}>;
+
+
+export type SdkRowsLiveSubscription = { result: { op: FeedOp, row: unknown } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -820,3 +827,11 @@ export const SdkRoomsLiveDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SdkRoomsLiveSubscription, SdkRoomsLiveSubscriptionVariables>;
+export const SdkRowsLiveDocument = new TypedDocumentString(`
+    subscription SdkRowsLive($input: DbSelectInput!) {
+  result: rowsLive(input: $input) {
+    op
+    row
+  }
+}
+    `) as unknown as TypedDocumentString<SdkRowsLiveSubscription, SdkRowsLiveSubscriptionVariables>;
