@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type RowColumnType, type RowTable, insertData, parseOrder, parseWhere, storedValue, updateData } from './row-values.js';
+import {
+  type Condition,
+  type RowColumnType,
+  type RowTable,
+  insertData,
+  parseOrder,
+  parseWhere,
+  rowMatches,
+  storedValue,
+  updateData,
+} from './row-values.js';
 
 const table: RowTable = {
   timestamps: true,
@@ -103,5 +113,33 @@ describe('docs/api.md §11.3 where and orderBy', () => {
     expect(code(() => parseOrder('t', table, { column: 'roomId' }))).toBe('virtual_room_id');
     expect(code(() => parseOrder('t', table, { column: 'meta' }))).toBe('invalid_order');
     expect(code(() => parseOrder('t', { ...table, timestamps: false }, { column: 'updatedAt' }))).toBe('unknown_column');
+  });
+});
+
+describe('rowMatches: the live feed filter, as a select judges', () => {
+  const col = (name: string, type: 'text' | 'integer' | 'bigint' | 'boolean' | 'jsonb' | 'timestamp') => ({ kind: 'column' as const, name, type });
+  const row = { title: 'b', n: 5, big: '9007199254740993', done: false, meta: { a: 1 }, due: '2026-11-24T10:00:00.000Z', none: null };
+  it.each<[string, Condition[], boolean]>([
+    ['no conditions', [], true],
+    ['text eq', [{ field: col('title', 'text'), op: 'eq', value: 'b' }], true],
+    ['text gt in code-point order', [{ field: col('title', 'text'), op: 'gt', value: 'B' }], true],
+    ['integer lt', [{ field: col('n', 'integer'), op: 'lt', value: 5 }], false],
+    ['integer gte', [{ field: col('n', 'integer'), op: 'gte', value: 5 }], true],
+    ['bigint beyond 2^53', [{ field: col('big', 'bigint'), op: 'gt', value: '9007199254740992' }], true],
+    ['boolean eq', [{ field: col('done', 'boolean'), op: 'eq', value: false }], true],
+    ['jsonb eq', [{ field: col('meta', 'jsonb'), op: 'eq', value: { a: 1 } }], true],
+    ['timestamp lte', [{ field: col('due', 'timestamp'), op: 'lte', value: '2026-11-24T09:59:59.999Z' }], false],
+    ['eq null is IS NULL', [{ field: col('none', 'text'), op: 'eq', value: null }], true],
+    ['a null field passes no comparison', [{ field: col('none', 'integer'), op: 'gt', value: 0 }], false],
+    [
+      'every condition must pass',
+      [
+        { field: col('title', 'text'), op: 'eq', value: 'b' },
+        { field: col('n', 'integer'), op: 'gt', value: 9 },
+      ],
+      false,
+    ],
+  ])('%s', (_what, conditions, expected) => {
+    expect(rowMatches(row, conditions)).toBe(expected);
   });
 });

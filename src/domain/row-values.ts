@@ -278,17 +278,7 @@ export function rowMatches(row: Readonly<Record<string, unknown>>, conditions: r
       const b = String(condition.value);
       order = a < b ? -1 : a > b ? 1 : 0;
     }
-    switch (condition.op) {
-      case 'eq':
-        return order === 0;
-      case 'gt':
-        return order > 0;
-      case 'gte':
-        return order >= 0;
-      case 'lt':
-        return order < 0;
-      case 'lte':
-        return order <= 0;
-    }
+    const passes: Record<Comparison, boolean> = { eq: order === 0, gt: order > 0, gte: order >= 0, lt: order < 0, lte: order <= 0 };
+    return passes[condition.op];
   });
 }
