@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * The `gatehouse` command. The package ships TypeScript sources, so tsx compiles them on load;
- * the resolve hook lets a user's schema file anywhere on disk import 'gatehouse/schema'.
+ * The `gatehouse` command. The package ships TypeScript sources: the server commands run a build
+ * of them (bin/server-build.mjs), the others compile them through tsx on load, where the resolve
+ * hook lets a user's schema file anywhere on disk import 'gatehouse/schema'.
  */
 
 // The server commands on Node 22-23: AsyncLocalStorage (the request id on every log line) runs on
@@ -20,14 +21,32 @@ if (
   process.execve(process.execPath, [process.execPath, FLAG, ...process.execArgv, ...process.argv.slice(1)], process.env);
 }
 
-const { register: registerHooks } = await import('node:module');
-const { register: registerTsx } = await import('tsx/esm/api');
-registerTsx();
-// Registered after tsx so it runs first (hooks chain last-in, first-out) and hands tsx a
-// specifier it can resolve.
-registerHooks('../src/cli/resolve-hooks.mjs', import.meta.url);
+// V8's compiled code for every module loaded, kept on disk between runs (in the OS temp dir).
+(await import('node:module')).enableCompileCache?.();
 
-const { main } = await import('../src/cli/main.ts');
+/** The CLI from sources through tsx (every command but the servers, and their fallback). */
+async function fromSources() {
+  const { register: registerHooks } = await import('node:module');
+  const { register: registerTsx } = await import('tsx/esm/api');
+  registerTsx();
+  // Registered after tsx so it runs first (hooks chain last-in, first-out) and hands tsx a
+  // specifier it can resolve.
+  registerHooks('../src/cli/resolve-hooks.mjs', import.meta.url);
+  return import('../src/cli/main.ts');
+}
+
+/** The servers start from a build of the sources (bin/server-build.mjs); GATEHOUSE_NO_BUILD=1 runs them from sources. */
+async function fromBuild() {
+  const { serverBuild } = await import('./server-build.mjs');
+  const file = await serverBuild();
+  if (!file) return undefined;
+  // Stack traces in logs name the source files and lines.
+  process.setSourceMapsEnabled(true);
+  return import(file);
+}
+
+const built = SERVER_COMMANDS.has(process.argv[2]) && process.env.GATEHOUSE_NO_BUILD !== '1' ? await fromBuild() : undefined;
+const { main } = built ?? (await fromSources());
 const code = await main(process.argv.slice(2));
 // Exit as soon as the command is done: a library's stray timer must not hold the process (the
 // Prisma schema engine's WASM leaves a 10 s one behind after every migration run).

@@ -8,6 +8,7 @@
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { ZodError } from 'zod';
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from './db/busy.js';
+import { sqlStateOf } from './db/sql-tx.js';
 import { AppError, badRequest, serviceBusy, zodToAppError } from './errors.js';
 import { Prisma } from './generated/prisma/client.js';
 import { type HeaderValues, json } from './lib/http.js';
@@ -49,12 +50,13 @@ export function describeError(error: unknown): ErrorShape {
     );
   }
   if (original instanceof ZodError) return describeError(zodToAppError(original));
-  if (original instanceof Prisma.PrismaClientKnownRequestError && original.code === 'P2002') {
+  // A unique key taken by a concurrent commit: Prisma's own P2002, or 23505 from a raw statement.
+  if ((original instanceof Prisma.PrismaClientKnownRequestError && original.code === 'P2002') || sqlStateOf(original) === '23505') {
     return { code: 'conflict', status: 409, message: 'A concurrent request changed the same record; retry.' };
   }
   // PostgreSQL 22021 (a NUL byte in text) is refused at the edge (src/lib/body.ts); a path that
   // slipped past it is still bad input, not a server fault.
-  if (postgresCode(original) === '22021') {
+  if (sqlStateOf(original) === '22021') {
     return describeError(badRequest('invalid_argument', 'Text must not contain NUL bytes.'));
   }
   // Already classified (maskError's output, read back by the REST shim): keep it, details and all.
@@ -115,12 +117,6 @@ export function graphqlErrorResponse(error: unknown): Response {
 }
 
 /** The SQLSTATE behind a Prisma error raised through a driver adapter (PGlite or pg). */
-function postgresCode(error: unknown): string | undefined {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
-  const cause = (error.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
-  return typeof cause?.originalCode === 'string' ? cause.originalCode : undefined;
-}
-
 /** The REST error body `{ error, message, ...details }` with the shape's headers (`retry-after`). */
 export function restError(error: unknown, headers: HeaderValues = {}): Response {
   const shape = describeError(error);

@@ -73,6 +73,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   const services = createServices({
     prisma: db.prisma,
     transaction: fn => db.transaction(fn),
+    sqlTransaction: fn => db.sqlTransaction(fn),
     query: db.query,
     bus,
     config,
@@ -129,7 +130,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     ],
   });
 
-  const rest = createRestShim(yoga, routes);
+  const rest = createRestShim({ yoga, schema, contextFor }, routes);
   let ready = false;
 
   /** The per-request context, computed once: where it arrived, for which app, and lazily its body and caller. */

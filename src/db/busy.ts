@@ -22,13 +22,15 @@ export const BUSY_RETRY_AFTER_SECONDS = 1;
 /**
  * True when `error` says the database had no capacity in time: Prisma's pool timeout (P2024),
  * a transaction that could not start within maxWait or outlived its timeout (P2028, then rolled
- * back), or node-postgres' pool wait. All are safe to retry: the failed step changed nothing.
+ * back), a driver-level transaction's statement timeout, or node-postgres' pool wait. All are safe to retry: the failed step changed nothing.
  */
 export function isDatabaseBusy(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (code === 'P2024') return true;
   if (code === 'P2028') return /Unable to start a transaction in the given time|on an expired transaction/.test(error.message);
+  // A driver-level transaction's statement that outlived its timeout (Database.sqlTransaction).
+  if (code === '57014' && /statement timeout/.test(error.message)) return true;
   // pg-pool's message when connectionTimeoutMillis passes with every connection in use.
   return error.message === 'timeout exceeded when trying to connect';
 }

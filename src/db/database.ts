@@ -23,6 +23,16 @@ export interface TransactionOptions {
   isolationLevel?: Prisma.TransactionIsolationLevel;
 }
 
+/**
+ * A transaction through the driver itself, with Prisma's raw-SQL calling convention (`$queryRaw`
+ * and `$executeRaw`, as a tagged template or a `Prisma.sql` fragment), so SQL written for it also
+ * runs on a Prisma `Tx`. Timestamps come back as Dates (read as UTC), like Prisma's.
+ */
+export interface SqlTx {
+  $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T>;
+  $executeRaw(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number>;
+}
+
 /** See `Database.query`. */
 export type LeanQuery = <T extends object>(text: string, values?: readonly unknown[]) => Promise<T[]>;
 
@@ -42,6 +52,12 @@ export interface Database {
    * throws. On PGlite (one connection) transactions run one at a time, in arrival order.
    */
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs `fn` in one transaction on a driver connection, without Prisma's interactive-transaction
+   * machinery (about 1 ms of CPU per transaction): the membership transitions, which are a few
+   * raw statements. Same commit, rollback, queueing and busy rules as `transaction`.
+   */
+  sqlTransaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   /**
    * One parameterized statement straight through the driver, outside any transaction: the hot
    * reads, where Prisma's per-query cost was most of the request (bench/README.md). Rows come back

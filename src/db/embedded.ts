@@ -6,11 +6,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS } from './busy.js';
-import type { Database, TransactionOptions, TransactionSettings, Tx } from './database.js';
+import type { Database, SqlTx, TransactionOptions, TransactionSettings, Tx } from './database.js';
 import { Mutex } from './mutex.js';
 import { isMemoryDataDir } from './pglite.js';
+import { parseUtcTimestamp, statementOf, TIMESTAMP_OID } from './sql-tx.js';
 
 /** Marks the async work of one `transaction()` callback while it runs. */
 interface TransactionScope {
@@ -104,10 +105,36 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     }
   }
 
+  /** Database.sqlTransaction: PGlite's own transaction, in the same queue as Prisma's. */
+  async function sqlTransaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    if (scopes.getStore()?.open) throw new Error('db.sqlTransaction() was called inside a transaction; pass its `tx` down instead of nesting.');
+    const release = await queue.acquire();
+    await new Promise<void>(resolve => setImmediate(resolve));
+    const scope: TransactionScope = { open: true };
+    try {
+      return await scopes.run(scope, () =>
+        pglite.transaction(async connection => {
+          const run = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
+            const statement = statementOf(query, values);
+            return connection.query(statement.text, statement.values, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } });
+          };
+          return fn({
+            $queryRaw: async <R>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).rows as R,
+            $executeRaw: async (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).affectedRows ?? 0,
+          });
+        }),
+      );
+    } finally {
+      scope.open = false;
+      release();
+    }
+  }
+
   return {
     prisma,
     kind: 'pglite',
     transaction,
+    sqlTransaction,
     // PGlite runs it after any open transaction (its own exclusive lock), never inside one.
     query: async <T extends object>(text: string, values: readonly unknown[] = []) => {
       if (scopes.getStore()?.open) throw new OuterClientInTransactionError();

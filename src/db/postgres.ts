@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 /** PostgreSQL behind Prisma through node-postgres (@prisma/adapter-pg). */
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS } from './busy.js';
-import type { Database, LeanQuery, TransactionSettings } from './database.js';
+import type { Database, SqlTx, TransactionSettings } from './database.js';
+import { parseUtcTimestamp, statementOf, TIMESTAMP_OID } from './sql-tx.js';
 import { logger } from '../lib/logger.js';
 
 export function isPostgresUrl(url: string): boolean {
@@ -56,7 +57,9 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
     prisma,
     kind: 'postgres',
     transaction: (fn, options) => prisma.$transaction(fn, options),
-    query: leanQuery(pool),
+    sqlTransaction: fn => sqlTransaction(pool, timeout, fn),
+    query: async <T extends object>(text: string, values: readonly unknown[] = []) =>
+      (await pool.query<T>({ name: statementName(text), text, values: values as unknown[] })).rows,
     close: async () => {
       closing = true;
       await prisma.$disconnect();
@@ -66,12 +69,48 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
   };
 }
 
+const statementNames = new Map<string, string>();
+
 /** Named (prepared) statements by the digest of their text, as for Prisma's queries above. */
-function leanQuery(pool: pg.Pool): LeanQuery {
-  const names = new Map<string, string>();
-  return async <T extends object>(text: string, values: readonly unknown[] = []) => {
-    let name = names.get(text);
-    if (!name) names.set(text, (name = `gh_l_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
-    return (await pool.query<T>({ name, text, values: values as unknown[] })).rows;
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `gh_l_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+  return name;
+}
+
+const utcTimestamps = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMP_OID ? parseUtcTimestamp : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * Database.sqlTransaction: BEGIN, the callback's statements, COMMIT on one pooled connection. The
+ * wait for a connection is the pool's (maxWait); each statement is bounded by the transaction
+ * timeout (a lock wait past it fails as busy, and the transaction rolls back).
+ */
+async function sqlTransaction<T>(pool: pg.Pool, timeoutMs: number, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  const run = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
+    const { text, values: params } = statementOf(query, values);
+    return client.query({ name: statementName(text), text, values: params, types: utcTimestamps });
   };
+  let unusable = false;
+  try {
+    // One round trip: the simple protocol takes both statements at once.
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`);
+    const result = await fn({
+      $queryRaw: async <R>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).rows as R,
+      $executeRaw: async (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).rowCount ?? 0,
+    });
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {
+      unusable = true;
+    });
+    throw error;
+  } finally {
+    // A connection that could not roll back is closed rather than handed to the next caller.
+    client.release(unusable);
+  }
 }

@@ -1,10 +1,13 @@
 /**
- * Serves the route table: match, validate, then run the route's stored GraphQL operation through
- * Yoga's envelop (`getEnveloped`), so the GraphQL plugins apply to REST as to /graphql: parse and
- * validation plugins (the limits) once per stored operation at start, execution plugins (graphql-jit,
- * CSRF, masking) on every request; the result or error is shaped for REST.
+ * Serves the route table: match, validate, then run the route's stored GraphQL operation on the
+ * same schema and resolvers as /graphql. Each stored operation goes through Yoga's parse and
+ * validation plugins (the GraphQL limits among them) once, at start, and is compiled once with
+ * graphql-jit; a request pays only for its execution, without a per-request envelop (measured
+ * in bench/README.md). REST checks CSRF by method, which covers every mutation: a route whose
+ * operation is a mutation must use a state-changing method. Errors are shaped for REST.
  */
-import type { DocumentNode } from 'graphql';
+import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { z } from 'zod';
 import { assertCsrf, hasCsrfHeader, isStateChanging } from '../auth/csrf.js';
@@ -12,13 +15,17 @@ import type { RequestContext } from '../auth/request-context.js';
 import type { ResolvedAuth } from '../auth/resolve-caller.js';
 import { badRequest, parseInput } from '../errors.js';
 import { restError } from '../error-responses.js';
+import type { Context } from '../graphql/builder.js';
 import { parseJsonObject } from '../lib/body.js';
 import { json } from '../lib/http.js';
 import type { Route } from './routes.js';
 
+/** A stored operation compiled by graphql-jit, run with a request's context and variables. */
+type CompiledOperation = (context: Context, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
+
 interface TableEntry {
   route: Route;
-  document: DocumentNode;
+  run: CompiledOperation;
   segments: string[];
 }
 
@@ -34,18 +41,30 @@ export interface PipelineServerContext {
   auth?: ResolvedAuth;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the Yoga instance's user context is the resolvers' Context
-export function createRestShim(yoga: YogaServerInstance<PipelineServerContext, any>, routes: Route[]) {
-  // Stored operations go through the parse and validation plugins (the GraphQL limits among them)
-  // once, at start: the text never changes, so a request pays only for execution. One that does
-  // not pass is a programming error: refuse to start.
+export interface RestShimOptions {
+  // biome-ignore lint/suspicious/noExplicitAny: the Yoga instance's user context is the resolvers' Context
+  yoga: YogaServerInstance<PipelineServerContext, any>;
+  schema: GraphQLSchema;
+  /** The resolvers' context for a request, as /graphql builds it. */
+  contextFor(request: RequestContext, auth: ResolvedAuth): Promise<Context>;
+}
+
+export function createRestShim({ yoga, schema, contextFor }: RestShimOptions, routes: Route[]) {
+  // One that does not pass the plugins or compile is a programming error: refuse to start.
   const startup = yoga.getEnveloped({});
   const table = routes
     .map(route => {
-      const document = startup.parse(route.operation);
+      const where = `REST route ${route.method} ${route.path}`;
+      const document = startup.parse(route.operation) as DocumentNode;
       const errors = startup.validate(startup.schema, document);
-      if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map((e: Error) => e.message).join('; ')}`);
-      return { route, document, segments: route.path.split('/').filter(Boolean) };
+      if (errors.length) throw new Error(`${where}: ${errors.map((e: Error) => e.message).join('; ')}`);
+      if (getOperationAST(document)?.operation === 'mutation' && !isStateChanging(route.method)) {
+        throw new Error(`${where}: a mutation needs a state-changing method (REST checks CSRF by method).`);
+      }
+      const compiled = compileQuery(schema, document);
+      if (!isCompiledQuery(compiled)) throw new Error(`${where}: ${compiled.errors?.map(e => e.message).join('; ')}`);
+      const run: CompiledOperation = (context, variables) => compiled.query(undefined, context, variables);
+      return { route, run, segments: route.path.split('/').filter(Boolean) };
     })
     // Literal segments before parameters, so /v1/resources/browse wins over /v1/resources/:id.
     .sort((a, b) => specificity(b.segments) - specificity(a.segments));
@@ -79,14 +98,7 @@ export function createRestShim(yoga: YogaServerInstance<PipelineServerContext, a
         route.credential === 'dashboard' ? { caller: null, credential: 'cookie', csrf: hasCsrfHeader(request.headers) } : await context.auth();
       // REST's CSRF rule is by method (a state-changing method), GraphQL's by operation (a mutation).
       assertCsrf(auth, isStateChanging(request.method));
-      // Execution through every plugin (graphql-jit, CSRF for mutations, error masking).
-      const { contextFactory, execute, schema } = yoga.getEnveloped({
-        request,
-        requestContext: context,
-        auth,
-        params: { query: route.operation, variables: variableValues },
-      });
-      const result = await execute({ schema, document: found.entry.document, variableValues, contextValue: await contextFactory() });
+      const result = await found.entry.run(await contextFor(context, auth), variableValues);
       if (result.errors?.length) return restError(result.errors[0]);
       return json(200, route.respond((result.data as { result: unknown }).result));
     } catch (error) {

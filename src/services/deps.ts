@@ -1,15 +1,18 @@
 /** What every service module is built from; one instance per server. */
 import type { Config } from '../config.js';
-import type { LeanQuery } from '../db/database.js';
+import type { LeanQuery, SqlTx } from '../db/database.js';
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
 export type Tx = Prisma.TransactionClient;
+export type { SqlTx };
 
 export interface ServiceDeps {
   prisma: PrismaClient;
   /** Runs `fn` in one interactive transaction (serialised on the embedded database). */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** One transaction on a driver connection, for raw statements only (Database.sqlTransaction). */
+  sqlTransaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   /** One statement straight through the driver, outside transactions: the hot reads (Database.query). */
   query: LeanQuery;
   bus: EventBus;

@@ -9,6 +9,15 @@ import type { ServiceDeps } from './deps.js';
 import { runStatementTransition, runTransition } from './membership-store.js';
 import { typeRules } from './resource-rules.js';
 
+/** The link as a claim reads it, under the resource lock. */
+interface ClaimedLink {
+  id: string;
+  creatorId: string;
+  role: Role;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
 const linkNotFound = () => new AppError('invite_link_not_found', 404, 'No such invite link: check that the whole code was copied.');
 
 export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
@@ -94,7 +103,9 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
         found.resourceId,
         async ({ tx, write, resource, now, actor: claimer, target: creator, blocked }) => {
           // Read under the resource lock: concurrent claims of one link serialise here.
-          const link = (await tx.inviteLink.findUnique({ where: { codeHash: sha256(code) } }))!;
+          const [link] = await tx.$queryRaw<ClaimedLink[]>`
+            SELECT id, creator_id AS "creatorId", role::text AS role, expires_at AS "expiresAt", used_at AS "usedAt"
+            FROM invite_links WHERE code_hash = ${sha256(code)}`;
           if (!creator) throw new AppError('invite_link_inactive', 403, 'The creator of this invite link no longer exists.');
           const outcome = decideClaimInviteLink({ claimer, creator, link, rules: typeRules(deployment, resource.type), blocked, now });
           // One statement consumes the link and writes the membership; an unconsumed link rolls both back.

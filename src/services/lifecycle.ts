@@ -8,9 +8,10 @@
  */
 import { type SharePolicy, memberRemovalPlan } from '../domain/lifecycle.js';
 import { AppError } from '../errors.js';
+import { sqlStateOf } from '../db/sql-tx.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { SchemaIR } from '../schema/index.js';
-import type { Tx } from './deps.js';
+import type { SqlTx, Tx } from './deps.js';
 
 /**
  * True when a write failed because the principal it names is gone: an account deletion committed
@@ -18,12 +19,12 @@ import type { Tx } from './deps.js';
  * foreign key, e.g. `rows_creator_id_fkey` or `memberships_principal_id_fkey`.
  */
 export function violatesForeignKey(error: unknown, constraint: string): boolean {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  // P2003 from Prisma's own queries; P2010 (raw query failed) carries the SQLSTATE of a raw statement.
-  const raw =
-    error.code === 'P2010' && (error.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause?.originalCode === '23503';
-  if (error.code !== 'P2003' && !raw) return false;
-  return error.message.includes(constraint) || JSON.stringify(error.meta ?? {}).includes(constraint);
+  if (!(error instanceof Error)) return false;
+  // P2003 from Prisma's own queries; SQLSTATE 23503 from a raw statement (through Prisma or the driver).
+  const prismaOwn = error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003';
+  if (!prismaOwn && sqlStateOf(error) !== '23503') return false;
+  const meta = error instanceof Prisma.PrismaClientKnownRequestError ? error.meta : undefined;
+  return error.message.includes(constraint) || JSON.stringify(meta ?? {}).includes(constraint);
 }
 
 /** The answer to a request whose own account was deleted while it ran (docs/api.md §8.2). */
@@ -43,14 +44,14 @@ export interface LifecycleResource {
  * soft-hides the links; `remove` (and a table the type no longer shares) drops them. Costs one
  * indexed query when the member linked nothing.
  */
-export async function applyMemberRemoval(tx: Tx, resource: LifecycleResource, principalId: string): Promise<void> {
+export async function applyMemberRemoval(tx: SqlTx, resource: LifecycleResource, principalId: string): Promise<void> {
   const linked = await tx.$queryRaw<{ table_name: string }[]>`
     SELECT DISTINCT r.table_name
     FROM rows r JOIN row_links l ON l.row_id = r.id
     WHERE r.creator_id = ${principalId} AND l.resource_id = ${resource.id} AND NOT l.hidden`;
   if (linked.length === 0) return;
-  const deployment = await tx.deployment.findUnique({ where: { id: resource.deploymentId }, select: { schema: true } });
-  const shares = (deployment?.schema as SchemaIR | undefined)?.resources?.[resource.type]?.shares ?? [];
+  const [deployment] = await tx.$queryRaw<{ schema: SchemaIR }[]>`SELECT schema FROM deployments WHERE id = ${resource.deploymentId}`;
+  const shares = deployment?.schema?.resources?.[resource.type]?.shares ?? [];
   const plan = memberRemovalPlan(
     shares,
     linked.map(l => l.table_name),

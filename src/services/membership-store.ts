@@ -23,7 +23,7 @@ import { conflict, notFound } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { type GrantEvent, type MembershipEvent, memberRow } from '../realtime/event-bus.js';
 import type { DeploymentInfo } from './apps.js';
-import type { ServiceDeps, Tx } from './deps.js';
+import type { ServiceDeps, SqlTx, Tx } from './deps.js';
 import { applyMemberRemoval, dropVisibleLinks, removalIsDropOnly, restoreHiddenLinks, unhideLinks, violatesForeignKey } from './lifecycle.js';
 import { findPrincipalInApp, userNotFound } from './principals.js';
 import { grantDeletes, grantDeletesOf, grantsJson } from './room-events.js';
@@ -280,7 +280,8 @@ export interface WriteOptions {
 }
 
 export interface StatementScope {
-  tx: Tx;
+  /** Raw statements only: the transition runs on a driver connection (Database.sqlTransaction). */
+  tx: SqlTx;
   resource: LockedResource;
   now: Date;
   /** The caller with its current row on the resource. */
@@ -322,7 +323,7 @@ export async function runStatementTransition<T>(
   const actorId = caller.principal.id;
   const targetId = options.targetId && options.targetId !== actorId ? options.targetId : null;
   const query: FactsQuery = { resourceId, actorId, targetId, appId: caller.deployment.appId, now };
-  const outcome = await deps.transaction(async tx => {
+  const outcome = await deps.sqlTransaction(async tx => {
     for (let attempt = 1; ; attempt++) {
       const [facts] = await tx.$queryRaw<FactsRow[]>(digest(Prisma.sql`${factsSelect(query)} FOR UPDATE OF r`));
       if (!facts || facts.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
@@ -354,7 +355,7 @@ class StatementRun {
   private written = false;
 
   constructor(
-    private readonly tx: Tx,
+    private readonly tx: SqlTx,
     caller: PrincipalCaller,
     private readonly facts: FactsRow,
     private readonly query: FactsQuery,

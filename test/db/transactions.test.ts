@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
+import { isDatabaseBusy } from '../../src/db/busy.js';
+import { sqlStateOf } from '../../src/db/sql-tx.js';
 import { createPostgresTestDatabase, createTestDatabase, POSTGRES_SKIP_REASON, postgresTestUrl } from '../helpers/db.js';
 
 const pgUrl = await postgresTestUrl();
@@ -83,6 +85,50 @@ function transactionContract(name: string, create: () => Promise<Database>) {
       expect(await counter(db)).toBe(CONCURRENCY / 2);
     });
 
+    it(`sqlTransaction: ${CONCURRENCY} concurrent read-then-write transactions, no lost updates, the throwing ones rolled back`, async () => {
+      const results = await Promise.allSettled(
+        Array.from({ length: CONCURRENCY }, (_, i) =>
+          db.sqlTransaction(async tx => {
+            const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT version FROM deployments WHERE id = ${DEPLOYMENT} FOR UPDATE`;
+            await tx.$executeRaw`UPDATE deployments SET version = ${row.version + 1}::int WHERE id = ${DEPLOYMENT}`;
+            if (i % 5 === 4) throw new Error(`planned failure ${i}`);
+            return i;
+          }),
+        ),
+      );
+      const failures = results.flatMap(r => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+      expect(failures).toHaveLength(CONCURRENCY / 5);
+      expect(await counter(db)).toBe(CONCURRENCY - CONCURRENCY / 5);
+    });
+
+    it('sqlTransaction: timestamps go in and come back as the UTC instants Prisma stores, whatever the process time zone', async () => {
+      const zone = process.env.TZ;
+      process.env.TZ = 'Pacific/Auckland';
+      try {
+        const at = new Date('2026-03-01T12:34:56.789Z');
+        await db.prisma.developer.create({ data: { id: 'dev_tz', email: 'tz@example.test', createdAt: at } });
+        const [read] = await db.sqlTransaction(
+          tx => tx.$queryRaw<{ created_at: Date; same: boolean }[]>`
+          SELECT created_at, created_at = ${at} AS same FROM developers WHERE id = 'dev_tz'`,
+        );
+        expect(read).toEqual({ created_at: at, same: true });
+        const later = new Date(at.getTime() + 1000);
+        await db.sqlTransaction(tx => tx.$executeRaw`UPDATE developers SET created_at = ${later}::timestamp(3) WHERE id = 'dev_tz'`);
+        expect((await db.prisma.developer.findUniqueOrThrow({ where: { id: 'dev_tz' } })).createdAt).toEqual(later);
+      } finally {
+        process.env.TZ = zone;
+        await db.prisma.developer.deleteMany({ where: { id: 'dev_tz' } });
+      }
+    });
+
+    it("sqlTransaction: a failed statement's SQLSTATE is readable, and the connection is usable afterwards", async () => {
+      const failed = await db
+        .sqlTransaction(tx => tx.$executeRaw`INSERT INTO apps (id, name, developer_id) VALUES ('app_orphan', 'orphan', 'dev_missing')`)
+        .catch((error: unknown) => error);
+      expect(sqlStateOf(failed)).toBe('23503');
+      expect(await db.sqlTransaction(tx => tx.$queryRaw<{ n: number }[]>`SELECT 1::int AS n`)).toEqual([{ n: 1 }]);
+    });
+
     it('supports $transaction on the client directly (batch and interactive)', async () => {
       const [count] = await db.prisma.$transaction([db.prisma.deployment.count(), db.prisma.app.count()]);
       expect(count).toBe(1);
@@ -100,6 +146,31 @@ transactionContract('PGlite', createTestDatabase);
 
 describe.skipIf(!pgUrl)('PostgreSQL', () => {
   transactionContract('PostgreSQL', createPostgresTestDatabase);
+
+  it('sqlTransaction: a statement waiting on a lock past the transaction timeout fails as busy and rolls back', async () => {
+    const db = await createPostgresTestDatabase({ transactionTimeoutMs: 200 });
+    try {
+      await seedCounter(db);
+      const holder = db.transaction(
+        async tx => {
+          await tx.$queryRaw`SELECT id FROM deployments WHERE id = ${DEPLOYMENT} FOR UPDATE`;
+          await sleep(600);
+        },
+        { timeout: 5_000 },
+      );
+      await sleep(50);
+      const waiting = await db
+        .sqlTransaction(async tx => {
+          await tx.$executeRaw`UPDATE deployments SET version = 7 WHERE id = ${DEPLOYMENT}`;
+        })
+        .catch((error: unknown) => error);
+      expect(isDatabaseBusy(waiting)).toBe(true);
+      await holder;
+      expect(await counter(db)).toBe(0);
+    } finally {
+      await db.close();
+    }
+  });
 
   it('FOR UPDATE makes a second transaction wait for the first', async () => {
     const db = await createPostgresTestDatabase();

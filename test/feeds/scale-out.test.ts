@@ -86,6 +86,7 @@ describe.skipIf(Boolean(reason))('scale-out over Redis', () => {
     const services = createServices({
       prisma: db.prisma,
       transaction: fn => db.transaction(fn),
+      sqlTransaction: fn => db.sqlTransaction(fn),
       query: db.query,
       bus,
       config: loadConfig({}),

@@ -114,6 +114,7 @@ export async function withServices<T>(
     const services = createServices({
       prisma: database.prisma,
       transaction: work => database.transaction(work),
+      sqlTransaction: fn => database.sqlTransaction(fn),
       query: database.query,
       bus: EventBus.inProcess(),
       config,

@@ -1,0 +1,34 @@
+/**
+ * What the driver-level transactions of both backends share (Database.sqlTransaction): turning a
+ * `$queryRaw` call into one parameterized statement, and reading timestamps back as Prisma does.
+ */
+import { Prisma } from '../generated/prisma/client.js';
+
+/** PostgreSQL's `timestamp` (without time zone): Gatehouse's columns, holding UTC wall time. */
+export const TIMESTAMP_OID = 1114;
+
+/** A `timestamp` as text ('2026-11-26 17:40:00.123') read as the UTC instant it holds. */
+export const parseUtcTimestamp = (text: string): Date => new Date(`${text.replace(' ', 'T')}Z`);
+
+/**
+ * The statement of a `$queryRaw` call (a tagged template or a `Prisma.sql` fragment): text with
+ * $n placeholders, and values as the driver should send them. Dates go as UTC ISO text: the
+ * drivers' own Date formatting follows the process's time zone, Prisma's (and the columns') is UTC.
+ */
+export function statementOf(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): { text: string; values: unknown[] } {
+  const sql = query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
+  return { text: sql.text, values: sql.values.map(value => (value instanceof Date ? value.toISOString() : value)) };
+}
+
+/**
+ * The SQLSTATE of a failed statement, from either path: a Prisma raw-query error (P2010) carries it
+ * as its driver error's `originalCode`; the drivers' own errors (pg, PGlite) as `code`.
+ */
+export function sqlStateOf(error: unknown): string | undefined {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    const cause = (error.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
+    return typeof cause?.originalCode === 'string' ? cause.originalCode : undefined;
+  }
+  const code = (error as { code?: unknown; severity?: unknown } | null)?.code;
+  return error instanceof Error && 'severity' in error && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
