@@ -30,6 +30,7 @@ import { openApiDocument } from './rest/openapi.js';
 import { routes } from './rest/routes.js';
 import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { createFileRoutes } from './rest/files.js';
+import { createGraphqlFastPath } from './rest/graphql-fast-path.js';
 import { type PipelineServerContext, createRestShim } from './rest/shim.js';
 import { assertNoNulInOperation, drainWithin, guardRequestLine, readNodeBody, readRequestBody } from './lib/body.js';
 import { json } from './lib/http.js';
@@ -42,6 +43,8 @@ export interface AppOptions {
   database?: Database;
   /** Service clock override (tests). */
   now?: () => Date;
+  /** false: every /graphql request goes through Yoga (tests compare the two paths); onServed sees the fast path's answers. */
+  graphqlFastPath?: false | { onServed?: () => void };
 }
 
 export interface App {
@@ -64,7 +67,7 @@ interface EdgeContext {
   remoteAddress?: string;
 }
 
-export async function buildApp({ config, database, now }: AppOptions): Promise<App> {
+export async function buildApp({ config, database, now, graphqlFastPath = {} }: AppOptions): Promise<App> {
   setLogLevel(config.logLevel);
   const db =
     database ??
@@ -131,6 +134,7 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
   });
 
   const rest = createRestShim({ yoga, schema, contextFor }, routes);
+  const fastPath = graphqlFastPath ? createGraphqlFastPath({ yoga, schema, contextFor, ...graphqlFastPath }) : null;
   let ready = false;
 
   /** The per-request context, computed once: where it arrived, for which app, and lazily its body and caller. */
@@ -213,6 +217,8 @@ export async function buildApp({ config, database, now }: AppOptions): Promise<A
     let forYoga = request;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       try {
+        const answered = await fastPath?.handle(context);
+        if (answered) return answered;
         forYoga = new yoga.fetchAPI.Request(request.url, {
           method: request.method,
           headers: request.headers,

@@ -6,8 +6,7 @@
  * in bench/README.md). REST checks CSRF by method, which covers every mutation: a route whose
  * operation is a mutation must use a state-changing method. Errors are shaped for REST.
  */
-import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { type DocumentNode, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { z } from 'zod';
 import { assertCsrf, hasCsrfHeader, isStateChanging } from '../auth/csrf.js';
@@ -18,10 +17,8 @@ import { restError } from '../error-responses.js';
 import type { Context } from '../graphql/builder.js';
 import { parseJsonObject } from '../lib/body.js';
 import { json } from '../lib/http.js';
+import { type CompiledOperation, compileOperation } from './compiled-operation.js';
 import type { Route } from './routes.js';
-
-/** A stored operation compiled by graphql-jit, run with a request's context and variables. */
-type CompiledOperation = (context: Context, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
 
 interface TableEntry {
   route: Route;
@@ -61,9 +58,8 @@ export function createRestShim({ yoga, schema, contextFor }: RestShimOptions, ro
       if (getOperationAST(document)?.operation === 'mutation' && !isStateChanging(route.method)) {
         throw new Error(`${where}: a mutation needs a state-changing method (REST checks CSRF by method).`);
       }
-      const compiled = compileQuery(schema, document);
-      if (!isCompiledQuery(compiled)) throw new Error(`${where}: ${compiled.errors?.map(e => e.message).join('; ')}`);
-      const run: CompiledOperation = (context, variables) => compiled.query(undefined, context, variables);
+      const run = compileOperation(schema, document);
+      if (typeof run !== 'function') throw new Error(`${where}: ${run.errors.join('; ')}`);
       return { route, run, segments: route.path.split('/').filter(Boolean) };
     })
     // Literal segments before parameters, so /v1/resources/browse wins over /v1/resources/:id.

@@ -5,7 +5,7 @@
  */
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
-import { buildApp, type App } from '../../src/server.js';
+import { buildApp, type App, type AppOptions } from '../../src/server.js';
 import { createTestDatabase } from './db.js';
 import { feedAttached, watchBus } from './feeds.js';
 
@@ -147,6 +147,8 @@ export interface TestAppOptions {
   listen?: boolean;
   /** Extra environment for loadConfig. */
   env?: Record<string, string>;
+  /** /graphql's fast path: false turns it off, onServed observes it (AppOptions.graphqlFastPath). */
+  graphqlFastPath?: AppOptions['graphqlFastPath'];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestContext> {
@@ -161,7 +163,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestCo
     PUBLIC_URL: 'https://gatehouse.test',
     ...options.env,
   });
-  const app = await buildApp({ config, database, now: () => new Date(Date.now() + offset) });
+  const app = await buildApp({ config, database, now: () => new Date(Date.now() + offset), graphqlFastPath: options.graphqlFastPath });
   // Subscription tests wait for their feed to attach (feedAttached), not for a fixed time.
   watchBus(app.services.deps.bus);
   const url = options.listen ? (await app.start()).url : IN_PROCESS_URL;
