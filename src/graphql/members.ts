@@ -1,6 +1,7 @@
 /** Membership: roster, invitations and one mutation per transition of docs/api.md §5.2. */
 import { requirePrincipal } from '../domain/caller.js';
-import type { InvitationEntry, RosterEntry, TransitionResult } from '../services/membership.js';
+import type { InvitationEntry, MemberPage, RosterEntry, TransitionResult } from '../services/membership.js';
+import { LIST_PAGE, wholeList } from '../services/pages.js';
 import { builder } from './builder.js';
 import { MembershipStateEnum, PrincipalKindEnum, RoleEnum, ids, validate } from './common.js';
 
@@ -38,13 +39,33 @@ export const MembershipResultRef = builder.objectRef<TransitionResult>('Membersh
   }),
 });
 
+const MemberPageRef = builder.objectRef<MemberPage>('MemberPage').implement({
+  description: 'One page of a members list; nextCursor is null on the last page.',
+  fields: t => ({
+    members: t.field({ type: [RosterEntryRef], resolve: p => p.members }),
+    nextCursor: t.string({ nullable: true, resolve: p => p.nextCursor }),
+  }),
+});
+
 builder.queryFields(t => ({
   members: t.field({
     type: [RosterEntryRef],
-    description: 'Active and pending members; visible to active members.',
+    description: `Active and pending members, owner first; visible to active members. More than ${LIST_PAGE.max} is an error (too_many_results): page with memberPage.`,
     args: { resourceId: t.arg.id({ required: true }) },
-    resolve: (_, args, ctx) =>
-      ctx.services.membership.members(requirePrincipal(ctx.caller), validate(ids.resourceId, String(args.resourceId), 'resourceId')),
+    resolve: async (_, args, ctx) => {
+      const page = await ctx.services.membership.members(
+        requirePrincipal(ctx.caller),
+        validate(ids.resourceId, String(args.resourceId), 'resourceId'),
+      );
+      return wholeList(page, page.members, 'memberPage');
+    },
+  }),
+  memberPage: t.field({
+    type: MemberPageRef,
+    description: `Active and pending members, owner first, a page at a time (limit default and max ${LIST_PAGE.max}); visible to active members.`,
+    args: { resourceId: t.arg.id({ required: true }), limit: t.arg.int(), cursor: t.arg.string() },
+    resolve: (_, { resourceId, ...page }, ctx) =>
+      ctx.services.membership.members(requirePrincipal(ctx.caller), validate(ids.resourceId, String(resourceId), 'resourceId'), page),
   }),
   invitations: t.field({
     type: [InvitationRef],

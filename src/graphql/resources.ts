@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { requirePrincipal } from '../domain/caller.js';
 import type { MemberRow } from '../domain/membership.js';
-import type { BrowsePage, ResourceView } from '../services/resources.js';
+import { LIST_PAGE, wholeList } from '../services/pages.js';
+import type { ResourcePage, ResourceView } from '../services/resources.js';
 import { builder } from './builder.js';
 import { MembershipStateEnum, RoleEnum, StoredVisibilityEnum, VisibilityChoiceEnum, ids, validate } from './common.js';
 
@@ -32,7 +33,8 @@ export const ResourceRef = builder.objectRef<ResourceView>('Resource').implement
   }),
 });
 
-const BrowsePageRef = builder.objectRef<BrowsePage>('BrowsePage').implement({
+const ResourcePageRef = builder.objectRef<ResourcePage>('ResourcePage').implement({
+  description: 'One page of resources; nextCursor is null on the last page.',
   fields: t => ({
     resources: t.field({ type: [ResourceRef], resolve: p => p.resources }),
     nextCursor: t.string({ nullable: true, resolve: p => p.nextCursor }),
@@ -61,12 +63,21 @@ builder.queryFields(t => ({
   }),
   resources: t.field({
     type: [ResourceRef],
-    description: 'Resources where you are an active member.',
+    description: `Resources where you are an active member, newest first; more than ${LIST_PAGE.max} is an error (too_many_results): page with resourcePage.`,
     args: { type: t.arg.string() },
-    resolve: (_, { type }, ctx) => ctx.services.resources.list(requirePrincipal(ctx.caller), type),
+    resolve: async (_, { type }, ctx) => {
+      const page = await ctx.services.resources.list(requirePrincipal(ctx.caller), type);
+      return wholeList(page, page.resources, 'resourcePage');
+    },
+  }),
+  resourcePage: t.field({
+    type: ResourcePageRef,
+    description: `Resources where you are an active member, newest first, a page at a time (limit default and max ${LIST_PAGE.max}).`,
+    args: { type: t.arg.string(), limit: t.arg.int(), cursor: t.arg.string() },
+    resolve: (_, { type, ...page }, ctx) => ctx.services.resources.list(requirePrincipal(ctx.caller), type, page),
   }),
   browseResources: t.field({
-    type: BrowsePageRef,
+    type: ResourcePageRef,
     description: 'Discoverable public resources, newest first.',
     args: { type: t.arg.string(), query: t.arg.string(), limit: t.arg.int(), cursor: t.arg.string() },
     resolve: (_, args, ctx) => ctx.services.resources.browse(requirePrincipal(ctx.caller), args),

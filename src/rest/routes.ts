@@ -12,6 +12,8 @@ import { ROLES } from '../domain/roles.js';
 import { VISIBILITY_NAMES } from '../domain/visibility.js';
 import { graphql } from '../graphql-client/generated/index.js';
 import type { DbResultFieldsFragment, ResourceFieldsFragment, TypedDocumentString } from '../graphql-client/generated/graphql.js';
+import { LIST_PAGE } from '../services/pages.js';
+import { BROWSE_PAGE } from '../services/resources.js';
 import { DB_OPS, DB_SCOPE_KINDS } from '../services/rows-input.js';
 
 export interface RouteInput {
@@ -83,6 +85,16 @@ const optionalUser = z.strictObject({ userId: id.optional() });
 /** Length and characters are the room service's (docs/api.md §10.2); here only the type. */
 const roomBody = z.strictObject({ name: z.string({ message: 'is required and must be a string' }) });
 const ok = () => ({ ok: true });
+/** `limit` (1 to `max`) and `cursor` (a previous page's nextCursor) of a paged list. */
+const pageQuery = (max: number) => ({
+  limit: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(max, `must be at most ${max}`)
+    .optional(),
+  cursor: z.string().optional(),
+});
 /** docs/api.md §11.1: the service checks which fields each op takes and what they hold; here only their JSON types. */
 const dbOperation = z.strictObject({
   scope: z.strictObject({
@@ -259,16 +271,19 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources',
-    response: z.object({ resources: z.array(resourceOut) }),
-    errors: [],
+    response: z.object({ resources: z.array(resourceOut), nextCursor: z.string().nullable() }),
+    errors: ['invalid_cursor'],
     operation: graphql(`
-      query Resources($type: String) {
-        result: resources(type: $type) { ...ResourceFields }
+      query Resources($type: String, $limit: Int, $cursor: String) {
+        result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {
+          resources { ...ResourceFields }
+          nextCursor
+        }
       }
     `),
-    query: z.object({ type: z.string().optional() }),
+    query: z.object({ type: z.string().optional(), ...pageQuery(LIST_PAGE.max) }),
     variables: ({ query }) => query,
-    respond: rows => ({ resources: rows.map(resourceView) }),
+    respond: page => ({ resources: page.resources.map(resourceView), nextCursor: page.nextCursor }),
   }),
   route({
     method: 'GET',
@@ -289,13 +304,7 @@ export const routes: Route[] = [
     query: z.object({
       type: z.string().optional(),
       query: z.string().max(200, 'must be at most 200 characters').optional(),
-      limit: z.coerce
-        .number({ message: 'must be a number' })
-        .int('must be an integer')
-        .min(1, 'must be at least 1')
-        .max(100, 'must be at most 100')
-        .optional(),
-      cursor: z.string().optional(),
+      ...pageQuery(BROWSE_PAGE.max),
     }),
     variables: ({ query }) => query,
     respond: page => ({
@@ -488,15 +497,20 @@ export const routes: Route[] = [
           ownerDisplayName: z.string().nullable(),
         }),
       ),
+      nextCursor: z.string().nullable(),
     }),
-    errors: ['resource_not_found', 'not_resource_member'],
+    errors: ['resource_not_found', 'not_resource_member', 'invalid_cursor'],
     operation: graphql(`
-      query Members($id: ID!) {
-        result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }
+      query Members($id: ID!, $limit: Int, $cursor: String) {
+        result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {
+          members { userId role state kind ownerId ownerHandle ownerDisplayName }
+          nextCursor
+        }
       }
     `),
-    variables: ({ params }) => ({ id: params.id }),
-    respond: rows => ({ members: rows }),
+    query: z.object(pageQuery(LIST_PAGE.max)),
+    variables: ({ params, query }) => ({ id: params.id, ...query }),
+    respond: page => page,
   }),
   route({
     method: 'POST',

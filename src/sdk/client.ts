@@ -60,7 +60,7 @@ export type { Role, VisibilityChoice };
 export type Resource = SdkResourceFragment;
 export type BrowseRow = SdkBrowseQuery['result']['resources'][number];
 export type Invitation = SdkInvitationsQuery['result'][number];
-export type RosterEntry = SdkMembersQuery['result'][number];
+export type RosterEntry = SdkMembersQuery['result']['members'][number];
 export type Transition = SdkTransitionFragment;
 export type InviteLink = SdkCreateInviteLinkMutation['result'];
 export type InviteLinkClaim = SdkClaimInviteLinkMutation['result'];
@@ -70,6 +70,23 @@ export type RoomGrant = SdkRoomGrantsQuery['result'][number];
 export type RoomGrantRow = SdkMyRoomGrantsQuery['result'][number];
 export type RoomGrantResult = SdkSetRoomGrantMutation['result'];
 /** A live membership row (§6): `{ id: '<resourceId>:<userId>', resourceId, userId, role, state }`. */
+/** A page request: `limit` entries after `cursor` (a previous page's `nextCursor`). */
+export interface PageOptions {
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** Every entry of a paged list, a page per request, in order. */
+async function everyPage<T>(page: (cursor: string | null) => Promise<{ rows: T[]; nextCursor: string | null }>): Promise<T[]> {
+  const all: T[] = [];
+  for (let cursor: string | null = null; ; ) {
+    const next = await page(cursor);
+    all.push(...next.rows);
+    if (next.nextCursor === null) return all;
+    cursor = next.nextCursor;
+  }
+}
+
 export type MemberRow = { id: string; resourceId: string; userId: string; role: Role; state: 'active' | 'invited' | 'requested' };
 
 export interface ClientOptions {
@@ -143,12 +160,23 @@ export function createClient(options: ClientOptions = {}) {
   /** Row feeds share the client's one connection with the other feeds. */
   const feeds: LiveFeeds = (query, variables) => connection().subscribe(query, variables);
 
+  const resourcesPage = async (opts: PageOptions & { type?: string } = {}): Promise<{ rows: Resource[]; nextCursor: string | null }> => {
+    const page = await transport.graphql(ResourcesDocument, { type: opts.type, limit: opts.limit, cursor: opts.cursor });
+    return { rows: page.resources, nextCursor: page.nextCursor ?? null };
+  };
+
   const auth = new Auth(transport, options.storage ?? defaultStorage(), { redirectUri: options.redirectUri, onSignOut: closeLive });
 
   function members(id: string) {
+    const membersPage = async (opts: PageOptions = {}): Promise<{ rows: RosterEntry[]; nextCursor: string | null }> => {
+      const page = await transport.graphql(MembersDocument, { id, limit: opts.limit, cursor: opts.cursor });
+      return { rows: page.members, nextCursor: page.nextCursor ?? null };
+    };
     return {
-      /** Active and pending rows, owner first (active members only). */
-      list: async (): Promise<RosterEntry[]> => transport.graphql(MembersDocument, { id }),
+      /** Active and pending rows, owner first (active members only): every page. */
+      list: (): Promise<RosterEntry[]> => everyPage(cursor => membersPage({ cursor })),
+      /** One page of `list()` (`limit` up to 1000); pass `nextCursor` back as `cursor` for the next. */
+      page: membersPage,
       invite: async (userId: string, opts: { role?: Role } = {}): Promise<Transition> =>
         transport.graphql(InviteDocument, { id, userId, role: opts.role }),
       /** An invite link (admin+): `url` is `{app origin}/_invite/<code>`. */
@@ -223,8 +251,10 @@ export function createClient(options: ClientOptions = {}) {
   const resource = Object.assign(resourceHandle, {
     create: async (type: string, input: { name: string; visibility?: VisibilityChoice }): Promise<Resource> =>
       transport.graphql(CreateResourceDocument, { input: { type, name: input.name, visibility: input.visibility } }),
-    /** Resources where you are an active member; each entry carries `currentMember`. */
-    list: async (opts: { type?: string } = {}): Promise<Resource[]> => transport.graphql(ResourcesDocument, { type: opts.type }),
+    /** Resources where you are an active member, newest first; each entry carries `currentMember`. Every page. */
+    list: (opts: { type?: string } = {}): Promise<Resource[]> => everyPage(cursor => resourcesPage({ ...opts, cursor })),
+    /** One page of `list()` (`limit` up to 1000); pass `nextCursor` back as `cursor` for the next. */
+    page: resourcesPage,
     /** Discoverable resources, newest first; pass `nextCursor` back as `cursor` for the next page. */
     browse: async (opts: {
       type: string;

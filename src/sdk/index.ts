@@ -11,6 +11,7 @@ export type {
   Invitation,
   InviteLink,
   InviteLinkClaim,
+  PageOptions,
   MemberRow,
   Resource,
   Role,

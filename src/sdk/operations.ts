@@ -50,8 +50,11 @@ export const CreateResourceDocument = graphql(`
 `);
 
 export const ResourcesDocument = graphql(`
-  query SdkResources($type: String) {
-    result: resources(type: $type) { ...SdkResource }
+  query SdkResources($type: String, $limit: Int, $cursor: String) {
+    result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {
+      resources { ...SdkResource }
+      nextCursor
+    }
   }
 `);
 
@@ -83,8 +86,11 @@ export const InvitationsDocument = graphql(`
 `);
 
 export const MembersDocument = graphql(`
-  query SdkMembers($id: ID!) {
-    result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }
+  query SdkMembers($id: ID!, $limit: Int, $cursor: String) {
+    result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {
+      members { userId role state kind ownerId ownerHandle ownerDisplayName }
+      nextCursor
+    }
   }
 `);
 

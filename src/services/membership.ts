@@ -18,6 +18,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { AppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
 import { type StatementScope, type TransitionOptions, resourceNotFound, runStatementTransition } from './membership-store.js';
+import { decodeCursor, LIST_PAGE, type PageInput, pageLimit, pageOf } from './pages.js';
 import { userNotFound } from './principals.js';
 import { isReservedType, reservedTypeError, typeRules } from './resource-rules.js';
 
@@ -26,6 +27,11 @@ export interface TransitionResult {
   resourceId: string;
   state: 'active' | 'invited' | 'requested' | null;
   role: Role | null;
+}
+
+export interface MemberPage {
+  members: RosterEntry[];
+  nextCursor: string | null;
 }
 
 export interface RosterEntry {
@@ -85,20 +91,32 @@ interface RosterRow {
   owner_id: string | null;
   owner_handle: string | null;
   owner_display_name: string | null;
+  /** The roster's sort key: role rank, membership created_at (epoch ms), principal id. */
+  rank: number | null;
+  created_at: number | null;
 }
 
-/** The roster and the caller's own row in one lean statement (a hot read); $3 is the service clock in epoch ms. */
+const ROLE_RANK = `CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'writer' THEN 2 ELSE 3 END`;
+
+/**
+ * A page of the roster and the caller's own row in one lean statement (a hot read): $3 is the
+ * service clock in epoch ms; $4-$6 the last entry's sort key (or nulls); $7 the rows to read. The
+ * resource's row comes back even when the page is empty (members' columns null).
+ */
 const ROSTER_SQL = `
   SELECT r.deployment_id, r.visibility::text AS visibility, me.state::text AS caller_state,
          m.principal_id AS user_id, m.role::text AS role, m.state::text AS state, p.kind::text AS kind,
-         p.owner_id, o.handle AS owner_handle, o.display_name AS owner_display_name
+         p.owner_id, o.handle AS owner_handle, o.display_name AS owner_display_name,
+         ${ROLE_RANK} AS rank, (extract(epoch FROM m.created_at) * 1000)::float8 AS created_at
   FROM resources r
   LEFT JOIN memberships me ON me.resource_id = r.id AND me.principal_id = $2
   LEFT JOIN memberships m ON m.resource_id = r.id AND (m.state = 'active' OR m.expires_at > (to_timestamp($3::float8 / 1000) AT TIME ZONE 'UTC'))
+    AND ($4::int IS NULL OR (${ROLE_RANK}, m.created_at, m.principal_id) > ($4::int, to_timestamp($5::float8 / 1000) AT TIME ZONE 'UTC', $6::text))
   LEFT JOIN principals p ON p.id = m.principal_id
   LEFT JOIN principals o ON o.id = p.owner_id
   WHERE r.id = $1
-  ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'writer' THEN 2 ELSE 3 END, m.created_at, m.principal_id`;
+  ORDER BY ${ROLE_RANK}, m.created_at, m.principal_id
+  LIMIT $7`;
 
 export function createMembershipService(deps: ServiceDeps, apps: AppService) {
   /**
@@ -244,19 +262,22 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
       });
     },
 
-    /** Active and unexpired pending rows, visible to active members (docs/api.md §2.1, §5.3). */
-    async members(caller: PrincipalCaller, resourceId: string): Promise<RosterEntry[]> {
+    /** Active and unexpired pending rows, owner first, keyset-paginated; visible to active members (docs/api.md §2.1, §5.3). */
+    async members(caller: PrincipalCaller, resourceId: string, input: PageInput = {}): Promise<MemberPage> {
+      const limit = pageLimit(input.limit, LIST_PAGE);
+      const after = input.cursor ? decodeCursor(input.cursor, ['number', 'number', 'string']) : [null, null, null];
       const now = deps.now();
-      const rows = await deps.query<RosterRow>(ROSTER_SQL, [resourceId, caller.principal.id, now.getTime()]);
+      const rows = await deps.query<RosterRow>(ROSTER_SQL, [resourceId, caller.principal.id, now.getTime(), ...after, limit + 1]);
       const head = rows[0];
       if (!head || head.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
       const own = head.caller_state ? { state: head.caller_state } : null;
       const access = rosterAccess(head.visibility, own);
       if (access === 'hidden') throw resourceNotFound(resourceId);
       if (access === 'not_member') throw forbidden('not_resource_member', 'Only active members can see the member list.');
-      return rows
-        .filter(row => row.user_id !== null)
-        .map(row => ({
+      const { entries, nextCursor } = pageOf(
+        rows.filter(row => row.user_id !== null),
+        limit,
+        row => ({
           userId: row.user_id!,
           role: row.role!,
           state: row.state!,
@@ -264,7 +285,10 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
           ownerId: row.owner_id,
           ownerHandle: row.owner_id ? row.owner_handle : null,
           ownerDisplayName: row.owner_id ? row.owner_display_name : null,
-        }));
+        }),
+        row => [row.rank!, row.created_at!, row.user_id!],
+      );
+      return { members: entries, nextCursor };
     },
 
     /** The caller's own unexpired invites in this deployment, minus those across a block (docs/api.md §2.1). */

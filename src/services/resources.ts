@@ -3,7 +3,7 @@ import type { PrincipalCaller } from '../domain/caller.js';
 import { type MemberRow, type ViewMode, currentMemberFor } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
 import { type StoredVisibility, type VisibilityName, canView, compileVisibility } from '../domain/visibility.js';
-import { AppError, badRequest, forbidden, notFound } from '../errors.js';
+import { AppError, forbidden, notFound } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { memberRow } from '../realtime/event-bus.js';
 import { newId } from '../lib/secrets.js';
@@ -11,6 +11,7 @@ import type { AppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
 import { accountDeleted } from './lifecycle.js';
 import { resourceNotFound } from './membership-store.js';
+import { decodeCursor, LIST_PAGE, type PageInput, pageLimit, pageOf } from './pages.js';
 import { isReservedType, reservedTypeError } from './resource-rules.js';
 
 export interface ResourceView {
@@ -24,7 +25,7 @@ export interface ResourceView {
   currentMember?: MemberRow;
 }
 
-export interface BrowsePage {
+export interface ResourcePage {
   resources: ResourceView[];
   nextCursor: string | null;
 }
@@ -44,8 +45,10 @@ interface ResourceSqlRow {
   expires_at: number | null;
 }
 
-export const BROWSE_DEFAULT_LIMIT = 20;
-export const BROWSE_MAX_LIMIT = 100;
+export const BROWSE_PAGE = { default: 20, max: 100 } as const;
+
+/** Keyset over (createdAt DESC, id DESC), as epoch ms and id. */
+const resourceKey = (row: ResourceSqlRow) => [row.created_at, row.id] as const;
 
 const RESOURCE_COLUMNS = `r.id, r.deployment_id, r.type, r.name, r.visibility::text AS visibility, r.discoverable, r.member_count,
   (extract(epoch FROM r.created_at) * 1000)::float8 AS created_at`;
@@ -58,10 +61,13 @@ const GET_SQL = `SELECT ${LEAN_COLUMNS}
   FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = $2
   WHERE r.id = $1`;
 
+/** A page of the caller's resources: $4/$5 the last entry's created_at (epoch ms) and id, or nulls. */
 const LIST_SQL = `SELECT ${LEAN_COLUMNS}
   FROM memberships m JOIN resources r ON r.id = m.resource_id
   WHERE m.principal_id = $1 AND m.state = 'active' AND r.deployment_id = $2 AND ($3::text IS NULL OR r.type = $3)
-  ORDER BY r.created_at DESC, r.id DESC`;
+    AND ($4::float8 IS NULL OR (r.created_at, r.id) < (to_timestamp($4::float8 / 1000) AT TIME ZONE 'UTC', $5::text))
+  ORDER BY r.created_at DESC, r.id DESC
+  LIMIT $6`;
 
 const STATIC_SQL = `SELECT ${LEAN_COLUMNS}
   FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = $4
@@ -97,20 +103,6 @@ function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
     createdAt: new Date(row.created_at),
     ...(currentMember ? { currentMember } : {}),
   };
-}
-
-/** Opaque keyset cursor over (createdAt DESC, id DESC). */
-const encodeCursor = (row: ResourceView) => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const date = new Date(createdAt);
-    if (typeof id !== 'string' || id.includes('\0') || Number.isNaN(date.getTime())) throw new Error('bad cursor');
-    return { createdAt: date, id };
-  } catch {
-    throw badRequest('invalid_cursor', 'cursor: not a cursor this API returned; pass nextCursor from the previous page.');
-  }
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, ch => `\\${ch}`);
@@ -176,35 +168,32 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       return view(row, 'fetch', deps.now());
     },
 
-    /** Resources where the caller is an active member. */
-    async list(caller: PrincipalCaller, type?: string | null): Promise<ResourceView[]> {
-      const rows = await deps.query<ResourceSqlRow>(LIST_SQL, [caller.principal.id, caller.deployment.id, type ?? null]);
+    /** Resources where the caller is an active member, newest first, keyset-paginated. */
+    async list(caller: PrincipalCaller, type?: string | null, input: PageInput = {}): Promise<ResourcePage> {
+      const limit = pageLimit(input.limit, LIST_PAGE);
+      const [afterAt, afterId] = input.cursor ? decodeCursor(input.cursor, ['number', 'string']) : [null, null];
+      const rows = await deps.query<ResourceSqlRow>(LIST_SQL, [caller.principal.id, caller.deployment.id, type ?? null, afterAt, afterId, limit + 1]);
       const now = deps.now();
-      return rows.map(row => view(row, 'list', now));
+      const { entries, nextCursor } = pageOf(rows, limit, row => view(row, 'list', now), resourceKey);
+      return { resources: entries, nextCursor };
     },
 
     /** Discoverable public resources, newest first, keyset-paginated. */
-    async browse(
-      caller: PrincipalCaller,
-      input: { type?: string | null; query?: string | null; limit?: number | null; cursor?: string | null },
-    ): Promise<BrowsePage> {
-      const limit = input.limit ?? BROWSE_DEFAULT_LIMIT;
-      if (!Number.isInteger(limit) || limit < 1 || limit > BROWSE_MAX_LIMIT) {
-        throw badRequest('invalid_argument', `limit: must be an integer from 1 to ${BROWSE_MAX_LIMIT}.`);
-      }
-      const after = input.cursor ? decodeCursor(input.cursor) : null;
+    async browse(caller: PrincipalCaller, input: { type?: string | null; query?: string | null } & PageInput): Promise<ResourcePage> {
+      const limit = pageLimit(input.limit, BROWSE_PAGE);
+      const after = input.cursor ? decodeCursor(input.cursor, ['number', 'string']) : null;
       const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
         SELECT ${Prisma.raw(RESOURCE_COLUMNS)}, NULL AS role, NULL AS state, NULL AS expires_at
         FROM resources r
         WHERE r.deployment_id = ${caller.deployment.id} AND r.discoverable AND r.visibility = 'public'
           ${input.type ? Prisma.sql`AND r.type = ${input.type}` : Prisma.empty}
           ${input.query ? Prisma.sql`AND r.name ILIKE ${`%${escapeLike(input.query)}%`}` : Prisma.empty}
-          ${after ? Prisma.sql`AND (r.created_at, r.id) < (${after.createdAt}, ${after.id})` : Prisma.empty}
+          ${after ? Prisma.sql`AND (r.created_at, r.id) < (to_timestamp(${after[0]}::float8 / 1000) AT TIME ZONE 'UTC', ${after[1]})` : Prisma.empty}
         ORDER BY r.created_at DESC, r.id DESC
         LIMIT ${limit + 1}`;
       const now = deps.now();
-      const page = rows.slice(0, limit).map(row => view(row, 'browse', now));
-      return { resources: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+      const { entries, nextCursor } = pageOf(rows, limit, row => view(row, 'browse', now), resourceKey);
+      return { resources: entries, nextCursor };
     },
 
     /** An app-owned singleton declared with static([...]); the same gate as fetch by id. */

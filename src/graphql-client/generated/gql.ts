@@ -20,7 +20,7 @@ type Documents = {
     "\n  fragment DbResultFields on DbResult {\n    op\n    rows\n    nextCursor\n  }\n": typeof types.DbResultFieldsFragmentDoc,
     "\n  fragment TransitionFields on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": typeof types.TransitionFieldsFragmentDoc,
     "\n      mutation CreateResource($input: CreateResourceInput!) {\n        result: createResource(input: $input) { ...ResourceFields }\n      }\n    ": typeof types.CreateResourceDocument,
-    "\n      query Resources($type: String) {\n        result: resources(type: $type) { ...ResourceFields }\n      }\n    ": typeof types.ResourcesDocument,
+    "\n      query Resources($type: String, $limit: Int, $cursor: String) {\n        result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {\n          resources { ...ResourceFields }\n          nextCursor\n        }\n      }\n    ": typeof types.ResourcesDocument,
     "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    ": typeof types.BrowseResourcesDocument,
     "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    ": typeof types.StaticResourceDocument,
     "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    ": typeof types.InvitationsDocument,
@@ -34,7 +34,7 @@ type Documents = {
     "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n      }\n    ": typeof types.SetRoomGrantDocument,
     "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    ": typeof types.RemoveRoomGrantDocument,
     "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    ": typeof types.ResourceDocument,
-    "\n      query Members($id: ID!) {\n        result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n      }\n    ": typeof types.MembersDocument,
+    "\n      query Members($id: ID!, $limit: Int, $cursor: String) {\n        result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n          members { userId role state kind ownerId ownerHandle ownerDisplayName }\n          nextCursor\n        }\n      }\n    ": typeof types.MembersDocument,
     "\n      mutation Invite($id: ID!, $userId: ID!, $role: Role) {\n        result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": typeof types.InviteDocument,
     "\n      mutation CreateInviteLink($id: ID!, $role: Role) {\n        result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }\n      }\n    ": typeof types.CreateInviteLinkDocument,
     "\n      mutation RequestAccess($id: ID!, $role: Role) {\n        result: requestAccess(resourceId: $id, role: $role) { ...TransitionFields }\n      }\n    ": typeof types.RequestAccessDocument,
@@ -69,7 +69,7 @@ const documents: Documents = {
     "\n  fragment DbResultFields on DbResult {\n    op\n    rows\n    nextCursor\n  }\n": types.DbResultFieldsFragmentDoc,
     "\n  fragment TransitionFields on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": types.TransitionFieldsFragmentDoc,
     "\n      mutation CreateResource($input: CreateResourceInput!) {\n        result: createResource(input: $input) { ...ResourceFields }\n      }\n    ": types.CreateResourceDocument,
-    "\n      query Resources($type: String) {\n        result: resources(type: $type) { ...ResourceFields }\n      }\n    ": types.ResourcesDocument,
+    "\n      query Resources($type: String, $limit: Int, $cursor: String) {\n        result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {\n          resources { ...ResourceFields }\n          nextCursor\n        }\n      }\n    ": types.ResourcesDocument,
     "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    ": types.BrowseResourcesDocument,
     "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    ": types.StaticResourceDocument,
     "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    ": types.InvitationsDocument,
@@ -83,7 +83,7 @@ const documents: Documents = {
     "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n      }\n    ": types.SetRoomGrantDocument,
     "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    ": types.RemoveRoomGrantDocument,
     "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    ": types.ResourceDocument,
-    "\n      query Members($id: ID!) {\n        result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n      }\n    ": types.MembersDocument,
+    "\n      query Members($id: ID!, $limit: Int, $cursor: String) {\n        result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n          members { userId role state kind ownerId ownerHandle ownerDisplayName }\n          nextCursor\n        }\n      }\n    ": types.MembersDocument,
     "\n      mutation Invite($id: ID!, $userId: ID!, $role: Role) {\n        result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": types.InviteDocument,
     "\n      mutation CreateInviteLink($id: ID!, $role: Role) {\n        result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }\n      }\n    ": types.CreateInviteLinkDocument,
     "\n      mutation RequestAccess($id: ID!, $role: Role) {\n        result: requestAccess(resourceId: $id, role: $role) { ...TransitionFields }\n      }\n    ": types.RequestAccessDocument,
@@ -136,7 +136,7 @@ export function graphql(source: "\n      mutation CreateResource($input: CreateR
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      query Resources($type: String) {\n        result: resources(type: $type) { ...ResourceFields }\n      }\n    "): typeof import('./graphql.js').ResourcesDocument;
+export function graphql(source: "\n      query Resources($type: String, $limit: Int, $cursor: String) {\n        result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {\n          resources { ...ResourceFields }\n          nextCursor\n        }\n      }\n    "): typeof import('./graphql.js').ResourcesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -192,7 +192,7 @@ export function graphql(source: "\n      query Resource($id: ID!) {\n        res
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      query Members($id: ID!) {\n        result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n      }\n    "): typeof import('./graphql.js').MembersDocument;
+export function graphql(source: "\n      query Members($id: ID!, $limit: Int, $cursor: String) {\n        result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n          members { userId role state kind ownerId ownerHandle ownerDisplayName }\n          nextCursor\n        }\n      }\n    "): typeof import('./graphql.js').MembersDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -107,10 +107,12 @@ export type CreateResourceMutation = { result: { id: string, type: string, name:
 
 export type ResourcesQueryVariables = Exact<{
   type?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
 }>;
 
 
-export type ResourcesQuery = { result: Array<{ id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null }> };
+export type ResourcesQuery = { result: { nextCursor: string | null, resources: Array<{ id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null }> } };
 
 export type BrowseResourcesQueryVariables = Exact<{
   type?: string | null | undefined;
@@ -218,10 +220,12 @@ export type ResourceQuery = { result: { id: string, type: string, name: string, 
 
 export type MembersQueryVariables = Exact<{
   id: string | number;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
 }>;
 
 
-export type MembersQuery = { result: Array<{ userId: string, role: Role, state: MembershipState, kind: PrincipalKind, ownerId: string | null, ownerHandle: string | null, ownerDisplayName: string | null }> };
+export type MembersQuery = { result: { nextCursor: string | null, members: Array<{ userId: string, role: Role, state: MembershipState, kind: PrincipalKind, ownerId: string | null, ownerHandle: string | null, ownerDisplayName: string | null }> } };
 
 export type InviteMutationVariables = Exact<{
   id: string | number;
@@ -503,9 +507,12 @@ export const CreateResourceDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<CreateResourceMutation, CreateResourceMutationVariables>;
 export const ResourcesDocument = new TypedDocumentString(`
-    query Resources($type: String) {
-  result: resources(type: $type) {
-    ...ResourceFields
+    query Resources($type: String, $limit: Int, $cursor: String) {
+  result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {
+    resources {
+      ...ResourceFields
+    }
+    nextCursor
   }
 }
     fragment ResourceFields on Resource {
@@ -687,15 +694,18 @@ export const ResourceDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<ResourceQuery, ResourceQueryVariables>;
 export const MembersDocument = new TypedDocumentString(`
-    query Members($id: ID!) {
-  result: members(resourceId: $id) {
-    userId
-    role
-    state
-    kind
-    ownerId
-    ownerHandle
-    ownerDisplayName
+    query Members($id: ID!, $limit: Int, $cursor: String) {
+  result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {
+    members {
+      userId
+      role
+      state
+      kind
+      ownerId
+      ownerHandle
+      ownerDisplayName
+    }
+    nextCursor
   }
 }
     `) as unknown as TypedDocumentString<MembersQuery, MembersQueryVariables>;

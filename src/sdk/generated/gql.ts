@@ -20,12 +20,12 @@ type Documents = {
     "\n  fragment SdkTransition on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": typeof types.SdkTransitionFragmentDoc,
     "\n  query SdkMe {\n    result: me { id kind handle displayName owner { id handle displayName } }\n  }\n": typeof types.SdkMeDocument,
     "\n  mutation SdkCreateResource($input: CreateResourceInput!) {\n    result: createResource(input: $input) { ...SdkResource }\n  }\n": typeof types.SdkCreateResourceDocument,
-    "\n  query SdkResources($type: String) {\n    result: resources(type: $type) { ...SdkResource }\n  }\n": typeof types.SdkResourcesDocument,
+    "\n  query SdkResources($type: String, $limit: Int, $cursor: String) {\n    result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {\n      resources { ...SdkResource }\n      nextCursor\n    }\n  }\n": typeof types.SdkResourcesDocument,
     "\n  query SdkResourceById($id: ID!) {\n    result: resource(id: $id) { ...SdkResource }\n  }\n": typeof types.SdkResourceByIdDocument,
     "\n  query SdkBrowse($type: String, $query: String, $limit: Int, $cursor: String) {\n    result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n      resources { id type name memberCount createdAt }\n      nextCursor\n    }\n  }\n": typeof types.SdkBrowseDocument,
     "\n  query SdkStaticResource($type: String!, $slug: String!) {\n    result: staticResource(type: $type, slug: $slug) { ...SdkResource }\n  }\n": typeof types.SdkStaticResourceDocument,
     "\n  query SdkInvitations($type: String) {\n    result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n  }\n": typeof types.SdkInvitationsDocument,
-    "\n  query SdkMembers($id: ID!) {\n    result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n  }\n": typeof types.SdkMembersDocument,
+    "\n  query SdkMembers($id: ID!, $limit: Int, $cursor: String) {\n    result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n      members { userId role state kind ownerId ownerHandle ownerDisplayName }\n      nextCursor\n    }\n  }\n": typeof types.SdkMembersDocument,
     "\n  mutation SdkInvite($id: ID!, $userId: ID!, $role: Role) {\n    result: invite(resourceId: $id, userId: $userId, role: $role) { ...SdkTransition }\n  }\n": typeof types.SdkInviteDocument,
     "\n  mutation SdkCreateInviteLink($id: ID!, $role: Role) {\n    result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }\n  }\n": typeof types.SdkCreateInviteLinkDocument,
     "\n  mutation SdkRequestAccess($id: ID!, $role: Role) {\n    result: requestAccess(resourceId: $id, role: $role) { ...SdkTransition }\n  }\n": typeof types.SdkRequestAccessDocument,
@@ -59,12 +59,12 @@ const documents: Documents = {
     "\n  fragment SdkTransition on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": types.SdkTransitionFragmentDoc,
     "\n  query SdkMe {\n    result: me { id kind handle displayName owner { id handle displayName } }\n  }\n": types.SdkMeDocument,
     "\n  mutation SdkCreateResource($input: CreateResourceInput!) {\n    result: createResource(input: $input) { ...SdkResource }\n  }\n": types.SdkCreateResourceDocument,
-    "\n  query SdkResources($type: String) {\n    result: resources(type: $type) { ...SdkResource }\n  }\n": types.SdkResourcesDocument,
+    "\n  query SdkResources($type: String, $limit: Int, $cursor: String) {\n    result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {\n      resources { ...SdkResource }\n      nextCursor\n    }\n  }\n": types.SdkResourcesDocument,
     "\n  query SdkResourceById($id: ID!) {\n    result: resource(id: $id) { ...SdkResource }\n  }\n": types.SdkResourceByIdDocument,
     "\n  query SdkBrowse($type: String, $query: String, $limit: Int, $cursor: String) {\n    result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n      resources { id type name memberCount createdAt }\n      nextCursor\n    }\n  }\n": types.SdkBrowseDocument,
     "\n  query SdkStaticResource($type: String!, $slug: String!) {\n    result: staticResource(type: $type, slug: $slug) { ...SdkResource }\n  }\n": types.SdkStaticResourceDocument,
     "\n  query SdkInvitations($type: String) {\n    result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n  }\n": types.SdkInvitationsDocument,
-    "\n  query SdkMembers($id: ID!) {\n    result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n  }\n": types.SdkMembersDocument,
+    "\n  query SdkMembers($id: ID!, $limit: Int, $cursor: String) {\n    result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n      members { userId role state kind ownerId ownerHandle ownerDisplayName }\n      nextCursor\n    }\n  }\n": types.SdkMembersDocument,
     "\n  mutation SdkInvite($id: ID!, $userId: ID!, $role: Role) {\n    result: invite(resourceId: $id, userId: $userId, role: $role) { ...SdkTransition }\n  }\n": types.SdkInviteDocument,
     "\n  mutation SdkCreateInviteLink($id: ID!, $role: Role) {\n    result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }\n  }\n": types.SdkCreateInviteLinkDocument,
     "\n  mutation SdkRequestAccess($id: ID!, $role: Role) {\n    result: requestAccess(resourceId: $id, role: $role) { ...SdkTransition }\n  }\n": types.SdkRequestAccessDocument,
@@ -116,7 +116,7 @@ export function graphql(source: "\n  mutation SdkCreateResource($input: CreateRe
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query SdkResources($type: String) {\n    result: resources(type: $type) { ...SdkResource }\n  }\n"): typeof import('./graphql.js').SdkResourcesDocument;
+export function graphql(source: "\n  query SdkResources($type: String, $limit: Int, $cursor: String) {\n    result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {\n      resources { ...SdkResource }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.js').SdkResourcesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -136,7 +136,7 @@ export function graphql(source: "\n  query SdkInvitations($type: String) {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query SdkMembers($id: ID!) {\n    result: members(resourceId: $id) { userId role state kind ownerId ownerHandle ownerDisplayName }\n  }\n"): typeof import('./graphql.js').SdkMembersDocument;
+export function graphql(source: "\n  query SdkMembers($id: ID!, $limit: Int, $cursor: String) {\n    result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n      members { userId role state kind ownerId ownerHandle ownerDisplayName }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.js').SdkMembersDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

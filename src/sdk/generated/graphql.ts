@@ -120,10 +120,12 @@ export type SdkCreateResourceMutation = { result: { id: string, type: string, na
 
 export type SdkResourcesQueryVariables = Exact<{
   type?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
 }>;
 
 
-export type SdkResourcesQuery = { result: Array<{ id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null }> };
+export type SdkResourcesQuery = { result: { nextCursor: string | null, resources: Array<{ id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null }> } };
 
 export type SdkResourceByIdQueryVariables = Exact<{
   id: string | number;
@@ -159,10 +161,12 @@ export type SdkInvitationsQuery = { result: Array<{ resourceId: string, type: st
 
 export type SdkMembersQueryVariables = Exact<{
   id: string | number;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
 }>;
 
 
-export type SdkMembersQuery = { result: Array<{ userId: string, role: Role, state: MembershipState, kind: PrincipalKind, ownerId: string | null, ownerHandle: string | null, ownerDisplayName: string | null }> };
+export type SdkMembersQuery = { result: { nextCursor: string | null, members: Array<{ userId: string, role: Role, state: MembershipState, kind: PrincipalKind, ownerId: string | null, ownerHandle: string | null, ownerDisplayName: string | null }> } };
 
 export type SdkInviteMutationVariables = Exact<{
   id: string | number;
@@ -444,9 +448,12 @@ export const SdkCreateResourceDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<SdkCreateResourceMutation, SdkCreateResourceMutationVariables>;
 export const SdkResourcesDocument = new TypedDocumentString(`
-    query SdkResources($type: String) {
-  result: resources(type: $type) {
-    ...SdkResource
+    query SdkResources($type: String, $limit: Int, $cursor: String) {
+  result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {
+    resources {
+      ...SdkResource
+    }
+    nextCursor
   }
 }
     fragment SdkResource on Resource {
@@ -529,15 +536,18 @@ export const SdkInvitationsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<SdkInvitationsQuery, SdkInvitationsQueryVariables>;
 export const SdkMembersDocument = new TypedDocumentString(`
-    query SdkMembers($id: ID!) {
-  result: members(resourceId: $id) {
-    userId
-    role
-    state
-    kind
-    ownerId
-    ownerHandle
-    ownerDisplayName
+    query SdkMembers($id: ID!, $limit: Int, $cursor: String) {
+  result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {
+    members {
+      userId
+      role
+      state
+      kind
+      ownerId
+      ownerHandle
+      ownerDisplayName
+    }
+    nextCursor
   }
 }
     `) as unknown as TypedDocumentString<SdkMembersQuery, SdkMembersQueryVariables>;

@@ -1,0 +1,136 @@
+/**
+ * The caller's resources and a members list are keyset pages (docs/api.md §2.1): REST pages with
+ * `limit` and `cursor` (default and max 1000), GraphQL has `resourcePage` / `memberPage`, and the
+ * whole-list fields refuse past one page (400 too_many_results) instead of cutting the list or
+ * answering without bound. The SDK's list() reads every page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/sdk/index.js';
+import { type Client, type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+
+/** Every page of a REST list, `limit` at a time. */
+async function everyPage(client: Client, path: string, key: 'resources' | 'members', limit: number) {
+  const entries: { id?: string; userId?: string }[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const query = `limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
+    // biome-ignore lint/suspicious/noExplicitAny: a JSON body
+    const res: { status: number; body: any } = await client.get(`${path}${path.includes('?') ? '&' : '?'}${query}`);
+    expect(res.status).toBe(200);
+    expect(res.body[key].length).toBeLessThanOrEqual(limit);
+    entries.push(...res.body[key]);
+    cursor = res.body.nextCursor;
+    pages++;
+  } while (cursor);
+  return { entries, pages };
+}
+
+describe('paged lists', () => {
+  let ctx: TestContext;
+  let s: Seed;
+  let team: string;
+
+  beforeAll(async () => {
+    ctx = await startTestApp({ listen: true });
+    s = await seed(ctx, ['owner', 'ann', 'ben', 'cid', 'dot']);
+    for (let i = 0; i < 7; i++) await createResource(s.users.owner, i % 2 ? 'team' : 'room', `R${i}`);
+    team = await createResource(s.users.owner, 'team', 'Crowd');
+    for (const name of ['ann', 'ben', 'cid']) {
+      await s.users.owner.post(`/v1/resources/${team}/invite`, { userId: s.users[name].id });
+      if (name !== 'cid') await s.users[name].post(`/v1/resources/${team}/accept`, {});
+    }
+    await s.users.owner.post(`/v1/resources/${team}/setRole`, { userId: s.users.ben.id, role: 'admin' });
+  });
+  afterAll(() => ctx?.close());
+
+  it('GET /v1/resources: pages of `limit`, newest first, add up to the whole list', async () => {
+    const whole = await s.users.owner.get('/v1/resources');
+    expect(whole.body.resources).toHaveLength(8);
+    expect(whole.body.nextCursor).toBeNull();
+    const paged = await everyPage(s.users.owner, '/v1/resources', 'resources', 3);
+    expect(paged.pages).toBe(3);
+    expect(paged.entries).toEqual(whole.body.resources);
+    const typed = await everyPage(s.users.owner, '/v1/resources?type=team', 'resources', 2);
+    expect(typed.entries.map(r => r.id)).toEqual(
+      whole.body.resources.filter((r: { type: string }) => r.type === 'team').map((r: { id: string }) => r.id),
+    );
+  });
+
+  it('GET /v1/resources/:id/members: pages, owner first, add up to the whole list', async () => {
+    const whole = await s.users.owner.get(`/v1/resources/${team}/members`);
+    expect(whole.body.members.map((m: { role: string; state: string }) => `${m.role}/${m.state}`)).toEqual([
+      'owner/active',
+      'admin/active',
+      'writer/active',
+      'writer/invited',
+    ]);
+    expect(whole.body.nextCursor).toBeNull();
+    for (const limit of [1, 2, 3]) {
+      const paged = await everyPage(s.users.owner, `/v1/resources/${team}/members`, 'members', limit);
+      expect(paged.entries).toEqual(whole.body.members);
+    }
+  });
+
+  it('refuses a limit out of bounds and a cursor it did not issue, naming them', async () => {
+    for (const query of ['limit=0', 'limit=1001', 'limit=two']) {
+      const res = await s.users.owner.get(`/v1/resources?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error).toBe('invalid_argument');
+      expect(res.body.message).toMatch(/limit/);
+    }
+    for (const cursor of ['nope', Buffer.from('["x",1]').toString('base64url'), Buffer.from('[1,"a\\u0000"]').toString('base64url')]) {
+      const res = await s.users.owner.get(`/v1/resources/${team}/members?cursor=${cursor}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('invalid_cursor');
+    }
+    const gql = await s.users.owner.gql('query($c: String) { resourcePage(cursor: $c) { nextCursor } }', { c: 'nope' });
+    expect(gql.errors?.[0].extensions).toMatchObject({ code: 'invalid_cursor', status: 400 });
+  });
+
+  describe('past one page (1000)', () => {
+    let crowd: string;
+    beforeAll(async () => {
+      crowd = await createResource(s.users.owner, 'team', 'Stadium');
+      // 1,001 more members, written directly: the API would take minutes.
+      await ctx.database.prisma.$executeRaw`
+        WITH made AS (
+          INSERT INTO principals (id, kind, name) SELECT 'usr_fan' || n, 'user', 'fan ' || n FROM generate_series(1, 1001) n RETURNING id)
+        INSERT INTO memberships (resource_id, principal_id, role, state, created_at, updated_at)
+        SELECT ${crowd}, id, 'reader', 'active', now(), now() FROM made`;
+    });
+
+    it('REST pages it; GraphQL memberPage pages it; GraphQL members refuses with too_many_results', async () => {
+      const first = await s.users.owner.get(`/v1/resources/${crowd}/members`);
+      expect(first.body.members).toHaveLength(1000);
+      expect(first.body.nextCursor).toEqual(expect.any(String));
+      const rest = await s.users.owner.get(`/v1/resources/${crowd}/members?cursor=${first.body.nextCursor}`);
+      expect(rest.body.members).toHaveLength(2);
+      expect(rest.body.nextCursor).toBeNull();
+      const ids = new Set([...first.body.members, ...rest.body.members].map((m: { userId: string }) => m.userId));
+      expect(ids.size).toBe(1002);
+
+      const whole = await s.users.owner.gql('query($id: ID!) { members(resourceId: $id) { userId } }', { id: crowd });
+      expect(whole.errors?.[0].extensions).toMatchObject({ code: 'too_many_results', status: 400 });
+      expect(whole.errors?.[0].message).toMatch(/memberPage/);
+      const page = await s.users.owner.gql('query($id: ID!) { memberPage(resourceId: $id, limit: 5) { members { userId } nextCursor } }', {
+        id: crowd,
+      });
+      expect(page.data.memberPage.members).toHaveLength(5);
+    });
+
+    it("the SDK's members.list() reads every page", async () => {
+      const client = createClient({ gatewayUrl: ctx.url, accessToken: s.users.owner.token! });
+      try {
+        const all = await client.resource(crowd).members.list();
+        expect(all).toHaveLength(1002);
+        expect(all[0].role).toBe('owner');
+        const page = await client.resource(crowd).members.page({ limit: 10 });
+        expect(page.rows).toHaveLength(10);
+        expect((await client.resource(crowd).members.page({ limit: 10, cursor: page.nextCursor })).rows[0]).toEqual(all[10]);
+      } finally {
+        client.close();
+      }
+    });
+  });
+});
