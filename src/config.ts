@@ -360,3 +360,8 @@ export function loadIdpConfig(env: Record<string, string | undefined> = process.
     trustProxy: c.TRUST_PROXY,
   };
 }
+
+/** How the server opens its database (DATABASE_URL or DATA_DIR, migrations, pool and transaction bounds). */
+export function databaseOptionsOf(config: Config) {
+  return { databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart, ...config.database };
+}

@@ -16,7 +16,7 @@ import { dashboardUserOf } from './auth/dashboard-session.js';
 import { createGatewayAuth } from './auth/gateway-setup.js';
 import { type RequestContext, apiPathOf } from './auth/request-context.js';
 import { type ResolvedAuth, resolveCaller } from './auth/resolve-caller.js';
-import type { Config } from './config.js';
+import { type Config, databaseOptionsOf } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import type { Context } from './graphql/builder.js';
 import { graphqlErrorResponse, graphqlRefusal, maskError, restError } from './error-responses.js';
@@ -39,8 +39,10 @@ import { createServices, type Services } from './services/index.js';
 
 export interface AppOptions {
   config: Config;
-  /** An already-open database (tests); otherwise one is opened from the config. */
+  /** An already-open database (tests), left open on stop; otherwise one is opened from the config. */
   database?: Database;
+  /** The database being opened from the config (`gatehouse serve` starts it first); the app closes it on stop. */
+  opening?: Promise<Database>;
   /** Service clock override (tests). */
   now?: () => Date;
   /** false: every /graphql request goes through Yoga (tests compare the two paths); onServed sees the fast path's answers. */
@@ -67,11 +69,9 @@ interface EdgeContext {
   remoteAddress?: string;
 }
 
-export async function buildApp({ config, database, now, graphqlFastPath = {} }: AppOptions): Promise<App> {
+export async function buildApp({ config, database, opening, now, graphqlFastPath = {} }: AppOptions): Promise<App> {
   setLogLevel(config.logLevel);
-  const db =
-    database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart, ...config.database }));
+  const db = database ?? (await (opening ?? openDatabase(databaseOptionsOf(config))));
   const bus = config.redisUrl ? EventBus.redis(config.redisUrl) : EventBus.inProcess();
   const services = createServices({
     prisma: db.prisma,

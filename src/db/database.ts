@@ -4,7 +4,7 @@
  * history serve both.
  */
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import { applyMigrations, type MigrationPaths } from './migrations.js';
+import { applyMigrations, type MigrationPaths, migrationsDigest } from './migrations.js';
 import { MEMORY_DATA_DIR, openPGlite } from './pglite.js';
 import { isPostgresUrl, postgresDatabase, redactUrl } from './postgres.js';
 
@@ -105,7 +105,16 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
   // Loaded meanwhile: a process on PostgreSQL never needs PGlite's Prisma adapter.
   const embedded = import('./embedded.js');
   embedded.catch(() => {});
-  const pglite = await openPGlite({ dataDir, loadDataDir: options.loadDataDir });
+  const paths = options.migrationPaths;
+  const pglite = await openPGlite({
+    dataDir,
+    loadDataDir: options.loadDataDir,
+    // A new data directory starts migrated (a template made once per machine and set of migrations).
+    migrated:
+      (options.migrate ?? true)
+        ? { key: () => migrationsDigest(paths), migrate: async p => void (await applyMigrations({ pglite: p }, paths)) }
+        : undefined,
+  });
   try {
     // Migrations and the client must not share the single connection at the same time: the
     // client is only created once migrations are done.

@@ -6,6 +6,7 @@
  * is recognised from its recorded checksums, and an empty one gets every migration directly; the
  * engine, loaded on demand, handles everything else.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -79,6 +80,17 @@ export async function readMigrationList(migrationsDir: string): Promise<Migratio
     shadowDbInitScript: '',
     migrationDirectories,
   };
+}
+
+/**
+ * A digest of the migration files (names and contents): databases migrated from the same files
+ * hold the same schema (the embedded database's migrated cluster template is kept under it).
+ */
+export async function migrationsDigest(paths?: MigrationPaths): Promise<string> {
+  const list = await readMigrationList(resolvePaths(paths).migrationsDir);
+  const hash = createHash('sha256');
+  for (const dir of list.migrationDirectories) hash.update(`${dir.path}\0${dir.migrationFile.content.value}\0`);
+  return hash.digest('hex').slice(0, 16);
 }
 
 async function readSchema(schemaPath: string) {

@@ -6,6 +6,7 @@ import { access, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PGlite } from '@electric-sql/pglite';
 import { openPGlite, PGLITE_SHARED_BUFFERS } from '../../src/db/pglite.js';
 
 const exists = (file: string) =>
@@ -70,4 +71,55 @@ describe('a new PGlite data directory', () => {
     await writeFile(notADirectory, '');
     await roundTrip(path.join(root, 'uncached'), path.join(notADirectory, 'cache'));
   }, 180_000);
+
+  describe('migrated', () => {
+    let migratedCache: string;
+    let runs = 0;
+    const migrated = (key: string, sql = `CREATE TABLE IF NOT EXISTS schema_${key} (id INT)`) => ({
+      key: async () => key,
+      migrate: async (pglite: PGlite) => {
+        runs++;
+        await pglite.exec(sql);
+      },
+    });
+    const tables = async (dataDir: string, key: string) => {
+      const pglite = await openPGlite({ dataDir, templateCacheDir: migratedCache });
+      try {
+        return (await pglite.query<{ name: string }>(`SELECT to_regclass('schema_${key}')::text AS name`)).rows[0].name;
+      } finally {
+        await pglite.close();
+      }
+    };
+    beforeAll(() => {
+      migratedCache = path.join(root, 'migrated-cache');
+    });
+
+    it('is made once per set of migrations: later new data directories start migrated; the three most recently used stay', async () => {
+      await (await openPGlite({ dataDir: path.join(root, 'm-first'), templateCacheDir: migratedCache, migrated: migrated('k1') })).close();
+      await (await openPGlite({ dataDir: path.join(root, 'm-second'), templateCacheDir: migratedCache, migrated: migrated('k1') })).close();
+      expect(runs).toBe(1);
+      expect(await tables(path.join(root, 'm-second'), 'k1')).toBe('schema_k1');
+      for (const key of ['k2', 'k3', 'k4']) {
+        await new Promise(resolve => setTimeout(resolve, 20));
+        await (await openPGlite({ dataDir: path.join(root, `m-${key}`), templateCacheDir: migratedCache, migrated: migrated(key) })).close();
+      }
+      expect(runs).toBe(4);
+      expect((await readdir(migratedCache)).sort()).toEqual([
+        expect.stringMatching(/^pglite-.+-cluster$/),
+        expect.stringMatching(/^pglite-.+-migrated-k2$/),
+        expect.stringMatching(/^pglite-.+-migrated-k3$/),
+        expect.stringMatching(/^pglite-.+-migrated-k4$/),
+      ]);
+      // The pristine template is still pristine.
+      await (await openPGlite({ dataDir: path.join(root, 'm-plain'), templateCacheDir: migratedCache })).close();
+      expect(await tables(path.join(root, 'm-plain'), 'k2')).toBeNull();
+    }, 180_000);
+
+    it('migrations that fail leave no template behind, and the data directory starts pristine', async () => {
+      const dataDir = path.join(root, 'm-broken');
+      await (await openPGlite({ dataDir, templateCacheDir: migratedCache, migrated: migrated('broken', 'CREATE TABLE (') })).close();
+      expect((await readdir(migratedCache)).some(name => name.includes('migrated-broken'))).toBe(false);
+      expect(await tables(dataDir, 'k2')).toBeNull();
+    }, 180_000);
+  });
 });

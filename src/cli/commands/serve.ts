@@ -1,5 +1,7 @@
 /** `gatehouse serve`: runs the server until SIGINT or SIGTERM. */
 import type { Command } from '../command.js';
+import { databaseOptionsOf } from '../../config.js';
+import type { App } from '../../server.js';
 import { configFrom } from '../config.js';
 import { addressInUse, runUntilSignal } from '../until-signal.js';
 
@@ -11,9 +13,21 @@ embedded database) or DATABASE_URL (PostgreSQL), PUBLIC_URL, MIGRATE_ON_START (t
 Stops cleanly on SIGINT or SIGTERM: connections are closed, then the database.`,
   async run({ env, out, io }) {
     const config = configFrom(env);
+    // The database opens while the server's modules load: the embedded database's WebAssembly
+    // compiles on other threads meanwhile (start-up, bench/startup.ts).
+    const { openDatabase } = await import('../../db/database.js');
+    const opening = openDatabase(databaseOptionsOf(config));
+    // Its failure (say, DATA_DIR held by another process) is reported by buildApp, which awaits it.
+    opening.catch(() => {});
     // Loaded on demand so the commands that only talk HTTP do not compile the whole server.
-    const { buildApp } = await import('../../server.js');
-    const app = await buildApp({ config });
+    const server = import('../../server.js');
+    let app: App;
+    try {
+      app = await (await server).buildApp({ config, opening });
+    } catch (error) {
+      await opening.then(db => db.close()).catch(() => {});
+      throw error;
+    }
     let url: string;
     try {
       ({ url } = await app.start());
