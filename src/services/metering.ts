@@ -14,6 +14,7 @@ import { type Usage, costMicros } from '../domain/pricing.js';
 import { z } from 'zod';
 import { usdToMicros } from '../config.js';
 import { AppError, badRequest, notFound, parseInput } from '../errors.js';
+import { envNameSchema } from './apps.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from './deps.js';
@@ -193,6 +194,7 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
     /** Sets a test environment's monthly budget (PUT /dev/apps/:appId/budgets/:env, `gatehouse budget set`). */
     async setEnvBudget(developerId: string, appId: string, env: string, usd: unknown) {
       await ownedApp(developerId, appId);
+      env = parseInput(envNameSchema, env, 'env');
       if (env === 'prod') throw badRequest('prod_not_allowed', 'prod has no test budget: test sessions never run there.');
       const limit = usdToMicros(parseInput(usdAmount, usd, 'usd'));
       const key: BudgetKey = { kind: 'env', payerId: developerId, appId, key: env };

@@ -113,6 +113,10 @@ describe.each(available)('metering on $name', backend => {
     expect((await insert('within budget again')).status).toBe(200);
     expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/prod`, { usd: '2' })).body.error).toBe('prod_not_allowed');
     expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: '-1' })).status).toBe(400);
+    // An env name is a deployment's: a 3,000-character one is refused, not stored.
+    const long = await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/${'e'.repeat(3000)}`, { usd: '2' });
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ error: 'invalid_argument', message: expect.stringMatching(/^env: /) });
   });
 
   it('a short developer wallet answers 402 wallet; concurrent writes never overdraw it', async () => {

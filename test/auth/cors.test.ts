@@ -187,6 +187,23 @@ describe('audience: a session cookie acts only for the app of the Origin', () =>
     expect(graphql.json.data?.resources ?? null).toBeNull();
   });
 
+  it("the file routes: a foreign page cannot write with the cookie, app B's page cannot act for app A, and reads carry no CORS for strangers", async () => {
+    const put = (origin: string, headers: Record<string, string> = {}) =>
+      browser.request('PUT', `${rig.url}/v1/files/me/photos/a.txt`, { body: 'bytes', headers: { origin, 'content-type': 'text/plain', ...headers } });
+    // No CSRF header (a form or fetch without preflight): refused before anything is read or stored.
+    const stranger = await put(unregistered());
+    expect(stranger.status).toBe(403);
+    expect(stranger.json.error).toBe('csrf_required');
+    expectNoCors(stranger);
+    const otherApp = await put(appB.origin, CSRF);
+    expect(otherApp.status).toBe(403);
+    expect(otherApp.json.error).toBe('audience_mismatch');
+    const read = await browser.get(`${rig.url}/v1/files/me/photos/a.txt`, { origin: unregistered() });
+    expectNoCors(read);
+    // A foreign page's preflight for the upload gets no permission either.
+    expectNoCors(await preflight('/v1/files/me/photos/a.txt', unregistered(), 'content-type, x-service-csrf'));
+  });
+
   it("app B's page cannot refresh app A's session", async () => {
     const res = await browser.post(`${rig.url}/auth/refresh`, { client_id: appA.clientId }, { origin: appB.origin, ...CSRF });
     expect(res.status).toBe(403);
