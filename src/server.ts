@@ -72,7 +72,7 @@ interface EdgeContext {
 export async function buildApp({ config, database, opening, now, graphqlFastPath = {} }: AppOptions): Promise<App> {
   setLogLevel(config.logLevel);
   const db = database ?? (await (opening ?? openDatabase(databaseOptionsOf(config))));
-  const bus = config.redisUrl ? EventBus.redis(config.redisUrl) : EventBus.inProcess();
+  const bus = config.redisUrl ? await EventBus.redis(config.redisUrl) : EventBus.inProcess();
   const services = createServices({
     prisma: db.prisma,
     transaction: fn => db.transaction(fn),

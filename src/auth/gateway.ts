@@ -12,7 +12,6 @@ import type { Config } from '../config.js';
 import { restError } from '../error-responses.js';
 import type { IdentityProvider } from '../idp/provider.js';
 import { json, writeNodeResponse } from '../lib/http.js';
-import { injectFetch } from '../lib/inject-fetch.js';
 import type { Services } from '../services/index.js';
 import { createAuthRoutes } from './auth-routes.js';
 import { createInvitePages } from './invite-pages.js';
@@ -49,6 +48,8 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
     }
     const listener = (req: IncomingMessage, res: ServerResponse) => void serve(req, res).catch(() => res.destroy());
     const body = BODYLESS.has(request.method) ? new Uint8Array(0) : await context.body();
+    // Loaded with the provider's first request, like the provider itself (start-up).
+    const { injectFetch } = await import('../lib/inject-fetch.js');
     return injectFetch(listener, request, { remoteAddress: context.remoteAddress, body });
   }
 

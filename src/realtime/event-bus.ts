@@ -6,8 +6,6 @@
  * another. The bus listens to the target once per topic and fans out to its subscribers from a
  * Set, so thousands of subscribers on one roster cost one transport subscription.
  */
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { Redis } from 'ioredis';
 import type { MembershipState } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
 import { logger } from '../lib/logger.js';
@@ -92,8 +90,12 @@ export class EventBus {
     return new EventBus({ target: new EventTarget(), close: async () => {} }, 'memory');
   }
 
-  /** ioredis connects lazily and retries on its own; errors are logged, not thrown. */
-  static redis(url: string): EventBus {
+  /**
+   * ioredis connects lazily and retries on its own; errors are logged, not thrown. Its packages are
+   * loaded only here: a process without REDIS_URL never loads them (start-up and memory).
+   */
+  static async redis(url: string): Promise<EventBus> {
+    const [{ createRedisEventTarget }, { Redis }] = await Promise.all([import('@graphql-yoga/redis-event-target'), import('ioredis')]);
     const publishClient = new Redis(url, { maxRetriesPerRequest: 3 });
     const subscribeClient = new Redis(url, { maxRetriesPerRequest: 3 });
     for (const client of [publishClient, subscribeClient]) {

@@ -2,12 +2,14 @@
 import type { FilesConfig } from '../config.js';
 import type { BlobStore } from './blob-store.js';
 import { openFsBlobStore } from './fs-blob-store.js';
-import { openS3BlobStore } from './s3-blob-store.js';
 
 export type { BlobListing, BlobRange, BlobStore, StoredBlob } from './blob-store.js';
 
-export function createBlobStore(config: FilesConfig): Promise<BlobStore> {
-  return config.backend.kind === 's3' ? openS3BlobStore(config.backend) : openFsBlobStore(config.backend.root);
+export async function createBlobStore(config: FilesConfig): Promise<BlobStore> {
+  const { backend } = config;
+  if (backend.kind !== 's3') return openFsBlobStore(backend.root);
+  // The AWS SDK is loaded only for S3 storage: tens of MB a filesystem store never needs.
+  return (await import('./s3-blob-store.js')).openS3BlobStore(backend);
 }
 
 /**
