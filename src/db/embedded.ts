@@ -6,12 +6,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS } from './busy.js';
 import type { Database, SqlTx, TransactionOptions, TransactionSettings, Tx } from './database.js';
 import { Mutex } from './mutex.js';
 import { isMemoryDataDir } from './pglite.js';
-import { parseUtcTimestamp, statementOf, TIMESTAMP_OID } from './sql-tx.js';
+import { parseUtcTimestamp, sqlTx, TIMESTAMP_OID } from './sql-tx.js';
 
 /** Marks the async work of one `transaction()` callback while it runs. */
 interface TransactionScope {
@@ -113,16 +113,14 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     const scope: TransactionScope = { open: true };
     try {
       return await scopes.run(scope, () =>
-        pglite.transaction(async connection => {
-          const run = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
-            const statement = statementOf(query, values);
-            return connection.query(statement.text, statement.values, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } });
-          };
-          return fn({
-            $queryRaw: async <R>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).rows as R,
-            $executeRaw: async (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).affectedRows ?? 0,
-          });
-        }),
+        pglite.transaction(connection =>
+          fn(
+            sqlTx(async (text, values) => {
+              const { rows, affectedRows } = await connection.query(text, values, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } });
+              return { rows, count: affectedRows ?? 0 };
+            }),
+          ),
+        ),
       );
     } finally {
       scope.open = false;

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 /** PostgreSQL behind Prisma through node-postgres (@prisma/adapter-pg). */
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS } from './busy.js';
 import type { Database, SqlTx, TransactionSettings } from './database.js';
-import { parseUtcTimestamp, statementOf, TIMESTAMP_OID } from './sql-tx.js';
+import { parseUtcTimestamp, sqlTx, TIMESTAMP_OID } from './sql-tx.js';
 import { logger } from '../lib/logger.js';
 
 export function isPostgresUrl(url: string): boolean {
@@ -90,18 +90,16 @@ const utcTimestamps = {
  */
 async function sqlTransaction<T>(pool: pg.Pool, timeoutMs: number, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
-  const run = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
-    const { text, values: params } = statementOf(query, values);
-    return client.query({ name: statementName(text), text, values: params, types: utcTimestamps });
-  };
   let unusable = false;
   try {
     // One round trip: the simple protocol takes both statements at once.
     await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`);
-    const result = await fn({
-      $queryRaw: async <R>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).rows as R,
-      $executeRaw: async (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).rowCount ?? 0,
-    });
+    const result = await fn(
+      sqlTx(async (text, values) => {
+        const { rows, rowCount } = await client.query({ name: statementName(text), text, values, types: utcTimestamps });
+        return { rows, count: rowCount ?? 0 };
+      }),
+    );
     await client.query('COMMIT');
     return result;
   } catch (error) {

@@ -3,6 +3,7 @@
  * `$queryRaw` call into one parameterized statement, and reading timestamps back as Prisma does.
  */
 import { Prisma } from '../generated/prisma/client.js';
+import type { SqlTx } from './database.js';
 
 /** PostgreSQL's `timestamp` (without time zone): Gatehouse's columns, holding UTC wall time. */
 export const TIMESTAMP_OID = 1114;
@@ -18,6 +19,24 @@ export const parseUtcTimestamp = (text: string): Date => new Date(`${text.replac
 export function statementOf(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): { text: string; values: unknown[] } {
   const sql = query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
   return { text: sql.text, values: sql.values.map(value => (value instanceof Date ? value.toISOString() : value)) };
+}
+
+/** A driver's answer to one statement: its rows and how many rows it wrote. */
+export interface StatementResult {
+  rows: unknown[];
+  count: number;
+}
+
+/** The transaction handle over a driver's `run` of one statement (text with $n placeholders, values). */
+export function sqlTx(run: (text: string, values: unknown[]) => Promise<StatementResult>): SqlTx {
+  const execute = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
+    const statement = statementOf(query, values);
+    return run(statement.text, statement.values);
+  };
+  return {
+    $queryRaw: async <T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await execute(query, values)).rows as T,
+    $executeRaw: async (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await execute(query, values)).count,
+  };
 }
 
 /**
