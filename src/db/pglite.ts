@@ -116,20 +116,28 @@ async function pgliteVersion(): Promise<string> {
 async function clusterTemplate(cacheDir: string, options: OpenPGliteOptions): Promise<string | null> {
   const template = path.join(cacheDir, `pglite-${await pgliteVersion()}-cluster`);
   if (await exists(path.join(template, PG_VERSION))) return template;
+  return buildTemplate(template, async partial => {
+    await mkdir(partial, { recursive: true });
+    await (await createPGlite(partial, options)).close();
+  });
+}
+
+/**
+ * Fills a template in a directory of its own and renames it into place. Null when that fails,
+ * unless another process put its template in place first (as good as ours).
+ */
+async function buildTemplate(template: string, fill: (partial: string) => Promise<void>): Promise<string | null> {
   const partial = `${template}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
   try {
-    await mkdir(partial, { recursive: true });
-    const pglite = await createPGlite(partial, options);
-    await pglite.close();
+    await fill(partial);
     await rename(partial, template);
+    return template;
   } catch (error) {
     await rm(partial, { recursive: true, force: true }).catch(() => {});
-    // Another process put its template in place first: as good as ours.
     if (await exists(path.join(template, PG_VERSION))) return template;
-    logger.debug({ err: (error as Error).message, cacheDir }, 'pglite: no cluster template, running initdb in place');
+    logger.debug({ err: (error as Error).message, template }, 'pglite: no cluster template (initdb or migrations in place)');
     return null;
   }
-  return template;
 }
 
 /** Migrated templates kept per PGlite version, the most recently used. */
@@ -153,8 +161,7 @@ async function migratedTemplate(
     await utimes(template, new Date(), new Date()).catch(() => {});
     return template;
   }
-  const partial = `${template}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
-  try {
+  const built = await buildTemplate(template, async partial => {
     await copyCluster(pristine, partial);
     const pglite = await createPGlite(partial, options);
     try {
@@ -162,17 +169,13 @@ async function migratedTemplate(
     } finally {
       await pglite.close();
     }
-    await rename(partial, template);
-  } catch (error) {
-    await rm(partial, { recursive: true, force: true }).catch(() => {});
-    if (await exists(path.join(template, PG_VERSION))) return template;
-    logger.debug({ err: (error as Error).message, cacheDir }, 'pglite: no migrated cluster template');
-    return null;
-  }
+  });
+  if (!built) return null;
   // The few most recently used stay (two checkouts of different versions on one machine each keep
   // theirs); older ones are not used again.
+  // Best effort: another process may be removing the same ones.
   const others = (await readdir(cacheDir)).filter(name => name.startsWith(prefix) && !name.endsWith('.partial'));
-  const used = await Promise.all(others.map(async name => ({ name, at: (await stat(path.join(cacheDir, name))).mtimeMs })));
+  const used = await Promise.all(others.map(async name => ({ name, at: (await stat(path.join(cacheDir, name)).catch(() => null))?.mtimeMs ?? 0 })));
   for (const { name } of used.sort((a, b) => b.at - a.at).slice(KEPT_MIGRATED_TEMPLATES)) {
     await rm(path.join(cacheDir, name), { recursive: true, force: true }).catch(() => {});
   }
