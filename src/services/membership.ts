@@ -111,7 +111,7 @@ const ROSTER_SQL = `
   FROM resources r
   LEFT JOIN memberships me ON me.resource_id = r.id AND me.principal_id = $2
   LEFT JOIN memberships m ON m.resource_id = r.id AND (m.state = 'active' OR m.expires_at > (to_timestamp($3::float8 / 1000) AT TIME ZONE 'UTC'))
-    AND ($4::int IS NULL OR (${ROLE_RANK}, m.created_at, m.principal_id) > ($4::int, to_timestamp($5::float8 / 1000) AT TIME ZONE 'UTC', $6::text))
+    AND ($4::int IS NULL OR (${ROLE_RANK}, m.created_at, m.principal_id) > ($4::int, TIMESTAMP 'epoch' + $5::bigint * INTERVAL '1 millisecond', $6::text))
   LEFT JOIN principals p ON p.id = m.principal_id
   LEFT JOIN principals o ON o.id = p.owner_id
   WHERE r.id = $1

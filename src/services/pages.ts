@@ -25,7 +25,7 @@ type KeyPart = string | number;
 /** A cursor holding `key` (the sort key of the last entry returned). */
 export const encodeCursor = (key: readonly KeyPart[]): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 
-/** The sort key in a cursor this API returned, its parts of the given types; 400 invalid_cursor otherwise. */
+/** The sort key in a cursor this API returned, its parts strings or integers as `types` says; 400 invalid_cursor otherwise. */
 export function decodeCursor<const T extends readonly ('string' | 'number')[]>(
   cursor: string,
   types: T,
@@ -35,7 +35,7 @@ export function decodeCursor<const T extends readonly ('string' | 'number')[]>(
     const valid =
       Array.isArray(key) &&
       key.length === types.length &&
-      key.every((part, i) => (types[i] === 'string' ? typeof part === 'string' && !part.includes('\0') : Number.isFinite(part)));
+      key.every((part, i) => (types[i] === 'string' ? typeof part === 'string' && !part.includes('\0') : Number.isSafeInteger(part)));
     if (!valid) throw new Error('bad cursor');
     return key as { [K in keyof T]: T[K] extends 'string' ? string : number };
   } catch {

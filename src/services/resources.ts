@@ -61,11 +61,15 @@ const GET_SQL = `SELECT ${LEAN_COLUMNS}
   FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = $2
   WHERE r.id = $1`;
 
-/** A page of the caller's resources: $4/$5 the last entry's created_at (epoch ms) and id, or nulls. */
+/**
+ * A page of the caller's resources: $4/$5 the last entry's created_at (epoch ms) and id, or nulls.
+ * The key goes back to a timestamp by integer arithmetic, exact by construction (to_timestamp
+ * takes a float); an integer that is not one is refused with the cursor (src/services/pages.ts).
+ */
 const LIST_SQL = `SELECT ${LEAN_COLUMNS}
   FROM memberships m JOIN resources r ON r.id = m.resource_id
   WHERE m.principal_id = $1 AND m.state = 'active' AND r.deployment_id = $2 AND ($3::text IS NULL OR r.type = $3)
-    AND ($4::float8 IS NULL OR (r.created_at, r.id) < (to_timestamp($4::float8 / 1000) AT TIME ZONE 'UTC', $5::text))
+    AND ($4::bigint IS NULL OR (r.created_at, r.id) < (TIMESTAMP 'epoch' + $4::bigint * INTERVAL '1 millisecond', $5::text))
   ORDER BY r.created_at DESC, r.id DESC
   LIMIT $6`;
 
@@ -188,7 +192,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
         WHERE r.deployment_id = ${caller.deployment.id} AND r.discoverable AND r.visibility = 'public'
           ${input.type ? Prisma.sql`AND r.type = ${input.type}` : Prisma.empty}
           ${input.query ? Prisma.sql`AND r.name ILIKE ${`%${escapeLike(input.query)}%`}` : Prisma.empty}
-          ${after ? Prisma.sql`AND (r.created_at, r.id) < (to_timestamp(${after[0]}::float8 / 1000) AT TIME ZONE 'UTC', ${after[1]})` : Prisma.empty}
+          ${after ? Prisma.sql`AND (r.created_at, r.id) < (TIMESTAMP 'epoch' + ${after[0]}::bigint * INTERVAL '1 millisecond', ${after[1]})` : Prisma.empty}
         ORDER BY r.created_at DESC, r.id DESC
         LIMIT ${limit + 1}`;
       const now = deps.now();

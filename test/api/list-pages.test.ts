@@ -72,6 +72,18 @@ describe('paged lists', () => {
     }
   });
 
+  it('entries created in the same millisecond are neither skipped nor repeated across pages', async () => {
+    // A key that went back to a timestamp through a float could land a microsecond off.
+    await ctx.database.prisma.$executeRaw`UPDATE resources SET created_at = '2026-03-01 12:34:56.789' WHERE owner_principal = ${s.users.owner.id}`;
+    await ctx.database.prisma.$executeRaw`UPDATE memberships SET created_at = '2026-03-01 12:34:56.789' WHERE resource_id = ${team}`;
+    const whole = await s.users.owner.get('/v1/resources');
+    expect((await everyPage(s.users.owner, '/v1/resources', 'resources', 1)).entries).toEqual(whole.body.resources);
+    const members = await s.users.owner.get(`/v1/resources/${team}/members`);
+    expect((await everyPage(s.users.owner, `/v1/resources/${team}/members`, 'members', 1)).entries).toEqual(members.body.members);
+    const browsed = await s.users.owner.get('/v1/resources/browse?type=team&limit=100');
+    expect(browsed.status).toBe(200);
+  });
+
   it('refuses a limit out of bounds and a cursor it did not issue, naming them', async () => {
     for (const query of ['limit=0', 'limit=1001', 'limit=two']) {
       const res = await s.users.owner.get(`/v1/resources?${query}`);
@@ -79,7 +91,12 @@ describe('paged lists', () => {
       expect(res.body.error).toBe('invalid_argument');
       expect(res.body.message).toMatch(/limit/);
     }
-    for (const cursor of ['nope', Buffer.from('["x",1]').toString('base64url'), Buffer.from('[1,"a\\u0000"]').toString('base64url')]) {
+    for (const cursor of [
+      'nope',
+      Buffer.from('["x",1]').toString('base64url'),
+      Buffer.from('[1,"a\\u0000"]').toString('base64url'),
+      Buffer.from('[1,1.5,"a"]').toString('base64url'),
+    ]) {
       const res = await s.users.owner.get(`/v1/resources/${team}/members?cursor=${cursor}`);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('invalid_cursor');

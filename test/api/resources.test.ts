@@ -120,6 +120,7 @@ describe('GET /v1/resources', () => {
   it('lists active memberships with currentMember, filtered by type', async () => {
     const fresh = await seed(ctx, ['dora', 'eve']);
     const team = await createResource(fresh.users.dora, 'team', 'T');
+    await new Promise(resolve => setTimeout(resolve, 2));
     const album = await createResource(fresh.users.eve, 'album', 'A');
     await addMember(fresh.users.eve, fresh.users.dora, album, 'writer');
     await fresh.users.eve.post(`/v1/resources/${await createResource(fresh.users.eve, 'team', 'pending')}/invite`, { userId: fresh.users.dora.id });
@@ -138,7 +139,11 @@ describe('GET /v1/resources/browse', () => {
   it('lists discoverable public resources, keyset-paginated with an opaque cursor', async () => {
     const fresh = await seed(ctx, ['fay']);
     const ids: string[] = [];
-    for (let i = 0; i < 25; i++) ids.push(await createResource(fresh.users.fay, 'forum', `Forum ${i}`));
+    for (let i = 0; i < 25; i++) {
+      ids.push(await createResource(fresh.users.fay, 'forum', `Forum ${i}`));
+      // Newest first is by creation time, then id: a later millisecond makes the order the creation order.
+      await new Promise(resolve => setTimeout(resolve, 2));
+    }
     await createResource(fresh.users.fay, 'room', 'hidden unlisted room', 'unlisted');
     await createResource(fresh.users.fay, 'room', 'visible room', 'discoverable');
 
