@@ -7,6 +7,7 @@
  * plugins refuse, NUL bytes) is left to Yoga, which answers it as before: the answers of both paths
  * are compared in test/api/graphql-fast-path.test.ts.
  */
+import { Response } from '@whatwg-node/fetch';
 import { type GraphQLSchema, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
@@ -63,8 +64,9 @@ function queryParams(bytes: Uint8Array): QueryParams | null {
 
 export function createGraphqlFastPath({ yoga, schema, contextFor, onServed }: GraphqlFastPathOptions) {
   const plugins = yoga.getEnveloped({});
-  // Per document text and operation name: the compiled query, or null for one left to Yoga. Bounded
-  // by total text like Yoga's own parse cache.
+  // Per document text and operation name: the compiled query, or the mark of one left to Yoga
+  // (parsed once more there: a refused document costs its parse twice). Bounded by total text like
+  // Yoga's own parse cache.
   const compiled = new LRUCache<string, CompiledOperation | { leftToYoga: true }>({
     max: 1024,
     maxSize: PARSE_CACHE_MAX_CHARS,
@@ -117,6 +119,7 @@ export function createGraphqlFastPath({ yoga, schema, contextFor, onServed }: Gr
     const result = await run(await contextFor(context, auth), params.variables);
     const body = result.errors?.length ? { ...result, errors: result.errors.map(maskError) } : result;
     onServed?.();
+    // The server adapter's own Response class: it writes a string body at once (src/lib/http.ts).
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': `${mediaType}; charset=utf-8` } });
   }
 
