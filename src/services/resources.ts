@@ -9,7 +9,7 @@ import { memberRow } from '../realtime/event-bus.js';
 import { newId } from '../lib/secrets.js';
 import type { AppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
-import { accountDeleted } from './lifecycle.js';
+import { accountDeleted, violatesForeignKey } from './lifecycle.js';
 import { resourceNotFound } from './membership-store.js';
 import { decodeCursor, LIST_PAGE, type PageInput, pageLimit, pageOf } from './pages.js';
 import { isReservedType, reservedTypeError } from './resource-rules.js';
@@ -88,12 +88,6 @@ const CREATE_SQL = `WITH created AS (
   INSERT INTO memberships (resource_id, principal_id, role, state, created_at, updated_at)
   SELECT id, $7, 'owner'::"Role", 'active'::"MembershipState", $8::timestamp(3), $9::timestamp(3) FROM created`;
 
-/** A driver error (pg or PGlite) with this SQLSTATE on this constraint. */
-function violatesConstraint(error: unknown, sqlState: string, constraint: string): boolean {
-  const { code, constraint: name, message } = (error ?? {}) as { code?: unknown; constraint?: unknown; message?: unknown };
-  return code === sqlState && String(name ?? message ?? '').includes(constraint);
-}
-
 function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
   const live = row.state && (row.state === 'active' || (row.expires_at && new Date(row.expires_at) > now));
   const currentMember = currentMemberFor(mode, live ? { role: row.role!, state: row.state! } : null);
@@ -149,7 +143,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
         ])
         .catch(error => {
           // The caller's account was deleted while this request ran (docs/api.md §8.2).
-          throw violatesConstraint(error, '23503', 'memberships_principal_id_fkey') ? accountDeleted() : error;
+          throw violatesForeignKey(error, 'memberships_principal_id_fkey') ? accountDeleted() : error;
         });
       deps.bus.publish([{ op: 'insert', deploymentId: deployment.id, row: memberRow(id, caller.principal.id, 'owner', 'active') }]);
       return {

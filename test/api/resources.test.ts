@@ -78,6 +78,17 @@ describe('POST /v1/resources', () => {
     expect(bad.status).toBe(401);
   });
 
+  it('answers 401 account_deleted when the account went away while its credential was still cached', async () => {
+    const fresh = await seed(ctx, ['ghost']);
+    const { ghost } = fresh.users;
+    await createResource(ghost, 'team', 'Before');
+    // The account's rows go at once; its token is still in this instance's credential cache.
+    await ctx.database.prisma.$executeRaw`DELETE FROM principals WHERE id = ${ghost.id}`;
+    const res = await ghost.post('/v1/resources', { type: 'team', name: 'After' });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('account_deleted');
+  });
+
   it('refuses a developer token on app routes', async () => {
     expect((await s.developer.get('/v1/resources')).body.error).toBe('wrong_credential');
   });

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, requireString } from '../command.js';
 import { configFrom } from '../config.js';
+import { databaseOptionsOf } from '../../config.js';
 import { CliError, usageError } from '../output.js';
 
 interface CreatedToken {
@@ -109,7 +110,7 @@ export async function withServices<T>(
     import('../../services/index.js'),
     import('../../realtime/event-bus.js'),
   ]);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart });
+  const database = await openDatabase(databaseOptionsOf(config));
   try {
     const services = createServices({
       prisma: database.prisma,
