@@ -20,7 +20,7 @@ import { type Config, databaseOptionsOf } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import type { Context } from './graphql/builder.js';
 import { graphqlErrorResponse, graphqlRefusal, maskError, restError } from './error-responses.js';
-import { boundedParseCache, graphqlLimitPlugins } from './graphql/limits.js';
+import { boundedParseCache, graphqlLimitPlugins, rowBudgetCheck } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
 import { sharedSubscribe } from './realtime/shared-subscribe.js';
@@ -98,6 +98,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     dashboardUser: () => dashboardUserOf(services, config, request.request.headers),
   });
 
+  // One row budget for Yoga's plugins and the fast path (src/graphql/row-budget.ts).
+  const rowBudget = rowBudgetCheck(schema);
   const yoga = createYoga<PipelineServerContext>({
     schema,
     // The gateway's /graphql, and /_osg/graphql on hosted app origins (the router admits it only there).
@@ -124,7 +126,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       // NUL bytes in variables or string literals: 400 invalid_argument before anything parses them.
       useRefuseNul,
       // Cost limits first: a refused document is never validated in full nor compiled (src/graphql/limits.ts).
-      ...graphqlLimitPlugins({ introspection: config.graphqlIntrospection, blockSuggestions: config.nodeEnv === 'production' }),
+      ...graphqlLimitPlugins({ rowBudget, introspection: config.graphqlIntrospection, blockSuggestions: config.nodeEnv === 'production' }),
       useGraphQlJit({}, { enableIf: args => !isSubscription(args.document, args.operationName) }),
       // graphql-jit hands subscription resolvers the variables instead of their arguments, so
       // subscriptions run on graphql-js, sharing each event's result across subscribers.
@@ -134,7 +136,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   });
 
   const rest = createRestShim({ yoga, schema, contextFor }, routes);
-  const fastPath = graphqlFastPath ? createGraphqlFastPath({ yoga, schema, contextFor, ...graphqlFastPath }) : null;
+  const fastPath = graphqlFastPath ? createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, ...graphqlFastPath }) : null;
   let ready = false;
 
   /** The per-request context, computed once: where it arrived, for which app, and lazily its body and caller. */

@@ -1,7 +1,9 @@
 /** Developer surface: apps, deployments of app schemas, test users. */
 import { requireDeveloper } from '../domain/caller.js';
 import type { AppView } from '../services/apps.js';
+import { LIST_PAGE } from '../services/pages.js';
 import { builder } from './builder.js';
+import { wholeListRows } from './row-budget.js';
 
 const AppRef = builder.objectRef<AppView>('App').implement({
   fields: t => ({
@@ -53,6 +55,7 @@ builder.queryFields(t => ({
   apps: t.field({
     type: [AppRef],
     description: 'Your apps (developer token).',
+    extensions: wholeListRows(LIST_PAGE.max),
     resolve: (_, __, ctx) => ctx.services.apps.list(requireDeveloper(ctx.caller).developerId),
   }),
 }));

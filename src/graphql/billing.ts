@@ -4,7 +4,9 @@
  */
 import { requireDeveloper } from '../domain/caller.js';
 import type { MeteringService } from '../services/metering.js';
+import { LIST_PAGE } from '../services/pages.js';
 import { builder } from './builder.js';
+import { wholeListRows } from './row-budget.js';
 
 type Budgets = Awaited<ReturnType<MeteringService['budgets']>>;
 type AppBudgets = Budgets['apps'][number];
@@ -45,6 +47,8 @@ builder.queryFields(t => ({
     type: BudgetsRef,
     description: 'Your wallet, test-environment budgets and spend per app (developer token).',
     args: { appId: t.arg.id() },
+    // Sums this month's spend per app and client: a scan counted as a whole list.
+    extensions: wholeListRows(LIST_PAGE.max),
     resolve: (_, args, ctx) =>
       ctx.services.metering.budgets(requireDeveloper(ctx.caller).developerId, args.appId == null ? null : String(args.appId)),
   }),

@@ -4,8 +4,11 @@
  */
 import { AppError } from '../errors.js';
 import type { CrossAppInvitation } from '../services/membership.js';
+import { LIST_PAGE } from '../services/pages.js';
+import { STATEMENT_ENTRIES } from '../services/wallet.js';
 import { builder, type Context } from './builder.js';
 import { OkRef, RoleEnum, ids, validate } from './common.js';
+import { wholeListRows } from './row-budget.js';
 
 const dashboardUser = (ctx: Context) => {
   if (!ctx.dashboardUser) throw new AppError('dashboard_session_required', 403, 'This platform route needs your dashboard session cookie.');
@@ -67,11 +70,13 @@ builder.queryFields(t => ({
   myInvitationsAcrossApps: t.field({
     type: [CrossAppInvitationRef],
     description: "The dashboard user's pending invitations across every app (dashboard session only).",
+    extensions: wholeListRows(LIST_PAGE.max),
     resolve: async (_root, _args, ctx) => ctx.services.membership.invitationsAcrossApps(await dashboardUser(ctx)),
   }),
   myWallet: t.field({
     type: WalletStatementRef,
     description: "The dashboard user's wallet: balance and newest entries (dashboard session only).",
+    extensions: wholeListRows(STATEMENT_ENTRIES),
     resolve: async (_root, _args, ctx) => ctx.services.wallet.statement({ kind: 'principal', id: await dashboardUser(ctx) }),
   }),
 }));

@@ -3,9 +3,10 @@
  * The bytes themselves travel over the streaming REST routes (/v1/files/...), never GraphQL.
  */
 import { requirePrincipal } from '../domain/caller.js';
-import type { FileScope, FileView } from '../services/files.js';
+import { FILES_PAGE_DEFAULT, FILES_PAGE_MAX, type FileScope, type FileView } from '../services/files.js';
 import { builder } from './builder.js';
 import { OkRef } from './common.js';
+import { pageRows } from './row-budget.js';
 
 const FileRef = builder.objectRef<FileView>('File').implement({
   description: 'A file in a bucket. etag is the quoted SHA-256 of its bytes; roomId is null in the default room and for mounts.',
@@ -54,6 +55,7 @@ builder.queryFields(t => ({
       limit: t.arg.int(),
       cursor: t.arg.string(),
     },
+    extensions: pageRows({ default: FILES_PAGE_DEFAULT, max: FILES_PAGE_MAX }),
     resolve: (_, args, ctx) => ctx.services.files.list(requirePrincipal(ctx.caller), scopeOf(args), args),
   }),
 }));

@@ -42,6 +42,7 @@ import {
   validate,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { type OperationRows, operationRows } from './row-budget.js';
 import { LRUCache } from 'lru-cache';
 import { graphqlRefusal } from '../error-responses.js';
 import { AppError } from '../errors.js';
@@ -61,6 +62,11 @@ export interface GraphQLLimits {
    * expanded (a spread repeated N times costs N times). The largest stored REST operation costs ~22.
    */
   maxCost: number;
+  /**
+   * Rows one operation may ask the store for: the sum of its list fields' `rowsRead` (a page's
+   * `limit`, a whole list's 1000), limits given as variables counted at their values.
+   */
+  maxRows: number;
 }
 
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = Object.freeze({
@@ -69,6 +75,7 @@ export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = Object.freeze({
   maxAliases: 20,
   maxDirectives: 20,
   maxCost: 5000,
+  maxRows: 5000,
 });
 
 /** The stable codes of refusals (README "Errors"). */
@@ -78,11 +85,14 @@ export const LIMIT_CODES = {
   aliases: 'too_many_aliases',
   directives: 'too_many_directives',
   cost: 'query_too_complex',
+  rows: 'too_many_rows',
   introspection: 'introspection_disabled',
 } as const;
 
 export interface LimitOptions {
   limits?: Partial<GraphQLLimits>;
+  /** The row budget's check (`rowBudgetCheck`), shared with /graphql's fast path. */
+  rowBudget: RowBudgetCheck;
   /** Refuse `__schema`/`__type` (production default; GRAPHQL_INTROSPECTION=1 turns it back on). */
   introspection: boolean;
   /** Hide "Did you mean …?" hints that would reveal the schema (production). */
@@ -97,6 +107,7 @@ const HINTS: Record<string, string> = {
   [LIMIT_CODES.aliases]: 'Use fewer aliases; send separate requests.',
   [LIMIT_CODES.directives]: 'Use fewer directives.',
   [LIMIT_CODES.cost]: 'Select fewer fields or repeat fragments less.',
+  [LIMIT_CODES.rows]: 'Ask for smaller pages (limit) or send separate requests.',
 };
 
 /** Armor says "Syntax Error: <what>"; keep <what> (it names the limit and the count) and add what to do. */
@@ -170,12 +181,39 @@ const throwAs =
   };
 
 /**
+ * The row budget's check, memoized per document and operation: the coded refusal when the
+ * operation's list fields may read more than `maxRows` with these variables, else null. Variables
+ * that do not coerce pass here: execution refuses them with its own message.
+ */
+export type RowBudgetCheck = (
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | undefined,
+) => GraphQLError | null;
+
+export function rowBudgetCheck(schema: GraphQLSchema, limits?: Partial<GraphQLLimits>): RowBudgetCheck {
+  const { maxRows } = resolve(limits);
+  const memo = new WeakMap<DocumentNode, Map<string, OperationRows>>();
+  return (document, operationName, variables) => {
+    let byName = memo.get(document);
+    if (!byName) memo.set(document, (byName = new Map()));
+    let rowsOf = byName.get(operationName ?? '');
+    if (!rowsOf) byName.set(operationName ?? '', (rowsOf = operationRows(schema, document, operationName)));
+    const rows = rowsOf(variables);
+    if (rows === null || rows <= maxRows) return null;
+    const code = LIMIT_CODES.rows;
+    return refusal(code, `This operation may read up to ${rows} rows; the limit is ${maxRows}. ${HINTS[code]}`);
+  };
+}
+
+/**
  * The Yoga plugins, in order: token limit at parse, the limit pass before validation, then (in
  * production) the suggestion mask. Put them before graphql-jit so nothing is compiled for a
  * refused document.
  */
 export function graphqlLimitPlugins(options: LimitOptions): Plugin[] {
   const limits = resolve(options.limits);
+  const { rowBudget } = options;
   const rules = limitRules(limits, options.introspection);
   // Yoga hands back the same DocumentNode for the same text (its parse cache), so each document is checked once.
   const checked = new WeakMap<DocumentNode, readonly GraphQLError[]>();
@@ -190,9 +228,17 @@ export function graphqlLimitPlugins(options: LimitOptions): Plugin[] {
       if (errors.length) setResult([...errors]);
     },
   };
+  // The row budget needs the variables: it runs once they are known, before execution.
+  const rowPass: Plugin = {
+    onExecute({ args, setResultAndStopExecution }) {
+      const refused = rowBudget(args.document, args.operationName, args.variableValues ?? undefined);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+  };
   const plugins: Plugin[] = [
     maxTokensPlugin({ n: limits.maxTokens, exposeLimits: true, onReject: [throwAs(LIMIT_CODES.tokens)] }) as Plugin,
     limitPass,
+    rowPass,
   ];
   if (options.blockSuggestions) plugins.push(blockFieldSuggestionsPlugin() as Plugin, maskEnumSuggestions);
   return plugins;

@@ -1,8 +1,9 @@
 /** Membership: roster, invitations and one mutation per transition of docs/api.md §5.2. */
 import { requirePrincipal } from '../domain/caller.js';
-import type { InvitationEntry, MemberPage, RosterEntry, TransitionResult } from '../services/membership.js';
+import type { InvitationEntry, InvitationPage, MemberPage, RosterEntry, TransitionResult } from '../services/membership.js';
 import { LIST_PAGE, wholeList } from '../services/pages.js';
 import { builder } from './builder.js';
+import { pageRows, wholeListRows } from './row-budget.js';
 import { MembershipStateEnum, PrincipalKindEnum, RoleEnum, ids, validate } from './common.js';
 
 const RosterEntryRef = builder.objectRef<RosterEntry>('RosterEntry').implement({
@@ -29,6 +30,14 @@ const InvitationRef = builder.objectRef<InvitationEntry>('Invitation').implement
   }),
 });
 
+const InvitationPageRef = builder.objectRef<InvitationPage>('InvitationPage').implement({
+  description: 'One page of your invitations; nextCursor is null on the last page.',
+  fields: t => ({
+    invitations: t.field({ type: [InvitationRef], resolve: p => p.invitations }),
+    nextCursor: t.string({ nullable: true, resolve: p => p.nextCursor }),
+  }),
+});
+
 export const MembershipResultRef = builder.objectRef<TransitionResult>('MembershipResult').implement({
   description: 'The outcome of a membership transition; state and role are null when the row is gone.',
   fields: t => ({
@@ -52,6 +61,7 @@ builder.queryFields(t => ({
     type: [RosterEntryRef],
     description: `Active and pending members, owner first; visible to active members. More than ${LIST_PAGE.max} is an error (too_many_results): page with memberPage.`,
     args: { resourceId: t.arg.id({ required: true }) },
+    extensions: wholeListRows(LIST_PAGE.max),
     resolve: async (_, args, ctx) => {
       const page = await ctx.services.membership.members(
         requirePrincipal(ctx.caller),
@@ -64,14 +74,26 @@ builder.queryFields(t => ({
     type: MemberPageRef,
     description: `Active and pending members, owner first, a page at a time (limit default and max ${LIST_PAGE.max}); visible to active members.`,
     args: { resourceId: t.arg.id({ required: true }), limit: t.arg.int(), cursor: t.arg.string() },
+    extensions: pageRows(LIST_PAGE),
     resolve: (_, { resourceId, ...page }, ctx) =>
       ctx.services.membership.members(requirePrincipal(ctx.caller), validate(ids.resourceId, String(resourceId), 'resourceId'), page),
   }),
   invitations: t.field({
     type: [InvitationRef],
-    description: 'Your own unexpired invites in this app environment.',
+    description: `Your own unexpired invites in this app environment, newest first. More than ${LIST_PAGE.max} is an error (too_many_results): page with invitationPage.`,
     args: { type: t.arg.string() },
-    resolve: (_, { type }, ctx) => ctx.services.membership.invitations(requirePrincipal(ctx.caller), type),
+    extensions: wholeListRows(LIST_PAGE.max),
+    resolve: async (_, { type }, ctx) => {
+      const page = await ctx.services.membership.invitations(requirePrincipal(ctx.caller), type);
+      return wholeList(page, page.invitations, 'invitationPage');
+    },
+  }),
+  invitationPage: t.field({
+    type: InvitationPageRef,
+    description: `Your own unexpired invites in this app environment, newest first, a page at a time (limit default and max ${LIST_PAGE.max}).`,
+    args: { type: t.arg.string(), limit: t.arg.int(), cursor: t.arg.string() },
+    extensions: pageRows(LIST_PAGE),
+    resolve: (_, { type, ...page }, ctx) => ctx.services.membership.invitations(requirePrincipal(ctx.caller), type, page),
   }),
 }));
 

@@ -1,8 +1,10 @@
 /** The caller (`me`), agents and blocks. */
 import { requirePrincipal } from '../domain/caller.js';
+import { LIST_PAGE } from '../services/pages.js';
 import { agentNameSchema } from '../services/principals.js';
 import { builder } from './builder.js';
 import { PrincipalKindEnum, ids, validate } from './common.js';
+import { wholeListRows } from './row-budget.js';
 
 builder.prismaObject('Principal', {
   name: 'Principal',
@@ -43,6 +45,7 @@ builder.queryFields(t => ({
   blocks: t.field({
     type: [BlockRef],
     description: 'Users you have blocked.',
+    extensions: wholeListRows(LIST_PAGE.max),
     resolve: (_, __, ctx) => ctx.services.principals.blocks(requirePrincipal(ctx.caller)),
   }),
 }));

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { requirePrincipal } from '../domain/caller.js';
 import type { MemberRow } from '../domain/membership.js';
 import { LIST_PAGE, wholeList } from '../services/pages.js';
-import type { ResourcePage, ResourceView } from '../services/resources.js';
+import { BROWSE_PAGE, type ResourcePage, type ResourceView } from '../services/resources.js';
 import { builder } from './builder.js';
+import { pageRows, wholeListRows } from './row-budget.js';
 import { MembershipStateEnum, RoleEnum, StoredVisibilityEnum, VisibilityChoiceEnum, ids, validate } from './common.js';
 
 export const CurrentMemberRef = builder.objectRef<MemberRow>('CurrentMember').implement({
@@ -65,6 +66,7 @@ builder.queryFields(t => ({
     type: [ResourceRef],
     description: `Resources where you are an active member, newest first; more than ${LIST_PAGE.max} is an error (too_many_results): page with resourcePage.`,
     args: { type: t.arg.string() },
+    extensions: wholeListRows(LIST_PAGE.max),
     resolve: async (_, { type }, ctx) => {
       const page = await ctx.services.resources.list(requirePrincipal(ctx.caller), type);
       return wholeList(page, page.resources, 'resourcePage');
@@ -74,12 +76,14 @@ builder.queryFields(t => ({
     type: ResourcePageRef,
     description: `Resources where you are an active member, newest first, a page at a time (limit default and max ${LIST_PAGE.max}).`,
     args: { type: t.arg.string(), limit: t.arg.int(), cursor: t.arg.string() },
+    extensions: pageRows(LIST_PAGE),
     resolve: (_, { type, ...page }, ctx) => ctx.services.resources.list(requirePrincipal(ctx.caller), type, page),
   }),
   browseResources: t.field({
     type: ResourcePageRef,
     description: 'Discoverable public resources, newest first.',
     args: { type: t.arg.string(), query: t.arg.string(), limit: t.arg.int(), cursor: t.arg.string() },
+    extensions: pageRows(BROWSE_PAGE),
     resolve: (_, args, ctx) => ctx.services.resources.browse(requirePrincipal(ctx.caller), args),
   }),
   staticResource: t.field({

@@ -1,10 +1,12 @@
 /** Rooms and grants (docs/api.md §10): room records, their ACLs, the grants you hold and the rooms feed. */
 import { requirePrincipal } from '../domain/caller.js';
 import type { GrantEvent } from '../realtime/event-bus.js';
-import type { GrantResult, HeldRoom, RoomEntry, RoomGrantEntry } from '../services/rooms.js';
+import { LIST_PAGE } from '../services/pages.js';
+import { type GrantResult, type HeldRoom, MAX_ROOMS_PER_RESOURCE, type RoomEntry, type RoomGrantEntry } from '../services/rooms.js';
 import { builder } from './builder.js';
 import { OkRef, RoleEnum, ids, validate } from './common.js';
 import { FeedOpEnum } from './feeds.js';
+import { wholeListRows } from './row-budget.js';
 
 const RoomRef = builder.objectRef<RoomEntry>('Room').implement({
   description: 'A room of a resource. The default room is the resource itself: its id is the resource id and isDefault is true.',
@@ -72,6 +74,8 @@ builder.queryFields(t => ({
     type: [RoomRef],
     description: 'The default room, then the rooms you hold; admins and the owner also see rooms they hold nothing in.',
     args: { resourceId: t.arg.id({ required: true }) },
+    // The default room and at most MAX_ROOMS_PER_RESOURCE others.
+    extensions: wholeListRows(MAX_ROOMS_PER_RESOURCE + 1),
     resolve: (_, a, ctx) => ctx.services.rooms.list(requirePrincipal(ctx.caller), resourceId(a.resourceId)),
   }),
   room: t.field({
@@ -84,11 +88,13 @@ builder.queryFields(t => ({
     type: [RoomGrantRef],
     description: "A room's ACL (admin+). For the default room: the active members' resource roles.",
     args: { resourceId: t.arg.id({ required: true }), roomId: t.arg.id({ required: true }) },
+    extensions: wholeListRows(LIST_PAGE.max),
     resolve: (_, a, ctx) => ctx.services.rooms.grants(requirePrincipal(ctx.caller), resourceId(a.resourceId), roomId(a.roomId)),
   }),
   myRoomGrants: t.field({
     type: [RoomGrantRowRef],
     description: 'Every room you hold a grant in, across this app environment: the snapshot of roomsLive.',
+    extensions: wholeListRows(LIST_PAGE.max),
     resolve: (_, __, ctx) => ctx.services.rooms.held(requirePrincipal(ctx.caller)),
   }),
 }));

@@ -6,10 +6,11 @@
  * cursor) is typed.
  */
 import { requirePrincipal } from '../domain/caller.js';
-import { DB_OPS, DB_SCOPE_KINDS } from '../services/rows-input.js';
+import { DB_OPS, DB_SCOPE_KINDS, ROWS_DEFAULT_LIMIT, ROWS_MAX_LIMIT } from '../services/rows-input.js';
 import type { DbResult, LiveRow } from '../services/rows.js';
 import { builder } from './builder.js';
 import { FeedOpEnum } from './feeds.js';
+import { pageRows, rowsRead } from './row-budget.js';
 
 const DbOpEnum = builder.enumType('DbOp', { values: DB_OPS });
 const DbScopeKindEnum = builder.enumType('DbScopeKind', { values: DB_SCOPE_KINDS });
@@ -72,11 +73,23 @@ const DbResultRef = builder.objectRef<DbResult>('DbResult').implement({
   }),
 });
 
+/** The operation input as the weights see it (coerced arguments). */
+interface DbOperationArg {
+  op?: string;
+  ids?: unknown[] | null;
+  limit?: number | null;
+}
+
+/** Rows a select may read: its ids, or its page. Writes are bounded by the row store's own limits (ROWS_MAX_*). */
+const selectRows = (input: DbOperationArg) => ((input.op ?? 'select') !== 'select' ? 0 : (input.ids?.length ?? pageWeight({ limit: input.limit })));
+const pageWeight = pageRows({ default: ROWS_DEFAULT_LIMIT, max: ROWS_MAX_LIMIT }).rowsRead;
+
 builder.queryFields(t => ({
   dbSelect: t.field({
     type: DbPageRef,
     description: 'A page of rows (the select of dbQuery, as a query).',
     args: { input: t.arg({ type: DbSelectInput, required: true }) },
+    extensions: rowsRead(a => selectRows(a.input as DbOperationArg)),
     resolve: (_, { input }, ctx) => ctx.services.rows.query(requirePrincipal(ctx.caller), { ...input, op: 'select' }),
   }),
 }));
@@ -86,12 +99,14 @@ builder.mutationFields(t => ({
     type: DbResultRef,
     description: 'One row-store operation (POST /v1/db/query).',
     args: { input: t.arg({ type: DbOperationInput, required: true }) },
+    extensions: rowsRead(a => selectRows(a.input as DbOperationArg)),
     resolve: (_, { input }, ctx) => ctx.services.rows.query(requirePrincipal(ctx.caller), input),
   }),
   dbBatch: t.field({
     type: [DbResultRef],
     description: 'Several operations in one transaction, all or nothing (POST /v1/db/batch).',
     args: { operations: t.arg({ type: [DbOperationInput], required: true }) },
+    extensions: rowsRead(a => (a.operations as DbOperationArg[]).reduce((sum, op) => sum + selectRows(op), 0)),
     resolve: (_, { operations }, ctx) => ctx.services.rows.batch(requirePrincipal(ctx.caller), operations),
   }),
 }));

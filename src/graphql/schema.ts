@@ -13,5 +13,7 @@ import './rows.js';
 import './files.js';
 import './billing.js';
 import './dashboard.js';
+import { assertRowWeights } from './row-budget.js';
 
 export const schema = builder.toSchema({ sortSchema: true });
+assertRowWeights(schema);

@@ -8,14 +8,14 @@
  * are compared in test/api/graphql-fast-path.test.ts.
  */
 import { Response } from '@whatwg-node/fetch';
-import { type GraphQLSchema, getOperationAST } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { RequestContext } from '../auth/request-context.js';
 import type { ResolvedAuth } from '../auth/resolve-caller.js';
 import { maskError } from '../error-responses.js';
 import type { Context } from '../graphql/builder.js';
-import { PARSE_CACHE_MAX_CHARS } from '../graphql/limits.js';
+import { PARSE_CACHE_MAX_CHARS, type RowBudgetCheck } from '../graphql/limits.js';
 import { assertNoNulInOperation } from '../lib/body.js';
 import { type CompiledOperation, compileOperation } from './compiled-operation.js';
 import type { PipelineServerContext } from './shim.js';
@@ -25,8 +25,15 @@ export interface GraphqlFastPathOptions {
   yoga: YogaServerInstance<PipelineServerContext, any>;
   schema: GraphQLSchema;
   contextFor(request: RequestContext, auth: ResolvedAuth): Promise<Context>;
+  /** The row budget, checked per request (it depends on the variables). */
+  rowBudget: RowBudgetCheck;
   /** Called for each request this path answered (tests). */
   onServed?: () => void;
+}
+
+interface CompiledQuery {
+  run: CompiledOperation;
+  document: DocumentNode;
 }
 
 interface QueryParams {
@@ -62,19 +69,19 @@ function queryParams(bytes: Uint8Array): QueryParams | null {
   return { query, variables: variables ?? {}, operationName: operationName ?? undefined };
 }
 
-export function createGraphqlFastPath({ yoga, schema, contextFor, onServed }: GraphqlFastPathOptions) {
+export function createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, onServed }: GraphqlFastPathOptions) {
   const plugins = yoga.getEnveloped({});
   // Per document text and operation name: the compiled query, or the mark of one left to Yoga
   // (parsed once more there: a refused document costs its parse twice). Bounded by total text like
   // Yoga's own parse cache.
-  const compiled = new LRUCache<string, CompiledOperation | { leftToYoga: true }>({
+  const compiled = new LRUCache<string, CompiledQuery | { leftToYoga: true }>({
     max: 1024,
     maxSize: PARSE_CACHE_MAX_CHARS,
     sizeCalculation: (_value, key) => Math.max(1, key.length),
   });
   const LEFT_TO_YOGA = { leftToYoga: true } as const;
 
-  function compiledQuery(query: string, operationName: string | undefined): CompiledOperation | null {
+  function compiledQuery(query: string, operationName: string | undefined): CompiledQuery | null {
     const key = `${operationName ?? ''}\n${query}`;
     let entry = compiled.get(key);
     if (!entry) {
@@ -84,14 +91,14 @@ export function createGraphqlFastPath({ yoga, schema, contextFor, onServed }: Gr
         const valid = plugins.validate(plugins.schema, document).length === 0;
         if (valid && getOperationAST(document, operationName)?.operation === 'query') {
           const run = compileOperation(schema, document, operationName);
-          if (typeof run === 'function') entry = run;
+          if (typeof run === 'function') entry = { run, document };
         }
       } catch {
         // Refused by a plugin (a limit) or unparsable: Yoga gives the answer.
       }
       compiled.set(key, entry);
     }
-    return typeof entry === 'function' ? entry : null;
+    return 'run' in entry ? entry : null;
   }
 
   /** The answer to a request this path serves, or undefined to hand it to Yoga. */
@@ -107,8 +114,9 @@ export function createGraphqlFastPath({ yoga, schema, contextFor, onServed }: Gr
     } catch {
       return undefined;
     }
-    const run = compiledQuery(params.query, params.operationName);
-    if (!run) return undefined;
+    const query = compiledQuery(params.query, params.operationName);
+    // Over the row budget: Yoga gives the refusal.
+    if (!query || rowBudget(query.document, params.operationName, params.variables)) return undefined;
     let auth: ResolvedAuth;
     try {
       auth = await context.auth();
@@ -116,7 +124,7 @@ export function createGraphqlFastPath({ yoga, schema, contextFor, onServed }: Gr
       // A credential that does not work: Yoga answers it (the same memoized refusal).
       return undefined;
     }
-    const result = await run(await contextFor(context, auth), params.variables);
+    const result = await query.run(await contextFor(context, auth), params.variables);
     const body = result.errors?.length ? { ...result, errors: result.errors.map(maskError) } : result;
     onServed?.();
     // The server adapter's own Response class: it writes a string body at once (src/lib/http.ts).

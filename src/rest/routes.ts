@@ -329,16 +329,19 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/invitations',
-    response: z.object({ invitations: z.array(invitationOut) }),
-    errors: [],
+    response: z.object({ invitations: z.array(invitationOut), nextCursor: z.string().nullable() }),
+    errors: ['invalid_cursor'],
     operation: graphql(`
-      query Invitations($type: String) {
-        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }
+      query Invitations($type: String, $limit: Int, $cursor: String) {
+        result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {
+          invitations { resourceId type name role invitedBy expiresAt }
+          nextCursor
+        }
       }
     `),
-    query: z.object({ type: z.string().optional() }),
+    query: z.object({ type: z.string().optional(), ...pageQuery(LIST_PAGE.max) }),
     variables: ({ query }) => query,
-    respond: rows => ({ invitations: rows }),
+    respond: page => page,
   }),
   route({
     method: 'GET',

@@ -59,7 +59,7 @@ import { type TokenSource, Transport } from './transport.js';
 export type { Role, VisibilityChoice };
 export type Resource = SdkResourceFragment;
 export type BrowseRow = SdkBrowseQuery['result']['resources'][number];
-export type Invitation = SdkInvitationsQuery['result'][number];
+export type Invitation = SdkInvitationsQuery['result']['invitations'][number];
 export type RosterEntry = SdkMembersQuery['result']['members'][number];
 export type Transition = SdkTransitionFragment;
 export type InviteLink = SdkCreateInviteLinkMutation['result'];
@@ -163,6 +163,11 @@ export function createClient(options: ClientOptions = {}) {
   const resourcesPage = async (opts: PageOptions & { type?: string } = {}): Promise<{ rows: Resource[]; nextCursor: string | null }> => {
     const page = await transport.graphql(ResourcesDocument, { type: opts.type, limit: opts.limit, cursor: opts.cursor });
     return { rows: page.resources, nextCursor: page.nextCursor ?? null };
+  };
+
+  const invitationPage = async (opts: PageOptions & { type?: string } = {}): Promise<{ rows: Invitation[]; nextCursor: string | null }> => {
+    const page = await transport.graphql(InvitationsDocument, { type: opts.type, limit: opts.limit, cursor: opts.cursor });
+    return { rows: page.invitations, nextCursor: page.nextCursor ?? null };
   };
 
   const auth = new Auth(transport, options.storage ?? defaultStorage(), { redirectUri: options.redirectUri, onSignOut: closeLive });
@@ -271,8 +276,10 @@ export function createClient(options: ClientOptions = {}) {
       return { rows: page.resources, nextCursor: page.nextCursor ?? null };
     },
     static: async (type: string, slug: string): Promise<Resource> => transport.graphql(StaticResourceDocument, { type, slug }),
-    /** Your unexpired invitations in this app environment. */
-    invitations: async (opts: { type?: string } = {}): Promise<Invitation[]> => transport.graphql(InvitationsDocument, { type: opts.type }),
+    /** Your unexpired invitations in this app environment, newest first: every page. */
+    invitations: (opts: { type?: string } = {}): Promise<Invitation[]> => everyPage(cursor => invitationPage({ ...opts, cursor })),
+    /** One page of `invitations()` (`limit` up to 1000); pass `nextCursor` back as `cursor` for the next. */
+    invitationPage,
   });
 
   /** Your own membership rows across every resource (§6). */

@@ -80,8 +80,11 @@ export const StaticResourceDocument = graphql(`
 `);
 
 export const InvitationsDocument = graphql(`
-  query SdkInvitations($type: String) {
-    result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }
+  query SdkInvitations($type: String, $limit: Int, $cursor: String) {
+    result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {
+      invitations { resourceId type name role invitedBy expiresAt }
+      nextCursor
+    }
   }
 `);
 

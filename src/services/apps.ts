@@ -10,6 +10,7 @@ import { SchemaValidationError, droppedBy, validateSchemaIR, type ResourceTypeIR
 import type { ServiceDeps, Tx } from './deps.js';
 import { syncRowIndexes } from './row-indexes.js';
 import type { TokenService } from './tokens.js';
+import { BOUNDED_LIST_TAKE, boundedList } from './pages.js';
 
 /** The resource type every deployment gets; app-level membership (joined at consent). */
 export const APP_RESOURCE_TYPE = '_app';
@@ -192,8 +193,9 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
         where: { developerId },
         include: { origins: true, clients: true, deployments: { select: { env: true } } },
         orderBy: { createdAt: 'asc' },
+        take: BOUNDED_LIST_TAKE,
       });
-      return apps.map(toView);
+      return boundedList(apps, 'apps', 'delete apps you no longer use.').map(toView);
     },
 
     async get(developerId: string, appId: string): Promise<AppView> {

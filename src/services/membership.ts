@@ -18,7 +18,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { AppService } from './apps.js';
 import type { ServiceDeps } from './deps.js';
 import { type StatementScope, type TransitionOptions, resourceNotFound, runStatementTransition } from './membership-store.js';
-import { decodeCursor, LIST_PAGE, type PageInput, pageLimit, pageOf } from './pages.js';
+import { BOUNDED_LIST_TAKE, boundedList, decodeCursor, LIST_PAGE, type PageInput, pageLimit, pageOf } from './pages.js';
 import { userNotFound } from './principals.js';
 import { isReservedType, reservedTypeError, typeRules } from './resource-rules.js';
 
@@ -59,6 +59,11 @@ export interface CrossAppInvitation extends InvitationEntry {
   env: string;
 }
 
+export interface InvitationPage {
+  invitations: InvitationEntry[];
+  nextCursor: string | null;
+}
+
 interface InvitationRow {
   resource_id: string;
   type: string;
@@ -66,6 +71,8 @@ interface InvitationRow {
   role: Role;
   invited_by: string | null;
   expires_at: Date;
+  /** Epoch ms: the page key with resource_id. */
+  created_at: number;
   app_id: string;
   app_name: string;
   env: string;
@@ -124,18 +131,22 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
    * always carry an expiry), minus any across a block in either direction, in one query (the
    * block test is SQL, not a lookup per row), newest first. `scope` narrows it (a deployment, a type).
    */
-  function invitationRows(userId: string, scope: Prisma.Sql) {
+  function invitationRows(userId: string, scope: Prisma.Sql, page: { take: number; cursor?: string | null }) {
+    const after = page.cursor ? decodeCursor(page.cursor, ['number', 'string']) : null;
     return deps.prisma.$queryRaw<InvitationRow[]>`
-      SELECT m.resource_id, r.type, r.name, m.role::text AS role, m.invited_by, m.expires_at, d.app_id, a.name AS app_name, d.env
+      SELECT m.resource_id, r.type, r.name, m.role::text AS role, m.invited_by, m.expires_at, d.app_id, a.name AS app_name, d.env,
+        (extract(epoch FROM m.created_at) * 1000)::float8 AS created_at
       FROM memberships m
         JOIN resources r ON r.id = m.resource_id
         JOIN deployments d ON d.id = r.deployment_id
         JOIN apps a ON a.id = d.app_id
       WHERE m.principal_id = ${userId} AND m.state = 'invited' AND m.expires_at > ${deps.now()} ${scope}
+        ${after ? Prisma.sql`AND (m.created_at, m.resource_id) < (TIMESTAMP 'epoch' + ${after[0]}::bigint * INTERVAL '1 millisecond', ${after[1]})` : Prisma.empty}
         AND NOT EXISTS (
           SELECT 1 FROM blocks b
           WHERE (b.blocker_id = ${userId} AND b.blocked_id = m.invited_by) OR (b.blocker_id = m.invited_by AND b.blocked_id = ${userId}))
-      ORDER BY m.created_at DESC, m.resource_id`;
+      ORDER BY m.created_at DESC, m.resource_id DESC
+      LIMIT ${page.take}`;
   }
 
   /**
@@ -291,11 +302,14 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
       return { members: entries, nextCursor };
     },
 
-    /** The caller's own unexpired invites in this deployment, minus those across a block (docs/api.md §2.1). */
-    async invitations(caller: PrincipalCaller, type?: string | null): Promise<InvitationEntry[]> {
+    /** The caller's own unexpired invites in this deployment, minus those across a block, newest first, keyset-paginated (docs/api.md §2.1). */
+    async invitations(caller: PrincipalCaller, type?: string | null, input: PageInput = {}): Promise<InvitationPage> {
+      const limit = pageLimit(input.limit, LIST_PAGE);
       const typeFilter = type ? Prisma.sql`AND r.type = ${type}` : Prisma.empty;
-      const rows = await invitationRows(caller.principal.id, Prisma.sql`AND r.deployment_id = ${caller.deployment.id} ${typeFilter}`);
-      return rows.map(toInvitation);
+      const scope = Prisma.sql`AND r.deployment_id = ${caller.deployment.id} ${typeFilter}`;
+      const rows = await invitationRows(caller.principal.id, scope, { take: limit + 1, cursor: input.cursor });
+      const { entries, nextCursor } = pageOf(rows, limit, toInvitation, row => [row.created_at, row.resource_id]);
+      return { invitations: entries, nextCursor };
     },
 
     /**
@@ -303,8 +317,13 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
      * as `invitations`: unexpired, and none across a block in either direction.
      */
     async invitationsAcrossApps(userId: string): Promise<CrossAppInvitation[]> {
-      const rows = await invitationRows(userId, Prisma.empty);
-      return rows.map(r => ({ appId: r.app_id, appName: r.app_name, env: r.env, ...toInvitation(r) }));
+      const rows = await invitationRows(userId, Prisma.empty, { take: BOUNDED_LIST_TAKE });
+      return boundedList(rows, 'pending invitations', "decline those in each app's own invitations list.").map(r => ({
+        appId: r.app_id,
+        appName: r.app_name,
+        env: r.env,
+        ...toInvitation(r),
+      }));
     },
   };
 }

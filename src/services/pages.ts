@@ -61,3 +61,15 @@ export function wholeList<T>(page: { nextCursor: string | null }, entries: T[], 
     `More than ${LIST_PAGE.max} entries: read them a page at a time with ${paged} (limit, cursor: nextCursor of the previous page).`,
   );
 }
+
+/** Rows to read for a list without pages: one more than it may hold, so `boundedList` can tell. */
+export const BOUNDED_LIST_TAKE = LIST_PAGE.max + 1;
+
+/**
+ * A list without pages (blocks, invitations, room grants, apps), read with `BOUNDED_LIST_TAKE`:
+ * the list, or a refusal when it holds more than a page, so no request reads past that.
+ */
+export function boundedList<T>(rows: T[], what: string, hint: string): T[] {
+  if (rows.length <= LIST_PAGE.max) return rows;
+  throw new AppError('too_many_results', 400, `More than ${LIST_PAGE.max} ${what}: ${hint}`);
+}

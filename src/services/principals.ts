@@ -7,6 +7,7 @@ import { badRequest, forbidden, notFound, parseInput } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from './deps.js';
 import type { TokenService } from './tokens.js';
+import { BOUNDED_LIST_TAKE, boundedList } from './pages.js';
 
 export const emailSchema = z.string().trim().toLowerCase().email('must be an email address');
 export const agentNameSchema = z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters');
@@ -90,8 +91,8 @@ export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) 
     },
 
     async blocks(caller: PrincipalCaller) {
-      const rows = await prisma.block.findMany({ where: { blockerId: caller.principal.id }, orderBy: { createdAt: 'asc' } });
-      return rows.map(r => ({ userId: r.blockedId, createdAt: r.createdAt }));
+      const rows = await prisma.block.findMany({ where: { blockerId: caller.principal.id }, orderBy: { createdAt: 'asc' }, take: BOUNDED_LIST_TAKE });
+      return boundedList(rows, 'blocks', 'unblock users you no longer need to block.').map(r => ({ userId: r.blockedId, createdAt: r.createdAt }));
     },
   };
 }

@@ -19,6 +19,7 @@ import type { ServiceDeps, Tx } from './deps.js';
 import { type LockedResource, lockResource, resourceNotFound } from './membership-store.js';
 import { grantDeletes, grantEvent } from './room-events.js';
 import { typeRules } from './resource-rules.js';
+import { BOUNDED_LIST_TAKE, boundedList } from './pages.js';
 
 /** Rooms per resource (docs/api.md §9.6): bounds the room list, which is not paged. */
 export const MAX_ROOMS_PER_RESOURCE = 1000;
@@ -257,16 +258,21 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
           where: { resourceId: resource.id, state: 'active' },
           select: { principalId: true, role: true },
           orderBy: [{ createdAt: 'asc' }, { principalId: 'asc' }],
+          take: BOUNDED_LIST_TAKE,
         });
-        return members.map(m => ({ userId: m.principalId, role: m.role })).sort(byRank);
+        const bounded = boundedList(members, 'members hold the default room', 'read their roles a page at a time with the members list.');
+        return bounded.map(m => ({ userId: m.principalId, role: m.role })).sort(byRank);
       }
       await findRoom(prisma, resource.id, ref);
       const grants = await prisma.roomGrant.findMany({
         where: { roomId: ref },
         select: { principalId: true, role: true },
         orderBy: [{ createdAt: 'asc' }, { principalId: 'asc' }],
+        take: BOUNDED_LIST_TAKE,
       });
-      return grants.map(g => ({ userId: g.principalId, role: g.role })).sort(byRank);
+      return boundedList(grants, 'grants in this room', 'remove grants the room no longer needs.')
+        .map(g => ({ userId: g.principalId, role: g.role }))
+        .sort(byRank);
     },
 
     /** Every room the caller holds a grant in, across the app environment: the rooms feed's snapshot. */
@@ -275,8 +281,13 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
         where: { principalId: caller.principal.id, membership: { state: 'active', resource: { deploymentId: caller.deployment.id } } },
         select: { resourceId: true, roomId: true, role: true },
         orderBy: [{ resourceId: 'asc' }, { roomId: 'asc' }],
+        take: BOUNDED_LIST_TAKE,
       });
-      return grants.map(g => ({ resourceId: g.resourceId, roomId: g.roomId, role: g.role }));
+      return boundedList(grants, 'room grants', "read each resource's rooms instead.").map(g => ({
+        resourceId: g.resourceId,
+        roomId: g.roomId,
+        role: g.role,
+      }));
     },
 
     /** Admin+. A new room holds no grants, the creator's included. */

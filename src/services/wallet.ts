@@ -29,6 +29,9 @@ export interface EntryFacts {
 }
 
 /** 5_250_000n -> "5.25", -1n -> "-0.000001": exact, at least two decimals. */
+/** Entries a wallet statement lists (the newest). */
+export const STATEMENT_ENTRIES = 50;
+
 export function microsToUsd(micros: bigint): string {
   const sign = micros < 0n ? '-' : '';
   const abs = micros < 0n ? -micros : micros;
@@ -100,7 +103,7 @@ export function createWalletService(deps: ServiceDeps) {
     },
 
     /** The holder's view: balance and the newest entries, amounts as exact decimal strings. */
-    async statement(holder: Holder, limit = 50) {
+    async statement(holder: Holder, limit = STATEMENT_ENTRIES) {
       const where =
         holder.kind === 'principal'
           ? { principalId: holder.id }

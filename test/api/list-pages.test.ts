@@ -1,6 +1,6 @@
 /**
- * The caller's resources and a members list are keyset pages (docs/api.md §2.1): REST pages with
- * `limit` and `cursor` (default and max 1000), GraphQL has `resourcePage` / `memberPage`, and the
+ * The caller's resources, a members list and the caller's invitations are keyset pages (docs/api.md §2.1): REST pages with
+ * `limit` and `cursor` (default and max 1000), GraphQL has `resourcePage` / `memberPage` / `invitationPage`, and the
  * whole-list fields refuse past one page (400 too_many_results) instead of cutting the list or
  * answering without bound. The SDK's list() reads every page.
  */
@@ -134,6 +134,57 @@ describe('paged lists', () => {
         id: crowd,
       });
       expect(page.data.memberPage.members).toHaveLength(5);
+    });
+
+    it("the default room's grants (its active members) refuse past one page with too_many_results, naming the members list", async () => {
+      const res = await s.users.owner.get(`/v1/resources/${crowd}/rooms/${crowd}/grants`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('too_many_results');
+      expect(res.body.message).toMatch(/members list/);
+    });
+
+    it('blocks refuse past one page rather than answering without bound', async () => {
+      await ctx.database.prisma.$executeRaw`
+        INSERT INTO blocks (blocker_id, blocked_id) SELECT ${s.users.dot.id}, 'usr_fan' || n FROM generate_series(1, 1001) n`;
+      const res = await s.users.dot.gql('{ blocks { userId } }');
+      expect(res.errors?.[0].extensions).toMatchObject({ code: 'too_many_results', status: 400 });
+      await ctx.database.prisma.$executeRaw`DELETE FROM blocks WHERE blocker_id = ${s.users.dot.id} AND blocked_id = 'usr_fan1001'`;
+      expect((await s.users.dot.gql('{ blocks { userId } }')).data.blocks).toHaveLength(1000);
+    });
+
+    it('invitations: REST and invitationPage page them, newest first; GraphQL invitations refuses; the SDK reads every page', async () => {
+      // 1,001 more invitations for cid, each to its own resource, newer than the one cid holds already.
+      await ctx.database.prisma.$executeRaw`
+        WITH made AS (
+          INSERT INTO resources (id, deployment_id, type, name, visibility, discoverable, owner_principal, member_count, created_at)
+          SELECT 'res_inv' || n, deployment_id, type, 'Inv ' || n, visibility, false, owner_principal, 1, now() - n * INTERVAL '1 second'
+          FROM resources, generate_series(1, 1001) n WHERE id = ${team}
+          RETURNING id, created_at)
+        INSERT INTO memberships (resource_id, principal_id, role, state, invited_by, expires_at, created_at, updated_at)
+        SELECT id, ${s.users.cid.id}, 'reader', 'invited', ${s.users.owner.id}, now() + INTERVAL '1 day', created_at, created_at FROM made`;
+      const first = await s.users.cid.get('/v1/resources/invitations');
+      expect(first.body.invitations).toHaveLength(1000);
+      expect(first.body.invitations[0].resourceId).toBe('res_inv1');
+      const rest = await s.users.cid.get(`/v1/resources/invitations?cursor=${first.body.nextCursor}`);
+      expect(rest.body.invitations).toHaveLength(2);
+      expect(rest.body.nextCursor).toBeNull();
+      expect(rest.body.invitations.map((i: { resourceId: string }) => i.resourceId)).toEqual(['res_inv1001', team]);
+
+      const whole = await s.users.cid.gql('{ invitations { resourceId } }');
+      expect(whole.errors?.[0].extensions).toMatchObject({ code: 'too_many_results', status: 400 });
+      expect(whole.errors?.[0].message).toMatch(/invitationPage/);
+      const page = await s.users.cid.gql('{ invitationPage(limit: 3) { invitations { resourceId } nextCursor } }');
+      expect(page.data.invitationPage.invitations.map((i: { resourceId: string }) => i.resourceId)).toEqual(['res_inv1', 'res_inv2', 'res_inv3']);
+
+      const client = createClient({ gatewayUrl: ctx.url, accessToken: s.users.cid.token! });
+      try {
+        const all = await client.resource.invitations();
+        expect(all).toHaveLength(1002);
+        expect(new Set(all.map(i => i.resourceId)).size).toBe(1002);
+        expect((await client.resource.invitationPage({ limit: 2 })).rows.map(i => i.resourceId)).toEqual(['res_inv1', 'res_inv2']);
+      } finally {
+        client.close();
+      }
     });
 
     it("the SDK's members.list() reads every page", async () => {

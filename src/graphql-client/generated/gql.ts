@@ -23,7 +23,7 @@ type Documents = {
     "\n      query Resources($type: String, $limit: Int, $cursor: String) {\n        result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {\n          resources { ...ResourceFields }\n          nextCursor\n        }\n      }\n    ": typeof types.ResourcesDocument,
     "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    ": typeof types.BrowseResourcesDocument,
     "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    ": typeof types.StaticResourceDocument,
-    "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    ": typeof types.InvitationsDocument,
+    "\n      query Invitations($type: String, $limit: Int, $cursor: String) {\n        result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {\n          invitations { resourceId type name role invitedBy expiresAt }\n          nextCursor\n        }\n      }\n    ": typeof types.InvitationsDocument,
     "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    ": typeof types.MyRoomGrantsDocument,
     "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    ": typeof types.CreateRoomDocument,
     "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    ": typeof types.RoomsDocument,
@@ -72,7 +72,7 @@ const documents: Documents = {
     "\n      query Resources($type: String, $limit: Int, $cursor: String) {\n        result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {\n          resources { ...ResourceFields }\n          nextCursor\n        }\n      }\n    ": types.ResourcesDocument,
     "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    ": types.BrowseResourcesDocument,
     "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    ": types.StaticResourceDocument,
-    "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    ": types.InvitationsDocument,
+    "\n      query Invitations($type: String, $limit: Int, $cursor: String) {\n        result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {\n          invitations { resourceId type name role invitedBy expiresAt }\n          nextCursor\n        }\n      }\n    ": types.InvitationsDocument,
     "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    ": types.MyRoomGrantsDocument,
     "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    ": types.CreateRoomDocument,
     "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    ": types.RoomsDocument,
@@ -148,7 +148,7 @@ export function graphql(source: "\n      query StaticResource($type: String!, $s
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      query Invitations($type: String) {\n        result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n      }\n    "): typeof import('./graphql.js').InvitationsDocument;
+export function graphql(source: "\n      query Invitations($type: String, $limit: Int, $cursor: String) {\n        result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {\n          invitations { resourceId type name role invitedBy expiresAt }\n          nextCursor\n        }\n      }\n    "): typeof import('./graphql.js').InvitationsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

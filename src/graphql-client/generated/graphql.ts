@@ -134,10 +134,12 @@ export type StaticResourceQuery = { result: { id: string, type: string, name: st
 
 export type InvitationsQueryVariables = Exact<{
   type?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
 }>;
 
 
-export type InvitationsQuery = { result: Array<{ resourceId: string, type: string, name: string, role: Role, invitedBy: string | null, expiresAt: string }> };
+export type InvitationsQuery = { result: { nextCursor: string | null, invitations: Array<{ resourceId: string, type: string, name: string, role: Role, invitedBy: string | null, expiresAt: string }> } };
 
 export type MyRoomGrantsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -565,14 +567,17 @@ export const StaticResourceDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<StaticResourceQuery, StaticResourceQueryVariables>;
 export const InvitationsDocument = new TypedDocumentString(`
-    query Invitations($type: String) {
-  result: invitations(type: $type) {
-    resourceId
-    type
-    name
-    role
-    invitedBy
-    expiresAt
+    query Invitations($type: String, $limit: Int, $cursor: String) {
+  result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {
+    invitations {
+      resourceId
+      type
+      name
+      role
+      invitedBy
+      expiresAt
+    }
+    nextCursor
   }
 }
     `) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;

@@ -24,7 +24,7 @@ type Documents = {
     "\n  query SdkResourceById($id: ID!) {\n    result: resource(id: $id) { ...SdkResource }\n  }\n": typeof types.SdkResourceByIdDocument,
     "\n  query SdkBrowse($type: String, $query: String, $limit: Int, $cursor: String) {\n    result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n      resources { id type name memberCount createdAt }\n      nextCursor\n    }\n  }\n": typeof types.SdkBrowseDocument,
     "\n  query SdkStaticResource($type: String!, $slug: String!) {\n    result: staticResource(type: $type, slug: $slug) { ...SdkResource }\n  }\n": typeof types.SdkStaticResourceDocument,
-    "\n  query SdkInvitations($type: String) {\n    result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n  }\n": typeof types.SdkInvitationsDocument,
+    "\n  query SdkInvitations($type: String, $limit: Int, $cursor: String) {\n    result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {\n      invitations { resourceId type name role invitedBy expiresAt }\n      nextCursor\n    }\n  }\n": typeof types.SdkInvitationsDocument,
     "\n  query SdkMembers($id: ID!, $limit: Int, $cursor: String) {\n    result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n      members { userId role state kind ownerId ownerHandle ownerDisplayName }\n      nextCursor\n    }\n  }\n": typeof types.SdkMembersDocument,
     "\n  mutation SdkInvite($id: ID!, $userId: ID!, $role: Role) {\n    result: invite(resourceId: $id, userId: $userId, role: $role) { ...SdkTransition }\n  }\n": typeof types.SdkInviteDocument,
     "\n  mutation SdkCreateInviteLink($id: ID!, $role: Role) {\n    result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }\n  }\n": typeof types.SdkCreateInviteLinkDocument,
@@ -63,7 +63,7 @@ const documents: Documents = {
     "\n  query SdkResourceById($id: ID!) {\n    result: resource(id: $id) { ...SdkResource }\n  }\n": types.SdkResourceByIdDocument,
     "\n  query SdkBrowse($type: String, $query: String, $limit: Int, $cursor: String) {\n    result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n      resources { id type name memberCount createdAt }\n      nextCursor\n    }\n  }\n": types.SdkBrowseDocument,
     "\n  query SdkStaticResource($type: String!, $slug: String!) {\n    result: staticResource(type: $type, slug: $slug) { ...SdkResource }\n  }\n": types.SdkStaticResourceDocument,
-    "\n  query SdkInvitations($type: String) {\n    result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n  }\n": types.SdkInvitationsDocument,
+    "\n  query SdkInvitations($type: String, $limit: Int, $cursor: String) {\n    result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {\n      invitations { resourceId type name role invitedBy expiresAt }\n      nextCursor\n    }\n  }\n": types.SdkInvitationsDocument,
     "\n  query SdkMembers($id: ID!, $limit: Int, $cursor: String) {\n    result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n      members { userId role state kind ownerId ownerHandle ownerDisplayName }\n      nextCursor\n    }\n  }\n": types.SdkMembersDocument,
     "\n  mutation SdkInvite($id: ID!, $userId: ID!, $role: Role) {\n    result: invite(resourceId: $id, userId: $userId, role: $role) { ...SdkTransition }\n  }\n": types.SdkInviteDocument,
     "\n  mutation SdkCreateInviteLink($id: ID!, $role: Role) {\n    result: createInviteLink(resourceId: $id, role: $role) { url role expiresAt }\n  }\n": types.SdkCreateInviteLinkDocument,
@@ -132,7 +132,7 @@ export function graphql(source: "\n  query SdkStaticResource($type: String!, $sl
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query SdkInvitations($type: String) {\n    result: invitations(type: $type) { resourceId type name role invitedBy expiresAt }\n  }\n"): typeof import('./graphql.js').SdkInvitationsDocument;
+export function graphql(source: "\n  query SdkInvitations($type: String, $limit: Int, $cursor: String) {\n    result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {\n      invitations { resourceId type name role invitedBy expiresAt }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.js').SdkInvitationsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

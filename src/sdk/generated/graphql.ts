@@ -154,10 +154,12 @@ export type SdkStaticResourceQuery = { result: { id: string, type: string, name:
 
 export type SdkInvitationsQueryVariables = Exact<{
   type?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
 }>;
 
 
-export type SdkInvitationsQuery = { result: Array<{ resourceId: string, type: string, name: string, role: Role, invitedBy: string | null, expiresAt: string }> };
+export type SdkInvitationsQuery = { result: { nextCursor: string | null, invitations: Array<{ resourceId: string, type: string, name: string, role: Role, invitedBy: string | null, expiresAt: string }> } };
 
 export type SdkMembersQueryVariables = Exact<{
   id: string | number;
@@ -524,14 +526,17 @@ export const SdkStaticResourceDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<SdkStaticResourceQuery, SdkStaticResourceQueryVariables>;
 export const SdkInvitationsDocument = new TypedDocumentString(`
-    query SdkInvitations($type: String) {
-  result: invitations(type: $type) {
-    resourceId
-    type
-    name
-    role
-    invitedBy
-    expiresAt
+    query SdkInvitations($type: String, $limit: Int, $cursor: String) {
+  result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {
+    invitations {
+      resourceId
+      type
+      name
+      role
+      invitedBy
+      expiresAt
+    }
+    nextCursor
   }
 }
     `) as unknown as TypedDocumentString<SdkInvitationsQuery, SdkInvitationsQueryVariables>;
