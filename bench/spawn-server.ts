@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ControlMessage, ControlReply, LoopDelay } from './servers/control.js';
+import { serverNodeFlags } from '../bin/server-flags.mjs';
 
 const SERVERS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'servers');
 const START_TIMEOUT_MS = 180_000;
@@ -41,9 +42,8 @@ const live = new Map<ChildProcess, Promise<string>>();
 /** `name` is a file in bench/servers, without its extension. */
 export async function spawnServer<T = object>(name: string, options: SpawnOptions = {}): Promise<RunningServer<T>> {
   const script = path.join(SERVERS_DIR, `${name}.ts`);
-  // As `gatehouse serve` runs on Node 22-23 (bin/gatehouse.mjs): AsyncLocalStorage without promise hooks.
-  const asyncContextFrame = Number(process.versions.node.split('.')[0]) < 24 ? ['--experimental-async-context-frame'] : [];
-  const child = spawn(process.execPath, [...asyncContextFrame, '--import', 'tsx', script, ...(options.args ?? [])], {
+  // The flags `gatehouse serve` runs with, for Gatehouse and its baselines alike: ratios compare code, not runtime settings.
+  const child = spawn(process.execPath, [...serverNodeFlags([], {}), '--import', 'tsx', script, ...(options.args ?? [])], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

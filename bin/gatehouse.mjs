@@ -5,20 +5,13 @@
  * hook lets a user's schema file anywhere on disk import 'gatehouse/schema'.
  */
 
-// The server commands on Node 22-23: AsyncLocalStorage (the request id on every log line) runs on
-// promise hooks there, a cost on every await of every request; the async-context-frame
-// implementation (Node 24's default) has none. Re-executed in place (same pid, same stdio) with it
-// on, before anything loads. GATEHOUSE_NO_REEXEC=1 opts out.
+// The server commands run with the Node flags of bin/server-flags.mjs: re-executed in place (same
+// pid, same stdio) with the missing ones, before anything loads. GATEHOUSE_NO_REEXEC=1 opts out.
 const SERVER_COMMANDS = new Set(['serve', 'idp']);
-const FLAG = '--experimental-async-context-frame';
-if (
-  SERVER_COMMANDS.has(process.argv[2]) &&
-  Number(process.versions.node.split('.')[0]) < 24 &&
-  !process.execArgv.includes(FLAG) &&
-  typeof process.execve === 'function' &&
-  process.env.GATEHOUSE_NO_REEXEC !== '1'
-) {
-  process.execve(process.execPath, [process.execPath, FLAG, ...process.execArgv, ...process.argv.slice(1)], process.env);
+if (SERVER_COMMANDS.has(process.argv[2]) && typeof process.execve === 'function' && process.env.GATEHOUSE_NO_REEXEC !== '1') {
+  const { serverNodeFlags } = await import('./server-flags.mjs');
+  const missing = serverNodeFlags().filter(flag => !process.execArgv.includes(flag));
+  if (missing.length) process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], process.env);
 }
 
 // V8's compiled code for every module loaded, kept on disk between runs (in the OS temp dir).

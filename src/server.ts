@@ -296,6 +296,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     },
     async start() {
       await ensureListening(config.port, config.host);
+      // Off the way to healthy: the REST operations compile now rather than on their first requests.
+      rest.compileAll().catch(error => logger.error({ err: error }, 'a REST route does not compile'));
       upkeep.start();
       await devBootstrap.publish(baseUrl());
       return { url: baseUrl() };

@@ -86,8 +86,11 @@ export async function readMigrationList(migrationsDir: string): Promise<Migratio
  * A digest of the migration files (names and contents): databases migrated from the same files
  * hold the same schema (the embedded database's migrated cluster template is kept under it).
  */
-export async function migrationsDigest(paths?: MigrationPaths): Promise<string> {
-  const list = await readMigrationList(resolvePaths(paths).migrationsDir);
+/** The migration files of `paths` (the package's own by default). */
+export const readMigrations = (paths?: MigrationPaths): Promise<MigrationList> => readMigrationList(resolvePaths(paths).migrationsDir);
+
+export async function migrationsDigest(paths?: MigrationPaths, files: Promise<MigrationList> = readMigrations(paths)): Promise<string> {
+  const list = await files;
   const hash = createHash('sha256');
   for (const dir of list.migrationDirectories) hash.update(`${dir.path}\0${dir.migrationFile.content.value}\0`);
   return hash.digest('hex').slice(0, 16);
@@ -125,6 +128,8 @@ export type MigrationPath = 'up-to-date' | 'direct' | 'engine';
 export interface MigrateOptions {
   /** Skip the direct path and run the schema engine (the pre-checksum behaviour; tests). */
   engine?: 'always' | 'when-needed';
+  /** The migration files, already being read (`readMigrations`); read now otherwise. */
+  list?: Promise<MigrationList>;
 }
 
 /**
@@ -138,7 +143,7 @@ export async function migrate(
   options: MigrateOptions = {},
 ): Promise<{ applied: string[]; via: MigrationPath }> {
   const { migrationsDir, schemaPath } = resolvePaths(paths);
-  const migrationsList = await readMigrationList(migrationsDir);
+  const migrationsList = await (options.list ?? readMigrationList(migrationsDir));
   if (options.engine !== 'always') {
     const direct = await withSession(target, session => migrateDirect(session, migrationsList));
     if (direct.status === 'up-to-date') return { applied: [], via: 'up-to-date' };

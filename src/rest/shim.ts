@@ -1,10 +1,13 @@
 /**
  * Serves the route table: match, validate, then run the route's stored GraphQL operation on the
  * same schema and resolvers as /graphql. Each stored operation goes through Yoga's parse and
- * validation plugins (the GraphQL limits among them) once, at start, and is compiled once with
- * graphql-jit; a request pays only for its execution, without a per-request envelop (measured
- * in bench/README.md). REST checks CSRF by method, which covers every mutation: a route whose
- * operation is a mutation must use a state-changing method. Errors are shaped for REST.
+ * validation plugins (the GraphQL limits among them) once and is compiled once with graphql-jit;
+ * a request pays only for its execution, without a per-request envelop (measured in
+ * bench/README.md). The operations are parsed at start; validation and compilation (about 0.1 s
+ * for the whole table) wait for a route's first request or `compileAll`, which the server runs
+ * once it listens, so they are not on the way to healthy. REST checks CSRF by method, which
+ * covers every mutation: a route whose operation is a mutation must use a state-changing method.
+ * Errors are shaped for REST.
  */
 import { type DocumentNode, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -22,7 +25,8 @@ import type { Route } from './routes.js';
 
 interface TableEntry {
   route: Route;
-  run: CompiledOperation;
+  /** The compiled operation, compiled on first use. */
+  run: () => CompiledOperation;
   segments: string[];
 }
 
@@ -47,19 +51,26 @@ export interface RestShimOptions {
 }
 
 export function createRestShim({ yoga, schema, contextFor }: RestShimOptions, routes: Route[]) {
-  // One that does not pass the plugins or compile is a programming error: refuse to start.
+  // One that does not parse, pass the plugins or compile is a programming error: at start it
+  // refuses to start; at compilation, its requests fail (500) and the log names the route. Every
+  // route validates and compiles in the tests (test/api/graphql-limits.test.ts).
   const startup = yoga.getEnveloped({});
   const table = routes
     .map(route => {
       const where = `REST route ${route.method} ${route.path}`;
       const document = startup.parse(route.operation) as DocumentNode;
-      const errors = startup.validate(startup.schema, document);
-      if (errors.length) throw new Error(`${where}: ${errors.map((e: Error) => e.message).join('; ')}`);
       if (getOperationAST(document)?.operation === 'mutation' && !isStateChanging(route.method)) {
         throw new Error(`${where}: a mutation needs a state-changing method (REST checks CSRF by method).`);
       }
-      const run = compileOperation(schema, document);
-      if (typeof run !== 'function') throw new Error(`${where}: ${run.errors.join('; ')}`);
+      let compiled: CompiledOperation | undefined;
+      const run = () => {
+        if (compiled) return compiled;
+        const errors = startup.validate(startup.schema, document);
+        if (errors.length) throw new Error(`${where}: ${errors.map((e: Error) => e.message).join('; ')}`);
+        const result = compileOperation(schema, document);
+        if (typeof result !== 'function') throw new Error(`${where}: ${result.errors.join('; ')}`);
+        return (compiled = result);
+      };
       return { route, run, segments: route.path.split('/').filter(Boolean) };
     })
     // Literal segments before parameters, so /v1/resources/browse wins over /v1/resources/:id.
@@ -94,7 +105,7 @@ export function createRestShim({ yoga, schema, contextFor }: RestShimOptions, ro
         route.credential === 'dashboard' ? { caller: null, credential: 'cookie', csrf: hasCsrfHeader(request.headers) } : await context.auth();
       // REST's CSRF rule is by method (a state-changing method), GraphQL's by operation (a mutation).
       assertCsrf(auth, isStateChanging(request.method));
-      const result = await found.entry.run(await contextFor(context, auth), variableValues);
+      const result = await found.entry.run()(await contextFor(context, auth), variableValues);
       if (result.errors?.length) return restError(result.errors[0]);
       return json(200, route.respond((result.data as { result: unknown }).result));
     } catch (error) {
@@ -102,7 +113,18 @@ export function createRestShim({ yoga, schema, contextFor }: RestShimOptions, ro
     }
   }
 
-  return { match, handle };
+  /**
+   * Validates and compiles every route not compiled yet, one per turn of the event loop so that
+   * requests (a health check) are answered meanwhile; rejects with the first route that fails.
+   */
+  async function compileAll(): Promise<void> {
+    for (const entry of table) {
+      entry.run();
+      await new Promise(resolve => setImmediate(resolve));
+    }
+  }
+
+  return { match, handle, compileAll };
 }
 
 const specificity = (segments: string[]) => segments.reduce((score, s, i) => score + (s.startsWith(':') ? 0 : 2 ** (10 - i)), segments.length * 4096);

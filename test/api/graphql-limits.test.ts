@@ -3,7 +3,8 @@
  * stable code in milliseconds, before validation and graphql-jit, while /healthz keeps answering;
  * every stored REST operation fits the same limits; production hides suggestions and introspection.
  */
-import { parse } from 'graphql';
+import { parse, validate } from 'graphql';
+import { compileOperation } from '../../src/rest/compiled-operation.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GRAPHQL_LIMITS, PARSE_CACHE_MAX_CHARS, boundedParseCache, checkDocumentLimits, parseWithLimits } from '../../src/graphql/limits.js';
 import { schema } from '../../src/graphql/schema.js';
@@ -152,10 +153,13 @@ describe("Yoga's parse caches are bounded by the text they hold", () => {
   });
 });
 
-describe('every stored REST operation fits the limits', () => {
+describe('every stored REST operation fits the limits, validates and compiles', () => {
   it.each(routes.map(route => [`${route.method} ${route.path}`, route.operation] as const))('%s', (_name, operation) => {
     const document = parseWithLimits(operation);
     expect(checkDocumentLimits(schema, document, { introspection: false }).map(e => e.message)).toEqual([]);
+    // The server validates and compiles it on first use (src/rest/shim.ts): a failure there would be a 500.
+    expect(validate(schema, document).map(e => e.message)).toEqual([]);
+    expect(typeof compileOperation(schema, document)).toBe('function');
   });
 
   it('the checks do refuse a document past a limit (the test above would catch a new route)', () => {

@@ -275,10 +275,10 @@ describe('migrate and dev-token create (database bootstrap)', () => {
       expect((await fetch(`${served}/healthz`)).status).toBe(200);
       const lock = JSON.parse(await readFile(path.join(dataDir, 'gatehouse.lock'), 'utf8'));
       expect(lock).toMatchObject({ pid: child.pid, command: 'serve', url: served });
-      // On Node 22-23 the bin re-executes serve in place (same pid, above) with AsyncLocalStorage on async-context-frame.
-      if (Number(process.versions.node.split('.')[0]) < 24) {
-        expect(await readFile(`/proc/${child.pid}/cmdline`, 'utf8')).toContain('--experimental-async-context-frame');
-      }
+      // The bin re-executes serve in place (same pid, above) with the server's Node flags (bin/server-flags.mjs).
+      const cmdline = await readFile(`/proc/${child.pid}/cmdline`, 'utf8');
+      expect(cmdline).toMatch(/--v8-pool-size=[1-4]\0/);
+      if (Number(process.versions.node.split('.')[0]) < 24) expect(cmdline).toContain('--experimental-async-context-frame');
 
       const created = await gatehouse(['dev-token', 'create', '--developer', 'while-serving@example.test', '--json'], { DATA_DIR: dataDir });
       expect(created.code).toBe(0);

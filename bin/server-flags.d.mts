@@ -1,0 +1,2 @@
+/** Types for server-flags.mjs (plain JavaScript beside the bin). */
+export function serverNodeFlags(execArgv?: readonly string[], env?: NodeJS.ProcessEnv): string[];
