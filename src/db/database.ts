@@ -107,8 +107,8 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
   embedded.catch(() => {});
   const paths = options.migrationPaths;
   const migrate = options.migrate ?? true;
-  // Read now, while PGlite starts: once its WebAssembly compiles on every core, a file read
-  // waits for the thread pool (measured 140 ms of a 1 s restart on two cores, bench/startup.ts).
+  // Read now, while PGlite starts, not after: a read issued once PGlite had started was answered
+  // ~140 ms later on two cores, while V8 compiled its WebAssembly (bench/README.md, start-up).
   const list = migrate ? readMigrations(paths) : undefined;
   list?.catch(() => {});
   const pglite = await openPGlite({

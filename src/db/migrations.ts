@@ -82,13 +82,13 @@ export async function readMigrationList(migrationsDir: string): Promise<Migratio
   };
 }
 
+/** The migration files of `paths` (the package's own by default). */
+export const readMigrations = (paths?: MigrationPaths): Promise<MigrationList> => readMigrationList(resolvePaths(paths).migrationsDir);
+
 /**
  * A digest of the migration files (names and contents): databases migrated from the same files
  * hold the same schema (the embedded database's migrated cluster template is kept under it).
  */
-/** The migration files of `paths` (the package's own by default). */
-export const readMigrations = (paths?: MigrationPaths): Promise<MigrationList> => readMigrationList(resolvePaths(paths).migrationsDir);
-
 export async function migrationsDigest(paths?: MigrationPaths, files: Promise<MigrationList> = readMigrations(paths)): Promise<string> {
   const list = await files;
   const hash = createHash('sha256');
