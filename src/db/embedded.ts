@@ -11,6 +11,7 @@ import { DATABASE_DEFAULTS } from './busy.js';
 import type { Database, SqlTx, TransactionOptions, TransactionSettings, Tx } from './database.js';
 import { Mutex } from './mutex.js';
 import { isMemoryDataDir } from './pglite.js';
+import { preparedQuery } from './pglite-statements.js';
 import { parseUtcTimestamp, sqlTx, TIMESTAMP_OID } from './sql-tx.js';
 
 /** Marks the async work of one `transaction()` callback while it runs. */
@@ -79,6 +80,7 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     transactionOptions: defaults,
   });
   const queue = new Mutex();
+  const leanQuery = preparedQuery(pglite);
   let closed: Promise<void> | undefined;
 
   async function transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
@@ -133,10 +135,10 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     kind: 'pglite',
     transaction,
     sqlTransaction,
-    // PGlite runs it after any open transaction (its own exclusive lock), never inside one.
+    // After any open transaction (PGlite's own locks), never inside one; prepared once per text.
     query: async <T extends object>(text: string, values: readonly unknown[] = []) => {
       if (scopes.getStore()?.open) throw new OuterClientInTransactionError();
-      return (await pglite.query<T>(text, values as unknown[])).rows;
+      return leanQuery<T>(text, values);
     },
     close: () =>
       (closed ??= (async () => {
