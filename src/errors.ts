@@ -20,6 +20,8 @@ export const unauthorized = (message = 'Authentication required: send a bearer t
   new AppError('unauthenticated', 401, message);
 export const forbidden = (code: string, message: string) => new AppError(code, 403, message);
 export const notFound = (code: string, message: string) => new AppError(code, 404, message);
+/** A value the caller sent, as a message repeats it: cut past `max` characters (a 3,000-character id is not echoed whole). */
+export const shown = (value: string, max = 100) => (value.length > max ? `${value.slice(0, max)}…` : value);
 export const conflict = (code: string, message: string) => new AppError(code, 409, message);
 /** Overloaded, nothing changed: retry after `retryAfter` seconds (REST sends it as `Retry-After`). */
 export const serviceBusy = (message: string, retryAfter: number) => new AppError('busy', 503, message, { retryAfter });

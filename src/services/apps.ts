@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { gatewayHosts, redirectUriProblem } from '../domain/app-urls.js';
 import { testUserId } from '../domain/principals.js';
 import { compileVisibility } from '../domain/visibility.js';
-import { AppError, badRequest, conflict, notFound, parseInput } from '../errors.js';
+import { AppError, badRequest, conflict, notFound, parseInput, shown } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import { Cache } from '../lib/cache.js';
 import { SchemaValidationError, droppedBy, validateSchemaIR, type ResourceTypeIR, type SchemaDrops, type SchemaIR } from '../schema/index.js';
@@ -14,6 +14,9 @@ import { BOUNDED_LIST_TAKE, boundedList } from './pages.js';
 
 /** The resource type every deployment gets; app-level membership (joined at consent). */
 export const APP_RESOURCE_TYPE = '_app';
+
+/** 404 for an app that does not exist or is another developer's (the same answer for both). */
+export const appNotFound = (appId: string) => notFound('app_not_found', `No app ${shown(appId)} owned by you.`);
 const APP_RESOURCE_SLUG = 'app';
 
 const originSchema = z
@@ -88,7 +91,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
       include: { origins: true, clients: true, deployments: { select: { env: true } } },
     });
     // Not yours and not there look the same (docs/api.md §3.1, rule 1).
-    if (!app || app.developerId !== developerId) throw notFound('app_not_found', `No app ${appId} owned by you.`);
+    if (!app || app.developerId !== developerId) throw appNotFound(appId);
     return app;
   }
 

@@ -14,7 +14,7 @@ import { type Usage, costMicros } from '../domain/pricing.js';
 import { z } from 'zod';
 import { usdToMicros } from '../config.js';
 import { AppError, badRequest, notFound, parseInput } from '../errors.js';
-import { envNameSchema } from './apps.js';
+import { appNotFound, envNameSchema } from './apps.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from './deps.js';
@@ -123,7 +123,7 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
 
   async function ownedApp(developerId: string, appId: string) {
     const app = await deps.prisma.app.findUnique({ where: { id: appId }, select: { id: true, name: true, developerId: true } });
-    if (!app || app.developerId !== developerId) throw notFound('app_not_found', `No app ${appId} owned by you.`);
+    if (!app || app.developerId !== developerId) throw appNotFound(appId);
     return app;
   }
 

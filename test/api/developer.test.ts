@@ -60,6 +60,19 @@ describe('deploy', () => {
     const res = await ctx.client(other.token).request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: TEST_SCHEMA });
     expect(res.status).toBe(404);
   });
+
+  it('does not echo a 3,000-character app id whole', async () => {
+    const other = await ctx.app.services.principals.createDeveloperToken('echo@example.test');
+    const id = `app_${'x'.repeat(3000)}`;
+    for (const path of [`/dev/apps/${id}/deployments/dev`, `/dev/budgets?appId=${id}`]) {
+      const client = ctx.client(other.token);
+      const res = path.startsWith('/dev/apps') ? await client.request('PUT', path, { schema: TEST_SCHEMA }) : await client.get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.error).toBe('app_not_found');
+      expect(res.body.message.length).toBeLessThan(200);
+      expect(res.body.message).toContain(`No app ${id.slice(0, 100)}…`);
+    }
+  });
 });
 
 describe('docs/api.md §3.1 test sessions', () => {
