@@ -13,19 +13,19 @@
  * `maxStatements` distinct texts go through `PGlite.query` instead.
  */
 import { type PGlite, parse as pgliteParse, protocol } from '@electric-sql/pglite';
+import { driverValue } from './sql-tx.js';
 
 const { serialize } = protocol;
 
 /** Text parameters, or null when one has no plain text form. */
 function textParams(values: readonly unknown[]): (string | null)[] | null {
   const params: (string | null)[] = [];
-  for (const value of values) {
+  for (const raw of values) {
+    const value = driverValue(raw);
     if (value === null || value === undefined) params.push(null);
     else if (typeof value === 'string') params.push(value);
     else if (typeof value === 'number' || typeof value === 'bigint') params.push(String(value));
     else if (typeof value === 'boolean') params.push(value ? 't' : 'f');
-    // As statementOf does for the driver paths: UTC, whatever the process time zone.
-    else if (value instanceof Date) params.push(value.toISOString());
     else return null;
   }
   return params;

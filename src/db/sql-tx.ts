@@ -12,13 +12,18 @@ export const TIMESTAMP_OID = 1114;
 export const parseUtcTimestamp = (text: string): Date => new Date(`${text.replace(' ', 'T')}Z`);
 
 /**
+ * A value as the drivers should get it: a Date as UTC ISO text. The drivers' own Date formatting
+ * follows the process's time zone; Prisma's (and the columns') is UTC.
+ */
+export const driverValue = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
+
+/**
  * The statement of a `$queryRaw` call (a tagged template or a `Prisma.sql` fragment): text with
- * $n placeholders, and values as the driver should send them. Dates go as UTC ISO text: the
- * drivers' own Date formatting follows the process's time zone, Prisma's (and the columns') is UTC.
+ * $n placeholders, and values as the driver should send them (`driverValue`).
  */
 export function statementOf(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): { text: string; values: unknown[] } {
   const sql = query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
-  return { text: sql.text, values: sql.values.map(value => (value instanceof Date ? value.toISOString() : value)) };
+  return { text: sql.text, values: sql.values.map(driverValue) };
 }
 
 /** A driver's answer to one statement: its rows and how many rows it wrote. */

@@ -49,17 +49,16 @@ export function pageOf<Row, Entry>(rows: Row[], limit: number, entry: (row: Row)
   return { entries: page.map(entry), nextCursor: rows.length > limit ? encodeCursor(key(page[page.length - 1])) : null };
 }
 
+/** The one refusal of a list longer than a page: `More than 1000 <what>: <hint>`. */
+const tooManyResults = (what: string, hint: string) => new AppError('too_many_results', 400, `More than ${LIST_PAGE.max} ${what}: ${hint}`);
+
 /**
- * A whole list asked for (GraphQL's `resources`, `members`) when it is longer than one page: a
- * clear refusal rather than a cut-off list or an unbounded answer.
+ * A whole list asked for (GraphQL's `resources`, `members`, `invitations`) when it is longer than
+ * one page: a clear refusal rather than a cut-off list or an unbounded answer.
  */
 export function wholeList<T>(page: { nextCursor: string | null }, entries: T[], paged: string): T[] {
   if (page.nextCursor === null) return entries;
-  throw new AppError(
-    'too_many_results',
-    400,
-    `More than ${LIST_PAGE.max} entries: read them a page at a time with ${paged} (limit, cursor: nextCursor of the previous page).`,
-  );
+  throw tooManyResults('entries', `read them a page at a time with ${paged} (limit, cursor: nextCursor of the previous page).`);
 }
 
 /** Rows to read for a list without pages: one more than it may hold, so `boundedList` can tell. */
@@ -71,5 +70,5 @@ export const BOUNDED_LIST_TAKE = LIST_PAGE.max + 1;
  */
 export function boundedList<T>(rows: T[], what: string, hint: string): T[] {
   if (rows.length <= LIST_PAGE.max) return rows;
-  throw new AppError('too_many_results', 400, `More than ${LIST_PAGE.max} ${what}: ${hint}`);
+  throw tooManyResults(what, hint);
 }
