@@ -14,7 +14,8 @@ import { createCors } from './auth/cors.js';
 import { useCsrfForMutations } from './auth/csrf.js';
 import { dashboardUserOf } from './auth/dashboard-session.js';
 import { createGatewayAuth } from './auth/gateway-setup.js';
-import { type RequestContext, apiPathOf } from './auth/request-context.js';
+import { type HeaderReader, type Mount, type RequestContext, apiPathOf } from './auth/request-context.js';
+import { type Incoming, createNodeEdge, fetchIncoming } from './lib/node-edge.js';
 import { type ResolvedAuth, resolveCaller } from './auth/resolve-caller.js';
 import { type Config, databaseOptionsOf } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
@@ -67,6 +68,8 @@ interface EdgeContext {
   req?: IncomingMessage;
   res?: ServerResponse;
   remoteAddress?: string;
+  /** On the node edge: the headers every response to this request carries, written with its head. */
+  headers?: Record<string, string>;
 }
 
 export async function buildApp({ config, database, opening, now, graphqlFastPath = {} }: AppOptions): Promise<App> {
@@ -95,7 +98,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   const contextFor = async (request: RequestContext, auth?: ResolvedAuth): Promise<Context> => ({
     services,
     ...(auth ?? (await request.auth())),
-    dashboardUser: () => dashboardUserOf(services, config, request.request.headers),
+    dashboardUser: () => dashboardUserOf(services, config, request.headers),
   });
 
   // One row budget for Yoga's plugins and the fast path (src/graphql/row-budget.ts).
@@ -138,57 +141,33 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   const rest = createRestShim({ yoga, schema, contextFor }, routes);
   const fastPath = graphqlFastPath ? createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, ...graphqlFastPath }) : null;
   let ready = false;
-
-  /** The per-request context, computed once: where it arrived, for which app, and lazily its body and caller. */
-  function requestContext(
-    request: Request,
-    url: URL,
-    requestId: string,
-    edge: EdgeContext,
-    fields: Pick<RequestContext, 'remoteAddress' | 'mount' | 'audienceAppId'>,
-  ) {
-    let body: Promise<Uint8Array> | undefined;
-    let auth: Promise<ResolvedAuth> | undefined;
-    const context: RequestContext = {
-      request,
-      url,
-      requestId,
-      ...fields,
-      // On a socket straight from node's request stream: the fetch Request's body stream would
-      // wrap it in a stream pipeline (and an AbortController) for the same bytes.
-      body: () => (body ??= edge.req ? readNodeBody(edge.req, config.maxBodyBytes) : readRequestBody(request, config.maxBodyBytes)),
-      bodyStream: () => edge.req ?? (request.body as AsyncIterable<Uint8Array> | null) ?? emptyBody(),
-      auth: () => (auth ??= resolveCaller(services, request.headers, context.audienceAppId)),
-    };
-    return context;
-  }
+  const lazyParts = { services, maxBodyBytes: config.maxBodyBytes };
 
   /**
    * The pipeline, in order: input guards -> where the request arrived (mount) -> CORS -> the
    * request context (computed once, passed down) -> gateway routes (/auth, /_osg/auth, /_invite,
    * /idp) -> GraphQL -> dev bootstrap, /healthz and /openapi.json -> the REST route table.
    */
-  async function pipeline(request: Request, requestId: string, edge: EdgeContext): Promise<Response> {
+  async function pipeline(incoming: Incoming, requestId: string, edge: EdgeContext): Promise<Response> {
     const remoteAddress = edge.req?.socket.remoteAddress ?? edge.remoteAddress ?? '127.0.0.1';
-    const url = new URL(request.url);
+    const { url, headers } = incoming;
     const graphqlPath = url.pathname.endsWith('/graphql');
     // Request input, before any routing: NUL in the URL, a declared oversized body (a file upload's
     // limit is its bucket's, checked by the files routes on the bytes they read).
-    const fileUpload = request.method === 'PUT' && FILE_ROUTE.test(url.pathname);
+    const fileUpload = incoming.method === 'PUT' && FILE_ROUTE.test(url.pathname);
     try {
-      guardRequestLine(url, fileUpload ? null : request.headers.get('content-length'), config.maxBodyBytes);
+      guardRequestLine(url, fileUpload ? null : headers.get('content-length'), config.maxBodyBytes);
     } catch (error) {
       return graphqlPath ? graphqlErrorResponse(error) : restError(error);
     }
-    const host = (request.headers.get('host') ?? url.host).toLowerCase();
-    const mount = await gateway.mountOf(host);
-    const cors = await corsPolicy.decide(request, host, url.pathname);
+    const host = (headers.get('host') ?? url.host).toLowerCase();
+    // Both are decided at once for the gateway's own host and a request without a foreign Origin.
+    const mountOf = gateway.mountOf(host);
+    const mount = mountOf instanceof Promise ? await mountOf : mountOf;
+    const decided = corsPolicy.decide(incoming, host, url.pathname);
+    const cors = decided instanceof Promise ? await decided : decided;
     if (cors.preflight) return cors.preflight;
-    const context = requestContext(request, url, requestId, edge, {
-      remoteAddress,
-      mount,
-      audienceAppId: mount.host?.appId ?? cors.audienceAppId,
-    });
+    const context = new PipelineContext(incoming, edge, requestId, remoteAddress, mount, mount.host?.appId ?? cors.audienceAppId, lazyParts);
     let response: Response;
     if (cors.refusal) response = graphqlPath ? graphqlErrorResponse(cors.refusal) : restError(cors.refusal);
     else response = await route(context);
@@ -197,19 +176,20 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   }
 
   async function route(context: RequestContext): Promise<Response> {
-    const answered = await gateway.handle(context);
+    const gatewayAnswer = gateway.handle(context);
+    const answered = gatewayAnswer && (await gatewayAnswer);
     if (answered) return answered;
-    const { request } = context;
+    const { method } = context;
     const path = apiPathOf(context);
     if (path === '/graphql') return graphql(context);
     if (devBootstrap.handles(path)) return devBootstrap.handle(context);
     if (path === '/healthz') return json(ready ? 200 : 503, { ok: ready, database: db.kind });
     // The REST contract (OpenAPI 3.1, generated from the route table: src/rest/openapi.ts).
-    if (path === '/openapi.json' && (request.method === 'GET' || request.method === 'HEAD')) return json(200, openApiDocument());
+    if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return json(200, openApiDocument());
     if (fileRoutes.handles(path)) return fileRoutes.handle(context);
-    const found = rest.match(request.method, path);
-    if (found === null) return json(404, { error: 'not_found', message: `No route ${request.method} ${path}.` });
-    if (found === 'method_not_allowed') return json(405, { error: 'method_not_allowed', message: `${request.method} is not supported on ${path}.` });
+    const found = rest.match(method, path);
+    if (found === null) return json(404, { error: 'not_found', message: `No route ${method} ${path}.` });
+    if (found === 'method_not_allowed') return json(405, { error: 'method_not_allowed', message: `${method} is not supported on ${path}.` });
     return rest.handle(found, context);
   }
 
@@ -237,23 +217,28 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   }
 
   /** Request id, logging context, the headers every response carries, and the last-resort error answer. */
-  const adapter = createServerAdapter<EdgeContext>((request, edge) => {
-    const requestId = requestIdFrom(request.headers.get('x-request-id') ?? undefined);
+  function respond(incoming: Incoming, edge: EdgeContext): Promise<Response> {
+    const requestId = requestIdFrom(incoming.headers.get('x-request-id') ?? undefined);
     const started = performance.now();
     return withRequestId(requestId, async () => {
-      const answered = await pipeline(request, requestId, edge).catch(error => restError(error));
+      const answered = await pipeline(incoming, requestId, edge).catch(error => restError(error));
       // Every response, whoever built it (Yoga, the provider, the shims): its id, no MIME sniffing.
       const response = withHeaders(answered, { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' }, edge);
       // An access line per request at debug (path only: query strings can carry codes).
       if (logger.isLevelEnabled('debug')) {
         logger.debug(
-          { method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) },
+          { method: incoming.method, path: incoming.url.pathname, status: response.status, ms: Math.round(performance.now() - started) },
           'request',
         );
       }
       return response;
     });
-  });
+  }
+
+  // Everything a fetch-style handler serves (Yoga, the gateway, files, the provider) comes through
+  // the adapter; the route table's reads are served on node's own objects (src/lib/node-edge.ts).
+  const adapter = createServerAdapter<EdgeContext>((request, edge) => respond(fetchIncoming(request), edge));
+  const nodeEdge = createNodeEdge({ respond, fetchAPI: yoga.fetchAPI, fallback: adapter.requestListener });
 
   /**
    * Adds headers to a response: on a socket through the node response (the adapter's one-call head
@@ -262,6 +247,10 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   function withHeaders(response: Response, headers: Record<string, string>, edge: EdgeContext): Response {
     const entries = Object.entries(headers);
     if (!entries.length) return response;
+    if (edge.headers) {
+      Object.assign(edge.headers, headers);
+      return response;
+    }
     if (edge.res) {
       for (const [name, value] of entries) edge.res.setHeader(name, value);
       return response;
@@ -279,7 +268,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   const server = createServer((req, res) => {
     // A response sent before its body arrived must not drain an endless body (src/lib/body.ts).
     drainWithin(req, res, config.maxBodyBytes);
-    adapter.requestListener(req, res);
+    nodeEdge.serve(req, res);
   });
   server.keepAliveTimeout = 65_000;
   const upkeep = scheduleUpkeep(services);
@@ -334,6 +323,55 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       });
     });
     ready = true;
+  }
+}
+
+/**
+ * The per-request context, computed once: where it arrived, for which app, and lazily its body,
+ * its caller and its WHATWG Request. A class rather than an object of closures: it is made for
+ * every request.
+ */
+class PipelineContext implements RequestContext {
+  readonly method: string;
+  readonly headers: HeaderReader;
+  readonly url: URL;
+  #body: Promise<Uint8Array> | undefined;
+  #auth: Promise<ResolvedAuth> | undefined;
+
+  constructor(
+    private readonly incoming: Incoming,
+    private readonly edge: EdgeContext,
+    readonly requestId: string,
+    readonly remoteAddress: string,
+    readonly mount: Mount,
+    readonly audienceAppId: string | null,
+    private readonly parts: { services: Services; maxBodyBytes: number },
+  ) {
+    this.method = incoming.method;
+    this.headers = incoming.headers;
+    this.url = incoming.url;
+  }
+
+  get request(): Request {
+    return this.incoming.request();
+  }
+
+  // On a socket straight from node's request stream: the fetch Request's body stream would wrap
+  // it in a stream pipeline (and an AbortController) for the same bytes.
+  body(): Promise<Uint8Array> {
+    const { req } = this.edge;
+    const limit = this.parts.maxBodyBytes;
+    this.#body ??= req ? readNodeBody(req, limit) : readRequestBody(this.incoming.request(), limit);
+    return this.#body;
+  }
+
+  bodyStream(): AsyncIterable<Uint8Array> {
+    return this.edge.req ?? (this.incoming.request().body as AsyncIterable<Uint8Array> | null) ?? emptyBody();
+  }
+
+  auth(): Promise<ResolvedAuth> {
+    this.#auth ??= resolveCaller(this.parts.services, this.headers, this.audienceAppId);
+    return this.#auth;
   }
 }
 

@@ -21,7 +21,7 @@ import type { Config } from '../config.js';
 import { AppError, isAppError } from '../errors.js';
 import { empty, parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
-import { CLIENT_COOKIE, SESSION_COOKIE } from './request-context.js';
+import { CLIENT_COOKIE, type HeaderReader, SESSION_COOKIE } from './request-context.js';
 import { bearerOf } from './resolve-caller.js';
 
 export const CORS_ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
@@ -43,6 +43,8 @@ export interface CorsDecision {
   refusal?: AppError;
   audienceAppId: string | null;
 }
+/** What the decision reads of a request. */
+type IncomingFront = { method: string; headers: HeaderReader };
 const PASS: CorsDecision = { headers: {}, audienceAppId: null };
 
 const isCorsPath = (path: string) => path.startsWith('/auth/') || path.startsWith('/v1/') || path === '/graphql';
@@ -54,7 +56,7 @@ export function createCors({ services, config }: { services: Services; config: C
    * Throws 403 audience_mismatch when the session cookie belongs to another app than `appId`; other
    * failures (no or expired session, app not deployed) are left to the route.
    */
-  async function assertSessionAudience(headers: Headers, appId: string): Promise<void> {
+  async function assertSessionAudience(headers: HeaderReader, appId: string): Promise<void> {
     const cookies = parseCookies(headers.get('cookie'));
     const session = cookies.get(SESSION_COOKIE);
     if (!session) return;
@@ -81,14 +83,14 @@ export function createCors({ services, config }: { services: Services; config: C
    * Decides at once for the common request (no foreign Origin, no preflight), else after looking
    * the Origin up: its headers, a preflight's answer or a refusal, and the audience.
    */
-  function decide(request: Request, host: string, path: string): CorsDecision | Promise<CorsDecision> {
+  function decide(request: IncomingFront, host: string, path: string): CorsDecision | Promise<CorsDecision> {
     if (host !== gateway.host || !isCorsPath(path)) return PASS;
     const preflight = request.method === 'OPTIONS' && request.headers.has('access-control-request-method');
     if (!preflight && !foreign(request.headers.get('origin'))) return VARY;
     return crossOrigin(request, path, preflight);
   }
 
-  async function crossOrigin(request: Request, path: string, preflight: boolean): Promise<CorsDecision> {
+  async function crossOrigin(request: IncomingFront, path: string, preflight: boolean): Promise<CorsDecision> {
     const origin = request.headers.get('origin');
     const appId = foreign(origin) ? ((await services.apps.appOfOrigin(origin))?.appId ?? null) : null;
     const headers: Record<string, string> = { vary: 'Origin' };

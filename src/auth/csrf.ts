@@ -6,6 +6,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { GraphQLError, getOperationAST } from 'graphql';
 import { AppError } from '../errors.js';
+import type { HeaderReader } from './request-context.js';
 
 export const CSRF_HEADER = 'x-service-csrf';
 
@@ -14,7 +15,7 @@ export interface CsrfFacts {
   csrf?: boolean;
 }
 
-export const hasCsrfHeader = (headers: Headers) => headers.get(CSRF_HEADER) === '1';
+export const hasCsrfHeader = (headers: HeaderReader) => headers.get(CSRF_HEADER) === '1';
 export const isStateChanging = (method: string | undefined) => !['GET', 'HEAD', 'OPTIONS'].includes((method ?? 'GET').toUpperCase());
 
 export const csrfRequired = () =>

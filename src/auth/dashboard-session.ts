@@ -8,10 +8,10 @@ import { AppError } from '../errors.js';
 import { parseCookies } from '../lib/http.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
 import type { Services } from '../services/index.js';
-import { SESSION_COOKIE } from './request-context.js';
+import { type HeaderReader, SESSION_COOKIE } from './request-context.js';
 
 /** The dashboard user's id, or the refusal: 401 without a usable session, 403 for any other credential. */
-export async function dashboardUserOf(services: Services, config: Config, headers: Headers): Promise<string> {
+export async function dashboardUserOf(services: Services, config: Config, headers: HeaderReader): Promise<string> {
   const denied = (why: string) => new AppError('dashboard_session_required', 403, `This platform route needs your dashboard session cookie: ${why}`);
   if (headers.get('authorization')) throw denied('bearer tokens (app, test or developer) are not accepted.');
   const accessToken = parseCookies(headers.get('cookie')).get(SESSION_COOKIE);

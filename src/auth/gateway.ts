@@ -14,7 +14,7 @@ import type { IdentityProvider } from '../idp/provider.js';
 import { json, writeNodeResponse } from '../lib/http.js';
 import type { Services } from '../services/index.js';
 import { createAuthRoutes } from './auth-routes.js';
-import { createInvitePages } from './invite-pages.js';
+import { INVITE_PATH, createInvitePages } from './invite-pages.js';
 import { GATEWAY_HOST, HOSTED_PREFIX, type Mount, type RequestContext, apiPathOf, hostedMount } from './request-context.js';
 
 export interface GatewayDeps {
@@ -86,20 +86,22 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
    * The gateway's answer to a request, or null to leave it to the API (`apiPathOf(context)`). Errors
    * are answered here, as REST errors.
    */
-  async function handle(context: RequestContext): Promise<Response | null> {
-    try {
-      return context.mount.host ? await routeHosted(context, context.mount) : await routeGatewayHost(context, context.mount);
-    } catch (error) {
-      return restError(error);
-    }
+  function handle(context: RequestContext): Promise<Response | null> | null {
+    const path = context.url.pathname;
+    // The API's requests are told apart at once, by path, so the common request pays no await here.
+    const forGateway = context.mount.host
+      ? path.startsWith(`${HOSTED_PREFIX}/auth/`) || (apiPathOf(context) === path && path !== '/healthz')
+      : path.startsWith('/auth/') || path.startsWith(INVITE_PATH) || idp?.owns(path);
+    if (!forGateway) return null;
+    const routed = context.mount.host ? routeHosted(context, context.mount) : routeGatewayHost(context, context.mount);
+    return routed.catch(error => restError(error));
   }
 
   /** Where a request arrived, by its Host: a registered app origin, or the gateway's own host. */
-  async function mountOf(host: string | undefined): Promise<Mount> {
+  function mountOf(host: string | undefined): Mount | Promise<Mount> {
     const name = (host ?? '').toLowerCase();
     if (!name || name === publicHost) return GATEWAY_HOST;
-    const app = await services.apps.appOfHost(name);
-    return app ? hostedMount(app) : GATEWAY_HOST;
+    return services.apps.appOfHost(name).then(app => (app ? hostedMount(app) : GATEWAY_HOST));
   }
 
   return { handle, mountOf };

@@ -19,7 +19,7 @@ import { createSessionCookies } from './session-cookies.js';
 /** The invite sign-in in flight: PKCE verifier, state, invite code and client, on the callback path only. */
 const PENDING_COOKIE = 'gh_pending';
 const PENDING_MAX_AGE_S = 10 * 60;
-const INVITE_PATH = '/_invite/';
+export const INVITE_PATH = '/_invite/';
 const INVITE_CODE = /^inv_[A-Za-z0-9_-]{43}$/;
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');

@@ -28,8 +28,18 @@ export interface Mount {
 export const GATEWAY_HOST: Mount = { prefix: '', host: null };
 export const hostedMount = (host: HostedApp): Mount => ({ prefix: HOSTED_PREFIX, host });
 
+/** The headers the pipeline reads: a WHATWG `Headers`, or node's parsed headers (src/lib/node-edge.ts). */
+export type HeaderReader = Pick<Headers, 'get' | 'has'>;
+
 export interface RequestContext {
-  request: Request;
+  /**
+   * The WHATWG request, for handlers that take one (Yoga, the gateway's routes, files). Requests
+   * served on node's own objects (src/lib/node-edge.ts) build it on first use; the route table and
+   * the pipeline's front read `method`, `url` and `headers` instead.
+   */
+  readonly request: Request;
+  method: string;
+  headers: HeaderReader;
   url: URL;
   requestId: string;
   /** The peer's address: the socket's, or loopback for an in-process `App.fetch`. */

@@ -12,7 +12,7 @@ import { parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
 import type { Caller } from '../domain/caller.js';
 import { hasCsrfHeader } from './csrf.js';
-import { CLIENT_COOKIE, SESSION_COOKIE } from './request-context.js';
+import { CLIENT_COOKIE, type HeaderReader, SESSION_COOKIE } from './request-context.js';
 
 const GATEHOUSE_TOKEN = /^gh[da]_|^gst_/;
 
@@ -27,7 +27,7 @@ export interface ResolvedAuth {
  * `audienceAppId` (RequestContext): the app a session cookie or token must belong to, on a hosted
  * origin or a registered Origin's cookie call; null accepts any app.
  */
-export async function resolveCaller(services: Services, headers: Headers, audienceAppId: string | null): Promise<ResolvedAuth> {
+export async function resolveCaller(services: Services, headers: HeaderReader, audienceAppId: string | null): Promise<ResolvedAuth> {
   const csrf = hasCsrfHeader(headers);
   const bearer = bearerOf(headers.get('authorization'));
   if (bearer) {

@@ -23,8 +23,10 @@ export const bodyTooLarge = (limit: number) =>
  */
 export function guardRequestLine(url: URL, contentLength: string | null, maxBodyBytes: number): void {
   if (/%00/i.test(url.pathname)) throw nulRefused('path');
-  for (const [name, value] of url.searchParams) {
-    if (name.includes('\0') || value.includes('\0')) throw nulRefused(`query.${name.replaceAll('\0', '')}`);
+  if (url.search) {
+    for (const [name, value] of url.searchParams) {
+      if (name.includes('\0') || value.includes('\0')) throw nulRefused(`query.${name.replaceAll('\0', '')}`);
+    }
   }
   if (Number(contentLength ?? 0) > maxBodyBytes) throw bodyTooLarge(maxBodyBytes);
 }

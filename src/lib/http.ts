@@ -29,20 +29,32 @@ function headersOf(values: HeaderValues): Headers | Record<string, string> {
  */
 const closeIfUnread = (status: number): HeaderValues => (status === 413 ? { connection: 'close' } : {});
 
+/**
+ * A JSON answer that keeps what it was made of: the node edge writes those (one head, one write)
+ * instead of reading the Response back (src/lib/node-edge.ts).
+ */
+export class JsonResponse extends Response {
+  constructor(
+    status: number,
+    readonly payload: string,
+    readonly fields: Record<string, string>,
+  ) {
+    super(payload, { status, headers: fields });
+  }
+}
+
 export function json(status: number, body: unknown, headers: HeaderValues = {}): Response {
   const payload = JSON.stringify(body);
-  return new Response(payload, {
-    status,
-    headers: headersOf({
-      ...headers,
-      ...closeIfUnread(status),
-      // A known length: the adapter then writes head and body without chunked framing.
-      'content-length': String(Buffer.byteLength(payload)),
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    }),
+  const fields = headersOf({
+    ...headers,
+    ...closeIfUnread(status),
+    // A known length: the adapter then writes head and body without chunked framing.
+    'content-length': String(Buffer.byteLength(payload)),
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
   });
+  return fields instanceof Headers ? new Response(payload, { status, headers: fields }) : new JsonResponse(status, payload, fields);
 }
 
 /** No page of ours may be framed (clickjacking); a page's own CSP keeps its rules and gains that one. */

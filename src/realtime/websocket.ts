@@ -44,7 +44,7 @@ interface Options {
   path: string;
   /** The hosted app of a request's Host, when it is a registered app origin (src/auth/gateway.ts). */
   /** Where the socket arrived, by its Host header (a hosted app origin or the gateway's own). */
-  mountOf?: (host: string | undefined) => Promise<Mount>;
+  mountOf?: (host: string | undefined) => Mount | Promise<Mount>;
   /** Per-process socket and subscription caps (WS_MAX_*); defaults FEED_LIMIT_DEFAULTS. */
   limits?: Partial<FeedLimits>;
 }

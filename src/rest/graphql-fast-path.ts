@@ -103,9 +103,9 @@ export function createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, onS
 
   /** The answer to a request this path serves, or undefined to hand it to Yoga. */
   async function handle(context: RequestContext): Promise<Response | undefined> {
-    const { request } = context;
-    if (request.method !== 'POST' || !/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) return undefined;
-    const mediaType = jsonMediaType(request.headers.get('accept'));
+    const { method, headers } = context;
+    if (method !== 'POST' || !/^application\/json\s*(;|$)/i.test(headers.get('content-type') ?? '')) return undefined;
+    const mediaType = jsonMediaType(headers.get('accept'));
     if (!mediaType) return undefined;
     const params = queryParams(await context.body());
     if (!params) return undefined;

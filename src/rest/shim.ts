@@ -96,15 +96,15 @@ export function createRestShim({ yoga, schema, contextFor }: RestShimOptions, ro
   async function handle(found: RouteMatch, context: RequestContext): Promise<Response> {
     try {
       const { route } = found.entry;
-      const { request, url } = context;
-      const readsBody = request.method !== 'GET' && request.method !== 'HEAD';
+      const { method, url } = context;
+      const readsBody = method !== 'GET' && method !== 'HEAD';
       const body = routeInput(route.body, readsBody ? parseJsonObject(await context.body()) : {}, 'body', route.body !== undefined);
-      const query = routeInput(route.query, Object.fromEntries(url.searchParams), 'query', true);
+      const query = routeInput(route.query, url.search ? Object.fromEntries(url.searchParams) : {}, 'query', true);
       const variableValues = route.variables({ params: found.params, query, body });
       const auth: ResolvedAuth =
-        route.credential === 'dashboard' ? { caller: null, credential: 'cookie', csrf: hasCsrfHeader(request.headers) } : await context.auth();
+        route.credential === 'dashboard' ? { caller: null, credential: 'cookie', csrf: hasCsrfHeader(context.headers) } : await context.auth();
       // REST's CSRF rule is by method (a state-changing method), GraphQL's by operation (a mutation).
-      assertCsrf(auth, isStateChanging(request.method));
+      assertCsrf(auth, isStateChanging(method));
       const result = await found.entry.run()(await contextFor(context, auth), variableValues);
       if (result.errors?.length) return restError(result.errors[0]);
       return json(200, route.respond((result.data as { result: unknown }).result));

@@ -57,6 +57,7 @@ export function createTokenService(deps: ServiceDeps) {
         deployment: row.deployment,
         credential: row.kind === 'agent' ? 'agent' : 'test_session',
         payer: row.kind === 'test_session' ? row.developerId : null,
+        ...(expiresAt !== null ? { expiresAt } : {}),
       },
       expiresAt,
     };
@@ -71,7 +72,7 @@ export function createTokenService(deps: ServiceDeps) {
     if (entry.expiresAt !== null && entry.expiresAt <= deps.now().getTime()) {
       return { caller: null, problem: 'expired', expiredAt: new Date(entry.expiresAt) };
     }
-    return { caller: entry.caller.type === 'principal' && entry.expiresAt !== null ? { ...entry.caller, expiresAt: entry.expiresAt } : entry.caller };
+    return { caller: entry.caller };
   }
 
   return {

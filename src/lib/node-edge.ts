@@ -1,0 +1,124 @@
+/**
+ * The server's two edges into one pipeline (src/server.ts). A fetch-style `Request` costs a
+ * request's URL, headers, abort signal and body stream before any handler runs, and its `Response`
+ * is copied back to node: about a third of a small read's server time (bench/README.md). So the
+ * route table's reads are served on node's own objects, and their `Request` is built only if a
+ * handler asks for one; every other request goes through `@whatwg-node/server`'s adapter as before.
+ * Both run the same pipeline and answer the same bytes (test/api/node-edge.test.ts).
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { type FetchAPI, normalizeNodeRequest, sendNodeResponse } from '@whatwg-node/server';
+import type { HeaderReader } from '../auth/request-context.js';
+import { JsonResponse } from './http.js';
+
+/** A request as the pipeline's front reads it; `request()` is the WHATWG Request, built on first use on the node edge. */
+export interface Incoming {
+  method: string;
+  url: URL;
+  headers: HeaderReader;
+  request(): Request;
+}
+
+export const fetchIncoming = (request: Request): Incoming => ({
+  method: request.method,
+  url: new URL(request.url),
+  headers: request.headers,
+  request: () => request,
+});
+
+/** Node's parsed headers, read as a `Headers` built from them reads (the adapter builds it so): repeated values joined by ", ". */
+export class NodeHeaders implements HeaderReader {
+  constructor(private readonly raw: IncomingHttpHeaders) {}
+
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  has(name: string): boolean {
+    return this.raw[name.toLowerCase()] !== undefined;
+  }
+}
+
+/** A request on the node edge; its WHATWG Request is the adapter's own conversion (headers, and a signal aborted when the client goes away), made on first use. */
+class NodeIncoming implements Incoming {
+  readonly headers: NodeHeaders;
+  #request: Request | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly url: URL,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly fetchAPI: FetchAPI,
+  ) {
+    this.headers = new NodeHeaders(req.headers);
+  }
+
+  request(): Request {
+    this.#request ??= normalizeNodeRequest(this.req, this.fetchAPI, this.res);
+    return this.#request;
+  }
+}
+
+/**
+ * The requests served on node's objects: GETs of the route table's paths, except files, which
+ * stream, and POSTs to /graphql (its fast path reads the body through the pipeline's reader), here
+ * and under /_osg on app origins. Only a choice of speed: whatever the path turns out to be, the
+ * pipeline routes it, and builds the Request if its handler needs one.
+ */
+const NODE_SERVED = new Map([
+  ['GET', /^(?:\/_osg)?\/v1\/(?!files(?:\/|$))/],
+  ['POST', /^(?:\/_osg)?\/graphql(?:\?|$)/],
+]);
+
+interface EdgeOptions {
+  /** The pipeline; it gathers in `edge.headers` what every response to the request carries. */
+  respond(incoming: Incoming, edge: { req: IncomingMessage; res: ServerResponse; headers: Record<string, string> }): Promise<Response>;
+  fetchAPI: FetchAPI;
+  /** The adapter's listener, for everything else. */
+  fallback(req: IncomingMessage, res: ServerResponse): unknown;
+}
+
+/** A JSON answer in one head and one write; anything else as the adapter writes it. The response's own fields win, as in `writeHead`. */
+function write(response: Response, headers: Record<string, string>, req: IncomingMessage, res: ServerResponse) {
+  if (!(response instanceof JsonResponse)) {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    return sendNodeResponse(response, res, req, true);
+  }
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(response.status, { ...headers, ...response.fields });
+  res.end(response.payload);
+}
+
+export function createNodeEdge({ respond, fetchAPI, fallback }: EdgeOptions) {
+  function incomingOf(req: IncomingMessage, res: ServerResponse): Incoming | null {
+    const target = req.url;
+    const host = req.headers.host;
+    const { method } = req;
+    const served = method && NODE_SERVED.get(method);
+    if (!served || !host || !target || !served.test(target)) return null;
+    try {
+      const url = new URL(`${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}${target}`);
+      return new NodeIncoming(method, url, req, res, fetchAPI);
+    } catch {
+      return null;
+    }
+  }
+
+  return {
+    /** Serves one request from node:http, on node's objects or through the adapter. */
+    serve(req: IncomingMessage, res: ServerResponse): void {
+      const incoming = incomingOf(req, res);
+      if (!incoming) {
+        fallback(req, res);
+        return;
+      }
+      const headers: Record<string, string> = {};
+      respond(incoming, { req, res, headers })
+        .then(response => write(response, headers, req, res))
+        .catch(() => res.destroy());
+    },
+  };
+}
