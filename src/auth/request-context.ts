@@ -3,6 +3,7 @@
  * request, in pipeline order (guards -> mount -> CORS -> audience), and hands it to every handler
  * explicitly: no request-keyed module state, and the request's URL is never rewritten.
  */
+import type { HeaderReader } from '../lib/http.js';
 import type { ResolvedAuth } from './resolve-caller.js';
 
 /** Where the gateway is mounted on a hosted app origin (docs/api.md §4.3, §4.6). */
@@ -28,8 +29,7 @@ export interface Mount {
 export const GATEWAY_HOST: Mount = { prefix: '', host: null };
 export const hostedMount = (host: HostedApp): Mount => ({ prefix: HOSTED_PREFIX, host });
 
-/** The headers the pipeline reads: a WHATWG `Headers`, or node's parsed headers (src/lib/node-edge.ts). */
-export type HeaderReader = Pick<Headers, 'get' | 'has'>;
+export type { HeaderReader };
 
 export interface RequestContext {
   /**

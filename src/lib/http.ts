@@ -10,6 +10,9 @@ import { Headers, Response } from '@whatwg-node/fetch';
 
 export type HeaderValues = Record<string, string | string[]>;
 
+/** The headers the pipeline reads: a WHATWG `Headers`, or node's parsed headers (src/lib/node-edge.ts). */
+export type HeaderReader = Pick<Headers, 'get' | 'has'>;
+
 /**
  * A plain object when every header has one value: the server adapter then writes the whole head
  * in one writeHead call. Several values (Set-Cookie) need a Headers (Headers.getSetCookie()).

@@ -8,8 +8,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { type FetchAPI, normalizeNodeRequest, sendNodeResponse } from '@whatwg-node/server';
-import type { HeaderReader } from '../auth/request-context.js';
-import { JsonResponse } from './http.js';
+import { type HeaderReader, JsonResponse } from './http.js';
 
 /** A request as the pipeline's front reads it; `request()` is the WHATWG Request, built on first use on the node edge. */
 export interface Incoming {
