@@ -7,6 +7,7 @@ import { DATABASE_DEFAULTS } from './busy.js';
 import type { Database, SqlTx, TransactionSettings } from './database.js';
 import { parseUtcTimestamp, sqlTx, TIMESTAMP_OID } from './sql-tx.js';
 import { logger } from '../lib/logger.js';
+import { leanQuery } from './pg-lean-query.js';
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -58,8 +59,7 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
     kind: 'postgres',
     transaction: (fn, options) => prisma.$transaction(fn, options),
     sqlTransaction: fn => sqlTransaction(pool, timeout, fn),
-    query: async <T extends object>(text: string, values: readonly unknown[] = []) =>
-      (await pool.query<T>({ name: statementName(text), text, values: values as unknown[] })).rows,
+    query: <T extends object>(text: string, values: readonly unknown[] = []) => leanQuery<T>(pool, statementName(text), text, values),
     close: async () => {
       closing = true;
       await prisma.$disconnect();

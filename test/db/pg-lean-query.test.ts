@@ -1,0 +1,114 @@
+/**
+ * The lean reads on PostgreSQL (src/db/pg-lean-query.ts): the rows `pool.query` returns, a
+ * statement described once per connection, and every failure answered once, with the connection
+ * left usable or replaced.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leanQuery } from '../../src/db/pg-lean-query.js';
+import { POSTGRES_SKIP_REASON, createPostgresScratchDatabase, postgresTestUrl, type ScratchPostgresDatabase } from '../helpers/db.js';
+
+const pgUrl = await postgresTestUrl();
+if (!pgUrl) console.warn(`[test/db/pg-lean-query] ${POSTGRES_SKIP_REASON}`);
+
+describe.skipIf(!pgUrl)('lean queries on PostgreSQL', () => {
+  let scratch: ScratchPostgresDatabase;
+  let pool: pg.Pool;
+  let statements = 0;
+  const name = () => `lean_test_${statements++}`;
+
+  beforeAll(async () => {
+    scratch = await createPostgresScratchDatabase();
+    pool = new pg.Pool({ connectionString: scratch.url, max: 2 });
+    pool.on('error', () => {});
+    await pool.query(`CREATE TABLE items (id text PRIMARY KEY, n int, x float8, ok boolean, at timestamp, doc jsonb, tags text[])`);
+    await pool.query(
+      `INSERT INTO items VALUES ('a', 1, 1.5, true, '2026-01-02 03:04:05.678', '{"k":[1,2]}', '{x,y}'), ('b', NULL, NULL, NULL, NULL, NULL, NULL)`,
+    );
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await scratch?.drop();
+  });
+
+  it.each<[string, string, unknown[]]>([
+    ['every column kind, a row with values and one of nulls', 'SELECT * FROM items WHERE id = ANY($1) ORDER BY id', [['a', 'b']]],
+    [
+      'computed columns and a Date parameter',
+      'SELECT $1::timestamptz AS t, (extract(epoch FROM $1::timestamptz) * 1000)::float8 AS ms, $2::int + 1 AS n',
+      [new Date(Date.UTC(2026, 0, 2)), 41],
+    ],
+    ['an object parameter, sent as JSON', `SELECT $1::jsonb -> 'a' AS a`, [{ a: { b: [true, null] } }]],
+    ['no rows', 'SELECT id FROM items WHERE id = $1', ['none']],
+    ['a write that returns its row', `UPDATE items SET n = n WHERE id = $1 RETURNING id, n`, ['a']],
+  ])('returns what pool.query returns: %s', async (_why, text, values) => {
+    const statement = name();
+    const expected = (await pool.query({ name: `${statement}_pg`, text, values })).rows;
+    // Twice: the second run uses the kept description.
+    for (let i = 0; i < 2; i++) expect(await leanQuery(pool, statement, text, values)).toEqual(expected);
+  });
+
+  it('describes a statement once per connection', async () => {
+    const single = new pg.Pool({ connectionString: scratch.url, max: 1 });
+    try {
+      let describes = 0;
+      const client = await single.connect();
+      const connection = (client as unknown as { connection: { describe(message: unknown): void } }).connection;
+      const describe = connection.describe.bind(connection);
+      connection.describe = message => {
+        describes++;
+        describe(message);
+      };
+      client.release();
+      const statement = name();
+      for (let i = 0; i < 5; i++)
+        expect(await leanQuery(single, statement, 'SELECT id, n FROM items WHERE id = $1', ['a'])).toEqual([{ id: 'a', n: 1 }]);
+      expect(describes).toBe(1);
+    } finally {
+      await single.end();
+    }
+  });
+
+  it('answers a statement that does not parse with its SQLSTATE, each time, and goes on', async () => {
+    const statement = name();
+    for (let i = 0; i < 2; i++) {
+      await expect(leanQuery(pool, statement, 'SELEC id FROM items', [])).rejects.toMatchObject({ code: '42601' });
+    }
+    expect(await leanQuery(pool, name(), 'SELECT count(*)::int AS n FROM items', [])).toEqual([{ n: 2 }]);
+  });
+
+  it('answers an error while executing, and the statement runs again afterwards', async () => {
+    const statement = name();
+    const text = 'SELECT 10 / $1::int AS q';
+    expect(await leanQuery(pool, statement, text, [5])).toEqual([{ q: 2 }]);
+    await expect(leanQuery(pool, statement, text, [0])).rejects.toMatchObject({ code: '22012' });
+    expect(await leanQuery(pool, statement, text, [2])).toEqual([{ q: 5 }]);
+  });
+
+  it('refuses a value that cannot be sent, without losing the connection', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(leanQuery(pool, name(), 'SELECT $1::jsonb AS j', [circular])).rejects.toThrow();
+    expect(await leanQuery(pool, name(), 'SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+  });
+
+  it('answers a connection that dies mid-query, and the pool replaces it', async () => {
+    const statement = name();
+    // Settled at once: it fails while the next statement is still running.
+    const pending = leanQuery(pool, statement, 'SELECT pg_sleep(5) AS slept', []).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await new Promise(resolve => setTimeout(resolve, 200));
+    await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(5)%' AND pid <> pg_backend_pid()`);
+    expect(await pending).toMatchObject({ code: '57P01' });
+    expect(await leanQuery(pool, statement, 'SELECT 1 AS one', []).catch(() => leanQuery(pool, name(), 'SELECT 1 AS one', []))).toEqual([{ one: 1 }]);
+  });
+
+  it('keeps rows apart under concurrency on every connection', async () => {
+    const statement = name();
+    const ids = Array.from({ length: 40 }, (_, i) => (i % 2 ? 'a' : 'b'));
+    const rows = await Promise.all(ids.map(id => leanQuery<{ id: string }>(pool, statement, 'SELECT id FROM items WHERE id = $1', [id])));
+    expect(rows.map(([row]) => row.id)).toEqual(ids);
+  });
+});
