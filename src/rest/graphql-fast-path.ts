@@ -7,7 +7,6 @@
  * plugins refuse, NUL bytes) is left to Yoga, which answers it as before: the answers of both paths
  * are compared in test/api/graphql-fast-path.test.ts.
  */
-import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
@@ -17,6 +16,7 @@ import { maskError } from '../error-responses.js';
 import type { Context } from '../graphql/builder.js';
 import { PARSE_CACHE_MAX_CHARS, type RowBudgetCheck } from '../graphql/limits.js';
 import { assertNoNulInOperation } from '../lib/body.js';
+import { JsonResponse } from '../lib/http.js';
 import { type CompiledOperation, compileOperation } from './compiled-operation.js';
 import type { PipelineServerContext } from './shim.js';
 
@@ -127,8 +127,9 @@ export function createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, onS
     const result = await query.run(await contextFor(context, auth), params.variables);
     const body = result.errors?.length ? { ...result, errors: result.errors.map(maskError) } : result;
     onServed?.();
-    // The server adapter's own Response class: it writes a string body at once (src/lib/http.ts).
-    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': `${mediaType}; charset=utf-8` } });
+    // Written in one head and one write on the node edge (src/lib/node-edge.ts).
+    const payload = JSON.stringify(body);
+    return new JsonResponse(200, payload, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': String(Buffer.byteLength(payload)) });
   }
 
   return { handle };
