@@ -5,6 +5,7 @@
  * Flags: --rooms (the reader's rooms), --teams, --pairs (transition-cycle pairs).
  */
 import { parseArgs } from 'node:util';
+import { reclaimStartupMemory } from '../../src/lib/memory.js';
 import { seedGatehouse } from './gatehouse-seed.js';
 import { startGatehouse } from './gatehouse-child.js';
 import { announce, main } from './lifecycle.js';
@@ -26,5 +27,7 @@ main(async () => {
   // Statistics for the seeded tables, as autovacuum would gather on a running PostgreSQL: without
   // them the planner guesses one row per table and picks plans no steady-state server would.
   await app.database.prisma.$executeRawUnsafe('ANALYZE');
+  // As `gatehouse serve` does once it has started (src/lib/memory.ts): here, after the seeding.
+  if (!process.env.NO_RECLAIM) reclaimStartupMemory();
   announce({ url, database: app.database.describe(), seed });
 });
