@@ -141,7 +141,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   const rest = createRestShim({ yoga, schema, contextFor }, routes);
   const fastPath = graphqlFastPath ? createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, ...graphqlFastPath }) : null;
   let ready = false;
-  const lazyParts = { services, maxBodyBytes: config.maxBodyBytes };
+  const contextParts = { services, maxBodyBytes: config.maxBodyBytes };
 
   /**
    * The pipeline, in order: input guards -> where the request arrived (mount) -> CORS -> the
@@ -167,7 +167,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     const decided = corsPolicy.decide(incoming, host, url.pathname);
     const cors = decided instanceof Promise ? await decided : decided;
     if (cors.preflight) return cors.preflight;
-    const context = new PipelineContext(incoming, edge, requestId, remoteAddress, mount, mount.host?.appId ?? cors.audienceAppId, lazyParts);
+    const context = new PipelineContext(incoming, edge, requestId, remoteAddress, mount, mount.host?.appId ?? cors.audienceAppId, contextParts);
     let response: Response;
     if (cors.refusal) response = graphqlPath ? graphqlErrorResponse(cors.refusal) : restError(cors.refusal);
     else response = await route(context);
