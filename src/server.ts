@@ -33,7 +33,7 @@ import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { createFileRoutes } from './rest/files.js';
 import { createGraphqlFastPath } from './rest/graphql-fast-path.js';
 import { type PipelineServerContext, createRestShim } from './rest/shim.js';
-import { assertNoNulInOperation, drainWithin, guardRequestLine, readNodeBody, readRequestBody } from './lib/body.js';
+import { assertNoNulInOperation, drainWithin, guardRequestLine, readNodeBody, readRequestBody, unusableTarget } from './lib/body.js';
 import { json } from './lib/http.js';
 import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
 import { createServices, type Services } from './services/index.js';
@@ -237,7 +237,10 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
 
   // Everything a fetch-style handler serves (Yoga, the gateway, files, the provider) comes through
   // the adapter; the route table's reads are served on node's own objects (src/lib/node-edge.ts).
-  const adapter = createServerAdapter<EdgeContext>((request, edge) => respond(fetchIncoming(request), edge));
+  const adapter = createServerAdapter<EdgeContext>((request, edge) => {
+    const incoming = fetchIncoming(request);
+    return incoming ? respond(incoming, edge) : restError(unusableTarget());
+  });
   const nodeEdge = createNodeEdge({ respond, fetchAPI: yoga.fetchAPI, fallback: adapter.requestListener });
 
   /**

@@ -128,6 +128,22 @@ export function parseForm(bytes: Uint8Array): Record<string, string> {
   return form;
 }
 
+/**
+ * A Host header names a host (a DNS name or an address) with an optional port. The request's URL
+ * is built from it and the target, so anything else (a space, a slash) would make no URL, or move
+ * the path the pipeline routes away from the target a proxy in front routed.
+ */
+const HOST_HEADER = /^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** Whether a Host header is one the pipeline builds URLs from (absent: the URL's own host is used). */
+export const usableHost = (host: string | null | undefined) => host == null || HOST_HEADER.test(host);
+
+export const unusableTarget = () =>
+  badRequest(
+    'invalid_argument',
+    "The request's Host header and target do not form a URL: send a host name (with an optional port) and a target path starting with /.",
+  );
+
 const nulRefused = (where: string) => badRequest('invalid_argument', `${where}: must not contain NUL bytes.`);
 
 /** Throws `invalid_argument` naming the first string (or object key) in `value` that holds a NUL. */

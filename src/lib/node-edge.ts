@@ -9,6 +9,8 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { type FetchAPI, normalizeNodeRequest, sendNodeResponse } from '@whatwg-node/server';
+import { restError } from '../error-responses.js';
+import { unusableTarget, usableHost } from './body.js';
 import { type HeaderReader, JsonResponse } from './http.js';
 
 /** A request as the pipeline's front reads it; `request()` is the WHATWG Request, built on first use on the node edge. */
@@ -19,12 +21,12 @@ export interface Incoming {
   request(): Request;
 }
 
-export const fetchIncoming = (request: Request): Incoming => ({
-  method: request.method,
-  url: new URL(request.url),
-  headers: request.headers,
-  request: () => request,
-});
+/** The adapter's request as the pipeline reads it; null when its Host header and target form no usable URL. */
+export function fetchIncoming(request: Request): Incoming | null {
+  const url = URL.parse(request.url);
+  if (!url || !usableHost(request.headers.get('host'))) return null;
+  return { method: request.method, url, headers: request.headers, request: () => request };
+}
 
 /** Node's parsed headers, read as a `Headers` built from them reads (the adapter builds it so): repeated values joined by ", ". */
 export class NodeHeaders implements HeaderReader {
@@ -98,18 +100,19 @@ export function createNodeEdge({ respond, fetchAPI, fallback }: EdgeOptions) {
     const host = req.headers.host;
     const { method } = req;
     const served = method && NODE_SERVED.get(method);
-    if (!served || !host || !target || !served.test(target)) return null;
-    try {
-      const url = new URL(`${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}${target}`);
-      return new NodeIncoming(method, url, req, res, fetchAPI);
-    } catch {
-      return null;
-    }
+    if (!served || !host || !target || !served.test(target) || !usableHost(host)) return null;
+    const url = URL.parse(`${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}${target}`);
+    return url && new NodeIncoming(method, url, req, res, fetchAPI);
   }
 
   return {
     /** Serves one request from node:http, on node's objects or through the adapter. */
     serve(req: IncomingMessage, res: ServerResponse): void {
+      // An absolute-form target (what a client sends a proxy) would be read as a path by the adapter.
+      if (!req.url?.startsWith('/') && req.url !== '*') {
+        write(restError(unusableTarget()), {}, req, res);
+        return;
+      }
       const incoming = incomingOf(req, res);
       if (!incoming) {
         fallback(req, res);

@@ -5,6 +5,7 @@
  * away in the middle of a stream.
  */
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeHeaders } from '../../src/lib/node-edge.js';
 import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
@@ -129,6 +130,32 @@ describe('the node edge and the fetch adapter', () => {
     // The socket's close aborts the request's signal: the feed stops listening.
     await expect.poll(() => ctx.app.services.deps.bus.hasListeners(`member:${id}`), { timeout: 5000 }).toBe(false);
     expect((await overSocket('GET', `/v1/resources/${id}`, { authorization: `Bearer ${alice.token}` })).status).toBe(200);
+  });
+});
+
+describe('a Host header or target that makes no URL', () => {
+  /** One raw HTTP/1.1 request (node's client would refuse to send these); the status line and the body. */
+  function raw(head: string, body = ''): Promise<{ status: number; body: string }> {
+    const { port } = new URL(ctx.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.setEncoding('utf8').on('data', chunk => (text += chunk));
+      socket.on('end', () => resolve({ status: Number(text.split(' ')[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) }));
+      socket.on('error', reject);
+      socket.end(`${head}\r\nConnection: close\r\n\r\n${body}`);
+    });
+  }
+
+  it.each([
+    ['a Host with a space', `GET /v1/resources/x HTTP/1.1\r\nHost: a b`],
+    ['a Host with a path, which would move the route', `GET /v1/resources/x HTTP/1.1\r\nHost: 127.0.0.1/auth/session?`],
+    ['an absolute-form target', `GET http://127.0.0.1/v1/resources/x HTTP/1.1\r\nHost: 127.0.0.1`],
+    ['the same on POST /graphql', `POST /graphql HTTP/1.1\r\nHost: a b\r\nContent-Type: application/json\r\nContent-Length: 2`, '{}'],
+  ])('is refused as 400 invalid_argument, never a 500: %s', async (_name, head, sent?: string) => {
+    const { status, body } = await raw(head, sent);
+    expect(status).toBe(400);
+    expect(JSON.parse(body)).toMatchObject({ error: 'invalid_argument', message: expect.stringContaining('Host header and target') });
   });
 });
 
