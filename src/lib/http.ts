@@ -34,7 +34,8 @@ const closeIfUnread = (status: number): HeaderValues => (status === 413 ? { conn
 
 /**
  * A JSON answer that keeps what it was made of: the node edge writes those (one head, one write)
- * instead of reading the Response back (src/lib/node-edge.ts).
+ * instead of reading the Response back (src/lib/node-edge.ts). So its headers are final once
+ * built: headers for every response go through the pipeline (`withHeaders` in src/server.ts).
  */
 export class JsonResponse extends Response {
   constructor(
