@@ -49,6 +49,8 @@ class LeanQuery<T> {
   callback?: (error: Error | null, rows?: T[]) => void;
   private readonly rows: T[] = [];
   private shape: RowShape | undefined;
+  /** The description this execution received, kept for the connection once the query succeeds. */
+  private described: RowShape | undefined;
   private failed: Error | null = null;
   private done = false;
 
@@ -85,9 +87,6 @@ class LeanQuery<T> {
       connection.stream.uncork?.();
     }
   }
-
-  /** The description this execution received, kept for the connection once the query succeeds. */
-  private described: RowShape | undefined;
 
   handleRowDescription(message: { fields: Field[] }): void {
     this.shape = this.described = {
