@@ -56,7 +56,9 @@ function overSocket(method: string, path: string, headers: Record<string, string
 }
 
 async function inProcess(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  const res = await ctx.app.fetch(new Request(`http://gatehouse.test${path}`, { method, headers, body }));
+  // In-process, the Host is the URL's (a hosted app origin's, when the case names one).
+  const { host = 'gatehouse.test', ...rest } = headers;
+  const res = await ctx.app.fetch(new Request(`http://${host}${path}`, { method, headers: rest, body }));
   return { status: res.status, headers: pick(name => res.headers.get(name) ?? undefined), body: await res.text() };
 }
 
@@ -72,10 +74,13 @@ describe('the node edge and the fetch adapter', () => {
     ['a NUL byte in the path', () => ['GET', '/v1/resources/a%00b', bearer()]],
     ['an invalid query', () => ['GET', '/v1/resources?limit=many', bearer()]],
     ['a path no route has', () => ['GET', '/v1/nothing-here', bearer()]],
-    ['a method the path does not take', () => ['DELETE', '/v1/me', bearer()]],
+    ['a method the path does not take', () => ['PUT', '/v1/me', bearer()]],
+    ['a state change by DELETE (the adapter)', () => ['DELETE', '/v1/me', bearer()]],
     ['a registered Origin (CORS)', () => ['GET', `/v1/resources/${resourceId}`, { ...bearer(), origin: s.origin }]],
     ['an unregistered Origin', () => ['GET', `/v1/resources/${resourceId}`, { ...bearer(), origin: 'https://evil.example' }]],
     ['a list with a query', () => ['GET', '/v1/resources?type=team&limit=5', bearer()]],
+    ['a read on a hosted app origin (/_osg)', () => ['GET', `/_osg/v1/resources/${resourceId}`, { ...bearer(), host: new URL(s.origin).host }]],
+    ['an API path without /_osg on a hosted app origin', () => ['GET', `/v1/resources/${resourceId}`, { ...bearer(), host: new URL(s.origin).host }]],
     [
       'a GraphQL query (the fast path)',
       () => ['POST', '/graphql', { ...bearer(), 'content-type': 'application/json' }, JSON.stringify({ query: '{ me { id } }' })],
