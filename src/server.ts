@@ -14,7 +14,7 @@ import { createCors } from './auth/cors.js';
 import { useCsrfForMutations } from './auth/csrf.js';
 import { dashboardUserOf } from './auth/dashboard-session.js';
 import { createGatewayAuth } from './auth/gateway-setup.js';
-import { type HeaderReader, type Mount, type RequestContext, apiPathOf } from './auth/request-context.js';
+import { type Mount, type RequestContext, apiPathOf } from './auth/request-context.js';
 import { type Incoming, createNodeEdge, fetchIncoming } from './lib/node-edge.js';
 import { type ResolvedAuth, resolveCaller } from './auth/resolve-caller.js';
 import { type Config, databaseOptionsOf } from './config.js';
@@ -34,7 +34,7 @@ import { createFileRoutes } from './rest/files.js';
 import { createGraphqlFastPath } from './rest/graphql-fast-path.js';
 import { type PipelineServerContext, createRestShim } from './rest/shim.js';
 import { assertNoNulInOperation, drainWithin, guardRequestLine, readNodeBody, readRequestBody, unusableTarget } from './lib/body.js';
-import { json } from './lib/http.js';
+import { type HeaderReader, json } from './lib/http.js';
 import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
 import { createServices, type Services } from './services/index.js';
 

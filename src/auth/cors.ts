@@ -19,9 +19,9 @@
  */
 import type { Config } from '../config.js';
 import { AppError, isAppError } from '../errors.js';
-import { empty, parseCookies } from '../lib/http.js';
+import { type HeaderReader, empty, parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
-import { CLIENT_COOKIE, type HeaderReader, SESSION_COOKIE } from './request-context.js';
+import { CLIENT_COOKIE, type RequestContext, SESSION_COOKIE } from './request-context.js';
 import { bearerOf } from './resolve-caller.js';
 
 export const CORS_ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
@@ -44,7 +44,7 @@ export interface CorsDecision {
   audienceAppId: string | null;
 }
 /** What the decision reads of a request. */
-type IncomingFront = { method: string; headers: HeaderReader };
+type IncomingFront = Pick<RequestContext, 'method' | 'headers'>;
 const PASS: CorsDecision = { headers: {}, audienceAppId: null };
 
 const isCorsPath = (path: string) => path.startsWith('/auth/') || path.startsWith('/v1/') || path === '/graphql';

@@ -6,7 +6,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { GraphQLError, getOperationAST } from 'graphql';
 import { AppError } from '../errors.js';
-import type { HeaderReader } from './request-context.js';
+import type { HeaderReader } from '../lib/http.js';
 
 export const CSRF_HEADER = 'x-service-csrf';
 

@@ -5,10 +5,10 @@
  */
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { parseCookies } from '../lib/http.js';
+import { type HeaderReader, parseCookies } from '../lib/http.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
 import type { Services } from '../services/index.js';
-import { type HeaderReader, SESSION_COOKIE } from './request-context.js';
+import { SESSION_COOKIE } from './request-context.js';
 
 /** The dashboard user's id, or the refusal: 401 without a usable session, 403 for any other credential. */
 export async function dashboardUserOf(services: Services, config: Config, headers: HeaderReader): Promise<string> {

@@ -53,42 +53,39 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
     return injectFetch(listener, request, { remoteAddress: context.remoteAddress, body });
   }
 
-  async function routeHosted(context: RequestContext, mount: Mount): Promise<Response | null> {
+  /** A hosted app origin's gateway request (`handle` has left its API paths to the API). */
+  async function routeHosted(context: RequestContext, mount: Mount): Promise<Response> {
     const path = context.url.pathname;
-    if (path.startsWith(`${HOSTED_PREFIX}/auth/`)) {
-      const answered = await authRoutes.handle(context, mount, path.slice(`${HOSTED_PREFIX}/auth`.length));
-      if (answered) return answered;
-    } else if (apiPathOf(context) !== path || path === '/healthz') {
-      return null;
-    } else {
-      const answered = await invitePages.route(context, mount);
-      if (answered) return answered;
-    }
-    return json(404, {
-      error: 'not_found',
-      message: `No gateway route ${context.request.method} ${path} on this app origin (gateway routes live under ${HOSTED_PREFIX}).`,
-    });
+    const answered = path.startsWith(`${HOSTED_PREFIX}/auth/`)
+      ? await authRoutes.handle(context, mount, path.slice(`${HOSTED_PREFIX}/auth`.length))
+      : await invitePages.route(context, mount);
+    return (
+      answered ??
+      json(404, {
+        error: 'not_found',
+        message: `No gateway route ${context.method} ${path} on this app origin (gateway routes live under ${HOSTED_PREFIX}).`,
+      })
+    );
   }
 
-  async function routeGatewayHost(context: RequestContext, mount: Mount): Promise<Response | null> {
+  /** A gateway-host request under /auth, /_invite or the provider's mount (`handle` has chosen it). */
+  async function routeGatewayHost(context: RequestContext, mount: Mount): Promise<Response> {
     const path = context.url.pathname;
-    if (path.startsWith('/auth/')) {
-      const answered = await authRoutes.handle(context, mount, path.slice('/auth'.length));
-      return answered ?? json(404, { error: 'not_found', message: `No route ${context.request.method} ${path}.` });
-    }
-    const invite = await invitePages.route(context, mount);
-    if (invite) return invite;
     if (idp?.owns(path)) return identityProvider(idp, context);
-    return null;
+    const answered = path.startsWith('/auth/')
+      ? await authRoutes.handle(context, mount, path.slice('/auth'.length))
+      : await invitePages.route(context, mount);
+    return answered ?? json(404, { error: 'not_found', message: `No route ${context.method} ${path}.` });
   }
 
   /**
    * The gateway's answer to a request, or null to leave it to the API (`apiPathOf(context)`). Errors
    * are answered here, as REST errors.
    */
-  function handle(context: RequestContext): Promise<Response | null> | null {
+  function handle(context: RequestContext): Promise<Response> | null {
     const path = context.url.pathname;
-    // The API's requests are told apart at once, by path, so the common request pays no await here.
+    // The one place that tells the gateway's requests from the API's, by path alone, so the
+    // common (API) request pays no await here.
     const forGateway = context.mount.host
       ? path.startsWith(`${HOSTED_PREFIX}/auth/`) || (apiPathOf(context) === path && path !== '/healthz')
       : path.startsWith('/auth/') || path.startsWith(INVITE_PATH) || idp?.owns(path);

@@ -29,8 +29,6 @@ export interface Mount {
 export const GATEWAY_HOST: Mount = { prefix: '', host: null };
 export const hostedMount = (host: HostedApp): Mount => ({ prefix: HOSTED_PREFIX, host });
 
-export type { HeaderReader };
-
 export interface RequestContext {
   /**
    * The WHATWG request, for handlers that take one (Yoga, the gateway's routes, files). Requests

@@ -12,7 +12,8 @@ import { parseCookies } from '../lib/http.js';
 import type { Services } from '../services/index.js';
 import type { Caller } from '../domain/caller.js';
 import { hasCsrfHeader } from './csrf.js';
-import { CLIENT_COOKIE, type HeaderReader, SESSION_COOKIE } from './request-context.js';
+import type { HeaderReader } from '../lib/http.js';
+import { CLIENT_COOKIE, SESSION_COOKIE } from './request-context.js';
 
 const GATEHOUSE_TOKEN = /^gh[da]_|^gst_/;
 
