@@ -14,11 +14,14 @@ import { MEMBERS_LIVE } from '../helpers/feeds.js';
 let ctx: TestContext;
 let s: Seed;
 let resourceId: string;
+/** Another developer's app, with an origin of its own. */
+let other: Seed;
 
 beforeAll(async () => {
   ctx = await startTestApp({ listen: true });
   s = await seed(ctx, ['alice', 'bob']);
   resourceId = await createResource(s.users.alice, 'team', 'Edges');
+  other = await seed(ctx, []);
 });
 afterAll(() => ctx.close());
 
@@ -80,6 +83,10 @@ describe('the node edge and the fetch adapter', () => {
     ['an unregistered Origin', () => ['GET', `/v1/resources/${resourceId}`, { ...bearer(), origin: 'https://evil.example' }]],
     ['a list with a query', () => ['GET', '/v1/resources?type=team&limit=5', bearer()]],
     ['a read on a hosted app origin (/_osg)', () => ['GET', `/_osg/v1/resources/${resourceId}`, { ...bearer(), host: new URL(s.origin).host }]],
+    [
+      "a token of one app on another app's origin",
+      () => ['GET', `/_osg/v1/resources/${resourceId}`, { ...bearer(), host: new URL(other.origin).host }],
+    ],
     ['an API path without /_osg on a hosted app origin', () => ['GET', `/v1/resources/${resourceId}`, { ...bearer(), host: new URL(s.origin).host }]],
     [
       'a GraphQL query (the fast path)',
