@@ -33,8 +33,12 @@ async function fromBuild() {
   const { serverBuild } = await import('./server-build.mjs');
   const file = await serverBuild();
   if (!file) return undefined;
-  // Stack traces in logs name the source files and lines.
-  process.setSourceMapsEnabled(true);
+  // Stack traces in logs name the source files and lines: the build's map, not those of the npm
+  // packages left outside it (each read and indexed as its module loads). When Gatehouse is itself
+  // installed under node_modules, its build is there too.
+  const { setSourceMapsSupport } = await import('node:module');
+  if (setSourceMapsSupport) setSourceMapsSupport(true, { nodeModules: /[\\/]node_modules[\\/]/.test(file), generatedCode: false });
+  else process.setSourceMapsEnabled(true);
   return import(file);
 }
 

@@ -3,26 +3,68 @@
  * esbuild, instead of compiling every module through tsx's loader on each start: measured 2.3 s
  * to healthy from sources against 0.8 s from the build (bench/startup.ts), and less memory.
  *
+ * npm packages are bundled too, except those listed in EXTERNAL: Node resolving, reading and linking
+ * each of the hundreds of files they would load was ~0.3 s of a 0.9 s restart (bench/README.md).
+ *
  * The build is kept in `dist/server/<key>/` under a key made of every source file's path, size and
- * modification time, so an edit, a checkout or an upgrade builds again on the next start (about
- * 0.5 s) and nothing stale is ever run. npm packages stay outside the bundle (loaded as usual).
+ * modification time and of the installed packages' lock file, so an edit, a checkout, an upgrade or
+ * an `npm install` builds again on the next start (about 1 s) and nothing stale is ever run.
  * Any failure (no esbuild, a read-only install) falls back to the sources through tsx.
  */
 import { createHash } from 'node:crypto';
-import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** Part of the key: raise it when the build options below change. */
-const BUILD_FORMAT = 1;
 
-/** The key of the current sources: any added, removed, resized or touched file changes it. */
-async function sourceKey(sources) {
+/**
+ * Packages loaded from node_modules as installed, not bundled: they read files beside their modules
+ * (WebAssembly, engines, views, worker scripts), are large and loaded lazily, must be the one
+ * instance another external package uses (pg, with Prisma's adapter), or are optional peers.
+ */
+export const EXTERNAL =
+  /^(@electric-sql\/pglite|@prisma\/|prisma$|pglite-prisma-adapter|pino|thread-stream|sonic-boom|oidc-provider|@aws-sdk\/|@smithy\/|ioredis|@graphql-yoga\/redis-event-target|tsx|esbuild|pg$|pg-|bufferutil|utf-8-validate)/;
+
+const keepExternal = {
+  name: 'gatehouse-external-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, args => {
+      if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+      return EXTERNAL.test(name) ? { path: args.path, external: true } : undefined;
+    });
+  },
+};
+
+/**
+ * npm's record of the installed tree (rewritten by every install) in the node_modules the bundled
+ * packages come from, which is the parent project's when Gatehouse is installed as a dependency.
+ */
+function installedTreeRecord(root) {
+  try {
+    const graphql = createRequire(path.join(root, 'package.json')).resolve('graphql/package.json');
+    return path.join(graphql.slice(0, graphql.lastIndexOf(`${path.sep}node_modules${path.sep}`)), 'node_modules', '.package-lock.json');
+  } catch {
+    return null;
+  }
+}
+
+/** The key of the current sources, installed packages and build options: any added, removed, resized or touched file changes it. */
+async function buildKey(root) {
+  const sources = path.join(root, 'src');
   const entries = await readdir(sources, { recursive: true, withFileTypes: true });
   const files = entries.filter(entry => entry.isFile()).map(entry => path.join(entry.parentPath, entry.name));
   const stats = await Promise.all(files.map(async file => [path.relative(sources, file), await stat(file)]));
-  const hash = createHash('sha256').update(`${BUILD_FORMAT}\0${process.version}\n`);
+  // This file is part of the key, so a change of the build's options builds again too.
+  const hash = createHash('sha256')
+    .update(`${process.version}\n`)
+    .update(await readFile(fileURLToPath(import.meta.url)));
+  for (const record of [path.join(root, 'package-lock.json'), installedTreeRecord(root)]) {
+    const { size, mtimeMs } = (record && (await stat(record).catch(() => null))) ?? {};
+    hash.update(`${record}\0${size}\0${mtimeMs}\n`);
+  }
   for (const [file, { size, mtimeMs }] of stats.sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${file}\0${size}\0${mtimeMs}\n`);
   return hash.digest('hex').slice(0, 16);
 }
@@ -32,7 +74,7 @@ export async function serverBuild(root = packageRoot) {
   const sources = path.join(root, 'src');
   const outDir = path.join(root, 'dist', 'server');
   try {
-    const key = await sourceKey(sources);
+    const key = await buildKey(root);
     const dir = path.join(outDir, key);
     const entry = path.join(dir, 'main.mjs');
     if (
@@ -47,7 +89,7 @@ export async function serverBuild(root = packageRoot) {
     // and the other finds the same build in place.
     const scratch = path.join(outDir, `.building-${process.pid}`);
     try {
-      await build({
+      const { metafile } = await build({
         entryPoints: [path.join(sources, 'cli', 'main.ts')],
         outdir: scratch,
         outExtension: { '.js': '.mjs' },
@@ -58,13 +100,21 @@ export async function serverBuild(root = packageRoot) {
         platform: 'node',
         format: 'esm',
         target: `node${process.versions.node.split('.')[0]}`,
-        packages: 'external',
-        // Class and function names stay as written: errors and logs name them.
-        keepNames: true,
+        // npm packages are bundled too, each loaded file being a module Node must resolve, read and
+        // link (~0.3 s of a restart): all but those that find files of their own at run time.
+        plugins: [keepExternal],
+        // Bundled CommonJS modules call require (builtins, optional peers).
+        banner: { js: "import { createRequire as __ghCreateRequire } from 'node:module'; const require = __ghCreateRequire(import.meta.url);" },
+        // No keepNames: it would set \`.name\` on every named closure as it is made, 8 times per
+        // GraphQL request inside the bundled packages. Unset, a name changes only where two modules'
+        // top-level names collide (a few functions, no class here), and stack traces are mapped.
         sourcemap: 'linked',
         sourcesContent: false,
         logLevel: 'silent',
+        metafile: true,
       });
+      // What went into the build and what it loads from node_modules (tests read it; so can people).
+      await writeFile(path.join(scratch, 'metafile.json'), JSON.stringify(metafile));
       await rename(scratch, dir).catch(error => {
         if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
       });

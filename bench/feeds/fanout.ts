@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { connect as netConnect, type Socket } from 'node:net';
+import { serverNodeFlags } from '../../bin/server-flags.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +42,7 @@ interface Ready {
 }
 
 const child = fork(fileURLToPath(new URL('./fanout-server.ts', import.meta.url)), [String(Math.ceil(Math.max(...counts) / perPrincipal))], {
-  execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
+  execArgv: [...serverNodeFlags([], {}), '--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
   stdio: ['ignore', values.json ? 'ignore' : 'inherit', 'inherit', 'ipc'],
 });
 let nextId = 1;

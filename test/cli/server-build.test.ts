@@ -4,13 +4,14 @@
  * sends the bin back to the sources). Run on a copy of the sources, so this repository's own
  * build directory and sources are left alone.
  */
-import { cp, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+import { cp, mkdtemp, readFile, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript beside the bin, without type declarations
-import { serverBuild } from '../../bin/server-build.mjs';
+import { EXTERNAL, serverBuild } from '../../bin/server-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -46,6 +47,32 @@ describe('the server build', () => {
     }
     expect(seen.size).toBe(4);
     expect(await builds()).toHaveLength(3);
+  }, 60_000);
+
+  it('bundles the npm packages but those that must load from node_modules (EXTERNAL)', async () => {
+    const dir = path.dirname(await serverBuild(copy));
+    const { outputs } = JSON.parse(await readFile(path.join(dir, 'metafile.json'), 'utf8')) as {
+      outputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
+    };
+    const loaded = new Set(Object.values(outputs).flatMap(output => output.imports.filter(i => i.external).map(i => i.path)));
+    const packageOf = (specifier: string) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/');
+    const unexpected = [...loaded].filter(s => !s.startsWith('node:') && !builtinModules.includes(packageOf(s)) && !EXTERNAL.test(packageOf(s)));
+    expect(unexpected).toEqual([]);
+    // The bundled ones are really inside: GraphQL and Yoga are not loaded by name.
+    expect([...loaded].map(packageOf)).not.toContain('graphql');
+    expect([...loaded].map(packageOf)).toContain('@electric-sql/pglite');
+  }, 60_000);
+
+  it('is built again after an npm install (the lock file changes)', async () => {
+    const lock = path.join(copy, 'package-lock.json');
+    await writeFile(lock, '{}\n');
+    const before = await serverBuild(copy);
+    await utimes(lock, new Date(), new Date(Date.now() + 60_000));
+    expect(await serverBuild(copy)).not.toBe(before);
   }, 60_000);
 
   it('answers null, not an error, when the sources do not build (the bin then runs them through tsx)', async () => {
