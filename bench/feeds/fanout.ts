@@ -4,7 +4,7 @@
  * its arrival at every subscriber, and server memory per idle connection. Not a test: it prints
  * and exits 0.
  *
- *   npx tsx bench/feeds/fanout.ts [--subscribers 1000,5000] [--rounds 5] [--per-principal 10] [--json]
+ *   npx tsx bench/feeds/fanout.ts [--subscribers 1000,5000] [--rounds 5] [--per-principal 10] [--instances 1] [--postgres] [--json]
  *   FANOUT_PROF=/tmp/prof npx tsx bench/feeds/fanout.ts --subscribers 5000   # + a CPU profile of the rounds
  *   FANOUT_HEAP=/tmp/heap npx tsx bench/feeds/fanout.ts --subscribers 1000   # + a heap snapshot of the idle sockets
  *
@@ -12,6 +12,11 @@
  * (the default cap is WS_MAX_SOCKETS_PER_PRINCIPAL=20). `--json` ends the output with one line
  * `{"rows":[{subscribers, first, p50, p99, max, bytesPerSocket, heapPerSocket, rssPerSocket, deliveries, expected}]}`
  * (milliseconds and bytes) for `npm run bench`.
+ *
+ * `--instances N` (N > 1) runs N Gatehouse processes on a scratch PostgreSQL database with the Redis
+ * event bus (REDIS_URL, default redis://127.0.0.1:6379), as a scaled-out deployment does: sockets are
+ * dealt over them in turn, the change is made on the first, and memory is read on the first.
+ * `--postgres` runs one instance that way (the same path as N, for comparison).
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -19,47 +24,74 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { connect as netConnect, type Socket } from 'node:net';
 import { serverNodeFlags } from '../../bin/server-flags.mjs';
+import { prepareBackend } from '../backends.js';
 
 const { values } = parseArgs({
   options: {
     subscribers: { type: 'string', default: '1000,5000' },
     rounds: { type: 'string', default: '5' },
     'per-principal': { type: 'string', default: '10' },
+    instances: { type: 'string', default: '1' },
+    postgres: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
 const counts = values.subscribers!.split(',').map(Number);
 const rounds = Number(values.rounds);
 const perPrincipal = Number(values['per-principal']);
+const instanceCount = Math.max(1, Number(values.instances));
 const log = values.json ? (..._: unknown[]) => {} : console.log;
 
 const QUERY = 'subscription($id: ID!) { membersLive(resourceId: $id) { op row { id role state } } }';
 
 interface Ready {
   url: string;
+  /** The primary's only: the subscribers' tokens and the resource they watch. */
   tokens: string[];
   resourceId: string;
 }
 
-const child = fork(fileURLToPath(new URL('./fanout-server.ts', import.meta.url)), [String(Math.ceil(Math.max(...counts) / perPrincipal))], {
-  execArgv: [...serverNodeFlags([], {}), '--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
-  stdio: ['ignore', values.json ? 'ignore' : 'inherit', 'inherit', 'ipc'],
-});
-let nextId = 1;
-const pending = new Map<number, (reply: any) => void>();
-const ready = new Promise<Ready>((resolve, reject) => {
-  child.on('message', (message: any) => {
-    if (message.ready) resolve(message);
-    else pending.get(message.id)?.(message);
+/** One Gatehouse child (fanout-server.ts) and its IPC requests. */
+function startInstance(role: 'primary' | 'secondary', env: NodeJS.ProcessEnv) {
+  const child = fork(fileURLToPath(new URL('./fanout-server.ts', import.meta.url)), [String(Math.ceil(Math.max(...counts) / perPrincipal)), role], {
+    execArgv: [...serverNodeFlags([], {}), '--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
+    stdio: ['ignore', values.json ? 'ignore' : 'inherit', 'inherit', 'ipc'],
+    env,
   });
-  child.on('exit', code => reject(new Error(`fan-out server exited (${code})`)));
-});
-const ask = (type: string) =>
-  new Promise<any>((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, reply => (reply.error ? reject(new Error(reply.error)) : resolve(reply)));
-    child.send({ type, id });
+  let nextId = 1;
+  const pending = new Map<number, (reply: any) => void>();
+  const ready = new Promise<Ready>((resolve, reject) => {
+    child.on('message', (message: any) => {
+      if (message.ready) resolve(message);
+      else pending.get(message.id)?.(message);
+    });
+    child.on('exit', code => reject(new Error(`fan-out server exited (${code})`)));
   });
+  const ask = (type: string) =>
+    new Promise<any>((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, reply => (reply.error ? reject(new Error(reply.error)) : resolve(reply)));
+      child.send({ type, id });
+    });
+  // The child exits on `stop` without answering.
+  const stop = () =>
+    new Promise(resolve => {
+      child.once('exit', resolve);
+      child.send({ type: 'stop', id: 0 });
+      setTimeout(() => child.kill(), 5000).unref();
+    });
+  return { ready, ask, stop };
+}
+
+const backend = instanceCount > 1 || values.postgres ? await prepareBackend('postgres') : null;
+if (backend && !('env' in backend)) throw new Error(`--instances needs PostgreSQL: ${backend.skipped}`);
+const env =
+  backend && 'env' in backend ? { ...process.env, ...backend.env, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } : process.env;
+const first = startInstance('primary', env);
+const server = await first.ready;
+const others = Array.from({ length: instanceCount - 1 }, () => startInstance('secondary', env));
+const urls = [server.url, ...(await Promise.all(others.map(other => other.ready))).map(other => other.url)];
+const { ask } = first;
 
 const NEXT = Buffer.from('"type":"next"');
 
@@ -88,8 +120,8 @@ function firstFramePayload(chunk: Buffer): Buffer {
  * only looks for `"type":"next"` in what arrives (one small frame per change); the frames kept
  * for the content check are parsed afterwards.
  */
-function connect(server: Ready, token: string, onNext: (raw: Buffer) => void): Promise<Socket> {
-  const url = new URL(server.url);
+function connect(server: Ready, instanceUrl: string, token: string, onNext: (raw: Buffer) => void): Promise<Socket> {
+  const url = new URL(instanceUrl);
   return new Promise((resolve, reject) => {
     const socket = netConnect(Number(url.port), url.hostname);
     socket.setNoDelay(true);
@@ -141,7 +173,7 @@ async function measure(server: Ready, count: number) {
   const sockets: Socket[] = [];
   for (let i = 0; i < count; i += 200) {
     const batch = Array.from({ length: Math.min(200, count - i) }, (_, j) =>
-      connect(server, server.tokens[Math.floor((i + j) / perPrincipal)], onNext),
+      connect(server, urls[(i + j) % urls.length], server.tokens[Math.floor((i + j) / perPrincipal)], onNext),
     );
     sockets.push(...(await Promise.all(batch)));
   }
@@ -173,6 +205,8 @@ async function measure(server: Ready, count: number) {
   }
   await new Promise(r => setTimeout(r, 1000));
   latencies.sort((a, b) => a - b);
+  // Memory is read on the first instance, which holds every urls.length-th socket.
+  const onFirst = Math.ceil(count / urls.length);
   return {
     subscribers: count,
     expected: count * rounds,
@@ -183,14 +217,14 @@ async function measure(server: Ready, count: number) {
     p99: percentile(latencies, 99),
     max: latencies[latencies.length - 1],
     // What the process holds per socket (JS heap + buffers); RSS moves in pages and heap reservations.
-    bytesPerSocket: (idle.heapUsed + idle.external - before.heapUsed - before.external) / count,
-    heapPerSocket: (idle.heapUsed - before.heapUsed) / count,
-    rssPerSocket: (idle.rss - before.rss) / count,
+    bytesPerSocket: (idle.heapUsed + idle.external - before.heapUsed - before.external) / onFirst,
+    heapPerSocket: (idle.heapUsed - before.heapUsed) / onFirst,
+    rssPerSocket: (idle.rss - before.rss) / onFirst,
   };
 }
 
-const server = await ready;
-log(`fan-out of one role change, ${rounds} rounds per size, ${perPrincipal} sockets per principal (server: Gatehouse, embedded database)\n`);
+const where = backend ? `${instanceCount} instances on ${backend.label} with Redis` : 'one instance, embedded database';
+log(`fan-out of one role change, ${rounds} rounds per size, ${perPrincipal} sockets per principal (server: Gatehouse, ${where})\n`);
 log('subscribers  deliveries first ms   p50 ms   p99 ms   max ms   KB/conn (heap+ext)   heap KB   RSS KB   target');
 const rows = [];
 for (const count of counts) {
@@ -212,11 +246,7 @@ for (const count of counts) {
     ].join(' '),
   );
 }
-// The child exits on `stop` without answering.
-await new Promise(resolve => {
-  child.once('exit', resolve);
-  child.send({ type: 'stop', id: 0 });
-  setTimeout(() => child.kill(), 5000).unref();
-});
+await Promise.all([first, ...others].map(instance => instance.stop()));
+await backend?.drop();
 if (values.json) console.log(JSON.stringify({ rows }));
 process.exit(0);
