@@ -1,7 +1,8 @@
 /**
  * The server commands (`serve`, `idp`) start from one JavaScript file built from `src/` with
  * esbuild, instead of compiling every module through tsx's loader on each start: measured 2.3 s
- * to healthy from sources against 0.8 s from the build (bench/startup.ts), and less memory.
+ * to healthy from sources against 0.8 s from the build when it came (bench/startup.ts), and less
+ * memory; 0.6-0.7 s for an embedded restart since the packages are bundled too.
  *
  * npm packages are bundled too, except those listed in EXTERNAL: Node resolving, reading and linking
  * each of the hundreds of files they would load was ~0.3 s of a 0.9 s restart (bench/README.md).
