@@ -84,7 +84,7 @@ function startInstance(role: 'primary' | 'secondary', env: NodeJS.ProcessEnv) {
 }
 
 const backend = instanceCount > 1 || values.postgres ? await prepareBackend('postgres') : null;
-if (backend && !('env' in backend)) throw new Error(`--instances needs PostgreSQL: ${backend.skipped}`);
+if (backend && !('env' in backend)) throw new Error(`--instances and --postgres need PostgreSQL: ${backend.skipped}`);
 const env =
   backend && 'env' in backend ? { ...process.env, ...backend.env, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } : process.env;
 const first = startInstance('primary', env);
@@ -223,7 +223,9 @@ async function measure(server: Ready, count: number) {
   };
 }
 
-const where = backend ? `${instanceCount} instances on ${backend.label} with Redis` : 'one instance, embedded database';
+const where = backend
+  ? `${instanceCount === 1 ? 'one instance' : `${instanceCount} instances`} on ${backend.label} with Redis`
+  : 'one instance, embedded database';
 log(`fan-out of one role change, ${rounds} rounds per size, ${perPrincipal} sockets per principal (server: Gatehouse, ${where})\n`);
 log('subscribers  deliveries first ms   p50 ms   p99 ms   max ms   KB/conn (heap+ext)   heap KB   RSS KB   target');
 const rows = [];
