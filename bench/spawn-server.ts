@@ -4,15 +4,17 @@
  * An IPC channel carries control messages (servers/control.ts) and ends the child if we die.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ControlMessage, ControlReply, LoopDelay } from './servers/control.js';
 import { serverNodeFlags } from '../bin/server-flags.mjs';
+import { buildOptions } from '../bin/server-build.mjs';
 
 const SERVERS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'servers');
+const ROOT = path.resolve(SERVERS_DIR, '..', '..');
 const START_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 20_000;
 const ECHOED_STDERR_LINES = 12;
@@ -39,11 +41,35 @@ export interface RunningServer<T> {
 /** Children still running, with a promise of their exit. */
 const live = new Map<ChildProcess, Promise<string>>();
 
-/** `name` is a file in bench/servers, without its extension. */
+let built: Promise<string> | null = null;
+
+/**
+ * The children, built once per run with the server build's options (bin/server-build.mjs: npm
+ * packages bundled, no keepNames), so they run as `gatehouse serve` does rather than through tsx.
+ * Inside the repository (dist/bench/<pid>), where the sources find the package root; removed at exit.
+ */
+function buildChildren(): Promise<string> {
+  built ??= (async () => {
+    const { build } = await import('esbuild');
+    const outdir = path.join(ROOT, 'dist', 'bench', String(process.pid));
+    process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+    const entryPoints = readdirSync(SERVERS_DIR)
+      .filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+      .map(file => path.join(SERVERS_DIR, file));
+    await build({ ...buildOptions(outdir), entryPoints });
+    return outdir;
+  })();
+  return built;
+}
+
+/** `name` is a file in bench/servers, without its extension. BENCH_FROM_SOURCES=1 runs it through tsx instead of built. */
 export async function spawnServer<T = object>(name: string, options: SpawnOptions = {}): Promise<RunningServer<T>> {
-  const script = path.join(SERVERS_DIR, `${name}.ts`);
+  const entry =
+    process.env.BENCH_FROM_SOURCES === '1'
+      ? ['--import', 'tsx', path.join(SERVERS_DIR, `${name}.ts`)]
+      : [path.join(await buildChildren(), `${name}.mjs`)];
   // The flags `gatehouse serve` runs with, for Gatehouse and its baselines alike: ratios compare code, not runtime settings.
-  const child = spawn(process.execPath, [...serverNodeFlags([], {}), '--import', 'tsx', script, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...serverNodeFlags([], {}), ...entry, ...(options.args ?? [])], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

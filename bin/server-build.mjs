@@ -70,6 +70,33 @@ async function buildKey(root) {
   return hash.digest('hex').slice(0, 16);
 }
 
+/**
+ * esbuild's options for the server (and for the benchmark children, bench/spawn-server.ts, so they
+ * run as users run Gatehouse): ESM for this Node, npm packages bundled but EXTERNAL, no keepNames.
+ */
+export function buildOptions(outdir) {
+  return {
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    // Each dynamic import stays a chunk of its own, loaded when first needed along with the
+    // packages it imports (the embedded database, the identity provider, the schema engine).
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: `node${process.versions.node.split('.')[0]}`,
+    plugins: [keepExternal],
+    // Bundled CommonJS modules call require (builtins, optional peers).
+    banner: { js: "import { createRequire as __ghCreateRequire } from 'node:module'; const require = __ghCreateRequire(import.meta.url);" },
+    // No keepNames: it would set `.name` on every named closure as it is made, 8 times per GraphQL
+    // request inside the bundled packages. Unset, a name changes only where two modules' top-level
+    // names collide (a few functions, no class of src/), and stack traces are mapped.
+    sourcemap: 'linked',
+    sourcesContent: false,
+    logLevel: 'silent',
+  };
+}
+
 /** The built CLI entry for the current sources, building it first when missing; null when it cannot be had. */
 export async function serverBuild(root = packageRoot) {
   const sources = path.join(root, 'src');
@@ -90,30 +117,7 @@ export async function serverBuild(root = packageRoot) {
     // and the other finds the same build in place.
     const scratch = path.join(outDir, `.building-${process.pid}`);
     try {
-      const { metafile } = await build({
-        entryPoints: [path.join(sources, 'cli', 'main.ts')],
-        outdir: scratch,
-        outExtension: { '.js': '.mjs' },
-        bundle: true,
-        // Each dynamic import stays a chunk of its own, loaded when first needed along with the
-        // packages it imports (the embedded database, the identity provider, the schema engine).
-        splitting: true,
-        platform: 'node',
-        format: 'esm',
-        target: `node${process.versions.node.split('.')[0]}`,
-        // npm packages are bundled too, each loaded file being a module Node must resolve, read and
-        // link (~0.3 s of a restart): all but those that find files of their own at run time.
-        plugins: [keepExternal],
-        // Bundled CommonJS modules call require (builtins, optional peers).
-        banner: { js: "import { createRequire as __ghCreateRequire } from 'node:module'; const require = __ghCreateRequire(import.meta.url);" },
-        // No keepNames: it would set \`.name\` on every named closure as it is made, 8 times per
-        // GraphQL request inside the bundled packages. Unset, a name changes only where two modules'
-        // top-level names collide (a few functions, no class here), and stack traces are mapped.
-        sourcemap: 'linked',
-        sourcesContent: false,
-        logLevel: 'silent',
-        metafile: true,
-      });
+      const { metafile } = await build({ ...buildOptions(scratch), entryPoints: [path.join(sources, 'cli', 'main.ts')], metafile: true });
       // What went into the build and what it loads from node_modules (tests read it; so can people).
       await writeFile(path.join(scratch, 'metafile.json'), JSON.stringify(metafile));
       await rename(scratch, dir).catch(error => {

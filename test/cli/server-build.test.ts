@@ -10,7 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain JavaScript beside the bin, without type declarations
 import { EXTERNAL, serverBuild } from '../../bin/server-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -29,7 +28,7 @@ describe('the server build', () => {
   const builds = async () => (await readdir(path.join(copy, 'dist', 'server'))).filter(name => !name.startsWith('.')).sort();
 
   it('is built once per state of the sources and runs the CLI from the package root', async () => {
-    const first: string = await serverBuild(copy);
+    const first = (await serverBuild(copy)) as string;
     expect(first).toMatch(new RegExp(`^${copy}/dist/server/[0-9a-f]{16}/main\\.mjs$`));
     expect(await serverBuild(copy)).toBe(first);
     expect(await builds()).toHaveLength(1);
@@ -50,7 +49,7 @@ describe('the server build', () => {
   }, 60_000);
 
   it('bundles the npm packages but those that must load from node_modules (EXTERNAL)', async () => {
-    const dir = path.dirname(await serverBuild(copy));
+    const dir = path.dirname((await serverBuild(copy)) as string);
     const { outputs } = JSON.parse(await readFile(path.join(dir, 'metafile.json'), 'utf8')) as {
       outputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
     };
