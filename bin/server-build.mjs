@@ -2,14 +2,15 @@
  * The server commands (`serve`, `idp`) start from one JavaScript file built from `src/` with
  * esbuild, instead of compiling every module through tsx's loader on each start: measured 2.3 s
  * to healthy from sources against 0.8 s from the build when it came (bench/startup.ts), and less
- * memory; 0.6-0.7 s for an embedded restart since the packages are bundled too.
+ * memory.
  *
  * npm packages are bundled too, except those listed in EXTERNAL: Node resolving, reading and linking
- * each of the hundreds of files they would load was ~0.3 s of a 0.9 s restart (bench/README.md).
+ * each of the hundreds of files they would load was ~0.3 s of a 0.9 s restart (0.6-0.7 s since).
  *
  * The build is kept in `dist/server/<key>/` under a key made of every source file's path, size and
- * modification time and of the installed packages' lock file, so an edit, a checkout, an upgrade or
- * an `npm install` builds again on the next start (about 1 s) and nothing stale is ever run.
+ * modification time, npm's lock files and this file, so an edit, a checkout, an upgrade, an
+ * `npm install` or a change of the options builds again on the next start (about 1 s) and nothing
+ * stale is ever run.
  * Any failure (no esbuild, a read-only install) falls back to the sources through tsx.
  */
 import { createHash } from 'node:crypto';
