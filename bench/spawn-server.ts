@@ -4,7 +4,7 @@
  * An IPC channel carries control messages (servers/control.ts) and ends the child if we die.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -51,7 +51,11 @@ let built: Promise<string> | null = null;
 function buildChildren(): Promise<string> {
   built ??= (async () => {
     const { build } = await import('esbuild');
-    const outdir = path.join(ROOT, 'dist', 'bench', String(process.pid));
+    const parent = path.join(ROOT, 'dist', 'bench');
+    // Builds left by runs that were killed before their exit handler ran.
+    for (const pid of existsSync(parent) ? readdirSync(parent) : [])
+      if (!isRunning(Number(pid))) rmSync(path.join(parent, pid), { recursive: true, force: true });
+    const outdir = path.join(parent, String(process.pid));
     process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
     const entryPoints = readdirSync(SERVERS_DIR)
       .filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))
@@ -60,6 +64,16 @@ function buildChildren(): Promise<string> {
     return outdir;
   })();
   return built;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** `name` is a file in bench/servers, without its extension. BENCH_FROM_SOURCES=1 runs it through tsx instead of built. */
