@@ -13,6 +13,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { Session } from 'node:inspector/promises';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/server.js';
+import { BENCH_SCHEMA, client, mapLimit } from '../servers/gatehouse-seed.js';
 
 const members = Number(process.argv[2] ?? 250);
 const primary = (process.argv[3] ?? 'primary') === 'primary';
@@ -70,54 +71,28 @@ function serve(change: () => Promise<{ sentAt: number; role: string }>) {
 
 /** The app, its room and its members (the subscribers' principals); the first member's role flips each round. */
 async function seed() {
-  async function call(token: string, method: string, path: string, body?: unknown) {
-    const res = await fetch(url + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = await res.json();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  }
-
+  const call = client(url);
   const developer = await services.principals.createDeveloperToken('fanout@bench.local');
-  const created = await call(developer.token, 'POST', '/dev/apps', { name: 'fanout' });
-  await call(developer.token, 'PUT', `/dev/apps/${created.id}/deployments/dev`, {
-    schema: {
-      version: 1,
-      tables: {},
-      resources: {
-        room: {
-          visibility: { default: 'members', allow: ['members'] },
-          defaultRole: 'writer',
-          grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
-          static: [],
-          shares: [],
-          owns: [],
-        },
-      },
-    },
-  });
-  const owner = await call(developer.token, 'POST', `/dev/apps/${created.id}/test-users`, { name: 'owner', env: 'dev' });
-  const resource = await call(owner.token, 'POST', '/v1/resources', { type: 'room', name: 'Town square' });
+  const created = await call<{ id: string }>(developer.token, 'POST', '/dev/apps', { name: 'fanout' });
+  await call(developer.token, 'PUT', `/dev/apps/${created.id}/deployments/dev`, { schema: BENCH_SCHEMA });
+  type User = { user_id: string; token: string };
+  const owner = await call<User>(developer.token, 'POST', `/dev/apps/${created.id}/test-users`, { name: 'owner', env: 'dev' });
+  const resource = await call<{ id: string }>(owner.token, 'POST', '/v1/resources', { type: 'room', name: 'Town square' });
 
   /** A test user who is an active member of the resource; its token subscribes. */
   async function addMember(i: number) {
-    const user = await call(developer.token, 'POST', `/dev/apps/${created.id}/test-users`, { name: `member-${i}`, env: 'dev' });
+    const user = await call<User>(developer.token, 'POST', `/dev/apps/${created.id}/test-users`, { name: `member-${i}`, env: 'dev' });
     await call(owner.token, 'POST', `/v1/resources/${resource.id}/invite`, { userId: user.user_id, role: 'reader' });
-    await call(user.token, 'POST', `/v1/resources/${resource.id}/accept`);
-    return user as { user_id: string; token: string };
+    await call(user.token, 'POST', `/v1/resources/${resource.id}/accept`, undefined);
+    return user;
   }
-  const users: { user_id: string; token: string }[] = [];
-  for (let i = 0; i < members; i += 10)
-    users.push(...(await Promise.all(Array.from({ length: Math.min(10, members - i) }, (_, j) => addMember(i + j)))));
+  const users = await mapLimit(members, 10, addMember);
   const target = users[0];
 
   let role: 'reader' | 'writer' = 'reader';
   return {
     tokens: users.map(u => u.token),
-    resourceId: resource.id as string,
+    resourceId: resource.id,
     async change() {
       role = role === 'reader' ? 'writer' : 'reader';
       const sentAt = performance.timeOrigin + performance.now();
