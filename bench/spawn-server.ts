@@ -13,8 +13,9 @@ import type { ControlMessage, ControlReply, LoopDelay } from './servers/control.
 import { serverNodeFlags } from '../bin/server-flags.mjs';
 import { buildOptions } from '../bin/server-build.mjs';
 
-const SERVERS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'servers');
-const ROOT = path.resolve(SERVERS_DIR, '..', '..');
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const SERVERS_DIR = path.join(BENCH_DIR, 'servers');
+const ROOT = path.resolve(BENCH_DIR, '..');
 const START_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 20_000;
 const ECHOED_STDERR_LINES = 12;
@@ -57,13 +58,25 @@ function buildChildren(): Promise<string> {
       if (!isRunning(Number(pid))) rmSync(path.join(parent, pid), { recursive: true, force: true });
     const outdir = path.join(parent, String(process.pid));
     process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
-    const entryPoints = readdirSync(SERVERS_DIR)
-      .filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-      .map(file => path.join(SERVERS_DIR, file));
-    await build({ ...buildOptions(outdir), entryPoints });
+    const entryPoints = [
+      ...readdirSync(SERVERS_DIR)
+        .filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+        .map(file => path.join(SERVERS_DIR, file)),
+      path.join(BENCH_DIR, 'feeds', 'fanout-server.ts'),
+    ];
+    await build({ ...buildOptions(outdir), outbase: BENCH_DIR, entryPoints });
     return outdir;
   })();
   return built;
+}
+
+/**
+ * How to run a bench child, `entry` relative to bench/ without its extension (`servers/control`,
+ * `feeds/fanout-server`): its built script, or with BENCH_FROM_SOURCES=1 its source through tsx.
+ */
+export async function childScript(entry: string): Promise<{ script: string; nodeArgs: string[] }> {
+  if (process.env.BENCH_FROM_SOURCES === '1') return { script: path.join(BENCH_DIR, `${entry}.ts`), nodeArgs: ['--import', 'tsx'] };
+  return { script: path.join(await buildChildren(), `${entry}.mjs`), nodeArgs: [] };
 }
 
 function isRunning(pid: number): boolean {
@@ -78,12 +91,9 @@ function isRunning(pid: number): boolean {
 
 /** `name` is a file in bench/servers, without its extension. BENCH_FROM_SOURCES=1 runs it through tsx instead of built. */
 export async function spawnServer<T = object>(name: string, options: SpawnOptions = {}): Promise<RunningServer<T>> {
-  const entry =
-    process.env.BENCH_FROM_SOURCES === '1'
-      ? ['--import', 'tsx', path.join(SERVERS_DIR, `${name}.ts`)]
-      : [path.join(await buildChildren(), `${name}.mjs`)];
+  const { script, nodeArgs } = await childScript(`servers/${name}`);
   // The flags `gatehouse serve` runs with, for Gatehouse and its baselines alike: ratios compare code, not runtime settings.
-  const child = spawn(process.execPath, [...serverNodeFlags([], {}), ...entry, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...serverNodeFlags([], {}), ...nodeArgs, script, ...(options.args ?? [])], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

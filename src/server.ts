@@ -21,6 +21,7 @@ import { type Config, databaseOptionsOf } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import type { Context } from './graphql/builder.js';
 import { graphqlErrorResponse, graphqlRefusal, maskError, restError } from './error-responses.js';
+import { AppError } from './errors.js';
 import { boundedParseCache, graphqlLimitPlugins, rowBudgetCheck } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
@@ -212,6 +213,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       }
     }
     const response = await yoga.handleRequest(forYoga, { requestContext: context });
+    // Yoga has no parser for the body's type (text/plain, XML, none): it answers 415 with no body.
+    if (response.status === 415 && response.body === null) return graphqlErrorResponse(unsupportedGraphqlBody(request.headers.get('content-type')));
     // The only HTML Yoga answers with is the GraphiQL page (outside production).
     return response.headers.get('content-type')?.startsWith('text/html') ? withHeaders(response, GRAPHIQL_PAGE_HEADERS, {}) : response;
   }
@@ -431,5 +434,15 @@ const useSharedSubscribe: Plugin = {
 function isSubscription(document: DocumentNode, operationName?: string | null): boolean {
   return document.definitions.some(
     d => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'subscription' && (!operationName || d.name?.value === operationName),
+  );
+}
+
+/** What POST /graphql reads, for the 415 a body of another type gets. */
+function unsupportedGraphqlBody(contentType: string | null): AppError {
+  const sent = contentType ? `Content-Type ${contentType.split(';')[0].trim().slice(0, 100)}` : 'no Content-Type';
+  return new AppError(
+    'unsupported_media_type',
+    415,
+    `POST /graphql takes a JSON body {"query", "variables"} with Content-Type: application/json; it got ${sent}.`,
   );
 }

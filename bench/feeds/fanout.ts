@@ -10,7 +10,7 @@
  *
  * Subscribers are spread over active members of the resource, `--per-principal` sockets each
  * (the default cap is WS_MAX_SOCKETS_PER_PRINCIPAL=20). `--json` ends the output with one line
- * `{"rows":[{subscribers, first, p50, p99, max, bytesPerSocket, heapPerSocket, rssPerSocket, deliveries, expected}]}`
+ * `{"rows":[{subscribers, first, p50, p99, max, roundP99s, bytesPerSocket, heapPerSocket, rssPerSocket, deliveries, expected}]}`
  * (milliseconds and bytes) for `npm run bench`.
  *
  * `--instances N` (N > 1) runs N Gatehouse processes on a scratch PostgreSQL database with the Redis
@@ -19,12 +19,12 @@
  * `--postgres` runs one instance that way (the same path as N, for comparison).
  */
 import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { connect as netConnect, type Socket } from 'node:net';
 import { serverNodeFlags } from '../../bin/server-flags.mjs';
 import { prepareBackend } from '../backends.js';
+import { childScript } from '../spawn-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -52,9 +52,11 @@ interface Ready {
 }
 
 /** One Gatehouse child (fanout-server.ts) and its IPC requests. */
-function startInstance(role: 'primary' | 'secondary', env: NodeJS.ProcessEnv) {
-  const child = fork(fileURLToPath(new URL('./fanout-server.ts', import.meta.url)), [String(Math.ceil(Math.max(...counts) / perPrincipal)), role], {
-    execArgv: [...serverNodeFlags([], {}), '--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
+async function startInstance(role: 'primary' | 'secondary', env: NodeJS.ProcessEnv) {
+  // Built as the other bench children are (bench/spawn-server.ts), with the server's Node flags.
+  const { script, nodeArgs } = await childScript('feeds/fanout-server');
+  const child = fork(script, [String(Math.ceil(Math.max(...counts) / perPrincipal)), role], {
+    execArgv: [...serverNodeFlags([], {}), ...nodeArgs, '--expose-gc', '--max-old-space-size=4096'],
     stdio: ['ignore', values.json ? 'ignore' : 'inherit', 'inherit', 'ipc'],
     env,
   });
@@ -87,9 +89,9 @@ const backend = instanceCount > 1 || values.postgres ? await prepareBackend('pos
 if (backend && !('env' in backend)) throw new Error(`--instances and --postgres need PostgreSQL: ${backend.skipped}`);
 const env =
   backend && 'env' in backend ? { ...process.env, ...backend.env, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } : process.env;
-const first = startInstance('primary', env);
+const first = await startInstance('primary', env);
 const server = await first.ready;
-const others = Array.from({ length: instanceCount - 1 }, () => startInstance('secondary', env));
+const others = await Promise.all(Array.from({ length: instanceCount - 1 }, () => startInstance('secondary', env)));
 const urls = [server.url, ...(await Promise.all(others.map(other => other.ready))).map(other => other.url)];
 const { ask } = first;
 
@@ -181,6 +183,7 @@ async function measure(server: Ready, count: number) {
   const idle = (await ask('memory')).memory;
   if (process.env.FANOUT_HEAP) log(`  heap snapshot with ${count} idle sockets: ${(await ask('heap-snapshot')).file}`);
   const latencies: number[] = [];
+  const roundP99s: number[] = [];
   if (process.env.FANOUT_PROF) await ask('profile-start');
   for (let round = 0; round < rounds; round++) {
     arrivals = [];
@@ -194,7 +197,9 @@ async function measure(server: Ready, count: number) {
     const sample = seen.sample as Buffer | null;
     const row = sample && JSON.parse(String(firstFramePayload(sample))).payload?.data?.membersLive?.row;
     if (row?.role !== role) console.warn(`  round ${round}: expected role ${role}, got ${sample}`);
-    latencies.push(...arrivals.map(t => t - sentAt));
+    const thisRound = arrivals.map(t => t - sentAt).sort((a, b) => a - b);
+    latencies.push(...thisRound);
+    roundP99s.push(percentile(thisRound, 99));
     await new Promise(r => setTimeout(r, 200));
   }
   if (process.env.FANOUT_PROF) log(`  CPU profile of the rounds: ${(await ask('profile-stop')).file}`);
@@ -216,6 +221,7 @@ async function measure(server: Ready, count: number) {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     max: latencies[latencies.length - 1],
+    roundP99s,
     // What the process holds per socket (JS heap + buffers); RSS moves in pages and heap reservations.
     bytesPerSocket: (idle.heapUsed + idle.external - before.heapUsed - before.external) / onFirst,
     heapPerSocket: (idle.heapUsed - before.heapUsed) / onFirst,
@@ -247,6 +253,7 @@ for (const count of counts) {
       count >= 5000 ? verdict : '',
     ].join(' '),
   );
+  log(`${''.padStart(11)} p99 by round: ${r.roundP99s.map(p => p.toFixed(1)).join(', ')} ms`);
 }
 await Promise.all([first, ...others].map(instance => instance.stop()));
 await backend?.drop();

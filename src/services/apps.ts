@@ -177,7 +177,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
       const taken = origins.length ? await prisma.appOrigin.findMany({ where: { origin: { in: sameHost } } }) : [];
       if (taken.length) throw conflict('origin_taken', `Origin ${taken[0].origin} already belongs to another app.`);
       const id = newId('app', 8);
-      const app = await prisma.app.create({
+      await prisma.app.create({
         data: {
           id,
           name,
@@ -185,10 +185,11 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
           origins: { create: origins.map(origin => ({ origin })) },
           clients: { create: [{ clientId: newId('cli', 12), redirectUris }] },
         },
-        include: { origins: true, clients: true, deployments: { select: { env: true } } },
       });
       for (const origin of origins) originCache.delete(origin);
-      return toView(app);
+      // Read back after the write's own transaction: an `include` inside it has Prisma send its
+      // relation queries at once on the transaction's one pg client (deprecated by pg 8, gone in 9).
+      return toView(await ownedApp(developerId, id));
     },
 
     async list(developerId: string): Promise<AppView[]> {

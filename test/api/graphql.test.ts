@@ -66,6 +66,21 @@ describe('GraphQL mirrors the REST shims', () => {
     expect(anonymous.errors[0].extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
   });
 
+  it('answers a body of a type it cannot read with 415 unsupported_media_type and says what it takes', async () => {
+    // Bytes, not a string: fetch would label a string text/plain itself.
+    const query = new TextEncoder().encode(JSON.stringify({ query: '{ __typename }' }));
+    for (const contentType of ['text/plain', 'application/xml; charset=utf-8', null]) {
+      const res = await ctx.fetch('/graphql', { method: 'POST', headers: contentType ? { 'content-type': contentType } : {}, body: query });
+      expect(res.status).toBe(415);
+      const body = await res.json();
+      expect(body.errors[0].extensions).toEqual({ code: 'unsupported_media_type', status: 415 });
+      expect(body.errors[0].message).toContain('Content-Type: application/json');
+      expect(body.errors[0].message).toContain(contentType ? contentType.split(';')[0] : 'no Content-Type');
+    }
+    const json = await ctx.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: query });
+    expect(await json.json()).toEqual({ data: { __typename: 'Query' } });
+  });
+
   it('rejects unknown enum values and wrong types naming the argument', async () => {
     const bad = await s.users.alice.gql(`mutation($input: CreateResourceInput!) { createResource(input: $input) { id } }`, {
       input: { type: 'team', name: 'x', visibility: 'secret' },

@@ -177,6 +177,7 @@ export async function createPostgresScratchDatabase(): Promise<ScratchPostgresDa
  * Database drops it. Throws when no server is reachable: guard with postgresTestUrl().
  */
 export async function createPostgresTestDatabase(settings: TransactionSettings = {}): Promise<Database> {
+  failOnOverlappingPgQueries();
   const scratch = await createPostgresScratchDatabase();
   let database: Database;
   try {
@@ -194,6 +195,23 @@ export async function createPostgresTestDatabase(settings: TransactionSettings =
         await scratch.drop();
       })()),
   };
+}
+
+let watchingPg = false;
+
+/**
+ * pg 8 warns, once per process, when a query is sent on a client still running one (pg 9 will
+ * refuse it). In a transaction that is Prisma sending an `include`'s relation queries at once on
+ * its one client (src/services/apps.ts `create`): the suite fails where it first happens, instead of a
+ * server printing the warning on PostgreSQL.
+ */
+function failOnOverlappingPgQueries(): void {
+  if (watchingPg) return;
+  watchingPg = true;
+  process.on('warning', warning => {
+    if (warning.name === 'DeprecationWarning' && warning.message.includes('already executing a query'))
+      throw new Error(`Overlapping queries on one pg client (a Prisma include inside a transaction?): ${warning.message}`);
+  });
 }
 
 /**
