@@ -15,7 +15,7 @@ import { useCsrfForMutations } from './auth/csrf.js';
 import { dashboardUserOf } from './auth/dashboard-session.js';
 import { createGatewayAuth } from './auth/gateway-setup.js';
 import { type Mount, type RequestContext, apiPathOf } from './auth/request-context.js';
-import { type Incoming, createNodeEdge, fetchIncoming } from './lib/node-edge.js';
+import { type Incoming, answerClientError, createNodeEdge, fetchIncoming } from './lib/node-edge.js';
 import { type ResolvedAuth, resolveCaller } from './auth/resolve-caller.js';
 import { type Config, databaseOptionsOf } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
@@ -277,6 +277,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     nodeEdge.serve(req, res);
   });
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   const upkeep = scheduleUpkeep(services);
   const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', mountOf: gateway.mountOf, limits: config.feeds });
 

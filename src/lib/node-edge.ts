@@ -125,3 +125,42 @@ export function createNodeEdge({ respond, fetchAPI, fallback }: EdgeOptions) {
     },
   };
 }
+
+/** What node's parser refuses before a request exists, as the status node itself would send. */
+const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    code: 'headers_too_large',
+    message: 'The request line and headers are larger than the server reads (16 KiB): shorten the URL or the headers.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: 'Request Timeout',
+    code: 'request_timeout',
+    message: 'The request did not arrive in full in time.',
+  },
+};
+
+/**
+ * Answers a request node's HTTP parser refused (an unknown method, a malformed line or header,
+ * headers past the limit) with the status node would send and a JSON error body like every other
+ * error's, instead of node's bare status line. Nothing is written on a connection whose response
+ * has begun or that is gone.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  const started = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (error.code === 'ECONNRESET' || !socket.writable || started) return void socket.destroy();
+  const known = CLIENT_ERRORS[error.code ?? ''];
+  const { status, reason, code, message } = known ?? {
+    status: 400,
+    reason: 'Bad Request',
+    code: 'invalid_argument',
+    message: `The request is not valid HTTP/1.1 (${error.code === 'HPE_INVALID_METHOD' ? 'unknown method' : 'malformed request line or header'}).`,
+  };
+  const body = JSON.stringify({ error: code, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -145,20 +145,20 @@ describe('the node edge and the fetch adapter', () => {
   });
 });
 
-describe('a Host header or target that makes no URL', () => {
-  /** One raw HTTP/1.1 request (node's client would refuse to send these); the status line and the body. */
-  function raw(head: string, body = ''): Promise<{ status: number; body: string }> {
-    const { port } = new URL(ctx.url);
-    return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1');
-      let text = '';
-      socket.setEncoding('utf8').on('data', chunk => (text += chunk));
-      socket.on('end', () => resolve({ status: Number(text.split(' ')[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) }));
-      socket.on('error', reject);
-      socket.end(`${head}\r\nConnection: close\r\n\r\n${body}`);
-    });
-  }
+/** One raw HTTP/1.1 request (node's client would refuse to send these); the status line and the body. */
+function raw(head: string, body = ''): Promise<{ status: number; body: string }> {
+  const { port } = new URL(ctx.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let text = '';
+    socket.setEncoding('utf8').on('data', chunk => (text += chunk));
+    socket.on('end', () => resolve({ status: Number(text.split(' ')[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) }));
+    socket.on('error', reject);
+    socket.end(`${head}\r\nConnection: close\r\n\r\n${body}`);
+  });
+}
 
+describe('a Host header or target that makes no URL', () => {
   it.each([
     ['a Host with a space', `GET /v1/resources/x HTTP/1.1\r\nHost: a b`],
     ['a Host with a path, which would move the route', `GET /v1/resources/x HTTP/1.1\r\nHost: 127.0.0.1/auth/session?`],
@@ -168,6 +168,18 @@ describe('a Host header or target that makes no URL', () => {
     const { status, body } = await raw(head, sent);
     expect(status).toBe(400);
     expect(JSON.parse(body)).toMatchObject({ error: 'invalid_argument', message: expect.stringContaining('Host header and target') });
+  });
+});
+
+describe("a request node's HTTP parser refuses", () => {
+  it.each([
+    ['an unknown method', `BREW /v1/resources HTTP/1.1\r\nHost: 127.0.0.1`, 400, 'invalid_argument', 'unknown method'],
+    ['a malformed header', `GET /v1/resources HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: x`, 400, 'invalid_argument', 'not valid HTTP/1.1'],
+    ['a target past the header limit', `GET /v1/resources/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1`, 431, 'headers_too_large', 'shorten'],
+  ])('gets a JSON error with a code, as every other refusal: %s', async (_name, head, status, code, words) => {
+    const answer = await raw(head);
+    expect(answer.status).toBe(status);
+    expect(JSON.parse(answer.body)).toEqual({ error: code, message: expect.stringContaining(words) });
   });
 });
 
