@@ -158,9 +158,30 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: import('
     code: 'invalid_argument',
     message: `The request is not valid HTTP/1.1 (${error.code === 'HPE_INVALID_METHOD' ? 'unknown method' : 'malformed request line or header'}).`,
   };
+  endWithError(socket, status, reason, code, message);
+}
+
+/**
+ * Writes a whole JSON error response on a raw socket and closes it: for answers given before a
+ * request object exists (a refused parse, a refused WebSocket upgrade).
+ */
+export function endWithError(
+  socket: import('node:stream').Duplex,
+  status: number,
+  reason: string,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  // A raw socket past node's HTTP parser has no error listener: a peer that resets before the
+  // write would otherwise raise an uncaught ECONNRESET and end the process.
+  socket.on('error', () => socket.destroy());
   const body = JSON.stringify({ error: code, message });
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+      `X-Content-Type-Options: nosniff\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
 }

@@ -13,6 +13,7 @@ import { resolveCaller } from '../auth/resolve-caller.js';
 import { graphqlRefusal } from '../error-responses.js';
 import { AppError, isAppError } from '../errors.js';
 import { assertNoNulInOperation } from '../lib/body.js';
+import { endWithError } from '../lib/node-edge.js';
 import type { Services } from '../services/index.js';
 import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './limits.js';
 import { DIRECT_FRAMES, type DirectFrames } from './shared-subscribe.js';
@@ -70,14 +71,20 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
   }
 
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
-    // Refused before the handshake: a full process spends nothing on the socket.
-    if (wss.clients.size >= limits.maxSockets) {
-      socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
+    // Node leaves an upgraded socket without an error listener, and ws adds its own only at the
+    // handshake: a peer resetting meanwhile must not raise an uncaught error.
+    socket.on('error', () => socket.destroy());
     mountFor(request).then(
       mount => {
-        if (!mount) return socket.destroy();
+        if (!mount) {
+          const message = `No WebSocket endpoint here: live feeds are at ${path} (graphql-transport-ws), /_osg${path} on an app's origin.`;
+          return endWithError(socket, 404, 'Not Found', 'not_found', message);
+        }
+        // Refused before the handshake: a full process spends nothing more on the socket.
+        if (wss.clients.size >= limits.maxSockets) {
+          const message = `This server holds its maximum of ${limits.maxSockets} live-feed sockets: retry in a few seconds.`;
+          return endWithError(socket, 503, 'Service Unavailable', 'busy', message, { 'Retry-After': '5' });
+        }
         wss.handleUpgrade(request, socket, head, ws => {
           audiences.set(ws, mount.host?.appId ?? null);
           wss.emit('connection', ws, request);

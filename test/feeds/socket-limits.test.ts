@@ -3,6 +3,7 @@
  * sockets per process are refused with their documented error or close code, and freed on close.
  */
 import { type Client as WsClient, createClient } from 'graphql-ws';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE_CODES, TOO_MANY_SUBSCRIPTIONS } from '../../src/realtime/websocket.js';
@@ -178,13 +179,64 @@ describe('sockets per process', () => {
   it('answers the upgrade past WS_MAX_SOCKETS with 503 and Retry-After, before any handshake', async () => {
     const first = openSocket(ctx.url, s.users.carol.token!);
     await first.connected;
-    const refused = new WebSocket(wsUrl(ctx.url), 'graphql-transport-ws');
-    const response = await new Promise<{ status?: number; retryAfter?: string }>((resolve, reject) => {
-      refused.on('unexpected-response', (_request, res) => resolve({ status: res.statusCode, retryAfter: res.headers['retry-after'] }));
-      refused.on('open', () => reject(new Error('the socket past the cap was accepted')));
-      refused.on('error', () => {});
-    });
-    expect(response).toEqual({ status: 503, retryAfter: '5' });
+    const response = await refusedUpgrade(wsUrl(ctx.url));
+    expect(response).toMatchObject({ status: 503, retryAfter: '5', body: { error: 'busy', message: expect.stringContaining('maximum of 1') } });
     await first.client.dispose();
   });
+
+  it('answers an upgrade on a path that has no feed with 404 not_found, naming where the feeds are', async () => {
+    const response = await refusedUpgrade(wsUrl(ctx.url).replace('/graphql', '/v1/resources'));
+    expect(response).toMatchObject({ status: 404, body: { error: 'not_found', message: expect.stringContaining('/graphql') } });
+  });
 });
+
+describe('upgrades whose client resets the connection at once', () => {
+  let ctx: TestContext;
+  let s: Seed;
+
+  beforeAll(async () => {
+    ctx = await startWithLimits({ WS_MAX_SOCKETS: '1' });
+    s = await seed(ctx, ['dave']);
+  });
+  afterAll(() => ctx.close());
+
+  it('leave the server up, whether refused (no feed there, process full) or handed to the handshake', async () => {
+    const { port } = new URL(ctx.url);
+    const resetAfterUpgrade = (path: string) =>
+      new Promise<void>(resolve => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+              'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n',
+          );
+          socket.resetAndDestroy();
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve());
+      });
+    // A feed socket first, so the rest of /graphql's upgrades meet the full process.
+    const held = openSocket(ctx.url, s.users.dave.token!);
+    await held.connected;
+    for (const path of ['/v1/resources', '/graphql']) await Promise.all(Array.from({ length: 50 }, () => resetAfterUpgrade(path)));
+    await held.client.dispose();
+    await new Promise(resolve => setTimeout(resolve, 200));
+    expect((await ctx.fetch('/healthz')).status).toBe(200);
+    const after = openSocket(ctx.url, s.users.dave.token!);
+    await after.connected;
+    await after.client.dispose();
+  });
+});
+
+/** An upgrade the server answers with an HTTP response instead of the handshake: its status, Retry-After and JSON body. */
+function refusedUpgrade(url: string): Promise<{ status?: number; retryAfter?: string; body: unknown }> {
+  const refused = new WebSocket(url, 'graphql-transport-ws');
+  return new Promise((resolve, reject) => {
+    refused.on('unexpected-response', (_request, res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', chunk => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, retryAfter: res.headers['retry-after'], body: JSON.parse(text) }));
+    });
+    refused.on('open', () => reject(new Error('the upgrade was accepted')));
+    refused.on('error', () => {});
+  });
+}
