@@ -35,6 +35,10 @@ function internal(error: unknown): ErrorShape {
   };
 }
 
+function isClientAbort(error: unknown): boolean {
+  return error instanceof Error && error.message === 'aborted' && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
+}
+
 /** Classifies any thrown value (an original error or a GraphQLError around one). */
 export function describeError(error: unknown): ErrorShape {
   const original = error instanceof GraphQLError ? (error.originalError ?? null) : error;
@@ -50,6 +54,9 @@ export function describeError(error: unknown): ErrorShape {
     );
   }
   if (original instanceof ZodError) return describeError(zodToAppError(original));
+  // The client closed the connection while its body was read (node's IncomingMessage 'aborted'):
+  // its going away, not a server fault, and nobody reads the answer.
+  if (isClientAbort(original)) return { code: 'request_aborted', status: 400, message: 'The client closed the connection before its body arrived.' };
   // A unique key taken by a concurrent commit: Prisma's own P2002, or 23505 from a raw statement.
   if ((original instanceof Prisma.PrismaClientKnownRequestError && original.code === 'P2002') || sqlStateOf(original) === '23505') {
     return { code: 'conflict', status: 409, message: 'A concurrent request changed the same record; retry.' };

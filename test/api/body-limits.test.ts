@@ -4,8 +4,10 @@
  * and the connection is closed rather than drained.
  */
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/lib/body.js';
+import { captureLogs, setLogLevel } from '../../src/lib/logger.js';
 import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
 
 let ctx: TestContext;
@@ -133,5 +135,34 @@ describe('MAX_BODY_BYTES: one limit on the bytes actually read', () => {
   it('keeps GET /graphql working', async () => {
     const res = await s.users.alice.get(`/graphql?query=${encodeURIComponent('{ me { id } }')}`);
     expect(res).toMatchObject({ status: 200, body: { data: { me: { id: s.users.alice.id } } } });
+  });
+});
+
+describe('a client that goes away in the middle of its body', () => {
+  it('is not an unexpected error: nothing is logged above debug, and the server goes on', async () => {
+    const { port } = new URL(ctx.url);
+    const abandon = (path: string, headers: string) =>
+      new Promise<void>(resolve => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${headers}\r\n\r\n{"query":`);
+          setTimeout(() => socket.resetAndDestroy(), 20);
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve());
+      });
+    setLogLevel('info');
+    const logs = captureLogs();
+    try {
+      for (const path of ['/graphql', '/v1/resources', '/auth/token', '/v1/resources/x/invite'])
+        for (const framing of ['Content-Length: 1000', 'Transfer-Encoding: chunked'])
+          await abandon(path, `${framing}\r\nAuthorization: Bearer ${s.users.alice.token}`);
+      // The aborted reads settle after the sockets close.
+      await new Promise(resolve => setTimeout(resolve, 200));
+    } finally {
+      logs.stop();
+      setLogLevel('silent');
+    }
+    expect(logs.lines.filter(line => line.level > 20)).toEqual([]);
+    expect((await s.users.alice.get('/v1/resources')).status).toBe(200);
   });
 });
