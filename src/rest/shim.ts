@@ -97,14 +97,15 @@ export function createRestShim({ yoga, schema, contextFor }: RestShimOptions, ro
     try {
       const { route } = found.entry;
       const { method, url } = context;
-      const readsBody = method !== 'GET' && method !== 'HEAD';
-      const body = routeInput(route.body, readsBody ? parseJsonObject(await context.body()) : {}, 'body', route.body !== undefined);
-      const query = routeInput(route.query, url.search ? Object.fromEntries(url.searchParams) : {}, 'query', true);
-      const variableValues = route.variables({ params: found.params, query, body });
+      // The credential before the input: a refused token or a missing CSRF header is what to fix first.
       const auth: ResolvedAuth =
         route.credential === 'dashboard' ? { caller: null, credential: 'cookie', csrf: hasCsrfHeader(context.headers) } : await context.auth();
       // REST's CSRF rule is by method (a state-changing method), GraphQL's by operation (a mutation).
       assertCsrf(auth, isStateChanging(method));
+      const readsBody = method !== 'GET' && method !== 'HEAD';
+      const body = routeInput(route.body, readsBody ? parseJsonObject(await context.body()) : {}, 'body', route.body !== undefined);
+      const query = routeInput(route.query, url.search ? Object.fromEntries(url.searchParams) : {}, 'query', true);
+      const variableValues = route.variables({ params: found.params, query, body });
       const result = await found.entry.run()(await contextFor(context, auth), variableValues);
       if (result.errors?.length) return restError(result.errors[0]);
       return json(200, route.respond((result.data as { result: unknown }).result));

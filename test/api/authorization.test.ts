@@ -211,3 +211,15 @@ describe("item 15: app registration refuses the gateway's hosts and unsafe redir
     expect(gqlError(redirect)).toMatchObject({ code: 'invalid_redirect_uri', status: 400 });
   });
 });
+
+describe('the credential is checked before the input', () => {
+  it('a refused bearer token with a malformed body is 401 invalid_token, not a validation error', async () => {
+    const res = await ctx.fetch('/v1/resources', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer not-a-token' },
+      body: JSON.stringify({ name: 5 }),
+    });
+    expect(res.status).toBe(401);
+    expect((await res.json()).error).toBe('invalid_token');
+  });
+});
