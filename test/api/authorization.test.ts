@@ -213,10 +213,10 @@ describe("item 15: app registration refuses the gateway's hosts and unsafe redir
 });
 
 describe('the credential is checked before the input', () => {
-  it('a refused bearer token with a malformed body is 401 invalid_token, not a validation error', async () => {
+  it('a refused bearer token (a test-session token this server never minted) with a malformed body is 401 invalid_token', async () => {
     const res = await ctx.fetch('/v1/resources', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer not-a-token' },
+      headers: { 'content-type': 'application/json', authorization: 'Bearer gst_not-a-token-this-server-minted' },
       body: JSON.stringify({ name: 5 }),
     });
     expect(res.status).toBe(401);
