@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ControlMessage, ControlReply, LoopDelay } from './servers/control.js';
-import { serverNodeFlags } from '../bin/server-flags.mjs';
+import { serverEnv, serverNodeFlags } from '../bin/server-flags.mjs';
 import { buildOptions } from '../bin/server-build.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -94,7 +94,7 @@ export async function spawnServer<T = object>(name: string, options: SpawnOption
   const { script, nodeArgs } = await childScript(`servers/${name}`);
   // The flags `gatehouse serve` runs with, for Gatehouse and its baselines alike: ratios compare code, not runtime settings.
   const child = spawn(process.execPath, [...serverNodeFlags([], {}), ...nodeArgs, script, ...(options.args ?? [])], {
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, ...serverEnv(), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const exited = new Promise<string>(resolve =>

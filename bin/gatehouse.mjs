@@ -5,13 +5,16 @@
  * hook lets a user's schema file anywhere on disk import 'gatehouse/schema'.
  */
 
-// The server commands run with the Node flags of bin/server-flags.mjs: re-executed in place (same
-// pid, same stdio) with the missing ones, before anything loads. GATEHOUSE_NO_REEXEC=1 opts out.
+// The server commands run with the Node flags and environment of bin/server-flags.mjs: re-executed
+// in place (same pid, same stdio) with what is missing, before anything loads (glibc reads its
+// malloc settings only at exec). GATEHOUSE_NO_REEXEC=1 opts out.
 const SERVER_COMMANDS = new Set(['serve', 'idp']);
 if (SERVER_COMMANDS.has(process.argv[2]) && typeof process.execve === 'function' && process.env.GATEHOUSE_NO_REEXEC !== '1') {
-  const { serverNodeFlags } = await import('./server-flags.mjs');
+  const { serverEnv, serverNodeFlags } = await import('./server-flags.mjs');
   const missing = serverNodeFlags().filter(flag => !process.execArgv.includes(flag));
-  if (missing.length) process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], process.env);
+  const env = serverEnv();
+  if (missing.length || Object.keys(env).length)
+    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, ...env });
 }
 
 // V8's compiled code for every module loaded, kept on disk between runs (in the OS temp dir).

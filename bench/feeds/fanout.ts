@@ -22,7 +22,7 @@ import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { connect as netConnect, type Socket } from 'node:net';
-import { serverNodeFlags } from '../../bin/server-flags.mjs';
+import { serverEnv, serverNodeFlags } from '../../bin/server-flags.mjs';
 import { prepareBackend } from '../backends.js';
 import { childScript } from '../spawn-server.js';
 
@@ -58,7 +58,7 @@ async function startInstance(role: 'primary' | 'secondary', env: NodeJS.ProcessE
   const child = fork(script, [String(Math.ceil(Math.max(...counts) / perPrincipal)), role], {
     execArgv: [...serverNodeFlags([], {}), ...nodeArgs, '--expose-gc', '--max-old-space-size=4096'],
     stdio: ['ignore', values.json ? 'ignore' : 'inherit', 'inherit', 'ipc'],
-    env,
+    env: { ...env, ...serverEnv(env) },
   });
   let nextId = 1;
   const pending = new Map<number, (reply: any) => void>();

@@ -279,6 +279,9 @@ describe('migrate and dev-token create (database bootstrap)', () => {
       const cmdline = await readFile(`/proc/${child.pid}/cmdline`, 'utf8');
       expect(cmdline).toMatch(/--v8-pool-size=[1-4]\0/);
       if (Number(process.versions.node.split('.')[0]) < 24) expect(cmdline).toContain('--experimental-async-context-frame');
+      // ... and its environment: glibc's fixed mmap threshold (4 MiB unless the user set one).
+      const environ = await readFile(`/proc/${child.pid}/environ`, 'utf8');
+      expect(environ).toContain(`\0MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_ ?? 4 * 1024 * 1024}\0`);
 
       const created = await gatehouse(['dev-token', 'create', '--developer', 'while-serving@example.test', '--json'], { DATA_DIR: dataDir });
       expect(created.code).toBe(0);
