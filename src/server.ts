@@ -26,6 +26,7 @@ import { boundedParseCache, graphqlLimitPlugins, rowBudgetCheck } from './graphq
 import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
 import { sharedSubscribe } from './realtime/shared-subscribe.js';
+import { useSseLimits } from './realtime/sse-limits.js';
 import { attachWebSocketFeeds } from './realtime/websocket.js';
 import { GRAPHIQL_PAGE_HEADERS, graphiqlOptions } from './rest/graphiql.js';
 import { openApiDocument } from './rest/openapi.js';
@@ -135,6 +136,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       // graphql-jit hands subscription resolvers the variables instead of their arguments, so
       // subscriptions run on graphql-js, sharing each event's result across subscribers.
       useSharedSubscribe,
+      // SSE streams per principal and in all, as sockets are bounded (src/realtime/sse-limits.ts).
+      useSseLimits(config.feeds),
       useCsrfForMutations(),
     ],
   });
@@ -288,7 +291,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     async fetch(request: Request) {
       // Built is ready for in-process calls (/healthz); stop() clears it, start() sets it again.
       if (!server.listening) ready = true;
-      return adapter.fetch(request, { remoteAddress: '127.0.0.1' });
+      return cancelStreamOnAbort(await adapter.fetch(request, { remoteAddress: '127.0.0.1' }), request.signal);
     },
     async start() {
       await ensureListening(config.port, config.host);
@@ -446,4 +449,35 @@ function unsupportedGraphqlBody(contentType: string | null): AppError {
     415,
     `POST /graphql takes a JSON body {"query", "variables"} with Content-Type: application/json; it got ${sent}.`,
   );
+}
+
+/**
+ * An in-process caller's abort ends a streamed answer (SSE) as a closed connection does on a
+ * socket: Yoga ends a subscription only when its response stream is cancelled, and in-process no
+ * connection closes, so an aborted stream would keep its feed listening (and its SSE place) for
+ * the life of the app. The body is read through a reader of ours that the abort cancels.
+ */
+function cancelStreamOnAbort(response: Response, signal: AbortSignal | undefined): Response {
+  if (!signal || signal.aborted || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  const reader = response.body.getReader();
+  const onAbort = () => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          signal.removeEventListener('abort', onAbort);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      signal.removeEventListener('abort', onAbort);
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

@@ -72,4 +72,24 @@ describe('App.fetch', () => {
     await expect.poll(() => ctx.app.services.deps.bus.hasListeners(`member:${id}`), { timeout: 5000 }).toBe(false);
     expect(ctx.app.server.listening).toBe(false);
   });
+
+  it("ends the server's side of an SSE stream when the caller aborts, as a closed connection does", async () => {
+    const id = await createResource(s.users.alice, 'team', 'Aborted SSE');
+    const controller = new AbortController();
+    const res = await ctx.app.fetch(
+      new Request('http://gatehouse.test/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.users.alice.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id } }),
+        signal: controller.signal,
+      }),
+    );
+    const reader = res.body!.getReader();
+    await ctx.attached(`member:${id}`);
+    controller.abort();
+    await expect.poll(() => ctx.app.services.deps.bus.hasListeners(`member:${id}`), { timeout: 5000 }).toBe(false);
+    // What was already written (the opening ping) can still be read; then the stream ends.
+    let reads = 0;
+    while (!(await reader.read()).done) expect(++reads).toBeLessThan(5);
+  });
 });

@@ -190,6 +190,79 @@ describe('sockets per process', () => {
   });
 });
 
+describe('SSE streams per principal and per process', () => {
+  let ctx: TestContext;
+  let s: Seed;
+  let team: string;
+
+  beforeAll(async () => {
+    // Over a socket: a stream ends when its client's connection does.
+    ctx = await startWithLimits({ WS_MAX_SOCKETS_PER_PRINCIPAL: '2', WS_MAX_SOCKETS: '3' });
+    s = await seed(ctx, ['erin', 'frank']);
+    team = await createResource(s.users.erin, 'team', 'Streamed');
+    await s.users.erin.post(`/v1/resources/${team}/invite`, { userId: s.users.frank.id, role: 'reader' });
+    await s.users.frank.post(`/v1/resources/${team}/accept`);
+  });
+  afterAll(() => ctx.close());
+
+  /** An SSE subscription to the roster; `first` is the first event's data (a refusal arrives at once). */
+  async function stream(token: string) {
+    const controller = new AbortController();
+    const res = await ctx.fetch('/graphql', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id: team } }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    /** The first `data:` line of an event, parsed; null when nothing came within 300 ms (a live stream, idle). */
+    const first = async () => {
+      let text = '';
+      const deadline = Date.now() + 300;
+      while (Date.now() < deadline) {
+        const chunk = await Promise.race([reader.read(), new Promise<null>(resolve => setTimeout(resolve, 50, null))]);
+        if (chunk?.value) text += new TextDecoder().decode(chunk.value);
+        const data = text.split('\n').find(line => line.startsWith('data:') && line.length > 6);
+        if (data) return JSON.parse(data.slice(5));
+      }
+      return null;
+    };
+    return { first, close: () => controller.abort() };
+  }
+
+  it('refuses the stream past WS_MAX_SOCKETS_PER_PRINCIPAL with 429 too_many_sockets, and frees the place when one closes', async () => {
+    const [a, b] = [await stream(s.users.erin.token!), await stream(s.users.erin.token!)];
+    expect(await a.first()).toBeNull();
+    expect(await b.first()).toBeNull();
+    const third = await stream(s.users.erin.token!);
+    expect((await third.first()).errors[0]).toMatchObject({
+      message: expect.stringContaining('at most 2 SSE subscriptions per user'),
+      extensions: { code: 'too_many_sockets', status: 429 },
+    });
+    // Another principal has places of its own.
+    const other = await stream(s.users.frank.token!);
+    expect(await other.first()).toBeNull();
+    // A closed stream gives its place back (once the server has seen the client go).
+    a.close();
+    let reopened: Awaited<ReturnType<typeof stream>> | undefined;
+    await vi.waitFor(
+      async () => {
+        const again = await stream(s.users.erin.token!);
+        if ((await again.first()) !== null) {
+          again.close();
+          throw new Error('still refused');
+        }
+        reopened = again;
+      },
+      { timeout: 5_000, interval: 100 },
+    );
+    // The process-wide bound: erin's 2 and frank's 1 fill WS_MAX_SOCKETS=3.
+    const overProcess = await stream(s.users.frank.token!);
+    expect((await overProcess.first()).errors[0].extensions).toMatchObject({ code: 'busy', status: 503 });
+    for (const open of [b, other, reopened!]) open.close();
+  });
+});
+
 describe('upgrades whose client resets the connection at once', () => {
   let ctx: TestContext;
   let s: Seed;

@@ -1,0 +1,84 @@
+/**
+ * Bounds on subscriptions served as server-sent events (POST /graphql with Accept:
+ * text/event-stream), which the socket caps (src/realtime/websocket.ts) do not see: without them
+ * one token could hold any number of streams, each a subscription every change is written to.
+ * An SSE stream is a connection carrying one subscription, so it is counted as sockets are:
+ * WS_MAX_SOCKETS_PER_PRINCIPAL streams per principal and WS_MAX_SOCKETS in all, per process, on
+ * counters of their own. A stream is counted from the moment its subscription is live until it
+ * ends (the client went away, the feed completed or failed).
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { Caller } from '../domain/caller.js';
+import { graphqlRefusal } from '../error-responses.js';
+import { AppError, serviceBusy } from '../errors.js';
+import type { FeedLimits } from './limits.js';
+
+export const TOO_MANY_STREAMS = 'too_many_sockets';
+
+interface SseContext {
+  /** Present on HTTP requests only: sockets' contexts carry the caller alone. */
+  requestContext?: unknown;
+  caller?: Caller | null;
+}
+
+export function useSseLimits(limits: Pick<FeedLimits, 'maxSocketsPerPrincipal' | 'maxSockets'>): Plugin {
+  const byPrincipal = new Map<string, number>();
+  let total = 0;
+
+  /** One stream counted, or the refusal when a bound is reached. */
+  function admit(key: string): AppError | null {
+    const open = byPrincipal.get(key) ?? 0;
+    if (open >= limits.maxSocketsPerPrincipal) {
+      return new AppError(
+        TOO_MANY_STREAMS,
+        429,
+        `Too many live streams: at most ${limits.maxSocketsPerPrincipal} SSE subscriptions per user on this server. Close one, or carry several subscriptions on one WebSocket.`,
+      );
+    }
+    if (total >= limits.maxSockets)
+      return serviceBusy(`This server holds its maximum of ${limits.maxSockets} SSE streams: retry in a few seconds.`, 5);
+    byPrincipal.set(key, open + 1);
+    total++;
+    return null;
+  }
+
+  function release(key: string) {
+    const open = (byPrincipal.get(key) ?? 1) - 1;
+    if (open > 0) byPrincipal.set(key, open);
+    else byPrincipal.delete(key);
+    total--;
+  }
+
+  return {
+    onSubscribe({ context }) {
+      const { requestContext, caller } = context as SseContext;
+      // Sockets are bounded where they connect; an anonymous stream is refused by its resolver.
+      if (requestContext === undefined || caller?.type !== 'principal') return;
+      const key = caller.principal.id;
+      return {
+        onSubscribeResult({ result, setResult }) {
+          // Only a live stream holds a place: a refused subscribe is an ordinary result.
+          if (!isAsyncIterable(result)) return;
+          const refusal = admit(key);
+          if (refusal) {
+            void result[Symbol.asyncIterator]().return?.();
+            setResult({ errors: [graphqlRefusal(refusal)] });
+            return;
+          }
+          let released = false;
+          return {
+            onEnd() {
+              if (released) return;
+              released = true;
+              release(key);
+            },
+          };
+        },
+      };
+    },
+  };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
