@@ -93,3 +93,38 @@ describe('App.fetch', () => {
     while (!(await reader.read()).done) expect(++reads).toBeLessThan(5);
   });
 });
+
+describe('an SSE stream refused past WS_MAX_SOCKETS_PER_PRINCIPAL', () => {
+  let capped: TestContext;
+  let erin: Seed['users'][string];
+
+  beforeAll(async () => {
+    capped = await startTestApp({ env: { WS_MAX_SOCKETS_PER_PRINCIPAL: '1' } });
+    erin = (await seed(capped, ['erin'])).users.erin;
+  });
+  afterAll(() => capped.close());
+
+  it('leaves no feed listening behind it', async () => {
+    const id = await createResource(erin, 'team', 'Capped');
+    const open = async () => {
+      const controller = new AbortController();
+      const res = await capped.app.fetch(
+        new Request('http://gatehouse.test/graphql', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${erin.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+          body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id } }),
+          signal: controller.signal,
+        }),
+      );
+      return { controller, reader: res.body!.getReader() };
+    };
+    const first = await open();
+    await capped.attached(`member:${id}`);
+    const refused = await open();
+    let text = '';
+    while (!text.includes('too_many_sockets')) text += new TextDecoder().decode((await refused.reader.read()).value);
+    // With the one live stream gone, nothing listens: the refused one attached nothing that stayed.
+    first.controller.abort();
+    await expect.poll(() => capped.app.services.deps.bus.hasListeners(`member:${id}`), { timeout: 5000 }).toBe(false);
+  });
+});
