@@ -15,6 +15,15 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+/** POST /graphql asking for the roster of `id` as server-sent events. */
+const rosterStream = (token: string, id: string, signal: AbortSignal) =>
+  new Request('http://gatehouse.test/graphql', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id } }),
+    signal,
+  });
+
 describe('App.fetch', () => {
   it('answers without ever listening on a port', async () => {
     const res = await ctx.app.fetch(new Request('http://gatehouse.test/healthz'));
@@ -50,14 +59,7 @@ describe('App.fetch', () => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'In-process SSE');
     const controller = new AbortController();
-    const res = await ctx.app.fetch(
-      new Request('http://gatehouse.test/graphql', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id } }),
-        signal: controller.signal,
-      }),
-    );
+    const res = await ctx.app.fetch(rosterStream(alice.token!, id, controller.signal));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = res.body!.getReader();
@@ -76,14 +78,7 @@ describe('App.fetch', () => {
   it("ends the server's side of an SSE stream when the caller aborts, as a closed connection does", async () => {
     const id = await createResource(s.users.alice, 'team', 'Aborted SSE');
     const controller = new AbortController();
-    const res = await ctx.app.fetch(
-      new Request('http://gatehouse.test/graphql', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${s.users.alice.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id } }),
-        signal: controller.signal,
-      }),
-    );
+    const res = await ctx.app.fetch(rosterStream(s.users.alice.token!, id, controller.signal));
     const reader = res.body!.getReader();
     await ctx.attached(`member:${id}`);
     controller.abort();
@@ -108,14 +103,7 @@ describe('an SSE stream refused past WS_MAX_SOCKETS_PER_PRINCIPAL', () => {
     const id = await createResource(erin, 'team', 'Capped');
     const open = async () => {
       const controller = new AbortController();
-      const res = await capped.app.fetch(
-        new Request('http://gatehouse.test/graphql', {
-          method: 'POST',
-          headers: { authorization: `Bearer ${erin.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-          body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id } }),
-          signal: controller.signal,
-        }),
-      );
+      const res = await capped.app.fetch(rosterStream(erin.token!, id, controller.signal));
       return { controller, reader: res.body!.getReader() };
     };
     const first = await open();
