@@ -18,3 +18,24 @@ export const FEED_LIMIT_DEFAULTS: FeedLimits = {
   maxSocketsPerPrincipal: 20,
   maxSockets: 10_000,
 };
+
+/** Places one principal holds (sockets, SSE streams), up to `max`: taken on open, given back on close. */
+export class PlacesPerPrincipal {
+  private readonly held = new Map<string, number>();
+
+  constructor(private readonly max: number) {}
+
+  /** Takes a place for `key`; false when it already holds `max`. */
+  take(key: string): boolean {
+    const open = this.held.get(key) ?? 0;
+    if (open >= this.max) return false;
+    this.held.set(key, open + 1);
+    return true;
+  }
+
+  release(key: string): void {
+    const left = (this.held.get(key) ?? 1) - 1;
+    if (left > 0) this.held.set(key, left);
+    else this.held.delete(key);
+  }
+}

@@ -7,13 +7,11 @@
  * counters of their own. A stream is counted from the moment its subscription is live until it
  * ends (the client went away, the feed completed or failed).
  */
-import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Caller } from '../domain/caller.js';
 import { graphqlRefusal } from '../error-responses.js';
 import { AppError, serviceBusy } from '../errors.js';
-import type { FeedLimits } from './limits.js';
-
-export const TOO_MANY_STREAMS = 'too_many_sockets';
+import { type FeedLimits, PlacesPerPrincipal } from './limits.js';
 
 interface SseContext {
   /** Present on HTTP requests only: sockets' contexts carry the caller alone. */
@@ -22,30 +20,28 @@ interface SseContext {
 }
 
 export function useSseLimits(limits: Pick<FeedLimits, 'maxSocketsPerPrincipal' | 'maxSockets'>): Plugin {
-  const byPrincipal = new Map<string, number>();
+  const byPrincipal = new PlacesPerPrincipal(limits.maxSocketsPerPrincipal);
   let total = 0;
 
   /** One stream counted, or the refusal when a bound is reached. */
   function admit(key: string): AppError | null {
-    const open = byPrincipal.get(key) ?? 0;
-    if (open >= limits.maxSocketsPerPrincipal) {
+    if (!byPrincipal.take(key)) {
       return new AppError(
-        TOO_MANY_STREAMS,
+        'too_many_sockets',
         429,
         `Too many live streams: at most ${limits.maxSocketsPerPrincipal} SSE subscriptions per user on this server. Close one, or carry several subscriptions on one WebSocket.`,
       );
     }
-    if (total >= limits.maxSockets)
+    if (total >= limits.maxSockets) {
+      byPrincipal.release(key);
       return serviceBusy(`This server holds its maximum of ${limits.maxSockets} SSE streams: retry in a few seconds.`, 5);
-    byPrincipal.set(key, open + 1);
+    }
     total++;
     return null;
   }
 
   function release(key: string) {
-    const open = (byPrincipal.get(key) ?? 1) - 1;
-    if (open > 0) byPrincipal.set(key, open);
-    else byPrincipal.delete(key);
+    byPrincipal.release(key);
     total--;
   }
 
@@ -77,8 +73,4 @@ export function useSseLimits(limits: Pick<FeedLimits, 'maxSocketsPerPrincipal' |
       };
     },
   };
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }

@@ -15,7 +15,7 @@ import { AppError, isAppError } from '../errors.js';
 import { assertNoNulInOperation } from '../lib/body.js';
 import { endWithError } from '../lib/node-edge.js';
 import type { Services } from '../services/index.js';
-import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './limits.js';
+import { FEED_LIMIT_DEFAULTS, type FeedLimits, PlacesPerPrincipal } from './limits.js';
 import { DIRECT_FRAMES, type DirectFrames } from './shared-subscribe.js';
 
 /** Close codes a client can act on (graphql-ws itself uses 4400-4499 for protocol errors). */
@@ -57,7 +57,7 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
   const callers = new WeakMap<WebSocket, Caller>();
   const expiries = new WeakMap<WebSocket, NodeJS.Timeout>();
   // Open sockets per principal on this process; a socket is counted from its accepted connection_init to its close.
-  const socketsByPrincipal = new Map<string, number>();
+  const socketsByPrincipal = new PlacesPerPrincipal(limits.maxSocketsPerPrincipal);
   const countedAs = new WeakMap<WebSocket, string>();
 
   // The app each socket's credential must belong to (its hosted origin's), set at the upgrade.
@@ -111,13 +111,11 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
         // Closed while the credential was checked: its close hook already ran, so it must not be counted.
         if (socket.readyState !== socket.OPEN) return false;
         const key = caller.principal.id;
-        const open = socketsByPrincipal.get(key) ?? 0;
-        if (open >= limits.maxSocketsPerPrincipal) {
+        if (!socketsByPrincipal.take(key)) {
           // The first close wins: graphql-ws' own 4403 for `false` is then ignored by ws.
           socket.close(CLOSE_CODES.tooManySockets, `Too many connections: at most ${limits.maxSocketsPerPrincipal} sockets per user`);
           return false;
         }
-        socketsByPrincipal.set(key, open + 1);
         countedAs.set(socket, key);
         callers.set(socket, caller);
         if (caller.expiresAt) {
@@ -137,9 +135,7 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
         const key = countedAs.get(ctx.extra.socket);
         if (key === undefined) return;
         countedAs.delete(ctx.extra.socket);
-        const left = (socketsByPrincipal.get(key) ?? 1) - 1;
-        if (left > 0) socketsByPrincipal.set(key, left);
-        else socketsByPrincipal.delete(key);
+        socketsByPrincipal.release(key);
       },
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
