@@ -5,7 +5,6 @@
  * loadable from any page (CORS `*` on the redirect and the script, no credentials). A version the
  * gateway does not serve, another method, or a missing build answer a coded error.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,8 +21,8 @@ let version: string;
 let versioned: string;
 
 beforeAll(async () => {
-  // The package's build, as `npm install` makes it (a no-op when it is up to date).
-  execFileSync(process.execPath, [path.join(CLIENT_PACKAGE_DIR, 'build.mjs')], { stdio: 'inherit' });
+  // The package's build, as `npm install` makes it (a no-op when it is up to date), in this process.
+  await import(/* @vite-ignore */ pathToFileURL(path.join(CLIENT_PACKAGE_DIR, 'build.mjs')).href);
   script = await readFile(path.join(CLIENT_PACKAGE_DIR, 'dist', 'index.js'));
   version = JSON.parse(await readFile(path.join(CLIENT_PACKAGE_DIR, 'package.json'), 'utf8')).version;
   versioned = `/sdk/client@${version}.js`;
