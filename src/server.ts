@@ -31,6 +31,7 @@ import { attachWebSocketFeeds } from './realtime/websocket.js';
 import { GRAPHIQL_PAGE_HEADERS, graphiqlOptions } from './rest/graphiql.js';
 import { openApiDocument } from './rest/openapi.js';
 import { routes } from './rest/routes.js';
+import { createSdkScript } from './rest/sdk-script.js';
 import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { createFileRoutes } from './rest/files.js';
 import { createGraphqlFastPath } from './rest/graphql-fast-path.js';
@@ -95,6 +96,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   const devBootstrap = createDevBootstrap({ services, config });
   // Files stream raw bytes, so they are served beside the route table (src/rest/files.ts).
   const fileRoutes = createFileRoutes(services);
+  const sdkScript = createSdkScript();
 
   /** The resolvers' context: the caller resolved once per request (RequestContext.auth). */
   const contextFor = async (request: RequestContext, auth?: ResolvedAuth): Promise<Context> => ({
@@ -190,6 +192,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     if (path === '/healthz') return json(ready ? 200 : 503, { ok: ready, database: db.kind });
     // The REST contract (OpenAPI 3.1, generated from the route table: src/rest/openapi.ts).
     if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return json(200, openApiDocument());
+    // The client SDK as a module script (src/rest/sdk-script.ts).
+    if (sdkScript.handles(path)) return sdkScript.handle(context);
     if (fileRoutes.handles(path)) return fileRoutes.handle(context);
     const found = rest.match(method, path);
     if (found === null) return json(404, { error: 'not_found', message: `No route ${method} ${path}.` });

@@ -9,12 +9,17 @@ import { fileURLToPath } from 'node:url';
 // A schema file outside this package (say /tmp/app/gatehouse.schema.ts) has no
 // node_modules/gatehouse to find, so 'gatehouse' and 'gatehouse/...' resolve as if imported from
 // inside this package: Node's package self-reference then applies package.json "exports" (the one
-// map of entry points), and every schema file uses this CLI's copy of the DSL.
+// map of entry points), and every schema file uses this CLI's copy of the DSL: its sources (the
+// "gatehouse-source" condition), the very modules the CLI runs, rather than the built light package.
 const insidePackage = new URL('../../package.json', import.meta.url).href;
+const SOURCE_CONDITION = 'gatehouse-source';
 
 export async function resolve(specifier, context, nextResolve) {
   const ours = specifier === 'gatehouse' || specifier.startsWith('gatehouse/');
-  const resolved = await nextResolve(specifier, ours ? { ...context, parentURL: insidePackage } : context);
+  const resolved = await nextResolve(
+    specifier,
+    ours ? { ...context, parentURL: insidePackage, conditions: [...context.conditions, SOURCE_CONDITION] } : context,
+  );
   // tsx hands .ts/.js files outside a "type": "module" package to the CommonJS loader, which
   // (only tsx's ESM hooks being registered) fails on `import` with ERR_REQUIRE_CYCLE_MODULE.
   // Schema files are ES modules by contract, so user .ts files load as ESM (TypeScript is written

@@ -89,8 +89,12 @@ export class Transport {
     return this.rawBytes(method, path, { accept: 'application/json', ...json });
   }
 
-  /** One request with any body and headers (files), no refresh. */
-  async rawBytes(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string>; accept?: string }): Promise<Response> {
+  /** One request with any body and headers (files), no refresh. (Bodies are `RequestInit['body']`: Node's types have no `BodyInit`.) */
+  async rawBytes(
+    method: string,
+    path: string,
+    init: { body?: RequestInit['body']; headers?: Record<string, string>; accept?: string },
+  ): Promise<Response> {
     const headers: Record<string, string> = { ...(init.accept ? { accept: init.accept } : {}), ...init.headers };
     if (STATE_CHANGING.has(method)) headers['x-service-csrf'] = '1';
     const token = await this.bearer();
@@ -117,7 +121,7 @@ export class Transport {
    * A file route (src/sdk/files.ts) with the refresh-once rule: a 2xx/304 Response as it is (the
    * body unread), else a GatehouseError. A stream body cannot be sent twice, so its 401 is final.
    */
-  async bytes(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
+  async bytes(method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string> } = {}): Promise<Response> {
     const generation = this.generation;
     let res = await this.rawBytes(method, path, init);
     const replayable = !(init.body instanceof ReadableStream);

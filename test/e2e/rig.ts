@@ -7,17 +7,17 @@
  * allowed only there for redirect URIs (§4.6), and the browser treats it as a secure context
  * (WebCrypto, for the SDK's PKCE). The gateway can be restarted behind the same port.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
-import { build } from 'esbuild';
 import { loadConfig } from '../../src/config.js';
+import { CLIENT_PACKAGE_DIR } from '../../src/rest/sdk-script.js';
 import { buildApp, type App } from '../../src/server.js';
 import { Client, TEST_SCHEMA } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { listenOnLoopback } from '../helpers/ports.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 export const APP_HOST = 'app.localhost';
 
 export interface E2eRig {
@@ -32,30 +32,17 @@ export interface E2eRig {
   close(): Promise<void>;
 }
 
-/** The SDK as the browser gets it: the same esbuild options as `npm run build:sdk`, kept in memory. */
-async function sdkBundle(): Promise<string> {
-  const out = await build({
-    entryPoints: [resolve(ROOT, 'src/sdk/index.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
-  return out.outputFiles[0].text;
-}
-
 export async function startE2eRig(): Promise<E2eRig> {
-  const [bundle, database] = await Promise.all([sdkBundle(), createTestDatabase()]);
+  // The page loads the SDK from the gateway (/sdk/client.js): the client package's build, made as `npm install` makes it.
+  execFileSync(process.execPath, [resolve(CLIENT_PACKAGE_DIR, 'build.mjs')], { stdio: 'inherit' });
+  const database = await createTestDatabase();
   let target: Server | null = null;
   let clientId = '';
   let appOrigin = '';
   const statics: Record<string, () => { type: string; body: string }> = {
     '/': () => ({ type: 'text/html; charset=utf-8', body: readFileSync(resolve(import.meta.dirname, 'app/index.html'), 'utf8') }),
     '/app.js': () => ({ type: 'text/javascript; charset=utf-8', body: readFileSync(resolve(import.meta.dirname, 'app/app.js'), 'utf8') }),
-    '/gatehouse-client.js': () => ({ type: 'text/javascript; charset=utf-8', body: bundle }),
-    '/config.json': () => ({ type: 'application/json', body: JSON.stringify({ clientId }) }),
+    '/config.json': () => ({ type: 'application/json', body: JSON.stringify({ clientId, gatewayUrl: url }) }),
   };
   const front = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;

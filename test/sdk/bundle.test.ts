@@ -1,47 +1,58 @@
 /**
- * The browser bundle (`npm run build:sdk` -> dist/gatehouse-client.js): one ESM file with nothing
- * server-side in it, and the same API working from it against a real server.
+ * The SDK's one module (@gatehouse/client's dist/index.js, `npm run build:sdk`) as a page gets it
+ * from the gateway, `/sdk/client.js` over a real socket: one ESM file with nothing server-side in
+ * it, graphql-ws inside, and the same API working from it against the server, live feeds included.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CLIENT_PACKAGE_DIR } from '../../src/rest/sdk-script.js';
 import { seed, startTestApp, type TestContext } from '../helpers/app.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const OUT = resolve(ROOT, 'dist/gatehouse-client.js');
-
 let ctx: TestContext;
-beforeAll(async () => {
-  // The same options as package.json's build:sdk.
-  await build({
-    entryPoints: [resolve(ROOT, 'src/sdk/index.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    outfile: OUT,
-    logLevel: 'silent',
-  });
-  ctx = await startTestApp({ listen: true });
-});
-afterAll(() => ctx?.close());
+let code: string;
+let scratch: string;
 
-it('is one ESM file with no Node built-in and no server module', () => {
-  const code = readFileSync(OUT, 'utf8');
+beforeAll(async () => {
+  execFileSync(process.execPath, [path.join(CLIENT_PACKAGE_DIR, 'build.mjs')], { stdio: 'inherit' });
+  ctx = await startTestApp({ listen: true });
+  // fetch follows the redirect and undoes the gzip, as a browser does.
+  const res = await fetch(`${ctx.url}/sdk/client.js`, { headers: { 'accept-encoding': 'gzip' } });
+  expect(res.status).toBe(200);
+  expect(res.url).toMatch(/\/sdk\/client@[^/]+\.js$/);
+  code = await res.text();
+  scratch = await mkdtemp(path.join(tmpdir(), 'gatehouse-bundle-'));
+});
+afterAll(async () => {
+  await ctx?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+it('is one ESM file with no import, no Node built-in and no server module', () => {
+  expect(code).not.toMatch(/^\s*import\s/m);
   expect(code).not.toMatch(/from\s*["']node:|require\(["']/);
   expect(code).not.toMatch(/prisma|pglite|graphql-yoga|oidc-provider/i);
   expect(code).toMatch(/export\s*\{[^}]*createClient/);
   expect(code.length).toBeLessThan(200_000);
 });
 
-it('works from the bundle against a real server', async () => {
+it('works from the served module against a real server, a live feed included', async () => {
   const s = await seed(ctx, ['alice']);
-  const sdk = await import(pathToFileURL(OUT).href);
+  const file = path.join(scratch, 'client.mjs');
+  await writeFile(file, code);
+  const sdk = await import(/* @vite-ignore */ pathToFileURL(file).href);
   const client = sdk.createClient({ gatewayUrl: ctx.url, accessToken: s.users.alice.token });
   const created = await client.resource.create('team', { name: 'From the bundle' });
   expect(created.currentMember).toEqual({ role: 'owner', state: 'active' });
+  const live = client.resource(created.id).members.live();
+  await new Promise<void>((resolve, reject) => {
+    live.on('status', (status: string) => status === 'live' && resolve());
+    live.on('error', reject);
+  });
+  live.close();
   const error = await client
     .resource('res_missing')
     .get()

@@ -1,9 +1,10 @@
-// The demo app: plain browser code against the SDK bundle, as an app developer would write it.
+// The demo app: plain browser code against the SDK, as an app developer would write it.
 // The e2e test drives it through its buttons and the small `window.demo` API below.
-import { createClient } from '/gatehouse-client.js';
-
 const $ = id => document.getElementById(id);
 const config = await (await fetch('/config.json')).json();
+// The SDK as any page can load it: a module script from the gateway itself (another origin here).
+// A page that knows its gateway writes: import { createClient } from 'https://gateway.example/sdk/client.js';
+const { createClient } = await import(`${config.gatewayUrl}/sdk/client.js`);
 // No gatewayUrl: on a hosted app origin the SDK uses this origin's /_osg.
 const gh = createClient({ clientId: config.clientId, redirectUri: `${location.origin}/` });
 

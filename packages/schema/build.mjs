@@ -1,0 +1,12 @@
+// Builds @gatehouse/schema from src/schema (scripts/build-package.mjs): dist/index.js and dist/types/.
+import { buildPackage } from '../../scripts/build-package.mjs';
+
+await buildPackage({
+  packageDir: import.meta.dirname,
+  entry: 'src/schema/index.ts',
+  // The schema IR names the domain's roles and visibilities (src/domain), bundled in with it.
+  typesRoot: 'src',
+  // Pure: no host API at all.
+  lib: ['ES2023'],
+  external: ['zod'],
+});
