@@ -129,6 +129,27 @@ describe.each(available)('metering on $name', backend => {
     expect(await balance()).toBe(0n);
   });
 
+  it("a fresh developer's first concurrent metered calls are never refused while the starting credit is due", async () => {
+    // Uploads check affordability before streaming; lists charge in a transaction of their own.
+    // Each round is a new developer whose wallet row the first committed charge creates.
+    for (let round = 0; round < 3; round++) {
+      const fresh = await filesSeed(ctx, ['racer']);
+      const who = fresh.users.racer;
+      const calls = Array.from({ length: 16 }, (_, i) =>
+        i % 2
+          ? fileRequest(ctx, who, 'PUT', `/v1/files/me/docs/race-${i}.txt`, { body: `file ${i}`, headers: { 'content-type': 'text/plain' } })
+          : fileRequest(ctx, who, 'GET', '/v1/files/me/docs'),
+      );
+      const answers = await Promise.all(calls.map(async call => (await call).status));
+      expect(
+        answers.filter(status => status === 402),
+        `round ${round}: ${answers}`,
+      ).toEqual([]);
+      const entries = await prisma().walletEntry.aggregate({ where: { developerId: fresh.developerId }, _sum: { amountMicros: true } });
+      expect((await prisma().wallet.findUnique({ where: { holderId: fresh.developerId } }))?.balanceMicros).toBe(entries._sum.amountMicros);
+    }
+  });
+
   it('at rest: a day settles once per holder; a resource pays for its own rows', async () => {
     await prisma().wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 1_000_000n } });
     const day = new Date('2030-01-15T12:00:00Z');
