@@ -11,8 +11,8 @@ const TransferredResourceRef = builder.objectRef<AccountDeletionResult['transfer
   }),
 });
 
-const AccountDeletionRef = builder.objectRef<AccountDeletionResult>('AccountDeletion').implement({
-  description: 'What deleting an account did to the resources it owned.',
+export const AccountDeletionRef = builder.objectRef<AccountDeletionResult>('AccountDeletion').implement({
+  description: 'What deleting an account (or an agent) did to the resources it owned.',
   fields: t => ({
     ok: t.boolean({ resolve: () => true }),
     transferred: t.field({ type: [TransferredResourceRef], resolve: r => r.transferred }),

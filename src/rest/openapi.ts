@@ -112,6 +112,8 @@ export const ERROR_STATUS: Record<string, number> = {
   invite_link_used: 410,
   invite_link_expired: 410,
   consent_request_handled: 410,
+  too_many_resources: 429,
+  too_many_agents: 429,
   body_too_large: 413,
   unsupported_media_type: 415,
   internal: 500,

@@ -254,7 +254,7 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/resources',
     response: resourceOut,
-    errors: ['unknown_type', 'reserved_type', 'visibility_not_allowed'],
+    errors: ['unknown_type', 'reserved_type', 'visibility_not_allowed', 'too_many_resources'],
     operation: graphql(`
       mutation CreateResource($input: CreateResourceInput!) {
         result: createResource(input: $input) { ...ResourceFields }
@@ -679,7 +679,7 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/agents',
     response: z.object({ id: z.string(), name: z.string(), ownerId: z.string(), token: z.string().describe('Shown once') }),
-    errors: ['agents_cannot_create_agents'],
+    errors: ['agents_cannot_create_agents', 'too_many_agents'],
     operation: graphql(`
       mutation CreateAgent($name: String!) {
         result: createAgent(name: $name) { id name ownerId token }
@@ -687,6 +687,36 @@ export const routes: Route[] = [
     `),
     body: z.strictObject({ name: z.string({ message: 'is required and must be a string' }) }),
     variables: ({ body }) => body,
+    respond: r => r,
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/agents',
+    response: z.object({ agents: z.array(z.object({ id: z.string(), name: z.string(), createdAt: timestamp })) }),
+    errors: [],
+    operation: graphql(`
+      query Agents {
+        result: agents { id name createdAt }
+      }
+    `),
+    variables: () => ({}),
+    respond: agents => ({ agents }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/agents/:id',
+    response: z.object({
+      ok: z.literal(true),
+      transferred: z.array(z.object({ resourceId: z.string(), ownerId: z.string() })),
+      deleted: z.array(z.string()),
+    }),
+    errors: ['user_not_found'],
+    operation: graphql(`
+      mutation DeleteAgent($id: ID!) {
+        result: deleteAgent(id: $id) { ok transferred { resourceId ownerId } deleted }
+      }
+    `),
+    variables: ({ params }) => ({ id: params.id }),
     respond: r => r,
   }),
   route({

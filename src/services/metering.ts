@@ -252,8 +252,9 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
     /**
      * At-rest cost for one day (`now`'s UTC date), once per holder per day (the ledger's once key):
      * a resource pays for its own rows (retain copies included) and its buckets' files; a user's
-     * own files are paid by that user's payer (a test user's developer, an agent's owner). At-rest
-     * cost accrues whatever the balance: the next metered operation of an empty wallet is refused.
+     * own files are paid by that user's payer (a test user's developer, also for its agents; an
+     * agent's owner). At-rest cost accrues whatever the balance: the next metered operation of an
+     * empty wallet is refused.
      */
     async settleStorage(now: Date = deps.now()): Promise<{ holders: number; chargedMicros: bigint }> {
       if (!config.metering.enabled) return { holders: 0, chargedMicros: 0n };
@@ -266,7 +267,7 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
           SELECT COALESCE(a.developer_id, p.owner_id, f.creator_id),
                  CASE WHEN a.developer_id IS NOT NULL THEN 'developer' ELSE 'principal' END, f.size
           FROM files f JOIN principals p ON p.id = f.creator_id
-          LEFT JOIN apps a ON f.creator_id LIKE 'test:%' AND a.id = split_part(f.creator_id, ':', 2)
+          LEFT JOIN apps a ON COALESCE(p.owner_id, f.creator_id) LIKE 'test:%' AND a.id = split_part(COALESCE(p.owner_id, f.creator_id), ':', 2)
           WHERE f.resource_id IS NULL
         )
         SELECT kind, holder, SUM(bytes)::bigint AS bytes FROM stored WHERE holder IS NOT NULL GROUP BY kind, holder`;

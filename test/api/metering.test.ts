@@ -66,6 +66,24 @@ describe.each(available)('metering on $name', backend => {
     expect(await balance()).toBe(before - 1n);
   });
 
+  it("a test user's agent pays as the test user does: through the developer, within the environment budget", async () => {
+    const agent = await s.users.alice.post('/v1/agents', { name: 'worker' });
+    expect((await s.users.alice.post(`/v1/resources/${project}/invite`, { userId: agent.body.id, role: 'writer' })).status).toBe(200);
+    const before = await balance();
+    const res = await insert('by the agent', ctx.client(agent.body.token) as typeof s.users.alice);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await balance()).toBe(before - 2n);
+    const [charge] = await prisma().walletEntry.findMany({ where: { developerId: s.developerId, actorId: agent.body.id } });
+    expect(charge).toMatchObject({ kind: 'charge:rows.insert', amountMicros: -2n, appId: s.appId, env: 'dev', clientId: null });
+    // It counts in the environment's budget: spent, the agent is refused as its owner would be.
+    const { spentUsd } = (await s.developer.get('/dev/budgets')).body.apps[0].envs[0];
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: spentUsd })).status).toBe(200);
+    const refused = await insert('over budget', ctx.client(agent.body.token) as typeof s.users.alice);
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({ error: 'payment_required', reason: 'env_budget' });
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: '2' })).status).toBe(200);
+  });
+
   it('a batch is one charge for its operations', async () => {
     const before = (await charges()).length;
     const scope = { kind: 'resource', resourceId: project };

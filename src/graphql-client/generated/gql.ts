@@ -46,6 +46,8 @@ type Documents = {
     "\n      mutation RemoveMember($id: ID!, $userId: ID!) {\n        result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": typeof types.RemoveMemberDocument,
     "\n      mutation ClaimInviteLink($code: String!) {\n        result: claimInviteLink(code: $code) { ok resourceId state role }\n      }\n    ": typeof types.ClaimInviteLinkDocument,
     "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": typeof types.CreateAgentDocument,
+    "\n      query Agents {\n        result: agents { id name createdAt }\n      }\n    ": typeof types.AgentsDocument,
+    "\n      mutation DeleteAgent($id: ID!) {\n        result: deleteAgent(id: $id) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": typeof types.DeleteAgentDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.UnblockUserDocument,
     "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": typeof types.MyInvitationsAcrossAppsDocument,
@@ -95,6 +97,8 @@ const documents: Documents = {
     "\n      mutation RemoveMember($id: ID!, $userId: ID!) {\n        result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": types.RemoveMemberDocument,
     "\n      mutation ClaimInviteLink($code: String!) {\n        result: claimInviteLink(code: $code) { ok resourceId state role }\n      }\n    ": types.ClaimInviteLinkDocument,
     "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": types.CreateAgentDocument,
+    "\n      query Agents {\n        result: agents { id name createdAt }\n      }\n    ": types.AgentsDocument,
+    "\n      mutation DeleteAgent($id: ID!) {\n        result: deleteAgent(id: $id) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": types.DeleteAgentDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": types.UnblockUserDocument,
     "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": types.MyInvitationsAcrossAppsDocument,
@@ -237,6 +241,14 @@ export function graphql(source: "\n      mutation ClaimInviteLink($code: String!
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    "): typeof import('./graphql.js').CreateAgentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Agents {\n        result: agents { id name createdAt }\n      }\n    "): typeof import('./graphql.js').AgentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DeleteAgent($id: ID!) {\n        result: deleteAgent(id: $id) { ok transferred { resourceId ownerId } deleted }\n      }\n    "): typeof import('./graphql.js').DeleteAgentDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

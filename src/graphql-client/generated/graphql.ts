@@ -315,6 +315,18 @@ export type CreateAgentMutationVariables = Exact<{
 
 export type CreateAgentMutation = { result: { id: string, name: string, ownerId: string, token: string } };
 
+export type AgentsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AgentsQuery = { result: Array<{ id: string, name: string, createdAt: string }> };
+
+export type DeleteAgentMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteAgentMutation = { result: { ok: boolean, deleted: Array<string>, transferred: Array<{ resourceId: string, ownerId: string }> } };
+
 export type BlockUserMutationVariables = Exact<{
   userId: string | number;
 }>;
@@ -839,6 +851,27 @@ export const CreateAgentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateAgentMutation, CreateAgentMutationVariables>;
+export const AgentsDocument = new TypedDocumentString(`
+    query Agents {
+  result: agents {
+    id
+    name
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<AgentsQuery, AgentsQueryVariables>;
+export const DeleteAgentDocument = new TypedDocumentString(`
+    mutation DeleteAgent($id: ID!) {
+  result: deleteAgent(id: $id) {
+    ok
+    transferred {
+      resourceId
+      ownerId
+    }
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteAgentMutation, DeleteAgentMutationVariables>;
 export const BlockUserDocument = new TypedDocumentString(`
     mutation BlockUser($userId: ID!) {
   result: blockUser(userId: $userId) {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "api_tokens" ADD COLUMN     "client_id" TEXT;
