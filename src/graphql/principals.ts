@@ -7,6 +7,14 @@ import { builder } from './builder.js';
 import { PrincipalKindEnum, ids, validate } from './common.js';
 import { wholeListRows } from './row-budget.js';
 
+const ProfileRef = builder.objectRef<{ handle: string | null; displayName: string | null }>('Profile').implement({
+  description: 'How a principal is shown: its handle and display name.',
+  fields: t => ({
+    handle: t.exposeString('handle', { nullable: true }),
+    displayName: t.exposeString('displayName', { nullable: true }),
+  }),
+});
+
 builder.prismaObject('Principal', {
   name: 'Principal',
   fields: t => ({
@@ -14,6 +22,13 @@ builder.prismaObject('Principal', {
     kind: t.field({ type: PrincipalKindEnum, resolve: p => p.kind }),
     handle: t.exposeString('handle', { nullable: true }),
     displayName: t.exposeString('displayName', { nullable: true }),
+    email: t.string({
+      nullable: true,
+      description: "Your own sign-in email, when the gateway knows it (the embedded provider's accounts); null for anyone else.",
+      select: { account: { select: { email: true } } },
+      resolve: (p, _, ctx) => (ctx.caller?.type === 'principal' && ctx.caller.principal.id === p.id ? (p.account?.email ?? null) : null),
+    }),
+    profile: t.field({ type: ProfileRef, resolve: p => ({ handle: p.handle, displayName: p.displayName }) }),
     owner: t.relation('owner', { nullable: true }),
   }),
 });
