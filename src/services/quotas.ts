@@ -14,21 +14,28 @@ import type { SqlTx } from './deps.js';
 
 export type Quota = 'resources' | 'agents';
 
-/** How many of `quota` the person holds in the app, counted with their agents. */
-async function held(tx: SqlTx, quota: Quota, person: string, appId: string): Promise<number> {
+/**
+ * How many of `quota` the person holds in the app, counted with their agents, up to `limit` (the
+ * count stops there: a check costs at most the quota, whatever someone holds past it).
+ */
+async function held(tx: SqlTx, quota: Quota, person: string, appId: string, limit: number): Promise<number> {
   const [row] =
     quota === 'resources'
       ? await tx.$queryRaw<{ n: number }[]>`
-          SELECT count(*)::int AS n FROM memberships m
-          JOIN resources r ON r.id = m.resource_id
-          JOIN deployments d ON d.id = r.deployment_id
-          WHERE m.principal_id IN (SELECT id FROM principals WHERE id = ${person} OR owner_id = ${person})
-            AND m.state = 'active' AND m.role = 'owner' AND d.app_id = ${appId}`
+          SELECT count(*)::int AS n FROM (
+            SELECT 1 FROM memberships m
+            JOIN resources r ON r.id = m.resource_id
+            JOIN deployments d ON d.id = r.deployment_id
+            WHERE m.principal_id IN (SELECT id FROM principals WHERE id = ${person} OR owner_id = ${person})
+              AND m.state = 'active' AND m.role = 'owner' AND d.app_id = ${appId}
+            LIMIT ${limit}) owned`
       : // An agent belongs to the apps its tokens were minted for (findPrincipalInApp).
         await tx.$queryRaw<{ n: number }[]>`
-          SELECT count(*)::int AS n FROM principals a
-          WHERE a.owner_id = ${person} AND a.kind = 'agent'
-            AND EXISTS (SELECT 1 FROM api_tokens t JOIN deployments d ON d.id = t.deployment_id WHERE t.principal_id = a.id AND d.app_id = ${appId})`;
+          SELECT count(*)::int AS n FROM (
+            SELECT 1 FROM principals a
+            WHERE a.owner_id = ${person} AND a.kind = 'agent'
+              AND EXISTS (SELECT 1 FROM api_tokens t JOIN deployments d ON d.id = t.deployment_id WHERE t.principal_id = a.id AND d.app_id = ${appId})
+            LIMIT ${limit}) owned`;
   return row.n;
 }
 
@@ -50,5 +57,5 @@ export async function reserveQuota(tx: SqlTx, quotas: QuotaConfig, quota: Quota,
   const appId = caller.deployment.appId;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`quota:${quota}:${appId}:${person}`}, 0))`;
   const limit = quota === 'resources' ? quotas.resourcesPerPerson : quotas.agentsPerPerson;
-  if ((await held(tx, quota, person, appId)) >= limit) throw exceeded(quota, limit);
+  if ((await held(tx, quota, person, appId, limit)) >= limit) throw exceeded(quota, limit);
 }
