@@ -82,6 +82,12 @@ describe.each(available)('metering on $name', backend => {
     expect(refused.status).toBe(402);
     expect(refused.body).toMatchObject({ error: 'payment_required', reason: 'env_budget' });
     expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: '2' })).status).toBe(200);
+    // Its own files are held at rest for the developer too (settled in the at-rest test below).
+    const upload = await fileRequest(ctx, { token: agent.body.token }, 'PUT', '/v1/files/me/docs/agent.txt', {
+      body: 'held by an agent',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(upload.status).toBe(201);
   });
 
   it('a batch is one charge for its operations', async () => {
@@ -178,5 +184,9 @@ describe.each(available)('metering on $name', backend => {
     expect(entries[0].amountMicros).toBeLessThan(0n);
     expect((await ctx.app.services.metering.settleStorage(day)).holders).toBe(0);
     expect(await prisma().walletEntry.count({ where: { resourceId: project, kind: 'storage' } })).toBe(1);
+    // The test user's agent's own file: its developer pays, as for the test user (no wallet of their own).
+    const held = await prisma().walletEntry.findMany({ where: { developerId: s.developerId, kind: 'storage' } });
+    expect(held.map(e => e.quantity)).toEqual([BigInt('held by an agent'.length)]);
+    expect(await prisma().walletEntry.count({ where: { principalId: s.users.alice.id, kind: 'storage' } })).toBe(0);
   });
 });
