@@ -6,6 +6,19 @@ import { DEFAULT_MAX_BODY_BYTES } from './lib/body.js';
 import { DATABASE_DEFAULTS } from './db/busy.js';
 import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './realtime/limits.js';
 
+/** Defaults of the quotas per person and app (docs/api.md §9.6). */
+export const QUOTA_DEFAULTS: QuotaConfig = { resourcesPerPerson: 1000, agentsPerPerson: 20, profileLookupsPerMinute: 60 };
+
+/** What one person may hold or do in one app; their agents count against them. */
+export interface QuotaConfig {
+  /** Resources a person (with their agents) owns in one app: the next create is 429 `too_many_resources`. */
+  resourcesPerPerson: number;
+  /** Agents a person owns in one app: the next is 429 `too_many_agents`. */
+  agentsPerPerson: number;
+  /** Profile lookups (by handle or ids) a person makes per minute in one app: the next is 429 `too_many_lookups`. */
+  profileLookupsPerMinute: number;
+}
+
 const port = z.coerce.number().int().min(0).max(65535);
 const usd = z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'must be a non-negative amount in dollars such as 5 or 2.50');
 const boolFlag = z.enum(['1', '0', 'true', 'false']).transform(v => v === '1' || v === 'true');
@@ -43,6 +56,11 @@ const schema = z.object({
   WS_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).max(100_000).default(FEED_LIMIT_DEFAULTS.maxSubscriptionsPerSocket),
   WS_MAX_SOCKETS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(100_000).default(FEED_LIMIT_DEFAULTS.maxSocketsPerPrincipal),
   WS_MAX_SOCKETS: z.coerce.number().int().min(1).max(1_000_000).default(FEED_LIMIT_DEFAULTS.maxSockets),
+  WS_MAX_SUBSCRIPTIONS_PER_PERSON: z.coerce.number().int().min(1).max(10_000_000).default(FEED_LIMIT_DEFAULTS.maxSubscriptionsPerPerson),
+  // Quotas per person and app (README "Configuration"); an agent counts against its owner.
+  MAX_RESOURCES_PER_PERSON: z.coerce.number().int().min(1).max(10_000_000).default(QUOTA_DEFAULTS.resourcesPerPerson),
+  MAX_AGENTS_PER_PERSON: z.coerce.number().int().min(1).max(100_000).default(QUOTA_DEFAULTS.agentsPerPerson),
+  PROFILE_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(QUOTA_DEFAULTS.profileLookupsPerMinute),
   // Gateway auth (README "Sign-in (gateway auth)").
   OIDC_ISSUER: z.url({ message: 'must be the absolute issuer URL of a Hydra-compatible provider' }).optional(),
   OIDC_ADMIN_URL: z.url({ message: "must be the absolute URL of the provider's admin API" }).optional(),
@@ -121,6 +139,7 @@ export interface Config {
   /** Pool size and transaction waits (openDatabase options). */
   database: { poolSize: number; transactionMaxWaitMs: number; transactionTimeoutMs: number };
   feeds: FeedLimits;
+  quotas: QuotaConfig;
   auth: AuthConfig;
   files: FilesConfig;
   metering: MeteringConfig;
@@ -248,6 +267,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSubscriptionsPerSocket: c.WS_MAX_SUBSCRIPTIONS_PER_SOCKET,
       maxSocketsPerPrincipal: c.WS_MAX_SOCKETS_PER_PRINCIPAL,
       maxSockets: c.WS_MAX_SOCKETS,
+      maxSubscriptionsPerPerson: c.WS_MAX_SUBSCRIPTIONS_PER_PERSON,
+    },
+    quotas: {
+      resourcesPerPerson: c.MAX_RESOURCES_PER_PERSON,
+      agentsPerPerson: c.MAX_AGENTS_PER_PERSON,
+      profileLookupsPerMinute: c.PROFILE_LOOKUPS_PER_MINUTE,
     },
     auth: {
       issuer: c.OIDC_ISSUER?.replace(/\/$/, ''),

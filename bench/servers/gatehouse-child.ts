@@ -18,6 +18,8 @@ export async function startGatehouse(env: Record<string, string> = {}) {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     NODE_ENV: 'production',
     LOG_LEVEL: process.env.LOG_LEVEL || 'error',
+    // The `creates` row piles thousands of rooms on one user: measure creates, not the quota's refusals.
+    MAX_RESOURCES_PER_PERSON: process.env.MAX_RESOURCES_PER_PERSON || '10000000',
     ...env,
   });
   const app = await buildApp({ config });

@@ -16,11 +16,12 @@ export interface PrincipalCaller {
   principal: { id: string; kind: PrincipalKind; ownerId: string | null };
   deployment: DeploymentRef;
   credential: 'test_session' | 'agent' | 'session' | 'provider';
-  /** Who is billed: the minting developer for test users. */
+  /** Who is billed when it is a developer: the minting developer for test users and their agents. */
   payer: string | null;
   /**
    * The OAuth client the credential was issued to, when the gateway could learn it (introspection
-   * or a verified JWT): per-app budgets key on it (docs/api.md §14). null/absent with userinfo.
+   * or a verified JWT), or, for an agent, the one of the session that created it: per-app budgets
+   * key on it (docs/api.md §14). null/absent with userinfo.
    */
   clientId?: string | null;
   /** When the credential stops working (ms since epoch); live feeds end then. */

@@ -32,9 +32,19 @@ describe('payerOf', () => {
     ],
     ['userinfo (no client id): the person, no budget', caller({ clientId: null }), { holder: { kind: 'principal', id: 'usr_1' }, budget: null }],
     [
-      "an agent: its owner's wallet, no budget",
-      caller({ principal: { id: 'agt_1', kind: 'agent', ownerId: 'usr_1' }, credential: 'agent', clientId: 'ignored' }),
+      "an agent a session made: its owner's wallet, within that session's app budget",
+      caller({ principal: { id: 'agt_1', kind: 'agent', ownerId: 'usr_1' }, credential: 'agent', clientId: 'client_a' }),
+      { holder: { kind: 'principal', id: 'usr_1' }, budget: { kind: 'app', payerId: 'usr_1', appId: 'app_1', key: 'client_a' } },
+    ],
+    [
+      "an agent made where no client was known: its owner's wallet, no budget",
+      caller({ principal: { id: 'agt_1', kind: 'agent', ownerId: 'usr_1' }, credential: 'agent' }),
       { holder: { kind: 'principal', id: 'usr_1' }, budget: null },
+    ],
+    [
+      "a test user's agent: the test user's developer, within the env budget",
+      caller({ principal: { id: 'agt_2', kind: 'agent', ownerId: 'test:app_1:alice' }, credential: 'agent', payer: 'dev_9' }),
+      { holder: { kind: 'developer', id: 'dev_9' }, budget: { kind: 'env', payerId: 'dev_9', appId: 'app_1', key: 'dev' } },
     ],
   ])('%s', (_what, who, expected) => {
     expect(payerOf(who)).toEqual(expected);

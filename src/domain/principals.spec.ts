@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTestUserId, isTestUserOf, testUserId } from './principals.js';
+import { isTestUserId, isTestUserOf, personOf, testUserId } from './principals.js';
 
 describe('docs/api.md §3.1, rule 3: test user ids name their app', () => {
   it('composes test:<appId>:<name>', () => {
@@ -24,5 +24,16 @@ describe('docs/api.md §3.1, rule 3: test user ids name their app', () => {
     ['agt_123', false],
   ])('%s is in the test-user namespace: %s', (id, expected) => {
     expect(isTestUserId(id)).toBe(expected);
+  });
+});
+
+describe('docs/api.md §5.4: the person a principal acts for', () => {
+  it.each<[string, Parameters<typeof personOf>[0], string]>([
+    ['a person is themselves', { id: 'usr_1', kind: 'user', ownerId: null }, 'usr_1'],
+    ['a test user is themselves', { id: 'test:app_a:alice', kind: 'user', ownerId: null }, 'test:app_a:alice'],
+    ['an agent is its owner', { id: 'agt_1', kind: 'agent', ownerId: 'usr_1' }, 'usr_1'],
+    ["a test user's agent is that test user", { id: 'agt_2', kind: 'agent', ownerId: 'test:app_a:alice' }, 'test:app_a:alice'],
+  ])('%s', (_, principal, person) => {
+    expect(personOf(principal)).toBe(person);
   });
 });

@@ -1,7 +1,7 @@
-/** The caller's own account: deleting it (docs/api.md §12). */
-import { requirePrincipal } from '../domain/caller.js';
+/** The caller's own account: deleting it (docs/api.md §12.2), a dashboard action (§4.2). */
 import type { AccountDeletionResult } from '../services/account-deletion.js';
 import { builder } from './builder.js';
+import { dashboardUser } from './dashboard.js';
 
 const TransferredResourceRef = builder.objectRef<AccountDeletionResult['transferred'][number]>('TransferredResource').implement({
   description: 'A resource the deleted account owned, now owned by its longest-standing admin.',
@@ -11,8 +11,8 @@ const TransferredResourceRef = builder.objectRef<AccountDeletionResult['transfer
   }),
 });
 
-const AccountDeletionRef = builder.objectRef<AccountDeletionResult>('AccountDeletion').implement({
-  description: 'What deleting an account did to the resources it owned.',
+export const AccountDeletionRef = builder.objectRef<AccountDeletionResult>('AccountDeletion').implement({
+  description: 'What deleting an account (or an agent) did to the resources it owned.',
   fields: t => ({
     ok: t.boolean({ resolve: () => true }),
     transferred: t.field({ type: [TransferredResourceRef], resolve: r => r.transferred }),
@@ -24,12 +24,9 @@ builder.mutationField('deleteMyAccount', t =>
   t.field({
     type: AccountDeletionRef,
     description:
-      'Deletes your account in every app: applies each table\'s onOwnerDelete to your rows, leaves every resource (an owned one passes to its longest-standing admin, else it is deleted) and ends your tokens and sessions. `confirm` must be "delete my account".',
+      'Deletes your account in every app: applies each table\'s onOwnerDelete to your rows, leaves every resource (an owned one passes to its longest-standing admin, else it is deleted) and ends your tokens and sessions. `confirm` must be "delete my account". Dashboard session only: no app credential (bearer token, app or hosted-origin cookie, test or agent token) reaches it.',
     args: { confirm: t.arg.string({ required: true }) },
-    // The user's own bearer token, or their dashboard session cookie (ctx.dashboardUser, docs/api.md §4.2).
-    resolve: async (_, { confirm }, ctx) => {
-      const userId = !ctx.caller && ctx.dashboardUser ? await ctx.dashboardUser() : requirePrincipal(ctx.caller).principal.id;
-      return ctx.services.accountDeletion.deleteAccount(userId, confirm);
-    },
+    // An app acts for the user in that app only: deleting them everywhere is theirs to do, in the dashboard.
+    resolve: async (_, { confirm }, ctx) => ctx.services.accountDeletion.deleteAccount(await dashboardUser(ctx), confirm),
   }),
 );

@@ -10,7 +10,8 @@ import { builder, type Context } from './builder.js';
 import { OkRef, RoleEnum, ids, validate } from './common.js';
 import { wholeListRows } from './row-budget.js';
 
-const dashboardUser = (ctx: Context) => {
+/** The signed-in dashboard user's id; any other credential (a bearer token, an app's cookie, a socket) is refused. */
+export const dashboardUser = (ctx: Context) => {
   if (!ctx.dashboardUser) throw new AppError('dashboard_session_required', 403, 'This platform route needs your dashboard session cookie.');
   return ctx.dashboardUser();
 };

@@ -5,6 +5,7 @@ import './resources.js';
 import './members.js';
 import './invite-links.js';
 import './principals.js';
+import './users.js';
 import './apps.js';
 import './feeds.js';
 import './account.js';

@@ -15,6 +15,75 @@ const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 /** Where log lines go: stdout, or a test's capture (`captureLogs`). */
 let target: { write(line: string): unknown } = process.stdout;
 
+const REDACTED = '[redacted]';
+
+/** Query parameters that carry a secret: invite and authorization codes, challenges, tokens, PKCE verifiers, OAuth state. */
+const SECRET_PARAMS = [
+  'code',
+  'code_verifier',
+  'challenge',
+  'consent_challenge',
+  'login_challenge',
+  'logout_challenge',
+  'state',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'client_secret',
+  'password',
+];
+
+/** JSON keys whose value is a secret wherever they appear in a line (`code` is not one: errors carry theirs). */
+const SECRET_KEYS = [
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'password',
+  'secret',
+  'token',
+  'accessToken',
+  'access_token',
+  'refreshToken',
+  'refresh_token',
+  'idToken',
+  'id_token',
+  'code_verifier',
+  'codeVerifier',
+  'client_secret',
+  'clientSecret',
+  'challenge',
+  'consent_challenge',
+];
+
+/**
+ * Secrets as they appear in a serialized log line, each with its replacement: path segments that
+ * are secrets (an invite code; a provider interaction id, which is the consent challenge, also in the
+ * authorization resume path), secret
+ * query parameters, Gatehouse tokens and invite codes by their prefix, JWTs, bearer credentials,
+ * URL passwords, and secret-named JSON keys.
+ */
+const SECRET_PATTERNS: [RegExp, string][] = [
+  [/(\/_invite\/|\/interaction\/|\/oauth2\/auth\/)[^/?#\s"\\]+/g, `$1${REDACTED}`],
+  [new RegExp(`([?&;](?:${SECRET_PARAMS.join('|')})=)[^&#\\s"\\\\]*`, 'gi'), `$1${REDACTED}`],
+  [/\b(gst|gha|ghd|inv)_[A-Za-z0-9_-]{16,}/g, `$1_${REDACTED}`],
+  [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
+  [/\b(Bearer|Basic)\s+[^\s"\\]+/gi, `$1 ${REDACTED}`],
+  [/\b([a-z][a-z0-9+.-]*:\/\/[^/\s:@"]*:)[^@\s/"]+@/gi, `$1${REDACTED}@`],
+  [new RegExp(`("(?:${SECRET_KEYS.join('|')})":)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${REDACTED}"`],
+];
+
+/**
+ * A log line (or any text bound for one) with every secret replaced by `[redacted]`. Every line
+ * the logger writes passes through it, at every level: no invite code, token, challenge or
+ * authorization code reaches a log, whoever wrote the line (docs/api.md §1.1).
+ */
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
 export const logger = pino(
   {
     level: process.env.LOG_LEVEL && /^(silent|error|warn|info|debug)$/.test(process.env.LOG_LEVEL) ? process.env.LOG_LEVEL : 'info',
@@ -24,7 +93,7 @@ export const logger = pino(
       return scope ? { reqId: scope.requestId } : {};
     },
   },
-  { write: (line: string) => target.write(line) },
+  { write: (line: string) => target.write(redactSecrets(line)) },
 );
 
 /** Tests: collects the parsed log lines written until `stop()` restores stdout. */

@@ -1,11 +1,17 @@
-/** Bounds on live-feed sockets (README "Live feeds"); configured by WS_MAX_* (src/config.ts). */
+/**
+ * Bounds on live-feed sockets (README "Live feeds"); configured by WS_MAX_* (src/config.ts). The
+ * per-principal bounds count per person: an agent's sockets, streams and subscriptions count
+ * against its owner's (personOf in src/domain/principals.ts), so agents multiply none of them.
+ */
 export interface FeedLimits {
   /** Operations open at once on one socket; the next subscribe gets a `too_many_subscriptions` error. */
   maxSubscriptionsPerSocket: number;
-  /** Sockets one principal holds open on this process; the next is closed with 4429 after connection_init. */
+  /** Sockets one person (with their agents) holds open on this process; the next is closed with 4429 after connection_init. */
   maxSocketsPerPrincipal: number;
   /** Sockets open on this process in all; the next upgrade is answered 503. */
   maxSockets: number;
+  /** Operations one person (with their agents) holds open over all their sockets on this process; the next gets `too_many_subscriptions`. */
+  maxSubscriptionsPerPerson: number;
 }
 
 /**
@@ -17,9 +23,10 @@ export const FEED_LIMIT_DEFAULTS: FeedLimits = {
   maxSubscriptionsPerSocket: 100,
   maxSocketsPerPrincipal: 20,
   maxSockets: 10_000,
+  maxSubscriptionsPerPerson: 2000,
 };
 
-/** Places one principal holds (sockets, SSE streams), up to `max`: taken on open, given back on close. */
+/** Places one person holds (sockets, SSE streams), up to `max`: taken on open, given back on close. */
 export class PlacesPerPrincipal {
   private readonly held = new Map<string, number>();
 

@@ -3,12 +3,13 @@
  * text/event-stream), which the socket caps (src/realtime/websocket.ts) do not see: without them
  * one token could hold any number of streams, each a subscription every change is written to.
  * An SSE stream is a connection carrying one subscription, so it is counted as sockets are:
- * WS_MAX_SOCKETS_PER_PRINCIPAL streams per principal and WS_MAX_SOCKETS in all, per process, on
- * counters of their own. A stream is counted from the moment its subscription is live until it
+ * WS_MAX_SOCKETS_PER_PRINCIPAL streams per person (an agent's count against its owner) and
+ * WS_MAX_SOCKETS in all, per process, on counters of their own. A stream is counted from the moment its subscription is live until it
  * ends (the client went away, the feed completed or failed).
  */
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Caller } from '../domain/caller.js';
+import { personOf } from '../domain/principals.js';
 import { graphqlRefusal } from '../error-responses.js';
 import { AppError, serviceBusy } from '../errors.js';
 import { type FeedLimits, PlacesPerPrincipal } from './limits.js';
@@ -29,7 +30,7 @@ export function useSseLimits(limits: Pick<FeedLimits, 'maxSocketsPerPrincipal' |
       return new AppError(
         'too_many_sockets',
         429,
-        `Too many live streams: at most ${limits.maxSocketsPerPrincipal} SSE subscriptions per user on this server. Close one, or carry several subscriptions on one WebSocket.`,
+        `Too many live streams: at most ${limits.maxSocketsPerPrincipal} SSE subscriptions per user (an agent's count as its owner's) on this server. Close one, or carry several subscriptions on one WebSocket.`,
       );
     }
     if (total >= limits.maxSockets) {
@@ -50,7 +51,7 @@ export function useSseLimits(limits: Pick<FeedLimits, 'maxSocketsPerPrincipal' |
       const { requestContext, caller } = context as SseContext;
       // Sockets are bounded where they connect; an anonymous stream is refused by its resolver.
       if (requestContext === undefined || caller?.type !== 'principal') return;
-      const key = caller.principal.id;
+      const key = personOf(caller.principal);
       return {
         onSubscribeResult({ result, setResult }) {
           // Only a live stream holds a place: a refused subscribe is an ordinary result.

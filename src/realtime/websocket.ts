@@ -8,6 +8,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Caller } from '../domain/caller.js';
+import { personOf } from '../domain/principals.js';
 import type { Mount } from '../auth/request-context.js';
 import { resolveCaller } from '../auth/resolve-caller.js';
 import { graphqlRefusal } from '../error-responses.js';
@@ -56,9 +57,18 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
   const frames = frameBytes();
   const callers = new WeakMap<WebSocket, Caller>();
   const expiries = new WeakMap<WebSocket, NodeJS.Timeout>();
-  // Open sockets per principal on this process; a socket is counted from its accepted connection_init to its close.
-  const socketsByPrincipal = new PlacesPerPrincipal(limits.maxSocketsPerPrincipal);
+  // Open sockets per person (an agent's count against its owner) on this process; a socket is
+  // counted from its accepted connection_init to its close.
+  const socketsByPerson = new PlacesPerPrincipal(limits.maxSocketsPerPrincipal);
   const countedAs = new WeakMap<WebSocket, string>();
+  // Each person's open sockets' graphql-ws contexts: their operations, which graphql-ws keeps exact
+  // (an id is added before onSubscribe and dropped on complete or close), summed per person.
+  const operationsByPerson = new Map<string, Set<{ subscriptions: Record<string, unknown> }>>();
+  const operationsOf = (person: string) => {
+    let open = 0;
+    for (const socket of operationsByPerson.get(person) ?? []) open += Object.keys(socket.subscriptions).length;
+    return open;
+  };
 
   // The app each socket's credential must belong to (its hosted origin's), set at the upgrade.
   const audiences = new WeakMap<WebSocket, string | null>();
@@ -110,13 +120,17 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
         const socket = ctx.extra.socket;
         // Closed while the credential was checked: its close hook already ran, so it must not be counted.
         if (socket.readyState !== socket.OPEN) return false;
-        const key = caller.principal.id;
-        if (!socketsByPrincipal.take(key)) {
+        const key = personOf(caller.principal);
+        if (!socketsByPerson.take(key)) {
           // The first close wins: graphql-ws' own 4403 for `false` is then ignored by ws.
-          socket.close(CLOSE_CODES.tooManySockets, `Too many connections: at most ${limits.maxSocketsPerPrincipal} sockets per user`);
+          socket.close(
+            CLOSE_CODES.tooManySockets,
+            `Too many connections: at most ${limits.maxSocketsPerPrincipal} sockets per user (an agent's count as its owner's)`,
+          );
           return false;
         }
         countedAs.set(socket, key);
+        operationsByPerson.set(key, (operationsByPerson.get(key) ?? new Set()).add(ctx));
         callers.set(socket, caller);
         if (caller.expiresAt) {
           const ms = caller.expiresAt - services.deps.now().getTime();
@@ -135,7 +149,10 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
         const key = countedAs.get(ctx.extra.socket);
         if (key === undefined) return;
         countedAs.delete(ctx.extra.socket);
-        socketsByPrincipal.release(key);
+        socketsByPerson.release(key);
+        const held = operationsByPerson.get(key);
+        held?.delete(ctx);
+        if (held?.size === 0) operationsByPerson.delete(key);
       },
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
@@ -144,6 +161,11 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
         // this count includes the new operation. Refused before any parsing or context work.
         if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptionsPerSocket) {
           const message = `Too many subscriptions: at most ${limits.maxSubscriptionsPerSocket} per socket. Complete one, or open another socket.`;
+          return [graphqlRefusal(new AppError(TOO_MANY_SUBSCRIPTIONS, 429, message))];
+        }
+        const person = countedAs.get(ctx.extra.socket);
+        if (person !== undefined && operationsOf(person) > limits.maxSubscriptionsPerPerson) {
+          const message = `Too many subscriptions: at most ${limits.maxSubscriptionsPerPerson} per user over all their sockets (an agent's count as its owner's). Complete one first.`;
           return [graphqlRefusal(new AppError(TOO_MANY_SUBSCRIPTIONS, 429, message))];
         }
         // The same NUL refusal as HTTP (Yoga's onParams does not run for sockets).

@@ -12,6 +12,7 @@ import { ROLES } from '../domain/roles.js';
 import { VISIBILITY_NAMES } from '../domain/visibility.js';
 import { graphql } from '../graphql-client/generated/index.js';
 import type { DbResultFieldsFragment, ResourceFieldsFragment, TypedDocumentString } from '../graphql-client/generated/graphql.js';
+import { notFound } from '../errors.js';
 import { LIST_PAGE } from '../services/pages.js';
 import { BROWSE_PAGE } from '../services/resources.js';
 import { DB_OPS, DB_SCOPE_KINDS } from '../services/rows-input.js';
@@ -150,6 +151,28 @@ const DB_ERRORS = [
 const roleOut = z.enum(ROLES);
 const stateOut = z.enum(['active', 'invited', 'requested']);
 const timestamp = z.string().describe('ISO-8601, UTC');
+/** A principal's public profile (docs/api.md §5.6). */
+const profileOut = z.object({ id: z.string(), handle: z.string().nullable(), displayName: z.string().nullable() });
+/** The caller (GraphQL `me`): `email` only for yourself, when known. */
+const meOut = z.object({
+  id: z.string(),
+  kind: z.enum(['user', 'agent']),
+  handle: z.string().nullable(),
+  displayName: z.string().nullable(),
+  email: z.string().nullable(),
+  profile: z.object({ handle: z.string().nullable(), displayName: z.string().nullable() }),
+});
+
+graphql(`
+  fragment MeFields on Principal {
+    id
+    kind
+    handle
+    displayName
+    email
+    profile { handle displayName }
+  }
+`);
 const resourceOut = z.object({
   id: z.string(),
   type: z.string(),
@@ -254,7 +277,7 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/resources',
     response: resourceOut,
-    errors: ['unknown_type', 'reserved_type', 'visibility_not_allowed'],
+    errors: ['unknown_type', 'reserved_type', 'visibility_not_allowed', 'too_many_resources'],
     operation: graphql(`
       mutation CreateResource($input: CreateResourceInput!) {
         result: createResource(input: $input) { ...ResourceFields }
@@ -679,7 +702,7 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/agents',
     response: z.object({ id: z.string(), name: z.string(), ownerId: z.string(), token: z.string().describe('Shown once') }),
-    errors: ['agents_cannot_create_agents'],
+    errors: ['agents_cannot_create_agents', 'too_many_agents'],
     operation: graphql(`
       mutation CreateAgent($name: String!) {
         result: createAgent(name: $name) { id name ownerId token }
@@ -688,6 +711,98 @@ export const routes: Route[] = [
     body: z.strictObject({ name: z.string({ message: 'is required and must be a string' }) }),
     variables: ({ body }) => body,
     respond: r => r,
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/agents',
+    response: z.object({ agents: z.array(z.object({ id: z.string(), name: z.string(), createdAt: timestamp })) }),
+    errors: [],
+    operation: graphql(`
+      query Agents {
+        result: agents { id name createdAt }
+      }
+    `),
+    variables: () => ({}),
+    respond: agents => ({ agents }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/agents/:id',
+    response: z.object({
+      ok: z.literal(true),
+      transferred: z.array(z.object({ resourceId: z.string(), ownerId: z.string() })),
+      deleted: z.array(z.string()),
+    }),
+    errors: ['user_not_found'],
+    operation: graphql(`
+      mutation DeleteAgent($id: ID!) {
+        result: deleteAgent(id: $id) { ok transferred { resourceId ownerId } deleted }
+      }
+    `),
+    variables: ({ params }) => ({ id: params.id }),
+    respond: r => r,
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/users/me',
+    response: meOut,
+    errors: [],
+    operation: graphql(`
+      query Me {
+        result: me { ...MeFields }
+      }
+    `),
+    variables: () => ({}),
+    respond: r => r,
+  }),
+  route({
+    method: 'PATCH',
+    path: '/v1/users/me',
+    response: meOut,
+    errors: ['handle_taken', 'agents_cannot_edit_profiles', 'account_deleted'],
+    operation: graphql(`
+      mutation UpdateMyProfile($input: ProfileInput!) {
+        result: updateMyProfile(input: $input) { ...MeFields }
+      }
+    `),
+    // Each field: a string sets it, null (or "") clears it, absent leaves it (the service checks the values).
+    body: z.strictObject({
+      displayName: z.string({ message: 'must be a string or null' }).nullable().optional(),
+      handle: z.string({ message: 'must be a string or null' }).nullable().optional(),
+    }),
+    variables: ({ body }) => ({ input: body }),
+    respond: r => r,
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/users/by-handle/:handle',
+    response: profileOut,
+    errors: ['user_not_found', 'too_many_lookups'],
+    operation: graphql(`
+      query UserByHandle($handle: String!) {
+        result: userByHandle(handle: $handle) { id handle displayName }
+      }
+    `),
+    variables: ({ params }) => ({ handle: params.handle }),
+    respond: profile => {
+      // GraphQL answers null; REST, as for any id nobody in the app has: 404.
+      if (!profile) throw notFound('user_not_found', 'No user with this handle in this app.');
+      return profile;
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/users/profiles',
+    response: z.object({ profiles: z.array(profileOut) }),
+    errors: ['too_many_lookups'],
+    operation: graphql(`
+      query UserProfiles($ids: [ID!]!) {
+        result: userProfiles(ids: $ids) { id handle displayName }
+      }
+    `),
+    body: z.strictObject({ ids: z.array(id, { message: 'is required: a list of user ids' }) }),
+    variables: ({ body }) => body,
+    respond: profiles => ({ profiles }),
   }),
   route({
     method: 'POST',
@@ -784,7 +899,8 @@ export const routes: Route[] = [
       transferred: z.array(z.object({ resourceId: z.string(), ownerId: z.string() })),
       deleted: z.array(z.string()),
     }),
-    errors: ['confirmation_required', 'agents_cannot_delete_accounts', 'conflict'],
+    errors: ['confirmation_required', 'conflict'],
+    credential: 'dashboard',
     operation: graphql(`
       mutation DeleteMyAccount($confirm: String!) {
         result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }

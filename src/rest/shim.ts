@@ -98,8 +98,7 @@ export function createRestShim({ yoga, schema, contextFor }: RestShimOptions, ro
       const { route } = found.entry;
       const { method, url } = context;
       // The credential before the input: a refused token or a missing CSRF header is what to fix first.
-      const auth: ResolvedAuth =
-        route.credential === 'dashboard' ? { caller: null, credential: 'cookie', csrf: hasCsrfHeader(context.headers) } : await context.auth();
+      const auth: ResolvedAuth = route.credential === 'dashboard' ? dashboardAuth(context) : await context.auth();
       // REST's CSRF rule is by method (a state-changing method), GraphQL's by operation (a mutation).
       assertCsrf(auth, isStateChanging(method));
       const readsBody = method !== 'GET' && method !== 'HEAD';
@@ -126,6 +125,14 @@ export function createRestShim({ yoga, schema, contextFor }: RestShimOptions, ro
   }
 
   return { match, handle, compileAll };
+}
+
+/**
+ * A dashboard route resolves no app credential (its resolver asks ctx.dashboardUser()): a cookie
+ * state change still needs the CSRF header, a bearer token is refused there as one.
+ */
+function dashboardAuth(context: RequestContext): ResolvedAuth {
+  return { caller: null, credential: context.headers.get('authorization') ? 'bearer' : 'cookie', csrf: hasCsrfHeader(context.headers) };
 }
 
 const specificity = (segments: string[]) => segments.reduce((score, s, i) => score + (s.startsWith(':') ? 0 : 2 ** (10 - i)), segments.length * 4096);

@@ -4,7 +4,7 @@
  * the tokens in httpOnly cookies, so page scripts never see one.
  */
 import { GatehouseError } from './errors.js';
-import { MeDocument } from './operations.js';
+import { MeDocument, UpdateMyProfileDocument } from './operations.js';
 import type { Transport } from './transport.js';
 
 /** Where the pending sign-in (verifier, state, redirect URI) waits for the callback. */
@@ -24,7 +24,19 @@ export interface User {
   kind: 'user' | 'agent';
   handle: string | null;
   displayName: string | null;
+  /** Your sign-in email, when the gateway knows it (its own provider's accounts); otherwise null. */
+  email: string | null;
+  /** How you are shown to others: the same handle and display name. */
+  profile: { handle: string | null; displayName: string | null };
+  /** For an agent: the person it acts for. */
   owner: { id: string; handle: string | null; displayName: string | null } | null;
+}
+
+/** A profile change: a value sets the field, null (or "") clears it, a field left out stays. */
+export interface ProfileChange {
+  displayName?: string | null;
+  /** 3-20 letters, digits or underscores, any case; taken: 409 `handle_taken`. */
+  handle?: string | null;
 }
 
 export interface SignInOptions {
@@ -164,6 +176,14 @@ export class Auth {
       if (error instanceof GatehouseError && error.status === 401) return null;
       throw error;
     }
+  }
+
+  /**
+   * Edits your profile (`displayName`, `handle`), in every app; answers the user as `getUser()`
+   * does. A handle someone else holds is a `GatehouseError` with code `handle_taken` (409).
+   */
+  async updateProfile(change: ProfileChange): Promise<User> {
+    return (await this.transport.graphql(UpdateMyProfileDocument, { input: change })) as User;
   }
 
   /** Signs out: revokes at the provider and clears the cookies (cookie mode); closes live feeds. */

@@ -55,6 +55,7 @@ import {
 import { Bucket } from './files.js';
 import { type LiveFeeds, type Row, Table } from './table.js';
 import { type TokenSource, Transport } from './transport.js';
+import { usersOf } from './users.js';
 
 export type { Role, VisibilityChoice };
 export type Resource = SdkResourceFragment;
@@ -291,6 +292,8 @@ export function createClient(options: ClientOptions = {}) {
     /** `cookie` (browser session) or `bearer` (accessToken). */
     mode: transport.mode,
     auth,
+    /** Profiles within your app: `users.byHandle(handle)`, `users(ids).profiles()` (§5.6). */
+    users: usersOf(transport),
     resource,
     resources: { live: membershipLive },
     membership: { live: membershipLive },

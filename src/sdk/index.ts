@@ -2,7 +2,7 @@
  * `gatehouse/client`: the Gatehouse SDK for browser apps, scripts and servers (one ESM module; its
  * only dependency is graphql-ws). README "Client SDK" is the guide; docs/api.md the contract.
  */
-export type { KeyValueStorage, Session, SignInOptions, User } from './auth.js';
+export type { KeyValueStorage, ProfileChange, Session, SignInOptions, User } from './auth.js';
 export { pkceChallenge } from './auth.js';
 export type {
   BrowseRow,
@@ -28,3 +28,4 @@ export { GatehouseError } from './errors.js';
 export type { LiveConnection, LiveHandle, LiveKeepAlive, LiveStatus } from './live.js';
 export type { Page, Row, SelectQuery, Table, WriteQuery } from './table.js';
 export type { Bucket, ByteRange, FileBody, FileEntry, FileScope, UploadOptions } from './files.js';
+export type { UserProfile, Users } from './users.js';

@@ -37,9 +37,27 @@ graphql(`
   }
 `);
 
+graphql(`
+  fragment SdkUser on Principal {
+    id
+    kind
+    handle
+    displayName
+    email
+    profile { handle displayName }
+    owner { id handle displayName }
+  }
+`);
+
 export const MeDocument = graphql(`
   query SdkMe {
-    result: me { id kind handle displayName owner { id handle displayName } }
+    result: me { ...SdkUser }
+  }
+`);
+
+export const UpdateMyProfileDocument = graphql(`
+  mutation SdkUpdateMyProfile($input: ProfileInput!) {
+    result: updateMyProfile(input: $input) { ...SdkUser }
   }
 `);
 

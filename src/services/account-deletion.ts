@@ -20,6 +20,7 @@
  * after commit; the token caches of this instance are cleared so the ended tokens stop at once.
  */
 import { accountExit, heirOf, isAccountDeletionConfirmed, ownerDeletionPlan, ACCOUNT_DELETION_CONFIRMATION } from '../domain/lifecycle.js';
+import type { PrincipalCaller } from '../domain/caller.js';
 import type { MembershipState } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
 import type { StoredVisibility } from '../domain/visibility.js';
@@ -27,7 +28,7 @@ import { AppError, badRequest, forbidden } from '../errors.js';
 import type { SchemaIR } from '../schema/index.js';
 import type { ServiceDeps, Tx } from './deps.js';
 import { ChangeSet, type LockedResource } from './membership-store.js';
-import { userNotFound } from './principals.js';
+import { findPrincipalInApp, userNotFound } from './principals.js';
 import { type DeletionHooks, deleteLockedResource } from './resource-deletion.js';
 import { isReservedType } from './resource-rules.js';
 
@@ -160,6 +161,72 @@ export function createAccountDeletionService(deps: ServiceDeps, hooks: DeletionH
     await changes.flush();
   }
 
+  /** Steps 1–4 for `principalId` and every agent it owns (an agent owns none). */
+  async function erase(principalId: string): Promise<AccountDeletionResult> {
+    const now = deps.now();
+    const result: AccountDeletionResult = { ok: true, transferred: [], deleted: [] };
+    const changeSets: ChangeSet[] = [];
+    const orphanedBlobs: string[] = [];
+
+    await deps.transaction(async tx => {
+      // Step 1: resources first (the order every transition takes), then the principals.
+      const agentsBefore = await tx.principal.findMany({ where: { ownerId: principalId }, select: { id: true } });
+      const firstLook = await membershipsOf(tx, [principalId, ...agentsBefore.map(a => a.id)]);
+      const locked = new Map<string, LockedRow>();
+      const lockNew = async (facts: MembershipFact[]) => {
+        const ids = [...new Set(facts.map(f => f.resource_id))].filter(id => !locked.has(id));
+        if (ids.length > 0) for (const row of await lockResources(tx, ids)) locked.set(row.id, row);
+      };
+      await lockNew(firstLook);
+      const principals = await tx.$queryRaw<{ id: string }[]>`
+          SELECT id FROM principals WHERE id = ${principalId} OR owner_id = ${principalId} ORDER BY id FOR UPDATE`;
+      if (!principals.some(p => p.id === principalId)) throw userNotFound(principalId); // deleted meanwhile
+      const doomedIds = principals.map(p => p.id);
+      const doomed = new Set(doomedIds);
+      // Memberships added before the principal lock (they held its key share until they committed).
+      const memberships = await membershipsOf(tx, doomedIds);
+      await lockNew(memberships);
+
+      // Step 2, before anyone leaves, so onMemberRemove never runs ahead of onOwnerDelete.
+      await applyOwnerDeletion(tx, doomedIds);
+
+      // Step 3.
+      for (const id of [...locked.keys()].sort()) {
+        const row = locked.get(id)!;
+        const resource: LockedResource = { id: row.id, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
+        const changes = new ChangeSet(tx, resource, now, row.app_id);
+        changeSets.push(changes);
+        await leaveResource(tx, changes, resource, doomed, result);
+      }
+
+      // Step 4.
+      await tx.inviteLink.deleteMany({ where: { resourceId: { in: [...locked.keys()] }, creatorId: { in: doomedIds } } });
+      await tx.block.deleteMany({ where: { OR: [{ blockerId: { in: doomedIds } }, { blockedId: { in: doomedIds } }] } });
+      // Sessions, grants, codes and tokens of the embedded provider carry the subject as accountId.
+      await tx.$executeRaw`
+          DELETE FROM oidc_payloads
+          WHERE payload->>'accountId' = ${principalId}
+             OR (model = ${REMEMBERED_CONSENT_MODEL} AND starts_with(id, ${`${principalId} `}))`;
+      // Their own files go with them (files they put in resources stay there, as rows do); the bytes after commit.
+      const ownFiles = await tx.$queryRaw<{ blob_key: string }[]>`
+          DELETE FROM files WHERE scope = ANY(${doomedIds.map(id => `u:${id}`)}) RETURNING blob_key`;
+      orphanedBlobs.push(...ownFiles.map(f => f.blob_key));
+      await tx.wallet.deleteMany({ where: { holderId: { in: doomedIds } } });
+      // Cascades: api_tokens, accounts, wallet_entries, agents (and theirs), memberships, room grants.
+      const gone = await tx.principal.deleteMany({ where: { id: principalId } });
+      if (gone.count !== 1) throw new AppError('conflict', 409, 'The account changed while it was being deleted; retry.');
+    });
+
+    for (const changes of changeSets) {
+      deps.bus.publish(changes.events);
+      deps.bus.publishGrants(changes.grantEvents);
+    }
+    orphanedBlobs.push(...changeSets.flatMap(c => c.orphanedBlobs));
+    if (orphanedBlobs.length) hooks.blobsOrphaned?.(orphanedBlobs);
+    hooks.credentialsEnded?.();
+    return result;
+  }
+
   return {
     /**
      * Deletes the account of `principalId` (a person; their agents go with them) once `confirm`
@@ -175,68 +242,19 @@ export function createAccountDeletionService(deps: ServiceDeps, hooks: DeletionH
           'An agent cannot delete an account; its owner deletes their own account, and the agent with it.',
         );
       }
-      const now = deps.now();
-      const result: AccountDeletionResult = { ok: true, transferred: [], deleted: [] };
-      const changeSets: ChangeSet[] = [];
-      const orphanedBlobs: string[] = [];
+      return erase(principalId);
+    },
 
-      await deps.transaction(async tx => {
-        // Step 1: resources first (the order every transition takes), then the principals.
-        const agentsBefore = await tx.principal.findMany({ where: { ownerId: principalId }, select: { id: true } });
-        const firstLook = await membershipsOf(tx, [principalId, ...agentsBefore.map(a => a.id)]);
-        const locked = new Map<string, LockedRow>();
-        const lockNew = async (facts: MembershipFact[]) => {
-          const ids = [...new Set(facts.map(f => f.resource_id))].filter(id => !locked.has(id));
-          if (ids.length > 0) for (const row of await lockResources(tx, ids)) locked.set(row.id, row);
-        };
-        await lockNew(firstLook);
-        const principals = await tx.$queryRaw<{ id: string }[]>`
-          SELECT id FROM principals WHERE id = ${principalId} OR owner_id = ${principalId} ORDER BY id FOR UPDATE`;
-        if (!principals.some(p => p.id === principalId)) throw userNotFound(principalId); // deleted meanwhile
-        const doomedIds = principals.map(p => p.id);
-        const doomed = new Set(doomedIds);
-        // Memberships added before the principal lock (they held its key share until they committed).
-        const memberships = await membershipsOf(tx, doomedIds);
-        await lockNew(memberships);
-
-        // Step 2, before anyone leaves, so onMemberRemove never runs ahead of onOwnerDelete.
-        await applyOwnerDeletion(tx, doomedIds);
-
-        // Step 3.
-        for (const id of [...locked.keys()].sort()) {
-          const row = locked.get(id)!;
-          const resource: LockedResource = { id: row.id, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
-          const changes = new ChangeSet(tx, resource, now, row.app_id);
-          changeSets.push(changes);
-          await leaveResource(tx, changes, resource, doomed, result);
-        }
-
-        // Step 4.
-        await tx.inviteLink.deleteMany({ where: { resourceId: { in: [...locked.keys()] }, creatorId: { in: doomedIds } } });
-        await tx.block.deleteMany({ where: { OR: [{ blockerId: { in: doomedIds } }, { blockedId: { in: doomedIds } }] } });
-        // Sessions, grants, codes and tokens of the embedded provider carry the subject as accountId.
-        await tx.$executeRaw`
-          DELETE FROM oidc_payloads
-          WHERE payload->>'accountId' = ${principalId}
-             OR (model = ${REMEMBERED_CONSENT_MODEL} AND starts_with(id, ${`${principalId} `}))`;
-        // Their own files go with them (files they put in resources stay there, as rows do); the bytes after commit.
-        const ownFiles = await tx.$queryRaw<{ blob_key: string }[]>`
-          DELETE FROM files WHERE scope = ANY(${doomedIds.map(id => `u:${id}`)}) RETURNING blob_key`;
-        orphanedBlobs.push(...ownFiles.map(f => f.blob_key));
-        await tx.wallet.deleteMany({ where: { holderId: { in: doomedIds } } });
-        // Cascades: api_tokens, accounts, wallet_entries, agents (and theirs), memberships, room grants.
-        const gone = await tx.principal.deleteMany({ where: { id: principalId } });
-        if (gone.count !== 1) throw new AppError('conflict', 409, 'The account changed while it was being deleted; retry.');
-      });
-
-      for (const changes of changeSets) {
-        deps.bus.publish(changes.events);
-        deps.bus.publishGrants(changes.grantEvents);
-      }
-      orphanedBlobs.push(...changeSets.flatMap(c => c.orphanedBlobs));
-      if (orphanedBlobs.length) hooks.blobsOrphaned?.(orphanedBlobs);
-      hooks.credentialsEnded?.();
-      return result;
+    /**
+     * Deletes one of the caller's agents (`DELETE /v1/agents/:id`) exactly as account deletion
+     * deletes an account's agents: its rows by each table's onOwnerDelete, its memberships (an owned
+     * resource passes to an admin or goes), its tokens. An agent that is not the caller's own, in
+     * this app, is 404 `user_not_found`, as one that does not exist.
+     */
+    async deleteAgent(caller: PrincipalCaller, agentId: string): Promise<AccountDeletionResult> {
+      const agent = await findPrincipalInApp(deps.prisma, agentId, caller.deployment.appId);
+      if (agent?.kind !== 'agent' || agent.ownerId !== caller.principal.id) throw userNotFound(agentId);
+      return erase(agentId);
     },
   };
 }

@@ -7,7 +7,7 @@ import type { PrincipalKind } from '../domain/membership.js';
 import { AppError, parseInput } from '../errors.js';
 import { APP_RESOURCE_TYPE } from './apps.js';
 import type { ServiceDeps } from './deps.js';
-import { handleSeed, issueHandleOnce } from './handles.js';
+import { displayNameSchema, handleSchema, handleSeed, issueHandleOnce } from './handles.js';
 import { runTransition } from './membership-store.js';
 import type { WalletService } from './wallet.js';
 import { Cache } from '../lib/cache.js';
@@ -27,13 +27,8 @@ export const acceptInput = z.strictObject({
   grant_scope: z.array(z.string().max(200), { message: 'must be an array of scope strings' }).max(50),
   profile: z
     .strictObject({
-      displayName: z.string().trim().max(100, 'must be at most 100 characters').optional(),
-      handle: z
-        .string()
-        .trim()
-        .toLowerCase()
-        .regex(/^[a-z0-9_]{3,20}$/, 'must be 3-20 letters, digits or underscores')
-        .optional(),
+      displayName: displayNameSchema.optional(),
+      handle: handleSchema.optional(),
     })
     .optional(),
 });

@@ -3,9 +3,25 @@
  * name; a handle is issued at most once, so a user who cleared theirs is never given another.
  */
 import { randomInt } from 'node:crypto';
+import { z } from 'zod';
 import type { Tx } from './deps.js';
 
 const MAX_LENGTH = 20;
+
+/** A handle as people type it: case does not matter (handles are stored and compared lower-case). */
+export const handleSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9_]{3,20}$/, 'must be 3-20 letters, digits or underscores');
+
+/** A display name: at most 100 characters, no control characters. */
+export const displayNameSchema = z
+  .string()
+  .trim()
+  .max(100, 'must be at most 100 characters')
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  .refine(name => !/[\u0000-\u001f\u007f]/.test(name), 'must not contain control characters');
 
 /** "Zoë van der Berg!" -> "zoevanderberg"; too short or empty -> "user". */
 export function handleSeed(displayName: string | null | undefined): string {

@@ -11,6 +11,7 @@ import { createInviteLinkService } from './invite-links.js';
 import { createMembershipService } from './membership.js';
 import { createMeteringService } from './metering.js';
 import { createPrincipalService } from './principals.js';
+import { createProfileService } from './profiles.js';
 import { createResourceDeletionService } from './resource-deletion.js';
 import { createResourceService } from './resources.js';
 import { createRoomService } from './rooms.js';
@@ -47,6 +48,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
       },
     }),
     principals: createPrincipalService(deps, tokens),
+    profiles: createProfileService(deps),
     resources: createResourceService(deps, apps),
     resourceDeletion: createResourceDeletionService(deps, { blobsOrphaned }),
     membership: createMembershipService(deps, apps),

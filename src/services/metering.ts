@@ -18,7 +18,7 @@ import { appNotFound, envNameSchema } from './apps.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from './deps.js';
-import { type Holder, type WalletService, appendEntry, microsToUsd } from './wallet.js';
+import { DEVELOPER_CREDIT_KIND, type Holder, type WalletService, appendEntry, microsToUsd } from './wallet.js';
 
 export type { Usage, UsageClass } from '../domain/pricing.js';
 
@@ -114,6 +114,20 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
       INSERT INTO wallet_entries (id, ${column}, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at)
       VALUES (${newId('wal')}, ${payer.holder.id}, ${-cost}, ${`charge:${operation}`}, ${caller.deployment.appId}, ${caller.deployment.env},
               ${payer.budget?.kind === 'app' ? payer.budget.key : null}, ${caller.principal.id}, ${operations}, ${now})`;
+  }
+
+  /**
+   * What the holder can spend now: its balance, plus a developer's starting credit while it is
+   * still due. One statement reads both, so a first charge committing meanwhile is seen whole or
+   * not at all (two reads could see no credit due and, before it, no balance: a spurious 402).
+   */
+  async function spendableMicros(holder: Holder): Promise<bigint> {
+    const creditKey = holder.kind === 'developer' ? `${DEVELOPER_CREDIT_KIND}:${holder.id}` : null;
+    const [row] = await deps.prisma.$queryRaw<{ balance: bigint | null; credited: boolean }[]>`
+      SELECT (SELECT balance_micros FROM wallets WHERE holder_id = ${holder.id}) AS balance,
+             EXISTS (SELECT 1 FROM wallet_entries WHERE once_key = ${creditKey}) AS credited`;
+    const due = creditKey !== null && !row.credited ? config.metering.developerCreditMicros : 0n;
+    return (row.balance ?? 0n) + due;
   }
 
   const usdAmount = z
@@ -232,20 +246,15 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
         const limit = row?.limit_micros ?? defaultLimit(payer.budget);
         if ((row?.spent ?? 0n) + cost > limit) throw shortBudget(payer.budget, cost, limit);
       }
-      const balance = await wallet.balanceMicros(payer.holder.id);
-      // A developer who never used metering yet still has the starting credit coming.
-      const credit =
-        payer.holder.kind === 'developer' && !(await deps.prisma.wallet.findUnique({ where: { holderId: payer.holder.id } }))
-          ? config.metering.developerCreditMicros
-          : 0n;
-      if (balance + credit < cost) throw shortWallet(payer.holder, cost, caller);
+      if ((await spendableMicros(payer.holder)) < cost) throw shortWallet(payer.holder, cost, caller);
     },
 
     /**
      * At-rest cost for one day (`now`'s UTC date), once per holder per day (the ledger's once key):
      * a resource pays for its own rows (retain copies included) and its buckets' files; a user's
-     * own files are paid by that user's payer (a test user's developer, an agent's owner). At-rest
-     * cost accrues whatever the balance: the next metered operation of an empty wallet is refused.
+     * own files are paid by that user's payer (a test user's developer, also for its agents; an
+     * agent's owner). At-rest cost accrues whatever the balance: the next metered operation of an
+     * empty wallet is refused.
      */
     async settleStorage(now: Date = deps.now()): Promise<{ holders: number; chargedMicros: bigint }> {
       if (!config.metering.enabled) return { holders: 0, chargedMicros: 0n };
@@ -258,7 +267,7 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
           SELECT COALESCE(a.developer_id, p.owner_id, f.creator_id),
                  CASE WHEN a.developer_id IS NOT NULL THEN 'developer' ELSE 'principal' END, f.size
           FROM files f JOIN principals p ON p.id = f.creator_id
-          LEFT JOIN apps a ON f.creator_id LIKE 'test:%' AND a.id = split_part(f.creator_id, ':', 2)
+          LEFT JOIN apps a ON COALESCE(p.owner_id, f.creator_id) LIKE 'test:%' AND a.id = split_part(COALESCE(p.owner_id, f.creator_id), ':', 2)
           WHERE f.resource_id IS NULL
         )
         SELECT kind, holder, SUM(bytes)::bigint AS bytes FROM stored WHERE holder IS NOT NULL GROUP BY kind, holder`;

@@ -6,6 +6,7 @@ import { isTestUserId, isTestUserOf } from '../domain/principals.js';
 import { badRequest, forbidden, notFound, parseInput } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from './deps.js';
+import { reserveQuota } from './quotas.js';
 import type { TokenService } from './tokens.js';
 import { BOUNDED_LIST_TAKE, boundedList } from './pages.js';
 
@@ -62,15 +63,38 @@ export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) 
       return { developerId: developer.id, email: developer.email, token };
     },
 
-    /** An agent acts for its owner within the owner's app deployment, with its own token. */
+    /**
+     * An agent acts for its owner within the owner's app deployment, with its own token, and
+     * spends as the credential that made it: a test user's agent through the minting developer
+     * within the environment budget, a session's agent within that app's budget (its OAuth client).
+     * At most MAX_AGENTS_PER_PERSON per person and app (429 `too_many_agents`).
+     */
     async createAgent(caller: PrincipalCaller, name: string) {
       if (caller.principal.kind !== 'user') throw forbidden('agents_cannot_create_agents', 'Only a person can create an agent.');
+      const agentName = parseInput(agentNameSchema, name);
       const id = newId('agt');
-      await prisma.principal.create({
-        data: { id, kind: 'agent', ownerId: caller.principal.id, name: parseInput(agentNameSchema, name), displayName: name.trim() },
+      const token = await deps.transaction(async tx => {
+        await reserveQuota(tx, deps.config.quotas, 'agents', caller);
+        await tx.principal.create({ data: { id, kind: 'agent', ownerId: caller.principal.id, name: agentName, displayName: agentName } });
+        // In the same transaction: an agent counts in its app from its token on (the quota's count).
+        const minted = await tokens.mint(
+          { kind: 'agent', principalId: id, deploymentId: caller.deployment.id, developerId: caller.payer, clientId: caller.clientId },
+          tx,
+        );
+        return minted.token;
       });
-      const { token } = await tokens.mint({ kind: 'agent', principalId: id, deploymentId: caller.deployment.id });
-      return { id, name: name.trim(), ownerId: caller.principal.id, token };
+      return { id, name: agentName, ownerId: caller.principal.id, token };
+    },
+
+    /** The caller's own agents in this app, oldest first (at most MAX_AGENTS_PER_PERSON). */
+    async agents(caller: PrincipalCaller) {
+      const rows = await prisma.principal.findMany({
+        where: { ownerId: caller.principal.id, kind: 'agent', tokens: { some: { deployment: { appId: caller.deployment.appId } } } },
+        select: { id: true, name: true, createdAt: true },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: BOUNDED_LIST_TAKE,
+      });
+      return boundedList(rows, 'agents', 'delete agents you no longer need.').map(a => ({ id: a.id, name: a.name ?? '', createdAt: a.createdAt }));
     },
 
     async block(caller: PrincipalCaller, userId: string) {

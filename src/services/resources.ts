@@ -12,6 +12,7 @@ import type { ServiceDeps } from './deps.js';
 import { accountDeleted, violatesForeignKey } from './lifecycle.js';
 import { resourceNotFound } from './membership-store.js';
 import { decodeCursor, LIST_PAGE, type PageInput, pageLimit, pageOf } from './pages.js';
+import { reserveQuota } from './quotas.js';
 import { isReservedType, reservedTypeError } from './resource-rules.js';
 
 export interface ResourceView {
@@ -77,17 +78,6 @@ const STATIC_SQL = `SELECT ${LEAN_COLUMNS}
   FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = $4
   WHERE r.deployment_id = $1 AND r.type = $2 AND r.static_slug = $3`;
 
-/**
- * A resource and its owner's membership as one statement (atomic on its own, no transaction): the
- * membership's foreign key to the new resource is checked at the end of the statement.
- */
-const CREATE_SQL = `WITH created AS (
-    INSERT INTO resources (id, deployment_id, type, name, visibility, discoverable, owner_principal, member_count, created_at)
-    VALUES ($1, $2, $3, $4, $5::"Visibility", $6, $7, 1, $8::timestamp(3))
-    RETURNING id)
-  INSERT INTO memberships (resource_id, principal_id, role, state, created_at, updated_at)
-  SELECT id, $7, 'owner'::"Role", 'active'::"MembershipState", $8::timestamp(3), $9::timestamp(3) FROM created`;
-
 function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
   const live = row.state && (row.state === 'active' || (row.expires_at && new Date(row.expires_at) > now));
   const currentMember = currentMemberFor(mode, live ? { role: row.role!, state: row.state! } : null);
@@ -129,18 +119,22 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       const pair = compileVisibility(chosen);
       // Timestamps as UTC ISO text: the columns are timestamp without time zone, as Prisma writes them.
       const at = now.toISOString();
+      const updatedAt = new Date().toISOString();
       await deps
-        .query(CREATE_SQL, [
-          id,
-          deployment.id,
-          input.type,
-          input.name,
-          pair.visibility,
-          pair.discoverable,
-          caller.principal.id,
-          at,
-          new Date().toISOString(),
-        ])
+        .sqlTransaction(async tx => {
+          // Creates are not metered: the quota per person and app bounds them (docs/api.md §9.6).
+          await reserveQuota(tx, deps.config.quotas, 'resources', caller);
+          // The resource and its owner's membership in one statement: the membership's foreign
+          // key to the new resource is checked at the end of the statement.
+          await tx.$executeRaw`
+            WITH created AS (
+              INSERT INTO resources (id, deployment_id, type, name, visibility, discoverable, owner_principal, member_count, created_at)
+              VALUES (${id}, ${deployment.id}, ${input.type}, ${input.name}, ${pair.visibility}::"Visibility", ${pair.discoverable},
+                      ${caller.principal.id}, 1, ${at}::timestamp(3))
+              RETURNING id)
+            INSERT INTO memberships (resource_id, principal_id, role, state, created_at, updated_at)
+            SELECT id, ${caller.principal.id}, 'owner'::"Role", 'active'::"MembershipState", ${at}::timestamp(3), ${updatedAt}::timestamp(3) FROM created`;
+        })
         .catch(error => {
           // The caller's account was deleted while this request ran (docs/api.md §8.2).
           throw violatesForeignKey(error, 'memberships_principal_id_fkey') ? accountDeleted() : error;

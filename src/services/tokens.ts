@@ -6,7 +6,7 @@ import type { Caller } from '../domain/caller.js';
 import type { PrincipalKind } from '../domain/membership.js';
 import { TOKEN_PREFIX, digestsEqual, newId, newSecret, sha256 } from '../lib/secrets.js';
 import { Cache } from '../lib/cache.js';
-import type { ServiceDeps } from './deps.js';
+import type { ServiceDeps, Tx } from './deps.js';
 
 export const TEST_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 /** docs/api.md §9.6: token validation results are cached for 60 seconds. */
@@ -17,9 +17,12 @@ type TokenKind = keyof typeof TOKEN_PREFIX;
 
 interface MintInput {
   kind: TokenKind;
-  developerId?: string;
+  /** The developer (developer tokens), or who pays (test sessions, a test user's agents). */
+  developerId?: string | null;
   principalId?: string;
   deploymentId?: string;
+  /** Agent tokens: the OAuth client whose app budget the agent spends within. */
+  clientId?: string | null;
 }
 
 /** Why a presented token does not authenticate, so the 401 can say which (unknown vs expired). */
@@ -56,7 +59,8 @@ export function createTokenService(deps: ServiceDeps) {
         principal: { id: row.principal.id, kind: row.principal.kind as PrincipalKind, ownerId: row.principal.ownerId },
         deployment: row.deployment,
         credential: row.kind === 'agent' ? 'agent' : 'test_session',
-        payer: row.kind === 'test_session' ? row.developerId : null,
+        payer: row.developerId,
+        ...(row.clientId ? { clientId: row.clientId } : {}),
         ...(expiresAt !== null ? { expiresAt } : {}),
       },
       expiresAt,
@@ -76,18 +80,19 @@ export function createTokenService(deps: ServiceDeps) {
   }
 
   return {
-    /** Mints a token; the secret is returned once and never stored. */
-    async mint(input: MintInput): Promise<{ token: string; expiresAt: Date | null }> {
+    /** Mints a token (in `tx` when given); the secret is returned once and never stored. */
+    async mint(input: MintInput, tx: Tx = deps.prisma): Promise<{ token: string; expiresAt: Date | null }> {
       const token = newSecret(TOKEN_PREFIX[input.kind]);
       const expiresAt = input.kind === 'test_session' ? new Date(deps.now().getTime() + TEST_TOKEN_TTL_MS) : null;
-      await deps.prisma.apiToken.create({
+      await tx.apiToken.create({
         data: {
           id: newId('tok'),
           kind: input.kind,
           tokenHash: sha256(token),
-          developerId: input.developerId,
+          developerId: input.developerId ?? null,
           principalId: input.principalId,
           deploymentId: input.deploymentId,
+          clientId: input.clientId ?? null,
           expiresAt,
         },
       });

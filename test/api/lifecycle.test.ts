@@ -221,24 +221,42 @@ describe('lifecycle policies', () => {
 
   describe('account deletion', () => {
     const confirm = { confirm: 'delete my account' };
+    /**
+     * What the dashboard route runs for its signed-in user (test users have no dashboard session;
+     * the route itself is exercised with a real one in test/auth/hosted.test.ts).
+     */
+    const deleteAccount = (user: { id: string }) => ctx.app.services.accountDeletion.deleteAccount(user.id, confirm.confirm);
 
     it('§12: refuses without the exact confirmation, and an agent, changing nothing', async () => {
       const user = await person();
-      for (const body of [undefined, {}, { confirm: 'yes' }, { confirm: 'Delete my account' }]) {
-        const res = await user.request('DELETE', '/v1/me', body);
-        expect(res.status, JSON.stringify(res.body)).toBe(400);
-        expect(res.body.error).toBe('confirmation_required');
-        expect(res.body.message).toContain('"delete my account"');
+      for (const phrase of [undefined, '', 'yes', 'Delete my account', 42]) {
+        await expect(ctx.app.services.accountDeletion.deleteAccount(user.id, phrase)).rejects.toMatchObject({
+          code: 'confirmation_required',
+          status: 400,
+          message: expect.stringContaining('"delete my account"'),
+        });
       }
-      expect((await user.request('DELETE', '/v1/me', { confirm: 42 })).body.error).toBe('invalid_argument');
-      const gql = await user.gql('mutation { deleteMyAccount(confirm: "no") { ok } }');
-      expect(gql.errors[0].extensions).toMatchObject({ code: 'confirmation_required', status: 400 });
       const agent = await user.post('/v1/agents', { name: 'helper' });
-      const asAgent = await ctx.client(agent.body.token).request('DELETE', '/v1/me', confirm);
-      expect(asAgent.status).toBe(403);
-      expect(asAgent.body.error).toBe('agents_cannot_delete_accounts');
+      await expect(deleteAccount({ id: agent.body.id })).rejects.toMatchObject({ code: 'agents_cannot_delete_accounts', status: 403 });
       expect(await db().principal.count({ where: { id: { in: [user.id, agent.body.id] } } })).toBe(2);
       expect((await user.get('/v1/resources')).status).toBe(200);
+    });
+
+    it('§12, §4.2: no app credential deletes an account (the dashboard session only), with or without the phrase', async () => {
+      const user = await person();
+      const owned = await createResource(user, 'team', 'kept');
+      const agent = await user.post('/v1/agents', { name: 'helper' });
+      for (const caller of [user, ctx.client(agent.body.token)]) {
+        for (const body of [confirm, {}]) {
+          const rest = await caller.request('DELETE', '/v1/me', body);
+          expect(rest.status, JSON.stringify(rest.body)).toBe(403);
+          expect(rest.body.error).toBe('dashboard_session_required');
+        }
+        const gql = await caller.gql('mutation { deleteMyAccount(confirm: "delete my account") { ok } }');
+        expect(gql.errors[0].extensions).toMatchObject({ code: 'dashboard_session_required', status: 403 });
+      }
+      expect(await db().principal.count({ where: { id: { in: [user.id, agent.body.id] } } })).toBe(2);
+      expect(await db().resource.count({ where: { id: owned } })).toBe(1);
     });
 
     it('§12: applies each onOwnerDelete to own, linked and resource rows, leaves every resource and ends every credential', async () => {
@@ -311,10 +329,9 @@ describe('lifecycle policies', () => {
 
       const events: MembershipEvent[] = [];
       const unsubscribe = ctx.app.services.deps.bus.subscribe(e => events.push(e));
-      const res = await user.request('DELETE', '/v1/me', confirm);
+      const res = await deleteAccount(user);
       unsubscribe();
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body).toEqual({ ok: true, transferred: [{ resourceId: mine, ownerId: heir.id }], deleted: [orphan] });
+      expect(res).toEqual({ ok: true, transferred: [{ resourceId: mine, ownerId: heir.id }], deleted: [orphan] });
 
       const gone = async (id: string) => expect(await db().row.findUnique({ where: { id } })).toBeNull();
       // remove
@@ -411,17 +428,16 @@ describe('lifecycle policies', () => {
         credential: 'test_session' as const,
         payer: null,
       };
-      expect((await user.request('DELETE', '/v1/me', confirm)).status).toBe(200);
+      expect((await deleteAccount(user)).ok).toBe(true);
       await expect(ctx.app.services.membership.join(ghost, club)).rejects.toMatchObject({ code: 'user_not_found', status: 404 });
       expect(await db().membership.count({ where: { resourceId: club } })).toBe(1);
     });
 
-    it('§12: over GraphQL, a user who owns nothing just leaves; the answer lists no resources', async () => {
+    it('§12: a user who owns nothing just leaves; the answer lists no resources', async () => {
       const user = await person();
       const id = await createResource(s.users.owner, 'club', 'open');
       expect((await user.post(`/v1/resources/${id}/join`)).status).toBe(200);
-      const res = await user.gql('mutation { deleteMyAccount(confirm: "delete my account") { ok transferred { resourceId } deleted } }');
-      expect(res).toEqual({ data: { deleteMyAccount: { ok: true, transferred: [], deleted: [] } } });
+      expect(await deleteAccount(user)).toEqual({ ok: true, transferred: [], deleted: [] });
       expect(await db().membership.count({ where: { resourceId: id } })).toBe(1);
       expect((await user.gql('{ resources { id } }')).errors[0].extensions.code).toBe('invalid_token');
     });

@@ -1,7 +1,10 @@
 /** One structured logger: client errors at debug without stacks; unexpected ones with stack and request id. */
+import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/error-responses.js';
 import { captureLogs, logger, setLogLevel, withRequestId } from '../../src/lib/logger.js';
+import { Browser } from '../auth/browser.js';
+import { CSRF, discover, finishAtApp, signInToConsent, startAuthRig, startAuthorization, uniqueEmail } from '../auth/harness.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
 
 let ctx: TestContext;
@@ -62,5 +65,90 @@ describe('logging', () => {
     expect(logs.lines[0]).toMatchObject({ level: 50, reqId: 'req-abcdef12', err: { message: 'boom' } });
     expect(logs.lines[0].err.stack).toContain('TypeError: boom');
     expect(logger.level).toBe('silent');
+  });
+});
+
+describe('no secret in any log line', () => {
+  it('at debug, through sign-in, refresh, invite links, agents and test sessions', async () => {
+    const rig = await startAuthRig();
+    const app = await rig.createApp();
+    const secrets: Record<string, string> = {};
+    setLogLevel('debug');
+    const logs = captureLogs();
+    try {
+      // Sign-in: PKCE verifier, state, the consent challenge (the provider's interaction id), the code.
+      const browser = new Browser(rig.url);
+      const authorization = await startAuthorization(rig.url, app);
+      Object.assign(secrets, { verifier: authorization.verifier, state: authorization.state });
+      const step = await signInToConsent(browser, rig, authorization, {
+        email: uniqueEmail(),
+        password: 'correct horse battery',
+        displayName: 'Quiet',
+      });
+      secrets.challenge = step.challenge!;
+      const request = await browser.get(`${rig.url}/auth/consent-request?challenge=${step.challenge}`);
+      expect(request.status, request.text).toBe(200);
+      const accepted = await browser.post(
+        `${rig.url}/auth/consent/accept`,
+        { challenge: step.challenge, grant_scope: request.json.requested_scope },
+        CSRF,
+      );
+      expect(accepted.status, accepted.text).toBe(200);
+      const callback = await finishAtApp(browser, rig, accepted.json.redirect_to);
+      const params = oauth.validateAuthResponse(await discover(rig.issuer), { client_id: app.clientId }, new URL(callback), authorization.state);
+      secrets.code = params.get('code')!;
+      const exchanged = await browser.post(
+        `${rig.url}/auth/token`,
+        { code: secrets.code, code_verifier: authorization.verifier, redirect_uri: app.redirectUri, client_id: app.clientId },
+        CSRF,
+      );
+      expect(exchanged.status, exchanged.text).toBe(200);
+      const host = new URL(rig.url).host;
+      secrets.refresh = browser.cookie(host, 'gh_refresh')!.value;
+      expect((await browser.post(`${rig.url}/auth/refresh`, { client_id: app.clientId }, CSRF)).status).toBe(200);
+      secrets.session = browser.cookie(host, 'gh_session')!.value;
+
+      // An invite link opened on the app's origin (the request line names its path) and claimed.
+      const team = await browser.post(`${rig.url}/v1/resources`, { type: 'team', name: 'Quiet team' }, CSRF);
+      const link = await browser.post(`${rig.url}/v1/resources/${team.json.id}/invite-link`, { role: 'writer' }, CSRF);
+      expect(link.status, link.text).toBe(200);
+      secrets.invite = new URL(link.json.url).pathname.split('/').pop()!;
+      // Not signed in on the app's origin: the page sends the browser to sign in first.
+      expect((await new Browser(rig.url).get(link.json.url)).status).toBe(302);
+      const claimed = await browser.post(`${rig.url}/v1/invite-links/claim`, { code: secrets.invite }, CSRF);
+      expect(claimed.json.error).toBe('already_member');
+      // A GraphQL mistake whose message would quote the code.
+      await browser.post(
+        `${rig.url}/graphql`,
+        { query: 'mutation ($c: Int!) { claimInviteLink(code: $c) { ok } }', variables: { c: secrets.invite } },
+        CSRF,
+      );
+
+      // Tokens shown once in a body, then used as bearers.
+      const agent = await browser.post(`${rig.url}/v1/agents`, { name: 'helper' }, CSRF);
+      secrets.agent = agent.json.token;
+      const minted = await rig.developer.post(`/dev/apps/${app.appId}/test-users`, { name: 'quiet', env: 'prod' });
+      expect(minted.body.error).toBe('prod_not_allowed');
+      const bearer = await new Browser(rig.url).get(`${rig.url}/v1/resources`, { authorization: `Bearer ${secrets.agent}` });
+      expect(bearer.status).toBe(200);
+      await new Browser(rig.url).get(`${rig.url}/v1/resources?access_token=${secrets.session}`, { authorization: `Bearer ${secrets.session}x` });
+      // Last (it revokes the grant): a code used twice is refused by the provider, which logs why, not the code.
+      const reused = await browser.post(
+        `${rig.url}/auth/token`,
+        { code: secrets.code, code_verifier: authorization.verifier, redirect_uri: app.redirectUri, client_id: app.clientId },
+        CSRF,
+      );
+      expect(reused.status).toBe(400);
+    } finally {
+      logs.stop();
+      setLogLevel('silent');
+      await rig.close();
+    }
+    expect(Object.values(secrets).every(Boolean)).toBe(true);
+    expect(logs.lines.some(line => line.msg === 'request' && String(line.path).startsWith('/_invite/'))).toBe(true);
+    for (const [name, secret] of Object.entries(secrets)) {
+      const line = logs.lines.map(l => JSON.stringify(l)).find(l => l.includes(secret));
+      expect(line, `${name} appears in a log line`).toBeUndefined();
+    }
   });
 });

@@ -66,6 +66,30 @@ describe.each(available)('metering on $name', backend => {
     expect(await balance()).toBe(before - 1n);
   });
 
+  it("a test user's agent pays as the test user does: through the developer, within the environment budget", async () => {
+    const agent = await s.users.alice.post('/v1/agents', { name: 'worker' });
+    expect((await s.users.alice.post(`/v1/resources/${project}/invite`, { userId: agent.body.id, role: 'writer' })).status).toBe(200);
+    const before = await balance();
+    const res = await insert('by the agent', ctx.client(agent.body.token) as typeof s.users.alice);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await balance()).toBe(before - 2n);
+    const [charge] = await prisma().walletEntry.findMany({ where: { developerId: s.developerId, actorId: agent.body.id } });
+    expect(charge).toMatchObject({ kind: 'charge:rows.insert', amountMicros: -2n, appId: s.appId, env: 'dev', clientId: null });
+    // It counts in the environment's budget: spent, the agent is refused as its owner would be.
+    const { spentUsd } = (await s.developer.get('/dev/budgets')).body.apps[0].envs[0];
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: spentUsd })).status).toBe(200);
+    const refused = await insert('over budget', ctx.client(agent.body.token) as typeof s.users.alice);
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({ error: 'payment_required', reason: 'env_budget' });
+    expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: '2' })).status).toBe(200);
+    // Its own files are held at rest for the developer too (settled in the at-rest test below).
+    const upload = await fileRequest(ctx, { token: agent.body.token }, 'PUT', '/v1/files/me/docs/agent.txt', {
+      body: 'held by an agent',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(upload.status).toBe(201);
+  });
+
   it('a batch is one charge for its operations', async () => {
     const before = (await charges()).length;
     const scope = { kind: 'resource', resourceId: project };
@@ -129,6 +153,27 @@ describe.each(available)('metering on $name', backend => {
     expect(await balance()).toBe(0n);
   });
 
+  it("a fresh developer's first concurrent metered calls are never refused while the starting credit is due", async () => {
+    // Uploads check affordability before streaming; lists charge in a transaction of their own.
+    // Each round is a new developer whose wallet row the first committed charge creates.
+    for (let round = 0; round < 3; round++) {
+      const fresh = await filesSeed(ctx, ['racer']);
+      const who = fresh.users.racer;
+      const calls = Array.from({ length: 16 }, (_, i) =>
+        i % 2
+          ? fileRequest(ctx, who, 'PUT', `/v1/files/me/docs/race-${i}.txt`, { body: `file ${i}`, headers: { 'content-type': 'text/plain' } })
+          : fileRequest(ctx, who, 'GET', '/v1/files/me/docs'),
+      );
+      const answers = await Promise.all(calls.map(async call => (await call).status));
+      expect(
+        answers.filter(status => status === 402),
+        `round ${round}: ${answers}`,
+      ).toEqual([]);
+      const entries = await prisma().walletEntry.aggregate({ where: { developerId: fresh.developerId }, _sum: { amountMicros: true } });
+      expect((await prisma().wallet.findUnique({ where: { holderId: fresh.developerId } }))?.balanceMicros).toBe(entries._sum.amountMicros);
+    }
+  });
+
   it('at rest: a day settles once per holder; a resource pays for its own rows', async () => {
     await prisma().wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 1_000_000n } });
     const day = new Date('2030-01-15T12:00:00Z');
@@ -139,5 +184,9 @@ describe.each(available)('metering on $name', backend => {
     expect(entries[0].amountMicros).toBeLessThan(0n);
     expect((await ctx.app.services.metering.settleStorage(day)).holders).toBe(0);
     expect(await prisma().walletEntry.count({ where: { resourceId: project, kind: 'storage' } })).toBe(1);
+    // The test user's agent's own file: its developer pays, as for the test user (no wallet of their own).
+    const held = await prisma().walletEntry.findMany({ where: { developerId: s.developerId, kind: 'storage' } });
+    expect(held.map(e => e.quantity)).toEqual([BigInt('held by an agent'.length)]);
+    expect(await prisma().walletEntry.count({ where: { principalId: s.users.alice.id, kind: 'storage' } })).toBe(0);
   });
 });

@@ -41,4 +41,41 @@ describe('app budgets for signed-in users', () => {
     expect(refused.json).toMatchObject({ error: 'payment_required', reason: 'app_budget', clientId: app.clientId });
     expect(await prisma.row.count({ where: { creatorId: userId } })).toBe(1);
   });
+
+  it('an agent the session creates spends within the same app budget: past it, the agent is refused too', async () => {
+    const browser = new Browser(rig.url);
+    const { userId } = await signInWithCookies(browser, rig, app, {
+      email: uniqueEmail(),
+      password: 'correct horse battery',
+      displayName: 'Delegator',
+    });
+    const agent = await browser.post(`${rig.url}/v1/agents`, { name: 'worker' }, CSRF);
+    expect(agent.status, agent.text).toBe(200);
+    const asAgent = (title: string) =>
+      new Browser(rig.url).post(
+        `${rig.url}/v1/db/query`,
+        { scope: { kind: 'user' }, table: 'notes', op: 'insert', values: { title } },
+        { authorization: `Bearer ${agent.json.token}` },
+      );
+    const first = await asAgent('by the agent');
+    expect(first.status, first.text).toBe(200);
+    const prisma = rig.app.services.deps.prisma;
+    const [charge] = await prisma.walletEntry.findMany({ where: { principalId: userId, actorId: agent.json.id } });
+    expect(charge).toMatchObject({ kind: 'charge:rows.insert', amountMicros: -2n, appId: app.appId, clientId: app.clientId });
+    const budget = await prisma.budget.findFirstOrThrow({ where: { kind: 'app', payerId: userId, key: app.clientId } });
+    expect((await prisma.budgetSpend.findFirstOrThrow({ where: { budgetId: budget.id } })).spentMicros).toBe(2n);
+
+    // The session spends the rest of the budget; the agent cannot spend past it.
+    await prisma.budget.update({ where: { id: budget.id }, data: { limitMicros: 4n } });
+    const own = await browser.post(
+      `${rig.url}/v1/db/query`,
+      { scope: { kind: 'user' }, table: 'notes', op: 'insert', values: { title: 'mine' } },
+      CSRF,
+    );
+    expect(own.status, own.text).toBe(200);
+    const refused = await asAgent('over the app budget');
+    expect(refused.status).toBe(402);
+    expect(refused.json).toMatchObject({ error: 'payment_required', reason: 'app_budget', clientId: app.clientId });
+    expect(await prisma.row.count({ where: { creatorId: agent.json.id } })).toBe(1);
+  });
 });

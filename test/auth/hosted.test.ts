@@ -306,6 +306,41 @@ describe('dashboard-only routes', () => {
     expect((await inApp.get(`${appA.origin}/_osg/auth/session`)).json).toEqual({ authenticated: false });
   });
 
+  it("DELETE /v1/me: no app credential reaches it, not from another app's origin either; nothing of the account goes", async () => {
+    const { dash, inApp, userId } = await dashboardOwner('Kept User');
+    // The same person in app B, on B's hosted origin.
+    const inB = new Browser(rig.url);
+    const account = await rig.app.services.deps.prisma.account.findUniqueOrThrow({ where: { principalId: userId } });
+    await signInWithCookies(
+      inB,
+      rig,
+      appB,
+      { email: account.email, password: 'correct horse battery', mode: 'login' },
+      { gateway: appB.origin, prefix: '/_osg' },
+    );
+    const owned = await inApp.post(`${appA.origin}/_osg/v1/resources`, { type: 'team', name: 'Owned in A' }, CSRF);
+    expect(owned.status, owned.text).toBe(200);
+    const body = JSON.stringify({ confirm: 'delete my account' });
+    const headers = { 'content-type': 'application/json', ...CSRF };
+    const tokenOfB = inB.cookie(hostOf(appB.origin), 'gh_session')!.value;
+    const attempts = [
+      // B's hosted-origin cookie, on B's origin and on the gateway's path.
+      () => inB.request('DELETE', `${appB.origin}/_osg/v1/me`, { body, headers }),
+      () => inB.post(`${appB.origin}/_osg/graphql`, { query: 'mutation { deleteMyAccount(confirm: "delete my account") { ok } }' }, CSRF),
+      // B's session as a bearer token, at the gateway.
+      () => new Browser(rig.url).request('DELETE', `${rig.url}/v1/me`, { body, headers: { ...headers, authorization: `Bearer ${tokenOfB}` } }),
+    ];
+    for (const attempt of attempts) {
+      const res = await attempt();
+      const error = res.json.error ?? res.json.errors?.[0]?.extensions?.code;
+      expect(error, res.text).toBe('dashboard_session_required');
+    }
+    const prisma = rig.app.services.deps.prisma;
+    expect(await prisma.principal.findUnique({ where: { id: userId } })).not.toBeNull();
+    expect(await prisma.resource.findUnique({ where: { id: owned.json.id } })).not.toBeNull();
+    expect((await dash.get(`${rig.url}/v1/me/wallet`)).status).toBe(200);
+  });
+
   /** One person signed in to the dashboard and, with the same account, to app A. */
   async function dashboardOwner(name: string) {
     const account = person(name);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE_CODES, TOO_MANY_SUBSCRIPTIONS } from '../../src/realtime/websocket.js';
 import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
-import { MEMBERS_LIVE, wsUrl } from '../helpers/feeds.js';
+import { MEMBERS_LIVE, RESOURCES_LIVE, wsUrl } from '../helpers/feeds.js';
 
 /** A server on a loopback port (graphql-ws needs a socket) whose WS_MAX_* settings are `env`. */
 const startWithLimits = (env: Record<string, string>): Promise<TestContext> => startTestApp({ listen: true, env });
@@ -166,6 +166,92 @@ describe('subscriptions per socket and sockets per principal', () => {
   });
 });
 
+describe("per person: an agent's sockets, subscriptions and streams count against its owner's", () => {
+  let ctx: TestContext;
+  let s: Seed;
+  let team: string;
+  const sockets: Socket[] = [];
+  const open = (token: string) => {
+    const socket = openSocket(ctx.url, token);
+    sockets.push(socket);
+    return socket;
+  };
+
+  beforeAll(async () => {
+    ctx = await startWithLimits({ WS_MAX_SUBSCRIPTIONS_PER_SOCKET: '3', WS_MAX_SOCKETS_PER_PRINCIPAL: '2', WS_MAX_SUBSCRIPTIONS_PER_PERSON: '4' });
+    s = await seed(ctx, ['gina', 'hugo']);
+    team = await createResource(s.users.gina, 'team', 'Agents watch');
+  });
+  afterAll(async () => {
+    await Promise.all(sockets.map(socket => socket.client.dispose()));
+    await ctx.close();
+  });
+
+  const agentOf = async (owner: Seed['users'][string], name: string) => {
+    const created = await owner.post('/v1/agents', { name });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    // The owner's own agent joins at once (spec 3: the owner's decision is the consent).
+    expect((await owner.post(`/v1/resources/${team}/invite`, { userId: created.body.id, role: 'reader' })).status).toBe(200);
+    return { id: created.body.id as string, token: created.body.token as string };
+  };
+
+  it('sockets and subscriptions: the owner and their agents share the caps; another person is unaffected', async () => {
+    const one = await agentOf(s.users.gina, 'one');
+    const two = await agentOf(s.users.gina, 'two');
+    const [first, second, secondId] = [one.token, two.token, two.id];
+    let role = 'reader';
+    const own = open(s.users.gina.token!);
+    await own.connected;
+    const byAgent = open(first);
+    await byAgent.connected;
+    // Two held by gina (one hers, one her agent's): every further socket of hers or her agents' is refused.
+    for (const token of [first, second, s.users.gina.token!]) {
+      const refused = open(token);
+      await expect(refused.connected).rejects.toMatchObject({ code: CLOSE_CODES.tooManySockets });
+      expect((await refused.closed).reason).toMatch(/at most 2 sockets per user/);
+    }
+    await open(s.users.hugo.token!).connected;
+
+    // Subscriptions: 2 on her socket and 2 on her agent's reach her 4 (each socket is under its own
+    // 3); the next, on either socket, is refused.
+    const feeds = [own, own, byAgent, byAgent].map(socket => operation(socket, MEMBERS_LIVE, { id: team }));
+    // All four are served (each gets a roster event) before the next is asked for.
+    const firsts = Promise.all(feeds.map(feed => feed.next()));
+    let settled = false;
+    void firsts.finally(() => (settled = true));
+    while (!settled) {
+      role = role === 'reader' ? 'writer' : 'reader';
+      await s.users.gina.post(`/v1/resources/${team}/setRole`, { userId: secondId, role });
+      await Promise.race([firsts, new Promise(resolve => setTimeout(resolve, 200))]);
+    }
+    for (const first of await firsts) expect(first.errors).toBeUndefined();
+    for (const socket of [byAgent, own]) {
+      const excess = await operation(socket, MEMBERS_LIVE, { id: team }).next();
+      expect(excess.errors?.[0]).toMatchObject({
+        message: expect.stringMatching(/at most 4 per user over all their sockets/),
+        extensions: { code: TOO_MANY_SUBSCRIPTIONS, status: 429 },
+      });
+    }
+    // Completing one gives its place back to the person, on any of their sockets: once the server
+    // has seen the complete, a new subscription on the agent's socket is served (it gets events).
+    feeds[0].stop();
+    await vi.waitFor(
+      async () => {
+        const replacement = operation(byAgent, MEMBERS_LIVE, { id: team });
+        for (;;) {
+          role = role === 'reader' ? 'writer' : 'reader';
+          await s.users.gina.post(`/v1/resources/${team}/setRole`, { userId: secondId, role });
+          const got = await Promise.race([replacement.next(), new Promise<null>(resolve => setTimeout(resolve, 200, null))]);
+          if (got?.errors) throw new Error('still refused');
+          if (got) return;
+        }
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    for (const feed of feeds.slice(1)) feed.stop();
+  });
+});
+
 describe('sockets per process', () => {
   let ctx: TestContext;
   let s: Seed;
@@ -260,6 +346,61 @@ describe('SSE streams per principal and per process', () => {
     const overProcess = await stream(s.users.frank.token!);
     expect((await overProcess.first()).errors[0].extensions).toMatchObject({ code: 'busy', status: 503 });
     for (const open of [b, other, reopened!]) open.close();
+  });
+});
+
+describe("SSE streams per person: an agent's count against its owner's", () => {
+  let ctx: TestContext;
+  let s: Seed;
+
+  beforeAll(async () => {
+    ctx = await startWithLimits({ WS_MAX_SOCKETS_PER_PRINCIPAL: '2' });
+    s = await seed(ctx, ['iris', 'jon']);
+  });
+  afterAll(() => ctx.close());
+
+  /** An SSE subscription to the caller's own memberships; `first()` is its first event's data. */
+  async function stream(token: string) {
+    const controller = new AbortController();
+    const res = await ctx.fetch('/graphql', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: RESOURCES_LIVE }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    const first = async () => {
+      let text = '';
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error(`the stream ended without an event: ${text}`);
+        text += new TextDecoder().decode(chunk.value);
+        const data = text.split('\n').find(line => line.startsWith('data:') && line.length > 6);
+        if (data) return JSON.parse(data.slice(5));
+      }
+    };
+    return { first, close: () => controller.abort() };
+  }
+
+  it('the owner and their agents share WS_MAX_SOCKETS_PER_PRINCIPAL streams; another person is unaffected', async () => {
+    const { iris, jon } = s.users;
+    const agent = await iris.post('/v1/agents', { name: 'streamer' });
+    // A live stream listens on its principal's topic; a refused one answers its refusal as its event.
+    const byAgent = await stream(agent.body.token);
+    await ctx.attached(`principal:${agent.body.id}`);
+    const own = await stream(iris.token!);
+    await ctx.attached(`principal:${iris.id}`);
+    for (const token of [agent.body.token, iris.token!]) {
+      const refused = await stream(token);
+      expect((await refused.first()).errors[0]).toMatchObject({
+        message: expect.stringContaining('at most 2 SSE subscriptions per user'),
+        extensions: { code: 'too_many_sockets', status: 429 },
+      });
+      refused.close();
+    }
+    const other = await stream(jon.token!);
+    await ctx.attached(`principal:${jon.id}`);
+    for (const open of [byAgent, own, other]) open.close();
   });
 });
 

@@ -33,11 +33,12 @@ async function signedIn() {
   const client = createClient({ gatewayUrl: rig.url, clientId: app.clientId, redirectUri: app.redirectUri, storage, fetch: jarFetch(browser, sent) });
   const url = await client.auth.signIn({ navigate: false });
   const pending = JSON.parse(storage.getItem('gatehouse.signin')!);
+  const email = uniqueEmail();
   const step = await signInToConsent(
     browser,
     rig,
     { url, verifier: pending.verifier, state: pending.state },
-    { email: uniqueEmail(), password: 'correct horse battery', displayName: 'Sdk User' },
+    { email, password: 'correct horse battery', displayName: 'Sdk User' },
   );
   let callback = step.callback;
   if (step.challenge) {
@@ -50,7 +51,7 @@ async function signedIn() {
     callback = await finishAtApp(browser, rig, accepted.json.redirect_to);
   }
   const session = await client.auth.handleRedirectCallback(callback!);
-  return { browser, sent, storage, client, url, pending, session };
+  return { browser, sent, storage, client, url, pending, session, email };
 }
 
 const dropCookie = (browser: Browser, name: string) => {
@@ -63,7 +64,7 @@ describe('auth (cookie mode)', () => {
   });
 
   it('signIn builds an S256 authorize URL with state; the callback signs in; the page sees no token', async () => {
-    const { url, pending, session, client, storage, browser } = await signedIn();
+    const { url, pending, session, client, storage, browser, email } = await signedIn();
     const authorize = new URL(url);
     expect(authorize.origin + authorize.pathname).toBe(`${rig.url}/auth/authorize`);
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
@@ -78,8 +79,17 @@ describe('auth (cookie mode)', () => {
     expect(storage.map.size).toBe(0); // the verifier is gone once used
     expect(session).toEqual({ authenticated: true, userId: expect.any(String) });
     expect(client.mode).toBe('cookie');
+    // Issue 25 item 2: the product's user shape, the email only for yourself.
     const user = await client.auth.getUser();
-    expect(user).toMatchObject({ id: session.userId, kind: 'user', displayName: 'Sdk User' });
+    expect(user).toEqual({
+      id: session.userId,
+      kind: 'user',
+      handle: 'sdkuser',
+      displayName: 'Sdk User',
+      email,
+      profile: { handle: 'sdkuser', displayName: 'Sdk User' },
+      owner: null,
+    });
     expect(browser.cookie(new URL(rig.url).host, 'gh_session')).toBeTruthy();
   });
 

@@ -15,6 +15,7 @@ import * as types from './graphql.js';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  fragment MeFields on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n  }\n": typeof types.MeFieldsFragmentDoc,
     "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": typeof types.ResourceFieldsFragmentDoc,
     "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n  }\n": typeof types.RoomFieldsFragmentDoc,
     "\n  fragment DbResultFields on DbResult {\n    op\n    rows\n    nextCursor\n  }\n": typeof types.DbResultFieldsFragmentDoc,
@@ -46,6 +47,12 @@ type Documents = {
     "\n      mutation RemoveMember($id: ID!, $userId: ID!) {\n        result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": typeof types.RemoveMemberDocument,
     "\n      mutation ClaimInviteLink($code: String!) {\n        result: claimInviteLink(code: $code) { ok resourceId state role }\n      }\n    ": typeof types.ClaimInviteLinkDocument,
     "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": typeof types.CreateAgentDocument,
+    "\n      query Agents {\n        result: agents { id name createdAt }\n      }\n    ": typeof types.AgentsDocument,
+    "\n      mutation DeleteAgent($id: ID!) {\n        result: deleteAgent(id: $id) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": typeof types.DeleteAgentDocument,
+    "\n      query Me {\n        result: me { ...MeFields }\n      }\n    ": typeof types.MeDocument,
+    "\n      mutation UpdateMyProfile($input: ProfileInput!) {\n        result: updateMyProfile(input: $input) { ...MeFields }\n      }\n    ": typeof types.UpdateMyProfileDocument,
+    "\n      query UserByHandle($handle: String!) {\n        result: userByHandle(handle: $handle) { id handle displayName }\n      }\n    ": typeof types.UserByHandleDocument,
+    "\n      query UserProfiles($ids: [ID!]!) {\n        result: userProfiles(ids: $ids) { id handle displayName }\n      }\n    ": typeof types.UserProfilesDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.UnblockUserDocument,
     "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": typeof types.MyInvitationsAcrossAppsDocument,
@@ -64,6 +71,7 @@ type Documents = {
     "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": typeof types.LinkFileDocument,
 };
 const documents: Documents = {
+    "\n  fragment MeFields on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n  }\n": types.MeFieldsFragmentDoc,
     "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": types.ResourceFieldsFragmentDoc,
     "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n  }\n": types.RoomFieldsFragmentDoc,
     "\n  fragment DbResultFields on DbResult {\n    op\n    rows\n    nextCursor\n  }\n": types.DbResultFieldsFragmentDoc,
@@ -95,6 +103,12 @@ const documents: Documents = {
     "\n      mutation RemoveMember($id: ID!, $userId: ID!) {\n        result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": types.RemoveMemberDocument,
     "\n      mutation ClaimInviteLink($code: String!) {\n        result: claimInviteLink(code: $code) { ok resourceId state role }\n      }\n    ": types.ClaimInviteLinkDocument,
     "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": types.CreateAgentDocument,
+    "\n      query Agents {\n        result: agents { id name createdAt }\n      }\n    ": types.AgentsDocument,
+    "\n      mutation DeleteAgent($id: ID!) {\n        result: deleteAgent(id: $id) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": types.DeleteAgentDocument,
+    "\n      query Me {\n        result: me { ...MeFields }\n      }\n    ": types.MeDocument,
+    "\n      mutation UpdateMyProfile($input: ProfileInput!) {\n        result: updateMyProfile(input: $input) { ...MeFields }\n      }\n    ": types.UpdateMyProfileDocument,
+    "\n      query UserByHandle($handle: String!) {\n        result: userByHandle(handle: $handle) { id handle displayName }\n      }\n    ": types.UserByHandleDocument,
+    "\n      query UserProfiles($ids: [ID!]!) {\n        result: userProfiles(ids: $ids) { id handle displayName }\n      }\n    ": types.UserProfilesDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": types.UnblockUserDocument,
     "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": types.MyInvitationsAcrossAppsDocument,
@@ -113,6 +127,10 @@ const documents: Documents = {
     "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": types.LinkFileDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment MeFields on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n  }\n"): typeof import('./graphql.js').MeFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -237,6 +255,30 @@ export function graphql(source: "\n      mutation ClaimInviteLink($code: String!
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    "): typeof import('./graphql.js').CreateAgentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Agents {\n        result: agents { id name createdAt }\n      }\n    "): typeof import('./graphql.js').AgentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DeleteAgent($id: ID!) {\n        result: deleteAgent(id: $id) { ok transferred { resourceId ownerId } deleted }\n      }\n    "): typeof import('./graphql.js').DeleteAgentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Me {\n        result: me { ...MeFields }\n      }\n    "): typeof import('./graphql.js').MeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation UpdateMyProfile($input: ProfileInput!) {\n        result: updateMyProfile(input: $input) { ...MeFields }\n      }\n    "): typeof import('./graphql.js').UpdateMyProfileDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query UserByHandle($handle: String!) {\n        result: userByHandle(handle: $handle) { id handle displayName }\n      }\n    "): typeof import('./graphql.js').UserByHandleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query UserProfiles($ids: [ID!]!) {\n        result: userProfiles(ids: $ids) { id handle displayName }\n      }\n    "): typeof import('./graphql.js').UserProfilesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

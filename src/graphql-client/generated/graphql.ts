@@ -73,6 +73,13 @@ export type PrincipalKind =
   | 'agent'
   | 'user';
 
+/** Fields to change: a value sets it, null clears it, a field left out stays as it is. */
+export type ProfileInput = {
+  displayName?: string | null | undefined;
+  /** 3-20 letters, digits or underscores, any case (stored lower-case). */
+  handle?: string | null | undefined;
+};
+
 export type Role =
   | 'admin'
   | 'owner'
@@ -89,6 +96,8 @@ export type VisibilityChoice =
   | 'discoverable'
   | 'members'
   | 'unlisted';
+
+export type MeFieldsFragment = { id: string, kind: PrincipalKind, handle: string | null, displayName: string | null, email: string | null, profile: { handle: string | null, displayName: string | null } };
 
 export type ResourceFieldsFragment = { id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null };
 
@@ -315,6 +324,44 @@ export type CreateAgentMutationVariables = Exact<{
 
 export type CreateAgentMutation = { result: { id: string, name: string, ownerId: string, token: string } };
 
+export type AgentsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AgentsQuery = { result: Array<{ id: string, name: string, createdAt: string }> };
+
+export type DeleteAgentMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteAgentMutation = { result: { ok: boolean, deleted: Array<string>, transferred: Array<{ resourceId: string, ownerId: string }> } };
+
+export type MeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MeQuery = { result: { id: string, kind: PrincipalKind, handle: string | null, displayName: string | null, email: string | null, profile: { handle: string | null, displayName: string | null } } };
+
+export type UpdateMyProfileMutationVariables = Exact<{
+  input: ProfileInput;
+}>;
+
+
+export type UpdateMyProfileMutation = { result: { id: string, kind: PrincipalKind, handle: string | null, displayName: string | null, email: string | null, profile: { handle: string | null, displayName: string | null } } };
+
+export type UserByHandleQueryVariables = Exact<{
+  handle: string;
+}>;
+
+
+export type UserByHandleQuery = { result: { id: string, handle: string | null, displayName: string | null } | null };
+
+export type UserProfilesQueryVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+
+export type UserProfilesQuery = { result: Array<{ id: string, handle: string | null, displayName: string | null }> };
+
 export type BlockUserMutationVariables = Exact<{
   userId: string | number;
 }>;
@@ -452,6 +499,19 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const MeFieldsFragmentDoc = new TypedDocumentString(`
+    fragment MeFields on Principal {
+  id
+  kind
+  handle
+  displayName
+  email
+  profile {
+    handle
+    displayName
+  }
+}
+    `, {"fragmentName":"MeFields"}) as unknown as TypedDocumentString<MeFieldsFragment, unknown>;
 export const ResourceFieldsFragmentDoc = new TypedDocumentString(`
     fragment ResourceFields on Resource {
   id
@@ -839,6 +899,79 @@ export const CreateAgentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateAgentMutation, CreateAgentMutationVariables>;
+export const AgentsDocument = new TypedDocumentString(`
+    query Agents {
+  result: agents {
+    id
+    name
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<AgentsQuery, AgentsQueryVariables>;
+export const DeleteAgentDocument = new TypedDocumentString(`
+    mutation DeleteAgent($id: ID!) {
+  result: deleteAgent(id: $id) {
+    ok
+    transferred {
+      resourceId
+      ownerId
+    }
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteAgentMutation, DeleteAgentMutationVariables>;
+export const MeDocument = new TypedDocumentString(`
+    query Me {
+  result: me {
+    ...MeFields
+  }
+}
+    fragment MeFields on Principal {
+  id
+  kind
+  handle
+  displayName
+  email
+  profile {
+    handle
+    displayName
+  }
+}`) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const UpdateMyProfileDocument = new TypedDocumentString(`
+    mutation UpdateMyProfile($input: ProfileInput!) {
+  result: updateMyProfile(input: $input) {
+    ...MeFields
+  }
+}
+    fragment MeFields on Principal {
+  id
+  kind
+  handle
+  displayName
+  email
+  profile {
+    handle
+    displayName
+  }
+}`) as unknown as TypedDocumentString<UpdateMyProfileMutation, UpdateMyProfileMutationVariables>;
+export const UserByHandleDocument = new TypedDocumentString(`
+    query UserByHandle($handle: String!) {
+  result: userByHandle(handle: $handle) {
+    id
+    handle
+    displayName
+  }
+}
+    `) as unknown as TypedDocumentString<UserByHandleQuery, UserByHandleQueryVariables>;
+export const UserProfilesDocument = new TypedDocumentString(`
+    query UserProfiles($ids: [ID!]!) {
+  result: userProfiles(ids: $ids) {
+    id
+    handle
+    displayName
+  }
+}
+    `) as unknown as TypedDocumentString<UserProfilesQuery, UserProfilesQueryVariables>;
 export const BlockUserDocument = new TypedDocumentString(`
     mutation BlockUser($userId: ID!) {
   result: blockUser(userId: $userId) {

@@ -18,7 +18,9 @@ type Documents = {
     "\n  fragment SdkResource on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": typeof types.SdkResourceFragmentDoc,
     "\n  fragment SdkRoom on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n    createdAt\n  }\n": typeof types.SdkRoomFragmentDoc,
     "\n  fragment SdkTransition on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": typeof types.SdkTransitionFragmentDoc,
-    "\n  query SdkMe {\n    result: me { id kind handle displayName owner { id handle displayName } }\n  }\n": typeof types.SdkMeDocument,
+    "\n  fragment SdkUser on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n    owner { id handle displayName }\n  }\n": typeof types.SdkUserFragmentDoc,
+    "\n  query SdkMe {\n    result: me { ...SdkUser }\n  }\n": typeof types.SdkMeDocument,
+    "\n  mutation SdkUpdateMyProfile($input: ProfileInput!) {\n    result: updateMyProfile(input: $input) { ...SdkUser }\n  }\n": typeof types.SdkUpdateMyProfileDocument,
     "\n  mutation SdkCreateResource($input: CreateResourceInput!) {\n    result: createResource(input: $input) { ...SdkResource }\n  }\n": typeof types.SdkCreateResourceDocument,
     "\n  query SdkResources($type: String, $limit: Int, $cursor: String) {\n    result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {\n      resources { ...SdkResource }\n      nextCursor\n    }\n  }\n": typeof types.SdkResourcesDocument,
     "\n  query SdkResourceById($id: ID!) {\n    result: resource(id: $id) { ...SdkResource }\n  }\n": typeof types.SdkResourceByIdDocument,
@@ -52,12 +54,16 @@ type Documents = {
     "\n  subscription SdkResourcesLive {\n    result: resourcesLive { op row { id resourceId userId role state } }\n  }\n": typeof types.SdkResourcesLiveDocument,
     "\n  subscription SdkRoomsLive {\n    result: roomsLive { op row { resourceId roomId role } }\n  }\n": typeof types.SdkRoomsLiveDocument,
     "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op row }\n  }\n": typeof types.SdkRowsLiveDocument,
+    "\n  query SdkUserByHandle($handle: String!) {\n    result: userByHandle(handle: $handle) { id handle displayName }\n  }\n": typeof types.SdkUserByHandleDocument,
+    "\n  query SdkUserProfiles($ids: [ID!]!) {\n    result: userProfiles(ids: $ids) { id handle displayName }\n  }\n": typeof types.SdkUserProfilesDocument,
 };
 const documents: Documents = {
     "\n  fragment SdkResource on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": types.SdkResourceFragmentDoc,
     "\n  fragment SdkRoom on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n    createdAt\n  }\n": types.SdkRoomFragmentDoc,
     "\n  fragment SdkTransition on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": types.SdkTransitionFragmentDoc,
-    "\n  query SdkMe {\n    result: me { id kind handle displayName owner { id handle displayName } }\n  }\n": types.SdkMeDocument,
+    "\n  fragment SdkUser on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n    owner { id handle displayName }\n  }\n": types.SdkUserFragmentDoc,
+    "\n  query SdkMe {\n    result: me { ...SdkUser }\n  }\n": types.SdkMeDocument,
+    "\n  mutation SdkUpdateMyProfile($input: ProfileInput!) {\n    result: updateMyProfile(input: $input) { ...SdkUser }\n  }\n": types.SdkUpdateMyProfileDocument,
     "\n  mutation SdkCreateResource($input: CreateResourceInput!) {\n    result: createResource(input: $input) { ...SdkResource }\n  }\n": types.SdkCreateResourceDocument,
     "\n  query SdkResources($type: String, $limit: Int, $cursor: String) {\n    result: resourcePage(type: $type, limit: $limit, cursor: $cursor) {\n      resources { ...SdkResource }\n      nextCursor\n    }\n  }\n": types.SdkResourcesDocument,
     "\n  query SdkResourceById($id: ID!) {\n    result: resource(id: $id) { ...SdkResource }\n  }\n": types.SdkResourceByIdDocument,
@@ -91,6 +97,8 @@ const documents: Documents = {
     "\n  subscription SdkResourcesLive {\n    result: resourcesLive { op row { id resourceId userId role state } }\n  }\n": types.SdkResourcesLiveDocument,
     "\n  subscription SdkRoomsLive {\n    result: roomsLive { op row { resourceId roomId role } }\n  }\n": types.SdkRoomsLiveDocument,
     "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op row }\n  }\n": types.SdkRowsLiveDocument,
+    "\n  query SdkUserByHandle($handle: String!) {\n    result: userByHandle(handle: $handle) { id handle displayName }\n  }\n": types.SdkUserByHandleDocument,
+    "\n  query SdkUserProfiles($ids: [ID!]!) {\n    result: userProfiles(ids: $ids) { id handle displayName }\n  }\n": types.SdkUserProfilesDocument,
 };
 
 /**
@@ -108,7 +116,15 @@ export function graphql(source: "\n  fragment SdkTransition on MembershipResult 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query SdkMe {\n    result: me { id kind handle displayName owner { id handle displayName } }\n  }\n"): typeof import('./graphql.js').SdkMeDocument;
+export function graphql(source: "\n  fragment SdkUser on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n    owner { id handle displayName }\n  }\n"): typeof import('./graphql.js').SdkUserFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SdkMe {\n    result: me { ...SdkUser }\n  }\n"): typeof import('./graphql.js').SdkMeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SdkUpdateMyProfile($input: ProfileInput!) {\n    result: updateMyProfile(input: $input) { ...SdkUser }\n  }\n"): typeof import('./graphql.js').SdkUpdateMyProfileDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -241,6 +257,14 @@ export function graphql(source: "\n  subscription SdkRoomsLive {\n    result: ro
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op row }\n  }\n"): typeof import('./graphql.js').SdkRowsLiveDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SdkUserByHandle($handle: String!) {\n    result: userByHandle(handle: $handle) { id handle displayName }\n  }\n"): typeof import('./graphql.js').SdkUserByHandleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SdkUserProfiles($ids: [ID!]!) {\n    result: userProfiles(ids: $ids) { id handle displayName }\n  }\n"): typeof import('./graphql.js').SdkUserProfilesDocument;
 
 
 export function graphql(source: string) {

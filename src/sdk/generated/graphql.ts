@@ -83,6 +83,13 @@ export type PrincipalKind =
   | 'agent'
   | 'user';
 
+/** Fields to change: a value sets it, null clears it, a field left out stays as it is. */
+export type ProfileInput = {
+  displayName?: string | null | undefined;
+  /** 3-20 letters, digits or underscores, any case (stored lower-case). */
+  handle?: string | null | undefined;
+};
+
 export type Role =
   | 'admin'
   | 'owner'
@@ -106,10 +113,19 @@ export type SdkRoomFragment = { id: string, name: string, isDefault: boolean, cu
 
 export type SdkTransitionFragment = { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null };
 
+export type SdkUserFragment = { id: string, kind: PrincipalKind, handle: string | null, displayName: string | null, email: string | null, profile: { handle: string | null, displayName: string | null }, owner: { id: string, handle: string | null, displayName: string | null } | null };
+
 export type SdkMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SdkMeQuery = { result: { id: string, kind: PrincipalKind, handle: string | null, displayName: string | null, owner: { id: string, handle: string | null, displayName: string | null } | null } };
+export type SdkMeQuery = { result: { id: string, kind: PrincipalKind, handle: string | null, displayName: string | null, email: string | null, profile: { handle: string | null, displayName: string | null }, owner: { id: string, handle: string | null, displayName: string | null } | null } };
+
+export type SdkUpdateMyProfileMutationVariables = Exact<{
+  input: ProfileInput;
+}>;
+
+
+export type SdkUpdateMyProfileMutation = { result: { id: string, kind: PrincipalKind, handle: string | null, displayName: string | null, email: string | null, profile: { handle: string | null, displayName: string | null }, owner: { id: string, handle: string | null, displayName: string | null } | null } };
 
 export type SdkCreateResourceMutationVariables = Exact<{
   input: CreateResourceInput;
@@ -366,6 +382,20 @@ export type SdkRowsLiveSubscriptionVariables = Exact<{
 
 export type SdkRowsLiveSubscription = { result: { op: FeedOp, row: unknown } };
 
+export type SdkUserByHandleQueryVariables = Exact<{
+  handle: string;
+}>;
+
+
+export type SdkUserByHandleQuery = { result: { id: string, handle: string | null, displayName: string | null } | null };
+
+export type SdkUserProfilesQueryVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+
+export type SdkUserProfilesQuery = { result: Array<{ id: string, handle: string | null, displayName: string | null }> };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -416,21 +446,68 @@ export const SdkTransitionFragmentDoc = new TypedDocumentString(`
   role
 }
     `, {"fragmentName":"SdkTransition"}) as unknown as TypedDocumentString<SdkTransitionFragment, unknown>;
+export const SdkUserFragmentDoc = new TypedDocumentString(`
+    fragment SdkUser on Principal {
+  id
+  kind
+  handle
+  displayName
+  email
+  profile {
+    handle
+    displayName
+  }
+  owner {
+    id
+    handle
+    displayName
+  }
+}
+    `, {"fragmentName":"SdkUser"}) as unknown as TypedDocumentString<SdkUserFragment, unknown>;
 export const SdkMeDocument = new TypedDocumentString(`
     query SdkMe {
   result: me {
-    id
-    kind
-    handle
-    displayName
-    owner {
-      id
-      handle
-      displayName
-    }
+    ...SdkUser
   }
 }
-    `) as unknown as TypedDocumentString<SdkMeQuery, SdkMeQueryVariables>;
+    fragment SdkUser on Principal {
+  id
+  kind
+  handle
+  displayName
+  email
+  profile {
+    handle
+    displayName
+  }
+  owner {
+    id
+    handle
+    displayName
+  }
+}`) as unknown as TypedDocumentString<SdkMeQuery, SdkMeQueryVariables>;
+export const SdkUpdateMyProfileDocument = new TypedDocumentString(`
+    mutation SdkUpdateMyProfile($input: ProfileInput!) {
+  result: updateMyProfile(input: $input) {
+    ...SdkUser
+  }
+}
+    fragment SdkUser on Principal {
+  id
+  kind
+  handle
+  displayName
+  email
+  profile {
+    handle
+    displayName
+  }
+  owner {
+    id
+    handle
+    displayName
+  }
+}`) as unknown as TypedDocumentString<SdkUpdateMyProfileMutation, SdkUpdateMyProfileMutationVariables>;
 export const SdkCreateResourceDocument = new TypedDocumentString(`
     mutation SdkCreateResource($input: CreateResourceInput!) {
   result: createResource(input: $input) {
@@ -850,3 +927,21 @@ export const SdkRowsLiveDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SdkRowsLiveSubscription, SdkRowsLiveSubscriptionVariables>;
+export const SdkUserByHandleDocument = new TypedDocumentString(`
+    query SdkUserByHandle($handle: String!) {
+  result: userByHandle(handle: $handle) {
+    id
+    handle
+    displayName
+  }
+}
+    `) as unknown as TypedDocumentString<SdkUserByHandleQuery, SdkUserByHandleQueryVariables>;
+export const SdkUserProfilesDocument = new TypedDocumentString(`
+    query SdkUserProfiles($ids: [ID!]!) {
+  result: userProfiles(ids: $ids) {
+    id
+    handle
+    displayName
+  }
+}
+    `) as unknown as TypedDocumentString<SdkUserProfilesQuery, SdkUserProfilesQueryVariables>;
