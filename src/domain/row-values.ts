@@ -85,7 +85,8 @@ export function storedValue(table: string, name: string, type: RowColumnType, va
         throw refuse('an ISO 8601 date-time with an offset (e.g. 2026-01-31T12:00:00Z)');
       const date = new Date(value);
       const year = date.getUTCFullYear();
-      if (Number.isNaN(date.getTime()) || year < 0 || year > 9999) throw refuse('a date-time between years 0000 and 9999');
+      // PostgreSQL's timestamps have no year 0 (22008): the range is years 0001-9999, in UTC.
+      if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) throw refuse('a date-time between years 0001 and 9999 (in UTC)');
       return date.toISOString();
     }
   }

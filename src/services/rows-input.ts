@@ -20,6 +20,8 @@ export const ROWS_MAX_IDS = 100;
 export const ROWS_MAX_BATCH = 20;
 /** Rows one update or delete by `where` may change, all in its one transaction. */
 export const ROWS_MAX_WHERE = 1000;
+/** How deep JSON may nest in one operation (its `where`, `values` and jsonb values included). */
+export const ROWS_MAX_JSON_DEPTH = 64;
 
 const name = (what: string) =>
   z
@@ -85,7 +87,43 @@ function withoutNulls(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
 }
 
+/**
+ * Refuses what no store can hold or no check should walk, before anything reads the operation:
+ * strings (and object keys) that are not well-formed UTF-16 (a lone surrogate has no UTF-8 form,
+ * so PostgreSQL would refuse it mid-statement), and JSON nested past ROWS_MAX_JSON_DEPTH (the
+ * size check and the SQL parameters serialise it recursively). Iterative, so any depth is safe.
+ */
+export function assertWellFormed(value: unknown, where: string): void {
+  const stack: [unknown, string, number][] = [[value, where, 0]];
+  while (stack.length) {
+    const [item, path, depth] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (LONE_SURROGATE.test(item)) throw loneSurrogate(path);
+      continue;
+    }
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= ROWS_MAX_JSON_DEPTH) {
+      throw badRequest('invalid_value', `${path}: JSON nested deeper than ${ROWS_MAX_JSON_DEPTH} levels; flatten the value.`);
+    }
+    if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${path}.${i}`, depth + 1]);
+      continue;
+    }
+    for (const [key, child] of Object.entries(item).reverse()) {
+      if (LONE_SURROGATE.test(key)) throw loneSurrogate(path, 'a key');
+      stack.push([child, `${path}.${key}`, depth + 1]);
+    }
+  }
+}
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const loneSurrogate = (path: string, what = 'a string') =>
+  badRequest('invalid_value', `${path}: ${what} holds a lone UTF-16 surrogate; send well-formed Unicode text.`);
+
 export function parseOperation(input: unknown, where = 'input'): DbOperation {
+  assertWellFormed(input, where);
   const raw = withoutNulls(input) as Record<string, unknown>;
   if (raw && typeof raw === 'object' && 'scope' in raw) raw.scope = withoutNulls(raw.scope);
   const op = parseInput(dbOperationSchema, raw, where);
