@@ -12,6 +12,7 @@ import type { PrincipalCaller } from '../domain/caller.js';
 import type { Role } from '../domain/roles.js';
 import {
   type AccessRules,
+  type ReadReach,
   type RowAction,
   accessRefused,
   canMoveOutOf,
@@ -298,13 +299,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
    * records go through one LATERAL over their ids, so the statement has a fixed shape however many
    * rooms the caller holds; rooms where only `creator` admits the caller add `creator_id = caller`.
    */
-  function resourceBranches(
-    run: Run,
-    resource: ResourceRef,
-    binding: Binding,
-    page: Page,
-    reach: { defaultRoom: 'all' | 'own' | 'none'; all: string[]; own: string[] },
-  ): Prisma.Sql[] {
+  function resourceBranches(run: Run, resource: ResourceRef, binding: Binding, page: Page, reach: Reach): Prisma.Sql[] {
     const me = run.caller.principal.id;
     const table = sameTable(resource.deploymentId, binding);
     const out: Prisma.Sql[] = [];
@@ -342,35 +337,62 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     return out;
   }
 
+  /** What of a resource a caller reads: the default room's reach, and the rooms read wholly or only as their rows' creator. */
+  interface Reach {
+    defaultRoom: ReadReach;
+    all: string[];
+    own: string[];
+  }
+
+  const reachesNothing = (reach: Reach) => reach.defaultRoom === 'none' && reach.all.length === 0 && reach.own.length === 0;
+
+  /**
+   * docs/api.md §10 rules 4 and 6, §11.4: what the read rule lets the caller read, with `base` as
+   * their role in the default room. `room` (a scope's roomId, null for the default room) narrows
+   * it to that room; undefined spans the rooms they hold, and every room when the rule names
+   * their admin role (admin visibility). Reads and the matching of writes share it: a row outside
+   * it takes part in neither (a write cannot probe what a read would not show).
+   */
+  async function readable(
+    db: Db,
+    resource: ResourceRef,
+    binding: Binding,
+    roles: Roles,
+    base: Role | null,
+    room: string | null | undefined,
+  ): Promise<Reach> {
+    const rule = ruleFor('read', binding.override, binding.table.access);
+    const reach: Reach = { defaultRoom: 'none', all: [], own: [] };
+    if (room !== undefined) {
+      const role = room === null ? base : roleIn(roles, room);
+      const r = readReach(rule, role, room === null ? role : roles.resourceRole);
+      if (room === null) reach.defaultRoom = r;
+      else if (r !== 'none') reach[r].push(room);
+      return reach;
+    }
+    reach.defaultRoom = readReach(rule, base);
+    const everyRoom = reachesEveryRoom(rule, roles.resourceRole)
+      ? (await db.room.findMany({ where: { resourceId: resource.id }, select: { id: true } })).map(r => r.id)
+      : [];
+    for (const roomId of [...new Set([...roles.grants.keys(), ...everyRoom])].sort()) {
+      const r = readReach(rule, effectiveRole(roles.resourceRole, roles.grants.get(roomId) ?? null, false), roles.resourceRole);
+      if (r !== 'none') reach[r].push(roomId);
+    }
+    return reach;
+  }
+
   async function selectResource(run: Run, op: DbOperation & { scope: { kind: 'resource' } }): Promise<DbResult> {
     const resource = await loadResource(run.db, run.caller, op.scope.resourceId);
     const binding = bindingIn(run.schema, resource.type, op.table);
     const roles = await roomRoles(run.db, resource.id, run.caller.principal.id);
     if (!roles.resourceRole && !isPublic(resource)) throw resourceNotFound(resource.id);
     const defaultRole = run.schema.resources[resource.type]?.defaultRole ?? 'reader';
-    const rule = ruleFor('read', binding.override, binding.table.access);
     const base = roles.resourceRole ?? visitorRole(resource.visibility, defaultRole);
-    const room = await roomOf(run.db, resource.id, op.scope.roomId);
-    const reach = { defaultRoom: 'none' as 'all' | 'own' | 'none', all: [] as string[], own: [] as string[] };
-    if (op.scope.roomId !== undefined) {
-      // Rule 6: a room-scoped read is that room alone.
-      const role = room === null ? base : roleIn(roles, room);
-      const r = readReach(rule, role, room === null ? role : roles.resourceRole);
-      if (r === 'none') throw refuse('read', binding, role, room);
-      if (room === null) reach.defaultRoom = r;
-      else reach[r].push(room);
-    } else {
-      reach.defaultRoom = readReach(rule, base);
-      // Rooms the caller holds, and every room when the rule names their admin role (admin visibility).
-      const everyRoom = reachesEveryRoom(rule, roles.resourceRole)
-        ? (await run.db.room.findMany({ where: { resourceId: resource.id }, select: { id: true } })).map(r => r.id)
-        : [];
-      for (const roomId of [...new Set([...roles.grants.keys(), ...everyRoom])].sort()) {
-        const r = readReach(rule, effectiveRole(roles.resourceRole, roles.grants.get(roomId) ?? null, false), roles.resourceRole);
-        if (r !== 'none') reach[r].push(roomId);
-      }
-      if (reach.defaultRoom === 'none' && reach.all.length === 0 && reach.own.length === 0) throw refuse('read', binding, base, null);
-    }
+    const room = op.scope.roomId === undefined ? undefined : await roomOf(run.db, resource.id, op.scope.roomId);
+    const reach = await readable(run.db, resource, binding, roles, base, room);
+    // Rule 6: a room-scoped read is that room alone, refused when its role reads nothing there.
+    if (reachesNothing(reach))
+      throw room === undefined ? refuse('read', binding, base, null) : refuse('read', binding, room === null ? base : roleIn(roles, room), room);
     const page = pageOf(op, binding, ['resource', resource.id, op.scope.roomId ?? null]);
     return runPage(run, page, resourceBranches(run, resource, binding, page, reach), binding, 'resource');
   }
@@ -450,11 +472,6 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
   const uuidList = (ids: string[]) => Prisma.join(ids.map(id => Prisma.sql`${id}::uuid`));
 
   /**
-   * The rows `ids` names inside the resource, locked for the write: its own rows and (shared
-   * tables) rows linked in, hidden links excluded. `room`: undefined for any room, null for the
-   * default room, or a room id.
-   */
-  /**
    * The rows an update or delete names: by id (every id must be found) or by a `where` filter,
    * matched and locked in the same statement (a row a concurrent write moved out of the filter is
    * skipped), at most ROWS_MAX_WHERE of them.
@@ -484,20 +501,37 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     return pickOf.ids.map(id => rows.find(t => t.id === id)!);
   }
 
-  async function resourceTargets(tx: Tx, resource: ResourceRef, binding: Binding, pickOf: Pick, room: string | null | undefined): Promise<Target[]> {
+  /** `reach` over a placement's room column: the default room (wholly or own rows), whole rooms, own rows of rooms. */
+  function reachSql(reach: Reach, roomCol: string, me: string): Prisma.Sql {
+    const room = Prisma.raw(roomCol);
+    const mine = Prisma.sql`r.creator_id = ${me}`;
+    const parts: Prisma.Sql[] = [];
+    if (reach.defaultRoom === 'all') parts.push(Prisma.sql`${room} IS NULL`);
+    if (reach.defaultRoom === 'own') parts.push(Prisma.sql`(${room} IS NULL AND ${mine})`);
+    if (reach.all.length) parts.push(Prisma.sql`${room} IN (${Prisma.join(reach.all)})`);
+    if (reach.own.length) parts.push(Prisma.sql`(${room} IN (${Prisma.join(reach.own)}) AND ${mine})`);
+    return parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`;
+  }
+
+  /**
+   * The rows `pickOf` names inside the resource, locked for the write: its own rows and (shared
+   * tables) rows linked in, hidden links excluded. Only rows within `reach` (what the caller reads,
+   * docs/api.md §11.4) take part, so a write answers exactly as if no other row existed; null
+   * (reading back rows just linked, for their events) reaches every room.
+   */
+  async function resourceTargets(tx: Tx, me: string, resource: ResourceRef, binding: Binding, pickOf: Pick, reach: Reach | null): Promise<Target[]> {
     const table = sameTable(resource.deploymentId, binding);
-    const at = (col: string) =>
-      room === undefined ? Prisma.empty : room === null ? Prisma.sql`AND ${Prisma.raw(col)} IS NULL` : Prisma.sql`AND ${Prisma.raw(col)} = ${room}`;
+    const within = (col: string) => (reach ? Prisma.sql`AND ${reachSql(reach, col, me)}` : Prisma.empty);
     const cols = Prisma.sql`r.id::text AS id, r.creator_id, r.data, to_char(r.created_at, ${ISO}) AS created_at, to_char(r.updated_at, ${ISO}) AS updated_at`;
     const owned = await tx.$queryRaw<Target[]>`
       SELECT ${cols}, r.resource_id, r.room_id, 'owned' AS via FROM rows r
-      WHERE ${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${table} ${at('r.room_id')}
+      WHERE ${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${table} ${within('r.room_id')}
       LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r`;
     const linked =
       binding.kind === 'shared'
         ? await tx.$queryRaw<Target[]>`
           SELECT ${cols}, l.resource_id, l.room_id, 'linked' AS via FROM row_links l JOIN rows r ON r.id = l.row_id
-          WHERE ${matching(pickOf, 'l.row_id')} AND l.resource_id = ${resource.id} AND NOT l.hidden AND ${table} ${at('l.room_id')}
+          WHERE ${matching(pickOf, 'l.row_id')} AND l.resource_id = ${resource.id} AND NOT l.hidden AND ${table} ${within('l.room_id')}
           LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r, l`
         : [];
     return found(binding, pickOf, [...owned, ...linked]);
@@ -693,7 +727,11 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
       }
       case 'update':
       case 'delete': {
-        const targets = await resourceTargets(tx, resource, binding, pick(binding, op), room);
+        // Judged before matching, so the answer cannot depend on rows: reading nothing in the room,
+        // or a rule that admits the caller for no row at all, refuses whatever rows are there.
+        const reach = await readable(tx, resource, binding, roles, roles.resourceRole, room);
+        if (reachesNothing(reach) || !passesAccessRule(rule(op.op), role, true, roles.resourceRole)) throw refuse(op.op, binding, role, room);
+        const targets = await resourceTargets(tx, me, resource, binding, pick(binding, op), reach);
         for (const t of targets)
           if (!passesAccessRule(rule(op.op), role, t.creator_id === me, roles.resourceRole)) throw refuse(op.op, binding, role, room);
         await join?.();
@@ -724,11 +762,13 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
             VALUES (${row.id}::uuid, ${resource.id}, ${room}, ${me}, false, ${run.now})
             ON CONFLICT (row_id, resource_id) DO UPDATE SET hidden = false`;
         }
-        seen('insert', await resourceTargets(tx, resource, binding, { ids }, undefined));
+        seen('insert', await resourceTargets(tx, me, resource, binding, { ids }, null));
         return ok;
       }
       case 'unlink': {
-        const targets = (await resourceTargets(tx, resource, binding, { ids: rowIds(op.ids!) }, room)).filter(t => t.via === 'linked');
+        const reach = await readable(tx, resource, binding, roles, roles.resourceRole, room);
+        if (reachesNothing(reach) || !passesAccessRule(rule('unlink'), role, true, roles.resourceRole)) throw refuse('unlink', binding, role, room);
+        const targets = (await resourceTargets(tx, me, resource, binding, { ids: rowIds(op.ids!) }, reach)).filter(t => t.via === 'linked');
         const notLinked = rowIds(op.ids!).filter(id => !targets.some(t => t.id === id));
         if (notLinked.length)
           throw notFound(
@@ -742,15 +782,19 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
         return ok;
       }
       case 'moveRoom': {
-        // Rule 7: admin in every source room, the create rule in the destination; one call.
+        // Rule 7: admin in every source room, the create rule in the destination; one call. What
+        // does not depend on rows is judged before matching: the destination, and a named source room.
         const destination = await roomOf(tx, resource.id, op.destination);
-        const targets = await resourceTargets(tx, resource, binding, { ids: rowIds(op.ids!) }, op.scope.roomId === undefined ? undefined : room);
         const destRole = roleIn(roles, destination);
+        if (!passesAccessRule(rule('create'), destRole, true, roles.resourceRole)) throw refuse('create', binding, destRole, destination);
+        const source = op.scope.roomId === undefined ? undefined : room;
+        const reach = await readable(tx, resource, binding, roles, roles.resourceRole, source);
+        if (source !== undefined && (reachesNothing(reach) || !canMoveOutOf(role))) throw accessRefusedMove(binding.name, role, source);
+        // Only rows the caller reads take part, so a refusal names a room they read in.
+        const targets = await resourceTargets(tx, me, resource, binding, { ids: rowIds(op.ids!) }, reach);
         for (const t of targets) {
           const sourceRole = roleIn(roles, t.room_id);
-          if (!canMoveOutOf(sourceRole)) {
-            throw accessRefusedMove(binding.name, sourceRole, t.room_id);
-          }
+          if (!canMoveOutOf(sourceRole)) throw accessRefusedMove(binding.name, sourceRole, t.room_id);
           if (!passesAccessRule(rule('create'), destRole, t.creator_id === me, roles.resourceRole))
             throw refuse('create', binding, destRole, destination);
         }
