@@ -38,7 +38,7 @@ type InputFields = Parameters<NonNullable<Parameters<typeof builder.inputType>[1
 const operationFields = (t: InputFields) => ({
   scope: t.field({ type: DbScopeInput, required: true }),
   table: t.string({ required: true }),
-  where: t.field({ type: 'JSON', description: '{ column: value | { eq, gt, gte, lt, lte } }' }),
+  where: t.field({ type: 'JSON', description: '{ column: value | { eq, neq, gt, gte, lt, lte, in: [..], is: null, not: { <operator>: value } } }' }),
   orderBy: t.field({ type: DbOrderByInput }),
   limit: t.int(),
   cursor: t.string(),

@@ -132,12 +132,6 @@ function newRowId(): string {
 /** Auto-join, write ops only (docs/api.md §5.2): reads, unlink and moveRoom never join. */
 const JOINING_OPS = new Set<DbOp>(['insert', 'update', 'delete', 'link']);
 
-const rowNotFound = (table: string, missing: string[]) =>
-  notFound(
-    'row_not_found',
-    `No row ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''} of ${table} in this scope.`,
-  );
-
 const invalidOperation = (message: string) => badRequest('invalid_operation', message);
 
 function tableOf(schema: SchemaIR, name: string): TableIR {
@@ -472,9 +466,9 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
   const uuidList = (ids: string[]) => Prisma.join(ids.map(id => Prisma.sql`${id}::uuid`));
 
   /**
-   * The rows an update or delete names: by id (every id must be found) or by a `where` filter,
-   * matched and locked in the same statement (a row a concurrent write moved out of the filter is
-   * skipped), at most ROWS_MAX_WHERE of them.
+   * The rows an update or delete names: by id or by a `where` filter, matched and locked in the
+   * same statement (a row a concurrent write moved out of the filter is skipped), at most
+   * ROWS_MAX_WHERE of them.
    */
   function pick(binding: Binding, op: DbOperation): Pick {
     if (op.ids) return { ids: rowIds(op.ids) };
@@ -496,9 +490,10 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
       }
       return rows;
     }
-    const missing = pickOf.ids.filter(id => !rows.some(t => t.id === id));
-    if (missing.length) throw rowNotFound(binding.name, missing);
-    return pickOf.ids.map(id => rows.find(t => t.id === id)!);
+    // By id, a write changes the rows that are there: an id of no row (gone, or one you cannot
+    // read) changes nothing, so two devices replaying one change both succeed.
+    const byId = new Map(rows.map(t => [t.id, t]));
+    return [...new Set(pickOf.ids)].flatMap(id => byId.get(id) ?? []);
   }
 
   /** `reach` over a placement's room column: the default room (wholly or own rows), whole rooms, own rows of rooms. */
@@ -734,7 +729,8 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
         const targets = await resourceTargets(tx, me, resource, binding, pick(binding, op), reach);
         for (const t of targets)
           if (!passesAccessRule(rule(op.op), role, t.creator_id === me, roles.resourceRole)) throw refuse(op.op, binding, role, room);
-        await join?.();
+        // A write that changes no row makes no one a member.
+        if (targets.length) await join?.();
         if (op.op === 'update') return written(await updateTargets(run, tx, binding, targets, op.values));
         // A shared row is its creator's: deleting it here deletes it everywhere it is linked (docs/api.md §11.2).
         await tx.row.deleteMany({ where: { id: { in: targets.map(t => t.id) } } });
@@ -768,12 +764,12 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
       case 'unlink': {
         const reach = await readable(tx, resource, binding, roles, roles.resourceRole, room);
         if (reachesNothing(reach) || !passesAccessRule(rule('unlink'), role, true, roles.resourceRole)) throw refuse('unlink', binding, role, room);
-        const targets = (await resourceTargets(tx, me, resource, binding, { ids: rowIds(op.ids!) }, reach)).filter(t => t.via === 'linked');
-        const notLinked = rowIds(op.ids!).filter(id => !targets.some(t => t.id === id));
-        if (notLinked.length)
-          throw notFound(
-            'row_not_found',
-            `Not linked into this resource (a retained copy is the resource's own row: delete it): ${notLinked.slice(0, 5).join(', ')}.`,
+        // Like update and delete by id: what is linked is unlinked, an id of nothing linked changes nothing.
+        const targets = await resourceTargets(tx, me, resource, binding, { ids: rowIds(op.ids!) }, reach);
+        const owned = targets.filter(t => t.via === 'owned').map(t => t.id);
+        if (owned.length)
+          throw invalidOperation(
+            `${owned.slice(0, 5).join(', ')}: the resource's own rows (copies a member left behind, docs/api.md §12.1) are not linked: delete them instead.`,
           );
         for (const t of targets)
           if (!passesAccessRule(rule('unlink'), role, t.creator_id === me, roles.resourceRole)) throw refuse('unlink', binding, role, room);

@@ -41,7 +41,7 @@ export type DbOperationInput = {
   table: string;
   /** insert: an object or an array of objects; update: the columns to change. */
   values?: unknown;
-  /** { column: value | { eq, gt, gte, lt, lte } } */
+  /** { column: value | { eq, neq, gt, gte, lt, lte, in: [..], is: null, not: { <operator>: value } } } */
   where?: unknown;
 };
 

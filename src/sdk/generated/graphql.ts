@@ -35,7 +35,7 @@ export type DbOperationInput = {
   table: string;
   /** insert: an object or an array of objects; update: the columns to change. */
   values?: unknown;
-  /** { column: value | { eq, gt, gte, lt, lte } } */
+  /** { column: value | { eq, neq, gt, gte, lt, lte, in: [..], is: null, not: { <operator>: value } } } */
   where?: unknown;
 };
 
@@ -65,7 +65,7 @@ export type DbSelectInput = {
   orderBy?: DbOrderByInput | null | undefined;
   scope: DbScopeInput;
   table: string;
-  /** { column: value | { eq, gt, gte, lt, lte } } */
+  /** { column: value | { eq, neq, gt, gte, lt, lte, in: [..], is: null, not: { <operator>: value } } } */
   where?: unknown;
 };
 
