@@ -41,6 +41,16 @@ describe('docs/api.md §11.3 stored forms per column type', () => {
     ['jsonb', [1, { a: null }], [1, { a: null }]],
     ['timestamp', '2026-01-31T12:00:00+02:00', '2026-01-31T10:00:00.000Z'],
     ['timestamp', '2026-01-31T12:00:00.5Z', '2026-01-31T12:00:00.500Z'],
+    ['timestamp', '2026-01-31', '2026-01-31T00:00:00.000Z'],
+    ['timestamp', '1970-01-01', '1970-01-01T00:00:00.000Z'],
+    ['timestamp', '2026-01-31T12:00:00', '2026-01-31T12:00:00.000Z'],
+    ['timestamp', '2026-01-31T12:00', '2026-01-31T12:00:00.000Z'],
+    ['timestamp', '2026-01-31 12:00:00.9999', '2026-01-31T12:00:00.999Z'],
+    ['timestamp', '2026-01-31T12:00:00+0530', '2026-01-31T06:30:00.000Z'],
+    ['timestamp', '2026-01-31T01:00:00-02', '2026-01-31T03:00:00.000Z'],
+    ['timestamp', '2024-02-29', '2024-02-29T00:00:00.000Z'],
+    ['timestamp', '0001-01-01', '0001-01-01T00:00:00.000Z'],
+    ['timestamp', '0099-06-30T00:00:00Z', '0099-06-30T00:00:00.000Z'],
   ])('§11.3: %s %j is stored as %j', (type, value, stored) => {
     expect(storedValue('t', 'c', type, value)).toEqual(stored);
   });
@@ -54,8 +64,17 @@ describe('docs/api.md §11.3 stored forms per column type', () => {
     ['bigint', 2 ** 53],
     ['bigint', '1.0'],
     ['boolean', 0],
-    ['timestamp', '2026-01-31'],
-    ['timestamp', '2026-01-31T12:00:00'],
+    ['timestamp', '2026-1-31'],
+    ['timestamp', '2026-02-29'],
+    ['timestamp', '2026-04-31'],
+    ['timestamp', '2026-01-31T24:00:00'],
+    ['timestamp', '2026-01-31T12:60'],
+    ['timestamp', '2026-01-31T12'],
+    ['timestamp', '2026-01-31T12:00:00+24:00'],
+    ['timestamp', '2026-01-31Z'],
+    ['timestamp', '0001-01-01T00:00:00+00:01'],
+    ['timestamp', 'tomorrow'],
+    ['timestamp', 0],
   ])('§11.3: %s refuses %j (400 invalid_value)', (type, value) => {
     expect(code(() => storedValue('t', 'c', type, value))).toBe('invalid_value');
   });

@@ -7,7 +7,6 @@
  * (src/services/rows-sql.ts): timestamps as UTC ISO strings of one fixed width, uuids lowercase,
  * bigints as decimal strings (JSON numbers cannot hold every 64-bit integer), integers as numbers.
  */
-import { z } from 'zod';
 import { type AppError, badRequest } from '../errors.js';
 
 export const ROW_COLUMN_TYPES = ['text', 'uuid', 'integer', 'bigint', 'boolean', 'jsonb', 'timestamp'] as const;
@@ -35,7 +34,34 @@ export const ROW_MAX_CHARS = 65_536;
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isoDateTime = z.iso.datetime({ offset: true });
+/** `2026-01-31`, `2026-01-31T12:00`, `…:30`, `….123456`, each with `Z`, `+02:00`, `+0200`, `+02` or no offset; `T` or a space. */
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A timestamp as apps send it (docs/api.md §11.3): a date alone is midnight UTC, a date-time
+ * without an offset is UTC, one with an offset is converted. Milliseconds are kept (finer digits
+ * are cut). Null when it is no such text or names no real instant (a 31st of April, 24:00).
+ */
+export function parseTimestamp(text: string): Date | null {
+  const m = TIMESTAMP.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(part =>
+    part === undefined ? undefined : Number(part),
+  ) as number[];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const offsetHours = m[10] === undefined ? 0 : Number(m[10]);
+  const offsetMinutes = m[11] === undefined ? 0 : Number(m[11]);
+  if (offsetHours > 23 || offsetMinutes > 59) return null;
+  const offset = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  const millis = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+  // Date.UTC maps years 0-99 to 1900-1999: set the year on its own.
+  const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, millis));
+  date.setUTCFullYear(year);
+  return new Date(date.getTime() - offset * 60_000);
+}
 
 /** Fields every row has that no write may set: the server owns them. */
 const SERVER_FIELDS = new Set(['id', 'createdAt', 'updatedAt', 'created_at', 'updated_at', 'creatorId', 'resourceId']);
@@ -81,15 +107,27 @@ export function storedValue(table: string, name: string, type: RowColumnType, va
     case 'jsonb':
       return value as JsonValue;
     case 'timestamp': {
-      if (typeof value !== 'string' || !isoDateTime.safeParse(value).success)
-        throw refuse('an ISO 8601 date-time with an offset (e.g. 2026-01-31T12:00:00Z)');
-      const date = new Date(value);
+      const date = typeof value === 'string' ? parseTimestamp(value) : null;
+      if (!date) throw refuse('an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00, UTC without an offset, or with one: Z, +02:00)');
       const year = date.getUTCFullYear();
       // PostgreSQL's timestamps have no year 0 (22008): the range is years 0001-9999, in UTC.
-      if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) throw refuse('a date-time between years 0001 and 9999 (in UTC)');
+      if (year < 1 || year > 9999) throw refuse('a date-time between years 0001 and 9999 (in UTC)');
       return date.toISOString();
     }
   }
+}
+
+/**
+ * A stored value as rows read back (docs/api.md §11.1): bigints as JSON numbers while they are
+ * safe integers (|n| <= 2^53 - 1), as decimal strings beyond, where a number would lose digits.
+ */
+export function readValue(type: RowColumnType, value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (type === 'bigint' && typeof value === 'string') {
+    const number = Number(value);
+    return Number.isSafeInteger(number) ? number : value;
+  }
+  return value;
 }
 
 function describe(value: unknown): string {

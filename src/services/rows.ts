@@ -30,6 +30,7 @@ import {
   insertData,
   parseOrder,
   parseWhere,
+  readValue,
   rowMatches,
   updateData,
 } from '../domain/row-values.js';
@@ -176,7 +177,7 @@ const rowTable = (table: TableIR): RowTable => table;
  */
 function shape(row: SqlRow, binding: Binding, place: 'user' | 'resource' | 'type'): RowOut {
   const out: RowOut = { id: row.id };
-  for (const name of Object.keys(binding.table.columns).sort()) out[name] = row.data[name] ?? null;
+  for (const name of Object.keys(binding.table.columns).sort()) out[name] = readValue(binding.table.columns[name].type, row.data[name]);
   if (binding.table.timestamps) {
     out.createdAt = row.created_at;
     out.updatedAt = row.updated_at;

@@ -36,6 +36,7 @@ describe('examples/team-schema.ts through the row store', () => {
       op: 'insert',
       values: { memberId, kind: 'joined', sequence: '9007199254740993' },
     });
+    // Beyond 2^53 - 1 a bigint reads back as a decimal string (a number would lose digits).
     expect(inserted.status).toBe(200);
     expect(inserted.body.rows[0]).toEqual({
       id: expect.any(String),
@@ -97,7 +98,7 @@ describe('examples/team-schema.ts through the row store', () => {
       op: 'insert',
       values: { memberId, resetsAt: '2026-12-01T00:00:00Z' },
     });
-    expect(first.body.rows[0]).toMatchObject({ memberId, limitCents: '0', resetsAt: '2026-12-01T00:00:00.000Z' });
+    expect(first.body.rows[0]).toMatchObject({ memberId, limitCents: 0, resetsAt: '2026-12-01T00:00:00.000Z' });
     expect((await db(alice, { scope: inResource(teamId), table: 'member_budgets', op: 'insert', values: { memberId } })).body.error).toBe(
       'unique_violation',
     );
