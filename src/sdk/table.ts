@@ -345,6 +345,11 @@ export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> imp
   }
 }
 
+export interface UpsertOptions {
+  /** The unique key rows are found by: one column, `'a,b'`, or `['a', 'b']`. */
+  onConflict: string | readonly string[];
+}
+
 /** One table in one scope (your own rows, a resource, or a room of a resource). */
 export class Table<T extends Row = Row> {
   constructor(
@@ -364,6 +369,19 @@ export class Table<T extends Row = Row> {
   insert(values: Record<string, unknown>[]): InsertQuery<T, T[]>;
   insert(values: Record<string, unknown> | Record<string, unknown>[]): InsertQuery<T, T> | InsertQuery<T, T[]> {
     return new InsertQuery<T, T>(this.transport, { scope: this.scope, table: this.name, op: 'insert', values }, Array.isArray(values));
+  }
+
+  /**
+   * Inserts each row, or updates the row already holding its values of a unique key of the table
+   * (`onConflict`: a `unique()` column, or the columns of a `unique([...])`; `'a,b'` or `['a',
+   * 'b']`), atomically; the given columns only are updated. Answers the rows as written, like
+   * insert. A row with that key you cannot read or update in this scope is 409 `unique_violation`.
+   */
+  upsert(values: Record<string, unknown>, options: UpsertOptions): InsertQuery<T, T>;
+  upsert(values: Record<string, unknown>[], options: UpsertOptions): InsertQuery<T, T[]>;
+  upsert(values: Record<string, unknown> | Record<string, unknown>[], options: UpsertOptions): InsertQuery<T, T> | InsertQuery<T, T[]> {
+    const onConflict = typeof options.onConflict === 'string' ? [options.onConflict] : [...options.onConflict];
+    return new InsertQuery<T, T>(this.transport, { scope: this.scope, table: this.name, op: 'upsert', values, onConflict }, Array.isArray(values));
   }
 
   /** Changes the given columns (`null` clears one) of the rows the chained filter matches. */

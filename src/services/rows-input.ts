@@ -8,7 +8,7 @@ import { type Condition, type RowField, type RowOrder, fieldValue } from '../dom
 import { badRequest, parseInput } from '../errors.js';
 import type { Resume } from './rows-sql.js';
 
-export const DB_OPS = ['insert', 'select', 'update', 'delete', 'link', 'unlink', 'moveRoom'] as const;
+export const DB_OPS = ['insert', 'select', 'update', 'delete', 'upsert', 'link', 'unlink', 'moveRoom'] as const;
 export type DbOp = (typeof DB_OPS)[number];
 export const DB_SCOPE_KINDS = ['user', 'resource', 'type'] as const;
 
@@ -28,6 +28,8 @@ const name = (what: string) =>
     .string({ message: `must be a ${what} name` })
     .min(1, 'must not be empty')
     .max(63, 'is too long');
+/** Columns one `onConflict` may name. */
+const MAX_KEY_COLUMNS = 20;
 const id = z.string({ message: 'must be a string' }).min(1, 'must not be empty').max(100, 'is too long');
 
 export const dbScopeSchema = z.discriminatedUnion(
@@ -57,6 +59,12 @@ export const dbOperationSchema = z.strictObject({
   cursor: z.string({ message: 'must be a string' }).max(2000, 'is not a cursor this API returned').optional(),
   ids: z.array(id).min(1, 'must name at least one row').max(ROWS_MAX_IDS, `at most ${ROWS_MAX_IDS} per operation`).optional(),
   destination: id.optional(),
+  // A unique key's columns: a list, or one name; either may be comma-separated, as apps write it.
+  onConflict: z
+    .union([z.string().max(2000), z.string().max(2000).array().max(MAX_KEY_COLUMNS)], { message: 'must be a column name or a list of them' })
+    .transform(value => (typeof value === 'string' ? [value] : value).flatMap(part => part.split(',')).map(column => column.trim()))
+    .pipe(name('column').array().min(1, 'must name at least one column').max(MAX_KEY_COLUMNS, `at most ${MAX_KEY_COLUMNS} columns`))
+    .optional(),
 });
 export type DbOperation = z.output<typeof dbOperationSchema>;
 
@@ -66,6 +74,7 @@ const FIELDS: Record<DbOp, readonly (keyof DbOperation)[]> = {
   insert: ['values'],
   update: ['ids', 'where', 'values'],
   delete: ['ids', 'where'],
+  upsert: ['values', 'onConflict'],
   link: ['ids'],
   unlink: ['ids'],
   moveRoom: ['ids', 'destination'],
@@ -75,11 +84,12 @@ const REQUIRED: Record<DbOp, readonly (keyof DbOperation)[]> = {
   insert: ['values'],
   update: ['values'],
   delete: [],
+  upsert: ['values', 'onConflict'],
   link: ['ids'],
   unlink: ['ids'],
   moveRoom: ['ids', 'destination'],
 };
-const OPTIONAL_FIELDS = ['values', 'where', 'orderBy', 'limit', 'cursor', 'ids', 'destination'] as const;
+const OPTIONAL_FIELDS = ['values', 'where', 'orderBy', 'limit', 'cursor', 'ids', 'destination', 'onConflict'] as const;
 
 /** GraphQL sends absent input fields as null; a null here means "not given". */
 function withoutNulls(value: unknown): unknown {

@@ -60,7 +60,7 @@ import {
   resumeValue,
   rowIds,
 } from './rows-input.js';
-import { type SqlRow, afterSql, andAll, conditionSql, fieldExpr, literal, orderSql, selectList, valueSql } from './rows-sql.js';
+import { type SqlRow, afterSql, andAll, conditionSql, literal, orderSql, selectList } from './rows-sql.js';
 
 export type RowOut = Record<string, unknown>;
 
@@ -131,7 +131,7 @@ function newRowId(): string {
 }
 
 /** Auto-join, write ops only (docs/api.md §5.2): reads, unlink and moveRoom never join. */
-const JOINING_OPS = new Set<DbOp>(['insert', 'update', 'delete', 'link']);
+const JOINING_OPS = new Set<DbOp>(['insert', 'update', 'delete', 'upsert', 'link']);
 
 const invalidOperation = (message: string) => badRequest('invalid_operation', message);
 
@@ -556,33 +556,64 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     ];
   }
 
-  /**
-   * docs/api.md §11.3 `unique`: per scope (a user's own rows; a resource's rows in every room,
-   * owned and linked, hidden links included since they may come back). Enforced under a
-   * transaction-scoped advisory lock per (deployment, table, scope) and a check query, not an
-   * index: linked rows live in their creators' namespace, where no index of the resource reaches.
-   */
-  async function checkUnique(tx: Tx, deploymentId: string, binding: Binding, scopes: UniqueScope[], data: RowData, except: string[]): Promise<void> {
-    const columns = Object.entries(binding.table.columns).filter(([name, c]) => c.unique && data[name] !== undefined && data[name] !== null);
-    if (columns.length === 0 || scopes.length === 0) return;
+  /** The table's unique keys: each `unique()` column alone, then each `unique([...])` set. */
+  const uniqueKeys = (table: TableIR): string[][] => [
+    ...Object.entries(table.columns)
+      .filter(([, column]) => column.unique)
+      .map(([name]) => [name]),
+    ...(table.uniques ?? []),
+  ];
+
+  /** Serialises the writes whose uniqueness `scopes` judge: a transaction-scoped advisory lock per (deployment, table, scope). */
+  async function lockUniqueScopes(tx: Tx, deploymentId: string, binding: Binding, scopes: UniqueScope[]): Promise<void> {
     const keys = [...new Set(scopes.map(s => `rows-unique:${deploymentId}:${binding.name}:${s.kind}:${s.id}`))].sort();
     for (const key of keys) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+  }
+
+  /** `key`'s columns equal to `data`'s values, as conditions (the select's own SQL). */
+  const keyConditions = (binding: Binding, key: readonly string[], data: RowData): Condition[] =>
+    key.map(name => ({ field: { kind: 'column', name, type: binding.table.columns[name].type }, op: 'eq', value: data[name] }));
+
+  /**
+   * docs/api.md §11.3 `unique`: per scope (a user's own rows; a resource's rows in every room,
+   * owned and linked, hidden links included since they may come back), for each unique key whose
+   * columns all hold a value in `data` (the row as it will be) and, for an update, one of which it
+   * `changed`. Enforced under lockUniqueScopes and a check query, not an index: linked rows live
+   * in their creators' namespace, where no index of the resource reaches.
+   */
+  async function checkUnique(
+    tx: Tx,
+    deploymentId: string,
+    binding: Binding,
+    scopes: UniqueScope[],
+    data: RowData,
+    changed: readonly string[] | null,
+    except: string[],
+  ): Promise<void> {
+    const keys = uniqueKeys(binding.table).filter(
+      key => key.every(name => data[name] !== undefined && data[name] !== null) && (changed === null || key.some(name => changed.includes(name))),
+    );
+    if (keys.length === 0 || scopes.length === 0) return;
+    await lockUniqueScopes(tx, deploymentId, binding, scopes);
     const table = sameTable(deploymentId, binding);
     const others = except.length ? Prisma.sql`AND r.id NOT IN (${uuidList(except)})` : Prisma.empty;
-    for (const [name, column] of columns) {
-      const field = { kind: 'column' as const, name, type: column.type };
-      const same = Prisma.sql`${Prisma.raw(fieldExpr(field))} = ${valueSql(field, data[name])}`;
+    for (const key of keys) {
+      const same = andAll(keyConditions(binding, key, data).map(c => conditionSql(c)));
       for (const scope of scopes) {
         const where =
           scope.kind === 'user'
-            ? Prisma.sql`SELECT 1 FROM rows r WHERE ${table} AND r.creator_id = ${scope.id} AND r.resource_id IS NULL AND ${same} ${others}`
-            : Prisma.sql`SELECT 1 FROM rows r WHERE r.resource_id = ${scope.id} AND ${table} AND ${same} ${others}
-                UNION ALL SELECT 1 FROM row_links l JOIN rows r ON r.id = l.row_id WHERE l.resource_id = ${scope.id} AND ${table} AND ${same} ${others}`;
+            ? Prisma.sql`SELECT 1 FROM rows r WHERE ${table} AND r.creator_id = ${scope.id} AND r.resource_id IS NULL ${same} ${others}`
+            : Prisma.sql`SELECT 1 FROM rows r WHERE r.resource_id = ${scope.id} AND ${table} ${same} ${others}
+                UNION ALL SELECT 1 FROM row_links l JOIN rows r ON r.id = l.row_id WHERE l.resource_id = ${scope.id} AND ${table} ${same} ${others}`;
         const [{ taken }] = await tx.$queryRaw<{ taken: boolean }[]>`SELECT EXISTS (${where}) AS taken`;
         if (taken) {
+          const where = scope.kind === 'user' ? "among a user's own rows" : 'within a resource';
+          const values = key.map(name => JSON.stringify(data[name])).join(', ');
           throw conflict(
             'unique_violation',
-            `${binding.name}.${name} is unique ${scope.kind === 'user' ? "among a user's own rows" : 'within a resource'}, and ${JSON.stringify(data[name])} is taken there.`,
+            key.length === 1
+              ? `${binding.name}.${key[0]} is unique ${where}, and ${values} is taken there.`
+              : `${binding.name} (${key.join(', ')}) is unique together ${where}, and (${values}) is taken there.`,
           );
         }
       }
@@ -604,7 +635,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     if (place.link) scopes.push({ kind: 'resource', id: place.link.resourceId });
     const out: SqlRow[] = [];
     for (const data of datas) {
-      await checkUnique(tx, run.caller.deployment.id, binding, scopes, data, []);
+      await checkUnique(tx, run.caller.deployment.id, binding, scopes, data, null, []);
       const id = newRowId();
       await tx.row
         .create({
@@ -653,7 +684,8 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
         run.caller.deployment.id,
         binding,
         await scopesOf(tx, { ...target, resource_id: target.via === 'owned' ? target.resource_id : null }),
-        change.set,
+        data,
+        Object.keys(change.set),
         [target.id],
       );
       await tx.row.update({ where: { id: target.id }, data: { data: data as Prisma.InputJsonValue, updatedAt: run.now } });
@@ -662,18 +694,71 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     return out;
   }
 
+  /** The unique key of the table `onConflict` names (its columns in any order), or 400 saying which keys there are. */
+  function conflictKey(binding: Binding, onConflict: readonly string[]): string[] {
+    const wanted = [...new Set(onConflict)].sort();
+    const keys = uniqueKeys(binding.table);
+    const key = keys.find(k => k.length === wanted.length && [...k].sort().every((name, i) => name === wanted[i]));
+    if (!key) {
+      const known = keys.map(k => k.join(' + ')).join('; ') || 'none';
+      throw invalidOperation(
+        `onConflict: ${wanted.join(', ')} is no unique key of ${binding.name} (its unique keys: ${known}); declare one with unique() or unique([...]).`,
+      );
+    }
+    return key;
+  }
+
+  interface UpsertItem {
+    values: unknown;
+    /** The values in stored form: the update path's change, and the key the row is found by. */
+    change: { set: RowData; unset: string[] };
+  }
+
+  /** An upsert's values (one object or 1-100), each checked as an update would be and naming every key column. */
+  function upsertItems(binding: Binding, values: unknown, key: readonly string[]): UpsertItem[] {
+    const list = Array.isArray(values) ? values : [values];
+    if (list.length === 0 || list.length > 100) throw badRequest('invalid_value', 'values: one object, or an array of 1 to 100 objects.');
+    return list.map((item, i) => {
+      const where = Array.isArray(values) ? `values[${i}]` : 'values';
+      const change = updateData(binding.name, rowTable(binding.table), item, where);
+      const missing = key.find(name => change.set[name] === undefined);
+      if (missing) {
+        throw badRequest('missing_value', `${where}.${missing}: upsert finds its row by onConflict (${key.join(', ')}): give each of them a value.`, {
+          table: binding.name,
+          column: missing,
+        });
+      }
+      return { values: item, change };
+    });
+  }
+
   async function writeUser(run: Run, tx: Tx, op: DbOperation): Promise<DbResult> {
     const binding = userBinding(run.schema, op.table);
-    const written = (rows: SqlRow[]): DbResult => {
+    const seen = (kind: RowEvent['op'], rows: SqlRow[]) => {
       const shaped = rows.map(r => shape(r, binding, 'user'));
-      if (op.op === 'insert' || op.op === 'update' || op.op === 'delete') {
-        for (const row of shaped) run.rowEvents.push(rowEvent(run, op.op, binding, null, null, null, row));
-      }
+      for (const row of shaped) run.rowEvents.push(rowEvent(run, kind, binding, null, null, null, row));
+      return shaped;
+    };
+    const written = (rows: SqlRow[]): DbResult => {
+      const shaped = op.op === 'insert' || op.op === 'update' || op.op === 'delete' ? seen(op.op, rows) : [];
       return { op: op.op, rows: shaped, nextCursor: null, ok: true };
     };
+    const place = { resourceId: null, roomId: null, link: null };
     switch (op.op) {
       case 'insert':
-        return written(await insertRows(run, tx, binding, op.values, { resourceId: null, roomId: null, link: null }));
+        return written(await insertRows(run, tx, binding, op.values, place));
+      case 'upsert': {
+        // One atomic insert-or-update per value: the key's scope is locked, then its row looked up.
+        const key = conflictKey(binding, op.onConflict!);
+        const rows: RowOut[] = [];
+        for (const item of upsertItems(binding, op.values, key)) {
+          await lockUniqueScopes(tx, run.caller.deployment.id, binding, [{ kind: 'user', id: run.caller.principal.id }]);
+          const targets = await userTargets(run, tx, binding, { where: keyConditions(binding, key, item.change.set) });
+          if (targets.length) rows.push(...seen('update', await updateTargets(run, tx, binding, targets, item.values)));
+          else rows.push(...seen('insert', await insertRows(run, tx, binding, item.values, place)));
+        }
+        return { op: 'upsert', rows, nextCursor: null, ok: true };
+      }
       case 'update':
         return written(await updateTargets(run, tx, binding, await userTargets(run, tx, binding, pick(binding, op)), op.values));
       case 'delete': {
@@ -721,6 +806,47 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
             : { resourceId: resource.id, roomId: room, link: null };
         return written(await insertRows(run, tx, binding, op.values, place));
       }
+      case 'upsert': {
+        const key = conflictKey(binding, op.onConflict!);
+        const items = upsertItems(binding, op.values, key);
+        // Judged before matching, as update and delete are: with neither path open, refused whatever rows there are.
+        const canCreate = passesAccessRule(rule('create'), role, true, roles.resourceRole);
+        const reach = await readable(tx, resource, binding, roles, roles.resourceRole, room);
+        const canUpdate = !reachesNothing(reach) && passesAccessRule(rule('update'), role, true, roles.resourceRole);
+        if (!canCreate && !canUpdate) throw refuse('create', binding, role, room);
+        const place =
+          binding.kind === 'shared'
+            ? { resourceId: null, roomId: null, link: { resourceId: resource.id, roomId: room } }
+            : { resourceId: resource.id, roomId: room, link: null };
+        const scopes: UniqueScope[] = [{ kind: 'resource', id: resource.id }];
+        if (binding.kind === 'shared') scopes.push({ kind: 'user', id: me });
+        const rows: RowOut[] = [];
+        for (const item of items) {
+          // The key's scopes are locked first, so racing upserts of one key run one after the other
+          // and the second finds the first's row. A conflicting row takes the update path only where
+          // an update of this scope reaches it and the caller reads it; anywhere else (another room, a
+          // row they cannot read) the insert path meets it as an insert would: 409 unique_violation.
+          await lockUniqueScopes(tx, run.caller.deployment.id, binding, scopes);
+          const targets = canUpdate
+            ? await resourceTargets(tx, me, resource, binding, { where: keyConditions(binding, key, item.change.set) }, reach)
+            : [];
+          if (targets.length) {
+            for (const t of targets)
+              if (!passesAccessRule(rule('update'), role, t.creator_id === me, roles.resourceRole)) throw refuse('update', binding, role, room);
+            await join?.();
+            const updated = await updateTargets(run, tx, binding, targets, item.values);
+            seen('update', updated);
+            rows.push(...updated.map(r => shape(r, binding, 'resource')));
+          } else {
+            if (!canCreate) throw refuse('create', binding, role, room);
+            await join?.();
+            const inserted = await insertRows(run, tx, binding, item.values, place);
+            seen('insert', inserted);
+            rows.push(...inserted.map(r => shape(r, binding, 'resource')));
+          }
+        }
+        return { op: 'upsert', rows, nextCursor: null, ok: true };
+      }
       case 'update':
       case 'delete': {
         // Judged before matching, so the answer cannot depend on rows: reading nothing in the room,
@@ -752,7 +878,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
           );
         await join?.();
         for (const row of own) {
-          await checkUnique(tx, run.caller.deployment.id, binding, [{ kind: 'resource', id: resource.id }], row.data as RowData, [row.id]);
+          await checkUnique(tx, run.caller.deployment.id, binding, [{ kind: 'resource', id: resource.id }], row.data as RowData, null, [row.id]);
           // Linking again is a no-op (moveRoom moves a link); a hidden link comes back.
           await tx.$executeRaw`
             INSERT INTO row_links (row_id, resource_id, room_id, linked_by, hidden, created_at)

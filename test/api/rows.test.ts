@@ -198,7 +198,9 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
       [{ scope: inResource(p), table: 'tasks', op: 'delete', ids: ['not-a-uuid'] }, 'invalid_value'],
       [{ scope: inResource(p), table: 'tasks', op: 'select', limit: 201 }, 'invalid_argument'],
       [{ scope: { kind: 'galaxy' }, table: 'tasks', op: 'select' }, 'invalid_argument'],
-      [{ scope: inResource(p), table: 'tasks', op: 'upsert' }, 'invalid_argument'],
+      [{ scope: inResource(p), table: 'tasks', op: 'merge' }, 'invalid_argument'],
+      [{ scope: inResource(p), table: 'tasks', op: 'upsert', values: { title: 't' } }, 'invalid_operation'],
+      [{ scope: inResource(p), table: 'tasks', op: 'insert', values: { title: 't' }, onConflict: 'ref' }, 'invalid_operation'],
     ];
     for (const [body, code] of cases) {
       const res = await db(alice, body);

@@ -89,3 +89,32 @@ describe('single() and maybeSingle()', () => {
     expect(await notes.select().eq('title', 'once')).toHaveLength(1);
   });
 });
+
+describe('upsert(values, { onConflict })', () => {
+  it('inserts, then updates the row holding the key; a list of columns, one column, or a comma-separated string', async () => {
+    const { id } = await sdk.bob.resource.create('project', { name: 'Presence' });
+    type Presence = { id: string; member: string; device: string; state: string | null; seen: number | null };
+    const presence = sdk.bob.resource(id).table<Presence>('presence');
+    const first = await presence.upsert({ member: 'bob', device: 'phone', state: 'online' }, { onConflict: ['member', 'device'] });
+    const second = await presence.upsert({ member: 'bob', device: 'phone', seen: 2 }, { onConflict: 'member,device' }).select().single();
+    expect(second).toMatchObject({ id: first.id, state: 'online', seen: 2 });
+    const many = await presence.upsert(
+      [
+        { member: 'bob', device: 'phone', state: 'away' },
+        { member: 'bob', device: 'laptop', state: 'online' },
+      ],
+      { onConflict: ['device', 'member'] },
+    );
+    expect(many.map(r => [r.id === first.id, r.device, r.state])).toEqual([
+      [true, 'phone', 'away'],
+      [false, 'laptop', 'online'],
+    ]);
+    const notes = sdk.bob.table<{ id: string; slug: string; title: string }>('notes');
+    const note = await notes.upsert({ slug: 'sdk-up', title: 'a' }, { onConflict: 'slug' });
+    expect(await notes.upsert({ slug: 'sdk-up', title: 'b' }, { onConflict: 'slug' })).toMatchObject({ id: note.id, title: 'b' });
+    expect(await refusal(presence.upsert({ member: 'x', device: 'y' }, { onConflict: 'member' }))).toMatchObject({
+      status: 400,
+      code: 'invalid_operation',
+    });
+  });
+});

@@ -21,7 +21,8 @@ export type DbOp =
   | 'moveRoom'
   | 'select'
   | 'unlink'
-  | 'update';
+  | 'update'
+  | 'upsert';
 
 export type DbOperationInput = {
   cursor?: string | null | undefined;
@@ -29,6 +30,8 @@ export type DbOperationInput = {
   destination?: string | number | null | undefined;
   ids?: Array<string | number> | null | undefined;
   limit?: number | null | undefined;
+  /** upsert: the columns of a unique key of the table (unique() or unique([...])); a row with the values' key is updated, else one is inserted. */
+  onConflict?: Array<string> | null | undefined;
   op: DbOp;
   orderBy?: DbOrderByInput | null | undefined;
   scope: DbScopeInput;
