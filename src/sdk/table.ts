@@ -199,32 +199,50 @@ export class SelectQuery<T extends Row = Row> extends Filtered<SelectQuery<T>> i
   }
 }
 
+/** A write's answer: its rows, with the columns `.select(columns)` picked; one of them for single() and maybeSingle(). */
+class Answer<T> {
+  columns: string[] | null = null;
+
+  constructor(
+    private readonly table: string,
+    private readonly rows: () => Promise<T[]>,
+  ) {}
+
+  all(): Promise<T[]> {
+    return this.rows().then(rows => project(rows, this.columns));
+  }
+  /** The one row (a write that changed several still changed them: only the answer is refused). */
+  one(required: boolean): Promise<T | null> {
+    return this.all().then(rows => oneOf(this.table, rows, required));
+  }
+}
+
 /**
- * What a write answers, awaited as its rows; `.select(columns?)` picks columns of them, and
- * `.single()` / `.maybeSingle()` answer the one row (as a select's do).
+ * insert(values) / upsert(values): awaited, the row (one object given) or the rows (a list
+ * given), as written; `.select(columns?)` picks columns of them, `.single()` / `.maybeSingle()`
+ * answer the one row. The write runs once however often it is awaited.
  */
-abstract class Written<T extends Row, R> implements PromiseLike<R> {
-  protected columns: string[] | null = null;
+export class InsertQuery<T extends Row, R extends T | T[]> implements PromiseLike<R> {
+  private result: Promise<T[]> | null = null;
+  private readonly answer: Answer<T>;
 
-  constructor(protected readonly table: string) {}
+  constructor(
+    private readonly transport: Transport,
+    private readonly input: DbOperationInput,
+    private readonly many: boolean,
+  ) {
+    this.answer = new Answer(input.table, () => this.run());
+  }
 
-  /** The rows the write answers (all of them, projected later). */
-  protected abstract rows(): Promise<T[]>;
-  /** What awaiting the write answers, from its projected rows. */
-  protected abstract answer(rows: T[]): R;
-
-  /** Picks columns of the answered rows ('a, b' or ['a', 'b']); the write answers its rows either way. */
   select(columns?: string | readonly string[]): this {
-    this.columns = columnList(columns);
+    this.answer.columns = columnList(columns);
     return this;
   }
-  /** The one row written; none is 406 `no_rows`, more than one 406 `multiple_rows` (the write happened all the same). */
   async single(): Promise<T> {
-    return oneOf(this.table, project(await this.rows(), this.columns), true) as T;
+    return (await this.answer.one(true)) as T;
   }
-  /** The one row written or null; more than one is 406 `multiple_rows` (the write happened all the same). */
-  async maybeSingle(): Promise<T | null> {
-    return oneOf(this.table, project(await this.rows(), this.columns), false);
+  maybeSingle(): Promise<T | null> {
+    return this.answer.one(false);
   }
 
   // biome-ignore lint/suspicious/noThenProperty: a write is awaited to run it, like a promise.
@@ -232,40 +250,26 @@ abstract class Written<T extends Row, R> implements PromiseLike<R> {
     onFulfilled?: ((value: R) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.rows()
-      .then(rows => this.answer(project(rows, this.columns)))
+    return this.answer
+      .all()
+      .then(rows => (this.many ? rows : rows[0]) as R)
       .then(onFulfilled, onRejected);
   }
-}
 
-/** insert(values) / upsert(values): awaited, the row (one object given) or the rows (a list given), as written. */
-export class InsertQuery<T extends Row, R extends T | T[]> extends Written<T, R> {
-  private result: Promise<T[]> | null = null;
-
-  constructor(
-    private readonly transport: Transport,
-    private readonly input: DbOperationInput,
-    private readonly many: boolean,
-  ) {
-    super(input.table);
-  }
-
-  protected rows(): Promise<T[]> {
-    // Runs once however it is awaited: an insert is not repeated by a second then().
+  private run(): Promise<T[]> {
     this.result ??= this.transport.graphql(DbQueryDocument, { input: this.input }).then(result => (result.rows ?? []) as T[]);
     return this.result;
-  }
-  protected answer(rows: T[]): R {
-    return (this.many ? rows : rows[0]) as R;
   }
 }
 
 /**
  * update(values) / delete(): filters, then awaited for the rows it changed (as written / as they
- * were). One operation whose `where` the server matches, locks and writes in one transaction.
+ * were), with `.select()`, `.single()` and `.maybeSingle()` as on inserts. One operation whose
+ * `where` the server matches, locks and writes in one transaction.
  */
 export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> implements PromiseLike<T[]> {
-  private readonly written: Written<T, T[]>;
+  private result: Promise<T[]> | null = null;
+  private readonly answer: Answer<T>;
 
   constructor(
     private readonly transport: Transport,
@@ -275,27 +279,19 @@ export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> imp
     private readonly values?: Record<string, unknown>,
   ) {
     super();
-    const write = this;
-    this.written = new (class extends Written<T, T[]> {
-      protected rows() {
-        return write.run();
-      }
-      protected answer(rows: T[]) {
-        return rows;
-      }
-    })(table);
+    // Runs once however often it is awaited, like an insert.
+    this.answer = new Answer(table, () => (this.result ??= this.run()));
   }
 
-  /** Picks columns of the rows it answers. */
   select(columns?: string | readonly string[]): this {
-    this.written.select(columns);
+    this.answer.columns = columnList(columns);
     return this;
   }
-  single(): Promise<T> {
-    return this.written.single();
+  async single(): Promise<T> {
+    return (await this.answer.one(true)) as T;
   }
   maybeSingle(): Promise<T | null> {
-    return this.written.maybeSingle();
+    return this.answer.one(false);
   }
 
   // biome-ignore lint/suspicious/noThenProperty: a write is awaited to run it, like a promise.
@@ -303,7 +299,7 @@ export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> imp
     onFulfilled?: ((rows: T[]) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.written.then(onFulfilled, onRejected);
+    return this.answer.all().then(onFulfilled, onRejected);
   }
 
   private async run(): Promise<T[]> {
