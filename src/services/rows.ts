@@ -607,13 +607,13 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
                 UNION ALL SELECT 1 FROM row_links l JOIN rows r ON r.id = l.row_id WHERE l.resource_id = ${scope.id} AND ${table} ${same} ${others}`;
         const [{ taken }] = await tx.$queryRaw<{ taken: boolean }[]>`SELECT EXISTS (${where}) AS taken`;
         if (taken) {
-          const where = scope.kind === 'user' ? "among a user's own rows" : 'within a resource';
+          const among = scope.kind === 'user' ? "among a user's own rows" : 'within a resource';
           const values = key.map(name => JSON.stringify(data[name])).join(', ');
           throw conflict(
             'unique_violation',
             key.length === 1
-              ? `${binding.name}.${key[0]} is unique ${where}, and ${values} is taken there.`
-              : `${binding.name} (${key.join(', ')}) is unique together ${where}, and (${values}) is taken there.`,
+              ? `${binding.name}.${key[0]} is unique ${among}, and ${values} is taken there.`
+              : `${binding.name} (${key.join(', ')}) is unique together ${among}, and (${values}) is taken there.`,
           );
         }
       }
