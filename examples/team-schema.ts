@@ -59,6 +59,16 @@ export default defineSchema({
         table.access({ read: 'reader', create: 'writer', update: 'none', delete: 'none' });
         table.onOwnerDelete('tombstone');
       });
+      // Presence by upsert: one row per member and device, found by that key (docs/api.md §11.1).
+      resource.owns('member_presence', table => {
+        // A principal id (a user's or an agent's), not a UUID.
+        table.text('memberId').notNull();
+        table.text('device').notNull();
+        table.text('state').notNull().default('online');
+        table.unique(['memberId', 'device']);
+        table.timestamps();
+        table.access({ read: 'reader', create: 'reader', update: 'creator', delete: 'creator' });
+      });
       resource.owns('member_budgets', table => {
         table.uuid('memberId').notNull().unique();
         table.bigint('limitCents').notNull().default(0n);

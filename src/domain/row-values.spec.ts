@@ -41,6 +41,16 @@ describe('docs/api.md §11.3 stored forms per column type', () => {
     ['jsonb', [1, { a: null }], [1, { a: null }]],
     ['timestamp', '2026-01-31T12:00:00+02:00', '2026-01-31T10:00:00.000Z'],
     ['timestamp', '2026-01-31T12:00:00.5Z', '2026-01-31T12:00:00.500Z'],
+    ['timestamp', '2026-01-31', '2026-01-31T00:00:00.000Z'],
+    ['timestamp', '1970-01-01', '1970-01-01T00:00:00.000Z'],
+    ['timestamp', '2026-01-31T12:00:00', '2026-01-31T12:00:00.000Z'],
+    ['timestamp', '2026-01-31T12:00', '2026-01-31T12:00:00.000Z'],
+    ['timestamp', '2026-01-31 12:00:00.9999', '2026-01-31T12:00:00.999Z'],
+    ['timestamp', '2026-01-31T12:00:00+0530', '2026-01-31T06:30:00.000Z'],
+    ['timestamp', '2026-01-31T01:00:00-02', '2026-01-31T03:00:00.000Z'],
+    ['timestamp', '2024-02-29', '2024-02-29T00:00:00.000Z'],
+    ['timestamp', '0001-01-01', '0001-01-01T00:00:00.000Z'],
+    ['timestamp', '0099-06-30T00:00:00Z', '0099-06-30T00:00:00.000Z'],
   ])('§11.3: %s %j is stored as %j', (type, value, stored) => {
     expect(storedValue('t', 'c', type, value)).toEqual(stored);
   });
@@ -54,8 +64,17 @@ describe('docs/api.md §11.3 stored forms per column type', () => {
     ['bigint', 2 ** 53],
     ['bigint', '1.0'],
     ['boolean', 0],
-    ['timestamp', '2026-01-31'],
-    ['timestamp', '2026-01-31T12:00:00'],
+    ['timestamp', '2026-1-31'],
+    ['timestamp', '2026-02-29'],
+    ['timestamp', '2026-04-31'],
+    ['timestamp', '2026-01-31T24:00:00'],
+    ['timestamp', '2026-01-31T12:60'],
+    ['timestamp', '2026-01-31T12'],
+    ['timestamp', '2026-01-31T12:00:00+24:00'],
+    ['timestamp', '2026-01-31Z'],
+    ['timestamp', '0001-01-01T00:00:00+00:01'],
+    ['timestamp', 'tomorrow'],
+    ['timestamp', 0],
   ])('§11.3: %s refuses %j (400 invalid_value)', (type, value) => {
     expect(code(() => storedValue('t', 'c', type, value))).toBe('invalid_value');
   });
@@ -94,8 +113,27 @@ describe('docs/api.md §11.3 where and orderBy', () => {
     ]);
   });
 
+  it('neq, is and not are eq negated or null; in holds a list in stored form', () => {
+    const n = { kind: 'column', name: 'n', type: 'integer' };
+    const big = { kind: 'column', name: 'big', type: 'bigint' };
+    expect(parseWhere('t', table, { n: { neq: 1, is: null, not: { in: [2, 3], eq: null } }, big: { in: [7] } })).toEqual([
+      { field: n, op: 'eq', value: 1, not: true },
+      { field: n, op: 'eq', value: null },
+      { field: n, op: 'in', value: [2, 3], not: true },
+      { field: n, op: 'eq', value: null, not: true },
+      { field: big, op: 'in', value: ['7'] },
+    ]);
+    expect(parseWhere('t', table, { n: { not: { neq: 1 } } })).toEqual([{ field: n, op: 'eq', value: 1 }]);
+  });
+
   it.each<[string, unknown, string]>([
     ['roomId is virtual', { roomId: 'x' }, 'virtual_room_id'],
+    ['in takes a list', { n: { in: 1 } }, 'invalid_filter'],
+    ['in lists no null', { n: { in: [null] } }, 'invalid_filter'],
+    ['in lists at most 1000 values', { n: { in: Array.from({ length: 1001 }, (_, i) => i) } }, 'invalid_filter'],
+    ['is takes null (or a boolean on boolean columns)', { n: { is: 1 } }, 'invalid_filter'],
+    ['not takes comparisons', { n: { not: 1 } }, 'invalid_filter'],
+    ['not is not nested', { n: { not: { not: { eq: 1 } } } }, 'invalid_filter'],
     ['jsonb compares by equality only', { meta: { gt: 1 } }, 'invalid_filter'],
     ['null only with equality', { n: { gt: null } }, 'invalid_filter'],
     ['unknown comparisons', { n: { ne: 1 } }, 'invalid_filter'],
@@ -118,7 +156,7 @@ describe('docs/api.md §11.3 where and orderBy', () => {
 
 describe('rowMatches: the live feed filter, as a select judges', () => {
   const col = (name: string, type: 'text' | 'integer' | 'bigint' | 'boolean' | 'jsonb' | 'timestamp') => ({ kind: 'column' as const, name, type });
-  const row = { title: 'b', n: 5, big: '9007199254740993', done: false, meta: { a: 1 }, due: '2026-11-24T10:00:00.000Z', none: null };
+  const row = { title: 'b', n: 5, big: '9007199254740993', done: false, meta: { a: 1 }, due: '2026-11-24T10:00:00.000Z', none: null, emoji: '😀' };
   it.each<[string, Condition[], boolean]>([
     ['no conditions', [], true],
     ['text eq', [{ field: col('title', 'text'), op: 'eq', value: 'b' }], true],
@@ -130,6 +168,14 @@ describe('rowMatches: the live feed filter, as a select judges', () => {
     ['jsonb eq', [{ field: col('meta', 'jsonb'), op: 'eq', value: { a: 1 } }], true],
     ['timestamp lte', [{ field: col('due', 'timestamp'), op: 'lte', value: '2026-11-24T09:59:59.999Z' }], false],
     ['eq null is IS NULL', [{ field: col('none', 'text'), op: 'eq', value: null }], true],
+    ['not eq null is IS NOT NULL', [{ field: col('none', 'text'), op: 'eq', value: null, not: true }], false],
+    ['not eq on an absent field fails (unknown)', [{ field: col('none', 'integer'), op: 'eq', value: 1, not: true }], false],
+    ['not eq', [{ field: col('n', 'integer'), op: 'eq', value: 4, not: true }], true],
+    ['in', [{ field: col('big', 'bigint'), op: 'in', value: ['1', '9007199254740993'] }], true],
+    ['in on an absent field fails', [{ field: col('none', 'text'), op: 'in', value: ['x'] }], false],
+    ['not in an empty list passes even an absent field', [{ field: col('none', 'text'), op: 'in', value: [], not: true }], true],
+    ['jsonb eq ignores key order', [{ field: col('meta', 'jsonb'), op: 'in', value: [{ b: 2 }, { a: 1 }] }], true],
+    ['text in code-point order: an astral character after U+FFFF', [{ field: col('emoji', 'text'), op: 'gt', value: '\uffff' }], true],
     ['a null field passes no comparison', [{ field: col('none', 'integer'), op: 'gt', value: 0 }], false],
     [
       'every condition must pass',

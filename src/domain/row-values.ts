@@ -7,7 +7,6 @@
  * (src/services/rows-sql.ts): timestamps as UTC ISO strings of one fixed width, uuids lowercase,
  * bigints as decimal strings (JSON numbers cannot hold every 64-bit integer), integers as numbers.
  */
-import { z } from 'zod';
 import { type AppError, badRequest } from '../errors.js';
 
 export const ROW_COLUMN_TYPES = ['text', 'uuid', 'integer', 'bigint', 'boolean', 'jsonb', 'timestamp'] as const;
@@ -35,7 +34,34 @@ export const ROW_MAX_CHARS = 65_536;
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isoDateTime = z.iso.datetime({ offset: true });
+/** `2026-01-31`, `2026-01-31T12:00`, `…:30`, `….123456`, each with `Z`, `+02:00`, `+0200`, `+02` or no offset; `T` or a space. */
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A timestamp as apps send it (docs/api.md §11.3): a date alone is midnight UTC, a date-time
+ * without an offset is UTC, one with an offset is converted. Milliseconds are kept (finer digits
+ * are cut). Null when it is no such text or names no real instant (a 31st of April, 24:00).
+ */
+export function parseTimestamp(text: string): Date | null {
+  const m = TIMESTAMP.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(part =>
+    part === undefined ? undefined : Number(part),
+  ) as number[];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const offsetHours = m[10] === undefined ? 0 : Number(m[10]);
+  const offsetMinutes = m[11] === undefined ? 0 : Number(m[11]);
+  if (offsetHours > 23 || offsetMinutes > 59) return null;
+  const offset = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  const millis = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+  // Date.UTC maps years 0-99 to 1900-1999: set the year on its own.
+  const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, millis));
+  date.setUTCFullYear(year);
+  return new Date(date.getTime() - offset * 60_000);
+}
 
 /** Fields every row has that no write may set: the server owns them. */
 const SERVER_FIELDS = new Set(['id', 'createdAt', 'updatedAt', 'created_at', 'updated_at', 'creatorId', 'resourceId']);
@@ -81,14 +107,27 @@ export function storedValue(table: string, name: string, type: RowColumnType, va
     case 'jsonb':
       return value as JsonValue;
     case 'timestamp': {
-      if (typeof value !== 'string' || !isoDateTime.safeParse(value).success)
-        throw refuse('an ISO 8601 date-time with an offset (e.g. 2026-01-31T12:00:00Z)');
-      const date = new Date(value);
+      const date = typeof value === 'string' ? parseTimestamp(value) : null;
+      if (!date) throw refuse('an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00, UTC without an offset, or with one: Z, +02:00)');
       const year = date.getUTCFullYear();
-      if (Number.isNaN(date.getTime()) || year < 0 || year > 9999) throw refuse('a date-time between years 0000 and 9999');
+      // PostgreSQL's timestamps have no year 0 (22008): the range is years 0001-9999, in UTC.
+      if (year < 1 || year > 9999) throw refuse('a date-time between years 0001 and 9999 (in UTC)');
       return date.toISOString();
     }
   }
+}
+
+/**
+ * A stored value as rows read back (docs/api.md §11.1): bigints as JSON numbers while they are
+ * safe integers (|n| <= 2^53 - 1), as decimal strings beyond, where a number would lose digits.
+ */
+export function readValue(type: RowColumnType, value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (type === 'bigint' && typeof value === 'string') {
+    const number = Number(value);
+    return Number.isSafeInteger(number) ? number : value;
+  }
+  return value;
 }
 
 function describe(value: unknown): string {
@@ -183,17 +222,27 @@ export function rowField(table: string, row: RowTable, name: string, where: stri
   return { kind: 'column', name, type: column.type };
 }
 
-export const COMPARISONS = ['eq', 'gt', 'gte', 'lt', 'lte'] as const;
+/** The operators `where` takes per column (docs/api.md §11.3); `not` negates the ones under it. */
+export const COMPARISONS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'is'] as const;
 export type Comparison = (typeof COMPARISONS)[number];
+/** What a condition tests: `neq` and `is` are spelled with these (`eq` with `not`, `eq` null or a boolean). */
+export type ConditionOp = 'eq' | 'gt' | 'gte' | 'lt' | 'lte' | 'in';
 
-/** One `where` term; `value` is in stored form (ISO text for timestamps, lowercase uuids), null only with `eq`. */
+/**
+ * One `where` term, in stored form (ISO text for timestamps, lowercase uuids): `eq` with a null
+ * value is IS NULL; `in` holds a list; `not` negates the test (SQL's NOT: a row whose field is
+ * absent passes neither a comparison nor its negation, except IS NULL and an empty `in`).
+ */
 export interface Condition {
   field: RowField;
-  op: Comparison;
+  op: ConditionOp;
   value: JsonValue;
+  not?: true;
 }
 
 export const MAX_WHERE_TERMS = 20;
+/** Values one `in` may list. */
+export const MAX_IN_VALUES = 1000;
 
 /** A field's value in `where` or a cursor, in the form its SQL expression compares. */
 export function fieldValue(table: string, field: RowField, value: unknown): JsonValue {
@@ -202,31 +251,72 @@ export function fieldValue(table: string, field: RowField, value: unknown): Json
   return storedValue(table, field.name, 'timestamp', value);
 }
 
+const WHERE_SHAPE = `{ column: value | { ${COMPARISONS.join(', ')}, not: { … } } }`;
+const invalidFilter = (message: string) => badRequest('invalid_filter', message);
+
+/** `field <op> value` as a condition, `negate`d under `not`. */
+function term(table: string, field: RowField, path: string, op: string, value: unknown, negate: boolean): Condition {
+  const not = (flip: boolean): { not?: true } => (negate !== flip ? { not: true } : {});
+  const type = field.kind === 'column' ? field.type : null;
+  switch (op) {
+    case 'eq':
+    case 'neq':
+      if (value === null || value === undefined) return { field, op: 'eq', value: null, ...not(op === 'neq') };
+      return { field, op: 'eq', value: fieldValue(table, field, value), ...not(op === 'neq') };
+    case 'is':
+      if (value === null || value === undefined) return { field, op: 'eq', value: null, ...not(false) };
+      if (typeof value === 'boolean' && type === 'boolean') return { field, op: 'eq', value, ...not(false) };
+      throw invalidFilter(`${path}: is takes null${type === 'boolean' ? ', true or false' : ' (true and false only on boolean columns)'}.`);
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      if (type === 'jsonb' || type === 'boolean') throw invalidFilter(`${path}: ${type} columns compare by equality only (eq, neq, in, is).`);
+      if (value === null || value === undefined) throw invalidFilter(`${path}: needs a value (null matches with eq, neq and is only).`);
+      return { field, op, value: fieldValue(table, field, value), ...not(false) };
+    case 'in': {
+      if (!Array.isArray(value)) throw invalidFilter(`${path}: expected a list of values.`);
+      if (value.length > MAX_IN_VALUES) throw invalidFilter(`${path}: at most ${MAX_IN_VALUES} values.`);
+      const list = value.map((item, i) => {
+        if (item === null || item === undefined) throw invalidFilter(`${path}[${i}]: in lists values; match absent ones with is: null.`);
+        return fieldValue(table, field, item);
+      });
+      return { field, op: 'in', value: list, ...not(false) };
+    }
+    default:
+      throw invalidFilter(`${path}: unknown comparison (use ${COMPARISONS.join(', ')}, or not: { … }).`);
+  }
+}
+
 /**
  * `where: { column: value }` is equality (`null` matches absent values); `{ column: { gt: 1, lte: 9 } }`
- * compares. jsonb columns compare by equality only, written `{ eq: value }` when the value is an object.
+ * compares, several operators ANDed: `eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `in` (a list), `is`
+ * (null, or a boolean on boolean columns), and `not: { <operator>: value }` negating each one under
+ * it. jsonb and boolean columns compare by equality only, written `{ eq: value }` when the value
+ * is an object.
  */
 export function parseWhere(table: string, row: RowTable, where: unknown): Condition[] {
   if (where === undefined || where === null) return [];
-  if (!isPlainObject(where)) throw badRequest('invalid_filter', `where: expected an object of { column: value | { eq, gt, gte, lt, lte } }.`);
+  if (!isPlainObject(where)) throw invalidFilter(`where: expected an object of ${WHERE_SHAPE}.`);
   const entries = Object.entries(where);
-  if (entries.length > MAX_WHERE_TERMS) throw badRequest('invalid_filter', `where: at most ${MAX_WHERE_TERMS} columns.`);
+  if (entries.length > MAX_WHERE_TERMS) throw invalidFilter(`where: at most ${MAX_WHERE_TERMS} columns.`);
   const conditions: Condition[] = [];
   for (const [name, spec] of entries) {
     const field = rowField(table, row, name, `where.${name}`);
-    const ops = isPlainObject(spec) ? Object.entries(spec) : [['eq', spec] as const];
-    if (ops.length === 0) throw badRequest('invalid_filter', `where.${name}: name at least one of ${COMPARISONS.join(', ')}.`);
+    if (!isPlainObject(spec)) {
+      conditions.push(term(table, field, `where.${name}`, 'eq', spec, false));
+      continue;
+    }
+    const ops = Object.entries(spec);
+    if (ops.length === 0) throw invalidFilter(`where.${name}: name at least one of ${COMPARISONS.join(', ')}.`);
     for (const [op, value] of ops) {
-      if (!(COMPARISONS as readonly string[]).includes(op)) {
-        throw badRequest('invalid_filter', `where.${name}.${op}: unknown comparison (use ${COMPARISONS.join(', ')}).`);
+      if (op !== 'not') {
+        conditions.push(term(table, field, `where.${name}.${op}`, op, value, false));
+        continue;
       }
-      const unordered = field.kind === 'column' && (field.type === 'jsonb' || field.type === 'boolean');
-      if (op !== 'eq' && unordered)
-        throw badRequest('invalid_filter', `where.${name}.${op}: ${field.kind === 'column' ? field.type : ''} columns compare by equality only.`);
-      if (value === null || value === undefined) {
-        if (op !== 'eq') throw badRequest('invalid_filter', `where.${name}.${op}: needs a value (null matches with equality only).`);
-        conditions.push({ field, op: 'eq', value: null });
-      } else conditions.push({ field, op: op as Comparison, value: fieldValue(table, field, value) });
+      const negated = isPlainObject(value) ? Object.entries(value) : [];
+      if (negated.length === 0) throw invalidFilter(`where.${name}.not: expected { <comparison>: value } (${COMPARISONS.join(', ')}).`);
+      for (const [inner, v] of negated) conditions.push(term(table, field, `where.${name}.not.${inner}`, inner, v, true));
     }
   }
   return conditions;
@@ -254,31 +344,83 @@ export function parseOrder(table: string, row: RowTable, orderBy: unknown): RowO
 }
 
 /**
+ * Code-point order, as PostgreSQL's COLLATE "C" compares UTF-8 text. JavaScript's `<` compares
+ * UTF-16 units, which puts astral characters (surrogates, D800-DFFF) before E000-FFFF: at the
+ * first differing unit, shift those two ranges into code-point order (ICU's fix-up).
+ */
+function codePointOrder(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x += x >= 0xe000 ? -0x800 : 0x2000;
+      y += y >= 0xe000 ? -0x800 : 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** jsonb equality: object keys in any order, numbers by value. */
+function sameJson(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  }
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every(key => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
+}
+
+/** How `actual` orders against `expected` (both non-null) for the field's SQL expression; NaN when they are only unequal. */
+function order(field: RowField, actual: JsonValue, expected: JsonValue): number {
+  if (field.kind === 'column' && (field.type === 'integer' || field.type === 'bigint')) {
+    const a = BigInt(String(actual).split('.')[0]);
+    const b = BigInt(String(expected).split('.')[0]);
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if (field.kind === 'column' && (field.type === 'jsonb' || field.type === 'boolean')) return sameJson(actual, expected) ? 0 : Number.NaN;
+  return codePointOrder(String(actual), String(expected));
+}
+
+/** SQL's three-valued test of one condition before `not`: null when the field is absent (unknown). */
+function holds(condition: Condition, actual: JsonValue): boolean | null {
+  if (condition.value === null) return actual === null;
+  if (condition.op === 'in') {
+    const list = condition.value as JsonValue[];
+    // `x = ANY('{}')` is false even for a null x.
+    if (list.length === 0) return false;
+    if (actual === null) return null;
+    return list.some(item => order(condition.field, actual, item) === 0);
+  }
+  if (actual === null) return null;
+  const o = order(condition.field, actual, condition.value);
+  switch (condition.op) {
+    case 'eq':
+      return o === 0;
+    case 'gt':
+      return o > 0;
+    case 'gte':
+      return o >= 0;
+    case 'lt':
+      return o < 0;
+    case 'lte':
+      return o <= 0;
+  }
+}
+
+/**
  * Whether a row passes `conditions`, as the SQL of a select would judge it (src/services/rows-sql.ts):
  * numbers numerically, text and timestamps (stored as ISO text) in code-point order, jsonb by
- * equality, and `eq null` as IS NULL. `row` holds the fields in stored form, as the row store reads
- * them; the live row feed filters its events with it.
+ * equality, `eq null` as IS NULL, and NOT as SQL's (an unknown stays unknown, which fails). `row`
+ * holds the fields as the row store reads them (bigints as numbers or decimal strings); the live
+ * row feed filters its events with it.
  */
 export function rowMatches(row: Readonly<Record<string, unknown>>, conditions: readonly Condition[]): boolean {
   return conditions.every(condition => {
-    const actual = (row[condition.field.name] ?? null) as JsonValue;
-    if (condition.value === null) return actual === null;
-    if (actual === null) return false;
-    const numeric = condition.field.kind === 'column' && (condition.field.type === 'integer' || condition.field.type === 'bigint');
-    let order: number;
-    if (numeric) {
-      const a = BigInt(String(actual).split('.')[0]);
-      const b = BigInt(String(condition.value).split('.')[0]);
-      order = a < b ? -1 : a > b ? 1 : 0;
-    } else if (condition.field.kind === 'column' && (condition.field.type === 'jsonb' || condition.field.type === 'boolean')) {
-      if (condition.op !== 'eq') return false;
-      order = JSON.stringify(actual) === JSON.stringify(condition.value) ? 0 : 1;
-    } else {
-      const a = String(actual);
-      const b = String(condition.value);
-      order = a < b ? -1 : a > b ? 1 : 0;
-    }
-    const passes: Record<Comparison, boolean> = { eq: order === 0, gt: order > 0, gte: order >= 0, lt: order < 0, lte: order <= 0 };
-    return passes[condition.op];
+    const result = holds(condition, (row[condition.field.name] ?? null) as JsonValue);
+    return result !== null && result !== !!condition.not;
   });
 }

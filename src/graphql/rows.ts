@@ -38,7 +38,7 @@ type InputFields = Parameters<NonNullable<Parameters<typeof builder.inputType>[1
 const operationFields = (t: InputFields) => ({
   scope: t.field({ type: DbScopeInput, required: true }),
   table: t.string({ required: true }),
-  where: t.field({ type: 'JSON', description: '{ column: value | { eq, gt, gte, lt, lte } }' }),
+  where: t.field({ type: 'JSON', description: '{ column: value | { eq, neq, gt, gte, lt, lte, in: [..], is: null, not: { <operator>: value } } }' }),
   orderBy: t.field({ type: DbOrderByInput }),
   limit: t.int(),
   cursor: t.string(),
@@ -53,6 +53,10 @@ const DbOperationInput = builder.inputType('DbOperationInput', {
     op: t.field({ type: DbOpEnum, required: true }),
     values: t.field({ type: 'JSON', description: 'insert: an object or an array of objects; update: the columns to change.' }),
     destination: t.id({ description: 'moveRoom: the room to move to (the resource id is the default room).' }),
+    onConflict: t.stringList({
+      description:
+        "upsert: the columns of a unique key of the table (unique() or unique([...])); a row with the values' key is updated, else one is inserted.",
+    }),
   }),
 });
 
@@ -64,7 +68,7 @@ const DbPageRef = builder.objectRef<DbResult>('DbPage').implement({
 });
 
 const DbResultRef = builder.objectRef<DbResult>('DbResult').implement({
-  description: 'select: rows and nextCursor; insert, update, delete: the rows as written; link, unlink, moveRoom: ok alone.',
+  description: 'select: rows and nextCursor; insert, update, delete, upsert: the rows as written; link, unlink, moveRoom: ok alone.',
   fields: t => ({
     op: t.field({ type: DbOpEnum, resolve: r => r.op }),
     ok: t.boolean({ resolve: () => true }),

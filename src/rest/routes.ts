@@ -113,8 +113,12 @@ const dbOperation = z.strictObject({
   cursor: z.string({ message: 'must be a string' }).optional(),
   ids: z.array(id).optional(),
   destination: id.optional(),
+  onConflict: z
+    .union([z.string(), z.array(z.string())], { message: 'must be a column name or a list of them' })
+    .transform(value => (typeof value === 'string' ? [value] : value))
+    .optional(),
 });
-/** select: the page; insert, update, delete: the rows as written; link, unlink, moveRoom: ok. */
+/** select: the page; insert, update, delete, upsert: the rows as written; link, unlink, moveRoom: ok. */
 const dbAnswer = (r: DbResultFieldsFragment) =>
   r.op === 'select' ? { rows: r.rows ?? [], nextCursor: r.nextCursor ?? null } : r.rows ? { rows: r.rows } : { ok: true };
 const okState = (r: { state?: string | null }) => ({ ok: true, state: r.state });
@@ -218,7 +222,7 @@ const okStateOut = z.object({ ok: z.literal(true), state: stateOut.nullable() })
 const dbRow = z.record(z.string(), z.unknown()).describe("A row: the deployed table's columns (docs/api.md §11.3)");
 const dbAnswerOut = z.union([
   z.object({ rows: z.array(dbRow), nextCursor: z.string().nullable() }).describe('select: one page'),
-  z.object({ rows: z.array(dbRow) }).describe('insert, update, delete: the rows as written'),
+  z.object({ rows: z.array(dbRow) }).describe('insert, update, delete, upsert: the rows as written'),
   okOut.describe('link, unlink, moveRoom'),
 ]);
 const appOut = z.object({

@@ -237,6 +237,17 @@ describe('defineSchema: the schema apps write (docs/api.md §5.5)', () => {
     expect(defineSchema({ tables: { posts: t => t.text('title').access({ read: rule }) } }).tables.posts.access).toEqual({ read: expected });
   });
 
+  it('unique([...]) declares columns unique together, beside unique() on one column (an upsert key)', () => {
+    const ir = defineSchema({
+      tables: { presence: t => t.text('member').unique().text('device').integer('seen').unique(['member', 'device']).timestamps() },
+    });
+    expect(ir.tables.presence.columns.member.unique).toBe(true);
+    expect(ir.tables.presence.columns.device.unique).toBe(false);
+    expect(ir.tables.presence.uniques).toEqual([['member', 'device']]);
+    // Without one, the IR has no uniques at all (IRs written before them stay equal).
+    expect(defineSchema({ tables: { posts: t => t.text('title') } }).tables.posts).not.toHaveProperty('uniques');
+  });
+
   it('timestamps() adds createdAt and updatedAt, which index() accepts', () => {
     const ir = defineSchema({ tables: { posts: t => t.text('title').timestamps().index(['createdAt']).index(['title', 'updatedAt']) } });
     expect(ir.tables.posts).toMatchObject({ timestamps: true, indexes: [['createdAt'], ['title', 'updatedAt']] });
@@ -269,8 +280,8 @@ describe('defineSchema: the schema apps write (docs/api.md §5.5)', () => {
 
   it('compiles examples/team-schema.ts, shaped like a real app', async () => {
     const { default: team } = await import('../../examples/team-schema.js');
-    expect(Object.keys(team.tables).sort()).toEqual(['member_budgets', 'member_events', 'member_notes', 'posts', 'profiles']);
-    expect(team.resources.team.owns.map(own => own.table)).toEqual(['member_notes', 'member_events', 'member_budgets']);
+    expect(Object.keys(team.tables).sort()).toEqual(['member_budgets', 'member_events', 'member_notes', 'member_presence', 'posts', 'profiles']);
+    expect(team.resources.team.owns.map(own => own.table)).toEqual(['member_notes', 'member_events', 'member_presence', 'member_budgets']);
     expect(team.tables.member_events).toMatchObject({ ownedBy: 'team', indexes: [['createdAt']], onOwnerDelete: 'tombstone' });
     expect(team.tables.member_budgets.columns.limitCents).toEqual(column('bigint', { notNull: true, default: '0' }));
   });
@@ -320,6 +331,30 @@ describe('defineSchema: inline table names and collisions (docs/api.md §5.5)', 
           message: 'column name "Body" must start with a lowercase letter and use only letters, digits and _ (at most 63 characters)',
         },
         { path: 'resources.a.owns[0].indexes[0][0]', message: 'index names unknown column "missing"' },
+      ],
+    },
+    {
+      name: 'a unique key names declared columns, none twice, and is declared once',
+      define: () =>
+        defineSchema({
+          tables: {
+            posts: (t: any) =>
+              t
+                .text('a')
+                .text('b')
+                .timestamps()
+                .unique(['a', 'missing'])
+                .unique(['b', 'b'])
+                .unique(['createdAt'])
+                .unique(['b', 'a'])
+                .unique(['a', 'b']),
+          },
+        }),
+      issues: [
+        { path: 'tables.posts.uniques[0][1]', message: 'unique names unknown column "missing" (a key is made of declared columns)' },
+        { path: 'tables.posts.uniques[1][1]', message: 'column "b" appears twice in this unique key' },
+        { path: 'tables.posts.uniques[2][0]', message: 'unique names unknown column "createdAt" (a key is made of declared columns)' },
+        { path: 'tables.posts.uniques[4]', message: 'duplicates unique key 3 (the same columns)' },
       ],
     },
     {
@@ -531,6 +566,11 @@ describe('defineSchema: types catch mistakes before runtime does', () => {
       'index() of an inline table takes only its columns',
       // @ts-expect-error 'author' is not a column of member_notes
       () => defineSchema({ resources: { team: r => r.owns('member_notes', t => t.text('body').index(['author'])) } }),
+    ],
+    [
+      'unique([...]) takes only declared columns, not the timestamps',
+      // @ts-expect-error createdAt is the server's, never part of a unique key
+      () => defineSchema({ tables: { posts: t => t.text('title').timestamps().unique(['title', 'createdAt']) } }),
     ],
     [
       'index() takes createdAt only after timestamps()',

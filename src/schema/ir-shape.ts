@@ -50,6 +50,7 @@ export const tableShape = z.strictObject({
   columns: z.record(z.string(), columnShape),
   timestamps: z.boolean(),
   indexes: z.array(z.array(z.string())),
+  uniques: z.array(z.array(z.string())).optional(),
   access: accessShape.nullable(),
   onOwnerDelete: ownerDelete.default(DEFAULT_OWNER_DELETE),
   ownedBy: z.string().nullable().default(null),

@@ -88,6 +88,11 @@ export interface TableIR {
   timestamps: boolean;
   /** Column lists; `createdAt`/`updatedAt` may appear when `timestamps` is true. */
   indexes: string[][];
+  /**
+   * Sets of declared columns unique together (`unique(['a', 'b'])`), beside single columns'
+   * `unique`; held per scope like them (docs/api.md §11.3). Absent when none are declared.
+   */
+  uniques?: string[][];
   /** null: no rules declared here, so the data layer's defaults apply. */
   access: AccessIR | null;
   /**

@@ -82,6 +82,7 @@ export function checkTable(name: string, table: TableIR): SchemaIssue[] {
   return [
     ...columnIssues,
     ...checkIndexes([...path, 'indexes'], table),
+    ...checkUniques([...path, 'uniques'], table),
     // An inline table's rows belong to resources of its type and are never linked.
     ...checkAccess([...path, 'access'], table.access, { unlink: table.ownedBy === null }),
   ];
@@ -122,6 +123,26 @@ function checkIndexes(path: PathSegment[], table: TableIR): SchemaIssue[] {
     const first = seen.get(key);
     if (first === undefined) seen.set(key, i);
     else issues.push(issueAt([...path, i], `duplicates index ${first} (same columns in the same order)`));
+    return issues;
+  });
+}
+
+/** `unique([...])` keys: declared columns (a timestamp is never a key), none twice, no key declared twice. */
+function checkUniques(path: PathSegment[], table: TableIR): SchemaIssue[] {
+  const seen = new Map<string, number>();
+  return (table.uniques ?? []).flatMap((columns, i): SchemaIssue[] => {
+    if (columns.length === 0) return [issueAt([...path, i], 'a unique key needs at least one column')];
+    const issues = columns.flatMap((column, j) => {
+      const at = [...path, i, j];
+      if (!Object.hasOwn(table.columns, column))
+        return [issueAt(at, `unique names unknown column ${JSON.stringify(column)} (a key is made of declared columns)`)];
+      if (repeatsEarlier(columns, j)) return [issueAt(at, `column ${JSON.stringify(column)} appears twice in this unique key`)];
+      return [];
+    });
+    const key = JSON.stringify([...columns].sort());
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else issues.push(issueAt([...path, i], `duplicates unique key ${first} (the same columns)`));
     return issues;
   });
 }

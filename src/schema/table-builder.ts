@@ -28,6 +28,8 @@ type ColumnMethods<C extends string> = {
  * given, which knows none, so there any name is accepted and validation checks it.
  */
 type IndexColumn<C extends string> = [C] extends [never] ? string : C;
+/** A unique key names declared columns only (not the server's timestamps). */
+type UniqueColumn<C extends string> = [Exclude<C, TimestampColumn>] extends [never] ? string : Exclude<C, TimestampColumn>;
 
 /**
  * Declares a table by chaining: each column method starts a column, and the modifiers that follow
@@ -38,6 +40,8 @@ export interface TableBuilder<C extends string = never> extends ColumnMethods<C>
   /** Adds `createdAt` and `updatedAt`, set by the server; they can be indexed like any column. */
   timestamps(): TableBuilder<C | TimestampColumn>;
   index(columns: readonly [IndexColumn<C>, ...IndexColumn<C>[]]): TableBuilder<C>;
+  /** Declared columns unique together, per scope like a column's `unique()`: an upsert's `onConflict` may name them. */
+  unique(columns: readonly [UniqueColumn<C>, ...UniqueColumn<C>[]]): TableBuilder<C>;
   access(rules: AccessInput): TableBuilder<C>;
   /** What deleting an account does to its rows of this table (docs/api.md §5.5); default `remove`. */
   onOwnerDelete(policy: OwnerDeletePolicy): TableBuilder<C>;
@@ -46,13 +50,16 @@ export interface TableBuilder<C extends string = never> extends ColumnMethods<C>
 /** A table builder right after a column declaration, so the column modifiers are available. */
 export interface ColumnBuilder<C extends string, T extends ColumnType> extends TableBuilder<C> {
   notNull(): ColumnBuilder<C, T>;
+  /** This column is unique; with a list, those columns are unique together (a table-level key). */
   unique(): ColumnBuilder<C, T>;
+  unique(columns: readonly [UniqueColumn<C>, ...UniqueColumn<C>[]]): TableBuilder<C>;
   default(value: ColumnValues[T]): ColumnBuilder<C, T>;
 }
 
 export class TableDraft extends Draft {
   private readonly columns: Record<string, ColumnIR> = {};
   private readonly indexes: string[][] = [];
+  private readonly uniques: string[][] = [];
   private hasTimestamps = false;
   private ownerDelete: OwnerDeletePolicy | undefined;
   /** Set by everything but access(): tells an inline owns() table from access on a declared one. */
@@ -98,7 +105,12 @@ export class TableDraft extends Draft {
       column.notNull = true;
     });
   }
-  unique() {
+  unique(columns?: readonly string[]) {
+    if (columns !== undefined) {
+      this.uniques.push([...columns]);
+      this.defined = true;
+      return this.endColumn();
+    }
     return this.modify('unique', column => {
       column.unique = true;
     });
@@ -142,6 +154,7 @@ export class TableDraft extends Draft {
       columns: this.columns,
       timestamps: this.hasTimestamps,
       indexes: this.indexes,
+      ...(this.uniques.length ? { uniques: this.uniques } : {}),
       access: this.accessRules,
       ...(this.ownerDelete ? { onOwnerDelete: this.ownerDelete } : {}),
       ...(ownedBy ? { ownedBy } : {}),

@@ -5,8 +5,9 @@
  *
  * `update(values).eq(...)` and `delete().eq(...)` are one operation with the filter as its `where`
  * (§11.1): the server matches, locks and writes the rows in one transaction, so a row a concurrent
- * write moves out of the filter is not written (at most 1,000 rows; more is 400 `too_many_rows`).
- * `.eq('id', ids)` alone names rows by id instead, and then every one of them must exist.
+ * write moves out of the filter is not written (at most 1,000 rows; more is 400 `too_many_rows`),
+ * and answers the rows it changed: none when they are gone, so replaying a write succeeds.
+ * `.in('id', ids)` alone may name more than 1,000 rows: they go in batches of operations.
  */
 import { GatehouseError } from './errors.js';
 import type { DbOperationInput, DbScopeInput } from './generated/graphql.js';
@@ -18,10 +19,13 @@ export type Row = { id: string; [column: string]: unknown };
 /** Opens a feed on the client's one graphql-ws connection (client.ts). */
 export type LiveFeeds = <T>(query: string, variables: Record<string, unknown>) => LiveHandle<T>;
 export type Scope = DbScopeInput;
-type Comparison = 'eq' | 'gt' | 'gte' | 'lt' | 'lte';
-type Where = Record<string, Partial<Record<Comparison, unknown>>>;
+/** The operators of `where` (docs/api.md §11.3). */
+export type Operator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'is';
+type Ops = Partial<Record<Operator, unknown>>;
+type Where = Record<string, Ops & { not?: Ops }>;
 
-const MAX_IDS = 100;
+/** Ids one `in` may list (and so one write by ids); more go in batches. */
+const MAX_IN = 1000;
 const MAX_BATCH = 20;
 
 export interface Page<T> {
@@ -29,28 +33,78 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-/** Filters shared by select, update and delete. */
+const noRows = (table: string) =>
+  new GatehouseError({ status: 406, code: 'no_rows', message: `${table}: no row matches, and single() needs exactly one.` });
+const multipleRows = (table: string) =>
+  new GatehouseError({ status: 406, code: 'multiple_rows', message: `${table}: more than one row matches; narrow the filter.` });
+
+/** The one row of `rows`, or null (maybeSingle) or a `no_rows` error (single); more is `multiple_rows`. */
+function oneOf<T>(table: string, rows: T[], required: boolean): T | null {
+  if (rows.length > 1) throw multipleRows(table);
+  if (rows.length === 0 && required) throw noRows(table);
+  return rows[0] ?? null;
+}
+
+/** `columns` of select(columns) ('a, b' or ['a', 'b']; '*' or nothing is every column), or null. */
+function columnList(columns: string | readonly string[] | undefined): string[] | null {
+  const list = typeof columns === 'string' ? columns.split(',').map(c => c.trim()) : [...(columns ?? [])];
+  const picked = list.filter(c => c && c !== '*');
+  return picked.length ? picked : null;
+}
+
+/** Picks `columns` of each row client-side: the server always answers whole rows. */
+function project<T>(rows: T[], columns: string[] | null): T[] {
+  if (!columns) return rows;
+  return rows.map(row => Object.fromEntries(columns.map(column => [column, (row as Record<string, unknown>)[column]])) as T);
+}
+
+/** Filters shared by select, update and delete; each returns the builder for chaining. */
 abstract class Filtered<Self> {
   protected where: Where = {};
 
-  private compare(column: string, op: Comparison, value: unknown): Self {
-    this.where[column] = { ...this.where[column], [op]: value };
+  private add(column: string, op: Operator, value: unknown, negated = false): Self {
+    const ops = { ...this.where[column] };
+    if (negated) ops.not = { ...ops.not, [op]: value };
+    else ops[op] = value;
+    this.where[column] = ops;
     return this as unknown as Self;
   }
+  /** Equal (`null`: the column is absent). */
   eq(column: string, value: unknown): Self {
-    return this.compare(column, 'eq', value);
+    return this.add(column, 'eq', value);
+  }
+  /** Not equal; like SQL, a row where the column is absent matches no comparison (use `.is(column, null)`). */
+  neq(column: string, value: unknown): Self {
+    return this.add(column, 'neq', value);
   }
   gt(column: string, value: unknown): Self {
-    return this.compare(column, 'gt', value);
+    return this.add(column, 'gt', value);
   }
   gte(column: string, value: unknown): Self {
-    return this.compare(column, 'gte', value);
+    return this.add(column, 'gte', value);
   }
   lt(column: string, value: unknown): Self {
-    return this.compare(column, 'lt', value);
+    return this.add(column, 'lt', value);
   }
   lte(column: string, value: unknown): Self {
-    return this.compare(column, 'lte', value);
+    return this.add(column, 'lte', value);
+  }
+  /** One of `values` (at most 1,000; an empty list matches nothing). */
+  in(column: string, values: readonly unknown[]): Self {
+    return this.add(column, 'in', [...values]);
+  }
+  /** `null`: the column is absent; `true`/`false` on a boolean column. */
+  is(column: string, value: null | boolean): Self {
+    return this.add(column, 'is', value);
+  }
+  /** The negation of one operator: `.not('status', 'eq', 'done')`, `.not('tag', 'in', ['a', 'b'])`, `.not('due', 'is', null)`. */
+  not(column: string, operator: Operator, value: unknown): Self {
+    return this.add(column, operator, operator === 'in' && Array.isArray(value) ? [...value] : value, true);
+  }
+  /** Equality on every column of `values`. */
+  match(values: Record<string, unknown>): Self {
+    for (const [column, value] of Object.entries(values)) this.add(column, 'eq', value);
+    return this as unknown as Self;
   }
 
   protected whereOrUndefined(): Where | undefined {
@@ -111,19 +165,24 @@ export class SelectQuery<T extends Row = Row> extends Filtered<SelectQuery<T>> i
         cursor: this.cursor,
       },
     });
-    return { rows: result.rows.map(row => this.project(row as T)), nextCursor: result.nextCursor ?? null };
+    return { rows: project(result.rows as T[], this.columns), nextCursor: result.nextCursor ?? null };
+  }
+
+  /** The one matching row; none is 406 `no_rows`, more than one 406 `multiple_rows`. */
+  async single(): Promise<T> {
+    return (await this.one(true)) as T;
   }
 
   /** The one matching row or null; more than one is 406 `multiple_rows`. */
-  async maybeSingle(): Promise<T | null> {
+  maybeSingle(): Promise<T | null> {
+    return this.one(false);
+  }
+
+  private async one(required: boolean): Promise<T | null> {
     const saved = this.max;
     this.max = 2;
     try {
-      const { rows } = await this.page();
-      if (rows.length > 1) {
-        throw new GatehouseError({ status: 406, code: 'multiple_rows', message: `${this.table}: more than one row matches; narrow the filter.` });
-      }
-      return rows[0] ?? null;
+      return oneOf(this.table, (await this.page()).rows, required);
     } finally {
       this.max = saved;
     }
@@ -138,18 +197,80 @@ export class SelectQuery<T extends Row = Row> extends Filtered<SelectQuery<T>> i
       .then(page => page.rows)
       .then(onFulfilled, onRejected);
   }
+}
 
-  /** `select(columns)` picks columns client-side: the server always answers whole rows. */
-  private project(row: T): T {
-    if (!this.columns) return row;
-    const picked: Record<string, unknown> = {};
-    for (const column of this.columns) picked[column] = row[column];
-    return picked as T;
+/** A write's answer: its rows, with the columns `.select(columns)` picked; one of them for single() and maybeSingle(). */
+class Answer<T> {
+  columns: string[] | null = null;
+
+  constructor(
+    private readonly table: string,
+    private readonly rows: () => Promise<T[]>,
+  ) {}
+
+  all(): Promise<T[]> {
+    return this.rows().then(rows => project(rows, this.columns));
+  }
+  /** The one row (a write that changed several still changed them: only the answer is refused). */
+  one(required: boolean): Promise<T | null> {
+    return this.all().then(rows => oneOf(this.table, rows, required));
   }
 }
 
-/** update(values) / delete(): filters, then awaited for the rows written (as written / as they were). */
+/**
+ * insert(values) / upsert(values): awaited, the row (one object given) or the rows (a list
+ * given), as written; `.select(columns?)` picks columns of them, `.single()` / `.maybeSingle()`
+ * answer the one row. The write runs once however often it is awaited.
+ */
+export class InsertQuery<T extends Row, R extends T | T[]> implements PromiseLike<R> {
+  private result: Promise<T[]> | null = null;
+  private readonly answer: Answer<T>;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly input: DbOperationInput,
+    private readonly many: boolean,
+  ) {
+    this.answer = new Answer(input.table, () => this.run());
+  }
+
+  select(columns?: string | readonly string[]): this {
+    this.answer.columns = columnList(columns);
+    return this;
+  }
+  async single(): Promise<T> {
+    return (await this.answer.one(true)) as T;
+  }
+  maybeSingle(): Promise<T | null> {
+    return this.answer.one(false);
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a write is awaited to run it, like a promise.
+  then<R1 = R, R2 = never>(
+    onFulfilled?: ((value: R) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.answer
+      .all()
+      .then(rows => (this.many ? rows : rows[0]) as R)
+      .then(onFulfilled, onRejected);
+  }
+
+  private run(): Promise<T[]> {
+    this.result ??= this.transport.graphql(DbQueryDocument, { input: this.input }).then(result => (result.rows ?? []) as T[]);
+    return this.result;
+  }
+}
+
+/**
+ * update(values) / delete(): filters, then awaited for the rows it changed (as written / as they
+ * were), with `.select()`, `.single()` and `.maybeSingle()` as on inserts. One operation whose
+ * `where` the server matches, locks and writes in one transaction.
+ */
 export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> implements PromiseLike<T[]> {
+  private result: Promise<T[]> | null = null;
+  private readonly answer: Answer<T>;
+
   constructor(
     private readonly transport: Transport,
     private readonly scope: Scope,
@@ -158,14 +279,27 @@ export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> imp
     private readonly values?: Record<string, unknown>,
   ) {
     super();
+    // Runs once however often it is awaited, like an insert.
+    this.answer = new Answer(table, () => (this.result ??= this.run()));
   }
 
-  // biome-ignore lint/suspicious/noThenProperty: a query is awaited to run it, like a promise.
+  select(columns?: string | readonly string[]): this {
+    this.answer.columns = columnList(columns);
+    return this;
+  }
+  async single(): Promise<T> {
+    return (await this.answer.one(true)) as T;
+  }
+  maybeSingle(): Promise<T | null> {
+    return this.answer.one(false);
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a write is awaited to run it, like a promise.
   then<R1 = T[], R2 = never>(
     onFulfilled?: ((rows: T[]) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.run().then(onFulfilled, onRejected);
+    return this.answer.all().then(onFulfilled, onRejected);
   }
 
   private async run(): Promise<T[]> {
@@ -178,40 +312,38 @@ export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> imp
       });
     }
     const values = this.op === 'update' ? { values: this.values } : {};
+    const operation = (filter: Where): DbOperationInput => ({ scope: this.scope, table: this.table, op: this.op, where: filter, ...values });
     const ids = this.namedIds(where);
-    if (!ids) {
-      // One operation: the server matches, locks and writes the rows in one transaction.
-      const result = await this.transport.graphql(DbQueryDocument, {
-        input: { scope: this.scope, table: this.table, op: this.op, where, ...values },
-      });
+    if (!ids || ids.length <= MAX_IN) {
+      const result = await this.transport.graphql(DbQueryDocument, { input: operation(ids ? { id: { in: ids } } : where) });
       return (result.rows ?? []) as T[];
     }
-    const operations: DbOperationInput[] = [];
-    for (let i = 0; i < ids.length; i += MAX_IDS) {
-      operations.push({ scope: this.scope, table: this.table, op: this.op, ids: ids.slice(i, i + MAX_IDS), ...values });
-    }
-    // More ids than one operation takes: one batch (one transaction) per MAX_BATCH operations.
+    // More ids than one `in` takes: one batch (one transaction) per MAX_BATCH operations.
     const rows: T[] = [];
-    for (let i = 0; i < operations.length; i += MAX_BATCH) {
-      const chunk = operations.slice(i, i + MAX_BATCH);
-      if (chunk.length === 1) {
-        const result = await this.transport.graphql(DbQueryDocument, { input: chunk[0] });
-        rows.push(...((result.rows ?? []) as T[]));
-      } else {
-        const results = await this.transport.graphql(DbBatchDocument, { operations: chunk });
-        for (const result of results) rows.push(...((result.rows ?? []) as T[]));
-      }
+    for (let i = 0; i < ids.length; i += MAX_IN * MAX_BATCH) {
+      const operations: DbOperationInput[] = [];
+      for (let j = i; j < Math.min(ids.length, i + MAX_IN * MAX_BATCH); j += MAX_IN)
+        operations.push(operation({ id: { in: ids.slice(j, j + MAX_IN) } }));
+      const results = await this.transport.graphql(DbBatchDocument, { operations });
+      for (const result of results) rows.push(...((result.rows ?? []) as T[]));
     }
     return rows;
   }
 
-  /** `.eq('id', x)` alone names the rows (every one must exist); any other filter is the server's `where`. */
+  /** Rows named by id alone (`.in('id', ids)`, or `.eq('id', id | ids)`), which may be more than one operation takes. */
   private namedIds(where: Where): string[] | null {
     const columns = Object.keys(where);
-    if (columns.length !== 1 || columns[0] !== 'id' || Object.keys(where.id).join() !== 'eq') return null;
-    const id = where.id.eq;
+    if (columns.length !== 1 || columns[0] !== 'id') return null;
+    const ops = Object.keys(where.id);
+    if (ops.length !== 1 || (ops[0] !== 'eq' && ops[0] !== 'in')) return null;
+    const id = ops[0] === 'eq' ? where.id.eq : where.id.in;
     return Array.isArray(id) ? (id as string[]) : [String(id)];
   }
+}
+
+export interface UpsertOptions {
+  /** The unique key rows are found by: one column, `'a,b'`, or `['a', 'b']`. */
+  onConflict: string | readonly string[];
 }
 
 /** One table in one scope (your own rows, a resource, or a room of a resource). */
@@ -224,24 +356,28 @@ export class Table<T extends Row = Row> {
   ) {}
 
   /** Rows, filtered and ordered by chaining; `columns` ('a, b' or ['a', 'b']) picks columns client-side. */
-  select(columns?: string | string[]): SelectQuery<T> {
-    const list =
-      typeof columns === 'string'
-        ? columns
-            .split(',')
-            .map(c => c.trim())
-            .filter(c => c && c !== '*')
-        : (columns ?? null);
-    return new SelectQuery<T>(this.transport, this.scope, this.name, list?.length ? list : null, this.feeds);
+  select(columns?: string | readonly string[]): SelectQuery<T> {
+    return new SelectQuery<T>(this.transport, this.scope, this.name, columnList(columns), this.feeds);
   }
 
-  /** Inserts one row (answers it) or 1–100 rows (answers them), as written. */
-  insert(values: Record<string, unknown>): Promise<T>;
-  insert(values: Record<string, unknown>[]): Promise<T[]>;
-  async insert(values: Record<string, unknown> | Record<string, unknown>[]): Promise<T | T[]> {
-    const result = await this.transport.graphql(DbQueryDocument, { input: { scope: this.scope, table: this.name, op: 'insert', values } });
-    const rows = (result.rows ?? []) as T[];
-    return Array.isArray(values) ? rows : rows[0];
+  /** Inserts one row (answers it) or 1–100 rows (answers them), as written; `.select().single()` chains. */
+  insert(values: Record<string, unknown>): InsertQuery<T, T>;
+  insert(values: Record<string, unknown>[]): InsertQuery<T, T[]>;
+  insert(values: Record<string, unknown> | Record<string, unknown>[]): InsertQuery<T, T> | InsertQuery<T, T[]> {
+    return new InsertQuery<T, T>(this.transport, { scope: this.scope, table: this.name, op: 'insert', values }, Array.isArray(values));
+  }
+
+  /**
+   * Inserts each row, or updates the row already holding its values of a unique key of the table
+   * (`onConflict`: a `unique()` column, or the columns of a `unique([...])`; `'a,b'` or `['a',
+   * 'b']`), atomically; the given columns only are updated. Answers the rows as written, like
+   * insert. A row with that key you cannot read or update in this scope is 409 `unique_violation`.
+   */
+  upsert(values: Record<string, unknown>, options: UpsertOptions): InsertQuery<T, T>;
+  upsert(values: Record<string, unknown>[], options: UpsertOptions): InsertQuery<T, T[]>;
+  upsert(values: Record<string, unknown> | Record<string, unknown>[], options: UpsertOptions): InsertQuery<T, T> | InsertQuery<T, T[]> {
+    const onConflict = typeof options.onConflict === 'string' ? [options.onConflict] : [...options.onConflict];
+    return new InsertQuery<T, T>(this.transport, { scope: this.scope, table: this.name, op: 'upsert', values, onConflict }, Array.isArray(values));
   }
 
   /** Changes the given columns (`null` clears one) of the rows the chained filter matches. */

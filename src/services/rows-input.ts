@@ -8,7 +8,7 @@ import { type Condition, type RowField, type RowOrder, fieldValue } from '../dom
 import { badRequest, parseInput } from '../errors.js';
 import type { Resume } from './rows-sql.js';
 
-export const DB_OPS = ['insert', 'select', 'update', 'delete', 'link', 'unlink', 'moveRoom'] as const;
+export const DB_OPS = ['insert', 'select', 'update', 'delete', 'upsert', 'link', 'unlink', 'moveRoom'] as const;
 export type DbOp = (typeof DB_OPS)[number];
 export const DB_SCOPE_KINDS = ['user', 'resource', 'type'] as const;
 
@@ -20,12 +20,16 @@ export const ROWS_MAX_IDS = 100;
 export const ROWS_MAX_BATCH = 20;
 /** Rows one update or delete by `where` may change, all in its one transaction. */
 export const ROWS_MAX_WHERE = 1000;
+/** How deep JSON may nest in one operation (its `where`, `values` and jsonb values included). */
+export const ROWS_MAX_JSON_DEPTH = 64;
 
 const name = (what: string) =>
   z
     .string({ message: `must be a ${what} name` })
     .min(1, 'must not be empty')
     .max(63, 'is too long');
+/** Columns one `onConflict` may name. */
+const MAX_KEY_COLUMNS = 20;
 const id = z.string({ message: 'must be a string' }).min(1, 'must not be empty').max(100, 'is too long');
 
 export const dbScopeSchema = z.discriminatedUnion(
@@ -55,6 +59,12 @@ export const dbOperationSchema = z.strictObject({
   cursor: z.string({ message: 'must be a string' }).max(2000, 'is not a cursor this API returned').optional(),
   ids: z.array(id).min(1, 'must name at least one row').max(ROWS_MAX_IDS, `at most ${ROWS_MAX_IDS} per operation`).optional(),
   destination: id.optional(),
+  // A unique key's columns: a list, or one name; either may be comma-separated, as apps write it.
+  onConflict: z
+    .union([z.string().max(2000), z.string().max(2000).array().max(MAX_KEY_COLUMNS)], { message: 'must be a column name or a list of them' })
+    .transform(value => (typeof value === 'string' ? [value] : value).flatMap(part => part.split(',')).map(column => column.trim()))
+    .pipe(name('column').array().min(1, 'must name at least one column').max(MAX_KEY_COLUMNS, `at most ${MAX_KEY_COLUMNS} columns`))
+    .optional(),
 });
 export type DbOperation = z.output<typeof dbOperationSchema>;
 
@@ -64,6 +74,7 @@ const FIELDS: Record<DbOp, readonly (keyof DbOperation)[]> = {
   insert: ['values'],
   update: ['ids', 'where', 'values'],
   delete: ['ids', 'where'],
+  upsert: ['values', 'onConflict'],
   link: ['ids'],
   unlink: ['ids'],
   moveRoom: ['ids', 'destination'],
@@ -73,11 +84,12 @@ const REQUIRED: Record<DbOp, readonly (keyof DbOperation)[]> = {
   insert: ['values'],
   update: ['values'],
   delete: [],
+  upsert: ['values', 'onConflict'],
   link: ['ids'],
   unlink: ['ids'],
   moveRoom: ['ids', 'destination'],
 };
-const OPTIONAL_FIELDS = ['values', 'where', 'orderBy', 'limit', 'cursor', 'ids', 'destination'] as const;
+const OPTIONAL_FIELDS = ['values', 'where', 'orderBy', 'limit', 'cursor', 'ids', 'destination', 'onConflict'] as const;
 
 /** GraphQL sends absent input fields as null; a null here means "not given". */
 function withoutNulls(value: unknown): unknown {
@@ -85,7 +97,43 @@ function withoutNulls(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
 }
 
+/**
+ * Refuses what no store can hold or no check should walk, before anything reads the operation:
+ * strings (and object keys) that are not well-formed UTF-16 (a lone surrogate has no UTF-8 form,
+ * so PostgreSQL would refuse it mid-statement), and JSON nested past ROWS_MAX_JSON_DEPTH (the
+ * size check and the SQL parameters serialise it recursively). Iterative, so any depth is safe.
+ */
+export function assertWellFormed(value: unknown, where: string): void {
+  const stack: [unknown, string, number][] = [[value, where, 0]];
+  while (stack.length) {
+    const [item, path, depth] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (LONE_SURROGATE.test(item)) throw loneSurrogate(path);
+      continue;
+    }
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= ROWS_MAX_JSON_DEPTH) {
+      throw badRequest('invalid_value', `${path}: JSON nested deeper than ${ROWS_MAX_JSON_DEPTH} levels; flatten the value.`);
+    }
+    if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${path}.${i}`, depth + 1]);
+      continue;
+    }
+    for (const [key, child] of Object.entries(item).reverse()) {
+      if (LONE_SURROGATE.test(key)) throw loneSurrogate(path, 'a key');
+      stack.push([child, `${path}.${key}`, depth + 1]);
+    }
+  }
+}
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const loneSurrogate = (path: string, what = 'a string') =>
+  badRequest('invalid_value', `${path}: ${what} holds a lone UTF-16 surrogate; send well-formed Unicode text.`);
+
 export function parseOperation(input: unknown, where = 'input'): DbOperation {
+  assertWellFormed(input, where);
   const raw = withoutNulls(input) as Record<string, unknown>;
   if (raw && typeof raw === 'object' && 'scope' in raw) raw.scope = withoutNulls(raw.scope);
   const op = parseInput(dbOperationSchema, raw, where);

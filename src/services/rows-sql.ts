@@ -76,11 +76,26 @@ export function valueSql(field: RowField, value: unknown): Prisma.Sql {
 }
 
 const OPERATORS = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+const ARRAY_TYPES: Record<ExprKind, string> = { uuid: 'uuid[]', timestamp: 'timestamp[]', text: 'text[]', numeric: 'numeric[]', jsonb: 'jsonb[]' };
+
+/** `in`'s list as one array parameter (one bind value however long the list, and `= ANY` uses the field's index). */
+function listSql(field: RowField, values: readonly unknown[]): Prisma.Sql {
+  const kind = exprKind(field);
+  const items = values.map(value =>
+    kind === 'jsonb' ? JSON.stringify(value) : kind === 'timestamp' ? String(value).replace(/Z$/, '') : String(value),
+  );
+  return Prisma.sql`${items}::${Prisma.raw(ARRAY_TYPES[kind])}`;
+}
 
 export function conditionSql(condition: Condition, alias = 'r'): Prisma.Sql {
   const expr = Prisma.raw(fieldExpr(condition.field, alias));
-  if (condition.value === null) return Prisma.sql`${expr} IS NULL`;
-  return Prisma.sql`${expr} ${Prisma.raw(OPERATORS[condition.op])} ${valueSql(condition.field, condition.value)}`;
+  const test =
+    condition.value === null
+      ? Prisma.sql`${expr} IS NULL`
+      : condition.op === 'in'
+        ? Prisma.sql`${expr} = ANY(${listSql(condition.field, condition.value as unknown[])})`
+        : Prisma.sql`${expr} ${Prisma.raw(OPERATORS[condition.op])} ${valueSql(condition.field, condition.value)}`;
+  return condition.not ? Prisma.sql`NOT (${test})` : test;
 }
 
 export const andAll = (parts: Prisma.Sql[]): Prisma.Sql => (parts.length ? Prisma.sql`AND ${Prisma.join(parts, ' AND ')}` : Prisma.empty);

@@ -12,6 +12,7 @@ import type { PrincipalCaller } from '../domain/caller.js';
 import type { Role } from '../domain/roles.js';
 import {
   type AccessRules,
+  type ReadReach,
   type RowAction,
   accessRefused,
   canMoveOutOf,
@@ -29,6 +30,7 @@ import {
   insertData,
   parseOrder,
   parseWhere,
+  readValue,
   rowMatches,
   updateData,
 } from '../domain/row-values.js';
@@ -58,7 +60,7 @@ import {
   resumeValue,
   rowIds,
 } from './rows-input.js';
-import { type SqlRow, afterSql, andAll, conditionSql, fieldExpr, literal, orderSql, selectList, valueSql } from './rows-sql.js';
+import { type SqlRow, afterSql, andAll, conditionSql, literal, orderSql, selectList } from './rows-sql.js';
 
 export type RowOut = Record<string, unknown>;
 
@@ -129,13 +131,7 @@ function newRowId(): string {
 }
 
 /** Auto-join, write ops only (docs/api.md §5.2): reads, unlink and moveRoom never join. */
-const JOINING_OPS = new Set<DbOp>(['insert', 'update', 'delete', 'link']);
-
-const rowNotFound = (table: string, missing: string[]) =>
-  notFound(
-    'row_not_found',
-    `No row ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''} of ${table} in this scope.`,
-  );
+const JOINING_OPS = new Set<DbOp>(['insert', 'update', 'delete', 'upsert', 'link']);
 
 const invalidOperation = (message: string) => badRequest('invalid_operation', message);
 
@@ -181,7 +177,7 @@ const rowTable = (table: TableIR): RowTable => table;
  */
 function shape(row: SqlRow, binding: Binding, place: 'user' | 'resource' | 'type'): RowOut {
   const out: RowOut = { id: row.id };
-  for (const name of Object.keys(binding.table.columns).sort()) out[name] = row.data[name] ?? null;
+  for (const name of Object.keys(binding.table.columns).sort()) out[name] = readValue(binding.table.columns[name].type, row.data[name]);
   if (binding.table.timestamps) {
     out.createdAt = row.created_at;
     out.updatedAt = row.updated_at;
@@ -298,13 +294,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
    * records go through one LATERAL over their ids, so the statement has a fixed shape however many
    * rooms the caller holds; rooms where only `creator` admits the caller add `creator_id = caller`.
    */
-  function resourceBranches(
-    run: Run,
-    resource: ResourceRef,
-    binding: Binding,
-    page: Page,
-    reach: { defaultRoom: 'all' | 'own' | 'none'; all: string[]; own: string[] },
-  ): Prisma.Sql[] {
+  function resourceBranches(run: Run, resource: ResourceRef, binding: Binding, page: Page, reach: Reach): Prisma.Sql[] {
     const me = run.caller.principal.id;
     const table = sameTable(resource.deploymentId, binding);
     const out: Prisma.Sql[] = [];
@@ -342,35 +332,62 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     return out;
   }
 
+  /** What of a resource a caller reads: the default room's reach, and the rooms read wholly or only as their rows' creator. */
+  interface Reach {
+    defaultRoom: ReadReach;
+    all: string[];
+    own: string[];
+  }
+
+  const reachesNothing = (reach: Reach) => reach.defaultRoom === 'none' && reach.all.length === 0 && reach.own.length === 0;
+
+  /**
+   * docs/api.md §10 rules 4 and 6, §11.4: what the read rule lets the caller read, with `base` as
+   * their role in the default room. `room` (a scope's roomId, null for the default room) narrows
+   * it to that room; undefined spans the rooms they hold, and every room when the rule names
+   * their admin role (admin visibility). Reads and the matching of writes share it: a row outside
+   * it takes part in neither (a write cannot probe what a read would not show).
+   */
+  async function readable(
+    db: Db,
+    resource: ResourceRef,
+    binding: Binding,
+    roles: Roles,
+    base: Role | null,
+    room: string | null | undefined,
+  ): Promise<Reach> {
+    const rule = ruleFor('read', binding.override, binding.table.access);
+    const reach: Reach = { defaultRoom: 'none', all: [], own: [] };
+    if (room !== undefined) {
+      const role = room === null ? base : roleIn(roles, room);
+      const r = readReach(rule, role, room === null ? role : roles.resourceRole);
+      if (room === null) reach.defaultRoom = r;
+      else if (r !== 'none') reach[r].push(room);
+      return reach;
+    }
+    reach.defaultRoom = readReach(rule, base);
+    const everyRoom = reachesEveryRoom(rule, roles.resourceRole)
+      ? (await db.room.findMany({ where: { resourceId: resource.id }, select: { id: true } })).map(r => r.id)
+      : [];
+    for (const roomId of [...new Set([...roles.grants.keys(), ...everyRoom])].sort()) {
+      const r = readReach(rule, effectiveRole(roles.resourceRole, roles.grants.get(roomId) ?? null, false), roles.resourceRole);
+      if (r !== 'none') reach[r].push(roomId);
+    }
+    return reach;
+  }
+
   async function selectResource(run: Run, op: DbOperation & { scope: { kind: 'resource' } }): Promise<DbResult> {
     const resource = await loadResource(run.db, run.caller, op.scope.resourceId);
     const binding = bindingIn(run.schema, resource.type, op.table);
     const roles = await roomRoles(run.db, resource.id, run.caller.principal.id);
     if (!roles.resourceRole && !isPublic(resource)) throw resourceNotFound(resource.id);
     const defaultRole = run.schema.resources[resource.type]?.defaultRole ?? 'reader';
-    const rule = ruleFor('read', binding.override, binding.table.access);
     const base = roles.resourceRole ?? visitorRole(resource.visibility, defaultRole);
-    const room = await roomOf(run.db, resource.id, op.scope.roomId);
-    const reach = { defaultRoom: 'none' as 'all' | 'own' | 'none', all: [] as string[], own: [] as string[] };
-    if (op.scope.roomId !== undefined) {
-      // Rule 6: a room-scoped read is that room alone.
-      const role = room === null ? base : roleIn(roles, room);
-      const r = readReach(rule, role, room === null ? role : roles.resourceRole);
-      if (r === 'none') throw refuse('read', binding, role, room);
-      if (room === null) reach.defaultRoom = r;
-      else reach[r].push(room);
-    } else {
-      reach.defaultRoom = readReach(rule, base);
-      // Rooms the caller holds, and every room when the rule names their admin role (admin visibility).
-      const everyRoom = reachesEveryRoom(rule, roles.resourceRole)
-        ? (await run.db.room.findMany({ where: { resourceId: resource.id }, select: { id: true } })).map(r => r.id)
-        : [];
-      for (const roomId of [...new Set([...roles.grants.keys(), ...everyRoom])].sort()) {
-        const r = readReach(rule, effectiveRole(roles.resourceRole, roles.grants.get(roomId) ?? null, false), roles.resourceRole);
-        if (r !== 'none') reach[r].push(roomId);
-      }
-      if (reach.defaultRoom === 'none' && reach.all.length === 0 && reach.own.length === 0) throw refuse('read', binding, base, null);
-    }
+    const room = op.scope.roomId === undefined ? undefined : await roomOf(run.db, resource.id, op.scope.roomId);
+    const reach = await readable(run.db, resource, binding, roles, base, room);
+    // Rule 6: a room-scoped read is that room alone, refused when its role reads nothing there.
+    if (reachesNothing(reach))
+      throw room === undefined ? refuse('read', binding, base, null) : refuse('read', binding, room === null ? base : roleIn(roles, room), room);
     const page = pageOf(op, binding, ['resource', resource.id, op.scope.roomId ?? null]);
     return runPage(run, page, resourceBranches(run, resource, binding, page, reach), binding, 'resource');
   }
@@ -450,14 +467,9 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
   const uuidList = (ids: string[]) => Prisma.join(ids.map(id => Prisma.sql`${id}::uuid`));
 
   /**
-   * The rows `ids` names inside the resource, locked for the write: its own rows and (shared
-   * tables) rows linked in, hidden links excluded. `room`: undefined for any room, null for the
-   * default room, or a room id.
-   */
-  /**
-   * The rows an update or delete names: by id (every id must be found) or by a `where` filter,
-   * matched and locked in the same statement (a row a concurrent write moved out of the filter is
-   * skipped), at most ROWS_MAX_WHERE of them.
+   * The rows an update or delete names: by id or by a `where` filter, matched and locked in the
+   * same statement (a row a concurrent write moved out of the filter is skipped), at most
+   * ROWS_MAX_WHERE of them.
    */
   function pick(binding: Binding, op: DbOperation): Pick {
     if (op.ids) return { ids: rowIds(op.ids) };
@@ -479,25 +491,43 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
       }
       return rows;
     }
-    const missing = pickOf.ids.filter(id => !rows.some(t => t.id === id));
-    if (missing.length) throw rowNotFound(binding.name, missing);
-    return pickOf.ids.map(id => rows.find(t => t.id === id)!);
+    // By id, a write changes the rows that are there: an id of no row (gone, or one you cannot
+    // read) changes nothing, so two devices replaying one change both succeed.
+    const byId = new Map(rows.map(t => [t.id, t]));
+    return [...new Set(pickOf.ids)].flatMap(id => byId.get(id) ?? []);
   }
 
-  async function resourceTargets(tx: Tx, resource: ResourceRef, binding: Binding, pickOf: Pick, room: string | null | undefined): Promise<Target[]> {
+  /** `reach` over a placement's room column: the default room (wholly or own rows), whole rooms, own rows of rooms. */
+  function reachSql(reach: Reach, roomCol: string, me: string): Prisma.Sql {
+    const room = Prisma.raw(roomCol);
+    const mine = Prisma.sql`r.creator_id = ${me}`;
+    const parts: Prisma.Sql[] = [];
+    if (reach.defaultRoom === 'all') parts.push(Prisma.sql`${room} IS NULL`);
+    if (reach.defaultRoom === 'own') parts.push(Prisma.sql`(${room} IS NULL AND ${mine})`);
+    if (reach.all.length) parts.push(Prisma.sql`${room} IN (${Prisma.join(reach.all)})`);
+    if (reach.own.length) parts.push(Prisma.sql`(${room} IN (${Prisma.join(reach.own)}) AND ${mine})`);
+    return parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`;
+  }
+
+  /**
+   * The rows `pickOf` names inside the resource, locked for the write: its own rows and (shared
+   * tables) rows linked in, hidden links excluded. Only rows within `reach` (what the caller reads,
+   * docs/api.md §11.4) take part, so a write answers exactly as if no other row existed; null
+   * (reading back rows just linked, for their events) reaches every room.
+   */
+  async function resourceTargets(tx: Tx, me: string, resource: ResourceRef, binding: Binding, pickOf: Pick, reach: Reach | null): Promise<Target[]> {
     const table = sameTable(resource.deploymentId, binding);
-    const at = (col: string) =>
-      room === undefined ? Prisma.empty : room === null ? Prisma.sql`AND ${Prisma.raw(col)} IS NULL` : Prisma.sql`AND ${Prisma.raw(col)} = ${room}`;
+    const within = (col: string) => (reach ? Prisma.sql`AND ${reachSql(reach, col, me)}` : Prisma.empty);
     const cols = Prisma.sql`r.id::text AS id, r.creator_id, r.data, to_char(r.created_at, ${ISO}) AS created_at, to_char(r.updated_at, ${ISO}) AS updated_at`;
     const owned = await tx.$queryRaw<Target[]>`
       SELECT ${cols}, r.resource_id, r.room_id, 'owned' AS via FROM rows r
-      WHERE ${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${table} ${at('r.room_id')}
+      WHERE ${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${table} ${within('r.room_id')}
       LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r`;
     const linked =
       binding.kind === 'shared'
         ? await tx.$queryRaw<Target[]>`
           SELECT ${cols}, l.resource_id, l.room_id, 'linked' AS via FROM row_links l JOIN rows r ON r.id = l.row_id
-          WHERE ${matching(pickOf, 'l.row_id')} AND l.resource_id = ${resource.id} AND NOT l.hidden AND ${table} ${at('l.room_id')}
+          WHERE ${matching(pickOf, 'l.row_id')} AND l.resource_id = ${resource.id} AND NOT l.hidden AND ${table} ${within('l.room_id')}
           LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r, l`
         : [];
     return found(binding, pickOf, [...owned, ...linked]);
@@ -526,33 +556,64 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     ];
   }
 
-  /**
-   * docs/api.md §11.3 `unique`: per scope (a user's own rows; a resource's rows in every room,
-   * owned and linked, hidden links included since they may come back). Enforced under a
-   * transaction-scoped advisory lock per (deployment, table, scope) and a check query, not an
-   * index: linked rows live in their creators' namespace, where no index of the resource reaches.
-   */
-  async function checkUnique(tx: Tx, deploymentId: string, binding: Binding, scopes: UniqueScope[], data: RowData, except: string[]): Promise<void> {
-    const columns = Object.entries(binding.table.columns).filter(([name, c]) => c.unique && data[name] !== undefined && data[name] !== null);
-    if (columns.length === 0 || scopes.length === 0) return;
+  /** The table's unique keys: each `unique()` column alone, then each `unique([...])` set. */
+  const uniqueKeys = (table: TableIR): string[][] => [
+    ...Object.entries(table.columns)
+      .filter(([, column]) => column.unique)
+      .map(([name]) => [name]),
+    ...(table.uniques ?? []),
+  ];
+
+  /** Serialises the writes whose uniqueness `scopes` judge: a transaction-scoped advisory lock per (deployment, table, scope). */
+  async function lockUniqueScopes(tx: Tx, deploymentId: string, binding: Binding, scopes: UniqueScope[]): Promise<void> {
     const keys = [...new Set(scopes.map(s => `rows-unique:${deploymentId}:${binding.name}:${s.kind}:${s.id}`))].sort();
     for (const key of keys) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+  }
+
+  /** `key`'s columns equal to `data`'s values, as conditions (the select's own SQL). */
+  const keyConditions = (binding: Binding, key: readonly string[], data: RowData): Condition[] =>
+    key.map(name => ({ field: { kind: 'column', name, type: binding.table.columns[name].type }, op: 'eq', value: data[name] }));
+
+  /**
+   * docs/api.md §11.3 `unique`: per scope (a user's own rows; a resource's rows in every room,
+   * owned and linked, hidden links included since they may come back), for each unique key whose
+   * columns all hold a value in `data` (the row as it will be) and, for an update, one of which it
+   * `changed`. Enforced under lockUniqueScopes and a check query, not an index: linked rows live
+   * in their creators' namespace, where no index of the resource reaches.
+   */
+  async function checkUnique(
+    tx: Tx,
+    deploymentId: string,
+    binding: Binding,
+    scopes: UniqueScope[],
+    data: RowData,
+    changed: readonly string[] | null,
+    except: string[],
+  ): Promise<void> {
+    const keys = uniqueKeys(binding.table).filter(
+      key => key.every(name => data[name] !== undefined && data[name] !== null) && (changed === null || key.some(name => changed.includes(name))),
+    );
+    if (keys.length === 0 || scopes.length === 0) return;
+    await lockUniqueScopes(tx, deploymentId, binding, scopes);
     const table = sameTable(deploymentId, binding);
     const others = except.length ? Prisma.sql`AND r.id NOT IN (${uuidList(except)})` : Prisma.empty;
-    for (const [name, column] of columns) {
-      const field = { kind: 'column' as const, name, type: column.type };
-      const same = Prisma.sql`${Prisma.raw(fieldExpr(field))} = ${valueSql(field, data[name])}`;
+    for (const key of keys) {
+      const same = andAll(keyConditions(binding, key, data).map(c => conditionSql(c)));
       for (const scope of scopes) {
         const where =
           scope.kind === 'user'
-            ? Prisma.sql`SELECT 1 FROM rows r WHERE ${table} AND r.creator_id = ${scope.id} AND r.resource_id IS NULL AND ${same} ${others}`
-            : Prisma.sql`SELECT 1 FROM rows r WHERE r.resource_id = ${scope.id} AND ${table} AND ${same} ${others}
-                UNION ALL SELECT 1 FROM row_links l JOIN rows r ON r.id = l.row_id WHERE l.resource_id = ${scope.id} AND ${table} AND ${same} ${others}`;
+            ? Prisma.sql`SELECT 1 FROM rows r WHERE ${table} AND r.creator_id = ${scope.id} AND r.resource_id IS NULL ${same} ${others}`
+            : Prisma.sql`SELECT 1 FROM rows r WHERE r.resource_id = ${scope.id} AND ${table} ${same} ${others}
+                UNION ALL SELECT 1 FROM row_links l JOIN rows r ON r.id = l.row_id WHERE l.resource_id = ${scope.id} AND ${table} ${same} ${others}`;
         const [{ taken }] = await tx.$queryRaw<{ taken: boolean }[]>`SELECT EXISTS (${where}) AS taken`;
         if (taken) {
+          const among = scope.kind === 'user' ? "among a user's own rows" : 'within a resource';
+          const values = key.map(name => JSON.stringify(data[name])).join(', ');
           throw conflict(
             'unique_violation',
-            `${binding.name}.${name} is unique ${scope.kind === 'user' ? "among a user's own rows" : 'within a resource'}, and ${JSON.stringify(data[name])} is taken there.`,
+            key.length === 1
+              ? `${binding.name}.${key[0]} is unique ${among}, and ${values} is taken there.`
+              : `${binding.name} (${key.join(', ')}) is unique together ${among}, and (${values}) is taken there.`,
           );
         }
       }
@@ -574,7 +635,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     if (place.link) scopes.push({ kind: 'resource', id: place.link.resourceId });
     const out: SqlRow[] = [];
     for (const data of datas) {
-      await checkUnique(tx, run.caller.deployment.id, binding, scopes, data, []);
+      await checkUnique(tx, run.caller.deployment.id, binding, scopes, data, null, []);
       const id = newRowId();
       await tx.row
         .create({
@@ -623,7 +684,8 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
         run.caller.deployment.id,
         binding,
         await scopesOf(tx, { ...target, resource_id: target.via === 'owned' ? target.resource_id : null }),
-        change.set,
+        data,
+        Object.keys(change.set),
         [target.id],
       );
       await tx.row.update({ where: { id: target.id }, data: { data: data as Prisma.InputJsonValue, updatedAt: run.now } });
@@ -632,18 +694,71 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     return out;
   }
 
+  /** The unique key of the table `onConflict` names (its columns in any order), or 400 saying which keys there are. */
+  function conflictKey(binding: Binding, onConflict: readonly string[]): string[] {
+    const wanted = [...new Set(onConflict)].sort();
+    const keys = uniqueKeys(binding.table);
+    const key = keys.find(k => k.length === wanted.length && [...k].sort().every((name, i) => name === wanted[i]));
+    if (!key) {
+      const known = keys.map(k => k.join(' + ')).join('; ') || 'none';
+      throw invalidOperation(
+        `onConflict: ${wanted.join(', ')} is no unique key of ${binding.name} (its unique keys: ${known}); declare one with unique() or unique([...]).`,
+      );
+    }
+    return key;
+  }
+
+  interface UpsertItem {
+    values: unknown;
+    /** The values in stored form: the update path's change, and the key the row is found by. */
+    change: { set: RowData; unset: string[] };
+  }
+
+  /** An upsert's values (one object or 1-100), each checked as an update would be and naming every key column. */
+  function upsertItems(binding: Binding, values: unknown, key: readonly string[]): UpsertItem[] {
+    const list = Array.isArray(values) ? values : [values];
+    if (list.length === 0 || list.length > 100) throw badRequest('invalid_value', 'values: one object, or an array of 1 to 100 objects.');
+    return list.map((item, i) => {
+      const where = Array.isArray(values) ? `values[${i}]` : 'values';
+      const change = updateData(binding.name, rowTable(binding.table), item, where);
+      const missing = key.find(name => change.set[name] === undefined);
+      if (missing) {
+        throw badRequest('missing_value', `${where}.${missing}: upsert finds its row by onConflict (${key.join(', ')}): give each of them a value.`, {
+          table: binding.name,
+          column: missing,
+        });
+      }
+      return { values: item, change };
+    });
+  }
+
   async function writeUser(run: Run, tx: Tx, op: DbOperation): Promise<DbResult> {
     const binding = userBinding(run.schema, op.table);
-    const written = (rows: SqlRow[]): DbResult => {
+    const seen = (kind: RowEvent['op'], rows: SqlRow[]) => {
       const shaped = rows.map(r => shape(r, binding, 'user'));
-      if (op.op === 'insert' || op.op === 'update' || op.op === 'delete') {
-        for (const row of shaped) run.rowEvents.push(rowEvent(run, op.op, binding, null, null, null, row));
-      }
+      for (const row of shaped) run.rowEvents.push(rowEvent(run, kind, binding, null, null, null, row));
+      return shaped;
+    };
+    const written = (rows: SqlRow[]): DbResult => {
+      const shaped = op.op === 'insert' || op.op === 'update' || op.op === 'delete' ? seen(op.op, rows) : [];
       return { op: op.op, rows: shaped, nextCursor: null, ok: true };
     };
+    const place = { resourceId: null, roomId: null, link: null };
     switch (op.op) {
       case 'insert':
-        return written(await insertRows(run, tx, binding, op.values, { resourceId: null, roomId: null, link: null }));
+        return written(await insertRows(run, tx, binding, op.values, place));
+      case 'upsert': {
+        // One atomic insert-or-update per value: the key's scope is locked, then its row looked up.
+        const key = conflictKey(binding, op.onConflict!);
+        const rows: RowOut[] = [];
+        for (const item of upsertItems(binding, op.values, key)) {
+          await lockUniqueScopes(tx, run.caller.deployment.id, binding, [{ kind: 'user', id: run.caller.principal.id }]);
+          const targets = await userTargets(run, tx, binding, { where: keyConditions(binding, key, item.change.set) });
+          if (targets.length) rows.push(...seen('update', await updateTargets(run, tx, binding, targets, item.values)));
+          else rows.push(...seen('insert', await insertRows(run, tx, binding, item.values, place)));
+        }
+        return { op: 'upsert', rows, nextCursor: null, ok: true };
+      }
       case 'update':
         return written(await updateTargets(run, tx, binding, await userTargets(run, tx, binding, pick(binding, op)), op.values));
       case 'delete': {
@@ -691,12 +806,58 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
             : { resourceId: resource.id, roomId: room, link: null };
         return written(await insertRows(run, tx, binding, op.values, place));
       }
+      case 'upsert': {
+        const key = conflictKey(binding, op.onConflict!);
+        const items = upsertItems(binding, op.values, key);
+        // Judged before matching, as update and delete are: with neither path open, refused whatever rows there are.
+        const canCreate = passesAccessRule(rule('create'), role, true, roles.resourceRole);
+        const reach = await readable(tx, resource, binding, roles, roles.resourceRole, room);
+        const canUpdate = !reachesNothing(reach) && passesAccessRule(rule('update'), role, true, roles.resourceRole);
+        if (!canCreate && !canUpdate) throw refuse('create', binding, role, room);
+        const place =
+          binding.kind === 'shared'
+            ? { resourceId: null, roomId: null, link: { resourceId: resource.id, roomId: room } }
+            : { resourceId: resource.id, roomId: room, link: null };
+        const scopes: UniqueScope[] = [{ kind: 'resource', id: resource.id }];
+        if (binding.kind === 'shared') scopes.push({ kind: 'user', id: me });
+        const rows: RowOut[] = [];
+        for (const item of items) {
+          // The key's scopes are locked first, so racing upserts of one key run one after the other
+          // and the second finds the first's row. A conflicting row takes the update path only where
+          // an update of this scope reaches it and the caller reads it; anywhere else (another room, a
+          // row they cannot read) the insert path meets it as an insert would: 409 unique_violation.
+          await lockUniqueScopes(tx, run.caller.deployment.id, binding, scopes);
+          const targets = canUpdate
+            ? await resourceTargets(tx, me, resource, binding, { where: keyConditions(binding, key, item.change.set) }, reach)
+            : [];
+          if (targets.length) {
+            for (const t of targets)
+              if (!passesAccessRule(rule('update'), role, t.creator_id === me, roles.resourceRole)) throw refuse('update', binding, role, room);
+            await join?.();
+            const updated = await updateTargets(run, tx, binding, targets, item.values);
+            seen('update', updated);
+            rows.push(...updated.map(r => shape(r, binding, 'resource')));
+          } else {
+            if (!canCreate) throw refuse('create', binding, role, room);
+            await join?.();
+            const inserted = await insertRows(run, tx, binding, item.values, place);
+            seen('insert', inserted);
+            rows.push(...inserted.map(r => shape(r, binding, 'resource')));
+          }
+        }
+        return { op: 'upsert', rows, nextCursor: null, ok: true };
+      }
       case 'update':
       case 'delete': {
-        const targets = await resourceTargets(tx, resource, binding, pick(binding, op), room);
+        // Judged before matching, so the answer cannot depend on rows: reading nothing in the room,
+        // or a rule that admits the caller for no row at all, refuses whatever rows are there.
+        const reach = await readable(tx, resource, binding, roles, roles.resourceRole, room);
+        if (reachesNothing(reach) || !passesAccessRule(rule(op.op), role, true, roles.resourceRole)) throw refuse(op.op, binding, role, room);
+        const targets = await resourceTargets(tx, me, resource, binding, pick(binding, op), reach);
         for (const t of targets)
           if (!passesAccessRule(rule(op.op), role, t.creator_id === me, roles.resourceRole)) throw refuse(op.op, binding, role, room);
-        await join?.();
+        // A write that changes no row makes no one a member.
+        if (targets.length) await join?.();
         if (op.op === 'update') return written(await updateTargets(run, tx, binding, targets, op.values));
         // A shared row is its creator's: deleting it here deletes it everywhere it is linked (docs/api.md §11.2).
         await tx.row.deleteMany({ where: { id: { in: targets.map(t => t.id) } } });
@@ -717,23 +878,25 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
           );
         await join?.();
         for (const row of own) {
-          await checkUnique(tx, run.caller.deployment.id, binding, [{ kind: 'resource', id: resource.id }], row.data as RowData, [row.id]);
+          await checkUnique(tx, run.caller.deployment.id, binding, [{ kind: 'resource', id: resource.id }], row.data as RowData, null, [row.id]);
           // Linking again is a no-op (moveRoom moves a link); a hidden link comes back.
           await tx.$executeRaw`
             INSERT INTO row_links (row_id, resource_id, room_id, linked_by, hidden, created_at)
             VALUES (${row.id}::uuid, ${resource.id}, ${room}, ${me}, false, ${run.now})
             ON CONFLICT (row_id, resource_id) DO UPDATE SET hidden = false`;
         }
-        seen('insert', await resourceTargets(tx, resource, binding, { ids }, undefined));
+        seen('insert', await resourceTargets(tx, me, resource, binding, { ids }, null));
         return ok;
       }
       case 'unlink': {
-        const targets = (await resourceTargets(tx, resource, binding, { ids: rowIds(op.ids!) }, room)).filter(t => t.via === 'linked');
-        const notLinked = rowIds(op.ids!).filter(id => !targets.some(t => t.id === id));
-        if (notLinked.length)
-          throw notFound(
-            'row_not_found',
-            `Not linked into this resource (a retained copy is the resource's own row: delete it): ${notLinked.slice(0, 5).join(', ')}.`,
+        const reach = await readable(tx, resource, binding, roles, roles.resourceRole, room);
+        if (reachesNothing(reach) || !passesAccessRule(rule('unlink'), role, true, roles.resourceRole)) throw refuse('unlink', binding, role, room);
+        // Like update and delete by id: what is linked is unlinked, an id of nothing linked changes nothing.
+        const targets = await resourceTargets(tx, me, resource, binding, { ids: rowIds(op.ids!) }, reach);
+        const owned = targets.filter(t => t.via === 'owned').map(t => t.id);
+        if (owned.length)
+          throw invalidOperation(
+            `${owned.slice(0, 5).join(', ')}: the resource's own rows (copies a member left behind, docs/api.md §12.1) are not linked: delete them instead.`,
           );
         for (const t of targets)
           if (!passesAccessRule(rule('unlink'), role, t.creator_id === me, roles.resourceRole)) throw refuse('unlink', binding, role, room);
@@ -742,15 +905,19 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
         return ok;
       }
       case 'moveRoom': {
-        // Rule 7: admin in every source room, the create rule in the destination; one call.
+        // Rule 7: admin in every source room, the create rule in the destination; one call. What
+        // does not depend on rows is judged before matching: the destination, and a named source room.
         const destination = await roomOf(tx, resource.id, op.destination);
-        const targets = await resourceTargets(tx, resource, binding, { ids: rowIds(op.ids!) }, op.scope.roomId === undefined ? undefined : room);
         const destRole = roleIn(roles, destination);
+        if (!passesAccessRule(rule('create'), destRole, true, roles.resourceRole)) throw refuse('create', binding, destRole, destination);
+        const source = op.scope.roomId === undefined ? undefined : room;
+        const reach = await readable(tx, resource, binding, roles, roles.resourceRole, source);
+        if (source !== undefined && (reachesNothing(reach) || !canMoveOutOf(role))) throw accessRefusedMove(binding.name, role, source);
+        // Only rows the caller reads take part, so a refusal names a room they read in.
+        const targets = await resourceTargets(tx, me, resource, binding, { ids: rowIds(op.ids!) }, reach);
         for (const t of targets) {
           const sourceRole = roleIn(roles, t.room_id);
-          if (!canMoveOutOf(sourceRole)) {
-            throw accessRefusedMove(binding.name, sourceRole, t.room_id);
-          }
+          if (!canMoveOutOf(sourceRole)) throw accessRefusedMove(binding.name, sourceRole, t.room_id);
           if (!passesAccessRule(rule('create'), destRole, t.creator_id === me, roles.resourceRole))
             throw refuse('create', binding, destRole, destination);
         }

@@ -53,7 +53,7 @@ describe.each(available)('app schemas on $name', backend => {
   it('deploys a schema shaped like a real app and stores its IR as compiled', async () => {
     const res = await deploy(team);
     expect(res.status).toBe(200);
-    expect(res.body.tables).toEqual(['member_budgets', 'member_events', 'member_notes', 'posts', 'profiles']);
+    expect(res.body.tables).toEqual(['member_budgets', 'member_events', 'member_notes', 'member_presence', 'posts', 'profiles']);
     expect(res.body.buckets).toEqual(['docs', 'shared']);
     expect(res.body.resourceTypes).toEqual(['club', 'team']);
 
@@ -63,8 +63,10 @@ describe.each(available)('app schemas on $name', backend => {
     expect(ir.resources.team.owns).toEqual([
       { table: 'member_notes', access: null },
       { table: 'member_events', access: null },
+      { table: 'member_presence', access: null },
       { table: 'member_budgets', access: null },
     ]);
+    expect(ir.tables.member_presence.uniques).toEqual([['memberId', 'device']]);
     expect(ir.tables.member_notes).toMatchObject({
       ownedBy: 'team',
       timestamps: true,

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import team from '../../examples/team-schema.js';
 import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
-import { db, inResource, mine } from './rows.fixture.js';
+import { db, inResource } from './rows.fixture.js';
 
 let ctx: TestContext;
 let s: Seed;
@@ -36,6 +36,7 @@ describe('examples/team-schema.ts through the row store', () => {
       op: 'insert',
       values: { memberId, kind: 'joined', sequence: '9007199254740993' },
     });
+    // Beyond 2^53 - 1 a bigint reads back as a decimal string (a number would lose digits).
     expect(inserted.status).toBe(200);
     expect(inserted.body.rows[0]).toEqual({
       id: expect.any(String),
@@ -97,13 +98,34 @@ describe('examples/team-schema.ts through the row store', () => {
       op: 'insert',
       values: { memberId, resetsAt: '2026-12-01T00:00:00Z' },
     });
-    expect(first.body.rows[0]).toMatchObject({ memberId, limitCents: '0', resetsAt: '2026-12-01T00:00:00.000Z' });
+    expect(first.body.rows[0]).toMatchObject({ memberId, limitCents: 0, resetsAt: '2026-12-01T00:00:00.000Z' });
     expect((await db(alice, { scope: inResource(teamId), table: 'member_budgets', op: 'insert', values: { memberId } })).body.error).toBe(
       'unique_violation',
     );
     expect((await db(carol, { scope: inResource(teamId), table: 'member_budgets', op: 'insert', values: { memberId: randomUUID() } })).status).toBe(
       403,
     );
+  });
+
+  it("member_presence: presence by upsert on unique(['memberId', 'device']), as the README's example", async () => {
+    const { bob, dave } = s.users;
+    const memberId = randomUUID();
+    const seen = (as: typeof bob, state: string) =>
+      db(as, {
+        scope: inResource(teamId),
+        table: 'member_presence',
+        op: 'upsert',
+        values: { memberId, device: 'phone', state },
+        onConflict: 'memberId,device',
+      });
+    const first = await seen(dave, 'online');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const second = await seen(dave, 'away');
+    expect(second.body.rows).toEqual([expect.objectContaining({ id: first.body.rows[0].id, state: 'away' })]);
+    // bob reads dave's row but update is `creator`: refused, nothing changed.
+    expect((await seen(bob, 'offline')).status).toBe(403);
+    const rows = await db(bob, { scope: inResource(teamId), table: 'member_presence', op: 'select', where: { memberId } });
+    expect(rows.body.rows.map((r: { state: string }) => r.state)).toEqual(['away']);
   });
 
   it('a club shares posts: a visitor’s first post (a GraphQL batch) auto-joins them as a writer', async () => {

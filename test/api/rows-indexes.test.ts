@@ -111,6 +111,17 @@ describe.each(available)('row indexes on $name', backend => {
       expect(byPriority).toMatch(/rows_x_/);
       expect(byPriority).not.toMatch(/Seq Scan on rows/);
 
+      // `in` is one array parameter (= ANY), which the same index serves.
+      const inList = await explain({
+        scope: inResource(project),
+        table: 'tasks',
+        where: { priority: { in: [1, 42, 96] } },
+        orderBy: { column: 'priority' },
+      });
+      expect(inList).toMatch(/rows_x_/);
+      expect(inList).toMatch(/= ANY/);
+      expect(inList).not.toMatch(/Seq Scan on rows/);
+
       const real = await ctx.app.services.rows.query(caller, { op: 'select', scope: inResource(project), table: 'tasks', limit: 50 });
       expect(real.rows).toHaveLength(50);
       const readable = new Set([null, ...rooms.slice(0, 3)]);

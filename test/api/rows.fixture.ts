@@ -62,6 +62,25 @@ export const ROWS_SCHEMA = {
       onOwnerDelete: 'remove',
       ownedBy: 'project',
     },
+    // Presence by upsert: one row per (member, device), a key of two columns.
+    presence: {
+      columns: { member: col('text', { notNull: true }), device: col('text', { notNull: true }), state: col('text'), seen: col('integer') },
+      timestamps: true,
+      indexes: [],
+      uniques: [['member', 'device']],
+      access: { read: ['reader'], create: ['reader'], update: ['creator'] },
+      onOwnerDelete: 'remove',
+      ownedBy: 'project',
+    },
+    // A unique column on rows only their creator reads.
+    handles: {
+      columns: { name: col('text', { notNull: true, unique: true }), note: col('text') },
+      timestamps: false,
+      indexes: [],
+      access: { read: ['creator'], create: ['writer'], update: ['creator'] },
+      onOwnerDelete: 'remove',
+      ownedBy: 'project',
+    },
     posts: {
       columns: { body: col('text', { notNull: true }), n: col('integer') },
       timestamps: true,
@@ -92,6 +111,8 @@ export const ROWS_SCHEMA = {
       [
         { table: 'tasks', access: null },
         { table: 'diary', access: null },
+        { table: 'presence', access: null },
+        { table: 'handles', access: null },
       ],
       [{ table: 'notes', onMemberRemove: 'remove', access: { unlink: ['creator', 'owner'] } }],
     ),

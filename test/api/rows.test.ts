@@ -102,7 +102,8 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
     ['a bigint fits 64 bits', { title: 't', estimate: '9223372036854775808' }, 'invalid_value'],
     ['a bigint as an unsafe JSON number is refused', { title: 't', estimate: 2 ** 60 }, 'invalid_value'],
     ['a boolean is true or false', { title: 't', done: 'true' }, 'invalid_value'],
-    ['a timestamp is ISO 8601 with an offset', { title: 't', due: 'tomorrow' }, 'invalid_value'],
+    ['a timestamp is ISO 8601', { title: 't', due: 'tomorrow' }, 'invalid_value'],
+    ['a timestamp names a real day', { title: 't', due: '2026-02-29' }, 'invalid_value'],
     ['a text column takes a string', { title: 5 }, 'invalid_value'],
     ['notNull without a default must be given', { priority: 1 }, 'missing_value'],
     ['an undeclared column', { title: 't', colour: 'red' }, 'unknown_column'],
@@ -127,12 +128,52 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
     });
     expect(row).toMatchObject({
       ref: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
-      estimate: '42',
+      estimate: 42,
       due: '2026-01-31T10:00:00.000Z',
       meta: { tags: ['x'], n: null },
     });
-    const [big] = await insert(s.users.alice, inResource(p), 'tasks', { title: 'big', estimate: '9223372036854775807' });
-    expect(big.estimate).toBe('9223372036854775807');
+  });
+
+  it('bigint reads back as a JSON number while it is a safe integer, as a decimal string beyond 2^53 - 1', async () => {
+    const written = ['9007199254740991', '-9007199254740991', '9007199254740992', '-9223372036854775808', 7, '0042'];
+    const rows = await insert(
+      s.users.alice,
+      inResource(p),
+      'tasks',
+      written.map(estimate => ({ title: 'big', estimate })),
+    );
+    const read = [9007199254740991, -9007199254740991, '9007199254740992', '-9223372036854775808', 7, 42];
+    expect(rows.map((r: { estimate: unknown }) => r.estimate)).toEqual(read);
+    const again = await select(s.users.alice, inResource(p), 'tasks', { ids: rows.map((r: { id: string }) => r.id) });
+    expect(again.body.rows.map((r: { estimate: unknown }) => r.estimate)).toEqual(read);
+    // Filters and order take either form.
+    const found = await select(s.users.alice, inResource(p), 'tasks', { where: { estimate: { in: [9007199254740991, '9007199254740992'] } } });
+    expect(found.body.rows).toHaveLength(2);
+  });
+
+  it('timestamps as apps send them: a date alone is midnight UTC, a date-time without an offset is UTC', async () => {
+    const rows = await insert(
+      s.users.alice,
+      inResource(p),
+      'tasks',
+      ['1970-01-01', '2026-01-31T12:00', '2026-01-31 12:00:00.123456', '2026-01-31T14:00:00+0200'].map(due => ({ title: 'when', due })),
+    );
+    expect(rows.map((r: { due: string }) => r.due)).toEqual([
+      '1970-01-01T00:00:00.000Z',
+      '2026-01-31T12:00:00.000Z',
+      '2026-01-31T12:00:00.123Z',
+      '2026-01-31T12:00:00.000Z',
+    ]);
+    // The cleanup an app ran: every row since 1970, by createdAt.
+    const since = await select(s.users.alice, inResource(p), 'tasks', { where: { createdAt: { gte: '1970-01-01' }, title: 'when' } });
+    expect([since.status, since.body.rows.length]).toEqual([200, 4]);
+    const cleanup = await db(s.users.alice, {
+      scope: inResource(p),
+      table: 'tasks',
+      op: 'delete',
+      where: { createdAt: { gte: '1970-01-01' }, title: 'when' },
+    });
+    expect(cleanup.body.rows).toHaveLength(4);
   });
 
   it('update: notNull columns cannot become null; null clears a nullable one', async () => {
@@ -157,7 +198,9 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
       [{ scope: inResource(p), table: 'tasks', op: 'delete', ids: ['not-a-uuid'] }, 'invalid_value'],
       [{ scope: inResource(p), table: 'tasks', op: 'select', limit: 201 }, 'invalid_argument'],
       [{ scope: { kind: 'galaxy' }, table: 'tasks', op: 'select' }, 'invalid_argument'],
-      [{ scope: inResource(p), table: 'tasks', op: 'upsert' }, 'invalid_argument'],
+      [{ scope: inResource(p), table: 'tasks', op: 'merge' }, 'invalid_argument'],
+      [{ scope: inResource(p), table: 'tasks', op: 'upsert', values: { title: 't' } }, 'invalid_operation'],
+      [{ scope: inResource(p), table: 'tasks', op: 'insert', values: { title: 't' }, onConflict: 'ref' }, 'invalid_operation'],
     ];
     for (const [body, code] of cases) {
       const res = await db(alice, body);
@@ -381,7 +424,8 @@ describe('docs/api.md §11.2 scopes: a user’s own rows, a resource’s rows, s
     expect((await select(alice, mine, 'notes', { where: { id: note.id } })).body.rows).toHaveLength(1);
     expect((await select(bob, mine, 'notes', { where: { id: note.id } })).body.rows).toEqual([]);
     const steal = await db(bob, { scope: mine, table: 'notes', op: 'update', ids: [note.id], values: { title: 'mine now' } });
-    expect([steal.status, steal.body.error]).toEqual([404, 'row_not_found']);
+    expect([steal.status, steal.body]).toEqual([200, { rows: [] }]);
+    expect((await select(alice, mine, 'notes', { ids: [note.id] })).body.rows[0].title).toBe('private');
   });
 
   it('linking shares a user’s row into a resource; unlinking takes it out; the original stays', async () => {
@@ -416,7 +460,8 @@ describe('docs/api.md §11.2 scopes: a user’s own rows, a resource’s rows, s
     const [note] = await insert(alice, inResource(p), 'notes', { title: 'soon hidden' });
     await ctx.database.prisma.rowLink.update({ where: { rowId_resourceId: { rowId: note.id, resourceId: p } }, data: { hidden: true } });
     expect((await select(bob, inResource(p), 'notes')).body.rows).toEqual([]);
-    expect((await db(alice, { scope: inResource(p), table: 'notes', op: 'update', ids: [note.id], values: { body: 'x' } })).status).toBe(404);
+    const update = await db(alice, { scope: inResource(p), table: 'notes', op: 'update', ids: [note.id], values: { body: 'x' } });
+    expect(update.body).toEqual({ rows: [] });
   });
 });
 

@@ -226,7 +226,7 @@ describe('tables (the row store)', () => {
 
     const updated = await notes.update({ body: 'edited' }).eq('id', one.id);
     expect(updated).toEqual([expect.objectContaining({ id: one.id, body: 'edited' })]);
-    // A filter other than id: the SDK selects the ids, then writes them.
+    // A filter other than id is the server's where: one operation.
     const pinned = await notes.update({ pinned: true }).lt('title', 'c');
     expect(pinned.map(r => r.title).sort()).toEqual(['a', 'b']);
     expect((await notes.select().eq('pinned', true)).length).toBe(3);

@@ -85,6 +85,39 @@ describe('table(...).select().live()', () => {
     ]);
   });
 
+  it('filters with in, neq, is and not, judged as the select judges them; upserts arrive as inserts then updates', async () => {
+    const project = await createResource(s.users.alice, 'project', 'Live filters');
+    const tasks = sdk.alice.resource(project).table<Task & { priority: number | null }>('tasks');
+    const topic = `rows:${s.deploymentId}:tasks`;
+    const picked = record(tasks.select().in('title', ['x', 'y']).not('priority', 'is', null).live());
+    const other = record(tasks.select().neq('title', 'x').live());
+    await ctx.attached(topic, 2);
+    await tasks.insert([{ title: 'x', priority: 1 }, { title: 'x' }, { title: 'y', priority: 2 }, { title: 'z', priority: 3 }]);
+    await picked.event(e => e.row.title === 'y');
+    await other.event(e => e.row.title === 'z');
+    const [x] = await tasks.update({ priority: null }).eq('title', 'x').eq('priority', 1);
+    await picked.event(e => e.op === 'delete' && e.row.id === x.id);
+    await tasks.insert({ title: 'after' });
+    await other.event(e => e.row.title === 'after');
+    expect(titles(picked.events)).toEqual(['insert:x', 'insert:y', `delete:${x.id}`]);
+    // An update of a row out of the filter is a delete (the feed does not know its values before).
+    expect(titles(other.events)).toEqual(['insert:y', 'insert:z', `delete:${x.id}`, 'insert:after']);
+
+    const presence = record(sdk.alice.resource(project).table<{ id: string; device: string; seen: number }>('presence').select().live());
+    await ctx.attached(`rows:${s.deploymentId}:presence`);
+    const row = { member: s.users.alice.id, device: 'phone' };
+    await sdk.alice
+      .resource(project)
+      .table('presence')
+      .upsert({ ...row, seen: 1 }, { onConflict: ['member', 'device'] });
+    await sdk.alice
+      .resource(project)
+      .table('presence')
+      .upsert({ ...row, seen: 2 }, { onConflict: ['member', 'device'] });
+    await presence.event(e => e.row.seen === 2);
+    expect(presence.events.map(e => `${e.op}:${e.row.seen}`)).toEqual(['insert:1', 'update:2']);
+  });
+
   it("your own rows' feed; another app's user is refused like a select", async () => {
     const notes = record(sdk.alice.table<{ id: string; title: string }>('notes').select().live());
     await ctx.attached(`rows:${s.deploymentId}:notes`);

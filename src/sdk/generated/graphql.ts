@@ -21,7 +21,8 @@ export type DbOp =
   | 'moveRoom'
   | 'select'
   | 'unlink'
-  | 'update';
+  | 'update'
+  | 'upsert';
 
 export type DbOperationInput = {
   cursor?: string | null | undefined;
@@ -29,13 +30,15 @@ export type DbOperationInput = {
   destination?: string | number | null | undefined;
   ids?: Array<string | number> | null | undefined;
   limit?: number | null | undefined;
+  /** upsert: the columns of a unique key of the table (unique() or unique([...])); a row with the values' key is updated, else one is inserted. */
+  onConflict?: Array<string> | null | undefined;
   op: DbOp;
   orderBy?: DbOrderByInput | null | undefined;
   scope: DbScopeInput;
   table: string;
   /** insert: an object or an array of objects; update: the columns to change. */
   values?: unknown;
-  /** { column: value | { eq, gt, gte, lt, lte } } */
+  /** { column: value | { eq, neq, gt, gte, lt, lte, in: [..], is: null, not: { <operator>: value } } } */
   where?: unknown;
 };
 
@@ -65,7 +68,7 @@ export type DbSelectInput = {
   orderBy?: DbOrderByInput | null | undefined;
   scope: DbScopeInput;
   table: string;
-  /** { column: value | { eq, gt, gte, lt, lte } } */
+  /** { column: value | { eq, neq, gt, gte, lt, lte, in: [..], is: null, not: { <operator>: value } } } */
   where?: unknown;
 };
 
