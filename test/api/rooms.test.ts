@@ -255,6 +255,31 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     expectError(await s.users.dave.request('PUT', grant(id, a, dave.id), { role: 'reader' }), 403, 'not_admin');
   });
 
+  it('a narrowing by a superior holds: dropping it and granting yourself anew escapes nothing', async () => {
+    const id = await team();
+    const { alice, bob, carol } = s.users;
+    const r1 = await createRoom(alice, id, 'R1');
+    // The owner narrows bob (admin) to reader in R1.
+    expect((await setGrant(alice, id, r1, bob.id, 'reader')).status).toBe(200);
+    expectError(await setGrant(bob, id, r1, carol.id, 'writer'), 403, 'grant_ceiling');
+    expectError(await setGrant(bob, id, r1, bob.id, 'writer'), 403, 'grant_ceiling');
+    // Leaving the room is allowed, and keeps the ceiling.
+    expect((await bob.request('DELETE', grant(id, r1, bob.id))).body).toEqual({ ok: true });
+    expectError(await setGrant(bob, id, r1, bob.id, 'writer'), 403, 'grant_ceiling');
+    expectError(await setGrant(bob, id, r1, carol.id, 'writer'), 403, 'grant_ceiling');
+    expect(await ctx.database.prisma.roomGrant.findMany({ where: { roomId: r1 }, select: { principalId: true, role: true } })).toEqual([]);
+    // Coming back up to the ceiling is fine; reader grants are within reach.
+    expect((await setGrant(bob, id, r1, bob.id, 'reader')).status).toBe(200);
+    expect((await setGrant(bob, id, r1, carol.id, 'reader')).status).toBe(200);
+    // Only someone who outranks bob moves the ceiling.
+    expect((await setGrant(alice, id, r1, bob.id, 'writer')).status).toBe(200);
+    expect((await setGrant(bob, id, r1, carol.id, 'writer')).status).toBe(200);
+    // In another room, bob's own choices are his: no ceiling there.
+    const r2 = await createRoom(alice, id, 'R2');
+    expect((await setGrant(bob, id, r2, bob.id, 'reader')).status).toBe(200);
+    expect((await setGrant(bob, id, r2, bob.id, 'writer')).status).toBe(200);
+  });
+
   it('peers and superiors keep their grants: 403 outranked; your own is yours', async () => {
     const id = await team();
     const { alice, bob, carol } = s.users;
