@@ -39,15 +39,16 @@ export interface RoomEntry {
   id: string;
   name: string;
   isDefault: boolean;
-  /** The caller's own grant (for the default room: their resource role); null when they hold none. */
-  currentGrant: Role | null;
+  /** The caller's own grant, `{ role }` (spec 2.7; for the default room: their resource role); null when they hold none. */
+  currentGrant: { role: Role } | null;
   /** min(resource role, currentGrant): what the access rules see. */
   effectiveRole: Role | null;
   createdAt: Date;
 }
 
+/** One entry of a room's ACL (spec 2.7): the principal of the path's `:principal`, and their grant. */
 export interface RoomGrantEntry {
-  userId: string;
+  principalId: string;
   role: Role;
 }
 
@@ -55,7 +56,7 @@ export interface GrantResult {
   ok: true;
   resourceId: string;
   roomId: string;
-  userId: string;
+  principalId: string;
   role: Role | null;
 }
 
@@ -190,7 +191,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
     id: room.id,
     name: room.name,
     isDefault: false,
-    currentGrant: grant,
+    currentGrant: grant && { role: grant },
     effectiveRole: effectiveRole(resourceRole, grant, false),
     createdAt: room.createdAt,
   });
@@ -199,7 +200,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
     id: resource.id,
     name: resource.name,
     isDefault: true,
-    currentGrant: role,
+    currentGrant: { role },
     effectiveRole: role,
     createdAt: resource.createdAt,
   });
@@ -300,7 +301,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
           take: BOUNDED_LIST_TAKE,
         });
         const bounded = boundedList(members, 'members hold the default room', 'read their roles a page at a time with the members list.');
-        return bounded.map(m => ({ userId: m.principalId, role: m.role })).sort(byRank);
+        return bounded.map(m => ({ principalId: m.principalId, role: m.role })).sort(byRank);
       }
       await findRoom(prisma, resource.id, ref);
       const grants = await prisma.roomGrant.findMany({
@@ -310,7 +311,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
         take: BOUNDED_LIST_TAKE,
       });
       return boundedList(grants, 'grants in this room', 'remove grants the room no longer needs.')
-        .map(g => ({ userId: g.principalId, role: g.role }))
+        .map(g => ({ principalId: g.principalId, role: g.role }))
         .sort(byRank);
     },
 
@@ -408,7 +409,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
         const outcome = decideSetGrant({ actor, target, role, ceilings: typeRules(deployment, resource.type).grant, resourceType: resource.type });
         const at = { resourceId: resource.id, deploymentId: resource.deploymentId, roomId: ref, principalId: userId };
         await writeGrant(tx, at, target, outcome, events);
-        return { ok: true as const, resourceId: resource.id, roomId: ref, userId, role };
+        return { ok: true as const, resourceId: resource.id, roomId: ref, principalId: userId, role };
       });
     },
 
@@ -429,7 +430,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
           const at = { resourceId: resource.id, deploymentId: resource.deploymentId, roomId: ref, principalId: userId };
           await writeGrant(tx, at, target, outcome, events);
         }
-        return { ok: true as const, resourceId: resource.id, roomId: ref, userId, role: null };
+        return { ok: true as const, resourceId: resource.id, roomId: ref, principalId: userId, role: null };
       });
     },
   };
