@@ -33,6 +33,17 @@ export const OWNER_DELETE_POLICIES = ['remove', 'tombstone', 'retain'] as const;
 export type OwnerDeletePolicy = (typeof OWNER_DELETE_POLICIES)[number];
 
 /**
+ * Table and bucket names as the hosted product accepts them (`^[a-zA-Z][a-zA-Z0-9_]*$`, camelCase
+ * included), at most 63 characters. They are stored and compared as text, never as SQL identifiers.
+ */
+export const TABLE_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_]{0,62}$/;
+/**
+ * Column names: a lowercase letter, then letters, digits and _ (`parentId`). Names starting with
+ * `_` are the server's (`_creatorId`), so no declared column can take one.
+ */
+export const COLUMN_NAME_PATTERN = /^[a-z][a-zA-Z0-9_]{0,62}$/;
+
+/**
  * The fields `timestamps()` adds, set by the server (never written by apps). camelCase, the style
  * rows are read in, so apps index, filter and order on `createdAt` (docs/api.md §5.5).
  */

@@ -118,12 +118,20 @@ const cases: Case[] = [
 
   // Identifiers
   {
-    rule: 'table names are lowercase identifiers',
+    rule: 'table names are letters, digits and _ (the product pattern ^[a-zA-Z][a-zA-Z0-9_]*$)',
     break: ir => {
       ir.tables['Chat-Log'] = ir.tables.notes;
     },
     path: 'tables["Chat-Log"]',
-    message: 'table name "Chat-Log" must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)',
+    message: 'table name "Chat-Log" must start with a letter and use only letters, digits and _ (at most 63 characters)',
+  },
+  {
+    rule: 'table names start with a letter',
+    break: ir => {
+      ir.tables._drafts = ir.tables.notes;
+    },
+    path: 'tables._drafts',
+    message: 'table name "_drafts" must start with a letter and use only letters, digits and _ (at most 63 characters)',
   },
   {
     rule: 'table names are at most 63 characters',
@@ -131,7 +139,7 @@ const cases: Case[] = [
       ir.tables[`t${'x'.repeat(63)}`] = ir.tables.notes;
     },
     path: `tables.t${'x'.repeat(63)}`,
-    message: `table name "t${'x'.repeat(63)}" must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)`,
+    message: `table name "t${'x'.repeat(63)}" must start with a letter and use only letters, digits and _ (at most 63 characters)`,
   },
   {
     rule: 'column names start with a lowercase letter',
