@@ -46,7 +46,6 @@ const ROOM_REASON = 'room placement is virtual and never a column (docs/api.md Â
 const TIMESTAMP_REASON = `the server sets ${TIMESTAMP_COLUMNS.join(' and ')}: declare them with timestamps()`;
 const RESERVED_COLUMN_REASONS = new Map<string, string>([
   ['id', 'every row already has an id'],
-  ['creatorId', 'the server records who created each row'],
   ['resourceId', 'the server records which resource holds each row'],
   ['roomId', ROOM_REASON],
   ['room_id', ROOM_REASON],

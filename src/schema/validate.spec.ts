@@ -158,12 +158,12 @@ const cases: Case[] = [
     message: 'column name "id" is reserved: every row already has an id',
   },
   {
-    rule: "docs/api.md §5.5: the creator is the server's",
+    rule: "docs/api.md §5.5: the server's fields start with _, which no column may",
     break: ir => {
-      messages(ir).columns.creatorId = { type: 'uuid', notNull: false, unique: false };
+      messages(ir).columns._creatorId = { type: 'uuid', notNull: false, unique: false };
     },
-    path: 'tables.messages.columns.creatorId',
-    message: 'column name "creatorId" is reserved: the server records who created each row',
+    path: 'tables.messages.columns._creatorId',
+    message: 'column name "_creatorId" must start with a lowercase letter and use only letters, digits and _ (at most 63 characters)',
   },
   {
     rule: "docs/api.md §5.5: the holding resource is the server's",
@@ -600,6 +600,13 @@ describe('validateSchemaIR', () => {
 });
 
 describe('reserved column names (docs/api.md §5.5)', () => {
+  it('issue 25 item 15: an app may declare its own creatorId column (the server reads back _creatorId)', () => {
+    const ir: Mutable = baseIR();
+    ir.tables.notes.columns.creatorId = { type: 'text', notNull: true, unique: false };
+    expect(issuesOf(ir)).toEqual([]);
+    expect(RESERVED_COLUMNS).not.toContain('creatorId');
+  });
+
   it.each(RESERVED_COLUMNS)('%s is refused as a column, with or without timestamps()', name => {
     for (const timestamps of [true, false]) {
       const ir: Mutable = baseIR();

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import team from '../../examples/team-schema.js';
 import { defineSchema, type SchemaIR } from '../../src/schema/index.js';
-import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 
 const available = await backends();
@@ -223,5 +223,52 @@ describe.each(available)('names as the product accepts them on $name (issue 25 i
     expect((await put('/v1/files/me/userAvatars/a.txt')).status).toBe(201);
     expect((await put(`/v1/files/resources/${team}/sharedDocs/b.txt`)).status).toBe(201);
     expect((await alice.get(`/v1/files/resources/${team}/sharedDocs`)).body.files.map((f: { path: string }) => f.path)).toEqual(['b.txt']);
+  });
+});
+
+describe('an app column named creatorId (issue 25 item 15)', () => {
+  let ctx: TestContext;
+  let s: Seed;
+
+  beforeAll(async () => {
+    ctx = await startTestApp();
+    s = await seed(ctx, ['alice', 'bob']);
+  });
+  afterAll(() => ctx.close());
+
+  it("deploys and keeps the app's value; the server's creator reads back as _creatorId and the creator rule uses it", async () => {
+    // The product's apps write their own creatorId on every push.
+    const schema = defineSchema({
+      resources: {
+        team: resource =>
+          resource.owns('posts', table => table.text('title').text('creatorId').notNull().access({ update: 'creator', delete: 'creator' })),
+      },
+    });
+    const deployed = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+    const { alice, bob } = s.users;
+    const team = await createResource(alice, 'team', 'Posts');
+    await addMember(alice, bob, team, 'writer');
+    const scope = { kind: 'resource', resourceId: team };
+    // Alice writes a row whose app-level creatorId names bob.
+    const inserted = await alice.post('/v1/db/query', { scope, table: 'posts', op: 'insert', values: { title: 'hi', creatorId: bob.id } });
+    expect(inserted.status, JSON.stringify(inserted.body)).toBe(200);
+    expect(inserted.body.rows[0]).toMatchObject({ title: 'hi', creatorId: bob.id, _creatorId: alice.id });
+    const read = await bob.post('/v1/db/query', { scope, table: 'posts', op: 'select', where: { creatorId: bob.id } });
+    expect(read.body.rows).toEqual([expect.objectContaining({ creatorId: bob.id, _creatorId: alice.id })]);
+    // The `creator` rule is the server's creator: bob's name in the app column gives him nothing.
+    const id = inserted.body.rows[0].id;
+    const byBob = await bob.post('/v1/db/query', { scope, table: 'posts', op: 'update', ids: [id], values: { title: 'mine' } });
+    expect(byBob.status).toBe(403);
+    const byAlice = await alice.post('/v1/db/query', { scope, table: 'posts', op: 'update', ids: [id], values: { creatorId: alice.id } });
+    expect(byAlice.body.rows[0]).toMatchObject({ creatorId: alice.id, _creatorId: alice.id });
+    // The server's field is never written.
+    const forged = await bob.post('/v1/db/query', {
+      scope,
+      table: 'posts',
+      op: 'insert',
+      values: { title: 'x', creatorId: 'x', _creatorId: alice.id },
+    });
+    expect(forged).toMatchObject({ status: 400, body: { error: 'column_not_writable' } });
   });
 });

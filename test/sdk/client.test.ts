@@ -207,7 +207,7 @@ describe('tables (the row store)', () => {
   it('user scope: insert, select with filters, order, limit, after, page, maybeSingle, update, delete', async () => {
     const notes = sdk.carol.table('notes');
     const one = await notes.insert({ title: 'a', slug: 'sdk-a' });
-    expect(one).toMatchObject({ title: 'a', pinned: false, creatorId: sdk.carol.userId });
+    expect(one).toMatchObject({ title: 'a', pinned: false, _creatorId: sdk.carol.userId });
     const many = await notes.insert([
       { title: 'b', slug: 'sdk-b' },
       { title: 'c', slug: 'sdk-c', pinned: true },
