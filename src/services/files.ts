@@ -297,6 +297,8 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
         { class: 'writes', quantity: 1 },
         { class: 'transfer', quantity: input.contentLength ?? 0 },
       ]);
+      // A resource's bytes at rest are its owner's to pay (docs/api.md §14.2).
+      if (resource) await metering.assertStorageCovered(null, caller, resource.id, input.contentLength ?? 0);
 
       const fileId = existing?.file.id ?? randomUUID();
       const key = newBlobKey(caller.deployment.id, fileId);
@@ -351,6 +353,7 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
             ],
             current ? 'files.update' : 'files.upload',
           );
+          if (resource) await metering.assertStorageCovered(tx, caller, resource.id, stored.size);
           for (const changes of joins) await changes.flush();
           return { row, replaced: current?.file.blobKey ?? null };
         });
