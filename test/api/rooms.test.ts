@@ -165,6 +165,7 @@ describe('docs/api.md §10.2 room records', () => {
     expect((await bob.request('DELETE', room(id, a))).body).toEqual({ ok: true });
     expectError(await alice.get(room(id, a)), 404, 'room_not_found');
     expect(await ctx.database.prisma.roomGrant.count({ where: { roomId: a } })).toBe(0);
+    expect(await ctx.database.prisma.roomCeiling.count({ where: { roomId: a } })).toBe(0);
     expectError(await bob.request('DELETE', room(id, a)), 404, 'room_not_found');
   });
 
@@ -362,9 +363,12 @@ describe('docs/api.md §10.3 effective role = min(resource role, grant)', () => 
     const a = await createRoom(alice, id);
     await setGrant(alice, id, a, carol.id, 'writer');
     await setGrant(alice, id, a, dave.id, 'reader');
+    expect(await ctx.database.prisma.roomCeiling.count({ where: { roomId: a } })).toBe(2);
     await carol.post(`/v1/resources/${id}/leave`);
     await alice.post(`/v1/resources/${id}/remove`, { userId: dave.id });
     expect(await ctx.database.prisma.roomGrant.count({ where: { roomId: a } })).toBe(0);
+    // The ceilings the owner set go with the memberships: rejoining starts afresh.
+    expect(await ctx.database.prisma.roomCeiling.count({ where: { roomId: a } })).toBe(0);
     await addMember(alice, carol, id, 'writer');
     expect((await carol.get(rooms(id))).body.rooms).toHaveLength(1);
   });
