@@ -48,7 +48,7 @@ export default defineSchema({
         table.access({ read: 'admin', create: 'admin', update: 'creator', delete: 'admin' });
       });
       // Files of the team, placed in rooms like its rows (docs/api.md §13): writers upload, members read.
-      resource.files('shared', { maxSize: '25MB', accept: ['image/*', 'application/pdf', 'text/*'] });
+      resource.files('shared', { maxSize: '25MB', accept: ['image/*', 'application/pdf', 'text/*'], access: { upload: 'writer' } });
       resource.owns('member_events', table => {
         table.uuid('memberId').notNull();
         table.text('kind').notNull();

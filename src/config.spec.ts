@@ -53,3 +53,12 @@ describe('standalone provider config (gatehouse idp)', () => {
     );
   });
 });
+
+describe('request bodies answered before they were read (DRAIN_MAX_*)', () => {
+  it('defaults to 64 MiB and 30 s, takes seconds as a decimal, and names a bad value', () => {
+    expect(loadConfig({}).drain).toEqual({ maxBytes: 64 * 1024 * 1024, maxMs: 30_000 });
+    expect(loadConfig({ DRAIN_MAX_BYTES: '0', DRAIN_MAX_SECONDS: '0.5' }).drain).toEqual({ maxBytes: 0, maxMs: 500 });
+    expect(() => loadConfig({ DRAIN_MAX_BYTES: '-1' })).toThrow(/DRAIN_MAX_BYTES/);
+    expect(() => loadConfig({ DRAIN_MAX_SECONDS: 'soon' })).toThrow(/DRAIN_MAX_SECONDS/);
+  });
+});

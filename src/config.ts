@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_MAX_BODY_BYTES } from './lib/body.js';
+import { DEFAULT_DRAIN_LIMITS, DEFAULT_MAX_BODY_BYTES, type DrainLimits } from './lib/body.js';
 import { DATABASE_DEFAULTS } from './db/busy.js';
 import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './realtime/limits.js';
 
@@ -46,6 +46,18 @@ const schema = z.object({
     .min(1024, 'must be at least 1024')
     .max(1024 * 1024 * 1024)
     .default(DEFAULT_MAX_BODY_BYTES),
+  // A body answered before it was read (README "Configuration"): how much more is read and discarded, and for how long.
+  DRAIN_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1024 ** 4)
+    .default(DEFAULT_DRAIN_LIMITS.maxBytes),
+  DRAIN_MAX_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(3600)
+    .default(DEFAULT_DRAIN_LIMITS.maxMs / 1000),
   // GraphQL introspection (README "Configuration"); unset: on outside production, off in production.
   GRAPHQL_INTROSPECTION: boolFlag.optional(),
   // Database capacity (README "Configuration"): waits that run out answer 503 busy.
@@ -134,6 +146,8 @@ export interface Config {
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** Largest request body any route reads (413 body_too_large above it). */
   maxBodyBytes: number;
+  /** What is read and discarded of a body answered before it was read, before the connection is closed. */
+  drain: DrainLimits;
   /** Whether `__schema`/`__type` are answered (GRAPHQL_INTROSPECTION; default: not in production). */
   graphqlIntrospection: boolean;
   /** Pool size and transaction waits (openDatabase options). */
@@ -257,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     migrateOnStart: c.MIGRATE_ON_START,
     logLevel: c.LOG_LEVEL,
     maxBodyBytes: c.MAX_BODY_BYTES,
+    drain: { maxBytes: c.DRAIN_MAX_BYTES, maxMs: Math.round(c.DRAIN_MAX_SECONDS * 1000) },
     graphqlIntrospection: c.GRAPHQL_INTROSPECTION ?? c.NODE_ENV !== 'production',
     database: {
       poolSize: c.DATABASE_POOL_SIZE,

@@ -36,7 +36,15 @@ import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { createFileRoutes } from './rest/files.js';
 import { createGraphqlFastPath } from './rest/graphql-fast-path.js';
 import { type PipelineServerContext, createRestShim } from './rest/shim.js';
-import { assertNoNulInOperation, drainWithin, guardRequestLine, readNodeBody, readRequestBody, unusableTarget } from './lib/body.js';
+import {
+  assertNoNulInOperation,
+  continueOnFirstRead,
+  drainWithin,
+  guardRequestLine,
+  readNodeBody,
+  readRequestBody,
+  unusableTarget,
+} from './lib/body.js';
 import { type HeaderReader, json } from './lib/http.js';
 import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
 import { createServices, type Services } from './services/index.js';
@@ -278,10 +286,16 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     return out;
   }
 
-  const server = createServer((req, res) => {
-    // A response sent before its body arrived must not drain an endless body (src/lib/body.ts).
-    drainWithin(req, res, config.maxBodyBytes);
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    // A response sent before its body arrived drains the rest, within bounds (src/lib/body.ts).
+    drainWithin(req, res, config.drain);
     nodeEdge.serve(req, res);
+  };
+  const server = createServer(serve);
+  // Expect: 100-continue: the 100 goes out when the body is first read, not before the answer is known.
+  server.on('checkContinue', (req, res) => {
+    continueOnFirstRead(req, res);
+    serve(req, res);
   });
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
@@ -379,8 +393,12 @@ class PipelineContext implements RequestContext {
     return this.#body;
   }
 
+  // A reader that stops early (a file over its limit) leaves the rest to drainWithin: the
+  // connection stays open for the answer rather than being destroyed with the request stream.
   bodyStream(): AsyncIterable<Uint8Array> {
-    return this.edge.req ?? (this.incoming.request().body as AsyncIterable<Uint8Array> | null) ?? emptyBody();
+    const { req } = this.edge;
+    if (req) return req.iterator({ destroyOnReturn: false });
+    return (this.incoming.request().body as AsyncIterable<Uint8Array> | null) ?? emptyBody();
   }
 
   auth(): Promise<ResolvedAuth> {

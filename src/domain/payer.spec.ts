@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PrincipalCaller } from './caller.js';
-import { budgetPeriod, payerOf } from './payer.js';
+import { type StorageHolder, budgetPeriod, payerOf, storagePayerOf } from './payer.js';
 
 const deployment = { id: 'dep_1', appId: 'app_1', env: 'dev' };
 const caller = (over: Partial<PrincipalCaller> & { principal?: PrincipalCaller['principal'] }): PrincipalCaller => ({
@@ -53,5 +53,29 @@ describe('payerOf', () => {
   it('budget periods are UTC months', () => {
     expect(budgetPeriod(new Date('2026-11-30T23:59:59Z'))).toBe('2026-11');
     expect(budgetPeriod(new Date('2026-12-01T00:00:00Z'))).toBe('2026-12');
+  });
+});
+
+/** docs/api.md §14.2 at rest, as a table: whose wallet pays for stored bytes. */
+describe('storagePayerOf', () => {
+  it.each<[string, StorageHolder, ReturnType<typeof storagePayerOf>]>([
+    [
+      "a person's resource, or their own files: the person",
+      { principal: { id: 'usr_1', kind: 'user', ownerId: null }, appDeveloperId: 'dev_9' },
+      { kind: 'principal', id: 'usr_1' },
+    ],
+    [
+      "a test user's resource: the app's developer, who mints test users",
+      { principal: { id: 'test:app_1:alice', kind: 'user', ownerId: null }, appDeveloperId: 'dev_9' },
+      { kind: 'developer', id: 'dev_9' },
+    ],
+    [
+      "an agent's resource: the agent's owner",
+      { principal: { id: 'agt_1', kind: 'agent', ownerId: 'usr_1' }, appDeveloperId: 'dev_9' },
+      { kind: 'principal', id: 'usr_1' },
+    ],
+    ['a resource the app owns (_app, static): the developer', { principal: null, appDeveloperId: 'dev_9' }, { kind: 'developer', id: 'dev_9' }],
+  ])('%s', (_what, holder, expected) => {
+    expect(storagePayerOf(holder)).toEqual(expected);
   });
 });

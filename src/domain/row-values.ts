@@ -63,8 +63,15 @@ export function parseTimestamp(text: string): Date | null {
   return new Date(date.getTime() - offset * 60_000);
 }
 
+/**
+ * The field a row reads back its server-recorded creator under (docs/api.md §11.3): the one the
+ * `creator` access rule checks. `_`-prefixed because no declared column can start with `_`
+ * (COLUMN_NAME_PATTERN in src/schema/ir.ts), so it never collides with an app's own `creatorId`.
+ */
+export const CREATOR_FIELD = '_creatorId';
+
 /** Fields every row has that no write may set: the server owns them. */
-const SERVER_FIELDS = new Set(['id', 'createdAt', 'updatedAt', 'created_at', 'updated_at', 'creatorId', 'resourceId']);
+const SERVER_FIELDS = new Set(['id', 'createdAt', 'updatedAt', 'created_at', 'updated_at', CREATOR_FIELD, 'resourceId']);
 const ROOM_FIELDS = new Set(['roomId', 'room_id']);
 
 export const virtualRoomId = (where: string) =>

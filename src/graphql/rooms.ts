@@ -1,5 +1,6 @@
 /** Rooms and grants (docs/api.md §10): room records, their ACLs, the grants you hold and the rooms feed. */
 import { requirePrincipal } from '../domain/caller.js';
+import type { Role } from '../domain/roles.js';
 import type { GrantEvent } from '../realtime/event-bus.js';
 import { LIST_PAGE } from '../services/pages.js';
 import { type GrantResult, type HeldRoom, MAX_ROOMS_PER_RESOURCE, type RoomEntry, type RoomGrantEntry } from '../services/rooms.js';
@@ -8,6 +9,13 @@ import { OkRef, RoleEnum, ids, validate } from './common.js';
 import { FeedOpEnum } from './feeds.js';
 import { wholeListRows } from './row-budget.js';
 
+const GrantRef = builder.objectRef<{ role: Role }>('Grant').implement({
+  description: 'A grant (spec 2.7): a role for one principal in one room.',
+  fields: t => ({
+    role: t.field({ type: RoleEnum, resolve: g => g.role }),
+  }),
+});
+
 const RoomRef = builder.objectRef<RoomEntry>('Room').implement({
   description: 'A room of a resource. The default room is the resource itself: its id is the resource id and isDefault is true.',
   fields: t => ({
@@ -15,9 +23,9 @@ const RoomRef = builder.objectRef<RoomEntry>('Room').implement({
     name: t.exposeString('name'),
     isDefault: t.exposeBoolean('isDefault'),
     currentGrant: t.field({
-      type: RoleEnum,
+      type: GrantRef,
       nullable: true,
-      description: 'Your own grant in the room (in the default room: your resource role); null when you hold none.',
+      description: 'Your own grant in the room, { role } (in the default room: your resource role); null when you hold none.',
       resolve: r => r.currentGrant,
     }),
     effectiveRole: t.field({
@@ -31,9 +39,9 @@ const RoomRef = builder.objectRef<RoomEntry>('Room').implement({
 });
 
 const RoomGrantRef = builder.objectRef<RoomGrantEntry>('RoomGrant').implement({
-  description: 'One entry of a room ACL.',
+  description: 'One entry of a room ACL: a principal (the :principal of the grant routes) and their grant.',
   fields: t => ({
-    userId: t.exposeID('userId'),
+    principalId: t.exposeID('principalId'),
     role: t.field({ type: RoleEnum, resolve: g => g.role }),
   }),
 });
@@ -53,7 +61,7 @@ const RoomGrantResultRef = builder.objectRef<GrantResult>('RoomGrantResult').imp
     ok: t.boolean({ resolve: () => true }),
     resourceId: t.exposeID('resourceId'),
     roomId: t.exposeID('roomId'),
-    userId: t.exposeID('userId'),
+    principalId: t.exposeID('principalId'),
     role: t.field({ type: RoleEnum, nullable: true, resolve: r => r.role }),
   }),
 });

@@ -33,8 +33,8 @@ export function guardRequestLine(url: URL, contentLength: string | null, maxBody
 
 /**
  * The one body reader of the pipeline: reads the whole body, counting the bytes actually received
- * (chunked or not). Over the limit it stops reading and throws `body_too_large`; the 413 then
- * closes the connection (src/lib/http.ts).
+ * (chunked or not). Over the limit it stops reading and throws `body_too_large`; the rest of the
+ * body is drained after the 413 (drainWithin).
  */
 export async function readRequestBody(request: Request, limit: number): Promise<Uint8Array> {
   if (Number(request.headers.get('content-length') ?? 0) > limit) throw bodyTooLarge(limit);
@@ -55,26 +55,63 @@ export async function readRequestBody(request: Request, limit: number): Promise<
   return Buffer.concat(chunks, size);
 }
 
+/** How much of a body nobody read the server takes in, after answering early, before it closes the connection. */
+export interface DrainLimits {
+  maxBytes: number;
+  maxMs: number;
+}
+
+export const DEFAULT_DRAIN_LIMITS: DrainLimits = { maxBytes: 64 * 1024 * 1024, maxMs: 30_000 };
+
 /**
- * A response sent before its body arrived (a refusal decided on the headers, a route that reads
- * no body): Node drains the rest to reuse the connection, which is right for a body still in
- * flight but would go on forever for an endless chunked one. Past the limit the socket is closed.
+ * A response sent before its body was read (a 413 on a declared or counted size, a 401, a 402, a
+ * route that reads no body): the client may still be sending. Closing the connection now would
+ * make the client's TCP stack reset it under the data in flight, and a client busy sending (a
+ * browser, Node's fetch) would report a network error instead of the answer. So the rest is read
+ * and discarded, like a web server's lingering close, and the connection is kept for the next
+ * request once the body ends; past `maxBytes` more, or `maxMs` after the answer, it is closed.
  * Installed at the node:http edge, for every request.
  */
-export function drainWithin(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): void {
-  res.once('finish', () => {
+export function drainWithin(req: IncomingMessage, res: ServerResponse, limits: DrainLimits): void {
+  // 'prefinish' (the response is complete, before node's own 'finish' handling): taking the body
+  // over here keeps node from dumping it unseen, so every byte of it passes through the count.
+  res.once('prefinish', () => {
     const socket = req.socket;
     if (req.complete || !socket || socket.destroyed) return;
     let drained = 0;
+    const close = () => socket.destroy();
+    const timer = setTimeout(close, limits.maxMs).unref();
     const onData = (chunk: Buffer) => {
       drained += chunk.length;
-      if (drained > maxBodyBytes) socket.destroy();
+      if (drained > limits.maxBytes) close();
     };
-    const stop = () => socket.off('data', onData);
-    socket.on('data', onData);
+    const stop = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+    };
+    // Whoever read part of it is done (a body over its limit), and may have paused it or left a
+    // reader waiting on 'readable': the rest flows here, counted and not kept.
+    req.removeAllListeners('data');
+    req.removeAllListeners('readable');
+    req.on('data', onData).resume();
     req.once('end', stop);
     socket.once('close', stop);
   });
+}
+
+/**
+ * `Expect: 100-continue`: the client waits for a 100 before it sends the body. Node would send one
+ * at once; here it goes out when something first reads the body, so an answer decided on the
+ * headers (413 on a declared length, 401, 403, 404) goes out instead and the body is never sent.
+ * Node then closes the connection after that answer (the client may send the body regardless).
+ */
+export function continueOnFirstRead(req: IncomingMessage, res: ServerResponse): void {
+  const read = req._read;
+  req._read = function (this: IncomingMessage, size: number) {
+    req._read = read;
+    if (!res.headersSent) res.writeContinue();
+    return read.call(this, size);
+  };
 }
 
 /**

@@ -27,12 +27,6 @@ function headersOf(values: HeaderValues): Headers | Record<string, string> {
 }
 
 /**
- * A 413 closes the connection: the rest of the body is never read, so the connection cannot be
- * reused (Node closes the socket once the response is flushed).
- */
-const closeIfUnread = (status: number): HeaderValues => (status === 413 ? { connection: 'close' } : {});
-
-/**
  * A JSON answer that keeps what it was made of: the node edge writes those (one head, one write)
  * instead of reading the Response back (src/lib/node-edge.ts). So its headers are final once
  * built: headers for every response go through the pipeline (`withHeaders` in src/server.ts).
@@ -51,7 +45,6 @@ export function json(status: number, body: unknown, headers: HeaderValues = {}):
   const payload = JSON.stringify(body);
   const fields = headersOf({
     ...headers,
-    ...closeIfUnread(status),
     // A known length: the adapter then writes head and body without chunked framing.
     'content-length': String(Buffer.byteLength(payload)),
     'content-type': 'application/json; charset=utf-8',

@@ -190,7 +190,7 @@ const roomOut = z.object({
   id: z.string(),
   name: z.string(),
   isDefault: z.boolean(),
-  currentGrant: roleOut.nullable(),
+  currentGrant: z.object({ role: roleOut }).nullable().describe('Your own grant (spec 2.7); in the default room your resource role'),
   effectiveRole: roleOut.nullable(),
 });
 const invitationOut = z.object({
@@ -250,7 +250,7 @@ graphql(`
     id
     name
     isDefault
-    currentGrant
+    currentGrant { role }
     effectiveRole
   }
 `);
@@ -453,11 +453,11 @@ export const routes: Route[] = [
   route({
     method: 'GET',
     path: '/v1/resources/:id/rooms/:roomId/grants',
-    response: z.object({ grants: z.array(z.object({ userId: z.string(), role: roleOut })) }),
+    response: z.object({ grants: z.array(z.object({ principalId: z.string(), role: roleOut })) }),
     errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'invalid_room', 'room_not_found'],
     operation: graphql(`
       query RoomGrants($id: ID!, $roomId: ID!) {
-        result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }
+        result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }
       }
     `),
     variables: ({ params }) => ({ id: params.id, roomId: params.roomId }),
@@ -466,7 +466,7 @@ export const routes: Route[] = [
   route({
     method: 'PUT',
     path: '/v1/resources/:id/rooms/:roomId/grants/:principal',
-    response: z.object({ ok: z.literal(true), resourceId: z.string(), roomId: z.string(), userId: z.string(), role: roleOut.nullable() }),
+    response: z.object({ ok: z.literal(true), resourceId: z.string(), roomId: z.string(), principalId: z.string(), role: roleOut.nullable() }),
     errors: [
       'resource_not_found',
       'not_admin',
@@ -479,7 +479,7 @@ export const routes: Route[] = [
     ],
     operation: graphql(`
       mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {
-        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }
+        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }
       }
     `),
     body: z.strictObject({ role }),

@@ -3,7 +3,8 @@
  * top level declares a user bucket (each user's own files); `r.files('photos', { ... })` on a
  * resource type declares that type's bucket, partitioned by rooms like its tables.
  */
-import type { AccessRule, BucketIR, FileAction } from './ir.js';
+import { type RulesInput, parseAccessRules } from './access-rules.js';
+import type { BucketIR, FileAction } from './ir.js';
 import type { PathSegment } from './schema-validation-error.js';
 
 export interface BucketOptions {
@@ -11,8 +12,8 @@ export interface BucketOptions {
   maxSize?: number | string;
   /** Media types accepted: `image/png`, a family `image/*`, or `*\/*` (the default). */
   accept?: readonly string[];
-  /** Resource buckets only; actions left out take the defaults (docs/api.md §13). */
-  access?: Partial<Record<FileAction, readonly AccessRule[]>>;
+  /** Resource buckets only: per action one rule or a list (`upload: 'writer'`); actions left out take the defaults (docs/api.md §13). */
+  access?: RulesInput<FileAction>;
 }
 
 /** A bucket found while compiling, for define-schema to place under `buckets`. */
@@ -34,11 +35,10 @@ export function parseSize(size: number | string): number {
 }
 
 export function bucketIR(options: BucketOptions, ownedBy: string | null): BucketIR {
-  const access = options.access ? Object.fromEntries(Object.entries(options.access).map(([action, rules]) => [action, [...(rules ?? [])]])) : null;
   return {
     maxBytes: options.maxSize === undefined ? DEFAULT_BUCKET_BYTES : parseSize(options.maxSize),
     contentTypes: options.accept ? [...options.accept] : ['*/*'],
-    access,
+    access: options.access ? parseAccessRules(options.access) : null,
     ownedBy,
   };
 }

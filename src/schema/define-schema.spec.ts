@@ -627,6 +627,31 @@ describe('defineSchema: buckets', () => {
     expect(defineSchema({}).buckets).toBeUndefined();
   });
 
+  it('issue 24 item 27: one rule or a list per action, as tables take them (the README example deploys)', () => {
+    const ir = defineSchema({
+      resources: {
+        album: r =>
+          r.files('attachments', { maxSize: '20MB', accept: ['image/*', 'text/*'], access: { upload: 'writer', update: ['creator', 'admin'] } }),
+      },
+    });
+    expect(ir.buckets?.attachments.access).toEqual({ upload: ['writer'], update: ['creator', 'admin'] });
+    expect(validateSchemaIR(JSON.parse(JSON.stringify(ir)))).toEqual(ir);
+    // Tables read the same input the same way.
+    const tables = defineSchema({ tables: { notes: t => t.text('body').access({ read: 'reader', delete: ['creator', 'admin'] }) } });
+    expect(tables.tables.notes.access).toEqual({ read: ['reader'], delete: ['creator', 'admin'] });
+  });
+
+  it('issue 25 item 14: table and bucket names as the product accepts them, camelCase included', () => {
+    const ir = defineSchema({
+      tables: { chatMessages: t => t.text('body'), Notes: t => t.text('body'), todo_items: t => t.text('body') },
+      files: { userAvatars: {} },
+      resources: { album: r => r.files('sharedPhotos').owns('albumPins', t => t.text('label')) },
+    });
+    expect(Object.keys(ir.tables).sort()).toEqual(['Notes', 'albumPins', 'chatMessages', 'todo_items']);
+    expect(Object.keys(ir.buckets ?? {}).sort()).toEqual(['sharedPhotos', 'userAvatars']);
+    expect(validateSchemaIR(JSON.parse(JSON.stringify(ir)))).toEqual(ir);
+  });
+
   it('a bucket name is one per schema', () => {
     const issues = problemsOf(() => defineSchema({ files: { photos: {} }, resources: { album: r => r.files('photos') } }));
     expect(issues.map(i => i.message).join()).toMatch(/bucket "photos" is also declared/);

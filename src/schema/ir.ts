@@ -33,6 +33,17 @@ export const OWNER_DELETE_POLICIES = ['remove', 'tombstone', 'retain'] as const;
 export type OwnerDeletePolicy = (typeof OWNER_DELETE_POLICIES)[number];
 
 /**
+ * Table and bucket names as the hosted product accepts them (`^[a-zA-Z][a-zA-Z0-9_]*$`, camelCase
+ * included), at most 63 characters. They are stored and compared as text, never as SQL identifiers.
+ */
+export const TABLE_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_]{0,62}$/;
+/**
+ * Column names: a lowercase letter, then letters, digits and _ (`parentId`). Names starting with
+ * `_` are the server's (`_creatorId`), so no declared column can take one.
+ */
+export const COLUMN_NAME_PATTERN = /^[a-z][a-zA-Z0-9_]{0,62}$/;
+
+/**
  * The fields `timestamps()` adds, set by the server (never written by apps). camelCase, the style
  * rows are read in, so apps index, filter and order on `createdAt` (docs/api.md §5.5).
  */
@@ -41,11 +52,12 @@ export type TimestampColumn = (typeof TIMESTAMP_COLUMNS)[number];
 
 /**
  * Names the server gives rows, so no declared column may take them: `id` is the row key,
- * `creatorId` and `resourceId` say who wrote it and which resource holds it, room placement is a
- * virtual `roomId` that is never a column, and the timestamps exist only through `timestamps()`
- * (docs/api.md §5.5). The same set as the row store's server fields (src/domain/row-values.ts).
+ * `resourceId` says which resource holds it, room placement is a virtual `roomId` that is never a
+ * column, and the timestamps exist only through `timestamps()` (docs/api.md §5.5). Who wrote a row
+ * reads back as `_creatorId`, a name no column can have, so an app keeps its own `creatorId`.
+ * The row store's server fields (src/domain/row-values.ts) are these and `_creatorId`.
  */
-export const RESERVED_COLUMNS = ['id', 'creatorId', 'resourceId', 'roomId', 'room_id', 'createdAt', 'created_at', 'updatedAt', 'updated_at'] as const;
+export const RESERVED_COLUMNS = ['id', 'resourceId', 'roomId', 'room_id', 'createdAt', 'created_at', 'updatedAt', 'updated_at'] as const;
 
 export { DEFAULT_GRANT };
 export const DEFAULT_ROLE: RoleName = 'reader';

@@ -15,7 +15,8 @@ import {
 } from './ir.js';
 import { formatPath, type PathSegment, type SchemaIssue } from './schema-validation-error.js';
 import type { TableDefinition } from './define-schema.js';
-import { copyAccess, TableDraft, type AccessInput, type TableInput } from './table-builder.js';
+import { parseAccessRules } from './access-rules.js';
+import { TableDraft, type AccessInput, type TableInput } from './table-builder.js';
 
 /** One state, or a `default` the creator gets unless they pick another state from `allow`. */
 export type VisibilityInput = VisibilityName | { default: VisibilityName; allow: readonly VisibilityName[] };
@@ -227,7 +228,7 @@ class ShareDraft extends Draft {
   }
 
   access(rules: AccessInput) {
-    if (this.once('access', ['access'])) this.accessRules = copyAccess(rules);
+    if (this.once('access', ['access'])) this.accessRules = parseAccessRules(rules);
     return this;
   }
 

@@ -8,6 +8,8 @@ import { rank } from '../domain/roles.js';
 import {
   type RESERVED_COLUMNS,
   TIMESTAMP_COLUMNS,
+  COLUMN_NAME_PATTERN,
+  TABLE_NAME_PATTERN,
   type AccessIR,
   type BucketIR,
   type ColumnIR,
@@ -20,10 +22,8 @@ import {
 } from './ir.js';
 import { formatPath, issueAt, type PathSegment, type SchemaIssue } from './schema-validation-error.js';
 
-/** Lowercase so names map to PostgreSQL identifiers unquoted; 63 is PostgreSQL's length limit. */
-const TABLE_OR_TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-/** Columns also allow camelCase (`parentId`), the field style rows are read in (`roomId`, docs/api.md §5.5). */
-const COLUMN_NAME = /^[a-z][a-zA-Z0-9_]{0,62}$/;
+/** Resource type names: lowercase, digits and _ (they appear in ids and URLs as written). */
+const TYPE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 const STATIC_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
@@ -46,7 +46,6 @@ const ROOM_REASON = 'room placement is virtual and never a column (docs/api.md �
 const TIMESTAMP_REASON = `the server sets ${TIMESTAMP_COLUMNS.join(' and ')}: declare them with timestamps()`;
 const RESERVED_COLUMN_REASONS = new Map<string, string>([
   ['id', 'every row already has an id'],
-  ['creatorId', 'the server records who created each row'],
   ['resourceId', 'the server records which resource holds each row'],
   ['roomId', ROOM_REASON],
   ['room_id', ROOM_REASON],
@@ -59,11 +58,12 @@ const RESERVED_COLUMN_REASONS = new Map<string, string>([
 /** True when `list[i]` already appeared earlier; the first occurrence is never the duplicate. */
 const repeatsEarlier = <T>(list: readonly T[], i: number): boolean => list.indexOf(list[i]) !== i;
 
-const NAME_HINT = 'must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)';
+const TYPE_NAME_HINT = 'must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)';
+const TABLE_NAME_HINT = 'must start with a letter and use only letters, digits and _ (at most 63 characters)';
 
 export function checkTableName(name: string): SchemaIssue[] {
-  if (TABLE_OR_TYPE_NAME.test(name)) return [];
-  return [issueAt(['tables', name], `table name ${JSON.stringify(name)} ${NAME_HINT}`)];
+  if (TABLE_NAME_PATTERN.test(name)) return [];
+  return [issueAt(['tables', name], `table name ${JSON.stringify(name)} ${TABLE_NAME_HINT}`)];
 }
 
 export function checkResourceTypeName(name: string): SchemaIssue[] {
@@ -72,8 +72,8 @@ export function checkResourceTypeName(name: string): SchemaIssue[] {
     const message = `resource type ${JSON.stringify(name)} is reserved: names starting with "_" belong to the platform (docs/api.md §5.5)`;
     return [issueAt(path, message)];
   }
-  if (TABLE_OR_TYPE_NAME.test(name)) return [];
-  return [issueAt(path, `resource type name ${JSON.stringify(name)} ${NAME_HINT}`)];
+  if (TYPE_NAME.test(name)) return [];
+  return [issueAt(path, `resource type name ${JSON.stringify(name)} ${TYPE_NAME_HINT}`)];
 }
 
 export function checkTable(name: string, table: TableIR): SchemaIssue[] {
@@ -90,7 +90,7 @@ export function checkTable(name: string, table: TableIR): SchemaIssue[] {
 
 function checkColumn(path: PathSegment[], name: string, column: ColumnIR): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
-  if (!COLUMN_NAME.test(name)) {
+  if (!COLUMN_NAME_PATTERN.test(name)) {
     const hint = 'must start with a lowercase letter and use only letters, digits and _ (at most 63 characters)';
     issues.push(issueAt(path, `column name ${JSON.stringify(name)} ${hint}`));
   }
@@ -325,7 +325,7 @@ export function resolveOwnerDelete(table: string, sources: OwnerDeleteSources): 
 export function checkBucket(name: string, bucket: BucketIR, resourceNames: ReadonlySet<string> | null): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const path = ['buckets', name];
-  if (!TABLE_OR_TYPE_NAME.test(name)) issues.push(issueAt(path, `bucket name ${JSON.stringify(name)} ${NAME_HINT}`));
+  if (!TABLE_NAME_PATTERN.test(name)) issues.push(issueAt(path, `bucket name ${JSON.stringify(name)} ${TABLE_NAME_HINT}`));
   if (bucket.ownedBy !== null && resourceNames && !resourceNames.has(bucket.ownedBy)) {
     issues.push(issueAt([...path, 'ownedBy'], `ownedBy names unknown resource type ${JSON.stringify(bucket.ownedBy)}`));
   }

@@ -1,5 +1,6 @@
-import type { AccessAction, AccessIR, AccessRule, ColumnIR, ColumnType, JsonValue, OwnerDeletePolicy, TableIR, TimestampColumn } from './ir.js';
+import { type RulesInput, parseAccessRules } from './access-rules.js';
 import { Draft } from './draft.js';
+import type { AccessAction, AccessIR, ColumnIR, ColumnType, JsonValue, OwnerDeletePolicy, TableIR, TimestampColumn } from './ir.js';
 
 /** What `default()` takes per column type; the builder turns it into the IR's JSON form. */
 export interface ColumnValues {
@@ -13,7 +14,7 @@ export interface ColumnValues {
 }
 
 /** Each rule one name or a list of them (`'creator'`, `['reader', 'owner']`); the IR holds lists. */
-export type AccessInput = { readonly [A in AccessAction]?: AccessRule | readonly AccessRule[] };
+export type AccessInput = RulesInput<AccessAction>;
 
 /** What a table draft compiles to: the IR before validation fills `onOwnerDelete` and `ownedBy`. */
 export type TableInput = Omit<TableIR, 'onOwnerDelete' | 'ownedBy'> & { onOwnerDelete?: OwnerDeletePolicy; ownedBy?: string };
@@ -144,7 +145,7 @@ export class TableDraft extends Draft {
   }
 
   access(rules: AccessInput) {
-    if (this.once('access', ['access'])) this.accessRules = copyAccess(rules);
+    if (this.once('access', ['access'])) this.accessRules = parseAccessRules(rules);
     return this.endColumn();
   }
 
@@ -190,13 +191,4 @@ function toJsonDefault(type: ColumnType, value: unknown): JsonValue {
     return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
   }
   return value as JsonValue;
-}
-
-/**
- * Lists every rule (a single name becomes a one-item list) and copies, so later changes to the
- * author's arrays cannot reach the IR. Anything else is left for validation to name.
- */
-export function copyAccess(rules: AccessInput): AccessIR {
-  const entries = Object.entries(rules).map(([action, list]) => [action, typeof list === 'string' ? [list] : Array.isArray(list) ? [...list] : list]);
-  return Object.fromEntries(entries) as AccessIR;
 }

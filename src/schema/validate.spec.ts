@@ -118,12 +118,20 @@ const cases: Case[] = [
 
   // Identifiers
   {
-    rule: 'table names are lowercase identifiers',
+    rule: 'table names are letters, digits and _ (the product pattern ^[a-zA-Z][a-zA-Z0-9_]*$)',
     break: ir => {
       ir.tables['Chat-Log'] = ir.tables.notes;
     },
     path: 'tables["Chat-Log"]',
-    message: 'table name "Chat-Log" must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)',
+    message: 'table name "Chat-Log" must start with a letter and use only letters, digits and _ (at most 63 characters)',
+  },
+  {
+    rule: 'table names start with a letter',
+    break: ir => {
+      ir.tables._drafts = ir.tables.notes;
+    },
+    path: 'tables._drafts',
+    message: 'table name "_drafts" must start with a letter and use only letters, digits and _ (at most 63 characters)',
   },
   {
     rule: 'table names are at most 63 characters',
@@ -131,7 +139,7 @@ const cases: Case[] = [
       ir.tables[`t${'x'.repeat(63)}`] = ir.tables.notes;
     },
     path: `tables.t${'x'.repeat(63)}`,
-    message: `table name "t${'x'.repeat(63)}" must start with a lowercase letter and use only lowercase letters, digits and _ (at most 63 characters)`,
+    message: `table name "t${'x'.repeat(63)}" must start with a letter and use only letters, digits and _ (at most 63 characters)`,
   },
   {
     rule: 'column names start with a lowercase letter',
@@ -150,12 +158,12 @@ const cases: Case[] = [
     message: 'column name "id" is reserved: every row already has an id',
   },
   {
-    rule: "docs/api.md §5.5: the creator is the server's",
+    rule: "docs/api.md §5.5: the server's fields start with _, which no column may",
     break: ir => {
-      messages(ir).columns.creatorId = { type: 'uuid', notNull: false, unique: false };
+      messages(ir).columns._creatorId = { type: 'uuid', notNull: false, unique: false };
     },
-    path: 'tables.messages.columns.creatorId',
-    message: 'column name "creatorId" is reserved: the server records who created each row',
+    path: 'tables.messages.columns._creatorId',
+    message: 'column name "_creatorId" must start with a lowercase letter and use only letters, digits and _ (at most 63 characters)',
   },
   {
     rule: "docs/api.md §5.5: the holding resource is the server's",
@@ -592,6 +600,13 @@ describe('validateSchemaIR', () => {
 });
 
 describe('reserved column names (docs/api.md §5.5)', () => {
+  it('issue 25 item 15: an app may declare its own creatorId column (the server reads back _creatorId)', () => {
+    const ir: Mutable = baseIR();
+    ir.tables.notes.columns.creatorId = { type: 'text', notNull: true, unique: false };
+    expect(issuesOf(ir)).toEqual([]);
+    expect(RESERVED_COLUMNS).not.toContain('creatorId');
+  });
+
   it.each(RESERVED_COLUMNS)('%s is refused as a column, with or without timestamps()', name => {
     for (const timestamps of [true, false]) {
       const ir: Mutable = baseIR();

@@ -22,7 +22,7 @@ graphql(`
     id
     name
     isDefault
-    currentGrant
+    currentGrant { role }
     effectiveRole
     createdAt
   }
@@ -207,13 +207,13 @@ export const DeleteRoomDocument = graphql(`
 
 export const RoomGrantsDocument = graphql(`
   query SdkRoomGrants($id: ID!, $roomId: ID!) {
-    result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }
+    result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }
   }
 `);
 
 export const SetRoomGrantDocument = graphql(`
   mutation SdkSetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {
-    result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }
+    result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }
   }
 `);
 

@@ -15,7 +15,12 @@ import type { LiveHandle } from './live.js';
 import { DbBatchDocument, DbQueryDocument, DbSelectDocument, RowsLiveDocument } from './operations.js';
 import type { Transport } from './transport.js';
 
-export type Row = { id: string; [column: string]: unknown };
+/**
+ * A row as read: its id, the table's columns, and the server's fields (`_creatorId`: who wrote it,
+ * the one the `creator` rule checks; `roomId` at resource scope; `createdAt`/`updatedAt` with
+ * timestamps()). An app's own `creatorId` column is one of its columns like any other.
+ */
+export type Row = { id: string; _creatorId?: string | null; [column: string]: unknown };
 /** Opens a feed on the client's one graphql-ws connection (client.ts). */
 export type LiveFeeds = <T>(query: string, variables: Record<string, unknown>) => LiveHandle<T>;
 export type Scope = DbScopeInput;

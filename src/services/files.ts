@@ -193,11 +193,17 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
     return mounted ? { file: mounted, path, mount: true } : null;
   }
 
+  /** Spec rule 9: a file in a room the caller holds nothing in, and that `action`'s rule does not reach through their resource role. */
+  function hiddenFrom(action: FileAction, bucket: BucketIR, roles: Roles, reached: Reached): boolean {
+    const room = reached.mount ? null : reached.file.roomId;
+    return room !== null && roleIn(roles, room) === null && !reachesEveryRoom(fileRule(action, bucket.access), roles.resourceRole);
+  }
+
   /** Whether the caller may `action` the reached file; a room file they hold nothing in is 404, never 403. */
   function judge(action: FileAction, bucket: BucketIR, name: string, roles: Roles, reached: Reached, me: string): void {
     const room = reached.mount ? null : reached.file.roomId;
     const role = roleIn(roles, room);
-    if (room !== null && role === null && !reachesEveryRoom(fileRule(action, bucket.access), roles.resourceRole)) throw fileNotFound(reached.path);
+    if (hiddenFrom(action, bucket, roles, reached)) throw fileNotFound(reached.path);
     if (!passesAccessRule(fileRule(action, bucket.access), role, reached.file.creatorId === me, roles.resourceRole))
       throw refused(action, name, role, room);
   }
@@ -208,6 +214,35 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
     if (passesAccessRule(fileRule('upload', bucket.access), role, true, roles.resourceRole)) return;
     if (room !== null && role === null) throw notFound('room_not_found', `No room ${room} that you hold a grant in.`);
     throw refused('upload', name, role, room);
+  }
+
+  /**
+   * Who may PUT at a path, judged before any precondition (spec rule 9, RFC 9110 §13.2.1): a file
+   * the caller can see is replaced under its `update` rule; a free path, or one held by a file in a
+   * room they hold nothing in, is an upload into `room` under its `upload` rule, so a caller who
+   * may not upload there gets the refusal a free path gets. Only one who could upload learns that
+   * a file they cannot see holds the path: 404 file_not_found, as a GET answers. Answers the file
+   * the PUT replaces (null: it creates one).
+   */
+  function judgePut(bucket: BucketIR, name: string, roles: Roles, existing: Reached | null, room: string | null, me: string): Reached | null {
+    if (existing && !hiddenFrom('update', bucket, roles, existing)) {
+      judge('update', bucket, name, roles, existing, me);
+      return existing;
+    }
+    assertMayUpload(bucket, name, roles, room);
+    if (existing) throw fileNotFound(existing.path);
+    return null;
+  }
+
+  /** PUT's preconditions, once the caller may act: If-None-Match: * creates only, If-Match replaces only that version; a mount is not replaced here. */
+  function assertPutPreconditions(input: UploadInput, path: string, existing: Reached | null): void {
+    if (existing && input.ifNoneMatch?.trim() === '*')
+      throw conflict('file_exists', `A file ${JSON.stringify(path)} exists already (If-None-Match: *).`);
+    if (input.ifMatch && (!existing || !etagMatches(input.ifMatch, etagOf(existing.file.sha256)))) {
+      throw new AppError('precondition_failed', 412, `${JSON.stringify(path)} is not at the version If-Match names: fetch it again.`);
+    }
+    if (existing?.mount)
+      throw conflict('file_is_mounted', `${JSON.stringify(path)} is a mounted user file: its owner replaces it in their own bucket.`);
   }
 
   /** Roles for a read: an active member's, a visitor's on a public resource; members-only outsiders see nothing. */
@@ -237,6 +272,14 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       const me = caller.principal.id;
       const resource = scope.kind === 'resource' ? await loadResource(prisma, caller, scope.resourceId) : null;
       const bucket = bucketOf(schema, scope.bucket, resource ? { kind: 'resource', type: resource.type } : { kind: 'user' });
+      // Fail before streaming what could not be stored or paid for; the transaction checks again.
+      // RFC 9110 §13.2.1: who may do this, then what is sent, and only then the preconditions.
+      const room = resource ? await roomOf(prisma, resource.id, scope.kind === 'resource' ? scope.roomId : undefined) : null;
+      let existing = await findAt(prisma, caller, scope, path);
+      if (resource) {
+        // A non-member of a public resource is judged as the member a first upload would make them.
+        existing = judgePut(bucket, scope.bucket, await readerRoles(prisma, schema, resource, me), existing, room, me);
+      }
       const contentType = input.contentType ? mediaType(input.contentType) : '';
       if (!input.contentType || !acceptsType(bucket.contentTypes, contentType)) {
         throw new AppError(
@@ -249,26 +292,13 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       if (input.contentLength !== null && input.contentLength > maxBytes) {
         throw new AppError('file_too_large', 413, `The file is larger than bucket ${scope.bucket} accepts (${maxBytes} bytes).`);
       }
-      // Fail before streaming what could not be stored or paid for; the transaction checks again.
-      const room = resource ? await roomOf(prisma, resource.id, scope.kind === 'resource' ? scope.roomId : undefined) : null;
-      const existing = await findAt(prisma, caller, scope, path);
-      if (existing && input.ifNoneMatch?.trim() === '*')
-        throw conflict('file_exists', `A file ${JSON.stringify(path)} exists already (If-None-Match: *).`);
-      if (input.ifMatch && (!existing || !etagMatches(input.ifMatch, etagOf(existing.file.sha256)))) {
-        throw new AppError('precondition_failed', 412, `${JSON.stringify(path)} is not at the version If-Match names: fetch it again.`);
-      }
-      if (existing?.mount)
-        throw conflict('file_is_mounted', `${JSON.stringify(path)} is a mounted user file: its owner replaces it in their own bucket.`);
-      if (resource) {
-        // A non-member of a public resource is judged as the member a first upload would make them.
-        const roles = await readerRoles(prisma, schema, resource, me);
-        if (existing) judge('update', bucket, scope.bucket, roles, existing, me);
-        else assertMayUpload(bucket, scope.bucket, roles, room);
-      }
+      assertPutPreconditions(input, path, existing);
       await metering.assertAffordable(caller, [
         { class: 'writes', quantity: 1 },
         { class: 'transfer', quantity: input.contentLength ?? 0 },
       ]);
+      // A resource's bytes at rest are its owner's to pay (docs/api.md §14.2).
+      if (resource) await metering.assertStorageCovered(null, caller, resource.id, input.contentLength ?? 0);
 
       const fileId = existing?.file.id ?? randomUUID();
       const key = newBlobKey(caller.deployment.id, fileId);
@@ -278,24 +308,16 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       try {
         const result = await deps.transaction(async tx => {
           let placeRoom: string | null = null;
-          const current = await findAt(tx, caller, scope, path, true);
-          if (current && input.ifNoneMatch?.trim() === '*')
-            throw conflict('file_exists', `A file ${JSON.stringify(path)} exists already (If-None-Match: *).`);
-          if (input.ifMatch && (!current || !etagMatches(input.ifMatch, etagOf(current.file.sha256)))) {
-            throw new AppError('precondition_failed', 412, `${JSON.stringify(path)} changed since the version If-Match names: fetch it again.`);
-          }
-          if (current?.mount) throw conflict('file_is_mounted', `${JSON.stringify(path)} is a mounted user file.`);
+          let current = await findAt(tx, caller, scope, path, true);
           if (resource) {
             const defaultRole = schema.resources[resource.type]?.defaultRole ?? 'reader';
             const writer = await writerRoles(tx, caller, resource, { joining: true, defaultRole, now, joins });
-            if (current) judge('update', bucket, scope.bucket, writer.roles, current, me);
-            else {
-              // Rule 9: a new file goes to the default room, or the room the scope names.
-              placeRoom = await roomOf(tx, resource.id, scope.kind === 'resource' ? scope.roomId : undefined);
-              assertMayUpload(bucket, scope.bucket, writer.roles, placeRoom);
-            }
+            // Rule 9: a new file goes to the default room, or the room the scope names.
+            placeRoom = await roomOf(tx, resource.id, scope.kind === 'resource' ? scope.roomId : undefined);
+            current = judgePut(bucket, scope.bucket, writer.roles, current, placeRoom, me);
             await writer.join?.();
           }
+          assertPutPreconditions(input, path, current);
           let row: FileRow;
           if (current) {
             row = await tx.file.update({
@@ -331,6 +353,7 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
             ],
             current ? 'files.update' : 'files.upload',
           );
+          if (resource) await metering.assertStorageCovered(tx, caller, resource.id, stored.size);
           for (const changes of joins) await changes.flush();
           return { row, replaced: current?.file.blobKey ?? null };
         });
@@ -576,7 +599,10 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
         const role = roleIn(writer.roles, null);
         if (!passesAccessRule(fileRule('upload', bucket.access), role, true, writer.roles.resourceRole))
           throw refused('upload', input.bucket, role, null);
-        if (await findAt(tx, caller, { kind: 'resource', resourceId: resource.id, bucket: input.bucket }, path, true)) {
+        const taken = await findAt(tx, caller, { kind: 'resource', resourceId: resource.id, bucket: input.bucket }, path, true);
+        // Rule 9: a file the caller cannot see is not named to them, not even as a conflict.
+        if (taken && hiddenFrom('read', bucket, writer.roles, taken)) throw fileNotFound(path);
+        if (taken) {
           throw conflict('file_exists', `A file ${JSON.stringify(path)} exists in bucket ${input.bucket} of this resource: link under another path.`);
         }
         await writer.join?.();

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PrincipalCaller } from '../domain/caller.js';
-import { type BudgetKey, budgetPeriod, payerOf } from '../domain/payer.js';
+import { type BudgetKey, type StorageHolder, budgetPeriod, payerOf, storagePayerOf } from '../domain/payer.js';
 import { type Usage, costMicros } from '../domain/pricing.js';
 import { z } from 'zod';
 import { usdToMicros } from '../config.js';
@@ -26,8 +26,21 @@ export type { Usage, UsageClass } from '../domain/pricing.js';
 export const budgetId = (key: BudgetKey): string =>
   `bud_${createHash('sha256').update(`${key.kind}\0${key.payerId}\0${key.appId}\0${key.key}`).digest('hex').slice(0, 24)}`;
 
-const paymentRequired = (reason: 'wallet' | 'env_budget' | 'app_budget', message: string, details: Record<string, unknown>) =>
+const paymentRequired = (reason: 'wallet' | 'env_budget' | 'app_budget' | 'storage', message: string, details: Record<string, unknown>) =>
   new AppError('payment_required', 402, message, { reason, ...details });
+
+/** A stored-bytes holder as SQL reads it: the answerable principal (null: the app) and the app's developer. */
+interface HolderFacts {
+  appDeveloperId: string;
+  principalId: string | null;
+  principalKind: string | null;
+  ownerId: string | null;
+}
+
+const storageHolderOf = (row: HolderFacts): StorageHolder => ({
+  principal: row.principalId ? { id: row.principalId, kind: row.principalKind === 'agent' ? 'agent' : 'user', ownerId: row.ownerId } : null,
+  appDeveloperId: row.appDeveloperId,
+});
 
 export function createMeteringService(deps: ServiceDeps, wallet: WalletService) {
   const { config } = deps;
@@ -250,35 +263,75 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
     },
 
     /**
-     * At-rest cost for one day (`now`'s UTC date), once per holder per day (the ledger's once key):
-     * a resource pays for its own rows (retain copies included) and its buckets' files; a user's
-     * own files are paid by that user's payer (a test user's developer, also for its agents; an
-     * agent's owner). At-rest cost accrues whatever the balance: the next metered operation of an
-     * empty wallet is refused.
+     * 402 `payment_required` (reason `storage`) when the wallet that pays for `resourceId`'s bytes
+     * at rest (its owner's, storagePayerOf) cannot cover one day of `bytes` more: a file upload
+     * checks it before it reads the body and again in its transaction. Nothing is charged here;
+     * the daily settlement charges what is held.
+     */
+    async assertStorageCovered(db: Tx | null, caller: PrincipalCaller, resourceId: string, bytes: number): Promise<void> {
+      if (!config.metering.enabled) return;
+      const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
+      if (cost === 0n) return;
+      const read = db ?? deps.prisma;
+      const [facts] = await read.$queryRaw<HolderFacts[]>`
+        SELECT a.developer_id AS "appDeveloperId", p.id AS "principalId", p.kind::text AS "principalKind", p.owner_id AS "ownerId"
+        FROM resources r JOIN deployments d ON d.id = r.deployment_id JOIN apps a ON a.id = d.app_id
+        LEFT JOIN principals p ON p.id = r.owner_principal
+        WHERE r.id = ${resourceId}`;
+      if (!facts) return;
+      const payer = storagePayerOf(storageHolderOf(facts));
+      const [wallet] = await read.$queryRaw<{ balance: bigint }[]>`SELECT balance_micros AS balance FROM wallets WHERE holder_id = ${payer.id}`;
+      // A developer who never used metering yet still has the starting credit coming.
+      const credit = payer.kind === 'developer' && !wallet ? config.metering.developerCreditMicros : 0n;
+      if ((wallet?.balance ?? 0n) + credit >= cost) return;
+      const own = payer.id === payerOf(caller).holder.id;
+      throw paymentRequired(
+        'storage',
+        own
+          ? `Your wallet pays for this resource's files at rest and is short of $${microsToUsd(cost)} for a day of this file: top it up, or delete files, to store more.`
+          : "This resource's files at rest are paid for by its owner's wallet, which cannot cover this file: the owner tops it up, or deletes files, before more can be stored.",
+        { resourceId, costUsd: microsToUsd(cost) },
+      );
+    },
+
+    /**
+     * At-rest cost for one day (`now`'s UTC date), once per payer and app environment per day (the
+     * ledger's once key). Every stored byte has one payer (storagePayerOf): a resource's bytes (its
+     * files, its rows, retain copies) its owner's, a user's own files that user's, an app-owned
+     * resource's the app's developer. At-rest cost accrues whatever the balance: the next metered
+     * operation of an empty wallet is refused, and so is an upload into a resource it pays for.
      */
     async settleStorage(now: Date = deps.now()): Promise<{ holders: number; chargedMicros: bigint }> {
       if (!config.metering.enabled) return { holders: 0, chargedMicros: 0n };
       const day = now.toISOString().slice(0, 10);
-      const held = await deps.prisma.$queryRaw<{ kind: 'resource' | 'principal' | 'developer'; holder: string; bytes: bigint }[]>`
+      const held = await deps.prisma.$queryRaw<(HolderFacts & { deploymentId: string; appId: string; env: string; bytes: bigint })[]>`
         WITH stored AS (
-          SELECT resource_id AS holder, 'resource' AS kind, size AS bytes FROM files WHERE resource_id IS NOT NULL
-          UNION ALL SELECT resource_id, 'resource', octet_length(data::text)::bigint FROM rows WHERE resource_id IS NOT NULL
-          UNION ALL
-          SELECT COALESCE(a.developer_id, p.owner_id, f.creator_id),
-                 CASE WHEN a.developer_id IS NOT NULL THEN 'developer' ELSE 'principal' END, f.size
-          FROM files f JOIN principals p ON p.id = f.creator_id
-          LEFT JOIN apps a ON COALESCE(p.owner_id, f.creator_id) LIKE 'test:%' AND a.id = split_part(COALESCE(p.owner_id, f.creator_id), ':', 2)
-          WHERE f.resource_id IS NULL
+          SELECT deployment_id, resource_id, CASE WHEN resource_id IS NULL THEN creator_id END AS creator_id, size AS bytes FROM files
+          UNION ALL SELECT deployment_id, resource_id, NULL, octet_length(data::text)::bigint FROM rows WHERE resource_id IS NOT NULL
+        ), held AS (
+          SELECT deployment_id, resource_id, creator_id, SUM(bytes)::bigint AS bytes FROM stored
+          WHERE resource_id IS NOT NULL OR creator_id IS NOT NULL GROUP BY deployment_id, resource_id, creator_id
         )
-        SELECT kind, holder, SUM(bytes)::bigint AS bytes FROM stored WHERE holder IS NOT NULL GROUP BY kind, holder`;
+        SELECT h.deployment_id AS "deploymentId", d.app_id AS "appId", d.env, a.developer_id AS "appDeveloperId",
+               p.id AS "principalId", p.kind::text AS "principalKind", p.owner_id AS "ownerId", h.bytes
+        FROM held h JOIN deployments d ON d.id = h.deployment_id JOIN apps a ON a.id = d.app_id
+        LEFT JOIN resources r ON r.id = h.resource_id
+        LEFT JOIN principals p ON p.id = COALESCE(r.owner_principal, h.creator_id)`;
+      const bills = new Map<string, { holder: ReturnType<typeof storagePayerOf>; appId: string; env: string; deploymentId: string; bytes: bigint }>();
+      for (const row of held) {
+        const holder = storagePayerOf(storageHolderOf(row));
+        const key = `${holder.id}:${row.deploymentId}`;
+        const bill = bills.get(key) ?? { holder, appId: row.appId, env: row.env, deploymentId: row.deploymentId, bytes: 0n };
+        bill.bytes += BigInt(row.bytes);
+        bills.set(key, bill);
+      }
       let holders = 0;
       let charged = 0n;
-      for (const { kind, holder, bytes } of held) {
+      for (const { holder, appId, env, deploymentId, bytes } of bills.values()) {
         const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
         if (cost === 0n) continue;
-        const inserted = await deps.transaction(tx =>
-          appendEntry(tx, { kind, id: holder }, -cost, { kind: 'storage', onceKey: `storage:${holder}:${day}`, quantity: bytes }, now),
-        );
+        const facts = { kind: 'storage', onceKey: `storage:${holder.id}:${deploymentId}:${day}`, appId, env, quantity: bytes };
+        const inserted = await deps.transaction(tx => appendEntry(tx, holder, -cost, facts, now));
         if (inserted) {
           holders++;
           charged += cost;

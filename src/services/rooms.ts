@@ -7,10 +7,20 @@
  */
 import { z } from 'zod';
 import type { PrincipalCaller } from '../domain/caller.js';
-import { type Role, isAdminPlus, outranks, rank, withinCeiling } from '../domain/roles.js';
+import {
+  type RoomActor,
+  type RoomMember,
+  decideRemoveGrant,
+  decideSetGrant,
+  listsEveryRoom,
+  requireRoomAdmin,
+  roomNotFound,
+  seesRoom,
+} from '../domain/room-grants.js';
+import { type Role, rank } from '../domain/roles.js';
 import { ROOM_NAME_MAX, effectiveRole, isDefaultRoom, isRoomIdShape } from '../domain/rooms.js';
 import { type StoredVisibility, rosterAccess } from '../domain/visibility.js';
-import { AppError, badRequest, conflict, forbidden, notFound, parseInput } from '../errors.js';
+import { AppError, badRequest, conflict, forbidden, parseInput } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { newId } from '../lib/secrets.js';
 import type { GrantEvent, GrantRowEvent } from '../realtime/event-bus.js';
@@ -29,15 +39,16 @@ export interface RoomEntry {
   id: string;
   name: string;
   isDefault: boolean;
-  /** The caller's own grant (for the default room: their resource role); null when they hold none. */
-  currentGrant: Role | null;
+  /** The caller's own grant, `{ role }` (spec 2.7; for the default room: their resource role); null when they hold none. */
+  currentGrant: { role: Role } | null;
   /** min(resource role, currentGrant): what the access rules see. */
   effectiveRole: Role | null;
   createdAt: Date;
 }
 
+/** One entry of a room's ACL (spec 2.7): the principal of the path's `:principal`, and their grant. */
 export interface RoomGrantEntry {
-  userId: string;
+  principalId: string;
   role: Role;
 }
 
@@ -45,7 +56,7 @@ export interface GrantResult {
   ok: true;
   resourceId: string;
   roomId: string;
-  userId: string;
+  principalId: string;
   role: Role | null;
 }
 
@@ -86,9 +97,7 @@ export const invalidRoom = (roomId: string, resourceId: string) =>
     'invalid_room',
     `${JSON.stringify(roomId.slice(0, 80))} is not a room of resource ${resourceId}: pass a room id from GET /v1/resources/${resourceId}/rooms.`,
   );
-const roomNotFound = (roomId: string) => notFound('room_not_found', `No room ${roomId} that you hold or administer in this resource.`);
 const defaultRoomImmutable = (what: string) => badRequest('default_room_immutable', `The default room cannot be ${what}.`);
-const notAdmin = () => forbidden('not_admin', 'This action needs the admin or owner role on the resource.');
 
 /**
  * `roomId` as a reference into `resourceId`: `null` for the default room (the resource id), the
@@ -182,7 +191,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
     id: room.id,
     name: room.name,
     isDefault: false,
-    currentGrant: grant,
+    currentGrant: grant && { role: grant },
     effectiveRole: effectiveRole(resourceRole, grant, false),
     createdAt: room.createdAt,
   });
@@ -191,34 +200,66 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
     id: resource.id,
     name: resource.name,
     isDefault: true,
-    currentGrant: role,
+    currentGrant: { role },
     effectiveRole: role,
     createdAt: resource.createdAt,
   });
 
-  /** Admin+ may assign up to their type ceiling, and never above their own effective role in the room when they hold a grant there. */
-  function requireGrantable(resourceType: string, rules: ReturnType<typeof typeRules>, actorRole: Role, ownGrant: Role | null, role: Role) {
-    if (!withinCeiling(rules.grant, actorRole, role)) {
-      const ceiling = rules.grant[actorRole];
-      throw new AppError(
-        'grant_ceiling',
-        403,
-        ceiling
-          ? `As ${actorRole} of this ${resourceType} you can grant at most the ${ceiling} role; '${role}' is above your grant ceiling.`
-          : `As ${actorRole} you cannot grant roles on this resource type.`,
-      );
-    }
-    const own = ownGrant && effectiveRole(actorRole, ownGrant, false);
-    if (own && rank(role) > rank(own)) {
-      throw new AppError('grant_ceiling', 403, `Your own role in this room is ${own}; you cannot grant '${role}', which is above it.`);
-    }
+  /** `principalId` in room `roomId` as the grant rules see them: resource role, grant and ceiling. */
+  async function roomMember(tx: Tx, resourceId: string, roomId: string, principalId: string): Promise<RoomMember> {
+    const membership = await tx.membership.findUnique({
+      where: { resourceId_principalId: { resourceId, principalId } },
+      select: {
+        role: true,
+        state: true,
+        grants: { where: { roomId }, select: { role: true } },
+        ceilings: { where: { roomId }, select: { role: true } },
+      },
+    });
+    if (membership?.state !== 'active') return { id: principalId, resourceRole: null, grant: null, ceiling: null };
+    return {
+      id: principalId,
+      resourceRole: membership.role,
+      grant: membership.grants[0]?.role ?? null,
+      ceiling: membership.ceilings[0]?.role ?? null,
+    };
   }
 
-  /** Peers and superiors (and always the owner) keep their grants; your own grant is yours to change. */
-  function requireOutranks(actorId: string, actorRole: Role, target: { id: string; role: Role }) {
-    if (target.id === actorId) return;
-    if (target.role === 'owner' || !outranks(actorRole, target.role)) {
-      throw forbidden('outranked', `You cannot change the room grant of a member whose role (${target.role}) is not below yours (${actorRole}).`);
+  /** The caller as an actor in the room: their resource role (active, checked by `change`), grant and ceiling. */
+  async function roomActor(tx: Tx, resourceId: string, roomId: string, principalId: string, resourceRole: Role): Promise<RoomActor> {
+    return { ...(await roomMember(tx, resourceId, roomId, principalId)), resourceRole };
+  }
+
+  /** Writes a grant decision: the grant row (with its rooms-feed event when it changed) and the ceiling. */
+  async function writeGrant(
+    tx: Tx,
+    where: { resourceId: string; deploymentId: string; roomId: string; principalId: string },
+    before: RoomMember,
+    after: { grant: Role | null; ceiling: Role | null },
+    events: GrantEvent[],
+  ): Promise<void> {
+    const { resourceId, deploymentId, roomId, principalId } = where;
+    const key = { roomId_principalId: { roomId, principalId } };
+    const now = deps.now();
+    if (after.grant === null && before.grant !== null) {
+      await tx.roomGrant.delete({ where: key });
+      events.push(grantEvent('delete', deploymentId, { resourceId, roomId, principalId, role: before.grant }));
+    } else if (after.grant !== null && after.grant !== before.grant) {
+      await tx.roomGrant.upsert({
+        where: key,
+        create: { roomId, principalId, resourceId, role: after.grant, createdAt: now },
+        update: { role: after.grant },
+      });
+      events.push(grantEvent(before.grant ? 'update' : 'insert', deploymentId, { resourceId, roomId, principalId, role: after.grant }));
+    }
+    if (after.ceiling !== before.ceiling) {
+      if (after.ceiling === null) await tx.roomCeiling.delete({ where: key });
+      else
+        await tx.roomCeiling.upsert({
+          where: key,
+          create: { roomId, principalId, resourceId, role: after.ceiling, createdAt: now },
+          update: { role: after.ceiling },
+        });
     }
   }
 
@@ -228,7 +269,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
       const { resource, role } = await readScope(caller, resourceId);
       const principalId = caller.principal.id;
       const rooms = await prisma.room.findMany({
-        where: { resourceId: resource.id, ...(isAdminPlus(role) ? {} : { grants: { some: { principalId } } }) },
+        where: { resourceId: resource.id, ...(listsEveryRoom(role) ? {} : { grants: { some: { principalId } } }) },
         select: { id: true, name: true, createdAt: true, grants: { where: { principalId }, select: { role: true } } },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       });
@@ -242,7 +283,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
       if (ref === null) return defaultEntry(resource, role);
       const room = await findRoom(prisma, resource.id, ref);
       const grant = await grantOf(prisma, room.id, caller.principal.id);
-      if (!grant && !isAdminPlus(role)) throw roomNotFound(roomId);
+      if (!seesRoom(role, grant)) throw roomNotFound(roomId);
       return entry(room, role, grant);
     },
 
@@ -250,8 +291,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
     async grants(caller: PrincipalCaller, resourceId: string, roomId: string): Promise<RoomGrantEntry[]> {
       const { resource, role } = await readScope(caller, resourceId);
       const ref = roomRef(resource.id, roomId);
-      if (!isAdminPlus(role))
-        throw forbidden('not_admin', 'Only admins and the owner see who holds a room; you can see your own role on the room itself.');
+      requireRoomAdmin(role, 'Only admins and the owner see who holds a room; you can see your own role on the room itself.');
       const byRank = (a: RoomGrantEntry, b: RoomGrantEntry) => rank(b.role) - rank(a.role);
       if (ref === null) {
         const members = await prisma.membership.findMany({
@@ -261,7 +301,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
           take: BOUNDED_LIST_TAKE,
         });
         const bounded = boundedList(members, 'members hold the default room', 'read their roles a page at a time with the members list.');
-        return bounded.map(m => ({ userId: m.principalId, role: m.role })).sort(byRank);
+        return bounded.map(m => ({ principalId: m.principalId, role: m.role })).sort(byRank);
       }
       await findRoom(prisma, resource.id, ref);
       const grants = await prisma.roomGrant.findMany({
@@ -271,7 +311,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
         take: BOUNDED_LIST_TAKE,
       });
       return boundedList(grants, 'grants in this room', 'remove grants the room no longer needs.')
-        .map(g => ({ userId: g.principalId, role: g.role }))
+        .map(g => ({ principalId: g.principalId, role: g.role }))
         .sort(byRank);
     },
 
@@ -294,7 +334,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
     create(caller: PrincipalCaller, resourceId: string, rawName: unknown): Promise<RoomEntry> {
       const name = parseRoomName(rawName);
       return change(caller, resourceId, async ({ tx, resource, role }) => {
-        if (!isAdminPlus(role)) throw notAdmin();
+        requireRoomAdmin(role);
         const count = await tx.room.count({ where: { resourceId: resource.id } });
         if (count >= MAX_ROOMS_PER_RESOURCE) {
           throw conflict('room_limit', `A resource holds at most ${MAX_ROOMS_PER_RESOURCE} rooms; delete an empty one first.`);
@@ -313,7 +353,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
       return change(caller, resourceId, async ({ tx, resource, role }) => {
         const ref = roomRef(resource.id, roomId);
         if (ref === null) throw defaultRoomImmutable('renamed');
-        if (!isAdminPlus(role)) throw notAdmin();
+        requireRoomAdmin(role);
         await findRoom(tx, resource.id, ref);
         const room = await tx.room.update({ where: { id: ref }, data: { name }, select: { id: true, name: true, createdAt: true } });
         return entry(room, role, await grantOf(tx, ref, caller.principal.id));
@@ -332,7 +372,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
         return await change(caller, resourceId, async ({ tx, resource, role, events }) => {
           const ref = roomRef(resource.id, roomId);
           if (ref === null) throw defaultRoomImmutable('deleted');
-          if (!isAdminPlus(role)) throw notAdmin();
+          requireRoomAdmin(role);
           await findRoom(tx, resource.id, ref);
           await tx.$queryRaw`SELECT id FROM rooms WHERE id = ${ref} FOR UPDATE`;
           const row = await tx.row.findFirst({ where: { roomId: ref }, select: { id: true } });
@@ -350,9 +390,10 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
     },
 
     /**
-     * PUT a grant: an idempotent upsert of `{ role }` (docs/api.md §10.3). Admin+; the subject
-     * must be an active member (409 not_resource_member); the role within your ceiling and your
-     * own role in the room (403 grant_ceiling); peers and superiors are not yours to change.
+     * PUT a grant: an idempotent upsert of `{ role }` (docs/api.md §10.3), decided by
+     * `decideSetGrant` (src/domain/room-grants.ts): admin+, within your type ceiling and your reach
+     * in the room (your own grant: within the ceiling set on you), the subject an active member,
+     * someone else's grant only below you. A grant on someone below you is also their ceiling.
      */
     async setGrant(caller: PrincipalCaller, resourceId: string, roomId: string, userId: string, role: Role): Promise<GrantResult> {
       // Read before the transaction: on the embedded database an outer query inside it would wait on it.
@@ -360,58 +401,36 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
       return change(caller, resourceId, async ({ tx, resource, role: actorRole, events }) => {
         const ref = roomRef(resource.id, roomId);
         if (ref === null) throw defaultRoomImmutable('granted: its grants are the resource roles (setRole)');
-        if (!isAdminPlus(actorRole)) throw notAdmin();
+        // Before the room lookup: a writer learns nothing of which room ids exist.
+        requireRoomAdmin(actorRole);
         await findRoom(tx, resource.id, ref);
-        const ownGrant = await grantOf(tx, ref, caller.principal.id);
-        requireGrantable(resource.type, typeRules(deployment, resource.type), actorRole, ownGrant, role);
-        const target = await tx.membership.findUnique({
-          where: { resourceId_principalId: { resourceId: resource.id, principalId: userId } },
-          select: { role: true, state: true },
-        });
-        if (target?.state !== 'active') {
-          throw conflict('not_resource_member', `${userId} is not an active member of this resource: invite them first, then grant the room.`);
-        }
-        requireOutranks(caller.principal.id, actorRole, { id: userId, role: target.role });
-        const key = { roomId_principalId: { roomId: ref, principalId: userId } };
-        const before = await tx.roomGrant.findUnique({ where: key, select: { role: true } });
-        if (before?.role !== role) {
-          await tx.roomGrant.upsert({
-            where: key,
-            create: { roomId: ref, principalId: userId, resourceId: resource.id, role, createdAt: deps.now() },
-            update: { role },
-          });
-          events.push(
-            grantEvent(before ? 'update' : 'insert', resource.deploymentId, { resourceId: resource.id, roomId: ref, principalId: userId, role }),
-          );
-        }
-        return { ok: true as const, resourceId: resource.id, roomId: ref, userId, role };
+        const actor = await roomActor(tx, resource.id, ref, caller.principal.id, actorRole);
+        const target = userId === actor.id ? actor : await roomMember(tx, resource.id, ref, userId);
+        const outcome = decideSetGrant({ actor, target, role, ceilings: typeRules(deployment, resource.type).grant, resourceType: resource.type });
+        const at = { resourceId: resource.id, deploymentId: resource.deploymentId, roomId: ref, principalId: userId };
+        await writeGrant(tx, at, target, outcome, events);
+        return { ok: true as const, resourceId: resource.id, roomId: ref, principalId: userId, role };
       });
     },
 
     /**
-     * DELETE a grant. Anyone may drop their own (leaving the room); admin+ drop others' below
-     * them. Idempotent: no grant is fine. The default room is left by leaving the resource.
+     * DELETE a grant (`decideRemoveGrant`): your own (leaving the room), or admin+ those below you.
+     * Idempotent: no grant is fine. A ceiling set on the holder stays. The default room is left
+     * by leaving the resource.
      */
     removeGrant(caller: PrincipalCaller, resourceId: string, roomId: string, userId: string): Promise<GrantResult> {
       return change(caller, resourceId, async ({ tx, resource, role: actorRole, events }) => {
         const ref = roomRef(resource.id, roomId);
         if (ref === null) throw defaultRoomImmutable('left: leave the resource instead');
         await findRoom(tx, resource.id, ref);
-        const self = userId === caller.principal.id;
-        if (!self && !isAdminPlus(actorRole)) {
-          if (!(await grantOf(tx, ref, caller.principal.id))) throw roomNotFound(roomId);
-          throw notAdmin();
+        const actor = await roomActor(tx, resource.id, ref, caller.principal.id, actorRole);
+        const target = userId === actor.id ? actor : await roomMember(tx, resource.id, ref, userId);
+        const outcome = decideRemoveGrant({ actor, target, roomId });
+        if (outcome) {
+          const at = { resourceId: resource.id, deploymentId: resource.deploymentId, roomId: ref, principalId: userId };
+          await writeGrant(tx, at, target, outcome, events);
         }
-        const key = { roomId_principalId: { roomId: ref, principalId: userId } };
-        const grant = await tx.roomGrant.findUnique({ where: key, select: { role: true, membership: { select: { role: true } } } });
-        if (!grant) {
-          if (self && !isAdminPlus(actorRole)) throw roomNotFound(roomId);
-          return { ok: true as const, resourceId: resource.id, roomId: ref, userId, role: null };
-        }
-        requireOutranks(caller.principal.id, actorRole, { id: userId, role: grant.membership.role });
-        await tx.roomGrant.delete({ where: key });
-        events.push(grantEvent('delete', resource.deploymentId, { resourceId: resource.id, roomId: ref, principalId: userId, role: grant.role }));
-        return { ok: true as const, resourceId: resource.id, roomId: ref, userId, role: null };
+        return { ok: true as const, resourceId: resource.id, roomId: ref, principalId: userId, role: null };
       });
     },
   };

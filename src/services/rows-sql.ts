@@ -11,8 +11,10 @@
  */
 import type { Condition, RowField, RowOrder } from '../domain/row-values.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { TABLE_NAME_PATTERN } from '../schema/index.js';
 
-const NAME = /^[a-z][a-zA-Z0-9_]{0,62}$/;
+/** Every table and column name the schema accepts (column names are the stricter pattern). */
+const NAME = TABLE_NAME_PATTERN;
 const DEPLOYMENT_ID = /^[a-z]+_[0-9a-f]{8,64}$/;
 
 /** A schema name or deployment id as an SQL string literal; anything off-pattern is a bug, not input. */

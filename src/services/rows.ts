@@ -22,6 +22,7 @@ import {
   visitorRole,
 } from '../domain/row-rules.js';
 import {
+  CREATOR_FIELD,
   type Condition,
   type RowData,
   type RowOrder,
@@ -173,7 +174,9 @@ const rowTable = (table: TableIR): RowTable => table;
 
 /**
  * A row as the caller sees it: id, the declared columns by name (absent ones null), timestamps
- * when declared, then who wrote it and where it sits (roomId at resource and type scope).
+ * when declared, then who wrote it and where it sits (roomId at resource and type scope). The
+ * server's creator is `_creatorId` (CREATOR_FIELD): no declared column can start with `_`, so an
+ * app's own `creatorId` column keeps its value.
  */
 function shape(row: SqlRow, binding: Binding, place: 'user' | 'resource' | 'type'): RowOut {
   const out: RowOut = { id: row.id };
@@ -182,7 +185,7 @@ function shape(row: SqlRow, binding: Binding, place: 'user' | 'resource' | 'type
     out.createdAt = row.created_at;
     out.updatedAt = row.updated_at;
   }
-  out.creatorId = row.creator_id;
+  out[CREATOR_FIELD] = row.creator_id;
   if (place !== 'user') out.roomId = row.room_id;
   if (place === 'type') out.resourceId = row.resource_id;
   return out;
@@ -205,7 +208,7 @@ function rowEvent(
     resourceId,
     roomId,
     previousRoomId,
-    creatorId: (row.creatorId as string | null) ?? null,
+    creatorId: (row[CREATOR_FIELD] as string | null) ?? null,
     // A top-level table's row is its author's own wherever it is seen (owned tables' rows are not).
     own: binding.kind !== 'owned',
     row,

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import team from '../../examples/team-schema.js';
-import type { SchemaIR } from '../../src/schema/index.js';
-import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { defineSchema, type SchemaIR } from '../../src/schema/index.js';
+import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 
 const available = await backends();
@@ -80,6 +80,8 @@ describe.each(available)('app schemas on $name', backend => {
     });
     expect(ir.tables.member_events).toMatchObject({ indexes: [['createdAt']], onOwnerDelete: 'tombstone' });
     expect(ir.tables.posts).toMatchObject({ ownedBy: null, access: { read: ['reader'], unlink: ['admin'] } });
+    // The README's bucket example: a single rule is a one-rule list, as for tables (issue 24 item 27).
+    expect(ir.buckets?.shared.access).toEqual({ upload: ['writer'] });
     expect(ir.resources.club.shares).toEqual([
       { table: 'posts', onMemberRemove: 'hide', access: null },
       { table: 'profiles', onMemberRemove: 'retain', access: null },
@@ -177,5 +179,98 @@ describe.each(available)('app schemas on $name', backend => {
       schema: edited(team, copy => withoutTeamTable(copy, 'member_notes')),
     });
     expect(res.errors[0].extensions).toMatchObject({ code: 'schema_drops_data', status: 409, details: { tables: ['member_notes'] } });
+  });
+});
+
+describe.each(available)('names as the product accepts them on $name (issue 25 item 14)', backend => {
+  let ctx: TestContext;
+  let s: Seed;
+
+  beforeAll(async () => {
+    ctx = await startTestApp({ database: await backend.create() });
+    s = await seed(ctx, ['alice']);
+  });
+  afterAll(() => ctx.close());
+
+  it('camelCase (and capitalised) table and bucket names deploy, index, and take rows and files', async () => {
+    const schema = defineSchema({
+      tables: {
+        chatMessages: table => table.text('body').notNull().timestamps().index(['body']),
+        Drafts: table => table.text('body'),
+      },
+      files: { userAvatars: { accept: ['text/*'] } },
+      resources: {
+        team: resource => {
+          resource.owns('teamPins', table => table.text('label').index(['label']));
+          resource.files('sharedDocs', { accept: ['text/*'], access: { upload: 'writer' } });
+        },
+      },
+    });
+    const deployed = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+    const { alice } = s.users;
+    const team = await createResource(alice, 'team', 'Names');
+    const query = (body: unknown) => alice.post('/v1/db/query', body);
+    for (const [scope, table, values] of [
+      [{ kind: 'user' }, 'chatMessages', { body: 'hi' }],
+      [{ kind: 'user' }, 'Drafts', { body: 'later' }],
+      [{ kind: 'resource', resourceId: team }, 'teamPins', { label: 'pinned' }],
+    ] as const) {
+      const inserted = await query({ scope, table, op: 'insert', values });
+      expect(inserted.status, JSON.stringify(inserted.body)).toBe(200);
+      const read = await query({ scope, table, op: 'select', where: Object.fromEntries(Object.entries(values)) });
+      expect(read.body.rows).toEqual([expect.objectContaining(values)]);
+    }
+    const put = (path: string) => alice.request('PUT', path, 'bytes', { 'content-type': 'text/plain' });
+    expect((await put('/v1/files/me/userAvatars/a.txt')).status).toBe(201);
+    expect((await put(`/v1/files/resources/${team}/sharedDocs/b.txt`)).status).toBe(201);
+    expect((await alice.get(`/v1/files/resources/${team}/sharedDocs`)).body.files.map((f: { path: string }) => f.path)).toEqual(['b.txt']);
+  });
+});
+
+describe('an app column named creatorId (issue 25 item 15)', () => {
+  let ctx: TestContext;
+  let s: Seed;
+
+  beforeAll(async () => {
+    ctx = await startTestApp();
+    s = await seed(ctx, ['alice', 'bob']);
+  });
+  afterAll(() => ctx.close());
+
+  it("deploys and keeps the app's value; the server's creator reads back as _creatorId and the creator rule uses it", async () => {
+    // The product's apps write their own creatorId on every push.
+    const schema = defineSchema({
+      resources: {
+        team: resource =>
+          resource.owns('posts', table => table.text('title').text('creatorId').notNull().access({ update: 'creator', delete: 'creator' })),
+      },
+    });
+    const deployed = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+    const { alice, bob } = s.users;
+    const team = await createResource(alice, 'team', 'Posts');
+    await addMember(alice, bob, team, 'writer');
+    const scope = { kind: 'resource', resourceId: team };
+    // Alice writes a row whose app-level creatorId names bob.
+    const inserted = await alice.post('/v1/db/query', { scope, table: 'posts', op: 'insert', values: { title: 'hi', creatorId: bob.id } });
+    expect(inserted.status, JSON.stringify(inserted.body)).toBe(200);
+    expect(inserted.body.rows[0]).toMatchObject({ title: 'hi', creatorId: bob.id, _creatorId: alice.id });
+    const read = await bob.post('/v1/db/query', { scope, table: 'posts', op: 'select', where: { creatorId: bob.id } });
+    expect(read.body.rows).toEqual([expect.objectContaining({ creatorId: bob.id, _creatorId: alice.id })]);
+    // The `creator` rule is the server's creator: bob's name in the app column gives him nothing.
+    const id = inserted.body.rows[0].id;
+    const byBob = await bob.post('/v1/db/query', { scope, table: 'posts', op: 'update', ids: [id], values: { title: 'mine' } });
+    expect(byBob.status).toBe(403);
+    const byAlice = await alice.post('/v1/db/query', { scope, table: 'posts', op: 'update', ids: [id], values: { creatorId: alice.id } });
+    expect(byAlice.body.rows[0]).toMatchObject({ creatorId: alice.id, _creatorId: alice.id });
+    // The server's field is never written.
+    const forged = await bob.post('/v1/db/query', {
+      scope,
+      table: 'posts',
+      op: 'insert',
+      values: { title: 'x', creatorId: 'x', _creatorId: alice.id },
+    });
+    expect(forged).toMatchObject({ status: 400, body: { error: 'column_not_writable' } });
   });
 });

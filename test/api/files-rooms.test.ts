@@ -20,11 +20,12 @@ const paths = (body: { files: { path: string }[] }) => body.files.map(f => f.pat
 
 beforeAll(async () => {
   ctx = await startTestApp();
-  s = await filesSeed(ctx, ['owner', 'bob', 'carol']);
-  const { owner, bob, carol } = s.users;
+  s = await filesSeed(ctx, ['owner', 'bob', 'carol', 'dave']);
+  const { owner, bob, carol, dave } = s.users;
   resource = await createResource(owner, 'room', 'Rooms of files');
   await addMember(owner, bob, resource, 'writer');
   await addMember(owner, carol, resource, 'writer');
+  await addMember(owner, dave, resource, 'reader');
   roomId = (await owner.post(`/v1/resources/${resource}/rooms`, { name: 'Private' })).body.id;
   const granted = await owner.request('PUT', `/v1/resources/${resource}/rooms/${roomId}/grants/${encodeURIComponent(bob.id)}`, { role: 'writer' });
   expect(granted.status).toBe(200);
@@ -122,6 +123,50 @@ describe('room deletion', () => {
       200,
     );
     expect((await owner.request('DELETE', `/v1/resources/${resource}/rooms/${room2}`)).status).toBe(200);
+  });
+});
+
+describe('rule 9: a write never reveals a file in a room you hold nothing in', () => {
+  const PRECONDITIONS: Record<string, string>[] = [{}, { 'if-none-match': '*' }, { 'if-match': '*' }, { 'if-match': '"0000"' }];
+  const answer = async (res: Response) => ({ status: res.status, body: await res.json() });
+  let hidden: string;
+
+  beforeAll(async () => {
+    hidden = `hidden-${Math.random().toString(36).slice(2, 8)}.txt`;
+    expect((await put(s.users.bob, `${base}/${hidden}?roomId=${roomId}`, 'bob only')).status).toBe(201);
+  });
+
+  it('PUT onto its path answers a writer 404 file_not_found, as GET does, whatever the preconditions', async () => {
+    const { carol } = s.users;
+    const read = await answer(await fileRequest(ctx, carol, 'GET', `${base}/${hidden}`));
+    expect(read).toMatchObject({ status: 404, body: { error: 'file_not_found' } });
+    for (const headers of PRECONDITIONS) {
+      const res = await fileRequest(ctx, carol, 'PUT', `${base}/${hidden}`, { body: 'mine', headers: { 'content-type': 'text/plain', ...headers } });
+      expect(await answer(res), JSON.stringify(headers)).toEqual(read);
+    }
+    expect(await (await fileRequest(ctx, s.users.bob, 'GET', `${base}/${hidden}?roomId=${roomId}`)).text()).toBe('bob only');
+  });
+
+  it('linking onto its path is 404 file_not_found too, not 409 file_exists', async () => {
+    const { carol } = s.users;
+    const own = await fileRequest(ctx, carol, 'PUT', '/v1/files/me/docs/note.txt', { body: 'n', headers: { 'content-type': 'text/plain' } });
+    const fileId = (await own.json()).id;
+    const onto = await carol.post('/v1/files/link', { resourceId: resource, bucket: 'attachments', fileId, path: hidden });
+    expect(onto).toMatchObject({ status: 404, body: { error: 'file_not_found' } });
+    const visible = await carol.post('/v1/files/link', { resourceId: resource, bucket: 'attachments', fileId, path: 'lobby.txt' });
+    expect(visible).toMatchObject({ status: 409, body: { error: 'file_exists' } });
+  });
+
+  it('a reader without the upload right is refused before any precondition: the same 403 on a free path and on a hidden one', async () => {
+    const { dave } = s.users;
+    const refusal = async (path: string, headers: Record<string, string>) =>
+      answer(await fileRequest(ctx, dave, 'PUT', `${base}/${path}`, { body: 'x', headers: { 'content-type': 'text/plain', ...headers } }));
+    const free = await refusal('free.txt', {});
+    expect(free).toMatchObject({ status: 403, body: { error: 'access_denied' } });
+    for (const headers of PRECONDITIONS) {
+      expect(await refusal('free.txt', headers), JSON.stringify(headers)).toEqual(free);
+      expect(await refusal(hidden, headers), JSON.stringify(headers)).toEqual(free);
+    }
   });
 });
 

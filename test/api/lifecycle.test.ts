@@ -365,8 +365,8 @@ describe('lifecycle policies', () => {
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         return res.body.rows;
       };
-      expect(await read('posts')).toEqual([expect.objectContaining({ id: post.id, body: bodyOf(post), creatorId: null, roomId: side.id })]);
-      expect(await read('photos')).toEqual([expect.objectContaining({ body: bodyOf(photo), creatorId: null, roomId: side.id })]);
+      expect(await read('posts')).toEqual([expect.objectContaining({ id: post.id, body: bodyOf(post), _creatorId: null, roomId: side.id })]);
+      expect(await read('photos')).toEqual([expect.objectContaining({ body: bodyOf(photo), _creatorId: null, roomId: side.id })]);
       expect((await read('notes')).map((r: { id: string }) => r.id)).toEqual([othersNote.id]);
       // Nothing anywhere names the account or its agent any more; other people's rows are as they were.
       expect(await db().row.count({ where: { creatorId: { in: [user.id, agent.body.id] } } })).toBe(0);

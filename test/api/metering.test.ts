@@ -5,6 +5,7 @@
  * changes nothing; concurrent charges never overdraw. Runs on both stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { type Seed, type TestContext, createResource, startTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { blobKeys, fileRequest, filesSeed } from './files.fixture.js';
@@ -174,19 +175,104 @@ describe.each(available)('metering on $name', backend => {
     }
   });
 
-  it('at rest: a day settles once per holder; a resource pays for its own rows', async () => {
+  it("at rest: a day settles once per payer; a resource's bytes are its owner's to pay (a test user's: the developer)", async () => {
     await prisma().wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 1_000_000n } });
     const day = new Date('2030-01-15T12:00:00Z');
     const first = await ctx.app.services.metering.settleStorage(day);
     expect(first.holders).toBeGreaterThan(0);
-    const entries = await prisma().walletEntry.findMany({ where: { resourceId: project, kind: 'storage' } });
-    expect(entries).toHaveLength(1);
+    // alice, a test user, owns the project: the developer who minted her pays for its rows at rest.
+    const entries = await prisma().walletEntry.findMany({ where: { developerId: s.developerId, kind: 'storage' } });
+    expect(entries).toEqual([expect.objectContaining({ appId: s.appId, env: 'dev', amountMicros: expect.any(BigInt) })]);
     expect(entries[0].amountMicros).toBeLessThan(0n);
+    expect(entries[0].quantity).toBeGreaterThan(0n);
+    // No resource holds a wallet nothing funds.
+    expect(await prisma().walletEntry.count({ where: { resourceId: { not: null } } })).toBe(0);
     expect((await ctx.app.services.metering.settleStorage(day)).holders).toBe(0);
-    expect(await prisma().walletEntry.count({ where: { resourceId: project, kind: 'storage' } })).toBe(1);
-    // The test user's agent's own file: its developer pays, as for the test user (no wallet of their own).
-    const held = await prisma().walletEntry.findMany({ where: { developerId: s.developerId, kind: 'storage' } });
-    expect(held.map(e => e.quantity)).toEqual([BigInt('held by an agent'.length)]);
+    // The test user's agent's own file is in the developer's entry too: no test user or agent pays.
     expect(await prisma().walletEntry.count({ where: { principalId: s.users.alice.id, kind: 'storage' } })).toBe(0);
+    expect(entries[0].quantity).toBeGreaterThan(BigInt('held by an agent'.length));
+    expect(await prisma().walletEntry.count({ where: { developerId: s.developerId, kind: 'storage' } })).toBe(1);
+  });
+});
+
+/**
+ * Issue 24 item 17: storage a resource holds is paid by its owner's wallet, and an upload into
+ * the resource is refused (402 payment_required, reason storage) while that wallet cannot pay, as
+ * any other shortfall is. The owner here is a person's agent, so the owner's wallet (the person's)
+ * is not the uploader's (a test user's developer).
+ */
+describe("a resource's bytes at rest are its owner's to pay", () => {
+  let ctx: TestContext;
+  let s: Seed;
+
+  beforeAll(async () => {
+    ctx = await startTestApp();
+    s = await filesSeed(ctx, ['alice']);
+  });
+  afterAll(() => ctx.close());
+
+  it('settles to the owner, and refuses uploads into the resource while the owner cannot pay', async () => {
+    const { prisma } = ctx.database;
+    const { services } = ctx.app;
+    const deployment = await prisma.deployment.findUniqueOrThrow({ where: { appId_env: { appId: s.appId, env: 'dev' } } });
+    const person = `usr_${randomBytes(8).toString('hex')}`;
+    await prisma.principal.create({ data: { id: person, kind: 'user', displayName: 'Owner' } });
+    const personCaller = {
+      type: 'principal' as const,
+      principal: { id: person, kind: 'user' as const, ownerId: null },
+      deployment: { id: deployment.id, appId: s.appId, env: 'dev' },
+      credential: 'provider' as const,
+      payer: null,
+    };
+    const agent = ctx.client((await services.principals.createAgent(personCaller, 'Owner bot')).token);
+    const resource = await createResource(agent, 'room', 'Owned by an agent');
+    const { alice } = s.users;
+    expect((await agent.post(`/v1/resources/${resource}/invite`, { userId: alice.id, role: 'writer' })).status).toBe(200);
+    expect((await alice.post(`/v1/resources/${resource}/accept`)).status).toBe(200);
+    const upload = (path: string) =>
+      fileRequest(ctx, alice, 'PUT', `/v1/files/resources/${resource}/attachments/${path}`, {
+        body: 'held bytes',
+        headers: { 'content-type': 'text/plain' },
+      });
+    const personBalance = async () => (await prisma.wallet.findUnique({ where: { holderId: person } }))?.balanceMicros ?? 0n;
+
+    await services.wallet.credit({ kind: 'principal', id: person }, 1_000_000n);
+    expect((await upload('a.txt')).status).toBe(201);
+    await services.metering.settleStorage(new Date('2030-02-01T12:00:00Z'));
+    const [entry] = await prisma.walletEntry.findMany({ where: { principalId: person, kind: 'storage' } });
+    expect(entry).toMatchObject({ appId: s.appId, env: 'dev', quantity: 10n });
+    expect(entry.amountMicros).toBeLessThan(0n);
+    expect(await prisma.walletEntry.count({ where: { resourceId: resource } })).toBe(0);
+
+    // At-rest charges take the owner's wallet below zero: the next upload into the resource is refused,
+    // though alice's own payer could pay for it, and it leaves nothing behind.
+    await prisma.wallet.update({ where: { holderId: person }, data: { balanceMicros: 0n } });
+    await services.metering.settleStorage(new Date('2030-02-02T12:00:00Z'));
+    expect(await personBalance()).toBeLessThan(0n);
+    const developerBalance = (await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros;
+    const blobs = await blobKeys(ctx);
+    const refused = await upload('b.txt');
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({ error: 'payment_required', reason: 'storage', resourceId: resource });
+    expect(await blobKeys(ctx)).toEqual(blobs);
+    expect(await prisma.file.count({ where: { resourceId: resource } })).toBe(1);
+    expect((await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros).toBe(developerBalance);
+    // A body of unknown length is refused too, once its size is known, with nothing kept.
+    const chunked = await fileRequest(ctx, alice, 'PUT', `/v1/files/resources/${resource}/attachments/c.txt`, {
+      body: new Blob(['streamed']).stream(),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(chunked.status).toBe(402);
+    expect(await blobKeys(ctx)).toEqual(blobs);
+
+    // Her own files are hers to pay for, and reads go on.
+    expect(
+      (await fileRequest(ctx, alice, 'PUT', '/v1/files/me/docs/mine.txt', { body: 'x', headers: { 'content-type': 'text/plain' } })).status,
+    ).toBe(201);
+    expect((await fileRequest(ctx, alice, 'GET', `/v1/files/resources/${resource}/attachments/a.txt`)).status).toBe(200);
+
+    // Once the owner pays, uploads go on.
+    await services.wallet.credit({ kind: 'principal', id: person }, 1_000_000n);
+    expect((await upload('b.txt')).status).toBe(201);
   });
 });

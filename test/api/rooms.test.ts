@@ -61,7 +61,7 @@ describe('docs/api.md §10.1 the default room (rule 1)', () => {
     const id = await team();
     const list = await s.users.carol.get(rooms(id));
     expect(list.status).toBe(200);
-    expect(list.body.rooms).toEqual([{ id, name: 'Team', isDefault: true, currentGrant: 'writer', effectiveRole: 'writer' }]);
+    expect(list.body.rooms).toEqual([{ id, name: 'Team', isDefault: true, currentGrant: { role: 'writer' }, effectiveRole: 'writer' }]);
     expect((await s.users.carol.get(room(id, id))).body).toEqual(list.body.rooms[0]);
   });
 
@@ -82,10 +82,10 @@ describe('docs/api.md §10.1 the default room (rule 1)', () => {
     await alice.post(`/v1/resources/${id}/invite`, { userId: (await s.user('pending-default')).id });
     const acl = await bob.get(`${room(id, id)}/grants`);
     expect(acl.body.grants).toEqual([
-      { userId: alice.id, role: 'owner' },
-      { userId: bob.id, role: 'admin' },
-      { userId: carol.id, role: 'writer' },
-      { userId: dave.id, role: 'reader' },
+      { principalId: alice.id, role: 'owner' },
+      { principalId: bob.id, role: 'admin' },
+      { principalId: carol.id, role: 'writer' },
+      { principalId: dave.id, role: 'reader' },
     ]);
     expectError(await carol.get(`${room(id, id)}/grants`), 403, 'not_admin');
   });
@@ -125,7 +125,7 @@ describe('docs/api.md §10.2 room records', () => {
     const b = await createRoom(alice, id, 'B');
     await setGrant(alice, id, a, carol.id, 'writer');
     await setGrant(alice, id, b, bob.id, 'reader');
-    const names = async (as: User) => (await as.get(rooms(id))).body.rooms.map((r: any) => `${r.name}:${r.currentGrant}`);
+    const names = async (as: User) => (await as.get(rooms(id))).body.rooms.map((r: any) => `${r.name}:${r.currentGrant?.role ?? null}`);
     expect(await names(alice)).toEqual(['Team:owner', 'A:null', 'B:null']);
     expect(await names(bob)).toEqual(['Team:admin', 'A:null', 'B:reader']);
     expect(await names(carol)).toEqual(['Team:writer', 'A:writer']);
@@ -139,7 +139,7 @@ describe('docs/api.md §10.2 room records', () => {
     await setGrant(alice, id, a, carol.id, 'reader');
     expect((await alice.get(room(id, a))).body).toMatchObject({ id: a, name: 'A', currentGrant: null, effectiveRole: null });
     expect((await bob.get(room(id, a))).status).toBe(200);
-    expect((await carol.get(room(id, a))).body).toMatchObject({ currentGrant: 'reader', effectiveRole: 'reader' });
+    expect((await carol.get(room(id, a))).body).toMatchObject({ currentGrant: { role: 'reader' }, effectiveRole: 'reader' });
     expectError(await dave.get(room(id, a)), 404, 'room_not_found');
     // The same answer as a room id that exists nowhere.
     expectError(await dave.get(room(id, 'room_00000000000000000000')), 404, 'room_not_found');
@@ -165,6 +165,7 @@ describe('docs/api.md §10.2 room records', () => {
     expect((await bob.request('DELETE', room(id, a))).body).toEqual({ ok: true });
     expectError(await alice.get(room(id, a)), 404, 'room_not_found');
     expect(await ctx.database.prisma.roomGrant.count({ where: { roomId: a } })).toBe(0);
+    expect(await ctx.database.prisma.roomCeiling.count({ where: { roomId: a } })).toBe(0);
     expectError(await bob.request('DELETE', room(id, a)), 404, 'room_not_found');
   });
 
@@ -206,7 +207,7 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     const { alice, carol } = s.users;
     const a = await createRoom(alice, id);
     const put = await setGrant(alice, id, a, carol.id, 'reader');
-    expect(put.body).toEqual({ ok: true, resourceId: id, roomId: a, userId: carol.id, role: 'reader' });
+    expect(put.body).toEqual({ ok: true, resourceId: id, roomId: a, principalId: carol.id, role: 'reader' });
     expect((await setGrant(alice, id, a, carol.id, 'reader')).body).toEqual(put.body);
     expect((await setGrant(alice, id, a, carol.id, 'writer')).body.role).toBe('writer');
     expect(await ctx.database.prisma.roomGrant.findMany({ where: { roomId: a }, select: { principalId: true, role: true } })).toEqual([
@@ -255,6 +256,31 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     expectError(await s.users.dave.request('PUT', grant(id, a, dave.id), { role: 'reader' }), 403, 'not_admin');
   });
 
+  it('a narrowing by a superior holds: dropping it and granting yourself anew escapes nothing', async () => {
+    const id = await team();
+    const { alice, bob, carol } = s.users;
+    const r1 = await createRoom(alice, id, 'R1');
+    // The owner narrows bob (admin) to reader in R1.
+    expect((await setGrant(alice, id, r1, bob.id, 'reader')).status).toBe(200);
+    expectError(await setGrant(bob, id, r1, carol.id, 'writer'), 403, 'grant_ceiling');
+    expectError(await setGrant(bob, id, r1, bob.id, 'writer'), 403, 'grant_ceiling');
+    // Leaving the room is allowed, and keeps the ceiling.
+    expect((await bob.request('DELETE', grant(id, r1, bob.id))).body).toEqual({ ok: true });
+    expectError(await setGrant(bob, id, r1, bob.id, 'writer'), 403, 'grant_ceiling');
+    expectError(await setGrant(bob, id, r1, carol.id, 'writer'), 403, 'grant_ceiling');
+    expect(await ctx.database.prisma.roomGrant.findMany({ where: { roomId: r1 }, select: { principalId: true, role: true } })).toEqual([]);
+    // Coming back up to the ceiling is fine; reader grants are within reach.
+    expect((await setGrant(bob, id, r1, bob.id, 'reader')).status).toBe(200);
+    expect((await setGrant(bob, id, r1, carol.id, 'reader')).status).toBe(200);
+    // Only someone who outranks bob moves the ceiling.
+    expect((await setGrant(alice, id, r1, bob.id, 'writer')).status).toBe(200);
+    expect((await setGrant(bob, id, r1, carol.id, 'writer')).status).toBe(200);
+    // In another room, bob's own choices are his: no ceiling there.
+    const r2 = await createRoom(alice, id, 'R2');
+    expect((await setGrant(bob, id, r2, bob.id, 'reader')).status).toBe(200);
+    expect((await setGrant(bob, id, r2, bob.id, 'writer')).status).toBe(200);
+  });
+
   it('peers and superiors keep their grants: 403 outranked; your own is yours', async () => {
     const id = await team();
     const { alice, bob, carol } = s.users;
@@ -293,12 +319,12 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     await setGrant(alice, id, a, bob.id, 'reader');
     expect((await bob.get(`${room(id, a)}/grants`)).body).toEqual({
       grants: [
-        { userId: carol.id, role: 'writer' },
-        { userId: bob.id, role: 'reader' },
+        { principalId: carol.id, role: 'writer' },
+        { principalId: bob.id, role: 'reader' },
       ],
     });
     expectError(await carol.get(`${room(id, a)}/grants`), 403, 'not_admin');
-    expect((await carol.get(room(id, a))).body.currentGrant).toBe('writer');
+    expect((await carol.get(room(id, a))).body.currentGrant).toEqual({ role: 'writer' });
   });
 });
 
@@ -310,8 +336,8 @@ describe('docs/api.md §10.3 effective role = min(resource role, grant)', () => 
     // dave first: narrowed to reader in the room, alice could grant no more than reader there.
     await setGrant(alice, id, a, dave.id, 'writer');
     await setGrant(alice, id, a, alice.id, 'reader');
-    expect((await alice.get(room(id, a))).body).toMatchObject({ currentGrant: 'reader', effectiveRole: 'reader' });
-    expect((await dave.get(room(id, a))).body).toMatchObject({ currentGrant: 'writer', effectiveRole: 'reader' });
+    expect((await alice.get(room(id, a))).body).toMatchObject({ currentGrant: { role: 'reader' }, effectiveRole: 'reader' });
+    expect((await dave.get(room(id, a))).body).toMatchObject({ currentGrant: { role: 'writer' }, effectiveRole: 'reader' });
     const b = await createRoom(alice, id, 'B');
     expect((await alice.get(room(id, b))).body).toMatchObject({ currentGrant: null, effectiveRole: null });
     expectError(await carol.get(room(id, b)), 404, 'room_not_found');
@@ -325,7 +351,7 @@ describe('docs/api.md §10.3 effective role = min(resource role, grant)', () => 
     await setGrant(alice, id, a, carol.id, 'writer');
     await setGrant(alice, id, b, carol.id, 'writer');
     await alice.post(`/v1/resources/${id}/setRole`, { userId: carol.id, role: 'reader' });
-    const roles = async () => (await carol.get(rooms(id))).body.rooms.map((r: any) => `${r.currentGrant}/${r.effectiveRole}`);
+    const roles = async () => (await carol.get(rooms(id))).body.rooms.map((r: any) => `${r.currentGrant.role}/${r.effectiveRole}`);
     expect(await roles()).toEqual(['reader/reader', 'writer/reader', 'writer/reader']);
     await alice.post(`/v1/resources/${id}/setRole`, { userId: carol.id, role: 'writer' });
     expect(await roles()).toEqual(['writer/writer', 'writer/writer', 'writer/writer']);
@@ -337,9 +363,12 @@ describe('docs/api.md §10.3 effective role = min(resource role, grant)', () => 
     const a = await createRoom(alice, id);
     await setGrant(alice, id, a, carol.id, 'writer');
     await setGrant(alice, id, a, dave.id, 'reader');
+    expect(await ctx.database.prisma.roomCeiling.count({ where: { roomId: a } })).toBe(2);
     await carol.post(`/v1/resources/${id}/leave`);
     await alice.post(`/v1/resources/${id}/remove`, { userId: dave.id });
     expect(await ctx.database.prisma.roomGrant.count({ where: { roomId: a } })).toBe(0);
+    // The ceilings the owner set go with the memberships: rejoining starts afresh.
+    expect(await ctx.database.prisma.roomCeiling.count({ where: { roomId: a } })).toBe(0);
     await addMember(alice, carol, id, 'writer');
     expect((await carol.get(rooms(id))).body.rooms).toHaveLength(1);
   });
@@ -429,7 +458,7 @@ describe('docs/api.md §10.4 GET /v1/resources/grants', () => {
 });
 
 describe('docs/api.md §10 over GraphQL', () => {
-  const ROOM = 'id name isDefault currentGrant effectiveRole createdAt';
+  const ROOM = 'id name isDefault currentGrant { role } effectiveRole createdAt';
 
   it('every operation, with the same codes in extensions', async () => {
     const id = await team();
@@ -444,18 +473,19 @@ describe('docs/api.md §10 over GraphQL', () => {
     const renamed = await alice.gql(`mutation($id: ID!, $r: ID!) { renameRoom(resourceId: $id, roomId: $r, name: "H") { name } }`, { id, r: roomId });
     expect(renamed.data.renameRoom.name).toBe('H');
     const granted = await alice.gql(
-      `mutation($id: ID!, $r: ID!, $u: ID!) { setRoomGrant(resourceId: $id, roomId: $r, userId: $u, role: writer) { ok resourceId roomId userId role } }`,
+      `mutation($id: ID!, $r: ID!, $u: ID!) { setRoomGrant(resourceId: $id, roomId: $r, userId: $u, role: writer) { ok resourceId roomId principalId role } }`,
       { id, r: roomId, u: carol.id },
     );
-    expect(granted.data.setRoomGrant).toEqual({ ok: true, resourceId: id, roomId, userId: carol.id, role: 'writer' });
-    expect((await carol.gql(`query($id: ID!, $r: ID!) { room(resourceId: $id, roomId: $r) { currentGrant } }`, { id, r: roomId })).data.room).toEqual(
-      {
-        currentGrant: 'writer',
-      },
-    );
+    expect(granted.data.setRoomGrant).toEqual({ ok: true, resourceId: id, roomId, principalId: carol.id, role: 'writer' });
     expect(
-      (await alice.gql(`query($id: ID!, $r: ID!) { roomGrants(resourceId: $id, roomId: $r) { userId role } }`, { id, r: roomId })).data.roomGrants,
-    ).toEqual([{ userId: carol.id, role: 'writer' }]);
+      (await carol.gql(`query($id: ID!, $r: ID!) { room(resourceId: $id, roomId: $r) { currentGrant { role } } }`, { id, r: roomId })).data.room,
+    ).toEqual({
+      currentGrant: { role: 'writer' },
+    });
+    expect(
+      (await alice.gql(`query($id: ID!, $r: ID!) { roomGrants(resourceId: $id, roomId: $r) { principalId role } }`, { id, r: roomId })).data
+        .roomGrants,
+    ).toEqual([{ principalId: carol.id, role: 'writer' }]);
     expect((await carol.gql('{ myRoomGrants { resourceId roomId role } }')).data.myRoomGrants).toContainEqual({
       resourceId: id,
       roomId,

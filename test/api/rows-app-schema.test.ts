@@ -46,7 +46,7 @@ describe('examples/team-schema.ts through the row store', () => {
       sequence: '9007199254740993',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
-      creatorId: bob.id,
+      _creatorId: bob.id,
       roomId: null,
     });
     // read: 'reader' is a threshold (docs/api.md §5.5): the writer who wrote it reads it too.

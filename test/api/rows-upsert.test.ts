@@ -72,7 +72,7 @@ describe.each(available)('upsert on $name', backend => {
     const a = await seen(carol, 'phone', 1);
     expect(a.status, JSON.stringify(a.body)).toBe(200);
     const b = await seen(carol, 'phone', 2);
-    expect(b.body.rows).toEqual([expect.objectContaining({ id: a.body.rows[0].id, seen: 2, creatorId: carol.id })]);
+    expect(b.body.rows).toEqual([expect.objectContaining({ id: a.body.rows[0].id, seen: 2, _creatorId: carol.id })]);
     const c = await seen(carol, 'laptop', 3);
     expect(c.body.rows[0].id).not.toBe(a.body.rows[0].id);
     expect(await charges()).toBe(before + 3);
@@ -121,7 +121,7 @@ describe.each(available)('upsert on $name', backend => {
       id: hidden.id,
       note: 'edited',
     });
-    expect((await upsert(bob, inResource(p), 'handles', { name: 'free', note: 'bob' }, 'name')).body.rows[0]).toMatchObject({ creatorId: bob.id });
+    expect((await upsert(bob, inResource(p), 'handles', { name: 'free', note: 'bob' }, 'name')).body.rows[0]).toMatchObject({ _creatorId: bob.id });
   });
 
   it('a conflicting row in another room is outside a default-room write: 409, as an insert', async () => {

@@ -49,7 +49,7 @@ describe('docs/api.md §11.1 one operation shape over REST', () => {
       ref: null,
       createdAt: expect.any(String),
       updatedAt: row.createdAt,
-      creatorId: s.users.alice.id,
+      _creatorId: s.users.alice.id,
       roomId: null,
     });
     expect(new Date(row.createdAt).toISOString()).toBe(row.createdAt);
@@ -109,7 +109,7 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
     ['an undeclared column', { title: 't', colour: 'red' }, 'unknown_column'],
     ['id is the server’s', { title: 't', id: '00000000-0000-4000-8000-000000000000' }, 'column_not_writable'],
     ['createdAt is the server’s', { title: 't', createdAt: '2026-01-01T00:00:00Z' }, 'column_not_writable'],
-    ['creatorId is the server’s', { title: 't', creatorId: 'someone' }, 'column_not_writable'],
+    ['_creatorId is the server’s', { title: 't', _creatorId: 'someone' }, 'column_not_writable'],
     ['roomId is virtual', { title: 't', roomId: null }, 'virtual_room_id'],
   ])('§11.3: %s (400 %s)', async (_, values, code) => {
     const res = await bad(values);

@@ -115,7 +115,7 @@ describe('roomsLive', () => {
     const feed = await live(bob);
     await alice.post(`/v1/resources/${id}/setRole`, { userId: bob.id, role: 'reader' });
     expect(await feed.quiet(300)).toBe(true);
-    expect((await bob.get(`/v1/resources/${id}/rooms/${a}`)).body).toMatchObject({ currentGrant: 'writer', effectiveRole: 'reader' });
+    expect((await bob.get(`/v1/resources/${id}/rooms/${a}`)).body).toMatchObject({ currentGrant: { role: 'writer' }, effectiveRole: 'reader' });
     await feed.dispose();
   });
 

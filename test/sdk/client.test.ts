@@ -174,14 +174,19 @@ describe('rooms and grants', () => {
     expect(created).toMatchObject({ name: 'Design', isDefault: false, currentGrant: null, resourceId: id });
     expect(created.id).toMatch(/^room_/);
     const rooms = await project.rooms.list();
-    expect(rooms.map(r => [r.id, r.isDefault])).toEqual([
-      [id, true],
-      [created.id, false],
+    expect(rooms.map(r => [r.id, r.isDefault, r.currentGrant])).toEqual([
+      [id, true, { role: 'owner' }],
+      [created.id, false, null],
     ]);
     const room = sdk.alice.room(created.id, id);
     expect(await room.rename('Design 2')).toMatchObject({ name: 'Design 2' });
-    expect(await room.grants.set(sdk.bob.userId, 'reader')).toMatchObject({ ok: true, roomId: created.id, userId: sdk.bob.userId, role: 'reader' });
-    expect(await room.grants.list()).toEqual([{ userId: sdk.bob.userId, role: 'reader' }]);
+    expect(await room.grants.set(sdk.bob.userId, 'reader')).toMatchObject({
+      ok: true,
+      roomId: created.id,
+      principalId: sdk.bob.userId,
+      role: 'reader',
+    });
+    expect(await room.grants.list()).toEqual([{ principalId: sdk.bob.userId, role: 'reader' }]);
     expect(await sdk.bob.rooms.grants()).toContainEqual({ resourceId: id, roomId: created.id, role: 'reader' });
     expect(await sdk.bob.resource(id).room(created.id).get()).toMatchObject({ effectiveRole: 'reader' });
     expect(await room.grants.remove(sdk.bob.userId)).toEqual({ ok: true });
@@ -202,7 +207,7 @@ describe('tables (the row store)', () => {
   it('user scope: insert, select with filters, order, limit, after, page, maybeSingle, update, delete', async () => {
     const notes = sdk.carol.table('notes');
     const one = await notes.insert({ title: 'a', slug: 'sdk-a' });
-    expect(one).toMatchObject({ title: 'a', pinned: false, creatorId: sdk.carol.userId });
+    expect(one).toMatchObject({ title: 'a', pinned: false, _creatorId: sdk.carol.userId });
     const many = await notes.insert([
       { title: 'b', slug: 'sdk-b' },
       { title: 'c', slug: 'sdk-c', pinned: true },

@@ -17,7 +17,7 @@ import * as types from './graphql.js';
 type Documents = {
     "\n  fragment MeFields on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n  }\n": typeof types.MeFieldsFragmentDoc,
     "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": typeof types.ResourceFieldsFragmentDoc,
-    "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n  }\n": typeof types.RoomFieldsFragmentDoc,
+    "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant { role }\n    effectiveRole\n  }\n": typeof types.RoomFieldsFragmentDoc,
     "\n  fragment DbResultFields on DbResult {\n    op\n    rows\n    nextCursor\n  }\n": typeof types.DbResultFieldsFragmentDoc,
     "\n  fragment TransitionFields on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": typeof types.TransitionFieldsFragmentDoc,
     "\n      mutation CreateResource($input: CreateResourceInput!) {\n        result: createResource(input: $input) { ...ResourceFields }\n      }\n    ": typeof types.CreateResourceDocument,
@@ -31,8 +31,8 @@ type Documents = {
     "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    ": typeof types.RoomDocument,
     "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    ": typeof types.RenameRoomDocument,
     "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    ": typeof types.DeleteRoomDocument,
-    "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }\n      }\n    ": typeof types.RoomGrantsDocument,
-    "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n      }\n    ": typeof types.SetRoomGrantDocument,
+    "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n      }\n    ": typeof types.RoomGrantsDocument,
+    "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n      }\n    ": typeof types.SetRoomGrantDocument,
     "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    ": typeof types.RemoveRoomGrantDocument,
     "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    ": typeof types.ResourceDocument,
     "\n      query Members($id: ID!, $limit: Int, $cursor: String) {\n        result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n          members { userId role state kind ownerId ownerHandle ownerDisplayName }\n          nextCursor\n        }\n      }\n    ": typeof types.MembersDocument,
@@ -73,7 +73,7 @@ type Documents = {
 const documents: Documents = {
     "\n  fragment MeFields on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n  }\n": types.MeFieldsFragmentDoc,
     "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": types.ResourceFieldsFragmentDoc,
-    "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n  }\n": types.RoomFieldsFragmentDoc,
+    "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant { role }\n    effectiveRole\n  }\n": types.RoomFieldsFragmentDoc,
     "\n  fragment DbResultFields on DbResult {\n    op\n    rows\n    nextCursor\n  }\n": types.DbResultFieldsFragmentDoc,
     "\n  fragment TransitionFields on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": types.TransitionFieldsFragmentDoc,
     "\n      mutation CreateResource($input: CreateResourceInput!) {\n        result: createResource(input: $input) { ...ResourceFields }\n      }\n    ": types.CreateResourceDocument,
@@ -87,8 +87,8 @@ const documents: Documents = {
     "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    ": types.RoomDocument,
     "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    ": types.RenameRoomDocument,
     "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    ": types.DeleteRoomDocument,
-    "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }\n      }\n    ": types.RoomGrantsDocument,
-    "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n      }\n    ": types.SetRoomGrantDocument,
+    "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n      }\n    ": types.RoomGrantsDocument,
+    "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n      }\n    ": types.SetRoomGrantDocument,
     "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    ": types.RemoveRoomGrantDocument,
     "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    ": types.ResourceDocument,
     "\n      query Members($id: ID!, $limit: Int, $cursor: String) {\n        result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n          members { userId role state kind ownerId ownerHandle ownerDisplayName }\n          nextCursor\n        }\n      }\n    ": types.MembersDocument,
@@ -138,7 +138,7 @@ export function graphql(source: "\n  fragment ResourceFields on Resource {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n  }\n"): typeof import('./graphql.js').RoomFieldsFragmentDoc;
+export function graphql(source: "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant { role }\n    effectiveRole\n  }\n"): typeof import('./graphql.js').RoomFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -194,11 +194,11 @@ export function graphql(source: "\n      mutation DeleteRoom($id: ID!, $roomId: 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }\n      }\n    "): typeof import('./graphql.js').RoomGrantsDocument;
+export function graphql(source: "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n      }\n    "): typeof import('./graphql.js').RoomGrantsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n      }\n    "): typeof import('./graphql.js').SetRoomGrantDocument;
+export function graphql(source: "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n      }\n    "): typeof import('./graphql.js').SetRoomGrantDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -104,7 +104,7 @@ export type MeFieldsFragment = { id: string, kind: PrincipalKind, handle: string
 
 export type ResourceFieldsFragment = { id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null };
 
-export type RoomFieldsFragment = { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null };
+export type RoomFieldsFragment = { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null };
 
 export type DbResultFieldsFragment = { op: DbOp, rows: Array<unknown> | null, nextCursor: string | null };
 
@@ -164,14 +164,14 @@ export type CreateRoomMutationVariables = Exact<{
 }>;
 
 
-export type CreateRoomMutation = { result: { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null } };
+export type CreateRoomMutation = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null } };
 
 export type RoomsQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RoomsQuery = { result: Array<{ id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null }> };
+export type RoomsQuery = { result: Array<{ id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null }> };
 
 export type RoomQueryVariables = Exact<{
   id: string | number;
@@ -179,7 +179,7 @@ export type RoomQueryVariables = Exact<{
 }>;
 
 
-export type RoomQuery = { result: { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null } };
+export type RoomQuery = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null } };
 
 export type RenameRoomMutationVariables = Exact<{
   id: string | number;
@@ -188,7 +188,7 @@ export type RenameRoomMutationVariables = Exact<{
 }>;
 
 
-export type RenameRoomMutation = { result: { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null } };
+export type RenameRoomMutation = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null } };
 
 export type DeleteRoomMutationVariables = Exact<{
   id: string | number;
@@ -204,7 +204,7 @@ export type RoomGrantsQueryVariables = Exact<{
 }>;
 
 
-export type RoomGrantsQuery = { result: Array<{ userId: string, role: Role }> };
+export type RoomGrantsQuery = { result: Array<{ principalId: string, role: Role }> };
 
 export type SetRoomGrantMutationVariables = Exact<{
   id: string | number;
@@ -214,7 +214,7 @@ export type SetRoomGrantMutationVariables = Exact<{
 }>;
 
 
-export type SetRoomGrantMutation = { result: { ok: boolean, resourceId: string, roomId: string, userId: string, role: Role | null } };
+export type SetRoomGrantMutation = { result: { ok: boolean, resourceId: string, roomId: string, principalId: string, role: Role | null } };
 
 export type RemoveRoomGrantMutationVariables = Exact<{
   id: string | number;
@@ -534,7 +534,9 @@ export const RoomFieldsFragmentDoc = new TypedDocumentString(`
   id
   name
   isDefault
-  currentGrant
+  currentGrant {
+    role
+  }
   effectiveRole
 }
     `, {"fragmentName":"RoomFields"}) as unknown as TypedDocumentString<RoomFieldsFragment, unknown>;
@@ -663,7 +665,9 @@ export const CreateRoomDocument = new TypedDocumentString(`
   id
   name
   isDefault
-  currentGrant
+  currentGrant {
+    role
+  }
   effectiveRole
 }`) as unknown as TypedDocumentString<CreateRoomMutation, CreateRoomMutationVariables>;
 export const RoomsDocument = new TypedDocumentString(`
@@ -676,7 +680,9 @@ export const RoomsDocument = new TypedDocumentString(`
   id
   name
   isDefault
-  currentGrant
+  currentGrant {
+    role
+  }
   effectiveRole
 }`) as unknown as TypedDocumentString<RoomsQuery, RoomsQueryVariables>;
 export const RoomDocument = new TypedDocumentString(`
@@ -689,7 +695,9 @@ export const RoomDocument = new TypedDocumentString(`
   id
   name
   isDefault
-  currentGrant
+  currentGrant {
+    role
+  }
   effectiveRole
 }`) as unknown as TypedDocumentString<RoomQuery, RoomQueryVariables>;
 export const RenameRoomDocument = new TypedDocumentString(`
@@ -702,7 +710,9 @@ export const RenameRoomDocument = new TypedDocumentString(`
   id
   name
   isDefault
-  currentGrant
+  currentGrant {
+    role
+  }
   effectiveRole
 }`) as unknown as TypedDocumentString<RenameRoomMutation, RenameRoomMutationVariables>;
 export const DeleteRoomDocument = new TypedDocumentString(`
@@ -715,7 +725,7 @@ export const DeleteRoomDocument = new TypedDocumentString(`
 export const RoomGrantsDocument = new TypedDocumentString(`
     query RoomGrants($id: ID!, $roomId: ID!) {
   result: roomGrants(resourceId: $id, roomId: $roomId) {
-    userId
+    principalId
     role
   }
 }
@@ -731,7 +741,7 @@ export const SetRoomGrantDocument = new TypedDocumentString(`
     ok
     resourceId
     roomId
-    userId
+    principalId
     role
   }
 }

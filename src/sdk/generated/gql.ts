@@ -16,7 +16,7 @@ import * as types from './graphql.js';
  */
 type Documents = {
     "\n  fragment SdkResource on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": typeof types.SdkResourceFragmentDoc,
-    "\n  fragment SdkRoom on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n    createdAt\n  }\n": typeof types.SdkRoomFragmentDoc,
+    "\n  fragment SdkRoom on Room {\n    id\n    name\n    isDefault\n    currentGrant { role }\n    effectiveRole\n    createdAt\n  }\n": typeof types.SdkRoomFragmentDoc,
     "\n  fragment SdkTransition on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": typeof types.SdkTransitionFragmentDoc,
     "\n  fragment SdkUser on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n    owner { id handle displayName }\n  }\n": typeof types.SdkUserFragmentDoc,
     "\n  query SdkMe {\n    result: me { ...SdkUser }\n  }\n": typeof types.SdkMeDocument,
@@ -43,8 +43,8 @@ type Documents = {
     "\n  query SdkRoom($id: ID!, $roomId: ID!) {\n    result: room(resourceId: $id, roomId: $roomId) { ...SdkRoom }\n  }\n": typeof types.SdkRoomDocument,
     "\n  mutation SdkRenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n    result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...SdkRoom }\n  }\n": typeof types.SdkRenameRoomDocument,
     "\n  mutation SdkDeleteRoom($id: ID!, $roomId: ID!) {\n    result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n  }\n": typeof types.SdkDeleteRoomDocument,
-    "\n  query SdkRoomGrants($id: ID!, $roomId: ID!) {\n    result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }\n  }\n": typeof types.SdkRoomGrantsDocument,
-    "\n  mutation SdkSetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n    result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n  }\n": typeof types.SdkSetRoomGrantDocument,
+    "\n  query SdkRoomGrants($id: ID!, $roomId: ID!) {\n    result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n  }\n": typeof types.SdkRoomGrantsDocument,
+    "\n  mutation SdkSetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n    result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n  }\n": typeof types.SdkSetRoomGrantDocument,
     "\n  mutation SdkRemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n    result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n  }\n": typeof types.SdkRemoveRoomGrantDocument,
     "\n  query SdkMyRoomGrants {\n    result: myRoomGrants { resourceId roomId role }\n  }\n": typeof types.SdkMyRoomGrantsDocument,
     "\n  query SdkDbSelect($input: DbSelectInput!) {\n    result: dbSelect(input: $input) { rows nextCursor }\n  }\n": typeof types.SdkDbSelectDocument,
@@ -59,7 +59,7 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  fragment SdkResource on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": types.SdkResourceFragmentDoc,
-    "\n  fragment SdkRoom on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n    createdAt\n  }\n": types.SdkRoomFragmentDoc,
+    "\n  fragment SdkRoom on Room {\n    id\n    name\n    isDefault\n    currentGrant { role }\n    effectiveRole\n    createdAt\n  }\n": types.SdkRoomFragmentDoc,
     "\n  fragment SdkTransition on MembershipResult {\n    ok\n    resourceId\n    state\n    role\n  }\n": types.SdkTransitionFragmentDoc,
     "\n  fragment SdkUser on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n    owner { id handle displayName }\n  }\n": types.SdkUserFragmentDoc,
     "\n  query SdkMe {\n    result: me { ...SdkUser }\n  }\n": types.SdkMeDocument,
@@ -86,8 +86,8 @@ const documents: Documents = {
     "\n  query SdkRoom($id: ID!, $roomId: ID!) {\n    result: room(resourceId: $id, roomId: $roomId) { ...SdkRoom }\n  }\n": types.SdkRoomDocument,
     "\n  mutation SdkRenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n    result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...SdkRoom }\n  }\n": types.SdkRenameRoomDocument,
     "\n  mutation SdkDeleteRoom($id: ID!, $roomId: ID!) {\n    result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n  }\n": types.SdkDeleteRoomDocument,
-    "\n  query SdkRoomGrants($id: ID!, $roomId: ID!) {\n    result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }\n  }\n": types.SdkRoomGrantsDocument,
-    "\n  mutation SdkSetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n    result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n  }\n": types.SdkSetRoomGrantDocument,
+    "\n  query SdkRoomGrants($id: ID!, $roomId: ID!) {\n    result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n  }\n": types.SdkRoomGrantsDocument,
+    "\n  mutation SdkSetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n    result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n  }\n": types.SdkSetRoomGrantDocument,
     "\n  mutation SdkRemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n    result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n  }\n": types.SdkRemoveRoomGrantDocument,
     "\n  query SdkMyRoomGrants {\n    result: myRoomGrants { resourceId roomId role }\n  }\n": types.SdkMyRoomGrantsDocument,
     "\n  query SdkDbSelect($input: DbSelectInput!) {\n    result: dbSelect(input: $input) { rows nextCursor }\n  }\n": types.SdkDbSelectDocument,
@@ -108,7 +108,7 @@ export function graphql(source: "\n  fragment SdkResource on Resource {\n    id\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment SdkRoom on Room {\n    id\n    name\n    isDefault\n    currentGrant\n    effectiveRole\n    createdAt\n  }\n"): typeof import('./graphql.js').SdkRoomFragmentDoc;
+export function graphql(source: "\n  fragment SdkRoom on Room {\n    id\n    name\n    isDefault\n    currentGrant { role }\n    effectiveRole\n    createdAt\n  }\n"): typeof import('./graphql.js').SdkRoomFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -216,11 +216,11 @@ export function graphql(source: "\n  mutation SdkDeleteRoom($id: ID!, $roomId: I
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query SdkRoomGrants($id: ID!, $roomId: ID!) {\n    result: roomGrants(resourceId: $id, roomId: $roomId) { userId role }\n  }\n"): typeof import('./graphql.js').SdkRoomGrantsDocument;
+export function graphql(source: "\n  query SdkRoomGrants($id: ID!, $roomId: ID!) {\n    result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n  }\n"): typeof import('./graphql.js').SdkRoomGrantsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation SdkSetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n    result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId userId role }\n  }\n"): typeof import('./graphql.js').SdkSetRoomGrantDocument;
+export function graphql(source: "\n  mutation SdkSetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n    result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n  }\n"): typeof import('./graphql.js').SdkSetRoomGrantDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

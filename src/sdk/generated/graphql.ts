@@ -112,7 +112,7 @@ export type VisibilityChoice =
 
 export type SdkResourceFragment = { id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null };
 
-export type SdkRoomFragment = { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null, createdAt: string };
+export type SdkRoomFragment = { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, createdAt: string, currentGrant: { role: Role } | null };
 
 export type SdkTransitionFragment = { ok: boolean, resourceId: string, state: MembershipState | null, role: Role | null };
 
@@ -274,14 +274,14 @@ export type SdkCreateRoomMutationVariables = Exact<{
 }>;
 
 
-export type SdkCreateRoomMutation = { result: { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null, createdAt: string } };
+export type SdkCreateRoomMutation = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, createdAt: string, currentGrant: { role: Role } | null } };
 
 export type SdkRoomsQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type SdkRoomsQuery = { result: Array<{ id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null, createdAt: string }> };
+export type SdkRoomsQuery = { result: Array<{ id: string, name: string, isDefault: boolean, effectiveRole: Role | null, createdAt: string, currentGrant: { role: Role } | null }> };
 
 export type SdkRoomQueryVariables = Exact<{
   id: string | number;
@@ -289,7 +289,7 @@ export type SdkRoomQueryVariables = Exact<{
 }>;
 
 
-export type SdkRoomQuery = { result: { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null, createdAt: string } };
+export type SdkRoomQuery = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, createdAt: string, currentGrant: { role: Role } | null } };
 
 export type SdkRenameRoomMutationVariables = Exact<{
   id: string | number;
@@ -298,7 +298,7 @@ export type SdkRenameRoomMutationVariables = Exact<{
 }>;
 
 
-export type SdkRenameRoomMutation = { result: { id: string, name: string, isDefault: boolean, currentGrant: Role | null, effectiveRole: Role | null, createdAt: string } };
+export type SdkRenameRoomMutation = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, createdAt: string, currentGrant: { role: Role } | null } };
 
 export type SdkDeleteRoomMutationVariables = Exact<{
   id: string | number;
@@ -314,7 +314,7 @@ export type SdkRoomGrantsQueryVariables = Exact<{
 }>;
 
 
-export type SdkRoomGrantsQuery = { result: Array<{ userId: string, role: Role }> };
+export type SdkRoomGrantsQuery = { result: Array<{ principalId: string, role: Role }> };
 
 export type SdkSetRoomGrantMutationVariables = Exact<{
   id: string | number;
@@ -324,7 +324,7 @@ export type SdkSetRoomGrantMutationVariables = Exact<{
 }>;
 
 
-export type SdkSetRoomGrantMutation = { result: { ok: boolean, resourceId: string, roomId: string, userId: string, role: Role | null } };
+export type SdkSetRoomGrantMutation = { result: { ok: boolean, resourceId: string, roomId: string, principalId: string, role: Role | null } };
 
 export type SdkRemoveRoomGrantMutationVariables = Exact<{
   id: string | number;
@@ -436,7 +436,9 @@ export const SdkRoomFragmentDoc = new TypedDocumentString(`
   id
   name
   isDefault
-  currentGrant
+  currentGrant {
+    role
+  }
   effectiveRole
   createdAt
 }
@@ -761,7 +763,9 @@ export const SdkCreateRoomDocument = new TypedDocumentString(`
   id
   name
   isDefault
-  currentGrant
+  currentGrant {
+    role
+  }
   effectiveRole
   createdAt
 }`) as unknown as TypedDocumentString<SdkCreateRoomMutation, SdkCreateRoomMutationVariables>;
@@ -775,7 +779,9 @@ export const SdkRoomsDocument = new TypedDocumentString(`
   id
   name
   isDefault
-  currentGrant
+  currentGrant {
+    role
+  }
   effectiveRole
   createdAt
 }`) as unknown as TypedDocumentString<SdkRoomsQuery, SdkRoomsQueryVariables>;
@@ -789,7 +795,9 @@ export const SdkRoomDocument = new TypedDocumentString(`
   id
   name
   isDefault
-  currentGrant
+  currentGrant {
+    role
+  }
   effectiveRole
   createdAt
 }`) as unknown as TypedDocumentString<SdkRoomQuery, SdkRoomQueryVariables>;
@@ -803,7 +811,9 @@ export const SdkRenameRoomDocument = new TypedDocumentString(`
   id
   name
   isDefault
-  currentGrant
+  currentGrant {
+    role
+  }
   effectiveRole
   createdAt
 }`) as unknown as TypedDocumentString<SdkRenameRoomMutation, SdkRenameRoomMutationVariables>;
@@ -817,7 +827,7 @@ export const SdkDeleteRoomDocument = new TypedDocumentString(`
 export const SdkRoomGrantsDocument = new TypedDocumentString(`
     query SdkRoomGrants($id: ID!, $roomId: ID!) {
   result: roomGrants(resourceId: $id, roomId: $roomId) {
-    userId
+    principalId
     role
   }
 }
@@ -833,7 +843,7 @@ export const SdkSetRoomGrantDocument = new TypedDocumentString(`
     ok
     resourceId
     roomId
-    userId
+    principalId
     role
   }
 }
