@@ -74,6 +74,11 @@ describe('storagePayerOf', () => {
       { principal: { id: 'agt_1', kind: 'agent', ownerId: 'usr_1' }, appDeveloperId: 'dev_9' },
       { kind: 'principal', id: 'usr_1' },
     ],
+    [
+      "a test user's agent's resource or files: the app's developer, as for the test user",
+      { principal: { id: 'agt_2', kind: 'agent', ownerId: 'test:app_1:alice' }, appDeveloperId: 'dev_9' },
+      { kind: 'developer', id: 'dev_9' },
+    ],
     ['a resource the app owns (_app, static): the developer', { principal: null, appDeveloperId: 'dev_9' }, { kind: 'developer', id: 'dev_9' }],
   ])('%s', (_what, holder, expected) => {
     expect(storagePayerOf(holder)).toEqual(expected);
