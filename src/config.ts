@@ -43,6 +43,8 @@ const schema = z.object({
   WS_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).max(100_000).default(FEED_LIMIT_DEFAULTS.maxSubscriptionsPerSocket),
   WS_MAX_SOCKETS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(100_000).default(FEED_LIMIT_DEFAULTS.maxSocketsPerPrincipal),
   WS_MAX_SOCKETS: z.coerce.number().int().min(1).max(1_000_000).default(FEED_LIMIT_DEFAULTS.maxSockets),
+  // Live row feeds on one resource, per process (README "Live feeds").
+  ROWS_LIVE_MAX_PER_RESOURCE: z.coerce.number().int().min(1).max(1_000_000).default(5000),
   // Gateway auth (README "Sign-in (gateway auth)").
   OIDC_ISSUER: z.url({ message: 'must be the absolute issuer URL of a Hydra-compatible provider' }).optional(),
   OIDC_ADMIN_URL: z.url({ message: "must be the absolute URL of the provider's admin API" }).optional(),
@@ -121,6 +123,8 @@ export interface Config {
   /** Pool size and transaction waits (openDatabase options). */
   database: { poolSize: number; transactionMaxWaitMs: number; transactionTimeoutMs: number };
   feeds: FeedLimits;
+  /** rowsLive subscriptions per resource on this process (src/services/rows-live.ts). */
+  rowsLive: { maxPerResource: number };
   auth: AuthConfig;
   files: FilesConfig;
   metering: MeteringConfig;
@@ -249,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSocketsPerPrincipal: c.WS_MAX_SOCKETS_PER_PRINCIPAL,
       maxSockets: c.WS_MAX_SOCKETS,
     },
+    rowsLive: { maxPerResource: c.ROWS_LIVE_MAX_PER_RESOURCE },
     auth: {
       issuer: c.OIDC_ISSUER?.replace(/\/$/, ''),
       adminUrl: c.OIDC_ADMIN_URL?.replace(/\/$/, ''),

@@ -15,6 +15,7 @@ import { createResourceDeletionService } from './resource-deletion.js';
 import { createResourceService } from './resources.js';
 import { createRoomService } from './rooms.js';
 import { createRowService } from './rows.js';
+import { createLiveRows } from './rows-live.js';
 import { createTokenService } from './tokens.js';
 import { createWalletService } from './wallet.js';
 
@@ -54,7 +55,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     rooms: createRoomService(deps, apps),
     rows,
     files: createFileService(deps, apps, metering, blobs),
-    feeds: createFeedService(deps, rows),
+    feeds: createFeedService(deps, createLiveRows(deps, rows, apps)),
   };
 }
 

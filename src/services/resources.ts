@@ -86,7 +86,8 @@ const CREATE_SQL = `WITH created AS (
     VALUES ($1, $2, $3, $4, $5::"Visibility", $6, $7, 1, $8::timestamp(3))
     RETURNING id)
   INSERT INTO memberships (resource_id, principal_id, role, state, created_at, updated_at)
-  SELECT id, $7, 'owner'::"Role", 'active'::"MembershipState", $8::timestamp(3), $9::timestamp(3) FROM created`;
+  SELECT id, $7, 'owner'::"Role", 'active'::"MembershipState", $8::timestamp(3), $9::timestamp(3) FROM created
+  RETURNING pg_current_xact_id()::text AS xid`;
 
 function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
   const live = row.state && (row.state === 'active' || (row.expires_at && new Date(row.expires_at) > now));
@@ -129,8 +130,8 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       const pair = compileVisibility(chosen);
       // Timestamps as UTC ISO text: the columns are timestamp without time zone, as Prisma writes them.
       const at = now.toISOString();
-      await deps
-        .query(CREATE_SQL, [
+      const [created] = await deps
+        .query<{ xid: string }>(CREATE_SQL, [
           id,
           deployment.id,
           input.type,
@@ -145,7 +146,8 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
           // The caller's account was deleted while this request ran (docs/api.md §8.2).
           throw violatesForeignKey(error, 'memberships_principal_id_fkey') ? accountDeleted() : error;
         });
-      deps.bus.publish([{ op: 'insert', deploymentId: deployment.id, row: memberRow(id, caller.principal.id, 'owner', 'active') }]);
+      // Stamped with its transaction (src/realtime/commit-order.ts).
+      deps.bus.publish([{ op: 'insert', deploymentId: deployment.id, row: memberRow(id, caller.principal.id, 'owner', 'active'), xid: created.xid }]);
       return {
         id,
         type: input.type,

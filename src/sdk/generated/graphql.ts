@@ -69,9 +69,11 @@ export type DbSelectInput = {
   where?: unknown;
 };
 
+/** insert, update, delete: a row; ready: the snapshot is complete, every later event is a change (row null). */
 export type FeedOp =
   | 'delete'
   | 'insert'
+  | 'ready'
   | 'update';
 
 export type MembershipState =
@@ -347,17 +349,17 @@ export type SdkMembersLiveSubscriptionVariables = Exact<{
 }>;
 
 
-export type SdkMembersLiveSubscription = { result: { op: FeedOp, row: { id: string, resourceId: string, userId: string, role: Role, state: MembershipState } } };
+export type SdkMembersLiveSubscription = { result: { op: FeedOp, row: { id: string, resourceId: string, userId: string, role: Role | null, state: MembershipState | null } | null } };
 
 export type SdkResourcesLiveSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SdkResourcesLiveSubscription = { result: { op: FeedOp, row: { id: string, resourceId: string, userId: string, role: Role, state: MembershipState } } };
+export type SdkResourcesLiveSubscription = { result: { op: FeedOp, row: { id: string, resourceId: string, userId: string, role: Role | null, state: MembershipState | null } | null } };
 
 export type SdkRoomsLiveSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SdkRoomsLiveSubscription = { result: { op: FeedOp, row: { resourceId: string, roomId: string, role: Role } } };
+export type SdkRoomsLiveSubscription = { result: { op: FeedOp, row: { resourceId: string, roomId: string, role: Role | null } | null } };
 
 export type SdkRowsLiveSubscriptionVariables = Exact<{
   input: DbSelectInput;
