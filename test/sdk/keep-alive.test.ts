@@ -1,6 +1,6 @@
 /**
  * The live connection's heartbeat (src/sdk/live.ts, `keepAlive` of createClient): a server that
- * stops answering pings is taken for dead and the feeds reconnect ('reconnecting' -> 'live'); one
+ * stops answering pings is taken for dead and the feeds reconnect ('offline' -> 'live'); one
  * that answers keeps its socket; `keepAlive: false` sends no pings. The server here is a minimal
  * graphql-transport-ws peer on `ws`, so it can be made silent, which the real one never is.
  */
@@ -44,6 +44,11 @@ async function fakeServer(pong: (connection: number) => boolean): Promise<FakeSe
     socket.on('message', data => {
       const message = JSON.parse(String(data)) as { type: string };
       if (message.type === 'connection_init') socket.send(JSON.stringify({ type: 'connection_ack' }));
+      // An empty snapshot: the feed is live.
+      if (message.type === 'subscribe') {
+        const ready = { data: { result: { op: 'ready', snapshot: true, row: null } } };
+        socket.send(JSON.stringify({ id: (message as { id?: string }).id, type: 'next', payload: ready }));
+      }
       if (message.type === 'ping') {
         server.pings++;
         if (pong(n)) socket.send(JSON.stringify({ type: 'pong' }));
@@ -69,14 +74,14 @@ describe('live keep-alive', () => {
     return gatehouse;
   }
 
-  it('a server that stops answering pings is dropped: the feed goes reconnecting, then live on a new socket', async () => {
+  it('a server that stops answering pings is dropped: the feed goes offline, then live on a new socket', async () => {
     // The first socket never pongs; the second does.
     server = await fakeServer(n => n > 1);
     const feed = record(client({ intervalMs: 40, timeoutMs: 60 }).resources.live());
     await feed.status('live');
-    await feed.status('reconnecting', 2000);
+    await feed.status('offline', 2000);
     await feed.status('live', 5000);
-    expect(feed.statuses).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
     expect(feed.errors).toEqual([]);
     expect(server.connections).toBe(2);
     // The client ended the silent socket (graphql-ws terminate(): 4499) rather than waiting on it.

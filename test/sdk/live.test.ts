@@ -58,16 +58,20 @@ describe('live feeds', () => {
     const resourceId = await createResource(alice, 'team', 'Feed');
     const live = connect(ctx, () => alice.token!);
     const feed = record(live.subscribe<MemberRow>(MEMBERS_LIVE, { id: resourceId }));
-    await ctx.attached(`member:${resourceId}`);
     await feed.status('live');
+    // The snapshot first: the roster as it was, marked as such.
+    expect(feed.events).toEqual([
+      { op: 'insert', row: { id: `${resourceId}:${alice.id}`, resourceId, userId: alice.id, role: 'owner', state: 'active' }, snapshot: true },
+    ]);
 
     expect((await alice.post(`/v1/resources/${resourceId}/invite`, { userId: bob.id })).status).toBe(200);
-    const invited = await feed.event(e => e.op === 'insert');
+    const invited = await feed.event(e => e.op === 'insert' && !e.snapshot);
     expect(invited.row).toEqual({ id: `${resourceId}:${bob.id}`, resourceId, userId: bob.id, role: 'writer', state: 'invited' });
     expect((await bob.post(`/v1/resources/${resourceId}/accept`)).status).toBe(200);
     expect((await feed.event(e => e.op === 'update')).row.state).toBe('active');
     expect((await bob.post(`/v1/resources/${resourceId}/leave`)).status).toBe(200);
-    expect((await feed.event(e => e.op === 'delete')).row.userId).toBe(bob.id);
+    // A delete carries the row's identity, not its data columns.
+    expect((await feed.event(e => e.op === 'delete')).row).toEqual({ id: `${resourceId}:${bob.id}`, resourceId, userId: bob.id });
 
     live.close();
     expect(feed.statuses).toEqual(['connecting', 'live', 'closed']);
@@ -94,7 +98,7 @@ describe('live feeds', () => {
     expect(sockets.open).toBe(1);
 
     await alice.post(`/v1/resources/${resourceId}/invite`, { userId: carol.id });
-    expect((await members.event(e => e.op === 'insert')).row.userId).toBe(carol.id);
+    expect((await members.event(e => e.op === 'insert' && !e.snapshot)).row.userId).toBe(carol.id);
     const second = await createResource(alice, 'team', 'Second');
     expect((await mine.event(e => e.op === 'insert' && e.row.resourceId === second)).row).toMatchObject({ userId: alice.id, role: 'owner' });
 
@@ -199,7 +203,7 @@ describe('live feeds across a server restart', () => {
     else await ctx?.close();
   });
 
-  it('server killed and restarted mid-feed: reconnecting, then live, and events flow again', async () => {
+  it('server killed and restarted mid-feed: offline, then live, and events flow again', async () => {
     const s = await seed(ctx);
     const { alice, bob, carol } = s.users;
     const resourceId = await createResource(alice, 'team', 'Restart');
@@ -210,7 +214,7 @@ describe('live feeds across a server restart', () => {
     await feed.status('live');
 
     await ctx.app.stop();
-    await feed.status('reconnecting');
+    await feed.status('offline');
 
     // The same port and database: a restarted process, as the browser sees it.
     restarted = await startTestApp({ database: ctx.database, listen: true, env: { PORT: new URL(ctx.url).port } });
@@ -221,7 +225,7 @@ describe('live feeds across a server restart', () => {
     const from = feed.events.length;
     expect((await alice.post(`/v1/resources/${resourceId}/invite`, { userId: carol.id })).status).toBe(200);
     expect((await feed.event(e => e.op === 'insert', from)).row.userId).toBe(carol.id);
-    expect(feed.statuses).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
     expect(feed.errors).toEqual([]);
     live.close();
   });
@@ -244,7 +248,7 @@ describe('live feeds when the credential expires (4401)', () => {
     return s.user(name);
   }
 
-  it('refreshes exactly once, reconnects with the new credential, and reports reconnecting -> live', async () => {
+  it('refreshes exactly once, reconnects with the new credential, and reports offline -> live', async () => {
     let user = await mint('dave');
     // The token has ~3 s left on the server's clock: the socket is closed with 4401 then.
     ctx.advance(DAY_MS - 3000);
@@ -263,13 +267,13 @@ describe('live feeds when the credential expires (4401)', () => {
     await feed.status('live');
     const reattached = nextFeedAttached(ctx.app.services.deps.bus, 10_000);
 
-    await feed.status('reconnecting', 10_000);
+    await feed.status('offline', 10_000);
     await feed.status('live');
     await reattached;
     const resourceId = await createResource(user, 'team', 'After refresh');
     expect((await feed.event(e => e.row.resourceId === resourceId)).op).toBe('insert');
     expect(refreshes).toBe(1);
-    expect(feed.statuses).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
     expect(feed.errors).toEqual([]);
     live.close();
   });
@@ -290,7 +294,7 @@ describe('live feeds when the credential expires (4401)', () => {
     await feed.status('live');
     const error = await feed.error(10_000);
     expect(error).toMatchObject({ name: 'GatehouseError', code: 'session_expired', status: 401 });
-    expect(feed.statuses).toEqual(['connecting', 'live', 'reconnecting', 'closed']);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'closed']);
     expect(refreshes).toBe(1);
   });
   it('a refreshed credential that expires at once again ends the feed instead of looping', async () => {
@@ -312,7 +316,7 @@ describe('live feeds when the credential expires (4401)', () => {
     await feed.status('live');
     const error = await feed.error(10_000);
     expect(error).toMatchObject({ name: 'GatehouseError', code: 'token_expired', status: 401 });
-    expect(feed.statuses).toEqual(['connecting', 'live', 'reconnecting', 'live', 'closed']);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live', 'closed']);
     expect(refreshes).toBe(1);
   });
 });

@@ -349,24 +349,24 @@ export type SdkMembersLiveSubscriptionVariables = Exact<{
 }>;
 
 
-export type SdkMembersLiveSubscription = { result: { op: FeedOp, row: { id: string, resourceId: string, userId: string, role: Role | null, state: MembershipState | null } | null } };
+export type SdkMembersLiveSubscription = { result: { op: FeedOp, snapshot: boolean, row: { id: string, resourceId: string, userId: string, role: Role | null, state: MembershipState | null } | null } };
 
 export type SdkResourcesLiveSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SdkResourcesLiveSubscription = { result: { op: FeedOp, row: { id: string, resourceId: string, userId: string, role: Role | null, state: MembershipState | null } | null } };
+export type SdkResourcesLiveSubscription = { result: { op: FeedOp, snapshot: boolean, row: { id: string, resourceId: string, userId: string, role: Role | null, state: MembershipState | null } | null } };
 
 export type SdkRoomsLiveSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SdkRoomsLiveSubscription = { result: { op: FeedOp, row: { resourceId: string, roomId: string, role: Role | null } | null } };
+export type SdkRoomsLiveSubscription = { result: { op: FeedOp, snapshot: boolean, row: { resourceId: string, roomId: string, role: Role | null } | null } };
 
 export type SdkRowsLiveSubscriptionVariables = Exact<{
   input: DbSelectInput;
 }>;
 
 
-export type SdkRowsLiveSubscription = { result: { op: FeedOp, row: unknown } };
+export type SdkRowsLiveSubscription = { result: { op: FeedOp, snapshot: boolean, row: unknown } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -808,6 +808,7 @@ export const SdkMembersLiveDocument = new TypedDocumentString(`
     subscription SdkMembersLive($resourceId: ID!) {
   result: membersLive(resourceId: $resourceId) {
     op
+    snapshot
     row {
       id
       resourceId
@@ -822,6 +823,7 @@ export const SdkResourcesLiveDocument = new TypedDocumentString(`
     subscription SdkResourcesLive {
   result: resourcesLive {
     op
+    snapshot
     row {
       id
       resourceId
@@ -836,6 +838,7 @@ export const SdkRoomsLiveDocument = new TypedDocumentString(`
     subscription SdkRoomsLive {
   result: roomsLive {
     op
+    snapshot
     row {
       resourceId
       roomId
@@ -848,6 +851,7 @@ export const SdkRowsLiveDocument = new TypedDocumentString(`
     subscription SdkRowsLive($input: DbSelectInput!) {
   result: rowsLive(input: $input) {
     op
+    snapshot
     row
   }
 }
