@@ -144,7 +144,10 @@ class Handle<T> implements LiveHandle<T> {
 
   /** One server event: a snapshot row, the snapshot's end, or a change. */
   receive(event: { op: string; row: Record<string, unknown> | null }): void {
-    if (event.op === 'ready') return this.reconcile();
+    if (event.op === 'ready') {
+      this.reconcile();
+      return;
+    }
     const row = event.row;
     if (!row || (event.op !== 'insert' && event.op !== 'update' && event.op !== 'delete')) return;
     const key = this.identity.key(row);
