@@ -28,6 +28,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
   // Deletions remove files' rows in their transaction and the bytes after it commits (a failure
   // there leaves garbage the hourly sweep removes, never a row without its bytes).
   const rows = createRowService(deps, apps, metering);
+  const liveRows = createLiveRows(deps, rows, apps);
   const blobsOrphaned = (keys: string[]) => void blobs.delete(keys).catch(() => {});
   const providers = providerSetup(deps.config, options.fetch);
   const auth = createAuthService(deps, providers.client, wallet, providers.jwt);
@@ -55,7 +56,9 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     rooms: createRoomService(deps, apps),
     rows,
     files: createFileService(deps, apps, metering, blobs),
-    feeds: createFeedService(deps, createLiveRows(deps, rows, apps)),
+    /** The live row feed's fan-out (its stats: tests and diagnostics). */
+    liveRows,
+    feeds: createFeedService(deps, liveRows),
   };
 }
 
