@@ -3,7 +3,8 @@
  * time, and what the rest of the server feels meanwhile: `/healthz` latency while the change is
  * being judged and delivered, against the same run's idle `/healthz` (the baseline), plus how long
  * delivery to every subscriber took and what the fan-out did (judgements, batched role lookups,
- * turns given back to the event loop). Not a test: it prints and exits 0.
+ * turns given back to the event loop). A second baseline is the same inserts before anyone
+ * subscribed: what the write alone costs `/healthz`. Not a test: it prints and exits 0.
  *
  *   npx tsx bench/feeds/rows-live.ts [--subscribers 2000] [--principals 1,100] [--rounds 5] [--stores pglite,postgres] [--json]
  *   ROWS_LIVE_PROF=/tmp/prof npx tsx bench/feeds/rows-live.ts --principals 100 --stores pglite   # + the server's CPU profile
@@ -12,7 +13,7 @@
  * per-principal caps); 100 spreads them over 100 members (20 each), so 100 distinct subscribers
  * are judged per change. The server is a forked child (rows-live-server.ts) on its own core; four
  * probe loops here send `GET /healthz` back to back the whole time. `--json` ends the output with
- * one line `{"rows":[{store, principals, subscribers, idle: {p50, p99, max, n}, delivery: {…}, deliverMs: [...], cpuPerChangeMs, stats}]}`.
+ * one line `{"rows":[{store, principals, subscribers, idle: {p50, p99, max, n}, writeAlone: {…}, delivery: {…}, deliverMs: [...], cpuPerChangeMs, stats}]}`.
  */
 import { fork } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -159,6 +160,18 @@ async function run(store: BackendName, principals: number) {
   }
   const server = await startServer(principals, backend.env);
   try {
+    // The same inserts with nobody subscribed: what the write alone costs /healthz (the second baseline).
+    const alone = probe(server.ready.url);
+    const aloneWindows: [number, number][] = [];
+    for (let round = 0; round < rounds; round++) {
+      const asked = performance.timeOrigin + performance.now();
+      await server.ask('insert');
+      aloneWindows.push([asked, performance.timeOrigin + performance.now()]);
+      await sleep(300);
+    }
+    await alone.stop();
+    const writeAlone = percentiles(alone.samples.filter(s => aloneWindows.some(([from, to]) => s.at + s.ms >= from && s.at <= to)).map(s => s.ms));
+
     let delivered = 0;
     let wake: (() => void) | null = null;
     const clients = await subscribeAll(server.ready, () => {
@@ -204,7 +217,7 @@ async function run(store: BackendName, principals: number) {
     const stats = Object.fromEntries(
       Object.keys(after).map(key => [key, key === 'longestTurnMs' ? Math.round(after[key] * 10) / 10 : after[key] - before[key]]),
     );
-    return { store, principals, subscribers, idle, delivery: during, deliverMs, cpuPerChangeMs, stats };
+    return { store, principals, subscribers, idle, writeAlone, delivery: during, deliverMs, cpuPerChangeMs, stats };
   } finally {
     await server.stop();
     await backend.drop();
@@ -219,7 +232,7 @@ for (const store of values.stores!.split(',') as BackendName[]) {
     rows.push(row);
     log(
       `${store.padEnd(8)} ${String(subscribers).padStart(5)} subscribers / ${String(principals).padStart(3)} principals | ` +
-        `/healthz idle p50 ${row.idle.p50} p99 ${row.idle.p99} ms (n=${row.idle.n}) | during delivery p50 ${row.delivery.p50} p99 ${row.delivery.p99} max ${row.delivery.max} ms (n=${row.delivery.n}) | ` +
+        `/healthz idle p50 ${row.idle.p50} p99 ${row.idle.p99} ms (n=${row.idle.n}) | insert, nobody subscribed p50 ${row.writeAlone.p50} p99 ${row.writeAlone.p99} (n=${row.writeAlone.n}) | during delivery p50 ${row.delivery.p50} p99 ${row.delivery.p99} max ${row.delivery.max} ms (n=${row.delivery.n}) | ` +
         `delivered to all in ${row.deliverMs.join(', ')} ms | per change: server CPU ${row.cpuPerChangeMs} ms, ${row.stats.judgements / rounds} judgements, ${row.stats.roleLookups / rounds} role lookups, ${row.stats.yields / rounds} yields; longest fan-out turn ${row.stats.longestTurnMs} ms`,
     );
   }
