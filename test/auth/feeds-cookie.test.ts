@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => rig.close());
 
-/** A graphql-transport-ws client with browser-like handshake headers; resolves the first message or the close. */
+/** A graphql-transport-ws client with browser-like handshake headers; resolves the first change (after the snapshot) or the close. */
 function firstMessage(
   headers: Record<string, string>,
   query: string,
@@ -33,6 +33,8 @@ function firstMessage(
         await attached;
         await trigger();
       } else if (message.type === 'next') {
+        // The feed's snapshot ends with `ready` (a fresh user's is empty): the first change follows it.
+        if ((Object.values(message.payload.data ?? {})[0] as { op?: string } | undefined)?.op === 'ready') return;
         resolve({ next: message.payload });
         socket.close();
       }

@@ -91,6 +91,8 @@ describe('subscriptions per socket and sockets per principal', () => {
 
   /** Changes the roster until `feed` delivers an event: proves the subscription is attached, without a fixed sleep. */
   async function delivers(feed: Operation) {
+    // Past its snapshot (inserts, then ready); then a change proves the subscription is attached.
+    while ((await feed.next()).data?.membersLive.op !== 'ready');
     const event = feed.next();
     await vi.waitFor(
       async () => {
