@@ -23,6 +23,7 @@ function firstMessage(
 ) {
   return new Promise<{ next?: any; close?: number }>((resolve, reject) => {
     const socket = new WebSocket(`${rig.url.replace('http', 'ws')}${path}`, 'graphql-transport-ws', { headers });
+    let pastSnapshot = false;
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: connectionParams })));
     socket.on('message', async raw => {
       const message = JSON.parse(String(raw));
@@ -33,8 +34,11 @@ function firstMessage(
         await attached;
         await trigger();
       } else if (message.type === 'next') {
-        // The feed's snapshot ends with `ready` (a fresh user's is empty): the first change follows it.
-        if ((Object.values(message.payload.data ?? {})[0] as { op?: string } | undefined)?.op === 'ready') return;
+        // The feed's snapshot (its inserts, then `ready`) comes first: the change follows it.
+        if (!pastSnapshot) {
+          pastSnapshot = (Object.values(message.payload.data ?? {})[0] as { op?: string } | undefined)?.op === 'ready';
+          return;
+        }
         resolve({ next: message.payload });
         socket.close();
       }

@@ -213,7 +213,8 @@ describe('SSE streams per principal and per process', () => {
     const res = await ctx.fetch('/graphql', {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id: team } }),
+      // Changes only (no snapshot): a stream that is live and idle sends nothing.
+      body: JSON.stringify({ query: 'subscription($id: ID!) { membersLive(resourceId: $id, snapshot: false) { op } }', variables: { id: team } }),
       signal: controller.signal,
     });
     const reader = res.body!.getReader();
