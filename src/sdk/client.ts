@@ -20,7 +20,7 @@ import type {
   SdkTransitionFragment,
   VisibilityChoice,
 } from './generated/graphql.js';
-import { createLiveConnection, type LiveConnection, type LiveHandle, type LiveKeepAlive, type LiveRowIdentity } from './live.js';
+import { GRANT_IDENTITY, MEMBER_IDENTITY, createLiveConnection, type LiveConnection, type LiveHandle, type LiveKeepAlive } from './live.js';
 import {
   AcceptDocument,
   BrowseDocument,
@@ -88,17 +88,6 @@ async function everyPage<T>(page: (cursor: string | null) => Promise<{ rows: T[]
 
 /** A live membership row (§6): `{ id: '<resourceId>:<userId>', resourceId, userId, role, state }`. */
 export type MemberRow = { id: string; resourceId: string; userId: string; role: Role; state: 'active' | 'invited' | 'requested' };
-
-/** Membership rows are told apart by `id`; a delete carries `{ id, resourceId, userId }` (§6). */
-const MEMBER_IDENTITY: LiveRowIdentity = {
-  key: row => String(row.id),
-  identity: row => ({ id: row.id, resourceId: row.resourceId, userId: row.userId }),
-};
-/** Grants are told apart by resource and room; a delete carries `{ resourceId, roomId }` (§10.4). */
-const GRANT_IDENTITY: LiveRowIdentity = {
-  key: row => `${row.resourceId}:${row.roomId}`,
-  identity: row => ({ resourceId: row.resourceId, roomId: row.roomId }),
-};
 
 export interface ClientOptions {
   /** The gateway, e.g. `https://gatehouse.example`. Default: this page's origin + `/_osg` (a hosted app origin). */

@@ -44,7 +44,18 @@ export interface LiveRowIdentity {
   identity(row: Record<string, unknown>): Record<string, unknown>;
 }
 
-const BY_ID: LiveRowIdentity = { key: row => String(row.id), identity: row => ({ id: row.id }) };
+/** Rows of the row store: `id`; a delete carries `{ id }`. */
+export const BY_ID: LiveRowIdentity = { key: row => String(row.id), identity: row => ({ id: row.id }) };
+/** Membership rows are told apart by `id`; a delete carries `{ id, resourceId, userId }` (§6). */
+export const MEMBER_IDENTITY: LiveRowIdentity = {
+  key: row => String(row.id),
+  identity: row => ({ id: row.id, resourceId: row.resourceId, userId: row.userId }),
+};
+/** Grants are told apart by resource and room; a delete carries `{ resourceId, roomId }` (§10.4). */
+export const GRANT_IDENTITY: LiveRowIdentity = {
+  key: row => `${row.resourceId}:${row.roomId}`,
+  identity: row => ({ resourceId: row.resourceId, roomId: row.roomId }),
+};
 
 export interface LiveConnection {
   subscribe<T>(query: string, variables?: Record<string, unknown>, identity?: LiveRowIdentity): LiveHandle<T>;

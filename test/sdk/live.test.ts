@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createLiveConnection, type LiveConnection } from '../../src/sdk/live.js';
+import { createLiveConnection, type LiveConnection, MEMBER_IDENTITY } from '../../src/sdk/live.js';
 import { addMember, createResource, type Seed, seed, startTestApp, type TestContext } from '../helpers/app.js';
 import { MEMBERS_LIVE, nextFeedAttached, RESOURCES_LIVE, wsUrl } from '../helpers/feeds.js';
 import { record, type SocketWatch, watchSockets } from './live-recorder.js';
@@ -203,24 +203,39 @@ describe('live feeds across a server restart', () => {
     else await ctx?.close();
   });
 
-  it('server killed and restarted mid-feed: offline, then live, and events flow again', async () => {
+  it('server killed and restarted mid-feed: offline, then live with only what changed meanwhile, and events flow again', async () => {
     const s = await seed(ctx);
     const { alice, bob, carol } = s.users;
     const resourceId = await createResource(alice, 'team', 'Restart');
     await addMember(alice, bob, resourceId);
+    await addMember(alice, carol, resourceId);
     const live = connect(ctx, () => alice.token!);
-    const feed = record(live.subscribe<MemberRow>(MEMBERS_LIVE, { id: resourceId }));
-    await ctx.attached(`member:${resourceId}`);
+    const feed = record(live.subscribe<MemberRow>(MEMBERS_LIVE, { id: resourceId }, MEMBER_IDENTITY));
     await feed.status('live');
+    expect(feed.events.map(e => [e.op, e.row.userId, e.snapshot])).toEqual(
+      [alice.id, bob.id, carol.id].sort().map(userId => ['insert', userId, true]),
+    );
 
     await ctx.app.stop();
     await feed.status('offline');
+    // While nobody serves the feed, bob's role changes and carol's row goes (straight in the
+    // database: no event is sent for either).
+    const offlineFrom = feed.events.length;
+    await ctx.database.prisma.membership.update({
+      where: { resourceId_principalId: { resourceId, principalId: bob.id } },
+      data: { role: 'admin' },
+    });
+    await ctx.database.prisma.membership.delete({ where: { resourceId_principalId: { resourceId, principalId: carol.id } } });
 
     // The same port and database: a restarted process, as the browser sees it.
     restarted = await startTestApp({ database: ctx.database, listen: true, env: { PORT: new URL(ctx.url).port } });
     expect(restarted.url).toBe(ctx.url);
     await feed.status('live', 10_000);
-    await restarted.attached(`member:${resourceId}`);
+    // The fresh snapshot is reconciled: only the difference arrives, nothing already reported repeats.
+    expect(feed.events.slice(offlineFrom)).toEqual([
+      { op: 'update', row: { id: `${resourceId}:${bob.id}`, resourceId, userId: bob.id, role: 'admin', state: 'active' }, snapshot: true },
+      { op: 'delete', row: { id: `${resourceId}:${carol.id}`, resourceId, userId: carol.id }, snapshot: true },
+    ]);
 
     const from = feed.events.length;
     expect((await alice.post(`/v1/resources/${resourceId}/invite`, { userId: carol.id })).status).toBe(200);
