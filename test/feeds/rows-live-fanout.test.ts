@@ -130,6 +130,20 @@ describe('rowsLive fan-out', () => {
     for (const socket of sockets) await socket.dispose();
   });
 
+  it('a delete carries the row id only, not its columns (issue 25 item 11)', async () => {
+    const { alice } = s.users;
+    const project = await createResource(alice, 'project', 'Deletes');
+    const socket = await manyFeeds(ctx.url, alice.token!, [{ scope: { kind: 'resource', resourceId: project }, table: 'tasks' }]);
+    const [feed] = socket.received;
+    const inserted = await db(alice, { op: 'insert', scope: inResource(project), table: 'tasks', values: { title: 'gone soon' } });
+    const id = inserted.body.rows[0].id;
+    expect((await db(alice, { op: 'delete', scope: inResource(project), table: 'tasks', ids: [id] })).status).toBe(200);
+    await vi.waitFor(() => expect(feed).toHaveLength(2));
+    expect(feed[0]).toMatchObject({ op: 'insert', row: { id, title: 'gone soon' } });
+    expect(feed[1]).toEqual({ op: 'delete', row: { id } });
+    await socket.dispose();
+  });
+
   it('bounds the subscriptions on one resource: the next is too_many_row_feeds (429)', async () => {
     const { alice } = s.users;
     const project = await createResource(alice, 'project', 'Bounded');
