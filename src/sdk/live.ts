@@ -103,6 +103,8 @@ const TERMINAL_CLOSES: Record<number, { status: number; code: string; message: s
   4409: { status: 400, code: 'live_protocol_error', message: 'Duplicate subscription id (graphql-ws 4409).' },
 };
 const TOKEN_EXPIRED = 4401;
+/** Feed errors that subscribing again can fix: a feed fallen behind, a server without capacity (503), a feed stopped on a server fault. */
+const RESUBSCRIBE = new Set(['slow_consumer', 'busy', 'feed_failed']);
 /** A connection that lived shorter than this after a refresh and expired again: refreshing does not help. */
 const MIN_REFRESHED_LIFETIME_MS = 5_000;
 
@@ -117,6 +119,8 @@ class Handle<T> implements LiveHandle<T> {
   private known = new Map<string, Record<string, unknown>>();
   /** A snapshot being received (until its `ready`); null while live. */
   private incoming: Map<string, Record<string, unknown>> | null = null;
+  /** Subscribes refused as retryable since the last snapshot: the backoff's exponent. */
+  retries = 0;
   private readonly listeners: Listeners = {
     insert: new Set(),
     update: new Set(),
@@ -190,6 +194,7 @@ class Handle<T> implements LiveHandle<T> {
       else if (JSON.stringify(old) !== JSON.stringify(row)) this.emit('update', row, { snapshot: true });
     }
     for (const [key, row] of before) if (!snapshot.has(key)) this.emit('delete', this.identity.identity(row), { snapshot: true });
+    this.retries = 0;
     this.setStatus('live');
   }
 
@@ -349,11 +354,18 @@ class Connection implements LiveConnection {
       this.credentialExpired(this.live ? Date.now() - this.connectedAt : 0);
       return;
     }
-    if (error.code === 'slow_consumer') {
-      // The server dropped this feed; subscribing again brings a fresh snapshot, reconciled on 'ready'.
+    if (RESUBSCRIBE.has(error.code)) {
+      // The server dropped this feed, or had no capacity to start it (a reconnect storm's snapshot
+      // reads): subscribing again, after a jittered backoff, brings a fresh snapshot reconciled on 'ready'.
       handle.unsubscribe?.();
+      handle.unsubscribe = null;
       handle.setStatus('connecting');
-      this.attach(handle);
+      const { baseMs = 500, maxMs = 30_000 } = this.options.backoff ?? {};
+      const delay = error.code === 'slow_consumer' ? 0 : Math.random() * Math.min(maxMs, baseMs * 2 ** handle.retries++);
+      const generation = this.generation;
+      setTimeout(() => {
+        if (generation === this.generation && this.handles.has(handle) && !handle.unsubscribe) this.attach(handle);
+      }, delay);
       return;
     }
     handle.emit('error', error);
