@@ -32,11 +32,15 @@ export function stampAll(xid: string, ...lists: readonly (readonly Stamped[])[])
 
 /** `pg_current_snapshot()` as text, `xmin:xmax:xip,…`: which transactions a snapshot sees. */
 export class CommitSnapshot {
+  private readonly xmaxText: string;
+
   private constructor(
     private readonly xmin: bigint,
     private readonly xmax: bigint,
     private readonly inProgress: ReadonlySet<bigint>,
-  ) {}
+  ) {
+    this.xmaxText = String(xmax);
+  }
 
   static parse(text: string): CommitSnapshot {
     const [xmin, xmax, xip = ''] = text.split(':');
@@ -50,6 +54,8 @@ export class CommitSnapshot {
    */
   includes(xid: string | undefined): boolean {
     if (xid === undefined) return false;
+    // The common case without a BigInt: ids of one snapshot's era have as many digits.
+    if (xid.length > this.xmaxText.length) return false;
     const id = BigInt(xid);
     return id < this.xmin || (id < this.xmax && !this.inProgress.has(id));
   }

@@ -33,6 +33,11 @@ export class SnapshotFeed<R> {
   readonly queue: FeedQueue<FeedChange<R>>;
   /** Changes that arrived before the snapshot was in; null once it is. */
   private held: Held<R>[] | null = [];
+  /**
+   * The snapshot, kept after it is in: a change may reach the feed later than its commit (the
+   * live row feed judges it asynchronously first), so every change is checked against it.
+   */
+  private snapshot: CommitSnapshot | null = null;
   private expiry: NodeJS.Timeout | undefined;
 
   constructor(onClose: () => void) {
@@ -56,6 +61,10 @@ export class SnapshotFeed<R> {
   /** A change from the bus, stamped with its transaction: held until the snapshot is in. */
   offer(change: FeedChange<R>, xid: string | undefined, last = false): void {
     if (this.held === null) {
+      if (this.snapshot?.includes(xid)) {
+        if (last) this.queue.end();
+        return;
+      }
       this.queue.push(change);
       if (last) this.queue.end();
       return;
@@ -77,6 +86,7 @@ export class SnapshotFeed<R> {
   start(snapshot: CommitSnapshot | null, rows: readonly R[]): void {
     const held = this.held ?? [];
     this.held = null;
+    this.snapshot = snapshot;
     if (snapshot) this.queue.pushSnapshot([...rows.map(row => ({ op: 'insert' as const, row, snapshot: true })), READY]);
     for (const { change, xid, last } of held) {
       const contained = snapshot?.includes(xid) ?? false;

@@ -52,7 +52,28 @@ const grantIdentity = (row: GrantRowEvent): GrantRowChange => ({ resourceId: row
 export const snapshotTooLarge = (what: string, advice: string) =>
   badRequest('snapshot_too_large', `${what} holds more than ${FEED_SNAPSHOT_MAX} rows, more than one live snapshot carries: ${advice}`);
 
+/** Runs at most `n` of the functions given to it at once; the others wait their turn, in order. */
+function limiter(n: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    while (running >= n) await new Promise<void>(resolve => waiting.push(resolve));
+    running++;
+    try {
+      return await fn();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
 export function createFeedService(deps: ServiceDeps, liveRows: LiveRows) {
+  // Snapshot reads take at most half the database pool: a reconnect storm (every client of a
+  // restarted server subscribing again) queues here instead of starving other requests or
+  // failing `busy`.
+  const snapshotTurn = limiter(Math.max(1, Math.floor(deps.config.database.poolSize / 2)));
+
   /** The members-list gate: active members only (404 hides members-only resources). */
   async function requireRosterAccess(caller: PrincipalCaller, resourceId: string, db: PrismaClient | Tx = deps.prisma) {
     const resource = await db.resource.findUnique({
@@ -68,16 +89,18 @@ export function createFeedService(deps: ServiceDeps, liveRows: LiveRows) {
   /**
    * Reads a snapshot: one REPEATABLE READ transaction whose first statement names the
    * transactions it sees (src/realtime/commit-order.ts), once the bus delivers every topic
-   * listened to so far.
+   * listened to so far, and once a turn is free (`snapshotTurn`).
    */
   async function readSnapshot<T>(read: (tx: Tx) => Promise<T>): Promise<{ snapshot: CommitSnapshot; value: T }> {
     await deps.bus.settled();
-    return deps.transaction(
-      async tx => {
-        const [{ snapshot }] = await tx.$queryRawUnsafe<{ snapshot: string }[]>(SNAPSHOT_SQL);
-        return { snapshot: CommitSnapshot.parse(snapshot), value: await read(tx) };
-      },
-      { isolationLevel: 'RepeatableRead' },
+    return snapshotTurn(() =>
+      deps.transaction(
+        async tx => {
+          const [{ snapshot }] = await tx.$queryRawUnsafe<{ snapshot: string }[]>(SNAPSHOT_SQL);
+          return { snapshot: CommitSnapshot.parse(snapshot), value: await read(tx) };
+        },
+        { isolationLevel: 'RepeatableRead' },
+      ),
     );
   }
 
