@@ -63,6 +63,7 @@ function buildChildren(): Promise<string> {
         .filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))
         .map(file => path.join(SERVERS_DIR, file)),
       path.join(BENCH_DIR, 'feeds', 'fanout-server.ts'),
+      path.join(BENCH_DIR, 'feeds', 'rows-live-server.ts'),
     ];
     await build({ ...buildOptions(outdir), outbase: BENCH_DIR, entryPoints });
     return outdir;

@@ -73,6 +73,8 @@ const schema = z.object({
   MAX_RESOURCES_PER_PERSON: z.coerce.number().int().min(1).max(10_000_000).default(QUOTA_DEFAULTS.resourcesPerPerson),
   MAX_AGENTS_PER_PERSON: z.coerce.number().int().min(1).max(100_000).default(QUOTA_DEFAULTS.agentsPerPerson),
   PROFILE_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(QUOTA_DEFAULTS.profileLookupsPerMinute),
+  // Live row feeds on one resource, per process (README "Live feeds").
+  ROWS_LIVE_MAX_PER_RESOURCE: z.coerce.number().int().min(1).max(1_000_000).default(5000),
   // Gateway auth (README "Sign-in (gateway auth)").
   OIDC_ISSUER: z.url({ message: 'must be the absolute issuer URL of a Hydra-compatible provider' }).optional(),
   OIDC_ADMIN_URL: z.url({ message: "must be the absolute URL of the provider's admin API" }).optional(),
@@ -154,6 +156,8 @@ export interface Config {
   database: { poolSize: number; transactionMaxWaitMs: number; transactionTimeoutMs: number };
   feeds: FeedLimits;
   quotas: QuotaConfig;
+  /** rowsLive subscriptions per resource on this process (src/services/rows-live.ts). */
+  rowsLive: { maxPerResource: number };
   auth: AuthConfig;
   files: FilesConfig;
   metering: MeteringConfig;
@@ -289,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       agentsPerPerson: c.MAX_AGENTS_PER_PERSON,
       profileLookupsPerMinute: c.PROFILE_LOOKUPS_PER_MINUTE,
     },
+    rowsLive: { maxPerResource: c.ROWS_LIVE_MAX_PER_RESOURCE },
     auth: {
       issuer: c.OIDC_ISSUER?.replace(/\/$/, ''),
       adminUrl: c.OIDC_ADMIN_URL?.replace(/\/$/, ''),

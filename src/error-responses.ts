@@ -42,6 +42,12 @@ function isClientAbort(error: unknown): boolean {
 /** Classifies any thrown value (an original error or a GraphQLError around one). */
 export function describeError(error: unknown): ErrorShape {
   const original = error instanceof GraphQLError ? (error.originalError ?? null) : error;
+  // A variable its type refuses: graphql-js (the subscription path) wraps the scalar's or input
+  // type's own GraphQLError in one naming the variable; graphql-jit (queries) does not wrap. The
+  // request's fault either way, answered as a query answers it.
+  if (error instanceof GraphQLError && original instanceof GraphQLError && !original.originalError) {
+    return { code: 'invalid_argument', status: 400, message: error.message };
+  }
   if (original instanceof AppError) {
     const { code, status, message, details } = original;
     const retryAfter = details?.retryAfter;

@@ -89,7 +89,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   const bus = config.redisUrl ? await EventBus.redis(config.redisUrl) : EventBus.inProcess();
   const services = createServices({
     prisma: db.prisma,
-    transaction: fn => db.transaction(fn),
+    transaction: (fn, options) => db.transaction(fn, options),
     sqlTransaction: fn => db.sqlTransaction(fn),
     query: db.query,
     bus,

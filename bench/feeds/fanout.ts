@@ -42,7 +42,8 @@ const perPrincipal = Number(values['per-principal']);
 const instanceCount = Math.max(1, Number(values.instances));
 const log = values.json ? (..._: unknown[]) => {} : console.log;
 
-const QUERY = 'subscription($id: ID!) { membersLive(resourceId: $id) { op row { id role state } } }';
+// Changes only: the fan-out of one change is measured, not each subscriber's snapshot (docs/api.md §6).
+const QUERY = 'subscription($id: ID!) { membersLive(resourceId: $id, snapshot: false) { op row { id role state } } }';
 
 interface Ready {
   url: string;

@@ -1,12 +1,13 @@
 /** Rooms and grants (docs/api.md §10): room records, their ACLs, the grants you hold and the rooms feed. */
 import { requirePrincipal } from '../domain/caller.js';
 import type { Role } from '../domain/roles.js';
-import type { GrantEvent } from '../realtime/event-bus.js';
+import type { FeedChange } from '../realtime/snapshot-feed.js';
+import type { GrantRowChange } from '../services/feeds.js';
 import { LIST_PAGE } from '../services/pages.js';
 import { type GrantResult, type HeldRoom, MAX_ROOMS_PER_RESOURCE, type RoomEntry, type RoomGrantEntry } from '../services/rooms.js';
 import { builder } from './builder.js';
 import { OkRef, RoleEnum, ids, validate } from './common.js';
-import { FeedOpEnum } from './feeds.js';
+import { FeedOpEnum, SNAPSHOT_ARG, SNAPSHOT_FIELD } from './feeds.js';
 import { wholeListRows } from './row-budget.js';
 
 const GrantRef = builder.objectRef<{ role: Role }>('Grant').implement({
@@ -66,10 +67,25 @@ const RoomGrantResultRef = builder.objectRef<GrantResult>('RoomGrantResult').imp
   }),
 });
 
-const RoomChangeRef = builder.objectRef<GrantEvent>('RoomChange').implement({
+/** A rooms-feed row: a grant; a delete carries only its identity (resourceId, roomId). */
+const RoomGrantChangeRowRef = builder.objectRef<GrantRowChange>('RoomGrantChangeRow').implement({
+  fields: t => ({
+    resourceId: t.exposeID('resourceId'),
+    roomId: t.exposeID('roomId'),
+    role: t.field({
+      type: RoleEnum,
+      nullable: true,
+      description: 'The grant (the effective role is min(resource role, grant)); null in a delete.',
+      resolve: r => r.role ?? null,
+    }),
+  }),
+});
+
+const RoomChangeRef = builder.objectRef<FeedChange<GrantRowChange>>('RoomChange').implement({
   fields: t => ({
     op: t.field({ type: FeedOpEnum, resolve: e => e.op }),
-    row: t.field({ type: RoomGrantRowRef, resolve: e => e.row }),
+    snapshot: t.exposeBoolean('snapshot', SNAPSHOT_FIELD),
+    row: t.field({ type: RoomGrantChangeRowRef, nullable: true, description: 'Null on ready.', resolve: e => e.row }),
   }),
 });
 
@@ -148,8 +164,9 @@ builder.mutationFields(t => {
 builder.subscriptionFields(t => ({
   roomsLive: t.field({
     type: RoomChangeRef,
-    description: 'Your own room grants across every resource of this app environment (snapshot: myRoomGrants).',
-    subscribe: (_, __, ctx) => ctx.services.feeds.rooms(requirePrincipal(ctx.caller)),
+    description: 'Your own room grants across every resource of this app environment: a snapshot (that of myRoomGrants), then every change.',
+    args: { snapshot: t.arg.boolean(SNAPSHOT_ARG) },
+    subscribe: (_, args, ctx) => ctx.services.feeds.rooms(requirePrincipal(ctx.caller), { snapshot: args.snapshot !== false }),
     resolve: event => event,
   }),
 }));

@@ -7,9 +7,11 @@
  */
 import { requirePrincipal } from '../domain/caller.js';
 import { DB_OPS, DB_SCOPE_KINDS, ROWS_DEFAULT_LIMIT, ROWS_MAX_LIMIT } from '../services/rows-input.js';
-import type { DbResult, LiveRow } from '../services/rows.js';
+import type { FeedChange } from '../realtime/snapshot-feed.js';
+import type { RowOut } from '../services/rows-live.js';
+import type { DbResult } from '../services/rows.js';
 import { builder } from './builder.js';
-import { FeedOpEnum } from './feeds.js';
+import { FeedOpEnum, SNAPSHOT_ARG, SNAPSHOT_FIELD } from './feeds.js';
 import { pageRows, rowsRead } from './row-budget.js';
 
 const DbOpEnum = builder.enumType('DbOp', { values: DB_OPS });
@@ -115,11 +117,12 @@ builder.mutationFields(t => ({
   }),
 }));
 
-const RowChangeRef = builder.objectRef<LiveRow>('RowChange').implement({
-  description: 'A row change as you see it: insert, update (the row as it is now) or delete (at least its id).',
+const RowChangeRef = builder.objectRef<FeedChange<RowOut>>('RowChange').implement({
+  description: 'A row change as you see it: insert, update (the row as it is now), delete ({ id } only) or ready (the snapshot is complete).',
   fields: t => ({
     op: t.field({ type: FeedOpEnum, resolve: e => e.op }),
-    row: t.field({ type: 'JSON', resolve: e => e.row }),
+    snapshot: t.exposeBoolean('snapshot', SNAPSHOT_FIELD),
+    row: t.field({ type: 'JSON', nullable: true, description: 'Null on ready.', resolve: e => e.row }),
   }),
 });
 
@@ -127,9 +130,9 @@ builder.subscriptionFields(t => ({
   rowsLive: t.field({
     type: RowChangeRef,
     description:
-      "A table's changes in a user or resource scope (roomId: that room alone), filtered by the select's where; each judged by your access at that moment (docs/api.md §6).",
-    args: { input: t.arg({ type: DbSelectInput, required: true }) },
-    subscribe: (_, { input }, ctx) => ctx.services.feeds.rows(requirePrincipal(ctx.caller), input),
+      'A select kept live: the rows its scope (roomId: that room alone) and where reach as a snapshot, then each change as your access sees it at that moment (docs/api.md §6).',
+    args: { input: t.arg({ type: DbSelectInput, required: true }), snapshot: t.arg.boolean(SNAPSHOT_ARG) },
+    subscribe: (_, { input, snapshot }, ctx) => ctx.services.feeds.rows(requirePrincipal(ctx.caller), input, { snapshot: snapshot !== false }),
     resolve: event => event,
   }),
 }));

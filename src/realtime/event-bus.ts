@@ -9,6 +9,7 @@
 import type { MembershipState } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
 import { logger } from '../lib/logger.js';
+import type { Stamped } from './commit-order.js';
 
 export interface MemberRowEvent {
   /** `<resourceId>:<userId>` (docs/api.md §6). */
@@ -19,7 +20,7 @@ export interface MemberRowEvent {
   state: MembershipState;
 }
 
-export interface MembershipEvent {
+export interface MembershipEvent extends Stamped {
   op: 'insert' | 'update' | 'delete';
   deploymentId: string;
   row: MemberRowEvent;
@@ -33,7 +34,7 @@ export interface GrantRowEvent {
   role: Role;
 }
 
-export interface GrantEvent {
+export interface GrantEvent extends Stamped {
   op: 'insert' | 'update' | 'delete';
   deploymentId: string;
   /** Whose grant it is: the only subscriber that sees it. */
@@ -46,7 +47,7 @@ export interface GrantEvent {
  * resource, and its author's own rows) and the row as the row store reads it. Who may see it is
  * decided per subscriber (src/services/rows.ts liveRows).
  */
-export interface RowEvent {
+export interface RowEvent extends Stamped {
   op: 'insert' | 'update' | 'delete';
   deploymentId: string;
   table: string;
@@ -74,6 +75,8 @@ export type Listener = (event: MembershipEvent) => void;
 
 interface Transport {
   target: EventTarget;
+  /** Resolves once a topic listened to before the call receives what is published from then on. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,7 +90,7 @@ export class EventBus {
   ) {}
 
   static inProcess(): EventBus {
-    return new EventBus({ target: new EventTarget(), close: async () => {} }, 'memory');
+    return new EventBus({ target: new EventTarget(), settled: async () => {}, close: async () => {} }, 'memory');
   }
 
   /**
@@ -105,6 +108,11 @@ export class EventBus {
     return new EventBus(
       {
         target,
+        // The event target sends SUBSCRIBE without a promise; a PING on the same connection is
+        // answered after it, so its reply means the subscription is in place.
+        settled: async () => {
+          await subscribeClient.ping();
+        },
         close: async () => {
           await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
         },
@@ -119,12 +127,12 @@ export class EventBus {
     return () => this.everything.delete(listener);
   }
 
-  /** Listens to one topic, from any instance; returns the unsubscribe function. */
   /** Whether any feed listens on `topic` in this process (tests and diagnostics: a finished feed leaves none). */
   hasListeners(topic: Topic): boolean {
     return this.topics.has(topic);
   }
 
+  /** Listens to one topic, from any instance; returns the unsubscribe function. */
   listen<T extends Topic>(topic: T, listener: (event: EventOf<T>) => void): () => void {
     let entry = this.topics.get(topic);
     if (!entry) {
@@ -144,6 +152,14 @@ export class EventBus {
       this.topics.delete(topic);
       this.transport.target.removeEventListener(topic, current.relay);
     };
+  }
+
+  /**
+   * Resolves once every topic listened to so far receives what any instance publishes from now on
+   * (Redis subscribes asynchronously): a feed waits for it before reading its snapshot.
+   */
+  settled(): Promise<void> {
+    return this.transport.settled();
   }
 
   publish(events: readonly MembershipEvent[]): void {

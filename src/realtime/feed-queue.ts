@@ -18,7 +18,7 @@ export class FeedQueue<T> implements AsyncIterableIterator<T> {
 
   constructor(
     private readonly onClose: () => void,
-    private readonly limit = FEED_BUFFER_LIMIT,
+    private limit = FEED_BUFFER_LIMIT,
   ) {}
 
   push(value: T): void {
@@ -35,6 +35,25 @@ export class FeedQueue<T> implements AsyncIterableIterator<T> {
       );
     } else {
       this.buffer.push(value);
+    }
+  }
+
+  /**
+   * A feed's snapshot (src/realtime/snapshot-feed.ts): queued whatever its size, which its reader
+   * bounds; the backlog allowed behind it grows by as much, so live changes after it are judged
+   * against the same `limit`.
+   */
+  pushSnapshot(values: readonly T[]): void {
+    if (this.ended || this.failure) return;
+    this.limit += values.length;
+    for (const value of values) {
+      if (this.ended || this.failure) return;
+      if (this.sink) this.sink(value);
+      else if (this.waiter) {
+        const { resolve } = this.waiter;
+        this.waiter = null;
+        resolve({ value, done: false });
+      } else this.buffer.push(value);
     }
   }
 

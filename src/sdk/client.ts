@@ -20,7 +20,7 @@ import type {
   SdkTransitionFragment,
   VisibilityChoice,
 } from './generated/graphql.js';
-import { createLiveConnection, type LiveConnection, type LiveHandle, type LiveKeepAlive } from './live.js';
+import { GRANT_IDENTITY, MEMBER_IDENTITY, createLiveConnection, type LiveConnection, type LiveHandle, type LiveKeepAlive } from './live.js';
 import {
   AcceptDocument,
   BrowseDocument,
@@ -70,7 +70,6 @@ export type Room = SdkRoomFragment & { resourceId: string };
 export type RoomGrant = SdkRoomGrantsQuery['result'][number];
 export type RoomGrantRow = SdkMyRoomGrantsQuery['result'][number];
 export type RoomGrantResult = SdkSetRoomGrantMutation['result'];
-/** A live membership row (§6): `{ id: '<resourceId>:<userId>', resourceId, userId, role, state }`. */
 /** A page request: `limit` entries after `cursor` (a previous page's `nextCursor`). */
 export interface PageOptions {
   limit?: number;
@@ -88,6 +87,7 @@ async function everyPage<T>(page: (cursor: string | null) => Promise<{ rows: T[]
   }
 }
 
+/** A live membership row (§6): `{ id: '<resourceId>:<userId>', resourceId, userId, role, state }`. */
 export type MemberRow = { id: string; resourceId: string; userId: string; role: Role; state: 'active' | 'invited' | 'requested' };
 
 export interface ClientOptions {
@@ -105,7 +105,7 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /**
    * Live feeds' heartbeat: a ping every `intervalMs` (default 10 s); no pong within `timeoutMs`
-   * (default 5 s) reconnects the feeds (status 'reconnecting', then 'live'). false: no pings.
+   * (default 5 s) reconnects the feeds (status 'offline', then 'live'). false: no pings.
    */
   keepAlive?: LiveKeepAlive | false;
 }
@@ -197,8 +197,8 @@ export function createClient(options: ClientOptions = {}) {
       leave: async (): Promise<Transition> => transport.graphql(LeaveDocument, { id }),
       setRole: async (userId: string, role: Role): Promise<Transition> => transport.graphql(SetRoleDocument, { id, userId, role }),
       remove: async (userId: string): Promise<Transition> => transport.graphql(RemoveMemberDocument, { id, userId }),
-      /** The roster feed (§6): insert/update/delete of `MemberRow`s; re-fetch `list()` for display data. */
-      live: (): LiveHandle<MemberRow> => connection().subscribe<MemberRow>(MembersLiveDocument.toString(), { resourceId: id }),
+      /** The roster feed (§6): its snapshot, then insert/update/delete of `MemberRow`s; re-fetch `list()` for display data. */
+      live: (): LiveHandle<MemberRow> => connection().subscribe<MemberRow>(MembersLiveDocument.toString(), { resourceId: id }, MEMBER_IDENTITY),
     };
   }
 
@@ -284,7 +284,7 @@ export function createClient(options: ClientOptions = {}) {
   });
 
   /** Your own membership rows across every resource (§6). */
-  const membershipLive = (): LiveHandle<MemberRow> => connection().subscribe<MemberRow>(ResourcesLiveDocument.toString());
+  const membershipLive = (): LiveHandle<MemberRow> => connection().subscribe<MemberRow>(ResourcesLiveDocument.toString(), undefined, MEMBER_IDENTITY);
 
   return {
     /** The gateway base URL this client talks to. */
@@ -305,7 +305,7 @@ export function createClient(options: ClientOptions = {}) {
     rooms: {
       /** Every room grant you hold, app environment wide: the snapshot `live()` updates (§10.4). */
       grants: async (): Promise<RoomGrantRow[]> => transport.graphql(MyRoomGrantsDocument),
-      live: (): LiveHandle<RoomGrantRow> => connection().subscribe<RoomGrantRow>(RoomsLiveDocument.toString()),
+      live: (): LiveHandle<RoomGrantRow> => connection().subscribe<RoomGrantRow>(RoomsLiveDocument.toString(), undefined, GRANT_IDENTITY),
     },
     /** Your own rows of a top-level table (`{ kind: 'user' }` scope, §11.2). */
     table: <T extends Row = Row>(name: string) => new Table<T>(transport, { kind: 'user' }, name, feeds),

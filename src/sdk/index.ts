@@ -25,7 +25,7 @@ export type {
 } from './client.js';
 export { createClient } from './client.js';
 export { GatehouseError } from './errors.js';
-export type { LiveConnection, LiveHandle, LiveKeepAlive, LiveStatus } from './live.js';
+export type { LiveConnection, LiveEventInfo, LiveHandle, LiveKeepAlive, LiveOp, LiveRowIdentity, LiveStatus } from './live.js';
 export type { InsertQuery, Operator, Page, Row, SelectQuery, Table, UpsertOptions, WriteQuery } from './table.js';
 export type { Bucket, ByteRange, FileBody, FileEntry, FileScope, UploadOptions } from './files.js';
 export type { UserProfile, Users } from './users.js';

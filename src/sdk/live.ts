@@ -2,27 +2,63 @@
  * Live feeds (docs/api.md §6) over graphql-ws: one socket per LiveConnection, opened on the first
  * subscribe and shared by every handle, closed when the last handle closes. The connection owns
  * reconnecting (graphql-ws' own retry is off): backoff with full jitter, every open handle
- * re-subscribed, and each handle's status going 'reconnecting' -> 'live' so the app re-fetches
- * what it may have missed. A 4401 close (credential expired) refreshes once before reconnecting.
- * A keep-alive ping finds a socket that died silently (a sleeping laptop, a dropped NAT entry, a
+ * re-subscribed. A 4401 close (credential expired) refreshes once before reconnecting. A
+ * keep-alive ping finds a socket that died silently (a sleeping laptop, a dropped NAT entry, a
  * proxy that stopped forwarding): no pong in time ends the socket, and the reconnect logic takes over.
+ *
+ * Every feed starts with a snapshot of its rows (the server's `snapshot` inserts, then `ready`),
+ * then carries every change with no gap. A handle keeps the rows it has reported, so a fresh
+ * snapshot after a reconnect is reconciled against them: the app receives only the difference
+ * (inserts, updates, and deletes for rows that went away while it was offline), never a repeat.
+ * Statuses: 'connecting' until the first snapshot is in, 'live', 'offline' while the connection
+ * is lost and being retried (then 'live' once the new snapshot is reconciled), 'closed'.
  */
 import { type Client, createClient } from 'graphql-ws';
 import { GatehouseError, errorFrom } from './errors.js';
 
-export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'closed';
+export type LiveStatus = 'connecting' | 'live' | 'offline' | 'closed';
 export type LiveOp = 'insert' | 'update' | 'delete';
 
+/** Beside each row: whether it comes from a snapshot (the first one, or one reconciled after a reconnect). */
+export interface LiveEventInfo {
+  snapshot: boolean;
+}
+
 export interface LiveHandle<T> {
-  on(event: LiveOp, fn: (row: T) => void): LiveHandle<T>;
+  /** insert and update carry the row as it is now. */
+  on(event: 'insert' | 'update', fn: (row: T, info: LiveEventInfo) => void): LiveHandle<T>;
+  /** delete carries the row's identity only (`id`; membership rows also resourceId and userId; grants resourceId and roomId). */
+  on(event: 'delete', fn: (row: Partial<T>, info: LiveEventInfo) => void): LiveHandle<T>;
+  on(event: LiveOp, fn: (row: Partial<T>, info: LiveEventInfo) => void): LiveHandle<T>;
   /** Called at once with the current status, then on every change. */
   on(event: 'status', fn: (status: LiveStatus) => void): LiveHandle<T>;
   on(event: 'error', fn: (error: Error) => void): LiveHandle<T>;
+  /** The rows as this feed knows them now (after 'live': the snapshot with every change applied). */
+  rows(): T[];
   close(): void;
 }
 
+/** How a feed's rows are told apart: its key, and what a delete carries. Default: `id`. */
+export interface LiveRowIdentity {
+  key(row: Record<string, unknown>): string;
+  identity(row: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** Rows of the row store: `id`; a delete carries `{ id }`. */
+export const BY_ID: LiveRowIdentity = { key: row => String(row.id), identity: row => ({ id: row.id }) };
+/** Membership rows are told apart by `id`; a delete carries `{ id, resourceId, userId }` (§6). */
+export const MEMBER_IDENTITY: LiveRowIdentity = {
+  key: row => String(row.id),
+  identity: row => ({ id: row.id, resourceId: row.resourceId, userId: row.userId }),
+};
+/** Grants are told apart by resource and room; a delete carries `{ resourceId, roomId }` (§10.4). */
+export const GRANT_IDENTITY: LiveRowIdentity = {
+  key: row => `${row.resourceId}:${row.roomId}`,
+  identity: row => ({ resourceId: row.resourceId, roomId: row.roomId }),
+};
+
 export interface LiveConnection {
-  subscribe<T>(query: string, variables?: Record<string, unknown>): LiveHandle<T>;
+  subscribe<T>(query: string, variables?: Record<string, unknown>, identity?: LiveRowIdentity): LiveHandle<T>;
   /** Closes every handle and the socket (a later subscribe opens a new one). */
   close(): void;
 }
@@ -45,7 +81,7 @@ export interface LiveConnectionOptions {
 /**
  * The live socket's heartbeat: a graphql-ws ping `intervalMs` after the socket opened and after
  * every pong; no pong within `timeoutMs` of a ping ends the socket as dead, and the feeds reconnect
- * (status 'reconnecting', then 'live').
+ * (status 'offline', then 'live').
  */
 export interface LiveKeepAlive {
   intervalMs?: number;
@@ -67,16 +103,24 @@ const TERMINAL_CLOSES: Record<number, { status: number; code: string; message: s
   4409: { status: 400, code: 'live_protocol_error', message: 'Duplicate subscription id (graphql-ws 4409).' },
 };
 const TOKEN_EXPIRED = 4401;
+/** Feed errors that subscribing again can fix: a feed fallen behind, a server without capacity (503), a feed stopped on a server fault. */
+const RESUBSCRIBE = new Set(['slow_consumer', 'busy', 'feed_failed']);
 /** A connection that lived shorter than this after a refresh and expired again: refreshing does not help. */
 const MIN_REFRESHED_LIFETIME_MS = 5_000;
 
-type Listener = (value: unknown) => void;
+type Listener = (value: unknown, info?: LiveEventInfo) => void;
 type Listeners = { [K in LiveOp | 'status' | 'error']: Set<Listener> };
 
 class Handle<T> implements LiveHandle<T> {
   status: LiveStatus = 'connecting';
   /** Stops this handle's graphql-ws subscription (the current socket's). */
   unsubscribe: (() => void) | null = null;
+  /** The rows reported to the app, by key. */
+  private known = new Map<string, Record<string, unknown>>();
+  /** A snapshot being received (until its `ready`); null while live. */
+  private incoming: Map<string, Record<string, unknown>> | null = null;
+  /** Subscribes refused as retryable since the last snapshot: the backoff's exponent. */
+  retries = 0;
   private readonly listeners: Listeners = {
     insert: new Set(),
     update: new Set(),
@@ -89,9 +133,10 @@ class Handle<T> implements LiveHandle<T> {
     readonly query: string,
     readonly variables: Record<string, unknown> | undefined,
     private readonly owner: Connection,
+    private readonly identity: LiveRowIdentity,
   ) {}
 
-  on(event: LiveOp | 'status' | 'error', fn: (value: never) => void): LiveHandle<T> {
+  on(event: LiveOp | 'status' | 'error', fn: (value: never, info: never) => void): LiveHandle<T> {
     const set = this.listeners[event];
     if (!set) throw new TypeError(`Unknown live event "${String(event)}": use insert, update, delete, status or error.`);
     set.add(fn as Listener);
@@ -99,8 +144,58 @@ class Handle<T> implements LiveHandle<T> {
     return this;
   }
 
+  rows(): T[] {
+    return [...this.known.values()] as T[];
+  }
+
   close(): void {
     this.owner.release(this);
+  }
+
+  /** A subscription was (re)sent: a fresh snapshot is coming. */
+  expectSnapshot(): void {
+    this.incoming = new Map();
+  }
+
+  /** One server event: a snapshot row, the snapshot's end, or a change. */
+  receive(event: { op: string; row: Record<string, unknown> | null }): void {
+    if (event.op === 'ready') {
+      this.reconcile();
+      return;
+    }
+    const row = event.row;
+    if (!row || (event.op !== 'insert' && event.op !== 'update' && event.op !== 'delete')) return;
+    const key = this.identity.key(row);
+    // Until `ready` every event is the snapshot's (the server holds changes until after it).
+    if (this.incoming) {
+      this.incoming.set(key, row);
+      return;
+    }
+    if (event.op === 'delete') {
+      // A delete may repeat for a row already out of sight (docs/api.md §6): only known rows go.
+      // It carries the identity; the data columns a typed document selects come back null.
+      if (this.known.delete(key)) this.emit('delete', Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null)), { snapshot: false });
+      return;
+    }
+    const op = this.known.has(key) ? 'update' : 'insert';
+    this.known.set(key, row);
+    this.emit(op, row, { snapshot: false });
+  }
+
+  /** The snapshot is in: report what differs from the rows already reported, then go live. */
+  private reconcile(): void {
+    const snapshot = this.incoming ?? new Map();
+    this.incoming = null;
+    const before = this.known;
+    this.known = snapshot;
+    for (const [key, row] of snapshot) {
+      const old = before.get(key);
+      if (!old) this.emit('insert', row, { snapshot: true });
+      else if (JSON.stringify(old) !== JSON.stringify(row)) this.emit('update', row, { snapshot: true });
+    }
+    for (const [key, row] of before) if (!snapshot.has(key)) this.emit('delete', this.identity.identity(row), { snapshot: true });
+    this.retries = 0;
+    this.setStatus('live');
   }
 
   setStatus(status: LiveStatus): void {
@@ -109,10 +204,10 @@ class Handle<T> implements LiveHandle<T> {
     this.emit('status', status);
   }
 
-  emit(event: keyof Listeners, value: unknown): void {
+  emit(event: keyof Listeners, value: unknown, info?: LiveEventInfo): void {
     for (const fn of [...this.listeners[event]]) {
       try {
-        fn(value);
+        fn(value, info);
       } catch (error) {
         // A throwing listener must not stop the feed or the other listeners.
         queueMicrotask(() => {
@@ -139,11 +234,10 @@ class Connection implements LiveConnection {
 
   constructor(private readonly options: LiveConnectionOptions) {}
 
-  subscribe<T>(query: string, variables?: Record<string, unknown>): LiveHandle<T> {
-    const handle = new Handle<T>(query, variables, this);
+  subscribe<T>(query: string, variables?: Record<string, unknown>, identity: LiveRowIdentity = BY_ID): LiveHandle<T> {
+    const handle = new Handle<T>(query, variables, this, identity);
     this.handles.add(handle);
     if (this.client) {
-      handle.status = this.live ? 'live' : 'connecting';
       this.attach(handle);
     } else if (!this.retryTimer && !this.refreshing) {
       this.open();
@@ -210,10 +304,10 @@ class Connection implements LiveConnection {
         },
         connected: () => {
           if (!current()) return;
+          // Each handle goes 'live' when its snapshot is in (its `ready`), not when the socket opens.
           this.live = true;
           this.connectedAt = Date.now();
           this.attempt = 0;
-          for (const handle of this.handles) if (handle.unsubscribe) handle.setStatus('live');
         },
         closed: event => {
           clearTimeout(pongTimer);
@@ -230,6 +324,7 @@ class Connection implements LiveConnection {
     const client = this.client!;
     const generation = this.generation;
     const current = () => generation === this.generation && this.handles.has(handle);
+    handle.expectSnapshot();
     handle.unsubscribe = client.subscribe<Record<string, unknown>>(
       { query: handle.query, variables: handle.variables },
       {
@@ -259,12 +354,18 @@ class Connection implements LiveConnection {
       this.credentialExpired(this.live ? Date.now() - this.connectedAt : 0);
       return;
     }
-    if (error.code === 'slow_consumer') {
-      // The server dropped this feed; subscribing again resumes it, and the app re-fetches.
+    if (RESUBSCRIBE.has(error.code)) {
+      // The server dropped this feed, or had no capacity to start it (a reconnect storm's snapshot
+      // reads): subscribing again, after a jittered backoff, brings a fresh snapshot reconciled on 'ready'.
       handle.unsubscribe?.();
-      handle.setStatus('reconnecting');
-      this.attach(handle);
-      if (this.live) handle.setStatus('live');
+      handle.unsubscribe = null;
+      handle.setStatus('connecting');
+      const { baseMs = 500, maxMs = 30_000 } = this.options.backoff ?? {};
+      const delay = error.code === 'slow_consumer' ? 0 : Math.random() * Math.min(maxMs, baseMs * 2 ** handle.retries++);
+      const generation = this.generation;
+      setTimeout(() => {
+        if (generation === this.generation && this.handles.has(handle) && !handle.unsubscribe) this.attach(handle);
+      }, delay);
       return;
     }
     handle.emit('error', error);
@@ -329,7 +430,7 @@ class Connection implements LiveConnection {
     );
   }
 
-  /** Gives up the current socket; every handle waits as 'reconnecting'. */
+  /** Gives up the current socket; every handle waits as 'offline'. */
   private dropSocket(): void {
     this.generation++;
     this.live = false;
@@ -340,7 +441,7 @@ class Connection implements LiveConnection {
       // Also stops subscriptions the old client still queues for a socket that may yet open.
       handle.unsubscribe?.();
       handle.unsubscribe = null;
-      handle.setStatus('reconnecting');
+      handle.setStatus('offline');
     }
   }
 
@@ -368,12 +469,12 @@ class Connection implements LiveConnection {
   }
 }
 
-/** Hands a `{ op, row }` event (the subscription's one root field, whatever its alias) to its listeners. */
+/** Hands a `{ op, row }` event (the subscription's one root field, whatever its alias) to its handle. */
 function deliver(handle: Handle<unknown>, data: Record<string, unknown> | null | undefined): void {
   if (!data) return;
   for (const value of Object.values(data)) {
     const event = value as { op?: unknown; row?: unknown } | null;
-    if (event && (event.op === 'insert' || event.op === 'update' || event.op === 'delete')) handle.emit(event.op, event.row);
+    if (event && typeof event.op === 'string') handle.receive({ op: event.op, row: (event.row ?? null) as Record<string, unknown> | null });
   }
 }
 

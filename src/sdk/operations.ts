@@ -247,28 +247,28 @@ export const DbBatchDocument = graphql(`
   }
 `);
 
-// Live feeds (docs/api.md §6, §10.4): each yields `{ op, row }`; the live connection hands `row` to
-// the handle's insert/update/delete listeners.
+// Live feeds (docs/api.md §6, §10.4): each yields the snapshot (`insert`s marked `snapshot`), `ready`,
+// then `{ op, row }` changes; the live connection reconciles them and hands rows to the handle's listeners.
 export const MembersLiveDocument = graphql(`
   subscription SdkMembersLive($resourceId: ID!) {
-    result: membersLive(resourceId: $resourceId) { op row { id resourceId userId role state } }
+    result: membersLive(resourceId: $resourceId) { op snapshot row { id resourceId userId role state } }
   }
 `);
 
 export const ResourcesLiveDocument = graphql(`
   subscription SdkResourcesLive {
-    result: resourcesLive { op row { id resourceId userId role state } }
+    result: resourcesLive { op snapshot row { id resourceId userId role state } }
   }
 `);
 
 export const RoomsLiveDocument = graphql(`
   subscription SdkRoomsLive {
-    result: roomsLive { op row { resourceId roomId role } }
+    result: roomsLive { op snapshot row { resourceId roomId role } }
   }
 `);
 
 export const RowsLiveDocument = graphql(`
   subscription SdkRowsLive($input: DbSelectInput!) {
-    result: rowsLive(input: $input) { op row }
+    result: rowsLive(input: $input) { op snapshot row }
   }
 `);

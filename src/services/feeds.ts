@@ -1,25 +1,82 @@
 /**
- * Live feeds of docs/api.md §6 as async iterables, one per subscription. Each listens to its topic
- * before checking the gate, so nothing committed between the check and the stream is lost.
+ * Live feeds of docs/api.md §6 as async iterables, one per subscription. Each starts with a
+ * snapshot of its rows and continues with every later change, with no gap and no duplicate across
+ * the boundary: src/realtime/snapshot-feed.ts says how.
  */
 import type { PrincipalCaller } from '../domain/caller.js';
+import { isExpired } from '../domain/membership.js';
 import { rosterAccess } from '../domain/visibility.js';
-import { AppError, forbidden } from '../errors.js';
-import type { EventOf, GrantEvent, MembershipEvent, Topic } from '../realtime/event-bus.js';
-import { badRequest } from '../errors.js';
-import { FeedQueue } from '../realtime/feed-queue.js';
-import type { ServiceDeps } from './deps.js';
+import { badRequest, forbidden } from '../errors.js';
+import { CommitSnapshot, SNAPSHOT_SQL } from '../realtime/commit-order.js';
+import type { EventOf, GrantRowEvent, MemberRowEvent, MembershipEvent, Topic } from '../realtime/event-bus.js';
+import { memberRow } from '../realtime/event-bus.js';
+import { type FeedChange, SnapshotFeed } from '../realtime/snapshot-feed.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { ServiceDeps, Tx } from './deps.js';
 import { resourceNotFound } from './membership-store.js';
-import type { LiveRow, RowService } from './rows.js';
+import type { LiveRows, RowOut } from './rows-live.js';
+
+/** Rows one snapshot may hold; a larger one is refused with `snapshot_too_large`. */
+export const FEED_SNAPSHOT_MAX = 5000;
+
+/** A membership row as a delete carries it: its identity (docs/api.md §6). */
+export type MemberRowChange = Pick<MemberRowEvent, 'id' | 'resourceId' | 'userId'> & Partial<Pick<MemberRowEvent, 'role' | 'state'>>;
+/** A grant row as a delete carries it: its identity. */
+export type GrantRowChange = Pick<GrantRowEvent, 'resourceId' | 'roomId'> & Partial<Pick<GrantRowEvent, 'role'>>;
+
+export interface FeedOptions {
+  /** Start with the snapshot (the default); false: changes from now on only. */
+  snapshot?: boolean;
+}
 
 /** Whether the event removes the subscriber from the roster they are watching. */
 const endsMembership = (event: MembershipEvent, userId: string) =>
   event.row.userId === userId && (event.op === 'delete' || event.row.state !== 'active');
 
-export function createFeedService(deps: ServiceDeps, rows: RowService) {
+/**
+ * One feed change per bus event, whoever receives it: every subscriber gets the same object, so
+ * src/realtime/shared-subscribe.ts executes and serialises it once.
+ */
+const changes = new WeakMap<object, FeedChange<unknown>>();
+function changeOf<R, I>(event: { op: 'insert' | 'update' | 'delete'; row: R }, identity: (row: R) => I): FeedChange<R | I> {
+  let change = changes.get(event) as FeedChange<R | I> | undefined;
+  if (!change) {
+    change = { op: event.op, row: event.op === 'delete' ? identity(event.row) : event.row, snapshot: false };
+    changes.set(event, change);
+  }
+  return change;
+}
+const memberIdentity = (row: MemberRowEvent): MemberRowChange => ({ id: row.id, resourceId: row.resourceId, userId: row.userId });
+const grantIdentity = (row: GrantRowEvent): GrantRowChange => ({ resourceId: row.resourceId, roomId: row.roomId });
+
+export const snapshotTooLarge = (what: string, advice: string) =>
+  badRequest('snapshot_too_large', `${what} holds more than ${FEED_SNAPSHOT_MAX} rows, more than one live snapshot carries: ${advice}`);
+
+/** Runs at most `n` of the functions given to it at once; the others wait their turn, in order. */
+function limiter(n: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    while (running >= n) await new Promise<void>(resolve => waiting.push(resolve));
+    running++;
+    try {
+      return await fn();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export function createFeedService(deps: ServiceDeps, liveRows: LiveRows) {
+  // Snapshot reads take at most half the database pool: a reconnect storm (every client of a
+  // restarted server subscribing again) queues here instead of starving other requests or
+  // failing `busy`.
+  const snapshotTurn = limiter(Math.max(1, Math.floor(deps.config.database.poolSize / 2)));
+
   /** The members-list gate: active members only (404 hides members-only resources). */
-  async function requireRosterAccess(caller: PrincipalCaller, resourceId: string) {
-    const resource = await deps.prisma.resource.findUnique({
+  async function requireRosterAccess(caller: PrincipalCaller, resourceId: string, db: PrismaClient | Tx = deps.prisma) {
+    const resource = await db.resource.findUnique({
       where: { id: resourceId },
       select: { deploymentId: true, visibility: true, memberships: { where: { principalId: caller.principal.id }, select: { state: true } } },
     });
@@ -30,108 +87,159 @@ export function createFeedService(deps: ServiceDeps, rows: RowService) {
   }
 
   /**
-   * A feed of `topic` for `caller`: events that pass `keep` are queued for the subscriber; the
-   * feed ends after an event `last` marks final, and fails when the caller's credential expires.
+   * Reads a snapshot: one REPEATABLE READ transaction whose first statement names the
+   * transactions it sees (src/realtime/commit-order.ts), once the bus delivers every topic
+   * listened to so far, and once a turn is free (`snapshotTurn`).
    */
-  function follow<T extends Topic>(
+  async function readSnapshot<T>(read: (tx: Tx) => Promise<T>): Promise<{ snapshot: CommitSnapshot; value: T }> {
+    await deps.bus.settled();
+    return snapshotTurn(() =>
+      deps.transaction(
+        async tx => {
+          const [{ snapshot }] = await tx.$queryRawUnsafe<{ snapshot: string }[]>(SNAPSHOT_SQL);
+          return { snapshot: CommitSnapshot.parse(snapshot), value: await read(tx) };
+        },
+        { isolationLevel: 'RepeatableRead' },
+      ),
+    );
+  }
+
+  /** Membership rows as a snapshot carries them: pending rows past their expiry read as gone. */
+  function memberRows(
+    rows: { resourceId: string; principalId: string; role: MemberRowEvent['role']; state: MemberRowEvent['state']; expiresAt: Date | null }[],
+  ) {
+    const now = deps.now();
+    return rows.filter(row => !isExpired(row, now)).map(row => memberRow(row.resourceId, row.principalId, row.role, row.state));
+  }
+
+  /**
+   * A feed of `topic` for `caller`: events that pass `keep` become changes (`change`); the feed
+   * ends after an event `last` marks final, and fails when the caller's credential expires. It
+   * listens before anything is read, so `begin` (gate and snapshot) misses nothing.
+   */
+  async function follow<T extends Topic, R>(
     caller: PrincipalCaller,
     topic: T,
-    keep: (event: EventOf<T>) => boolean,
-    last: (event: EventOf<T>) => boolean,
-  ): FeedQueue<EventOf<T>> {
-    let timer: NodeJS.Timeout | undefined;
-    const queue: FeedQueue<EventOf<T>> = new FeedQueue(() => {
-      clearTimeout(timer);
-      unlisten();
-    });
+    filters: { keep: (event: EventOf<T>) => boolean; last: (event: EventOf<T>) => boolean; change: (event: EventOf<T>) => FeedChange<R> },
+    begin: (feed: SnapshotFeed<R>) => Promise<void>,
+  ): Promise<AsyncIterable<FeedChange<R>>> {
+    const feed: SnapshotFeed<R> = new SnapshotFeed(() => unlisten());
     const unlisten = deps.bus.listen(topic, event => {
-      if (!keep(event)) return;
-      queue.push(event);
-      if (last(event)) queue.end();
+      if (filters.keep(event)) feed.offer(filters.change(event), event.xid, filters.last(event));
     });
-    if (caller.expiresAt) {
-      // setTimeout caps at ~24.8 days; credentials that live longer never reach it in one connection.
-      const ms = Math.min(Math.max(caller.expiresAt - deps.now().getTime(), 0), 2 ** 31 - 1);
-      timer = setTimeout(() => queue.fail(new AppError('token_expired', 401, 'Your credential expired: refresh it and subscribe again.')), ms);
+    try {
+      await begin(feed);
+    } catch (error) {
+      await feed.queue.return();
+      throw error;
     }
-    return queue;
+    feed.expireAt(caller.expiresAt, deps.now().getTime());
+    return feed.queue;
   }
+
+  /** `begin` for a feed whose gate and snapshot are `read` (null rows: the gate alone, no snapshot asked). */
+  const snapshotOf =
+    <R>(options: FeedOptions, read: (tx: Tx) => Promise<R[]>, gate: () => Promise<void>) =>
+    async (feed: SnapshotFeed<R>) => {
+      if (options.snapshot === false) {
+        await gate();
+        feed.start(null, []);
+      } else {
+        const { snapshot, value } = await readSnapshot(read);
+        feed.start(snapshot, value);
+      }
+    };
 
   return {
     requireRosterAccess,
 
     /** `members.live()`: one resource's roster; ends after the subscriber's own removal. */
-    async members(caller: PrincipalCaller, resourceId: string): Promise<AsyncIterable<MembershipEvent>> {
-      const feed = follow(
+    members(caller: PrincipalCaller, resourceId: string, options: FeedOptions = {}): Promise<AsyncIterable<FeedChange<MemberRowChange>>> {
+      return follow(
         caller,
         `member:${resourceId}`,
-        () => true,
-        event => endsMembership(event, caller.principal.id),
+        { keep: () => true, last: event => endsMembership(event, caller.principal.id), change: event => changeOf(event, memberIdentity) },
+        snapshotOf<MemberRowChange>(
+          options,
+          async tx => {
+            await requireRosterAccess(caller, resourceId, tx);
+            const rows = await tx.membership.findMany({
+              where: { resourceId },
+              select: { resourceId: true, principalId: true, role: true, state: true, expiresAt: true },
+              orderBy: { principalId: 'asc' },
+              take: FEED_SNAPSHOT_MAX + 1,
+            });
+            if (rows.length > FEED_SNAPSHOT_MAX)
+              throw snapshotTooLarge('This roster', 'subscribe with snapshot: false and page through GET members.');
+            return memberRows(rows);
+          },
+          () => requireRosterAccess(caller, resourceId),
+        ),
       );
-      try {
-        await requireRosterAccess(caller, resourceId);
-      } catch (error) {
-        await feed.return();
-        throw error;
-      }
-      return feed;
     },
 
     /** `resources.live()`: the caller's own rows across every resource of this app environment. */
-    resources(caller: PrincipalCaller): AsyncIterable<MembershipEvent> {
+    resources(caller: PrincipalCaller, options: FeedOptions = {}): Promise<AsyncIterable<FeedChange<MemberRowChange>>> {
       return follow(
         caller,
         `principal:${caller.principal.id}`,
-        event => event.deploymentId === caller.deployment.id,
-        () => false,
+        { keep: event => event.deploymentId === caller.deployment.id, last: () => false, change: event => changeOf(event, memberIdentity) },
+        snapshotOf<MemberRowChange>(
+          options,
+          async tx => {
+            const rows = await tx.membership.findMany({
+              where: { principalId: caller.principal.id, resource: { deploymentId: caller.deployment.id } },
+              select: { resourceId: true, principalId: true, role: true, state: true, expiresAt: true },
+              orderBy: { resourceId: 'asc' },
+              take: FEED_SNAPSHOT_MAX + 1,
+            });
+            if (rows.length > FEED_SNAPSHOT_MAX)
+              throw snapshotTooLarge('Your membership', 'subscribe with snapshot: false and page through GET /v1/resources.');
+            return memberRows(rows);
+          },
+          async () => {},
+        ),
       );
     },
 
     /**
      * Live rows (docs/api.md §6): a table's changes in a user or resource scope, filtered by a
-     * select's `where`, each judged for this subscriber when it arrives (src/services/rows.ts
-     * liveJudge), in commit order.
+     * select's `where`, judged once per distinct subscriber and query (src/services/rows-live.ts).
      */
-    async rows(caller: PrincipalCaller, input: { table?: unknown }): Promise<AsyncIterable<LiveRow>> {
-      if (typeof input.table !== 'string' || !input.table) throw badRequest('invalid_argument', 'input.table: a table name is required.');
-      // Listening before the gate, so nothing committed between the check and the stream is lost.
-      const events = follow(
-        caller,
-        `rows:${caller.deployment.id}:${input.table}`,
-        () => true,
-        () => false,
-      );
-      let judge: Awaited<ReturnType<RowService['liveJudge']>>;
-      try {
-        judge = await rows.liveJudge(caller, input);
-      } catch (error) {
-        await events.return();
-        throw error;
-      }
-      const out: FeedQueue<LiveRow> = new FeedQueue(() => void events.return());
-      (async () => {
-        for await (const event of events) {
-          const seen = await judge(event);
-          if (seen) out.push(seen);
-        }
-        out.end();
-      })().catch(error => out.fail(error));
-      return out;
+    async rows(caller: PrincipalCaller, input: unknown, options: FeedOptions = {}): Promise<AsyncIterable<FeedChange<RowOut>>> {
+      const { feed } = await liveRows.follow(caller, input, options, readSnapshot);
+      feed.expireAt(caller.expiresAt, deps.now().getTime());
+      return feed.queue;
     },
 
     /**
      * The rooms feed (docs/api.md §10.4): the caller's own room grants across every resource of
-     * this app environment; its snapshot is `GET /v1/resources/grants`.
+     * this app environment; its snapshot is that of `GET /v1/resources/grants`.
      */
-    rooms(caller: PrincipalCaller): AsyncIterable<GrantEvent> {
+    rooms(caller: PrincipalCaller, options: FeedOptions = {}): Promise<AsyncIterable<FeedChange<GrantRowChange>>> {
       return follow(
         caller,
         `grants:${caller.principal.id}`,
-        event => event.deploymentId === caller.deployment.id,
-        () => false,
+        { keep: event => event.deploymentId === caller.deployment.id, last: () => false, change: event => changeOf(event, grantIdentity) },
+        snapshotOf<GrantRowChange>(
+          options,
+          async tx => {
+            const grants = await tx.roomGrant.findMany({
+              where: { principalId: caller.principal.id, membership: { state: 'active', resource: { deploymentId: caller.deployment.id } } },
+              select: { resourceId: true, roomId: true, role: true },
+              orderBy: [{ resourceId: 'asc' }, { roomId: 'asc' }],
+              take: FEED_SNAPSHOT_MAX + 1,
+            });
+            if (grants.length > FEED_SNAPSHOT_MAX)
+              throw snapshotTooLarge('Your room grants', "subscribe with snapshot: false and read each resource's rooms.");
+            return grants;
+          },
+          async () => {},
+        ),
       );
     },
   };
 }
 
 export type FeedService = ReturnType<typeof createFeedService>;
+export type ReadSnapshot = <T>(read: (tx: Tx) => Promise<T>) => Promise<{ snapshot: CommitSnapshot; value: T }>;

@@ -16,6 +16,7 @@ import { createResourceDeletionService } from './resource-deletion.js';
 import { createResourceService } from './resources.js';
 import { createRoomService } from './rooms.js';
 import { createRowService } from './rows.js';
+import { createLiveRows } from './rows-live.js';
 import { createTokenService } from './tokens.js';
 import { createWalletService } from './wallet.js';
 
@@ -28,6 +29,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
   // Deletions remove files' rows in their transaction and the bytes after it commits (a failure
   // there leaves garbage the hourly sweep removes, never a row without its bytes).
   const rows = createRowService(deps, apps, metering);
+  const liveRows = createLiveRows(deps, rows, apps);
   const blobsOrphaned = (keys: string[]) => void blobs.delete(keys).catch(() => {});
   const providers = providerSetup(deps.config, options.fetch);
   const auth = createAuthService(deps, providers.client, wallet, providers.jwt);
@@ -56,7 +58,9 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     rooms: createRoomService(deps, apps),
     rows,
     files: createFileService(deps, apps, metering, blobs),
-    feeds: createFeedService(deps, rows),
+    /** The live row feed's fan-out (its stats: tests and diagnostics). */
+    liveRows,
+    feeds: createFeedService(deps, liveRows),
   };
 }
 

@@ -26,6 +26,7 @@ import type { DeploymentInfo } from './apps.js';
 import type { ServiceDeps, SqlTx, Tx } from './deps.js';
 import { applyMemberRemoval, dropVisibleLinks, removalIsDropOnly, restoreHiddenLinks, unhideLinks, violatesForeignKey } from './lifecycle.js';
 import { findPrincipalInApp, userNotFound } from './principals.js';
+import { stampAll, stampCommit } from '../realtime/commit-order.js';
 import { grantDeletes, grantDeletesOf, grantsJson } from './room-events.js';
 
 export interface LockedResource {
@@ -123,10 +124,12 @@ export class ChangeSet {
     this.events.push({ op, deploymentId: this.resource.deploymentId, row: memberRow(this.resource.id, userId, role, state) });
   }
 
+  /** Writes the member-count delta and stamps the events with the transaction (src/realtime/commit-order.ts): last in the transaction. */
   async flush(): Promise<void> {
     if (this.countDelta !== 0) {
       await this.tx.resource.update({ where: { id: this.resource.id }, data: { memberCount: { increment: this.countDelta } } });
     }
+    await stampCommit(this.tx, this.events, this.grantEvents);
   }
 }
 
@@ -407,7 +410,8 @@ class StatementRun {
     const now = query.now;
     const when = Prisma.sql`(SELECT ok FROM guard)`;
     const parts: Prisma.Sql[] = [];
-    const columns: Prisma.Sql[] = [Prisma.sql`(SELECT ok FROM guard) AS ok`];
+    // The transaction id stamps the events (src/realtime/commit-order.ts).
+    const columns: Prisma.Sql[] = [Prisma.sql`(SELECT ok FROM guard) AS ok`, Prisma.sql`pg_current_xact_id()::text AS xid`];
     const events: MembershipEvent[] = [];
     const record = (principalId: string, change: RowChangeEvent) =>
       events.push({ op: change.op, deploymentId: resource.deploymentId, row: memberRow(r, principalId, change.role, change.state) });
@@ -490,7 +494,7 @@ class StatementRun {
       WITH guard AS (SELECT EXISTS (SELECT 1 FROM (${digest(factsSelect(query))}) facts WHERE facts.fingerprint = ${this.facts.fingerprint}) AS ok),
         ${Prisma.join(named, ',\n        ')}
       SELECT ${Prisma.join(columns)}`;
-    let row: { ok: boolean; grants?: unknown; consumed?: number };
+    let row: { ok: boolean; xid: string; grants?: unknown; consumed?: number };
     try {
       [row] = await tx.$queryRaw<(typeof row)[]>(statement);
     } catch (error) {
@@ -501,6 +505,7 @@ class StatementRun {
     if (!row.ok) throw new StaleFacts();
     this.events.push(...events);
     if (row.grants !== undefined) this.grantEvents.push(...grantDeletesOf(resource.deploymentId, row.grants));
+    stampAll(row.xid, this.events, this.grantEvents);
     if (removal === 'call') await applyMemberRemoval(tx, resource, party!.id);
     return { linkConsumed: row.consumed === 1 };
   }

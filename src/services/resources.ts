@@ -120,26 +120,29 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       // Timestamps as UTC ISO text: the columns are timestamp without time zone, as Prisma writes them.
       const at = now.toISOString();
       const updatedAt = new Date().toISOString();
-      await deps
+      const created = await deps
         .sqlTransaction(async tx => {
           // Creates are not metered: the quota per person and app bounds them (docs/api.md §9.6).
           await reserveQuota(tx, deps.config.quotas, 'resources', caller);
           // The resource and its owner's membership in one statement: the membership's foreign
           // key to the new resource is checked at the end of the statement.
-          await tx.$executeRaw`
+          const [row] = await tx.$queryRaw<{ xid: string }[]>`
             WITH created AS (
               INSERT INTO resources (id, deployment_id, type, name, visibility, discoverable, owner_principal, member_count, created_at)
               VALUES (${id}, ${deployment.id}, ${input.type}, ${input.name}, ${pair.visibility}::"Visibility", ${pair.discoverable},
                       ${caller.principal.id}, 1, ${at}::timestamp(3))
               RETURNING id)
             INSERT INTO memberships (resource_id, principal_id, role, state, created_at, updated_at)
-            SELECT id, ${caller.principal.id}, 'owner'::"Role", 'active'::"MembershipState", ${at}::timestamp(3), ${updatedAt}::timestamp(3) FROM created`;
+            SELECT id, ${caller.principal.id}, 'owner'::"Role", 'active'::"MembershipState", ${at}::timestamp(3), ${updatedAt}::timestamp(3) FROM created
+            RETURNING pg_current_xact_id()::text AS xid`;
+          return row;
         })
         .catch(error => {
           // The caller's account was deleted while this request ran (docs/api.md §8.2).
           throw violatesForeignKey(error, 'memberships_principal_id_fkey') ? accountDeleted() : error;
         });
-      deps.bus.publish([{ op: 'insert', deploymentId: deployment.id, row: memberRow(id, caller.principal.id, 'owner', 'active') }]);
+      // Stamped with its transaction (src/realtime/commit-order.ts).
+      deps.bus.publish([{ op: 'insert', deploymentId: deployment.id, row: memberRow(id, caller.principal.id, 'owner', 'active'), xid: created.xid }]);
       return {
         id,
         type: input.type,

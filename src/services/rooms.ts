@@ -27,6 +27,7 @@ import type { GrantEvent, GrantRowEvent } from '../realtime/event-bus.js';
 import type { AppService } from './apps.js';
 import type { ServiceDeps, Tx } from './deps.js';
 import { type LockedResource, lockResource, resourceNotFound } from './membership-store.js';
+import { stampCommit } from '../realtime/commit-order.js';
 import { grantDeletes, grantEvent } from './room-events.js';
 import { typeRules } from './resource-rules.js';
 import { BOUNDED_LIST_TAKE, boundedList } from './pages.js';
@@ -80,6 +81,30 @@ export async function roomRoles(
   if (membership?.state !== 'active') return { resourceRole: null, grants: new Map() };
   const grants = await db.roomGrant.findMany({ where: { resourceId, principalId }, select: { roomId: true, role: true } });
   return { resourceRole: membership.role, grants: new Map(grants.map(g => [g.roomId, g.role])) };
+}
+
+/**
+ * `roomRoles` of several principals in one resource, in two statements whatever their number
+ * (the live row feed judges one change for many subscribers at once).
+ */
+export async function roomRolesOf(
+  db: PrismaClient | Tx,
+  resourceId: string,
+  principalIds: readonly string[],
+): Promise<Map<string, { resourceRole: Role | null; grants: Map<string, Role> }>> {
+  const out = new Map(principalIds.map(id => [id, { resourceRole: null as Role | null, grants: new Map<string, Role>() }]));
+  const active = await db.membership.findMany({
+    where: { resourceId, principalId: { in: [...principalIds] }, state: 'active' },
+    select: { principalId: true, role: true },
+  });
+  if (active.length === 0) return out;
+  for (const m of active) out.get(m.principalId)!.resourceRole = m.role;
+  const grants = await db.roomGrant.findMany({
+    where: { resourceId, principalId: { in: active.map(m => m.principalId) } },
+    select: { principalId: true, roomId: true, role: true },
+  });
+  for (const g of grants) out.get(g.principalId)!.grants.set(g.roomId, g.role);
+  return out;
 }
 
 const roomName = z
@@ -168,7 +193,9 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
       });
       const role = requireActive(resource.id, resource.visibility, own);
       const scope: Scope = { tx, resource, role, events: [] };
-      return { result: await work(scope), events: scope.events };
+      const result = await work(scope);
+      await stampCommit(tx, scope.events);
+      return { result, events: scope.events };
     });
     deps.bus.publishGrants(events);
     return result;

@@ -32,13 +32,13 @@ import {
   parseOrder,
   parseWhere,
   readValue,
-  rowMatches,
   updateData,
 } from '../domain/row-values.js';
 import { effectiveRole, passesAccessRule, reachesEveryRoom } from '../domain/rooms.js';
 import { isPublic } from '../domain/visibility.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { stampCommit } from '../realtime/commit-order.js';
 import type { GrantEvent, MembershipEvent, RowEvent } from '../realtime/event-bus.js';
 import type { ResourceTypeIR, SchemaIR, TableIR } from '../schema/index.js';
 import type { AppService } from './apps.js';
@@ -65,12 +65,6 @@ import { type SqlRow, afterSql, andAll, conditionSql, literal, orderSql, selectL
 
 export type RowOut = Record<string, unknown>;
 
-/** A change on the live row feed, as one subscriber sees it. */
-export interface LiveRow {
-  op: 'insert' | 'update' | 'delete';
-  row: RowOut;
-}
-
 export interface DbResult {
   op: DbOp;
   /** select: the page; insert, update, delete: the rows as written (delete: as they were); else null. */
@@ -82,7 +76,7 @@ export interface DbResult {
 type Db = PrismaClient | Tx;
 
 /** How a table is reached inside a resource type: its own rows, or users' rows linked in. */
-interface Binding {
+export interface Binding {
   name: string;
   table: TableIR;
   kind: 'owned' | 'shared' | 'user';
@@ -145,7 +139,7 @@ function tableOf(schema: SchemaIR, name: string): TableIR {
   return table;
 }
 
-function bindingIn(schema: SchemaIR, type: string, name: string): Binding {
+export function bindingIn(schema: SchemaIR, type: string, name: string): Binding {
   const table = tableOf(schema, name);
   const def: ResourceTypeIR | undefined = schema.resources[type];
   const own = def?.owns.find(o => o.table === name);
@@ -158,7 +152,7 @@ function bindingIn(schema: SchemaIR, type: string, name: string): Binding {
 }
 
 /** docs/api.md §11.2: a user's own rows are of top-level tables only. */
-function userBinding(schema: SchemaIR, name: string): Binding {
+export function userBinding(schema: SchemaIR, name: string): Binding {
   const table = tableOf(schema, name);
   if (table.ownedBy) {
     throw badRequest(
@@ -1004,6 +998,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
         events.push(...changes.events);
         grantEvents.push(...changes.grantEvents);
       }
+      await stampCommit(tx, run.rowEvents);
       return { results, events, grantEvents, rowEvents: run.rowEvents };
     });
     deps.bus.publish(events);
@@ -1023,56 +1018,11 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
       return execute(caller, parseBatch(input), true);
     },
     /**
-     * The live row feed's judge (docs/api.md §6, live rows) for a select's scope, table and where:
-     * checked now exactly as that select (its errors), then, per event, against the subscriber's
-     * roles at that moment (a revoked grant or a removal stops delivery): the change as this
-     * subscriber sees it, or null. An update that takes a row out of sight (another room, out of the
-     * filter) is a `delete`, one that brings it into sight an `insert`.
+     * A select on `db` with the deployment's `schema` (read before: no other query inside the
+     * transaction), unmetered: the live row feed's gate and snapshot (src/services/rows-live.ts).
      */
-    async liveJudge(caller: PrincipalCaller, input: unknown): Promise<(event: RowEvent) => Promise<LiveRow | null>> {
-      const op = parseOperation({ ...(input as object), op: 'select' });
-      if (op.scope.kind === 'type') throw invalidOperation("live rows follow a user or a resource scope, not { kind: 'type' }.");
-      const deployment = await apps.deployment(caller.deployment.id);
-      const schema = deployment.schema;
-      await one({ caller, schema, now: deps.now(), db: deps.prisma, tx: null, joins: [], rowEvents: [] }, { ...op, limit: 1 });
-      const me = caller.principal.id;
-      if (op.scope.kind === 'user') {
-        const binding = userBinding(schema, op.table);
-        const conditions = parseWhere(binding.name, rowTable(binding.table), op.where);
-        return async event => {
-          if (!event.own || event.creatorId !== me) return null;
-          const { roomId: _room, resourceId: _resource, ...row } = event.row;
-          if (event.op === 'delete') return { op: 'delete', row };
-          if (rowMatches(row, conditions)) return { op: event.op, row };
-          return event.op === 'update' ? { op: 'delete', row: { id: row.id } } : null;
-        };
-      }
-      const resource = await loadResource(deps.prisma, caller, op.scope.resourceId);
-      const binding = bindingIn(schema, resource.type, op.table);
-      const conditions = parseWhere(binding.name, rowTable(binding.table), op.where);
-      const rule = ruleFor('read', binding.override, binding.table.access);
-      const defaultRole = schema.resources[resource.type]?.defaultRole ?? 'reader';
-      const scopeRoom = op.scope.roomId === undefined ? undefined : await roomOf(deps.prisma, resource.id, op.scope.roomId);
-      return async event => {
-        if (event.resourceId !== resource.id) return null;
-        const roles = await roomRoles(deps.prisma, resource.id, me);
-        const base = roles.resourceRole ?? visitorRole(resource.visibility, defaultRole);
-        const sees = (room: string | null) => {
-          if (scopeRoom !== undefined && room !== scopeRoom) return false;
-          const reach =
-            room === null
-              ? readReach(rule, base)
-              : readReach(rule, effectiveRole(roles.resourceRole, roles.grants.get(room) ?? null, false), roles.resourceRole);
-          return reach === 'all' || (reach === 'own' && event.creatorId === me);
-        };
-        const row = event.row;
-        if (event.op === 'delete') return sees(event.roomId) ? { op: 'delete', row } : null;
-        const now = sees(event.roomId) && rowMatches(row, conditions);
-        if (event.op === 'insert') return now ? { op: 'insert', row } : null;
-        const before = sees(event.previousRoomId);
-        if (now) return { op: before || event.previousRoomId === event.roomId ? 'update' : 'insert', row };
-        return before ? { op: 'delete', row: { id: row.id } } : null;
-      };
+    selectOn(db: Db, caller: PrincipalCaller, schema: SchemaIR, op: DbOperation): Promise<DbResult> {
+      return one({ caller, schema, now: deps.now(), db, tx: null, joins: [], rowEvents: [] }, { ...op, op: 'select' });
     },
 
     /** The plan of a select's page query as EXPLAIN prints it, ANALYZE'd on request (bench/rows.ts, the index tests). */

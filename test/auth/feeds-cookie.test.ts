@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => rig.close());
 
-/** A graphql-transport-ws client with browser-like handshake headers; resolves the first message or the close. */
+/** A graphql-transport-ws client with browser-like handshake headers; resolves the first change (after the snapshot) or the close. */
 function firstMessage(
   headers: Record<string, string>,
   query: string,
@@ -23,6 +23,7 @@ function firstMessage(
 ) {
   return new Promise<{ next?: any; close?: number }>((resolve, reject) => {
     const socket = new WebSocket(`${rig.url.replace('http', 'ws')}${path}`, 'graphql-transport-ws', { headers });
+    let pastSnapshot = false;
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: connectionParams })));
     socket.on('message', async raw => {
       const message = JSON.parse(String(raw));
@@ -33,6 +34,11 @@ function firstMessage(
         await attached;
         await trigger();
       } else if (message.type === 'next') {
+        // The feed's snapshot (its inserts, then `ready`) comes first: the change follows it.
+        if (!pastSnapshot) {
+          pastSnapshot = (Object.values(message.payload.data ?? {})[0] as { op?: string } | undefined)?.op === 'ready';
+          return;
+        }
         resolve({ next: message.payload });
         socket.close();
       }

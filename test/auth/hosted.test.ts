@@ -460,6 +460,8 @@ describe('dashboard-only routes', () => {
     }
     const next = (ms = 5000) => Promise.race([read(), sleep(ms).then(() => Promise.reject(new Error(`no event within ${ms} ms`)))]);
     const quiet = (ms: number) => Promise.race([read().then(() => false), sleep(ms).then(() => true)]);
+    // The feed's snapshot, up to its `ready`: from then on every change reaches it.
+    for (let payload = await next(); (Object.values(payload?.data ?? {})[0] as { op?: string } | undefined)?.op !== 'ready'; payload = await next());
     return { next, quiet, close: () => controller.abort() };
   }
 
@@ -468,10 +470,10 @@ describe('dashboard-only routes', () => {
     const { id, member, invitee, requester } = await populatedTeam(inApp, 'feeds');
     const roster = await sseFeed(member.token, MEMBERS_LIVE, { id });
     const own = await Promise.all([member, invitee, requester].map(u => sseFeed(u.token, RESOURCES_LIVE)));
-    await sleep(200); // Let the server attach the subscriptions.
     expect((await dash.request('DELETE', deleteUrl(id), { headers: CSRF })).status).toBe(200);
 
-    const row = (userId: string, role: string, state: string) => ({ id: `${id}:${userId}`, resourceId: id, userId, role, state });
+    // A delete carries the row's identity (docs/api.md §6).
+    const row = (userId: string, _role?: string, _state?: string) => ({ id: `${id}:${userId}`, resourceId: id, userId, role: null, state: null });
     // The roster feed carries the deletes in roster order, ends with the subscriber's own, then completes.
     const seen = [];
     for (let payload = await roster.next(); payload; payload = await roster.next()) seen.push(payload.data.membersLive);

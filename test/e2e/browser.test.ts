@@ -161,7 +161,7 @@ describe.skipIf(missing && !process.env.CI)('the product in Chromium', { timeout
     await owner.page.waitForFunction(
       n => {
         const after: string[] = (window as any).demo.statuses.slice(n);
-        return after.includes('reconnecting') && after.lastIndexOf('live') > after.indexOf('reconnecting');
+        return after.includes('offline') && after.lastIndexOf('live') > after.indexOf('offline');
       },
       before,
       { timeout: 30_000 },

@@ -1,7 +1,7 @@
 /** docs/api.md §6: live feeds over real sockets (graphql-ws) and over SSE. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
-import { MEMBERS_LIVE, RESOURCES_LIVE, subscribe } from '../helpers/feeds.js';
+import { MEMBERS_LIVE, RESOURCES_LIVE, snapshotOf, subscribe } from '../helpers/feeds.js';
 
 let ctx: TestContext;
 let s: Seed;
@@ -14,9 +14,11 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** graphql-ws does not acknowledge a subscription: wait until its feed listens on `topic`. */
-const attached = (topic: string) => ctx.attached(topic);
+const _attached = (topic: string) => ctx.attached(topic);
 const row = (resourceId: string, userId: string, role: string, state: string) => ({ id: `${resourceId}:${userId}`, resourceId, userId, role, state });
-const change = (op: string, r: ReturnType<typeof row>) => ({ data: { membersLive: { op, row: r } } });
+/** A delete carries the row's identity, not its data columns (docs/api.md §6). */
+const gone = (resourceId: string, userId: string) => ({ id: `${resourceId}:${userId}`, resourceId, userId, role: null, state: null });
+const change = (op: string, r: ReturnType<typeof row> | ReturnType<typeof gone>) => ({ data: { membersLive: { op, row: r } } });
 const token = (c: { token?: string }) => c.token!;
 
 describe('members.live()', () => {
@@ -24,7 +26,7 @@ describe('members.live()', () => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'Live');
     const feed = subscribe(ctx.url, token(alice), MEMBERS_LIVE, { id });
-    await attached(`member:${id}`);
+    expect(await snapshotOf(feed)).toEqual([row(id, alice.id, 'owner', 'active')]);
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id, role: 'reader' });
     await bob.post(`/v1/resources/${id}/accept`);
     await alice.post(`/v1/resources/${id}/setRole`, { userId: bob.id, role: 'writer' });
@@ -35,8 +37,8 @@ describe('members.live()', () => {
     expect(await feed.next()).toEqual(change('update', row(id, bob.id, 'reader', 'active')));
     expect(await feed.next()).toEqual(change('update', row(id, bob.id, 'writer', 'active')));
     expect(await feed.next()).toEqual(change('insert', row(id, carol.id, 'writer', 'requested')));
-    expect(await feed.next()).toEqual(change('delete', row(id, carol.id, 'writer', 'requested')));
-    expect(await feed.next()).toEqual(change('delete', row(id, bob.id, 'writer', 'active')));
+    expect(await feed.next()).toEqual(change('delete', gone(id, carol.id)));
+    expect(await feed.next()).toEqual(change('delete', gone(id, bob.id)));
     await feed.dispose();
   });
 
@@ -44,7 +46,7 @@ describe('members.live()', () => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'Quiet');
     const feed = subscribe(ctx.url, token(alice), MEMBERS_LIVE, { id });
-    await attached(`member:${id}`);
+    await snapshotOf(feed);
     expect((await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id, role: 'owner' })).status).toBe(403);
     expect((await alice.post(`/v1/resources/${id}/leave`)).status).toBe(403);
     expect(await feed.quiet(400)).toBe(true);
@@ -69,9 +71,9 @@ describe('members.live()', () => {
     const id = await createResource(alice, 'team', 'Exit');
     await addMember(alice, bob, id, 'reader');
     const feed = subscribe(ctx.url, token(bob), MEMBERS_LIVE, { id });
-    await attached(`member:${id}`);
+    expect(await snapshotOf(feed)).toHaveLength(2);
     await alice.post(`/v1/resources/${id}/remove`, { userId: bob.id });
-    expect(await feed.next()).toEqual(change('delete', row(id, bob.id, 'reader', 'active')));
+    expect(await feed.next()).toEqual(change('delete', gone(id, bob.id)));
     await feed.completed;
     await feed.dispose();
   });
@@ -84,10 +86,11 @@ describe('members.live()', () => {
     try {
       const ivy = await fresh.user('ivy');
       const feed = subscribe(ctx.url, ivy.token!, MEMBERS_LIVE, { id });
-      await attached(`member:${id}`);
+      // The expired invite reads as gone in the snapshot, as it does in GET members.
+      expect(await snapshotOf(feed)).toEqual([row(id, fresh.users.ivy.id, 'owner', 'active')]);
       // Any transition touching the expired row purges it, and the purge is a delete.
       await ivy.post(`/v1/resources/${id}/invite`, { userId: fresh.users.jon.id });
-      expect(await feed.next()).toEqual(change('delete', row(id, fresh.users.jon.id, 'writer', 'invited')));
+      expect(await feed.next()).toEqual(change('delete', gone(id, fresh.users.jon.id)));
       expect(await feed.next()).toEqual(change('insert', row(id, fresh.users.jon.id, 'writer', 'invited')));
       await feed.dispose();
     } finally {
@@ -100,7 +103,7 @@ describe('resources.live()', () => {
   it("carries the caller's own rows: a new invite, an accepted request, a role change, being removed", async () => {
     const { alice, bob } = s.users;
     const feed = subscribe(ctx.url, token(bob), RESOURCES_LIVE);
-    await attached(`principal:${bob.id}`);
+    await snapshotOf(feed);
     const team = await createResource(alice, 'team', 'Mine');
     await alice.post(`/v1/resources/${team}/invite`, { userId: bob.id });
     const other = await createResource(alice, 'team', 'Requested');
@@ -115,7 +118,7 @@ describe('resources.live()', () => {
       { op: 'insert', row: row(other, bob.id, 'reader', 'requested') },
       { op: 'update', row: row(other, bob.id, 'reader', 'active') },
       { op: 'update', row: row(other, bob.id, 'writer', 'active') },
-      { op: 'delete', row: row(other, bob.id, 'writer', 'active') },
+      { op: 'delete', row: gone(other, bob.id) },
     ]);
     // Other people's rows never show up.
     await alice.post(`/v1/resources/${team}/invite`, { userId: s.users.carol.id });
@@ -126,7 +129,7 @@ describe('resources.live()', () => {
   it('the membershipLive alias is the same feed', async () => {
     const { alice, carol } = s.users;
     const feed = subscribe(ctx.url, token(carol), 'subscription { membershipLive { op row { id state } } }');
-    await attached(`principal:${carol.id}`);
+    await snapshotOf(feed);
     const id = await createResource(alice, 'forum', 'Alias');
     await carol.post(`/v1/resources/${id}/join`);
     expect((await feed.next()).data).toEqual({ membershipLive: { op: 'insert', row: { id: `${id}:${carol.id}`, state: 'active' } } });
@@ -170,17 +173,17 @@ describe('SSE', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = res.body!.getReader();
-    await attached(`member:${id}`);
-    await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
     let text = '';
-    while (!text.includes('"op"')) text += new TextDecoder().decode((await reader.read()).value);
-    const data = JSON.parse(
+    const events = () =>
       text
         .split('\n')
-        .find(l => l.startsWith('data:') && l.includes('"op"'))!
-        .slice(5),
-    );
-    expect(data).toEqual(change('insert', row(id, bob.id, 'writer', 'invited')));
+        .filter(l => l.startsWith('data:') && l.includes('"op"'))
+        .map(l => JSON.parse(l.slice(5)));
+    while (!text.includes('"ready"')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(events()).toEqual([change('insert', row(id, alice.id, 'owner', 'active')), { data: { membersLive: { op: 'ready', row: null } } }]);
+    await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
+    while (events().length < 3) text += new TextDecoder().decode((await reader.read()).value);
+    expect(events()[2]).toEqual(change('insert', row(id, bob.id, 'writer', 'invited')));
     controller.abort();
   });
 });

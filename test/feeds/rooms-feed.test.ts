@@ -1,7 +1,7 @@
 /** docs/api.md §10.4: the rooms feed (`roomsLive`) over graphql-ws and SSE, and its snapshot GET /v1/resources/grants. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
-import { nextFeedAttached, subscribe } from '../helpers/feeds.js';
+import { snapshotOf, subscribe } from '../helpers/feeds.js';
 
 type User = Client & { id: string };
 
@@ -17,14 +17,12 @@ afterAll(() => ctx.close());
 
 const ROOMS_LIVE = 'subscription { roomsLive { op row { resourceId roomId role } } }';
 const change = (op: string, resourceId: string, roomId: string, role: string) => ({ data: { roomsLive: { op, row: { resourceId, roomId, role } } } });
-/**
- * graphql-ws does not acknowledge a subscription: wait until this feed listens on the bus. (Not
- * `ctx.attached('grants:<id>')`: an earlier test's feed of the same person may still be detaching.)
- */
+/** A delete carries the grant's identity, not its role (docs/api.md §6). */
+const dropped = (resourceId: string, roomId: string) => ({ data: { roomsLive: { op: 'delete', row: { resourceId, roomId, role: null } } } });
+/** Subscribes and reads the snapshot: once it ends (`ready`), every later change reaches the feed. */
 const live = async (user: User) => {
-  const attached = nextFeedAttached(ctx.app.services.deps.bus);
   const feed = subscribe(ctx.url, user.token!, ROOMS_LIVE);
-  await attached;
+  await snapshotOf(feed);
   return feed;
 };
 
@@ -50,7 +48,7 @@ describe('roomsLive', () => {
     await drop(alice, id, a, bob.id);
     expect(await feed.next()).toEqual(change('insert', id, a, 'reader'));
     expect(await feed.next()).toEqual(change('update', id, a, 'writer'));
-    expect(await feed.next()).toEqual(change('delete', id, a, 'writer'));
+    expect(await feed.next()).toEqual(dropped(id, a));
     expect(await feed.quiet(300)).toBe(true);
     await feed.dispose();
   });
@@ -89,7 +87,7 @@ describe('roomsLive', () => {
     }
     expect((await bob.get('/v1/resources/grants')).body.grants).toHaveLength(8);
 
-    const gone = (id: string, r: string[]) => new Set(r.map(roomId => JSON.stringify(change('delete', id, roomId, 'reader'))));
+    const gone = (id: string, r: string[]) => new Set(r.map(roomId => JSON.stringify(dropped(id, roomId))));
     const nextTwo = async () => new Set([JSON.stringify(await feed.next()), JSON.stringify(await feed.next())]);
 
     await bob.post(`/v1/resources/${left}/leave`);
@@ -97,7 +95,7 @@ describe('roomsLive', () => {
     await alice.post(`/v1/resources/${removed}/remove`, { userId: bob.id });
     expect(await nextTwo()).toEqual(gone(removed, rooms[removed]));
     await alice.request('DELETE', `/v1/resources/${roomGone}/rooms/${rooms[roomGone][0]}`);
-    expect(await feed.next()).toEqual(change('delete', roomGone, rooms[roomGone][0], 'reader'));
+    expect(await feed.next()).toEqual(dropped(roomGone, rooms[roomGone][0]));
     await ctx.app.services.resourceDeletion.deleteAsOwner(alice.id, s.appId, deleted);
     expect(await nextTwo()).toEqual(gone(deleted, rooms[deleted]));
     expect(await feed.quiet(300)).toBe(true);
@@ -132,8 +130,8 @@ describe('roomsLive over SSE', () => {
     const id = await createResource(alice, 'team', 'SSE rooms');
     await addMember(alice, carol, id, 'writer');
     const a = await newRoom(alice, id);
+    await put(alice, id, a, carol.id, 'reader');
     const controller = new AbortController();
-    const attached = nextFeedAttached(ctx.app.services.deps.bus);
     const res = await ctx.fetch('/graphql', {
       method: 'POST',
       headers: { authorization: `Bearer ${carol.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -143,12 +141,20 @@ describe('roomsLive over SSE', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = res.body!.getReader();
-    await attached;
-    await put(alice, id, a, carol.id, 'writer');
     let text = '';
-    while (!text.includes('"op"')) text += new TextDecoder().decode((await reader.read()).value);
-    const line = text.split('\n').find(l => l.startsWith('data:') && l.includes('"op"'))!;
-    expect(JSON.parse(line.slice(5))).toEqual(change('insert', id, a, 'writer'));
+    const events = () =>
+      text
+        .split('\n')
+        .filter(l => l.startsWith('data:') && l.includes('"op"'))
+        .map(l => JSON.parse(l.slice(5)));
+    while (!text.includes('"ready"')) text += new TextDecoder().decode((await reader.read()).value);
+    // The snapshot (carol's grants, this one among them), then ready.
+    expect(events()).toContainEqual(change('insert', id, a, 'reader'));
+    expect(events().at(-1)).toEqual({ data: { roomsLive: { op: 'ready', row: null } } });
+    const before = events().length;
+    await put(alice, id, a, carol.id, 'writer');
+    while (events().length === before) text += new TextDecoder().decode((await reader.read()).value);
+    expect(events()[before]).toEqual(change('update', id, a, 'writer'));
     controller.abort();
   });
 });

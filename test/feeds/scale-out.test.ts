@@ -12,7 +12,7 @@ import { EventBus } from '../../src/realtime/event-bus.js';
 import { createServices } from '../../src/services/index.js';
 import { Client, TEST_SCHEMA } from '../helpers/app.js';
 import { type ScratchPostgresDatabase, createPostgresScratchDatabase, postgresTestUrl } from '../helpers/db.js';
-import { MEMBERS_LIVE, subscribe } from '../helpers/feeds.js';
+import { MEMBERS_LIVE, snapshotOf, subscribe } from '../helpers/feeds.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -118,7 +118,9 @@ describe.skipIf(Boolean(reason))('scale-out over Redis', () => {
     const resource = (await onA.post('/v1/resources', { type: 'team', name: 'Shared' })).body.id;
 
     const feed = subscribe(b.url, alice.token, MEMBERS_LIVE, { id: resource });
-    // B's feed is attached once B subscribed to the roster's Redis channel (a server-side fact, not a sleep).
+    // The snapshot is read once B's Redis subscription is in place (EventBus.settled): after ready,
+    // every change reaches the feed. The channel is checked too (a server-side fact, not a sleep).
+    expect(await snapshotOf(feed)).toHaveLength(1);
     await redisSubscribed(`member:${resource}`);
     await onA.post(`/v1/resources/${resource}/invite`, { userId: bob.user_id, role: 'reader' });
     const message = await feed.next(5000);

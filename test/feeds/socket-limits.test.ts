@@ -91,6 +91,8 @@ describe('subscriptions per socket and sockets per principal', () => {
 
   /** Changes the roster until `feed` delivers an event: proves the subscription is attached, without a fixed sleep. */
   async function delivers(feed: Operation) {
+    // Past its snapshot (inserts, then ready); then a change proves the subscription is attached.
+    while ((await feed.next()).data?.membersLive.op !== 'ready');
     const event = feed.next();
     await vi.waitFor(
       async () => {
@@ -297,7 +299,8 @@ describe('SSE streams per principal and per process', () => {
     const res = await ctx.fetch('/graphql', {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: MEMBERS_LIVE, variables: { id: team } }),
+      // Changes only (no snapshot): a stream that is live and idle sends nothing.
+      body: JSON.stringify({ query: 'subscription($id: ID!) { membersLive(resourceId: $id, snapshot: false) { op } }', variables: { id: team } }),
       signal: controller.signal,
     });
     const reader = res.body!.getReader();

@@ -152,3 +152,19 @@ function waitFor(bus: EventBus, ready: () => boolean, what: string, ms: number):
     watch.waiters.add(check);
   });
 }
+
+/**
+ * Reads a feed's snapshot (docs/api.md §6): every message up to and including `ready`, answering
+ * the snapshot's rows. `ready` also says the feed is live: every later change reaches it.
+ */
+export async function snapshotOf<T = any>(feed: Subscription, ms = 5000): Promise<T[]> {
+  const rows: T[] = [];
+  for (;;) {
+    const message = await feed.next(ms);
+    if (message.errors) throw new Error(`the feed failed: ${JSON.stringify(message.errors)}`);
+    const event = Object.values(message.data ?? {})[0] as { op: string; row: T; snapshot?: boolean };
+    if (event.op === 'ready') return rows;
+    if (event.op !== 'insert' || event.snapshot === false) throw new Error(`not a snapshot event: ${JSON.stringify(event)}`);
+    rows.push(event.row);
+  }
+}

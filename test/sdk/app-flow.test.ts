@@ -37,8 +37,8 @@ async function until(check: () => boolean, what: () => string, ms = 5000) {
 
 it('invite, accept seen on both sides, leave, and the list no longer shows the resource', async () => {
   const team = await alice.resource.create('team', { name: 'Live team' });
-  const ownerSaw: [string, MemberRow][] = [];
-  const inviteeSaw: [string, MemberRow][] = [];
+  const ownerSaw: [string, Partial<MemberRow>][] = [];
+  const inviteeSaw: [string, Partial<MemberRow>][] = [];
   const roster = alice.resource(team.id).members.live();
   const mine = bob.resources.live();
   for (const op of ['insert', 'update', 'delete'] as const) {
@@ -55,7 +55,7 @@ it('invite, accept seen on both sides, leave, and the list no longer shows the r
   expect((await bob.resource.invitations()).map(i => i.resourceId)).toContain(team.id);
 
   await bob.resource(team.id).members.accept();
-  const accepted = (row: MemberRow) => row.userId === ids.bob && row.state === 'active';
+  const accepted = (row: Partial<MemberRow>) => row.userId === ids.bob && row.state === 'active';
   await until(
     () => ownerSaw.some(([, row]) => accepted(row)),
     () => JSON.stringify(ownerSaw),
@@ -93,7 +93,7 @@ it('membership.live() is resources.live(); rooms.live() carries a grant', async 
   await alice.resource(project.id).members.invite(ids.bob);
   await bob.resource(project.id).members.accept();
   const room = await alice.resource(project.id).rooms.create({ name: 'R' });
-  const grants: [string, RoomGrantRow][] = [];
+  const grants: [string, Partial<RoomGrantRow>][] = [];
   const feed = bob.rooms.live();
   for (const op of ['insert', 'update', 'delete'] as const) feed.on(op, row => grants.push([op, row]));
   await ctx.attached(`grants:${ids.bob}`);

@@ -1,6 +1,6 @@
 /**
  * The live connection's heartbeat (src/sdk/live.ts, `keepAlive` of createClient): a server that
- * stops answering pings is taken for dead and the feeds reconnect ('reconnecting' -> 'live'); one
+ * stops answering pings is taken for dead and the feeds reconnect ('offline' -> 'live'); one
  * that answers keeps its socket; `keepAlive: false` sends no pings. The server here is a minimal
  * graphql-transport-ws peer on `ws`, so it can be made silent, which the real one never is.
  */
@@ -16,11 +16,16 @@ interface FakeServer {
   connections: number;
   closes: number[];
   pings: number;
+  subscribes: number;
   close(): Promise<void>;
 }
 
-/** Acks every connection_init, accepts subscribes and never sends an event; answers pings only when `pong(n)` says so (n: the socket's number, from 1). */
-async function fakeServer(pong: (connection: number) => boolean): Promise<FakeServer> {
+/**
+ * Acks every connection_init; answers each subscribe with an empty snapshot (`ready`), or with
+ * the error `refuse(n)` names (n: the subscribe's number, from 1); answers pings only when
+ * `pong(n)` says so (n: the socket's number, from 1).
+ */
+async function fakeServer(pong: (connection: number) => boolean, refuse: (subscribe: number) => string | null = () => null): Promise<FakeServer> {
   const wss = new WebSocketServer({
     port: 0,
     host: '127.0.0.1',
@@ -32,6 +37,7 @@ async function fakeServer(pong: (connection: number) => boolean): Promise<FakeSe
     connections: 0,
     closes: [],
     pings: 0,
+    subscribes: 0,
     close: () =>
       new Promise(resolve => {
         for (const socket of wss.clients) socket.terminate();
@@ -44,6 +50,16 @@ async function fakeServer(pong: (connection: number) => boolean): Promise<FakeSe
     socket.on('message', data => {
       const message = JSON.parse(String(data)) as { type: string };
       if (message.type === 'connection_init') socket.send(JSON.stringify({ type: 'connection_ack' }));
+      if (message.type === 'subscribe') {
+        const id = (message as { id?: string }).id;
+        const code = refuse(++server.subscribes);
+        if (code) {
+          socket.send(JSON.stringify({ id, type: 'error', payload: [{ message: `refused: ${code}`, extensions: { code, status: 503 } }] }));
+        } else {
+          // An empty snapshot: the feed is live.
+          socket.send(JSON.stringify({ id, type: 'next', payload: { data: { result: { op: 'ready', snapshot: true, row: null } } } }));
+        }
+      }
       if (message.type === 'ping') {
         server.pings++;
         if (pong(n)) socket.send(JSON.stringify({ type: 'pong' }));
@@ -69,14 +85,14 @@ describe('live keep-alive', () => {
     return gatehouse;
   }
 
-  it('a server that stops answering pings is dropped: the feed goes reconnecting, then live on a new socket', async () => {
+  it('a server that stops answering pings is dropped: the feed goes offline, then live on a new socket', async () => {
     // The first socket never pongs; the second does.
     server = await fakeServer(n => n > 1);
     const feed = record(client({ intervalMs: 40, timeoutMs: 60 }).resources.live());
     await feed.status('live');
-    await feed.status('reconnecting', 2000);
+    await feed.status('offline', 2000);
     await feed.status('live', 5000);
-    expect(feed.statuses).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
     expect(feed.errors).toEqual([]);
     expect(server.connections).toBe(2);
     // The client ended the silent socket (graphql-ws terminate(): 4499) rather than waiting on it.
@@ -96,6 +112,21 @@ describe('live keep-alive', () => {
     expect(feed.statuses).toEqual(['connecting', 'live']);
     expect(server.connections).toBe(1);
     expect(server.closes).toEqual([]);
+  });
+
+  it('a subscribe refused as busy (503) is retried on the same socket until the snapshot arrives', async () => {
+    server = await fakeServer(
+      () => true,
+      n => (n <= 2 ? 'busy' : null),
+    );
+    const gatehouse = createClient({ gatewayUrl: server.url, accessToken: 'gst_test', keepAlive: false });
+    closeClient = () => gatehouse.close();
+    const feed = record(gatehouse.resources.live());
+    await feed.status('live');
+    expect(server.subscribes).toBe(3);
+    expect(server.connections).toBe(1);
+    expect(feed.errors).toEqual([]);
+    expect(feed.statuses).toEqual(['connecting', 'live']);
   });
 
   it('keepAlive: false sends no ping', async () => {

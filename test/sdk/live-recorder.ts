@@ -20,11 +20,16 @@ function until(subscribe: (check: () => void) => () => void, ready: () => boolea
 }
 
 export interface Recording<T> {
-  events: { op: LiveOp; row: T }[];
+  /** Every row event, with whether it came from a snapshot (a delete's row is its identity only). */
+  events: { op: LiveOp; row: T; snapshot: boolean }[];
   statuses: LiveStatus[];
   errors: (Error & { code?: string; status?: number })[];
   /** Resolves once an event matching `match` has arrived (at or after index `from`). */
-  event(match: (e: { op: LiveOp; row: T }) => boolean, from?: number, ms?: number): Promise<{ op: LiveOp; row: T }>;
+  event(
+    match: (e: { op: LiveOp; row: T; snapshot: boolean }) => boolean,
+    from?: number,
+    ms?: number,
+  ): Promise<{ op: LiveOp; row: T; snapshot: boolean }>;
   /** Resolves once the latest status is `status`. */
   status(status: LiveStatus, ms?: number): Promise<void>;
   /** Resolves once an error has arrived. */
@@ -58,8 +63,8 @@ export function record<T>(handle: LiveHandle<T>): Recording<T> {
     },
   };
   for (const op of ['insert', 'update', 'delete'] as const) {
-    handle.on(op, row => {
-      rec.events.push({ op, row });
+    handle.on(op, (row, info) => {
+      rec.events.push({ op, row: row as T, snapshot: info.snapshot });
       changed();
     });
   }

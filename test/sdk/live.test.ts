@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createLiveConnection, type LiveConnection } from '../../src/sdk/live.js';
+import { createLiveConnection, type LiveConnection, MEMBER_IDENTITY } from '../../src/sdk/live.js';
 import { addMember, createResource, type Seed, seed, startTestApp, type TestContext } from '../helpers/app.js';
 import { MEMBERS_LIVE, nextFeedAttached, RESOURCES_LIVE, wsUrl } from '../helpers/feeds.js';
 import { record, type SocketWatch, watchSockets } from './live-recorder.js';
@@ -58,16 +58,20 @@ describe('live feeds', () => {
     const resourceId = await createResource(alice, 'team', 'Feed');
     const live = connect(ctx, () => alice.token!);
     const feed = record(live.subscribe<MemberRow>(MEMBERS_LIVE, { id: resourceId }));
-    await ctx.attached(`member:${resourceId}`);
     await feed.status('live');
+    // The snapshot first: the roster as it was, marked as such.
+    expect(feed.events).toEqual([
+      { op: 'insert', row: { id: `${resourceId}:${alice.id}`, resourceId, userId: alice.id, role: 'owner', state: 'active' }, snapshot: true },
+    ]);
 
     expect((await alice.post(`/v1/resources/${resourceId}/invite`, { userId: bob.id })).status).toBe(200);
-    const invited = await feed.event(e => e.op === 'insert');
+    const invited = await feed.event(e => e.op === 'insert' && !e.snapshot);
     expect(invited.row).toEqual({ id: `${resourceId}:${bob.id}`, resourceId, userId: bob.id, role: 'writer', state: 'invited' });
     expect((await bob.post(`/v1/resources/${resourceId}/accept`)).status).toBe(200);
     expect((await feed.event(e => e.op === 'update')).row.state).toBe('active');
     expect((await bob.post(`/v1/resources/${resourceId}/leave`)).status).toBe(200);
-    expect((await feed.event(e => e.op === 'delete')).row.userId).toBe(bob.id);
+    // A delete carries the row's identity, not its data columns.
+    expect((await feed.event(e => e.op === 'delete')).row).toEqual({ id: `${resourceId}:${bob.id}`, resourceId, userId: bob.id });
 
     live.close();
     expect(feed.statuses).toEqual(['connecting', 'live', 'closed']);
@@ -94,7 +98,7 @@ describe('live feeds', () => {
     expect(sockets.open).toBe(1);
 
     await alice.post(`/v1/resources/${resourceId}/invite`, { userId: carol.id });
-    expect((await members.event(e => e.op === 'insert')).row.userId).toBe(carol.id);
+    expect((await members.event(e => e.op === 'insert' && !e.snapshot)).row.userId).toBe(carol.id);
     const second = await createResource(alice, 'team', 'Second');
     expect((await mine.event(e => e.op === 'insert' && e.row.resourceId === second)).row).toMatchObject({ userId: alice.id, role: 'owner' });
 
@@ -199,29 +203,44 @@ describe('live feeds across a server restart', () => {
     else await ctx?.close();
   });
 
-  it('server killed and restarted mid-feed: reconnecting, then live, and events flow again', async () => {
+  it('server killed and restarted mid-feed: offline, then live with only what changed meanwhile, and events flow again', async () => {
     const s = await seed(ctx);
     const { alice, bob, carol } = s.users;
     const resourceId = await createResource(alice, 'team', 'Restart');
     await addMember(alice, bob, resourceId);
+    await addMember(alice, carol, resourceId);
     const live = connect(ctx, () => alice.token!);
-    const feed = record(live.subscribe<MemberRow>(MEMBERS_LIVE, { id: resourceId }));
-    await ctx.attached(`member:${resourceId}`);
+    const feed = record(live.subscribe<MemberRow>(MEMBERS_LIVE, { id: resourceId }, MEMBER_IDENTITY));
     await feed.status('live');
+    expect(feed.events.map(e => [e.op, e.row.userId, e.snapshot])).toEqual(
+      [alice.id, bob.id, carol.id].sort().map(userId => ['insert', userId, true]),
+    );
 
     await ctx.app.stop();
-    await feed.status('reconnecting');
+    await feed.status('offline');
+    // While nobody serves the feed, bob's role changes and carol's row goes (straight in the
+    // database: no event is sent for either).
+    const offlineFrom = feed.events.length;
+    await ctx.database.prisma.membership.update({
+      where: { resourceId_principalId: { resourceId, principalId: bob.id } },
+      data: { role: 'admin' },
+    });
+    await ctx.database.prisma.membership.delete({ where: { resourceId_principalId: { resourceId, principalId: carol.id } } });
 
     // The same port and database: a restarted process, as the browser sees it.
     restarted = await startTestApp({ database: ctx.database, listen: true, env: { PORT: new URL(ctx.url).port } });
     expect(restarted.url).toBe(ctx.url);
     await feed.status('live', 10_000);
-    await restarted.attached(`member:${resourceId}`);
+    // The fresh snapshot is reconciled: only the difference arrives, nothing already reported repeats.
+    expect(feed.events.slice(offlineFrom)).toEqual([
+      { op: 'update', row: { id: `${resourceId}:${bob.id}`, resourceId, userId: bob.id, role: 'admin', state: 'active' }, snapshot: true },
+      { op: 'delete', row: { id: `${resourceId}:${carol.id}`, resourceId, userId: carol.id }, snapshot: true },
+    ]);
 
     const from = feed.events.length;
     expect((await alice.post(`/v1/resources/${resourceId}/invite`, { userId: carol.id })).status).toBe(200);
     expect((await feed.event(e => e.op === 'insert', from)).row.userId).toBe(carol.id);
-    expect(feed.statuses).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
     expect(feed.errors).toEqual([]);
     live.close();
   });
@@ -244,7 +263,7 @@ describe('live feeds when the credential expires (4401)', () => {
     return s.user(name);
   }
 
-  it('refreshes exactly once, reconnects with the new credential, and reports reconnecting -> live', async () => {
+  it('refreshes exactly once, reconnects with the new credential, and reports offline -> live', async () => {
     let user = await mint('dave');
     // The token has ~3 s left on the server's clock: the socket is closed with 4401 then.
     ctx.advance(DAY_MS - 3000);
@@ -263,13 +282,13 @@ describe('live feeds when the credential expires (4401)', () => {
     await feed.status('live');
     const reattached = nextFeedAttached(ctx.app.services.deps.bus, 10_000);
 
-    await feed.status('reconnecting', 10_000);
+    await feed.status('offline', 10_000);
     await feed.status('live');
     await reattached;
     const resourceId = await createResource(user, 'team', 'After refresh');
     expect((await feed.event(e => e.row.resourceId === resourceId)).op).toBe('insert');
     expect(refreshes).toBe(1);
-    expect(feed.statuses).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
     expect(feed.errors).toEqual([]);
     live.close();
   });
@@ -290,7 +309,7 @@ describe('live feeds when the credential expires (4401)', () => {
     await feed.status('live');
     const error = await feed.error(10_000);
     expect(error).toMatchObject({ name: 'GatehouseError', code: 'session_expired', status: 401 });
-    expect(feed.statuses).toEqual(['connecting', 'live', 'reconnecting', 'closed']);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'closed']);
     expect(refreshes).toBe(1);
   });
   it('a refreshed credential that expires at once again ends the feed instead of looping', async () => {
@@ -312,7 +331,7 @@ describe('live feeds when the credential expires (4401)', () => {
     await feed.status('live');
     const error = await feed.error(10_000);
     expect(error).toMatchObject({ name: 'GatehouseError', code: 'token_expired', status: 401 });
-    expect(feed.statuses).toEqual(['connecting', 'live', 'reconnecting', 'live', 'closed']);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live', 'closed']);
     expect(refreshes).toBe(1);
   });
 });

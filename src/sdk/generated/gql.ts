@@ -50,10 +50,10 @@ type Documents = {
     "\n  query SdkDbSelect($input: DbSelectInput!) {\n    result: dbSelect(input: $input) { rows nextCursor }\n  }\n": typeof types.SdkDbSelectDocument,
     "\n  mutation SdkDbQuery($input: DbOperationInput!) {\n    result: dbQuery(input: $input) { op ok rows nextCursor }\n  }\n": typeof types.SdkDbQueryDocument,
     "\n  mutation SdkDbBatch($operations: [DbOperationInput!]!) {\n    result: dbBatch(operations: $operations) { op ok rows nextCursor }\n  }\n": typeof types.SdkDbBatchDocument,
-    "\n  subscription SdkMembersLive($resourceId: ID!) {\n    result: membersLive(resourceId: $resourceId) { op row { id resourceId userId role state } }\n  }\n": typeof types.SdkMembersLiveDocument,
-    "\n  subscription SdkResourcesLive {\n    result: resourcesLive { op row { id resourceId userId role state } }\n  }\n": typeof types.SdkResourcesLiveDocument,
-    "\n  subscription SdkRoomsLive {\n    result: roomsLive { op row { resourceId roomId role } }\n  }\n": typeof types.SdkRoomsLiveDocument,
-    "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op row }\n  }\n": typeof types.SdkRowsLiveDocument,
+    "\n  subscription SdkMembersLive($resourceId: ID!) {\n    result: membersLive(resourceId: $resourceId) { op snapshot row { id resourceId userId role state } }\n  }\n": typeof types.SdkMembersLiveDocument,
+    "\n  subscription SdkResourcesLive {\n    result: resourcesLive { op snapshot row { id resourceId userId role state } }\n  }\n": typeof types.SdkResourcesLiveDocument,
+    "\n  subscription SdkRoomsLive {\n    result: roomsLive { op snapshot row { resourceId roomId role } }\n  }\n": typeof types.SdkRoomsLiveDocument,
+    "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op snapshot row }\n  }\n": typeof types.SdkRowsLiveDocument,
     "\n  query SdkUserByHandle($handle: String!) {\n    result: userByHandle(handle: $handle) { id handle displayName }\n  }\n": typeof types.SdkUserByHandleDocument,
     "\n  query SdkUserProfiles($ids: [ID!]!) {\n    result: userProfiles(ids: $ids) { id handle displayName }\n  }\n": typeof types.SdkUserProfilesDocument,
 };
@@ -93,10 +93,10 @@ const documents: Documents = {
     "\n  query SdkDbSelect($input: DbSelectInput!) {\n    result: dbSelect(input: $input) { rows nextCursor }\n  }\n": types.SdkDbSelectDocument,
     "\n  mutation SdkDbQuery($input: DbOperationInput!) {\n    result: dbQuery(input: $input) { op ok rows nextCursor }\n  }\n": types.SdkDbQueryDocument,
     "\n  mutation SdkDbBatch($operations: [DbOperationInput!]!) {\n    result: dbBatch(operations: $operations) { op ok rows nextCursor }\n  }\n": types.SdkDbBatchDocument,
-    "\n  subscription SdkMembersLive($resourceId: ID!) {\n    result: membersLive(resourceId: $resourceId) { op row { id resourceId userId role state } }\n  }\n": types.SdkMembersLiveDocument,
-    "\n  subscription SdkResourcesLive {\n    result: resourcesLive { op row { id resourceId userId role state } }\n  }\n": types.SdkResourcesLiveDocument,
-    "\n  subscription SdkRoomsLive {\n    result: roomsLive { op row { resourceId roomId role } }\n  }\n": types.SdkRoomsLiveDocument,
-    "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op row }\n  }\n": types.SdkRowsLiveDocument,
+    "\n  subscription SdkMembersLive($resourceId: ID!) {\n    result: membersLive(resourceId: $resourceId) { op snapshot row { id resourceId userId role state } }\n  }\n": types.SdkMembersLiveDocument,
+    "\n  subscription SdkResourcesLive {\n    result: resourcesLive { op snapshot row { id resourceId userId role state } }\n  }\n": types.SdkResourcesLiveDocument,
+    "\n  subscription SdkRoomsLive {\n    result: roomsLive { op snapshot row { resourceId roomId role } }\n  }\n": types.SdkRoomsLiveDocument,
+    "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op snapshot row }\n  }\n": types.SdkRowsLiveDocument,
     "\n  query SdkUserByHandle($handle: String!) {\n    result: userByHandle(handle: $handle) { id handle displayName }\n  }\n": types.SdkUserByHandleDocument,
     "\n  query SdkUserProfiles($ids: [ID!]!) {\n    result: userProfiles(ids: $ids) { id handle displayName }\n  }\n": types.SdkUserProfilesDocument,
 };
@@ -244,19 +244,19 @@ export function graphql(source: "\n  mutation SdkDbBatch($operations: [DbOperati
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription SdkMembersLive($resourceId: ID!) {\n    result: membersLive(resourceId: $resourceId) { op row { id resourceId userId role state } }\n  }\n"): typeof import('./graphql.js').SdkMembersLiveDocument;
+export function graphql(source: "\n  subscription SdkMembersLive($resourceId: ID!) {\n    result: membersLive(resourceId: $resourceId) { op snapshot row { id resourceId userId role state } }\n  }\n"): typeof import('./graphql.js').SdkMembersLiveDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription SdkResourcesLive {\n    result: resourcesLive { op row { id resourceId userId role state } }\n  }\n"): typeof import('./graphql.js').SdkResourcesLiveDocument;
+export function graphql(source: "\n  subscription SdkResourcesLive {\n    result: resourcesLive { op snapshot row { id resourceId userId role state } }\n  }\n"): typeof import('./graphql.js').SdkResourcesLiveDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription SdkRoomsLive {\n    result: roomsLive { op row { resourceId roomId role } }\n  }\n"): typeof import('./graphql.js').SdkRoomsLiveDocument;
+export function graphql(source: "\n  subscription SdkRoomsLive {\n    result: roomsLive { op snapshot row { resourceId roomId role } }\n  }\n"): typeof import('./graphql.js').SdkRoomsLiveDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op row }\n  }\n"): typeof import('./graphql.js').SdkRowsLiveDocument;
+export function graphql(source: "\n  subscription SdkRowsLive($input: DbSelectInput!) {\n    result: rowsLive(input: $input) { op snapshot row }\n  }\n"): typeof import('./graphql.js').SdkRowsLiveDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -72,9 +72,11 @@ export type DbSelectInput = {
   where?: unknown;
 };
 
+/** insert, update, delete: a row; ready: the snapshot is complete, every later event is a change (row null). */
 export type FeedOp =
   | 'delete'
   | 'insert'
+  | 'ready'
   | 'update';
 
 export type MembershipState =
@@ -366,24 +368,24 @@ export type SdkMembersLiveSubscriptionVariables = Exact<{
 }>;
 
 
-export type SdkMembersLiveSubscription = { result: { op: FeedOp, row: { id: string, resourceId: string, userId: string, role: Role, state: MembershipState } } };
+export type SdkMembersLiveSubscription = { result: { op: FeedOp, snapshot: boolean, row: { id: string, resourceId: string, userId: string, role: Role | null, state: MembershipState | null } | null } };
 
 export type SdkResourcesLiveSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SdkResourcesLiveSubscription = { result: { op: FeedOp, row: { id: string, resourceId: string, userId: string, role: Role, state: MembershipState } } };
+export type SdkResourcesLiveSubscription = { result: { op: FeedOp, snapshot: boolean, row: { id: string, resourceId: string, userId: string, role: Role | null, state: MembershipState | null } | null } };
 
 export type SdkRoomsLiveSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SdkRoomsLiveSubscription = { result: { op: FeedOp, row: { resourceId: string, roomId: string, role: Role } } };
+export type SdkRoomsLiveSubscription = { result: { op: FeedOp, snapshot: boolean, row: { resourceId: string, roomId: string, role: Role | null } | null } };
 
 export type SdkRowsLiveSubscriptionVariables = Exact<{
   input: DbSelectInput;
 }>;
 
 
-export type SdkRowsLiveSubscription = { result: { op: FeedOp, row: unknown } };
+export type SdkRowsLiveSubscription = { result: { op: FeedOp, snapshot: boolean, row: unknown } };
 
 export type SdkUserByHandleQueryVariables = Exact<{
   handle: string;
@@ -896,6 +898,7 @@ export const SdkMembersLiveDocument = new TypedDocumentString(`
     subscription SdkMembersLive($resourceId: ID!) {
   result: membersLive(resourceId: $resourceId) {
     op
+    snapshot
     row {
       id
       resourceId
@@ -910,6 +913,7 @@ export const SdkResourcesLiveDocument = new TypedDocumentString(`
     subscription SdkResourcesLive {
   result: resourcesLive {
     op
+    snapshot
     row {
       id
       resourceId
@@ -924,6 +928,7 @@ export const SdkRoomsLiveDocument = new TypedDocumentString(`
     subscription SdkRoomsLive {
   result: roomsLive {
     op
+    snapshot
     row {
       resourceId
       roomId
@@ -936,6 +941,7 @@ export const SdkRowsLiveDocument = new TypedDocumentString(`
     subscription SdkRowsLive($input: DbSelectInput!) {
   result: rowsLive(input: $input) {
     op
+    snapshot
     row
   }
 }

@@ -24,7 +24,7 @@ const demo = {
     $('invite-link').textContent = link.url;
     return { id: team.id, inviteUrl: link.url };
   },
-  /** The roster, kept current by members.live(): re-fetched on every event and after a reconnect. */
+  /** The roster, kept current by members.live(): re-fetched (for display data) on every event and when the feed goes live. */
   watchMembers(resourceId) {
     const render = async () => {
       const roster = await gh.resource(resourceId).members.list();
@@ -47,7 +47,8 @@ const demo = {
     feed.on('status', status => {
       demo.statuses.push(status);
       $('feed-status').textContent = status;
-      // After a reconnect the app re-fetches: events sent while it was away are not replayed.
+      // After a reconnect the SDK reconciles a fresh snapshot (only the difference arrives as events);
+      // the rendered list is re-read for its display data.
       if (status === 'live') render();
     });
     feed.on('error', error => demo.events.push({ op: 'error', message: String(error?.message ?? error) }));
