@@ -134,9 +134,9 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
    * still due. One statement reads both, so a first charge committing meanwhile is seen whole or
    * not at all (two reads could see no credit due and, before it, no balance: a spurious 402).
    */
-  async function spendableMicros(holder: Holder): Promise<bigint> {
+  async function spendableMicros(holder: Holder, db: Tx | null = null): Promise<bigint> {
     const creditKey = holder.kind === 'developer' ? `${DEVELOPER_CREDIT_KIND}:${holder.id}` : null;
-    const [row] = await deps.prisma.$queryRaw<{ balance: bigint | null; credited: boolean }[]>`
+    const [row] = await (db ?? deps.prisma).$queryRaw<{ balance: bigint | null; credited: boolean }[]>`
       SELECT (SELECT balance_micros FROM wallets WHERE holder_id = ${holder.id}) AS balance,
              EXISTS (SELECT 1 FROM wallet_entries WHERE once_key = ${creditKey}) AS credited`;
     const due = creditKey !== null && !row.credited ? config.metering.developerCreditMicros : 0n;
@@ -264,32 +264,28 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
 
     /**
      * 402 `payment_required` (reason `storage`) when the wallet that pays for `resourceId`'s bytes
-     * at rest (its owner's, storagePayerOf) cannot cover one day of `bytes` more: a file upload
-     * checks it before it reads the body and again in its transaction. Nothing is charged here;
-     * the daily settlement charges what is held.
+     * at rest (its owner's, storagePayerOf) cannot cover one day of `bytes` more, or is in debt: a
+     * file upload checks it before it reads the body and again in its transaction, a row write that
+     * adds to the resource in its transaction. Nothing is charged here; the daily settlement charges
+     * what is held.
      */
     async assertStorageCovered(db: Tx | null, caller: PrincipalCaller, resourceId: string, bytes: number): Promise<void> {
       if (!config.metering.enabled) return;
       const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
-      if (cost === 0n) return;
-      const read = db ?? deps.prisma;
-      const [facts] = await read.$queryRaw<HolderFacts[]>`
+      const [facts] = await (db ?? deps.prisma).$queryRaw<HolderFacts[]>`
         SELECT a.developer_id AS "appDeveloperId", p.id AS "principalId", p.kind::text AS "principalKind", p.owner_id AS "ownerId"
         FROM resources r JOIN deployments d ON d.id = r.deployment_id JOIN apps a ON a.id = d.app_id
         LEFT JOIN principals p ON p.id = r.owner_principal
         WHERE r.id = ${resourceId}`;
       if (!facts) return;
       const payer = storagePayerOf(storageHolderOf(facts));
-      const [wallet] = await read.$queryRaw<{ balance: bigint }[]>`SELECT balance_micros AS balance FROM wallets WHERE holder_id = ${payer.id}`;
-      // A developer who never used metering yet still has the starting credit coming.
-      const credit = payer.kind === 'developer' && !wallet ? config.metering.developerCreditMicros : 0n;
-      if ((wallet?.balance ?? 0n) + credit >= cost) return;
+      if ((await spendableMicros(payer, db)) >= cost) return;
       const own = payer.id === payerOf(caller).holder.id;
       throw paymentRequired(
         'storage',
         own
-          ? `Your wallet pays for this resource's files at rest and is short of $${microsToUsd(cost)} for a day of this file: top it up, or delete files, to store more.`
-          : "This resource's files at rest are paid for by its owner's wallet, which cannot cover this file: the owner tops it up, or deletes files, before more can be stored.",
+          ? `Your wallet pays for this resource's data at rest and is short of $${microsToUsd(cost)} for a day of it: top it up, or delete files or rows, to store more.`
+          : "This resource's data at rest is paid for by its owner's wallet, which cannot cover more: the owner tops it up, or deletes files or rows, before more can be stored.",
         { resourceId, costUsd: microsToUsd(cost) },
       );
     },

@@ -209,6 +209,14 @@ function rowEvent(
   };
 }
 
+/** The resources whose own tables `events` inserted or updated rows in. */
+function resourcesGrownBy(events: RowEvent[]): Set<string> {
+  const grown = new Set<string>();
+  for (const event of events)
+    if (!event.own && event.resourceId !== null && (event.op === 'insert' || event.op === 'update')) grown.add(event.resourceId);
+  return grown;
+}
+
 export function createRowService(deps: ServiceDeps, apps: AppService, metering: MeteringService) {
   const roleIn = (roles: Roles, room: string | null): Role | null =>
     effectiveRole(roles.resourceRole, room === null ? null : (roles.grants.get(room) ?? null), room === null);
@@ -983,6 +991,10 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
           throw error;
         }
       }
+      // Bytes a resource holds at rest are its owner's to pay (docs/api.md §14.2): a write that adds
+      // some is refused, like an upload, while that wallet is in debt. (Not a day's cost of the
+      // rows: a row's is below a micro-dollar, and the write's own payer may be the same wallet.)
+      for (const resourceId of resourcesGrownBy(run.rowEvents)) await metering.assertStorageCovered(tx, caller, resourceId, 0);
       // One charge per call, last in the transaction it pays for (docs/api.md §14): a batch's
       // operations count as one operation each, moveRoom as one.
       const reads = ops.filter(op => op.op === 'select').length;

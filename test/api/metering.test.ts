@@ -276,3 +276,58 @@ describe("a resource's bytes at rest are its owner's to pay", () => {
     expect((await upload('b.txt')).status).toBe(201);
   });
 });
+
+describe("a resource's rows at rest are its owner's to pay too", () => {
+  let ctx: TestContext;
+  let s: Seed;
+
+  beforeAll(async () => {
+    ctx = await startTestApp();
+    s = await filesSeed(ctx, ['alice']);
+    const deployed = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: ROWS_SCHEMA });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+  });
+  afterAll(() => ctx.close());
+
+  it("refuses writes that add rows to the resource while its owner's wallet cannot cover them; reads go on", async () => {
+    const { prisma } = ctx.database;
+    const { services } = ctx.app;
+    const deployment = await prisma.deployment.findUniqueOrThrow({ where: { appId_env: { appId: s.appId, env: 'dev' } } });
+    const person = `usr_${randomBytes(8).toString('hex')}`;
+    await prisma.principal.create({ data: { id: person, kind: 'user', displayName: 'Owner' } });
+    const personCaller = {
+      type: 'principal' as const,
+      principal: { id: person, kind: 'user' as const, ownerId: null },
+      deployment: { id: deployment.id, appId: s.appId, env: 'dev' },
+      credential: 'provider' as const,
+      payer: null,
+    };
+    const agent = ctx.client((await services.principals.createAgent(personCaller, 'Owner bot')).token);
+    const project = await createResource(agent, 'project', 'Owned by an agent');
+    const { alice } = s.users;
+    expect((await agent.post(`/v1/resources/${project}/invite`, { userId: alice.id, role: 'writer' })).status).toBe(200);
+    expect((await alice.post(`/v1/resources/${project}/accept`)).status).toBe(200);
+    const scope = { kind: 'resource', resourceId: project };
+    const insert = (title: string) => alice.post('/v1/db/query', { scope, table: 'tasks', op: 'insert', values: { title } });
+
+    await services.wallet.credit({ kind: 'principal', id: person }, 1_000_000n);
+    const first = await insert('paid for');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+
+    // The owner's wallet goes below zero: alice's payer (the developer) could pay for the write, but
+    // the bytes the project would hold are the owner's to pay.
+    await prisma.wallet.update({ where: { holderId: person }, data: { balanceMicros: -1n } });
+    const developerBalance = (await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros;
+    const refused = await insert('unpaid');
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({ error: 'payment_required', reason: 'storage', resourceId: project });
+    expect(await prisma.row.count({ where: { resourceId: project } })).toBe(1);
+    expect((await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros).toBe(developerBalance);
+
+    // Reads add nothing at rest.
+    expect((await alice.post('/v1/db/query', { scope, table: 'tasks', op: 'select' })).status).toBe(200);
+
+    await services.wallet.credit({ kind: 'principal', id: person }, 1_000_000n);
+    expect((await insert('paid again')).status).toBe(200);
+  });
+});
