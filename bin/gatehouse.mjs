@@ -9,6 +9,10 @@
 const { refuseUnsupportedNode } = await import('./node-version.mjs');
 refuseUnsupportedNode();
 
+// What Gatehouse writes (the embedded database, its lock and secret, stored files, the cluster
+// templates) is the user's alone: new files 0600 and directories 0700 unless a mode says otherwise.
+process.umask(0o077);
+
 // The server commands run with the Node flags and environment of bin/server-flags.mjs: re-executed
 // in place (same pid, same stdio) with what is missing, before anything loads (glibc reads its
 // malloc settings only at exec). GATEHOUSE_NO_REEXEC=1 opts out.
