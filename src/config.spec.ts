@@ -27,6 +27,17 @@ describe('gateway auth config', () => {
   });
 });
 
+describe('GATEWAY_HOSTS', () => {
+  it('unset: null (the loopback names and the bound addresses); set: its trimmed entries', () => {
+    expect(loadConfig({}).gatewayHosts).toBeNull();
+    expect(loadConfig({ GATEWAY_HOSTS: ' gw.internal , alias.test:8443,' }).gatewayHosts).toEqual(['gw.internal', 'alias.test:8443']);
+  });
+
+  it('refuses an entry that is not a host name, naming it', () => {
+    expect(() => loadConfig({ GATEWAY_HOSTS: 'gw.internal,https://alias.test' })).toThrow(/GATEWAY_HOSTS: "https:\/\/alias.test" is not a host name/);
+  });
+});
+
 describe('standalone provider config (gatehouse idp)', () => {
   const required = {
     DATABASE_URL: 'postgres://db/gatehouse',

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { gatewayHostProblem } from './domain/app-urls.js';
 import { DEFAULT_MAX_BODY_BYTES } from './lib/body.js';
 import { DATABASE_DEFAULTS } from './db/busy.js';
 import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './realtime/limits.js';
@@ -13,6 +14,22 @@ const boolFlag = z.enum(['1', '0', 'true', 'false']).transform(v => v === '1' ||
 const schema = z.object({
   PORT: port.default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  // The names the gateway answers on (README "Configuration"): reserved from app origins.
+  GATEWAY_HOSTS: z
+    .string()
+    .transform(list =>
+      list
+        .split(',')
+        .map(entry => entry.trim())
+        .filter(Boolean),
+    )
+    .superRefine((entries, ctx) => {
+      for (const entry of entries) {
+        const problem = gatewayHostProblem(entry);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }
+    })
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -106,6 +123,8 @@ const schema = z.object({
 export interface Config {
   port: number;
   host: string;
+  /** GATEWAY_HOSTS: the names the gateway answers on (`name` on PORT, or `name:port`); null: the loopback names and the bound addresses. */
+  gatewayHosts: string[] | null;
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
@@ -230,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: c.PORT,
     host: c.HOST,
+    gatewayHosts: c.GATEWAY_HOSTS ?? null,
     dataDir: c.DATA_DIR,
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
