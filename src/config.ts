@@ -39,6 +39,11 @@ const schema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  // Every channel of this deployment on that Redis is under it (README "Configuration").
+  REDIS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits, dots, underscores or hyphens')
+    .optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PUBLIC_URL: z.url({ message: 'must be an absolute URL such as https://gatehouse.example.com' }).optional(),
   MIGRATE_ON_START: boolFlag.default(true),
@@ -128,6 +133,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** REDIS_NAMESPACE; unset: derived from the database's identity (every instance of a deployment agrees). */
+  redisNamespace?: string;
   nodeEnv: 'development' | 'production' | 'test';
   /** Where this gateway is reached; invite links use it when the app has no origin. */
   publicUrl: string;
@@ -253,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: c.DATA_DIR,
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
+    redisNamespace: c.REDIS_NAMESPACE,
     nodeEnv: c.NODE_ENV,
     publicUrl,
     migrateOnStart: c.MIGRATE_ON_START,

@@ -25,6 +25,7 @@ import { AppError } from './errors.js';
 import { boundedParseCache, graphqlLimitPlugins, rowBudgetCheck } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
+import { defaultRedisNamespace } from './realtime/redis-bus.js';
 import { sharedSubscribe } from './realtime/shared-subscribe.js';
 import { useSseLimits } from './realtime/sse-limits.js';
 import { attachWebSocketFeeds } from './realtime/websocket.js';
@@ -34,6 +35,7 @@ import { routes } from './rest/routes.js';
 import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { createFileRoutes } from './rest/files.js';
 import { createGraphqlFastPath } from './rest/graphql-fast-path.js';
+import { healthAnswer } from './rest/health.js';
 import { type PipelineServerContext, createRestShim } from './rest/shim.js';
 import { assertNoNulInOperation, drainWithin, guardRequestLine, readNodeBody, readRequestBody, unusableTarget } from './lib/body.js';
 import { type HeaderReader, json } from './lib/http.js';
@@ -77,7 +79,10 @@ interface EdgeContext {
 export async function buildApp({ config, database, opening, now, graphqlFastPath = {} }: AppOptions): Promise<App> {
   setLogLevel(config.logLevel);
   const db = database ?? (await (opening ?? openDatabase(databaseOptionsOf(config))));
-  const bus = config.redisUrl ? await EventBus.redis(config.redisUrl) : EventBus.inProcess();
+  // Over Redis, one namespace per deployment (REDIS_NAMESPACE, else derived from its database).
+  const bus = config.redisUrl
+    ? await EventBus.redis(config.redisUrl, { namespace: config.redisNamespace ?? defaultRedisNamespace(await db.identity()) })
+    : EventBus.inProcess();
   const services = createServices({
     prisma: db.prisma,
     transaction: fn => db.transaction(fn),
@@ -187,7 +192,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     const path = apiPathOf(context);
     if (path === '/graphql') return graphql(context);
     if (devBootstrap.handles(path)) return devBootstrap.handle(context);
-    if (path === '/healthz') return json(ready ? 200 : 503, { ok: ready, database: db.kind });
+    if (path === '/healthz') return healthAnswer(ready, db.kind, bus.health());
     // The REST contract (OpenAPI 3.1, generated from the route table: src/rest/openapi.ts).
     if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return json(200, openApiDocument());
     if (fileRoutes.handles(path)) return fileRoutes.handle(context);

@@ -471,7 +471,7 @@ export const gatewayRouteDocs: readonly GatewayRouteDoc[] = [
     hosted: 'same-path',
     security: [],
     responses: {
-      200: { description: 'Started', json: healthSchema(true) },
+      200: { description: 'Serving: status ok, or degraded (the live-feed bus cannot reach Redis) with its reason', json: healthSchema(true) },
       503: { description: 'Not started yet (or stopping)', json: healthSchema(false) },
     },
     errors: [],
@@ -517,11 +517,22 @@ export const gatewayRouteDocs: readonly GatewayRouteDoc[] = [
   },
 ];
 
-function healthSchema(ok: boolean): JsonSchema {
+function healthSchema(started: boolean): JsonSchema {
   return {
     type: 'object',
-    required: ['ok', 'database'],
-    properties: { ok: { const: ok }, database: { type: 'string', enum: ['pglite', 'postgres'] } },
+    required: ['ok', 'status', 'database', 'bus'],
+    properties: {
+      ok: started ? { type: 'boolean', description: 'Everything is well (status ok)' } : { const: false },
+      status: started ? { enum: ['ok', 'degraded'] } : { const: 'unavailable' },
+      database: { type: 'string', enum: ['pglite', 'postgres'] },
+      bus: {
+        type: 'object',
+        description: 'The live-feed event bus: in process (memory), or Redis; not ok while Redis is unreachable (feeds do not cross instances)',
+        required: ['kind', 'ok'],
+        properties: { kind: { enum: ['memory', 'redis'] }, ok: { type: 'boolean' }, reason: { type: 'string' } },
+        additionalProperties: false,
+      },
+    },
     additionalProperties: false,
   };
 }

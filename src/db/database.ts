@@ -68,6 +68,12 @@ export interface Database {
   close(): Promise<void>;
   /** Where the data lives, for logs (no password). */
   describe(): string;
+  /**
+   * What makes this database itself and not another reached by the same name: PostgreSQL's
+   * cluster identifier and database name; an embedded data directory's machine and path. Every
+   * instance of one deployment gets the same value; no password or secret is in it.
+   */
+  identity(): Promise<string>;
 }
 
 export interface OpenDatabaseOptions extends TransactionSettings {

@@ -3,6 +3,9 @@
  * so interactive transactions cannot overlap; this module makes that invisible to callers.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -80,6 +83,7 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     transactionOptions: defaults,
   });
   const queue = new Mutex();
+  const memoryIdentity = randomUUID();
   const leanQuery = preparedQuery(pglite);
   let closed: Promise<void> | undefined;
 
@@ -146,5 +150,8 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
         await pglite.close();
       })()),
     describe: () => (isMemoryDataDir(dataDir) ? 'PGlite in memory' : `PGlite at ${dataDir}`),
+    // One process holds a data directory (its copies share PostgreSQL's system identifier): the
+    // machine and the path name it; an in-memory database is this process's alone.
+    identity: async () => (isMemoryDataDir(dataDir) ? `pglite:memory:${memoryIdentity}` : `pglite:${hostname()}:${path.resolve(dataDir)}`),
   };
 }
