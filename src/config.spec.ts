@@ -38,6 +38,15 @@ describe('GATEWAY_HOSTS', () => {
   });
 });
 
+describe('ROWS_MAX_WRITES_PER_CALL', () => {
+  it('defaults by database: 200 on the embedded one (one connection for everyone), 20000 on PostgreSQL; a value wins', () => {
+    expect(loadConfig({}).rows.maxWritesPerCall).toBe(200);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/gatehouse' }).rows.maxWritesPerCall).toBe(20_000);
+    expect(loadConfig({ ROWS_MAX_WRITES_PER_CALL: '1000' }).rows.maxWritesPerCall).toBe(1000);
+    expect(() => loadConfig({ ROWS_MAX_WRITES_PER_CALL: '0' })).toThrow(/ROWS_MAX_WRITES_PER_CALL/);
+  });
+});
+
 describe('standalone provider config (gatehouse idp)', () => {
   const required = {
     DATABASE_URL: 'postgres://db/gatehouse',

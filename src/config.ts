@@ -96,6 +96,8 @@ const schema = z.object({
   SIGNIN_MAX_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(50),
   SIGNIN_MAX_GLOBAL: z.coerce.number().int().min(1).max(1_000_000).default(300),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  // The row store (README "Configuration"): rows one call may write; unset, by database.
+  ROWS_MAX_WRITES_PER_CALL: z.coerce.number().int().min(1).max(1_000_000).optional(),
   // Files (README "Files"): where the bytes live, and the largest file any bucket may accept.
   FILES_BACKEND: z.enum(['fs', 's3']).default('fs'),
   FILES_DIR: z.string().min(1).optional(),
@@ -150,6 +152,15 @@ export interface Config {
   auth: AuthConfig;
   files: FilesConfig;
   metering: MeteringConfig;
+  rows: RowsConfig;
+}
+
+/** Defaults of ROWS_MAX_WRITES_PER_CALL: the embedded database runs one transaction at a time for everyone. */
+export const ROWS_MAX_WRITES_PER_CALL = { embedded: 200, postgres: 20_000 } as const;
+
+export interface RowsConfig {
+  /** Rows one call (a query or a whole batch) may insert, update or delete (400 too_many_rows past it). */
+  maxWritesPerCall: number;
 }
 
 export interface FilesConfig {
@@ -311,6 +322,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               forcePathStyle: c.S3_FORCE_PATH_STYLE,
             }
           : { kind: 'fs', root: c.FILES_DIR ?? filesDirOf(c.DATA_DIR) },
+    },
+    rows: {
+      maxWritesPerCall: c.ROWS_MAX_WRITES_PER_CALL ?? (c.DATABASE_URL ? ROWS_MAX_WRITES_PER_CALL.postgres : ROWS_MAX_WRITES_PER_CALL.embedded),
     },
     metering: {
       enabled: c.METERING,

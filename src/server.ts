@@ -19,6 +19,9 @@ import { type Incoming, answerClientError, createNodeEdge, fetchIncoming } from 
 import { type ResolvedAuth, resolveCaller } from './auth/resolve-caller.js';
 import { type Config, databaseOptionsOf } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
+import { type Party, withParty } from './db/fair-queue.js';
+import type { Caller } from './domain/caller.js';
+import { addressKey } from './lib/client-ip.js';
 import type { Context } from './graphql/builder.js';
 import { graphqlErrorResponse, graphqlRefusal, maskError, restError } from './error-responses.js';
 import { AppError } from './errors.js';
@@ -179,7 +182,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     const context = new PipelineContext(incoming, edge, requestId, remoteAddress, mount, mount.host?.appId ?? cors.audienceAppId, contextParts);
     let response: Response;
     if (cors.refusal) response = graphqlPath ? graphqlErrorResponse(cors.refusal) : restError(cors.refusal);
-    else response = await route(context);
+    // The request's database turns are its caller's (its address until the caller is known).
+    else response = await withParty(context.party, () => route(context));
     // Every response of a CORS path carries the decision (errors and 404s too).
     return withHeaders(response, cors.headers, edge);
   }
@@ -352,6 +356,8 @@ class PipelineContext implements RequestContext {
   readonly url: URL;
   #body: Promise<Uint8Array> | undefined;
   #auth: Promise<ResolvedAuth> | undefined;
+  /** Whose turns on the embedded database this request takes (src/db/fair-queue.ts). */
+  readonly party: Party;
 
   constructor(
     private readonly incoming: Incoming,
@@ -365,6 +371,7 @@ class PipelineContext implements RequestContext {
     this.method = incoming.method;
     this.headers = incoming.headers;
     this.url = incoming.url;
+    this.party = { key: `address:${addressKey(remoteAddress)}` };
   }
 
   get request(): Request {
@@ -385,7 +392,10 @@ class PipelineContext implements RequestContext {
   }
 
   auth(): Promise<ResolvedAuth> {
-    this.#auth ??= resolveCaller(this.parts.services, this.headers, this.audienceAppId);
+    this.#auth ??= resolveCaller(this.parts.services, this.headers, this.audienceAppId).then(auth => {
+      if (auth.caller) this.party.key = partyOf(auth.caller);
+      return auth;
+    });
     return this.#auth;
   }
 }
@@ -419,6 +429,11 @@ function scheduleUpkeep(services: Services) {
       timer = first = null;
     },
   };
+}
+
+/** A person with their agents (an agent counts against its owner), or a developer. */
+function partyOf(caller: Caller): string {
+  return caller.type === 'principal' ? `person:${caller.principal.ownerId ?? caller.principal.id}` : `developer:${caller.developerId}`;
 }
 
 /** The streaming file routes (src/rest/files.ts), here and on hosted app origins. */

@@ -24,7 +24,7 @@ export const BUSY_RETRY_AFTER_SECONDS = 1;
 /**
  * True when `error` says the database had no capacity in time: Prisma's pool timeout (P2024),
  * a transaction that could not start within maxWait or outlived its timeout (P2028, then rolled
- * back), a driver-level transaction's statement timeout, or node-postgres' pool: its wait for a
+ * back; on PGlite a statement after that rollback), a driver-level transaction's statement timeout, or node-postgres' pool: its wait for a
  * free connection, or a new connection that did not connect in that time (a loaded server or
  * machine). All are safe to retry: the failed step changed nothing.
  */
@@ -36,6 +36,7 @@ export function isDatabaseBusy(error: unknown): boolean {
   // A driver-level transaction's statement that outlived its timeout (Database.sqlTransaction).
   if (code === '57014' && /statement timeout/.test(error.message)) return true;
   // pg-pool's messages when connectionTimeoutMillis passes with every connection in use, or while
-  // a new connection is still connecting.
-  return POOL_TIMEOUTS.has(error.message);
+  // a new connection is still connecting; PGlite's for a statement after the timeout rolled its
+  // transaction back.
+  return POOL_TIMEOUTS.has(error.message) || error.message === 'Transaction is closed';
 }

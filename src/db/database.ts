@@ -74,6 +74,8 @@ export interface Database {
    * instance of one deployment gets the same value; no password or secret is in it.
    */
   identity(): Promise<string>;
+  /** PGlite: the transactions waiting for their turn, by party (src/db/fair-queue.ts; diagnostics and tests). */
+  waiting?(): Record<string, number>;
 }
 
 export interface OpenDatabaseOptions extends TransactionSettings {

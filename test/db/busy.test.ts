@@ -38,6 +38,15 @@ describe('embedded database: a transaction past its timeout', () => {
     });
     expect(exists).toBe(false);
   });
+
+  it('a transaction that never stops issuing statements is stopped at its timeout, as busy (its statements let timers run)', async () => {
+    const endless = await db
+      .transaction(async tx => {
+        for (;;) await tx.$queryRaw`SELECT 1`;
+      })
+      .catch((error: unknown) => error);
+    expect(describeError(endless)).toMatchObject(BUSY);
+  });
 });
 
 describe('PostgreSQL: a connection that does not connect in time', () => {
