@@ -31,6 +31,8 @@ const schema = z.object({
     })
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  // Where the embedded database's cluster templates are kept (README "Configuration"); unset: the user's cache.
+  GATEHOUSE_CACHE_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL (unset it for the embedded database)')
@@ -133,6 +135,8 @@ export interface Config {
   /** GATEWAY_HOSTS: the names the gateway answers on (`name` on PORT, or `name:port`); null: the loopback names and the bound addresses. */
   gatewayHosts: string[] | null;
   dataDir: string;
+  /** GATEHOUSE_CACHE_DIR; unset: $XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse. */
+  templateCacheDir?: string;
   databaseUrl?: string;
   redisUrl?: string;
   /** REDIS_NAMESPACE; unset: derived from the database's identity (every instance of a deployment agrees). */
@@ -269,6 +273,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: c.HOST,
     gatewayHosts: c.GATEWAY_HOSTS ?? null,
     dataDir: c.DATA_DIR,
+    templateCacheDir: c.GATEHOUSE_CACHE_DIR,
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
     redisNamespace: c.REDIS_NAMESPACE,
@@ -405,5 +410,11 @@ export function loadIdpConfig(env: Record<string, string | undefined> = process.
 
 /** How the server opens its database (DATABASE_URL or DATA_DIR, migrations, pool and transaction bounds). */
 export function databaseOptionsOf(config: Config) {
-  return { databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart, ...config.database };
+  return {
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    templateCacheDir: config.templateCacheDir,
+    migrate: config.migrateOnStart,
+    ...config.database,
+  };
 }

@@ -39,6 +39,7 @@ import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { createFileRoutes } from './rest/files.js';
 import { createGraphqlFastPath } from './rest/graphql-fast-path.js';
 import { healthAnswer } from './rest/health.js';
+import { landingPage } from './rest/landing-page.js';
 import { type PipelineServerContext, createRestShim } from './rest/shim.js';
 import { assertNoNulInOperation, drainWithin, guardRequestLine, readNodeBody, readRequestBody, unusableTarget } from './lib/body.js';
 import { type HeaderReader, json } from './lib/http.js';
@@ -197,6 +198,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     if (path === '/graphql') return graphql(context);
     if (devBootstrap.handles(path)) return devBootstrap.handle(context);
     if (path === '/healthz') return healthAnswer(ready, db.kind, bus.health());
+    // Where a new user lands: what this server offers and the next command (src/rest/landing-page.ts).
+    if (path === '/' && (method === 'GET' || method === 'HEAD')) return landingPage(context.headers, { graphiql: config.nodeEnv !== 'production' });
     // The REST contract (OpenAPI 3.1, generated from the route table: src/rest/openapi.ts).
     if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return json(200, openApiDocument());
     if (fileRoutes.handles(path)) return fileRoutes.handle(context);

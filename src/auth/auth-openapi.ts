@@ -478,6 +478,38 @@ export const gatewayRouteDocs: readonly GatewayRouteDoc[] = [
   },
   {
     method: 'GET',
+    path: '/',
+    operationId: 'landingPage',
+    summary: 'What this server offers',
+    description:
+      'No credential. A small HTML page linking GraphQL (GraphiQL outside production), this document and /healthz, with the next command (`gatehouse dev-token create`); with `Accept: application/json`, the same as JSON. On the gateway host only.',
+    tag: 'service',
+    hosted: 'no',
+    security: [],
+    responses: {
+      200: {
+        description: 'The page (text/html), or its links (application/json)',
+        json: {
+          type: 'object',
+          required: ['name', 'version', 'rest', 'openapi', 'graphql', 'graphiql', 'healthz', 'next'],
+          properties: {
+            name: { const: 'gatehouse' },
+            version: { type: 'string' },
+            rest: { type: 'string' },
+            openapi: { type: 'string' },
+            graphql: { type: 'string' },
+            graphiql: { type: 'boolean' },
+            healthz: { type: 'string' },
+            next: { type: 'string', description: 'The next command to run' },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+    errors: [],
+  },
+  {
+    method: 'GET',
     path: '/openapi.json',
     operationId: 'openapi',
     summary: 'This document',

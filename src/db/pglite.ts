@@ -41,6 +41,8 @@ export interface OpenPGliteOptions {
    * (`key` names them), made once per machine with `migrate`; without it, a pristine cluster.
    */
   migrated?: { key: () => Promise<string>; migrate: (pglite: PGlite) => Promise<void> };
+  /** Told what a new data directory's preparation is doing, before each slow step (`gatehouse serve` prints it). */
+  onProgress?: (message: string) => void;
 }
 
 export function isMemoryDataDir(dataDir: string): boolean {
@@ -206,6 +208,7 @@ async function usableTemplate(template: string): Promise<boolean> {
 async function clusterTemplate(cacheDir: string, options: OpenPGliteOptions): Promise<string | null> {
   const template = path.join(cacheDir, `pglite-${await pgliteVersion()}-cluster`);
   if (await usableTemplate(template)) return template;
+  options.onProgress?.(`Initialising a PostgreSQL cluster for the embedded database (once per machine, kept in ${cacheDir}; 10-30 s)…`);
   return buildTemplate(template, async partial => {
     await mkdir(partial, { recursive: true, mode: PRIVATE_DIR });
     await (await createPGlite(partial, options)).close();
@@ -255,6 +258,7 @@ async function migratedTemplate(
     await utimes(template, new Date(), new Date()).catch(() => {});
     return template;
   }
+  options.onProgress?.('Applying the database migrations to it (once per set of migrations)…');
   const built = await buildTemplate(template, async partial => {
     await copyCluster(pristine, partial);
     const pglite = await createPGlite(partial, options);
@@ -282,12 +286,15 @@ async function migratedTemplate(
  * migrations. Without a template PGlite runs initdb as before.
  */
 async function seedFromTemplate(location: string, options: OpenPGliteOptions): Promise<void> {
+  // undefined: the default place; null: no cache.
   const configured = options.templateCacheDir === undefined ? defaultTemplateCacheDir() : options.templateCacheDir;
   const cacheDir = configured === null ? null : await privateCacheDir(configured);
-  if (cacheDir === null) return;
+  const inPlace = () => options.onProgress?.(`Initialising the embedded database in ${options.dataDir} (no cluster template to copy; 10-30 s)…`);
+  if (cacheDir === null) return inPlace();
   const pristine = await clusterTemplate(cacheDir, options);
-  if (!pristine) return;
+  if (!pristine) return inPlace();
   const migrated = options.migrated ? await migratedTemplate(cacheDir, pristine, options.migrated, options) : null;
+  options.onProgress?.(`Creating the embedded database in ${options.dataDir} (a copy of the prepared cluster)…`);
   // A migrated template removed while it was copied (another version's clean-up): start pristine.
   if (
     migrated &&
