@@ -103,7 +103,8 @@ describe.skipIf(Boolean(reason))('scale-out over Redis', () => {
     a = await startInstance(scratch.url);
     b = await startInstance(scratch.url);
     devToken = dev.token;
-  }, 60_000);
+    // Two server starts (the first builds the server after a source change) on a loaded machine.
+  }, 120_000);
 
   afterAll(async () => {
     for (const instance of [a, b]) {
