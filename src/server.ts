@@ -183,8 +183,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     const context = new PipelineContext(incoming, edge, requestId, remoteAddress, mount, mount.host?.appId ?? cors.audienceAppId, contextParts);
     let response: Response;
     if (cors.refusal) response = graphqlPath ? graphqlErrorResponse(cors.refusal) : restError(cors.refusal);
-    // The request's database turns are its caller's (its address until the caller is known).
-    else response = await withParty(context.party, () => route(context));
+    // On the embedded database, the request's turns are its caller's (its address until the caller is known).
+    else response = await (db.kind === 'pglite' ? withParty(context.party, () => route(context)) : route(context));
     // Every response of a CORS path carries the decision (errors and 404s too).
     return withHeaders(response, cors.headers, edge);
   }
@@ -359,8 +359,7 @@ class PipelineContext implements RequestContext {
   readonly url: URL;
   #body: Promise<Uint8Array> | undefined;
   #auth: Promise<ResolvedAuth> | undefined;
-  /** Whose turns on the embedded database this request takes (src/db/fair-queue.ts). */
-  readonly party: Party;
+  #party: Party | undefined;
 
   constructor(
     private readonly incoming: Incoming,
@@ -374,7 +373,12 @@ class PipelineContext implements RequestContext {
     this.method = incoming.method;
     this.headers = incoming.headers;
     this.url = incoming.url;
-    this.party = { key: `address:${addressKey(remoteAddress)}` };
+  }
+
+  /** Whose turns on the embedded database this request takes (src/db/fair-queue.ts). */
+  get party(): Party {
+    this.#party ??= { key: `address:${addressKey(this.remoteAddress)}` };
+    return this.#party;
   }
 
   get request(): Request {
@@ -396,7 +400,7 @@ class PipelineContext implements RequestContext {
 
   auth(): Promise<ResolvedAuth> {
     this.#auth ??= resolveCaller(this.parts.services, this.headers, this.audienceAppId).then(auth => {
-      if (auth.caller) this.party.key = partyOf(auth.caller);
+      if (auth.caller && this.#party) this.#party.key = partyOf(auth.caller);
       return auth;
     });
     return this.#auth;

@@ -114,6 +114,8 @@ export async function openPGlite(options: OpenPGliteOptions = {}): Promise<PGlit
   // Before anything is written into it: a directory others could write may not hold what we wrote.
   await refuseWritableByOthers(location, dataDir);
   const wasPrivate = ((await stat(location)).mode & 0o077) === 0;
+  // Nobody else can reach what is written in it from now on; what it already holds is made private below.
+  if (!wasPrivate) await chmod(location, PRIVATE_DIR);
   const lock = await acquireDataDirLock(dataDir);
   let pglite: PGlite;
   try {
