@@ -5,6 +5,14 @@
  * hook lets a user's schema file anywhere on disk import 'gatehouse/schema'.
  */
 
+// First, before anything loads: an older Node would fail later, or worse, seem to run.
+const { refuseUnsupportedNode } = await import('./node-version.mjs');
+refuseUnsupportedNode();
+
+// What Gatehouse writes (the embedded database, its lock and secret, stored files, the cluster
+// templates) is the user's alone: new files 0600 and directories 0700 unless a mode says otherwise.
+process.umask(0o077);
+
 // The server commands run with the Node flags and environment of bin/server-flags.mjs: re-executed
 // in place (same pid, same stdio) with what is missing, before anything loads (glibc reads its
 // malloc settings only at exec). GATEHOUSE_NO_REEXEC=1 opts out.

@@ -27,6 +27,26 @@ describe('gateway auth config', () => {
   });
 });
 
+describe('GATEWAY_HOSTS', () => {
+  it('unset: null (the loopback names and the bound addresses); set: its trimmed entries', () => {
+    expect(loadConfig({}).gatewayHosts).toBeNull();
+    expect(loadConfig({ GATEWAY_HOSTS: ' gw.internal , alias.test:8443,' }).gatewayHosts).toEqual(['gw.internal', 'alias.test:8443']);
+  });
+
+  it('refuses an entry that is not a host name, naming it', () => {
+    expect(() => loadConfig({ GATEWAY_HOSTS: 'gw.internal,https://alias.test' })).toThrow(/GATEWAY_HOSTS: "https:\/\/alias.test" is not a host name/);
+  });
+});
+
+describe('ROWS_MAX_WRITES_PER_CALL', () => {
+  it('defaults by database: 200 on the embedded one (one connection for everyone), 20000 on PostgreSQL; a value wins', () => {
+    expect(loadConfig({}).rows.maxWritesPerCall).toBe(200);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/gatehouse' }).rows.maxWritesPerCall).toBe(20_000);
+    expect(loadConfig({ ROWS_MAX_WRITES_PER_CALL: '1000' }).rows.maxWritesPerCall).toBe(1000);
+    expect(() => loadConfig({ ROWS_MAX_WRITES_PER_CALL: '0' })).toThrow(/ROWS_MAX_WRITES_PER_CALL/);
+  });
+});
+
 describe('standalone provider config (gatehouse idp)', () => {
   const required = {
     DATABASE_URL: 'postgres://db/gatehouse',

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { gatewayHostProblem } from './domain/app-urls.js';
 import { DEFAULT_DRAIN_LIMITS, DEFAULT_MAX_BODY_BYTES, type DrainLimits } from './lib/body.js';
 import { DATABASE_DEFAULTS } from './db/busy.js';
 import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './realtime/limits.js';
@@ -26,7 +27,25 @@ const boolFlag = z.enum(['1', '0', 'true', 'false']).transform(v => v === '1' ||
 const schema = z.object({
   PORT: port.default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  // The names the gateway answers on (README "Configuration"): reserved from app origins.
+  GATEWAY_HOSTS: z
+    .string()
+    .transform(list =>
+      list
+        .split(',')
+        .map(entry => entry.trim())
+        .filter(Boolean),
+    )
+    .superRefine((entries, ctx) => {
+      for (const entry of entries) {
+        const problem = gatewayHostProblem(entry);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }
+    })
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  // Where the embedded database's cluster templates are kept (README "Configuration"); unset: the user's cache.
+  GATEHOUSE_CACHE_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL (unset it for the embedded database)')
@@ -34,6 +53,11 @@ const schema = z.object({
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  // Every channel of this deployment on that Redis is under it (README "Configuration").
+  REDIS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits, dots, underscores or hyphens')
     .optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PUBLIC_URL: z.url({ message: 'must be an absolute URL such as https://gatehouse.example.com' }).optional(),
@@ -106,6 +130,8 @@ const schema = z.object({
   SIGNIN_MAX_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(50),
   SIGNIN_MAX_GLOBAL: z.coerce.number().int().min(1).max(1_000_000).default(300),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  // The row store (README "Configuration"): rows one call may write; unset, by database.
+  ROWS_MAX_WRITES_PER_CALL: z.coerce.number().int().min(1).max(1_000_000).optional(),
   // Files (README "Files"): where the bytes live, and the largest file any bucket may accept.
   FILES_BACKEND: z.enum(['fs', 's3']).default('fs'),
   FILES_DIR: z.string().min(1).optional(),
@@ -138,9 +164,15 @@ const schema = z.object({
 export interface Config {
   port: number;
   host: string;
+  /** GATEWAY_HOSTS: the names the gateway answers on (`name` on PORT, or `name:port`); null: the loopback names and the bound addresses. */
+  gatewayHosts: string[] | null;
   dataDir: string;
+  /** GATEHOUSE_CACHE_DIR; unset: $XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse. */
+  templateCacheDir?: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** REDIS_NAMESPACE; unset: derived from the database's identity (every instance of a deployment agrees). */
+  redisNamespace?: string;
   nodeEnv: 'development' | 'production' | 'test';
   /** Where this gateway is reached; invite links use it when the app has no origin. */
   publicUrl: string;
@@ -161,6 +193,15 @@ export interface Config {
   auth: AuthConfig;
   files: FilesConfig;
   metering: MeteringConfig;
+  rows: RowsConfig;
+}
+
+/** Defaults of ROWS_MAX_WRITES_PER_CALL: the embedded database runs one transaction at a time for everyone. */
+export const ROWS_MAX_WRITES_PER_CALL = { embedded: 200, postgres: 20_000 } as const;
+
+export interface RowsConfig {
+  /** Rows one call (a query or a whole batch) may insert, update or delete (400 too_many_rows past it). */
+  maxWritesPerCall: number;
 }
 
 export interface FilesConfig {
@@ -267,9 +308,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: c.PORT,
     host: c.HOST,
+    gatewayHosts: c.GATEWAY_HOSTS ?? null,
     dataDir: c.DATA_DIR,
+    templateCacheDir: c.GATEHOUSE_CACHE_DIR,
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
+    redisNamespace: c.REDIS_NAMESPACE,
     nodeEnv: c.NODE_ENV,
     publicUrl,
     migrateOnStart: c.MIGRATE_ON_START,
@@ -328,6 +372,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               forcePathStyle: c.S3_FORCE_PATH_STYLE,
             }
           : { kind: 'fs', root: c.FILES_DIR ?? filesDirOf(c.DATA_DIR) },
+    },
+    rows: {
+      maxWritesPerCall: c.ROWS_MAX_WRITES_PER_CALL ?? (c.DATABASE_URL ? ROWS_MAX_WRITES_PER_CALL.postgres : ROWS_MAX_WRITES_PER_CALL.embedded),
     },
     metering: {
       enabled: c.METERING,
@@ -408,5 +455,11 @@ export function loadIdpConfig(env: Record<string, string | undefined> = process.
 
 /** How the server opens its database (DATABASE_URL or DATA_DIR, migrations, pool and transaction bounds). */
 export function databaseOptionsOf(config: Config) {
-  return { databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart, ...config.database };
+  return {
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    templateCacheDir: config.templateCacheDir,
+    migrate: config.migrateOnStart,
+    ...config.database,
+  };
 }

@@ -19,12 +19,16 @@ import { type Incoming, answerClientError, createNodeEdge, fetchIncoming } from 
 import { type ResolvedAuth, resolveCaller } from './auth/resolve-caller.js';
 import { type Config, databaseOptionsOf } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
+import { type Party, withParty } from './db/fair-queue.js';
+import type { Caller } from './domain/caller.js';
+import { addressKey } from './lib/client-ip.js';
 import type { Context } from './graphql/builder.js';
 import { graphqlErrorResponse, graphqlRefusal, maskError, restError } from './error-responses.js';
 import { AppError } from './errors.js';
 import { boundedParseCache, graphqlLimitPlugins, rowBudgetCheck } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
 import { EventBus } from './realtime/event-bus.js';
+import { defaultRedisNamespace } from './realtime/redis-bus.js';
 import { sharedSubscribe } from './realtime/shared-subscribe.js';
 import { useSseLimits } from './realtime/sse-limits.js';
 import { attachWebSocketFeeds } from './realtime/websocket.js';
@@ -35,6 +39,8 @@ import { createSdkScript } from './rest/sdk-script.js';
 import { createDevBootstrap } from './rest/dev-bootstrap.js';
 import { createFileRoutes } from './rest/files.js';
 import { createGraphqlFastPath } from './rest/graphql-fast-path.js';
+import { healthAnswer } from './rest/health.js';
+import { landingPage } from './rest/landing-page.js';
 import { type PipelineServerContext, createRestShim } from './rest/shim.js';
 import {
   assertNoNulInOperation,
@@ -86,7 +92,10 @@ interface EdgeContext {
 export async function buildApp({ config, database, opening, now, graphqlFastPath = {} }: AppOptions): Promise<App> {
   setLogLevel(config.logLevel);
   const db = database ?? (await (opening ?? openDatabase(databaseOptionsOf(config))));
-  const bus = config.redisUrl ? await EventBus.redis(config.redisUrl) : EventBus.inProcess();
+  // Over Redis, one namespace per deployment (REDIS_NAMESPACE, else derived from its database).
+  const bus = config.redisUrl
+    ? await EventBus.redis(config.redisUrl, { namespace: config.redisNamespace ?? defaultRedisNamespace(await db.identity()) })
+    : EventBus.inProcess();
   const services = createServices({
     prisma: db.prisma,
     transaction: (fn, options) => db.transaction(fn, options),
@@ -184,7 +193,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     const context = new PipelineContext(incoming, edge, requestId, remoteAddress, mount, mount.host?.appId ?? cors.audienceAppId, contextParts);
     let response: Response;
     if (cors.refusal) response = graphqlPath ? graphqlErrorResponse(cors.refusal) : restError(cors.refusal);
-    else response = await route(context);
+    // On the embedded database, the request's turns are its caller's (its address until the caller is known).
+    else response = await (db.kind === 'pglite' ? withParty(context.party, () => route(context)) : route(context));
     // Every response of a CORS path carries the decision (errors and 404s too).
     return withHeaders(response, cors.headers, edge);
   }
@@ -197,7 +207,9 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     const path = apiPathOf(context);
     if (path === '/graphql') return graphql(context);
     if (devBootstrap.handles(path)) return devBootstrap.handle(context);
-    if (path === '/healthz') return json(ready ? 200 : 503, { ok: ready, database: db.kind });
+    if (path === '/healthz') return healthAnswer(ready, db.kind, bus.health());
+    // Where a new user lands: what this server offers and the next command (src/rest/landing-page.ts).
+    if (path === '/' && (method === 'GET' || method === 'HEAD')) return landingPage(context.headers, { graphiql: config.nodeEnv !== 'production' });
     // The REST contract (OpenAPI 3.1, generated from the route table: src/rest/openapi.ts).
     if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return json(200, openApiDocument());
     // The client SDK as a module script (src/rest/sdk-script.ts).
@@ -365,6 +377,7 @@ class PipelineContext implements RequestContext {
   readonly url: URL;
   #body: Promise<Uint8Array> | undefined;
   #auth: Promise<ResolvedAuth> | undefined;
+  #party: Party | undefined;
 
   constructor(
     private readonly incoming: Incoming,
@@ -378,6 +391,12 @@ class PipelineContext implements RequestContext {
     this.method = incoming.method;
     this.headers = incoming.headers;
     this.url = incoming.url;
+  }
+
+  /** Whose turns on the embedded database this request takes (src/db/fair-queue.ts). */
+  get party(): Party {
+    this.#party ??= { key: `address:${addressKey(this.remoteAddress)}` };
+    return this.#party;
   }
 
   get request(): Request {
@@ -402,7 +421,10 @@ class PipelineContext implements RequestContext {
   }
 
   auth(): Promise<ResolvedAuth> {
-    this.#auth ??= resolveCaller(this.parts.services, this.headers, this.audienceAppId);
+    this.#auth ??= resolveCaller(this.parts.services, this.headers, this.audienceAppId).then(auth => {
+      if (auth.caller && this.#party) this.#party.key = partyOf(auth.caller);
+      return auth;
+    });
     return this.#auth;
   }
 }
@@ -436,6 +458,11 @@ function scheduleUpkeep(services: Services) {
       timer = first = null;
     },
   };
+}
+
+/** A person with their agents (an agent counts against its owner), or a developer. */
+function partyOf(caller: Caller): string {
+  return caller.type === 'principal' ? `person:${caller.principal.ownerId ?? caller.principal.id}` : `developer:${caller.developerId}`;
 }
 
 /** The streaming file routes (src/rest/files.ts), here and on hosted app origins. */

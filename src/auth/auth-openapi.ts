@@ -471,8 +471,40 @@ export const gatewayRouteDocs: readonly GatewayRouteDoc[] = [
     hosted: 'same-path',
     security: [],
     responses: {
-      200: { description: 'Started', json: healthSchema(true) },
+      200: { description: 'Serving: status ok, or degraded (the live-feed bus cannot reach Redis) with its reason', json: healthSchema(true) },
       503: { description: 'Not started yet (or stopping)', json: healthSchema(false) },
+    },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/',
+    operationId: 'landingPage',
+    summary: 'What this server offers',
+    description:
+      'No credential. A small HTML page linking GraphQL (GraphiQL outside production), this document and /healthz, with the next command (`gatehouse dev-token create`); with `Accept: application/json`, the same as JSON. On the gateway host only.',
+    tag: 'service',
+    hosted: 'no',
+    security: [],
+    responses: {
+      200: {
+        description: 'The page (text/html), or its links (application/json)',
+        json: {
+          type: 'object',
+          required: ['name', 'version', 'rest', 'openapi', 'graphql', 'graphiql', 'healthz', 'next'],
+          properties: {
+            name: { const: 'gatehouse' },
+            version: { type: 'string' },
+            rest: { type: 'string' },
+            openapi: { type: 'string' },
+            graphql: { type: 'string' },
+            graphiql: { type: 'boolean' },
+            healthz: { type: 'string' },
+            next: { type: 'string', description: 'The next command to run' },
+          },
+          additionalProperties: false,
+        },
+      },
     },
     errors: [],
   },
@@ -517,11 +549,22 @@ export const gatewayRouteDocs: readonly GatewayRouteDoc[] = [
   },
 ];
 
-function healthSchema(ok: boolean): JsonSchema {
+function healthSchema(started: boolean): JsonSchema {
   return {
     type: 'object',
-    required: ['ok', 'database'],
-    properties: { ok: { const: ok }, database: { type: 'string', enum: ['pglite', 'postgres'] } },
+    required: ['ok', 'status', 'database', 'bus'],
+    properties: {
+      ok: started ? { type: 'boolean', description: 'Everything is well (status ok)' } : { const: false },
+      status: started ? { enum: ['ok', 'degraded'] } : { const: 'unavailable' },
+      database: { type: 'string', enum: ['pglite', 'postgres'] },
+      bus: {
+        type: 'object',
+        description: 'The live-feed event bus: in process (memory), or Redis; not ok while Redis is unreachable (feeds do not cross instances)',
+        required: ['kind', 'ok'],
+        properties: { kind: { enum: ['memory', 'redis'] }, ok: { type: 'boolean' }, reason: { type: 'string' } },
+        additionalProperties: false,
+      },
+    },
     additionalProperties: false,
   };
 }

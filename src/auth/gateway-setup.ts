@@ -37,6 +37,8 @@ export async function createGatewayAuth({ services, config }: { services: Servic
     gateway: createGateway({ services, config, idp }),
     onListening(address) {
       if (!address || typeof address === 'string') return;
+      // PORT=0 picks the port now: the gateway's names are reserved on it from here on.
+      services.gatewayHosts.listening(address.port);
       const host =
         address.address === '0.0.0.0'
           ? '127.0.0.1'

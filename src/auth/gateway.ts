@@ -27,7 +27,6 @@ export interface GatewayDeps {
 const BODYLESS = new Set(['GET', 'HEAD']);
 
 export function createGateway({ services, config, idp }: GatewayDeps) {
-  const publicHost = new URL(config.publicUrl).host;
   const invitePages = createInvitePages({ services, config });
   const authRoutes = createAuthRoutes({ services, config, callback: invitePages.callback });
 
@@ -94,10 +93,13 @@ export function createGateway({ services, config, idp }: GatewayDeps) {
     return routed.catch(error => restError(error));
   }
 
-  /** Where a request arrived, by its Host: a registered app origin, or the gateway's own host. */
+  /**
+   * Where a request arrived, by its Host: the gateway's own names (services.gatewayHosts, even if
+   * an app registered one before they were reserved), else a registered app origin, else the gateway.
+   */
   function mountOf(host: string | undefined): Mount | Promise<Mount> {
     const name = (host ?? '').toLowerCase();
-    if (!name || name === publicHost) return GATEWAY_HOST;
+    if (!name || services.gatewayHosts.has(name)) return GATEWAY_HOST;
     return services.apps.appOfHost(name).then(app => (app ? hostedMount(app) : GATEWAY_HOST));
   }
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
+import { DataDirNotPrivateError } from '../db/private-files.js';
 import { packageRoot } from '../db/paths.js';
 import { type CliIO, type Command, processIO } from './command.js';
 import { appsCreate, appsList } from './commands/apps.js';
@@ -58,8 +59,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (command && error instanceof CliError && error.code === 'usage') {
       error.message += `\nRun 'gatehouse ${command.name} --help' for usage.`;
     }
-    // The embedded database is held by another process: the message says who and what to do.
-    if (error instanceof DataDirInUseError) return reportError(new CliError(error.code, error.message), json, cli);
+    // The embedded database is held by another process, or others could write it: the message says what to do.
+    if (error instanceof DataDirInUseError || error instanceof DataDirNotPrivateError)
+      return reportError(new CliError(error.code, error.message), json, cli);
     return reportError(error, json, cli);
   }
 }

@@ -16,13 +16,17 @@ export const DATABASE_DEFAULTS = {
   transactionTimeoutMs: 10_000,
 } as const;
 
+const POOL_TIMEOUTS = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']);
+
 /** Seconds a client should wait before retrying work refused because the database was saturated. */
 export const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /**
  * True when `error` says the database had no capacity in time: Prisma's pool timeout (P2024),
  * a transaction that could not start within maxWait or outlived its timeout (P2028, then rolled
- * back), a driver-level transaction's statement timeout, or node-postgres' pool wait. All are safe to retry: the failed step changed nothing.
+ * back; on PGlite a statement after that rollback), a driver-level transaction's statement timeout, or node-postgres' pool: its wait for a
+ * free connection, or a new connection that did not connect in that time (a loaded server or
+ * machine). All are safe to retry: the failed step changed nothing.
  */
 export function isDatabaseBusy(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -31,6 +35,8 @@ export function isDatabaseBusy(error: unknown): boolean {
   if (code === 'P2028') return /Unable to start a transaction in the given time|on an expired transaction/.test(error.message);
   // A driver-level transaction's statement that outlived its timeout (Database.sqlTransaction).
   if (code === '57014' && /statement timeout/.test(error.message)) return true;
-  // pg-pool's message when connectionTimeoutMillis passes with every connection in use.
-  return error.message === 'timeout exceeded when trying to connect';
+  // pg-pool's messages when connectionTimeoutMillis passes with every connection in use, or while
+  // a new connection is still connecting; PGlite's for a statement after the timeout rolled its
+  // transaction back.
+  return POOL_TIMEOUTS.has(error.message) || error.message === 'Transaction is closed';
 }

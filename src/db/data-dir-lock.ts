@@ -110,7 +110,7 @@ function makeLock(dataDir: string, initial: LockHolder): DataDirLock {
       holder = { ...holder, ...patch };
       // Written whole and renamed over the lock, so a reader never sees half a file.
       const temporary = `${lockPath(dataDir)}.${process.pid}.${randomBytes(4).toString('hex')}`;
-      await writeFile(temporary, JSON.stringify(holder), { mode: 0o644 });
+      await writeFile(temporary, JSON.stringify(holder), { mode: 0o600 });
       await rename(temporary, lockPath(dataDir));
     },
     release: () =>
@@ -124,7 +124,7 @@ function makeLock(dataDir: string, initial: LockHolder): DataDirLock {
 /** Creates the lock file with its full contents, failing if it exists (link() is atomic and exclusive). */
 async function createExclusive(file: string, holder: LockHolder): Promise<boolean> {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(temporary, JSON.stringify(holder), { mode: 0o644 });
+  await writeFile(temporary, JSON.stringify(holder), { mode: 0o600 });
   try {
     await link(temporary, file);
     return true;

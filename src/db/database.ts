@@ -68,6 +68,14 @@ export interface Database {
   close(): Promise<void>;
   /** Where the data lives, for logs (no password). */
   describe(): string;
+  /**
+   * What makes this database itself and not another reached by the same name: PostgreSQL's
+   * cluster identifier and database name; an embedded data directory's machine and path. Every
+   * instance of one deployment gets the same value; no password or secret is in it.
+   */
+  identity(): Promise<string>;
+  /** PGlite: the transactions waiting for their turn, by party (src/db/fair-queue.ts; diagnostics and tests). */
+  waiting?(): Record<string, number>;
 }
 
 export interface OpenDatabaseOptions extends TransactionSettings {
@@ -83,6 +91,10 @@ export interface OpenDatabaseOptions extends TransactionSettings {
   poolSize?: number;
   /** Migrations and schema to apply (default: the package's own). */
   migrationPaths?: MigrationPaths;
+  /** PGlite: where cluster templates are kept (GATEHOUSE_CACHE_DIR; default: the user's cache). */
+  templateCacheDir?: string;
+  /** PGlite: told what preparing a new data directory is doing (it can take seconds). */
+  onProgress?: (message: string) => void;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
@@ -114,6 +126,8 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
   const pglite = await openPGlite({
     dataDir,
     loadDataDir: options.loadDataDir,
+    onProgress: options.onProgress,
+    templateCacheDir: options.templateCacheDir,
     // A new data directory starts migrated (a template made once per machine and set of migrations).
     migrated: list
       ? { key: () => migrationsDigest(paths, list), migrate: async p => void (await applyMigrations({ pglite: p }, paths, { list })) }

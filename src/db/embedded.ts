@@ -3,13 +3,17 @@
  * so interactive transactions cannot overlap; this module makes that invisible to callers.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS } from './busy.js';
 import type { Database, SqlTx, TransactionOptions, TransactionSettings, Tx } from './database.js';
-import { Mutex } from './mutex.js';
+import { giveTurn } from './event-loop-turns.js';
+import { FairQueue } from './fair-queue.js';
 import { isMemoryDataDir } from './pglite.js';
 import { preparedQuery } from './pglite-statements.js';
 import { parseUtcTimestamp, sqlTx, TIMESTAMP_OID } from './sql-tx.js';
@@ -47,10 +51,10 @@ function guardedAdapterFactory(pglite: PGlite, scopes: AsyncLocalStorage<Transac
       return {
         provider: adapter.provider,
         adapterName: adapter.adapterName,
-        queryRaw: async query => (refuseInsideTransaction(), adapter.queryRaw(query)),
-        executeRaw: async query => (refuseInsideTransaction(), adapter.executeRaw(query)),
+        queryRaw: async query => (refuseInsideTransaction(), await giveTurn(), adapter.queryRaw(query)),
+        executeRaw: async query => (refuseInsideTransaction(), await giveTurn(), adapter.executeRaw(query)),
         executeScript: async script => (refuseInsideTransaction(), adapter.executeScript(script)),
-        startTransaction: isolationLevel => adapter.startTransaction(isolationLevel),
+        startTransaction: async isolationLevel => givingTurns(await adapter.startTransaction(isolationLevel)),
         getConnectionInfo: () => adapter.getConnectionInfo?.() ?? { supportsRelationJoins: true },
         dispose: () => adapter.dispose(),
       };
@@ -58,14 +62,25 @@ function guardedAdapterFactory(pglite: PGlite, scopes: AsyncLocalStorage<Transac
   };
 }
 
+/** A transaction whose statements each first let the event loop turn when it is due (event-loop-turns.ts). */
+function givingTurns<T extends Pick<SqlDriverAdapter, 'queryRaw' | 'executeRaw'>>(transaction: T): T {
+  const { queryRaw, executeRaw } = transaction;
+  transaction.queryRaw = async query => (await giveTurn(), queryRaw.call(transaction, query));
+  transaction.executeRaw = async query => (await giveTurn(), executeRaw.call(transaction, query));
+  return transaction;
+}
+
 /** Time for Prisma to roll back a timed-out transaction and free the connection. */
 const ROLLBACK_GRACE_MS = 100;
 
 /**
- * Wraps an open (and migrated) PGlite. Transactions queue in a FIFO lock before they reach Prisma,
+ * Wraps an open (and migrated) PGlite. Transactions queue for their turn before they reach Prisma,
  * so Prisma's maxWait clock starts when it is their turn rather than while an earlier transaction
  * holds the only connection (long queues would otherwise fail with "Unable to start a transaction
- * in the given time"). The queue itself is not bounded: it is this database's only concurrency.
+ * in the given time"). Turns are shared fairly between parties (fair-queue.ts: the request's
+ * caller): one client's queued writes wait behind each other, not in front of everyone. Reads
+ * outside transactions wait only for the transaction in progress (PGlite's own lock), and every
+ * statement lets the event loop turn when it is due (event-loop-turns.ts).
  */
 export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: TransactionSettings = {}): Database {
   const scopes = new AsyncLocalStorage<TransactionScope>();
@@ -79,7 +94,8 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     errorFormat: 'minimal',
     transactionOptions: defaults,
   });
-  const queue = new Mutex();
+  const queue = new FairQueue();
+  const memoryIdentity = randomUUID();
   const leanQuery = preparedQuery(pglite);
   let closed: Promise<void> | undefined;
 
@@ -118,6 +134,7 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
         pglite.transaction(connection =>
           fn(
             sqlTx(async (text, values) => {
+              await giveTurn();
               const { rows, affectedRows } = await connection.query(text, values, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } });
               return { rows, count: affectedRows ?? 0 };
             }),
@@ -138,6 +155,7 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     // After any open transaction (PGlite's own locks), never inside one; prepared once per text.
     query: async <T extends object>(text: string, values: readonly unknown[] = []) => {
       if (scopes.getStore()?.open) throw new OuterClientInTransactionError();
+      await giveTurn();
       return leanQuery<T>(text, values);
     },
     close: () =>
@@ -146,5 +164,9 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
         await pglite.close();
       })()),
     describe: () => (isMemoryDataDir(dataDir) ? 'PGlite in memory' : `PGlite at ${dataDir}`),
+    waiting: () => queue.waiting(),
+    // One process holds a data directory (its copies share PostgreSQL's system identifier): the
+    // machine and the path name it; an in-memory database is this process's alone.
+    identity: async () => (isMemoryDataDir(dataDir) ? `pglite:memory:${memoryIdentity}` : `pglite:${hostname()}:${path.resolve(dataDir)}`),
   };
 }

@@ -3,12 +3,14 @@
  * on PostgreSQL never loads it (it is tens of MB of JavaScript and WebAssembly).
  */
 import { randomBytes } from 'node:crypto';
-import { access, copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import fs from 'node:fs';
+import { access, chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { acquireDataDirLock } from './data-dir-lock.js';
+import { hasWritableByOthers, makePrivate, refuseWritableByOthers, syncPath, syncTree } from './private-files.js';
 import { logger } from '../lib/logger.js';
 
 export const MEMORY_DATA_DIR = 'memory://';
@@ -39,6 +41,8 @@ export interface OpenPGliteOptions {
    * (`key` names them), made once per machine with `migrate`; without it, a pristine cluster.
    */
   migrated?: { key: () => Promise<string>; migrate: (pglite: PGlite) => Promise<void> };
+  /** Told what a new data directory's preparation is doing, before each slow step (`gatehouse serve` prints it). */
+  onProgress?: (message: string) => void;
 }
 
 export function isMemoryDataDir(dataDir: string): boolean {
@@ -47,11 +51,55 @@ export function isMemoryDataDir(dataDir: string): boolean {
 
 async function createPGlite(dataDir: string, options: OpenPGliteOptions): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
+  const sharedBuffers = ['-c', `shared_buffers=${options.sharedBuffers ?? PGLITE_SHARED_BUFFERS}`];
+  // In memory there is nothing to flush: PGlite's defaults (fsync off) stand.
+  if (isMemoryDataDir(dataDir)) {
+    return PGlite.create({ dataDir, loadDataDir: options.loadDataDir, startParams: [...PGlite.defaultStartParams, ...sharedBuffers] });
+  }
   return PGlite.create({
-    dataDir,
+    fs: await flushingNodeFs(dataDir),
     loadDataDir: options.loadDataDir,
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers ?? PGLITE_SHARED_BUFFERS}`],
+    startParams: [...durableStartParams(PGlite.defaultStartParams), ...sharedBuffers],
   });
+}
+
+/**
+ * A cluster on disk is durable: a commit is acknowledged once its WAL is on the disk. PGlite's
+ * default start parameters turn fsync off (`-F`); without it PostgreSQL flushes the WAL at every
+ * commit and data files at checkpoints. It flushes the WAL with `fsync` here: PGlite's
+ * filesystem makes `fdatasync`, PostgreSQL's default on Linux, a no-op (bench/README.md,
+ * "Embedded durability", has the write-rate cost).
+ */
+export function durableStartParams(defaults: readonly string[]): string[] {
+  return [...defaults.filter(param => param !== '-F'), '-c', 'fsync=on', '-c', 'wal_sync_method=fsync'];
+}
+
+/**
+ * PGlite's Node filesystem (Emscripten's NODEFS) with a working fsync: NODEFS has none, so every
+ * fsync PostgreSQL makes would reach nothing. The flush goes to the file's real descriptor; a
+ * failure is an errno PostgreSQL sees (and answers with a PANIC, as it must).
+ */
+async function flushingNodeFs(dataDir: string): Promise<NonNullable<PGliteOptions['fs']>> {
+  const { NodeFS } = await import('@electric-sql/pglite/nodefs');
+  class FlushingNodeFS extends NodeFS {
+    override async init(pg: PGlite, emscriptenOptions: Parameters<InstanceType<typeof NodeFS>['init']>[1]) {
+      const { emscriptenOpts } = await super.init(pg, emscriptenOptions);
+      return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), flushThrough] } };
+    }
+  }
+  return new FlushingNodeFS(dataDir);
+}
+
+interface EmscriptenNodeFs {
+  NODEFS: {
+    stream_ops: { fsync?: (stream: { nfd: number }) => void };
+    tryFSOperation<T>(operation: () => T): T;
+  };
+}
+
+function flushThrough(module: unknown): void {
+  const { NODEFS } = module as EmscriptenNodeFs;
+  NODEFS.stream_ops.fsync = stream => NODEFS.tryFSOperation(() => fs.fsyncSync(stream.nfd));
 }
 
 /**
@@ -62,14 +110,28 @@ export async function openPGlite(options: OpenPGliteOptions = {}): Promise<PGlit
   const { dataDir = MEMORY_DATA_DIR, loadDataDir } = options;
   if (isMemoryDataDir(dataDir)) return createPGlite(dataDir, options);
   const location = path.resolve(dataDir);
-  await mkdir(location, { recursive: true });
+  await mkdir(location, { recursive: true, mode: PRIVATE_DIR });
+  // Before anything is written into it: a directory others could write may not hold what we wrote.
+  await refuseWritableByOthers(location, dataDir);
+  const wasPrivate = ((await stat(location)).mode & 0o077) === 0;
+  // Nobody else can reach what is written in it from now on; what it already holds is made private below.
+  if (!wasPrivate) await chmod(location, PRIVATE_DIR);
   const lock = await acquireDataDirLock(dataDir);
   let pglite: PGlite;
   try {
-    if (!loadDataDir && !(await exists(path.join(location, PG_VERSION)))) {
-      await seedFromTemplate(location, options);
-    }
+    const fresh = !(await exists(path.join(location, PG_VERSION)));
+    if (!loadDataDir && fresh) await seedFromTemplate(location, options);
     pglite = await createPGlite(location, options);
+    // A new cluster (PGlite writes initdb's files 0666) or one from before data directories were
+    // private; afterwards PostgreSQL creates its files 0600 in a 0700 directory by itself.
+    if (fresh || !wasPrivate) {
+      try {
+        await makePrivate(location);
+      } catch (error) {
+        await pglite.close();
+        throw error;
+      }
+    }
   } catch (error) {
     await lock.release();
     throw error;
@@ -88,6 +150,8 @@ export async function openPGlite(options: OpenPGliteOptions = {}): Promise<PGlit
 
 /** PGlite's (and PostgreSQL's) mark of an initialised cluster; copied last. */
 const PG_VERSION = 'PG_VERSION';
+
+const PRIVATE_DIR = 0o700;
 
 async function exists(file: string): Promise<boolean> {
   return access(file).then(
@@ -110,14 +174,45 @@ async function pgliteVersion(): Promise<string> {
 }
 
 /**
+ * The template cache, private to this user (0700). Null when it cannot be: another user's
+ * directory, or one others may write (they could plant a template).
+ */
+async function privateCacheDir(cacheDir: string): Promise<string | null> {
+  try {
+    await mkdir(cacheDir, { recursive: true, mode: PRIVATE_DIR });
+    const { mode, uid } = await stat(cacheDir);
+    if (uid !== process.getuid?.() && process.getuid) throw new Error(`owned by uid ${uid}`);
+    if (mode & 0o022) throw new Error(`writable by other users (mode ${(mode & 0o777).toString(8)})`);
+    if (mode & 0o077) await chmod(cacheDir, PRIVATE_DIR);
+    return cacheDir;
+  } catch (error) {
+    logger.warn({ err: (error as Error).message, cacheDir }, 'pglite: the template cache is not private to this user; not using it');
+    return null;
+  }
+}
+
+/**
+ * A template in the cache, when it can be trusted: one that other users could write (made before
+ * templates were private) is removed, to be built again.
+ */
+async function usableTemplate(template: string): Promise<boolean> {
+  if (!(await exists(path.join(template, PG_VERSION)))) return false;
+  if (!(await hasWritableByOthers(template))) return true;
+  logger.info({ template }, 'pglite: rebuilding a cluster template other users could write');
+  await rm(template, { recursive: true, force: true });
+  return false;
+}
+
+/**
  * A pristine cluster made by this PGlite build, built once per machine (initdb, then a clean
  * shutdown) and never modified afterwards; null when it cannot be kept (an unwritable cache).
  */
 async function clusterTemplate(cacheDir: string, options: OpenPGliteOptions): Promise<string | null> {
   const template = path.join(cacheDir, `pglite-${await pgliteVersion()}-cluster`);
-  if (await exists(path.join(template, PG_VERSION))) return template;
+  if (await usableTemplate(template)) return template;
+  options.onProgress?.(`Initialising a PostgreSQL cluster for the embedded database (once per machine, kept in ${cacheDir}; 10-30 s)…`);
   return buildTemplate(template, async partial => {
-    await mkdir(partial, { recursive: true });
+    await mkdir(partial, { recursive: true, mode: PRIVATE_DIR });
     await (await createPGlite(partial, options)).close();
   });
 }
@@ -130,7 +225,11 @@ async function buildTemplate(template: string, fill: (partial: string) => Promis
   const partial = `${template}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
   try {
     await fill(partial);
+    // Private and on the disk before it is in place: every new data directory is a copy of it.
+    await makePrivate(partial);
+    await syncTree(partial);
     await rename(partial, template);
+    await syncPath(path.dirname(template));
     return template;
   } catch (error) {
     await rm(partial, { recursive: true, force: true }).catch(() => {});
@@ -156,11 +255,12 @@ async function migratedTemplate(
 ) {
   const prefix = `pglite-${await pgliteVersion()}-migrated-`;
   const template = path.join(cacheDir, `${prefix}${await migrated.key()}`);
-  if (await exists(path.join(template, PG_VERSION))) {
+  if (await usableTemplate(template)) {
     // Marks it as in use, for the clean-up below.
     await utimes(template, new Date(), new Date()).catch(() => {});
     return template;
   }
+  options.onProgress?.('Applying the database migrations to it (once per set of migrations)…');
   const built = await buildTemplate(template, async partial => {
     await copyCluster(pristine, partial);
     const pglite = await createPGlite(partial, options);
@@ -188,11 +288,15 @@ async function migratedTemplate(
  * migrations. Without a template PGlite runs initdb as before.
  */
 async function seedFromTemplate(location: string, options: OpenPGliteOptions): Promise<void> {
-  const cacheDir = options.templateCacheDir === undefined ? defaultTemplateCacheDir() : options.templateCacheDir;
-  if (cacheDir === null) return;
+  // undefined: the default place; null: no cache.
+  const configured = options.templateCacheDir === undefined ? defaultTemplateCacheDir() : options.templateCacheDir;
+  const cacheDir = configured === null ? null : await privateCacheDir(configured);
+  const inPlace = () => options.onProgress?.(`Initialising the embedded database in ${options.dataDir} (no cluster template to copy; 10-30 s)…`);
+  if (cacheDir === null) return inPlace();
   const pristine = await clusterTemplate(cacheDir, options);
-  if (!pristine) return;
+  if (!pristine) return inPlace();
   const migrated = options.migrated ? await migratedTemplate(cacheDir, pristine, options.migrated, options) : null;
+  options.onProgress?.(`Creating the embedded database in ${options.dataDir} (a copy of the prepared cluster)…`);
   // A migrated template removed while it was copied (another version's clean-up): start pristine.
   if (
     migrated &&
@@ -209,8 +313,9 @@ async function seedFromTemplate(location: string, options: OpenPGliteOptions): P
 const COPY_WIDTH = 32;
 
 /**
- * Copies a cluster over whatever an interrupted copy left at `to`. PG_VERSION goes last, so an
- * interrupted copy is not taken for a cluster.
+ * Copies a cluster over whatever an interrupted copy left at `to`. PG_VERSION goes last, once the
+ * rest is on the disk, so an interrupted copy (or one a power loss cut short) is not taken for a
+ * cluster.
  */
 async function copyCluster(from: string, to: string): Promise<void> {
   // Only the cluster's own entries are replaced: `to` also holds the data-dir lock.
@@ -224,7 +329,7 @@ async function copyCluster(from: string, to: string): Promise<void> {
       .map(relative)
       .sort(),
   ])
-    await mkdir(path.join(to, dir), { recursive: true });
+    await mkdir(path.join(to, dir), { recursive: true, mode: PRIVATE_DIR });
   const files = entries.filter(entry => entry.isFile() && !(entry.parentPath === from && entry.name === PG_VERSION)).map(relative);
   let next = 0;
   await Promise.all(
@@ -235,7 +340,10 @@ async function copyCluster(from: string, to: string): Promise<void> {
       }
     }),
   );
+  await syncTree(to);
   await copyFile(path.join(from, PG_VERSION), path.join(to, PG_VERSION));
+  await syncPath(path.join(to, PG_VERSION));
+  await syncPath(to);
 }
 
 let emptyTarball: Blob | undefined;

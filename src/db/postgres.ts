@@ -66,7 +66,27 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
       if (!pool.ended) await pool.end();
     },
     describe: () => `PostgreSQL ${redactUrl(databaseUrl)}`,
+    identity: () => postgresIdentity(pool, databaseUrl),
   };
+}
+
+/**
+ * The cluster's system identifier (random, made by initdb) and the database's name: the same for
+ * every URL that reaches it, different for a look-alike URL on another machine. Where the server
+ * does not show it, the URL's host, port and database.
+ */
+async function postgresIdentity(pool: pg.Pool, databaseUrl: string): Promise<string> {
+  try {
+    const { rows } = await pool.query<{ cluster: string; database: string }>(
+      'SELECT system_identifier::text AS cluster, current_database() AS database FROM pg_control_system()',
+    );
+    return `postgres:${rows[0].cluster}/${rows[0].database}`;
+  } catch (error) {
+    logger.debug({ err: (error as Error).message }, 'pg_control_system() unavailable: the database is known by its URL');
+    const url = new URL(databaseUrl);
+    const database = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username);
+    return `postgres:${url.hostname || url.searchParams.get('host') || 'localhost'}:${url.port || 5432}/${database}`;
+  }
 }
 
 const statementNames = new Map<string, string>();

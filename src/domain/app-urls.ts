@@ -15,20 +15,63 @@ export function isLoopbackHost(hostname: string): boolean {
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
+/** The names every local client can reach a listening gateway by. */
+export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+export interface GatewayHostsInput {
+  publicUrl: string;
+  /** HOST: the address it listens on. */
+  host: string;
+  /** The port it listens on (0: not listening yet, picked at start). */
+  port: number;
+  /**
+   * GATEWAY_HOSTS: the names it answers on (`name` on the listening port, or `name:port`); unset,
+   * the loopback names and the bound address (with a wildcard HOST, every address and name of
+   * the machine: `machineNames`).
+   */
+  configured?: readonly string[] | null;
+  /** The machine's addresses and host name, for a wildcard HOST. */
+  machineNames?: readonly string[];
+}
+
 /**
- * The `host[:port]` values (URL.host spelling) under which this gateway answers: the host of
- * PUBLIC_URL, and HOST:PORT (every loopback name when HOST listens on all interfaces). PORT 0 is
- * picked at start, so only PUBLIC_URL names it then.
+ * The `host[:port]` values (URL.host spelling, as a Host header carries them) under which this
+ * gateway answers: PUBLIC_URL's host, and each gateway name on the listening port. An app origin
+ * on one of them would take over the gateway's routes on that name, so none can be registered,
+ * and a request for one is always the gateway's. Other ports of the same names stay free: an
+ * app's dev server at `http://localhost:5173` is not the gateway.
  */
-export function gatewayHosts(config: { publicUrl: string; host: string; port: number }): Set<string> {
-  const hosts = new Set([new URL(config.publicUrl).host]);
-  if (config.port > 0) {
-    const names = WILDCARD_HOSTS.has(config.host)
-      ? ['localhost', '127.0.0.1', '[::1]']
-      : [config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host];
-    for (const name of names) hosts.add(new URL(`http://${name}:${config.port}`).host);
+export function gatewayHosts({ publicUrl, host, port, configured, machineNames = [] }: GatewayHostsInput): Set<string> {
+  const hosts = new Set([new URL(publicUrl).host]);
+  const names = configured ?? [...LOOPBACK_NAMES, ...(WILDCARD_HOSTS.has(host) ? machineNames : [host])];
+  for (const name of names) {
+    const spelled = hostSpelling(name);
+    if (spelled === null) continue;
+    if (hasPort(spelled)) hosts.add(new URL(`http://${spelled}`).host);
+    else if (port > 0) hosts.add(new URL(`http://${spelled}:${port}`).host);
   }
   return hosts;
+}
+
+/** A name or address as a URL host (IPv6 in brackets, lower case), or null when no URL can carry it (an IPv6 zone). */
+function hostSpelling(name: string): string | null {
+  const bracketed = name.includes(':') && !name.startsWith('[') && !/^[^:]+:\d+$/.test(name) ? `[${name}]` : name;
+  try {
+    new URL(`http://${bracketed}`);
+    return bracketed.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+function hasPort(host: string): boolean {
+  return /:\d+$/.test(host.startsWith('[') ? host.slice(host.indexOf(']') + 1) : host);
+}
+
+/** GATEWAY_HOSTS' entries: `name` or `name:port`, as a URL could carry them. */
+export function gatewayHostProblem(entry: string): string | null {
+  if (/[/?#@\s]/.test(entry)) return `${JSON.stringify(entry)} is not a host name (no scheme, path or spaces): name or name:port`;
+  return hostSpelling(entry) === null ? `${JSON.stringify(entry)} is not a host name or address` : null;
 }
 
 /** Why `uri` cannot be a redirect URI, or null when it can. */

@@ -10,6 +10,7 @@ import type { MembershipState } from '../domain/membership.js';
 import type { Role } from '../domain/roles.js';
 import { logger } from '../lib/logger.js';
 import type { Stamped } from './commit-order.js';
+import { type BusHealth, namespacedTarget, watchRedis } from './redis-bus.js';
 
 export interface MemberRowEvent {
   /** `<resourceId>:<userId>` (docs/api.md §6). */
@@ -77,6 +78,7 @@ interface Transport {
   target: EventTarget;
   /** Resolves once a topic listened to before the call receives what is published from then on. */
   settled(): Promise<void>;
+  health?(): BusHealth;
   close(): Promise<void>;
 }
 
@@ -94,31 +96,53 @@ export class EventBus {
   }
 
   /**
-   * ioredis connects lazily and retries on its own; errors are logged, not thrown. Its packages are
-   * loaded only here: a process without REDIS_URL never loads them (start-up and memory).
+   * ioredis connects lazily and retries on its own; a lost connection and its recovery are logged
+   * once each and reported by `health()` (src/realtime/redis-bus.ts). Every channel is under
+   * `namespace:` (one per deployment). Its packages are loaded only here: a process without
+   * REDIS_URL never loads them (start-up and memory).
    */
-  static async redis(url: string): Promise<EventBus> {
+  static async redis(url: string, { namespace }: { namespace: string }): Promise<EventBus> {
     const [{ createRedisEventTarget }, { Redis }] = await Promise.all([import('@graphql-yoga/redis-event-target'), import('ioredis')]);
     const publishClient = new Redis(url, { maxRetriesPerRequest: 3 });
-    const subscribeClient = new Redis(url, { maxRetriesPerRequest: 3 });
-    for (const client of [publishClient, subscribeClient]) {
-      client.on('error', error => logger.error({ err: error.message }, 'redis error'));
-    }
-    const target = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient }) as unknown as EventTarget;
+    // Subscriptions wait for the connection however long it is down, then are made: a feed
+    // started meanwhile attaches once Redis returns.
+    const subscribeClient = new Redis(url, { maxRetriesPerRequest: null });
+    const connection = watchRedis([publishClient, subscribeClient]);
+    // The event target neither awaits nor catches its commands: a publish that fails while
+    // Redis is down would be an unhandled rejection (which ends the process).
+    const publisher = { publish: (channel: string, message: string) => publishClient.publish(channel, message).catch(connection.dropped) };
+    const subscriber = {
+      on: subscribeClient.on.bind(subscribeClient),
+      subscribe: (channel: string) => subscribeClient.subscribe(channel).catch(connection.dropped),
+      unsubscribe: (channel: string) => subscribeClient.unsubscribe(channel).catch(connection.dropped),
+    };
+    const target = createRedisEventTarget<CustomEvent>({
+      publishClient: publisher as unknown as typeof publishClient,
+      subscribeClient: subscriber as unknown as typeof subscribeClient,
+    }) as unknown as EventTarget;
     return new EventBus(
       {
-        target,
+        target: namespacedTarget(target, namespace),
+        health: connection.health,
         // The event target sends SUBSCRIBE without a promise; a PING on the same connection is
-        // answered after it, so its reply means the subscription is in place.
+        // answered after it, so its reply means the subscription is in place (while Redis is
+        // away, the subscribe connection waits for it, and so does this).
         settled: async () => {
           await subscribeClient.ping();
         },
         close: async () => {
-          await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
+          connection.stop();
+          // quit() waits for the connection: while Redis is away it would wait without end.
+          await Promise.allSettled([publishClient, subscribeClient].map(client => (client.status === 'ready' ? client.quit() : client.disconnect())));
         },
       },
       'redis',
     );
+  }
+
+  /** Whether events reach every instance: always in process; over Redis, while connected. */
+  health(): BusHealth {
+    return this.transport.health?.() ?? { kind: this.kind, ok: true };
   }
 
   /** Every event published by this instance (in-process consumers such as metrics or tests). */

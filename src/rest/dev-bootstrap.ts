@@ -3,7 +3,9 @@
  * token needs one, so `gatehouse dev-token create` used to open the database itself, which only
  * one process may do. A server on a DATA_DIR therefore writes a random secret beside its lock
  * (DATA_DIR/bootstrap.secret, mode 0600: readable by whoever may read the database anyway) and
- * answers `POST /dev/bootstrap/developer-token` only from a loopback address that sends it.
+ * answers `POST /dev/bootstrap/developer-token` only to a request made on this machine that sends
+ * it: from a loopback address, and through no proxy that received it from anywhere else (behind a
+ * local reverse proxy every request's socket is loopback).
  */
 import { randomBytes } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
@@ -16,6 +18,7 @@ import { digestsEqual, sha256 } from '../lib/secrets.js';
 import type { RequestContext } from '../auth/request-context.js';
 import { restError } from '../error-responses.js';
 import { parseJsonObject } from '../lib/body.js';
+import { claimedAddresses, isLoopbackAddress } from '../lib/client-ip.js';
 import { json } from '../lib/http.js';
 import { emailSchema } from '../services/principals.js';
 import type { Services } from '../services/index.js';
@@ -25,8 +28,6 @@ export const BOOTSTRAP_PATH = '/dev/bootstrap/developer-token';
 export const WALLET_CREDIT_PATH = '/dev/bootstrap/wallet-credit';
 export const BOOTSTRAP_SECRET_FILE = 'bootstrap.secret';
 export const BOOTSTRAP_SECRET_HEADER = 'x-gatehouse-bootstrap-secret';
-
-const isLoopback = (address: string | undefined) => !!address && /^(127\.|::ffff:127\.|::1$)/.test(address);
 
 /** The listening URL as a local client reaches it (a wildcard address is not one to connect to). */
 function loopbackUrl(url: string): string {
@@ -53,8 +54,14 @@ export function createDevBootstrap({ services, config }: { services: Services; c
         ),
       );
     }
-    if (!isLoopback(context.remoteAddress)) {
-      return restError(new AppError('loopback_only', 403, 'The developer-token bootstrap answers only on the machine the server runs on.'));
+    if (!claimedAddresses(context.remoteAddress, context.headers).every(isLoopbackAddress)) {
+      return restError(
+        new AppError(
+          'loopback_only',
+          403,
+          'The developer-token bootstrap answers only requests made on the machine the server runs on, not forwarded by a proxy from elsewhere.',
+        ),
+      );
     }
     const sent = request.headers.get(BOOTSTRAP_SECRET_HEADER);
     if (typeof sent !== 'string' || !digestsEqual(sha256(sent), secretDigest)) {

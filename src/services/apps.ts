@@ -1,6 +1,6 @@
 /** Apps, their origins and OAuth clients, deployments of app schemas, and test-session minting. */
 import { z } from 'zod';
-import { gatewayHosts, redirectUriProblem } from '../domain/app-urls.js';
+import { redirectUriProblem } from '../domain/app-urls.js';
 import { testUserId } from '../domain/principals.js';
 import { compileVisibility } from '../domain/visibility.js';
 import { AppError, badRequest, conflict, notFound, parseInput, shown } from '../errors.js';
@@ -10,6 +10,7 @@ import { SchemaValidationError, droppedBy, validateSchemaIR, type ResourceTypeIR
 import type { ServiceDeps, Tx } from './deps.js';
 import { syncRowIndexes } from './row-indexes.js';
 import type { TokenService } from './tokens.js';
+import type { GatewayHosts } from './gateway-hosts.js';
 import { BOUNDED_LIST_TAKE, boundedList } from './pages.js';
 
 /** The resource type every deployment gets; app-level membership (joined at consent). */
@@ -68,7 +69,7 @@ export interface OriginApp {
   origin: string;
 }
 
-export function createAppService(deps: ServiceDeps, tokens: TokenService) {
+export function createAppService(deps: ServiceDeps, tokens: TokenService, ownHosts: GatewayHosts) {
   const { prisma } = deps;
   const deploymentCache = new Cache<DeploymentInfo>({ ttlMs: DEPLOYMENT_CACHE_MS });
   const originCache = new Cache<OriginApp | null>({ ttlMs: ORIGIN_CACHE_MS });
@@ -161,7 +162,6 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService) {
   return {
     async create(developerId: string, input: z.input<typeof appInputSchema>): Promise<AppView> {
       const { name, origins, redirectUris } = parseInput(appInputSchema, input);
-      const ownHosts = gatewayHosts(deps.config);
       for (const [i, origin] of origins.entries()) {
         // An app origin takes over /auth/* and /_osg/* on its host: the gateway's own hosts are never an app's.
         if (ownHosts.has(new URL(origin).host)) {

@@ -7,6 +7,7 @@ import { type BlobStore, lazyBlobStore } from '../storage/index.js';
 import type { ServiceDeps } from './deps.js';
 import { createFeedService } from './feeds.js';
 import { createFileService } from './files.js';
+import { createGatewayHosts } from './gateway-hosts.js';
 import { createInviteLinkService } from './invite-links.js';
 import { createMembershipService } from './membership.js';
 import { createMeteringService } from './metering.js';
@@ -22,7 +23,8 @@ import { createWalletService } from './wallet.js';
 
 export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch; blobs?: BlobStore } = {}) {
   const tokens = createTokenService(deps);
-  const apps = createAppService(deps, tokens);
+  const gatewayHosts = createGatewayHosts(deps.config);
+  const apps = createAppService(deps, tokens, gatewayHosts);
   const wallet = createWalletService(deps);
   const metering = createMeteringService(deps, wallet);
   const blobs = options.blobs ?? lazyBlobStore(deps.config.files);
@@ -36,6 +38,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
   return {
     deps,
     tokens,
+    gatewayHosts,
     apps,
     wallet,
     metering,

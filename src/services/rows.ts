@@ -7,6 +7,7 @@
  * Writes run in one transaction per call (a batch is one transaction for all its operations);
  * membership events of an auto-join are published only after it commits.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type { PrincipalCaller } from '../domain/caller.js';
 import type { Role } from '../domain/roles.js';
@@ -97,6 +98,31 @@ interface Run {
   /** When set, a select appends its query plan here instead of answering (bench and index tests). */
   explain?: { lines: string[]; analyze: boolean };
 }
+
+/**
+ * The rows one call (a query or a whole batch) may insert, update or delete
+ * (ROWS_MAX_WRITES_PER_CALL): on the embedded database a call's transaction holds the one
+ * connection everyone shares, so one bulk call must not hold it for long. Spent as the call's
+ * operations are prepared, before their writes; over it, nothing changes (the transaction rolls back).
+ */
+const writeBudgets = new AsyncLocalStorage<{ limit: number; spent: number }>();
+
+function spendWrites(rows: number): void {
+  const budget = writeBudgets.getStore();
+  if (!budget) return;
+  budget.spent += rows;
+  if (budget.spent > budget.limit) throw tooManyWrites(budget);
+}
+
+function tooManyWrites({ limit, spent }: { limit: number; spent: number }): AppError {
+  return badRequest(
+    'too_many_rows',
+    `This call writes at least ${spent} rows; one call may write at most ${limit} (ROWS_MAX_WRITES_PER_CALL: ` +
+      'every write waits for the one before it on this database). Nothing was changed: send the rows in smaller calls.',
+  );
+}
+
+const insertCount = (values: unknown) => (Array.isArray(values) ? values.length : 1);
 
 let lastMs = 0;
 let sequence = 0;
@@ -487,6 +513,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
   }
 
   function found(binding: Binding, pickOf: Pick, rows: Target[]): Target[] {
+    spendWrites(rows.length);
     if (!('ids' in pickOf)) {
       if (rows.length > ROWS_MAX_WHERE) {
         throw badRequest(
@@ -634,6 +661,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
   ): Promise<SqlRow[]> {
     const list = Array.isArray(values) ? values : [values];
     if (list.length === 0 || list.length > 100) throw badRequest('invalid_value', 'values: one object, or an array of 1 to 100 objects.');
+    spendWrites(list.length);
     const datas = list.map((v, i) => insertData(binding.name, rowTable(binding.table), v, Array.isArray(values) ? `values[${i}]` : 'values'));
     const me = run.caller.principal.id;
     const scopes: UniqueScope[] = place.resourceId ? [{ kind: 'resource', id: place.resourceId }] : [{ kind: 'user', id: me }];
@@ -978,41 +1006,50 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
       await metering.charge(null, caller, [{ class: 'reads', quantity: 1 }], 'rows.select');
       return [result];
     }
-    const { results, events, grantEvents, rowEvents } = await deps.transaction(async tx => {
-      const run: Run = { ...base, db: tx, tx, joins: [], rowEvents: [] };
-      const results: DbResult[] = [];
-      for (const [i, op] of ops.entries()) {
-        try {
-          results.push(await one(run, op));
-        } catch (error) {
-          // A batch is all or nothing: say which operation stopped it.
-          if (batch && error instanceof AppError)
-            throw new AppError(error.code, error.status, `operations[${i}]: ${error.message}`, { ...error.details, operation: i });
-          throw error;
+    // Refused before anything runs when its inserts alone are too many; the rest is counted as it is matched.
+    const budget = {
+      limit: deps.config.rows.maxWritesPerCall,
+      spent: ops.reduce((sum, op) => sum + (op.op === 'insert' ? insertCount(op.values) : 0), 0),
+    };
+    if (budget.spent > budget.limit) throw tooManyWrites(budget);
+    budget.spent = 0;
+    const { results, events, grantEvents, rowEvents } = await writeBudgets.run(budget, () =>
+      deps.transaction(async tx => {
+        const run: Run = { ...base, db: tx, tx, joins: [], rowEvents: [] };
+        const results: DbResult[] = [];
+        for (const [i, op] of ops.entries()) {
+          try {
+            results.push(await one(run, op));
+          } catch (error) {
+            // A batch is all or nothing: say which operation stopped it.
+            if (batch && error instanceof AppError)
+              throw new AppError(error.code, error.status, `operations[${i}]: ${error.message}`, { ...error.details, operation: i });
+            throw error;
+          }
         }
-      }
-      // Bytes a resource holds at rest are its owner's to pay (docs/api.md §14.2): a write that adds
-      // some is refused, like an upload, while that wallet is in debt. (Not a day's cost of the
-      // rows: a row's is below a micro-dollar, and the write's own payer may be the same wallet.)
-      for (const resourceId of resourcesGrownBy(run.rowEvents)) await metering.assertStorageCovered(tx, caller, resourceId, 0);
-      // One charge per call, last in the transaction it pays for (docs/api.md §14): a batch's
-      // operations count as one operation each, moveRoom as one.
-      const reads = ops.filter(op => op.op === 'select').length;
-      const usage = [
-        { class: 'reads' as const, quantity: reads },
-        { class: 'writes' as const, quantity: ops.length - reads },
-      ];
-      await metering.charge(tx, caller, usage, batch ? 'rows.batch' : `rows.${ops[0].op}`);
-      const events: MembershipEvent[] = [];
-      const grantEvents: GrantEvent[] = [];
-      for (const changes of run.joins) {
-        await changes.flush();
-        events.push(...changes.events);
-        grantEvents.push(...changes.grantEvents);
-      }
-      await stampCommit(tx, run.rowEvents);
-      return { results, events, grantEvents, rowEvents: run.rowEvents };
-    });
+        // Bytes a resource holds at rest are its owner's to pay (docs/api.md §14.2): a write that adds
+        // some is refused, like an upload, while that wallet is in debt. (Not a day's cost of the
+        // rows: a row's is below a micro-dollar, and the write's own payer may be the same wallet.)
+        for (const resourceId of resourcesGrownBy(run.rowEvents)) await metering.assertStorageCovered(tx, caller, resourceId, 0);
+        // One charge per call, last in the transaction it pays for (docs/api.md §14): a batch's
+        // operations count as one operation each, moveRoom as one.
+        const reads = ops.filter(op => op.op === 'select').length;
+        const usage = [
+          { class: 'reads' as const, quantity: reads },
+          { class: 'writes' as const, quantity: ops.length - reads },
+        ];
+        await metering.charge(tx, caller, usage, batch ? 'rows.batch' : `rows.${ops[0].op}`);
+        const events: MembershipEvent[] = [];
+        const grantEvents: GrantEvent[] = [];
+        for (const changes of run.joins) {
+          await changes.flush();
+          events.push(...changes.events);
+          grantEvents.push(...changes.grantEvents);
+        }
+        await stampCommit(tx, run.rowEvents);
+        return { results, events, grantEvents, rowEvents: run.rowEvents };
+      }),
+    );
     deps.bus.publish(events);
     deps.bus.publishRows(rowEvents);
     deps.bus.publishGrants(grantEvents);

@@ -151,6 +151,6 @@ describe('HTTP edges', () => {
   });
 
   it('GET /healthz answers 200 when ready', async () => {
-    expect((await ctx.anonymous.get('/healthz')).body).toEqual({ ok: true, database: 'pglite' });
+    expect((await ctx.anonymous.get('/healthz')).body).toEqual({ ok: true, status: 'ok', database: 'pglite', bus: { kind: 'memory', ok: true } });
   });
 });

@@ -28,7 +28,7 @@ describe('App.fetch', () => {
   it('answers without ever listening on a port', async () => {
     const res = await ctx.app.fetch(new Request('http://gatehouse.test/healthz'));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, database: 'pglite' });
+    expect(await res.json()).toEqual({ ok: true, status: 'ok', database: 'pglite', bus: { kind: 'memory', ok: true } });
     expect((await s.users.alice.gql('{ me { id } }')).data.me.id).toBe(s.users.alice.id);
     expect(ctx.app.server.listening).toBe(false);
   });

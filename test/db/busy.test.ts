@@ -3,12 +3,14 @@
  * extensions `{ code: 'busy', status: 503, details: { retryAfter } }` (GraphQL), never 500.
  * The waits are forced with tiny DATABASE_TX_MAX_WAIT_MS values and a held lock or transaction.
  */
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/database.js';
 import { isDatabaseBusy } from '../../src/db/busy.js';
 import { describeError } from '../../src/error-responses.js';
-import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { type Client, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 import { createPostgresScratchDatabase, pgliteTemplate, postgresTestUrl, type ScratchPostgresDatabase } from '../helpers/db.js';
 
 const BUSY = { status: 503, code: 'busy', details: { retryAfter: 1 }, headers: { 'retry-after': '1' } };
@@ -36,35 +38,76 @@ describe('embedded database: a transaction past its timeout', () => {
     });
     expect(exists).toBe(false);
   });
+
+  it('a transaction that never stops issuing statements is stopped at its timeout, as busy (its statements let timers run)', async () => {
+    const endless = await db
+      .transaction(async tx => {
+        for (;;) await tx.$queryRaw`SELECT 1`;
+      })
+      .catch((error: unknown) => error);
+    expect(describeError(endless)).toMatchObject(BUSY);
+  });
+});
+
+describe('PostgreSQL: a connection that does not connect in time', () => {
+  it('is busy, not a failure, on every path (a loaded server or machine connects slowly)', async () => {
+    // A server that accepts the TCP connection and never answers: connecting outlasts the wait.
+    const silent = net.createServer(() => {}).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    const db = await openDatabase({ databaseUrl: `postgres://nobody@127.0.0.1:${port}/none`, migrate: false, transactionMaxWaitMs: 50 });
+    try {
+      const failures = await Promise.all([
+        db.query('SELECT 1').catch((error: unknown) => error),
+        db.prisma.$queryRaw`SELECT 1`.catch((error: unknown) => error),
+        db.transaction(tx => tx.$queryRaw`SELECT 1`).catch((error: unknown) => error),
+        db.sqlTransaction(tx => tx.$queryRaw`SELECT 1`).catch((error: unknown) => error),
+      ]);
+      for (const failure of failures) expect(describeError(failure)).toMatchObject(BUSY);
+    } finally {
+      await db.close();
+      silent.close();
+    }
+  });
 });
 
 const postgresUrl = await postgresTestUrl();
 
 describe.skipIf(!postgresUrl)('PostgreSQL: waits for a pooled connection', () => {
   let scratch: ScratchPostgresDatabase;
+  let setup: TestContext;
   let ctx: TestContext;
-  let s: Seed;
+  let owner: Client;
+  let resourceId: string;
+  let invitees: { id: string }[];
   let locker: pg.Client;
 
   beforeAll(async () => {
     scratch = await createPostgresScratchDatabase();
-    // Two connections that give up after 300 ms: two blocked transactions saturate the pool.
-    const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 2, transactionMaxWaitMs: 300 });
+    // Everything before the test runs on an app with the default waits: with the test's tight ones
+    // a loaded machine could fail the setup itself with busy.
+    setup = await startTestApp({ database: await openDatabase({ databaseUrl: scratch.url }) });
+    const s = await seed(setup, ['owner']);
+    resourceId = await createResource(s.users.owner, 'team', 'Locked');
+    invitees = [];
+    for (let i = 0; i < 9; i++) invitees.push(await s.user(`locked-${i}`));
+    // The app under test, on the same database: two connections that give up after 300 ms, so two
+    // blocked transactions saturate the pool.
+    const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 2, transactionMaxWaitMs: 300, migrate: false });
     ctx = await startTestApp({ database });
-    s = await seed(ctx, ['owner']);
+    owner = ctx.client(s.users.owner.token);
     locker = new pg.Client({ connectionString: scratch.url });
     await locker.connect();
   });
   afterAll(async () => {
     await locker?.end();
     await ctx?.close();
+    await setup?.close();
     await scratch?.drop();
   });
 
   it('answers requests that cannot get a connection in time with 503 busy and Retry-After, never 500', async () => {
-    const { owner } = s.users;
-    const id = await createResource(owner, 'team', 'Locked');
-    const invitees = await Promise.all(Array.from({ length: 9 }, (_, i) => s.user(`locked-${i}`)));
+    const id = resourceId;
     // Outside the pool, hold the resource row every invite locks first: the pool's two
     // connections end up waiting on it and everything else waits for them.
     await locker.query('BEGIN');
@@ -90,7 +133,7 @@ describe.skipIf(!postgresUrl)('PostgreSQL: waits for a pooled connection', () =>
       expect(graphql.errors[0].extensions).toMatchObject({ code: 'busy', status: 503, details: { retryAfter: 1 } });
     }
     // Nothing half-done: exactly the successful invites are stored.
-    const stored = await ctx.database.prisma.membership.count({ where: { resourceId: id, state: 'invited' } });
+    const stored = await setup.database.prisma.membership.count({ where: { resourceId: id, state: 'invited' } });
     expect(stored).toBe(results.filter(r => r.status === 200).length + (graphql.errors ? 0 : 1));
     // The REST shim writes ErrorShape.headers.
     expect(refused.map(r => r.headers.get('retry-after'))).toEqual(refused.map(() => '1'));

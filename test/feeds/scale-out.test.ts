@@ -5,12 +5,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import pgClient from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { EventBus } from '../../src/realtime/event-bus.js';
 import { createServices } from '../../src/services/index.js';
-import { Client, TEST_SCHEMA } from '../helpers/app.js';
+import { Client, TEST_SCHEMA, createResource, seed, startTestApp } from '../helpers/app.js';
 import { type ScratchPostgresDatabase, createPostgresScratchDatabase, postgresTestUrl } from '../helpers/db.js';
 import { MEMBERS_LIVE, snapshotOf, subscribe } from '../helpers/feeds.js';
 
@@ -56,14 +57,19 @@ function startInstance(databaseUrl: string): Promise<{ url: string; child: Child
   });
 }
 
-/** Resolves once some Redis client subscribes to `channel` (PUBSUB NUMSUB); the event target uses topic names as channels. */
-async function redisSubscribed(channel: string, ms = 5000) {
+/**
+ * Resolves once some Redis client subscribes to `topic` (PUBSUB CHANNELS, not a sleep), with the
+ * channels that carry it: the event target uses topic names as channels, under the deployment's
+ * namespace (`<namespace>:<topic>`).
+ */
+async function redisSubscribed(topic: string, ms = 5000): Promise<string[]> {
   const client = new Redis(REDIS_URL);
   try {
-    await vi.waitFor(
+    return await vi.waitFor(
       async () => {
-        const [, count] = (await client.pubsub('NUMSUB', channel)) as [string, number];
-        if (Number(count) < 1) throw new Error(`nobody subscribed to ${channel} yet`);
+        const channels = (await client.pubsub('CHANNELS', `*:${topic}`)) as string[];
+        if (channels.length < 1) throw new Error(`nobody subscribed to ${topic} yet`);
+        return channels;
       },
       { timeout: ms, interval: 10 },
     );
@@ -97,7 +103,8 @@ describe.skipIf(Boolean(reason))('scale-out over Redis', () => {
     a = await startInstance(scratch.url);
     b = await startInstance(scratch.url);
     devToken = dev.token;
-  }, 60_000);
+    // Two server starts (the first builds the server after a source change) on a loaded machine.
+  }, 120_000);
 
   afterAll(async () => {
     for (const instance of [a, b]) {
@@ -131,3 +138,77 @@ describe.skipIf(Boolean(reason))('scale-out over Redis', () => {
     await feed.dispose();
   });
 });
+
+describe.skipIf(Boolean(reason))('two deployments on one Redis', () => {
+  let source: ScratchPostgresDatabase;
+  let copy: ScratchPostgresDatabase;
+  let a: { url: string; child: ChildProcess };
+  let b: { url: string; child: ChildProcess };
+  let alice: { token: string };
+  let bob: { id: string };
+  let resource: string;
+
+  beforeAll(async () => {
+    // Deployment B is a copy of A's database (a staging copy of production, say): every id is the
+    // same in both, so without a namespace each would deliver the other's events.
+    source = await createPostgresScratchDatabase();
+    const ctx = await startTestApp({ database: await openDatabase({ databaseUrl: source.url }) });
+    const s = await seed(ctx, ['alice', 'bob']);
+    alice = { token: s.users.alice.token! };
+    bob = s.users.bob;
+    resource = await createResource(s.users.alice, 'team', 'Shared');
+    await ctx.close();
+    copy = await createPostgresScratchDatabase();
+    await copyDatabase(source.url, copy.url);
+    a = await startInstance(source.url);
+    b = await startInstance(copy.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const instance of [a, b]) {
+      if (!instance) continue;
+      instance.child.kill('SIGTERM');
+      await new Promise(resolve => instance.child.once('exit', resolve));
+    }
+    await source?.drop();
+    await copy?.drop();
+  });
+
+  it("A's changes travel on A's channels only: B, listening to the same resource id, is on its own", async () => {
+    // Everything published about the resource, on any namespace.
+    const observer = new Redis(REDIS_URL);
+    const published: string[] = [];
+    observer.on('pmessage', (_pattern, channel) => published.push(channel));
+    await observer.psubscribe(`*:member:${resource}`);
+    try {
+      const feed = subscribe(b.url, alice.token, MEMBERS_LIVE, { id: resource });
+      const [onB] = await redisSubscribed(`member:${resource}`);
+      await new Client(a.url, alice.token).post(`/v1/resources/${resource}/invite`, { userId: bob.id, role: 'reader' });
+      await vi.waitFor(() => expect(published).toHaveLength(1), { timeout: 5000, interval: 10 });
+      // Redis delivers a message to the subscribers of its exact channel: B's is another one.
+      expect(published[0]).toMatch(new RegExp(`^gh-[0-9a-f]{16}:member:${resource}$`));
+      expect(onB).toMatch(new RegExp(`^gh-[0-9a-f]{16}:member:${resource}$`));
+      expect(published[0]).not.toBe(onB);
+      // B's own change is on B's channel.
+      await new Client(b.url, alice.token).post(`/v1/resources/${resource}/invite`, { userId: bob.id, role: 'writer' });
+      await vi.waitFor(() => expect(published).toHaveLength(2), { timeout: 5000, interval: 10 });
+      expect(published[1]).toBe(onB);
+      await feed.dispose();
+    } finally {
+      observer.disconnect();
+    }
+  });
+});
+
+/** Makes `to` (an empty database) a copy of `from` (CREATE DATABASE ... TEMPLATE needs no session on `from`). */
+async function copyDatabase(from: string, to: string) {
+  const admin = new pgClient.Client({ connectionString: pg! });
+  await admin.connect();
+  try {
+    const name = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
+    await admin.query(`DROP DATABASE "${name(to)}"`);
+    await admin.query(`CREATE DATABASE "${name(to)}" TEMPLATE "${name(from)}"`);
+  } finally {
+    await admin.end();
+  }
+}

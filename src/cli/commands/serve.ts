@@ -28,7 +28,8 @@ Stops cleanly on SIGINT or SIGTERM: connections are closed, then the database.`,
       // The database opens while the server's modules load: the embedded database's WebAssembly
       // compiles on other threads meanwhile (start-up, bench/startup.ts).
       const { openDatabase } = await import('../../db/database.js');
-      const opening = openDatabase(databaseOptionsOf(config));
+      // A first start prepares a data directory for seconds: say what it is doing meanwhile.
+      const opening = openDatabase({ ...databaseOptionsOf(config), onProgress: message => out.note(message) });
       // Its failure (say, DATA_DIR held by another process) is reported by buildApp, which awaits it.
       opening.catch(() => {});
       // Loaded on demand so the commands that only talk HTTP do not compile the whole server.
@@ -48,7 +49,9 @@ Stops cleanly on SIGINT or SIGTERM: connections are closed, then the database.`,
     } finally {
       clearInterval(keepAlive);
     }
-    out.result({ url }, `Gatehouse listening on ${url}`);
+    const { entrypoints, entrypointLines } = await import('../../rest/landing-page.js');
+    const links = entrypoints(url, { graphiql: config.nodeEnv !== 'production' });
+    out.result({ url, ...links }, [`Gatehouse listening on ${url} (${app.database.describe()})`, ...entrypointLines(links)]);
     // Once the REST operations have compiled (a turn each, right after listening): start-up's garbage back to the system.
     setTimeout(() => {
       const { ms, freedMB } = reclaimStartupMemory();
