@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { defaultServerConditions } from 'vite';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -17,10 +17,16 @@ const IN_PROCESS = ['src/**/*.spec.ts', 'test/api/**/*.test.ts', 'test/docs/**/*
 export default defineConfig({
   // Vite would load graphql's .mjs build while Node-loaded dependencies use the .js build:
   // one graphql realm for both, or schema objects are rejected as "from another realm".
-  resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
-  // `gatehouse/schema` and `gatehouse/client` from their sources, as tsc and the CLI read them: the
-  // packages' builds (packages/*/dist) are what installed apps get, and may trail an edit.
-  ssr: { resolve: { conditions: ['gatehouse-source', ...defaultServerConditions] } },
+  resolve: {
+    alias: [
+      { find: /^graphql$/, replacement: require.resolve('graphql') },
+      // `gatehouse/schema` and `gatehouse/client` from their sources, as tsc and the CLI read them
+      // (the gatehouse-source condition): the packages' builds (packages/*/dist) are what installed
+      // apps get, and may trail an edit.
+      { find: /^gatehouse\/schema$/, replacement: fileURLToPath(new URL('./src/schema/index.ts', import.meta.url)) },
+      { find: /^gatehouse\/client$/, replacement: fileURLToPath(new URL('./src/sdk/index.ts', import.meta.url)) },
+    ],
+  },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
