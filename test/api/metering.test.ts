@@ -214,17 +214,7 @@ describe("a resource's bytes at rest are its owner's to pay", () => {
   it('settles to the owner, and refuses uploads into the resource while the owner cannot pay', async () => {
     const { prisma } = ctx.database;
     const { services } = ctx.app;
-    const deployment = await prisma.deployment.findUniqueOrThrow({ where: { appId_env: { appId: s.appId, env: 'dev' } } });
-    const person = `usr_${randomBytes(8).toString('hex')}`;
-    await prisma.principal.create({ data: { id: person, kind: 'user', displayName: 'Owner' } });
-    const personCaller = {
-      type: 'principal' as const,
-      principal: { id: person, kind: 'user' as const, ownerId: null },
-      deployment: { id: deployment.id, appId: s.appId, env: 'dev' },
-      credential: 'provider' as const,
-      payer: null,
-    };
-    const agent = ctx.client((await services.principals.createAgent(personCaller, 'Owner bot')).token);
+    const { person, agent } = await personWithAgent(ctx, s);
     const resource = await createResource(agent, 'room', 'Owned by an agent');
     const { alice } = s.users;
     expect((await agent.post(`/v1/resources/${resource}/invite`, { userId: alice.id, role: 'writer' })).status).toBe(200);
@@ -292,17 +282,7 @@ describe("a resource's rows at rest are its owner's to pay too", () => {
   it("refuses writes that add rows to the resource while its owner's wallet cannot cover them; reads go on", async () => {
     const { prisma } = ctx.database;
     const { services } = ctx.app;
-    const deployment = await prisma.deployment.findUniqueOrThrow({ where: { appId_env: { appId: s.appId, env: 'dev' } } });
-    const person = `usr_${randomBytes(8).toString('hex')}`;
-    await prisma.principal.create({ data: { id: person, kind: 'user', displayName: 'Owner' } });
-    const personCaller = {
-      type: 'principal' as const,
-      principal: { id: person, kind: 'user' as const, ownerId: null },
-      deployment: { id: deployment.id, appId: s.appId, env: 'dev' },
-      credential: 'provider' as const,
-      payer: null,
-    };
-    const agent = ctx.client((await services.principals.createAgent(personCaller, 'Owner bot')).token);
+    const { person, agent } = await personWithAgent(ctx, s);
     const project = await createResource(agent, 'project', 'Owned by an agent');
     const { alice } = s.users;
     expect((await agent.post(`/v1/resources/${project}/invite`, { userId: alice.id, role: 'writer' })).status).toBe(200);
@@ -331,3 +311,24 @@ describe("a resource's rows at rest are its owner's to pay too", () => {
     expect((await insert('paid again')).status).toBe(200);
   });
 });
+
+/**
+ * A person (a real user, with a wallet of their own) in the seed's app, and an agent of theirs
+ * acting as a client: a resource the agent creates is paid for by the person, not by the
+ * seed's developer, who pays for the test users.
+ */
+async function personWithAgent(ctx: TestContext, s: Seed) {
+  const { prisma } = ctx.database;
+  const deployment = await prisma.deployment.findUniqueOrThrow({ where: { appId_env: { appId: s.appId, env: 'dev' } } });
+  const person = `usr_${randomBytes(8).toString('hex')}`;
+  await prisma.principal.create({ data: { id: person, kind: 'user', displayName: 'Owner' } });
+  const caller = {
+    type: 'principal' as const,
+    principal: { id: person, kind: 'user' as const, ownerId: null },
+    deployment: { id: deployment.id, appId: s.appId, env: 'dev' },
+    credential: 'provider' as const,
+    payer: null,
+  };
+  const agent = ctx.client((await ctx.app.services.principals.createAgent(caller, 'Owner bot')).token);
+  return { person, agent };
+}
