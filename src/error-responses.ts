@@ -6,6 +6,7 @@
  * logged with its stack and masked, with the request id the client can quote.
  */
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import { ZodError } from 'zod';
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from './db/busy.js';
 import { sqlStateOf } from './db/sql-tx.js';
@@ -116,6 +117,27 @@ export function graphqlRefusal(error: unknown, nodes?: GraphQLErrorOptions['node
     extensions: { code, status, http: { status, spec: false } },
   });
 }
+
+/** The code of a document graphql-js' validation refuses (an unknown field, a variable of the wrong type): Yoga's, kept for GraphQL clients. */
+export const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
+
+/**
+ * A Yoga plugin: a validation error carries `{ code, status }` like every other error (docs/api.md
+ * §8.2). Validation errors are results, not thrown errors, so `maskError` never sees them; the
+ * limits' refusals (src/graphql/limits.ts) arrive here already coded and keep their code.
+ */
+export const useCodedValidationErrors: Plugin = {
+  onValidate:
+    () =>
+    ({ valid, result }) => {
+      if (valid) return;
+      for (const error of result) {
+        const extensions = error.extensions as Record<string, unknown>;
+        extensions.code ??= VALIDATION_FAILED;
+        extensions.status ??= 400;
+      }
+    },
+};
 
 /** The GraphQL error body `{ errors: [...] }` for a request refused before Yoga saw it (guards, CORS). */
 export function graphqlErrorResponse(error: unknown): Response {
