@@ -79,11 +79,19 @@ export function describeError(error: unknown): ErrorShape {
       ...(typeof retryAfter === 'number' ? { headers: { 'retry-after': String(retryAfter) } } : {}),
     };
   }
-  // No original error: a GraphQL parse, validation or variable-coercion error, caused by the request.
-  if (error instanceof GraphQLError && !error.originalError) {
+  // graphql-js' own refusal, caused by the request: a parse, validation or variable-coercion error.
+  // Coercion nests the scalar's GraphQLError as the cause (subscriptions get it so), never one of ours.
+  if (error instanceof GraphQLError && isGraphqlRefusal(error)) {
     return { code: 'invalid_argument', status: 400, message: error.message };
   }
   return internal(original ?? error);
+}
+
+/** A GraphQLError raised by graphql-js itself: nothing but GraphQLErrors down its chain of causes. */
+function isGraphqlRefusal(error: GraphQLError): boolean {
+  let cause: unknown = error.originalError;
+  while (cause instanceof GraphQLError) cause = cause.originalError;
+  return cause === undefined || cause === null;
 }
 
 /** Yoga's maskError hook: same classification, carried in extensions. */

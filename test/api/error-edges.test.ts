@@ -46,6 +46,27 @@ describe('GraphQL answers', () => {
     expect(codesTable).toMatch(/\|\s*400\s*\|\s*`GRAPHQL_VALIDATION_FAILED`/);
   });
 
+  it('a subscription variable of the wrong type is 400 invalid_argument, as for a query, not a masked 500', async () => {
+    const abort = new AbortController();
+    const res = await ctx.fetch('/graphql', {
+      method: 'POST',
+      signal: abort.signal,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${s.users.alice.token}` },
+      body: JSON.stringify({ query: 'subscription($id: ID!) { membersLive(resourceId: $id) { op } }', variables: { id: true } }),
+    });
+    let text = '';
+    const reader = res.body!.getReader();
+    while (!/^data: \{/m.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    abort.abort();
+    const event = JSON.parse(/^data: (\{.*)$/m.exec(text)![1]);
+    expect(event.errors[0].extensions).toEqual({ code: 'invalid_argument', status: 400 });
+    expect(event.errors[0].message).toMatch(/\$id/);
+  });
+
   it('a limit refused at validation keeps its own code', async () => {
     const deep = await s.users.alice.gql(`{ me { ${'owner { '.repeat(20)}id${' }'.repeat(20)} } }`);
     expect(deep.errors[0].extensions).toMatchObject({ code: 'query_too_deep', status: 400 });
