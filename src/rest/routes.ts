@@ -559,7 +559,7 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/resources/:id/request',
     response: okStateOut,
-    errors: ['resource_not_found', 'already_member', 'already_invited', 'pending_request', 'blocked', 'conflict'],
+    errors: ['resource_not_found', 'reserved_type', 'grant_ceiling', 'already_member', 'already_invited', 'pending_request', 'blocked', 'conflict'],
     operation: graphql(`
       mutation RequestAccess($id: ID!, $role: Role) {
         result: requestAccess(resourceId: $id, role: $role) { ...TransitionFields }
@@ -582,6 +582,7 @@ export const routes: Route[] = [
       'not_invitee',
       'no_pending_invite',
       'no_pending_membership',
+      'user_not_found',
       'conflict',
     ],
     operation: graphql(`
@@ -597,7 +598,16 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/resources/:id/reject',
     response: okOut,
-    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'not_invitee', 'no_pending_invite', 'no_pending_membership', 'conflict'],
+    errors: [
+      'resource_not_found',
+      'not_resource_member',
+      'not_admin',
+      'not_invitee',
+      'no_pending_invite',
+      'no_pending_membership',
+      'user_not_found',
+      'conflict',
+    ],
     operation: graphql(`
       mutation Reject($id: ID!, $userId: ID) {
         result: reject(resourceId: $id, userId: $userId) { ...TransitionFields }
@@ -637,7 +647,17 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/resources/:id/setRole',
     response: z.object({ ok: z.literal(true), role: roleOut.nullable() }),
-    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'outranked', 'grant_ceiling', 'not_member', 'conflict'],
+    errors: [
+      'resource_not_found',
+      'not_resource_member',
+      'not_admin',
+      'outranked',
+      'grant_ceiling',
+      'not_member',
+      'pending_request',
+      'user_not_found',
+      'conflict',
+    ],
     operation: graphql(`
       mutation SetRole($id: ID!, $userId: ID!, $role: Role!) {
         result: setRole(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }
@@ -651,7 +671,17 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/resources/:id/remove',
     response: okOut,
-    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'outranked', 'use_leave', 'not_member', 'conflict'],
+    errors: [
+      'resource_not_found',
+      'not_resource_member',
+      'not_admin',
+      'outranked',
+      'use_leave',
+      'not_member',
+      'pending_request',
+      'user_not_found',
+      'conflict',
+    ],
     operation: graphql(`
       mutation RemoveMember($id: ID!, $userId: ID!) {
         result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }
