@@ -966,7 +966,20 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/files/move',
     response: z.object({ ok: z.literal(true), moved: z.number().int() }),
-    errors: ['file_not_found', 'room_forbidden', 'access_denied', 'invalid_path', 'file_is_mounted', 'payment_required', 'unknown_bucket'],
+    errors: [
+      'file_not_found',
+      'room_forbidden',
+      'access_denied',
+      'invalid_path',
+      'file_is_mounted',
+      'payment_required',
+      'unknown_bucket',
+      'bucket_not_in_scope',
+      'resource_not_found',
+      'not_resource_member',
+      'invalid_room',
+      'room_not_found',
+    ],
     operation: graphql(`
       mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {
         result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }
@@ -985,7 +998,19 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/files/link',
     response: fileOut,
-    errors: ['file_not_found', 'file_exists', 'access_denied', 'unsupported_media_type', 'file_too_large', 'payment_required', 'unknown_bucket'],
+    errors: [
+      'file_not_found',
+      'file_exists',
+      'access_denied',
+      'unsupported_media_type',
+      'file_too_large',
+      'payment_required',
+      'unknown_bucket',
+      'bucket_not_in_scope',
+      'resource_not_found',
+      'not_resource_member',
+      'invalid_path',
+    ],
     operation: graphql(`
       mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {
         result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {

@@ -73,6 +73,15 @@ describe('GraphQL answers', () => {
   });
 });
 
+describe('names that are Object.prototype’s', () => {
+  it('a resource type named constructor or toString is unknown_type, not a 500 (the schema’s maps have no prototype)', async () => {
+    for (const type of ['constructor', 'toString', 'hasOwnProperty']) {
+      const res = await s.users.alice.post('/v1/resources', { type, name: 'x' });
+      expect(res, type).toMatchObject({ status: 404, body: { error: 'unknown_type' } });
+    }
+  });
+});
+
 describe('REST paths', () => {
   it('a path segment that is not percent-encoded UTF-8 is 400 invalid_argument on its route, not "no route"', async () => {
     for (const segment of ['%ED%A0%80', '%zz', '%']) {
