@@ -82,6 +82,28 @@ describe('names that are Object.prototype’s', () => {
   });
 });
 
+describe('a value the database refuses (SQLSTATE class 22) is bad input', () => {
+  // The row store's own validation (another item) may refuse these first, with its own code: either way a 400.
+  it('a lone surrogate in a row value, a timestamp filter past the calendar: 400 with a code, never 500', async () => {
+    const deployed = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, {
+      schema: {
+        version: 1,
+        resources: {},
+        tables: { notes: { columns: { title: { type: 'text', notNull: false, unique: false } }, timestamps: true, indexes: [], access: null } },
+      },
+    });
+    expect(deployed.status).toBe(200);
+    const query = (body: unknown) => s.users.alice.post('/v1/db/query', body);
+    for (const res of [
+      await query({ scope: { kind: 'user' }, table: 'notes', op: 'insert', values: { title: 'a\ud800b' } }),
+      await query({ scope: { kind: 'user' }, table: 'notes', op: 'select', where: { createdAt: { gte: '0001-01-01T00:00:00+14:00' } } }),
+    ]) {
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error).toMatch(/^[a-z_]+$/);
+    }
+  });
+});
+
 describe('REST paths', () => {
   it('a path segment that is not percent-encoded UTF-8 is 400 invalid_argument on its route, not "no route"', async () => {
     for (const segment of ['%ED%A0%80', '%zz', '%']) {
