@@ -111,6 +111,10 @@ export class ResourceDraft extends Draft {
     super(path, problems);
   }
 
+  protected describe() {
+    return { kind: 'resource builder', methods: 'it has visibility, defaultRole, grant, static, shares, owns, files' };
+  }
+
   files(name: string, options: BucketOptions = {}) {
     const at: PathSegment[] = [...this.path, 'files', name];
     const earlier = this.buckets.find(other => other.name === name);
@@ -151,7 +155,7 @@ export class ResourceDraft extends Draft {
 
   shares(table: string, configure?: (share: ShareBuilder) => ShareBuilder | void) {
     const draft = new ShareDraft(table, [...this.path, 'shares', this.shareDrafts.length], this.problems);
-    configure?.(draft);
+    configure?.(draft.builder());
     this.shareDrafts.push(draft);
     return this;
   }
@@ -164,7 +168,7 @@ export class ResourceDraft extends Draft {
   owns(table: string, configure?: (draft: TableDraft) => unknown) {
     const at: PathSegment[] = ['owns', this.owned.length];
     const draft = new TableDraft([...this.path, ...at], this.problems);
-    configure?.(draft);
+    configure?.(draft.builder());
     if (!draft.definesTable) {
       this.owned.push({ table, access: draft.declaredAccess });
       return this;
@@ -214,6 +218,10 @@ class ShareDraft extends Draft {
     ...rest: ConstructorParameters<typeof Draft>
   ) {
     super(...rest);
+  }
+
+  protected describe() {
+    return { kind: 'share builder', methods: 'it has onMemberRemove, onOwnerDelete, access' };
   }
 
   onMemberRemove(policy: MemberRemovePolicy) {
