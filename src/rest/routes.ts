@@ -814,7 +814,7 @@ export const routes: Route[] = [
       transferred: z.array(z.object({ resourceId: z.string(), ownerId: z.string() })),
       deleted: z.array(z.string()),
     }),
-    errors: ['confirmation_required', 'agents_cannot_delete_accounts', 'conflict'],
+    errors: ['confirmation_required', 'agents_cannot_delete_accounts', 'dashboard_session_required', 'conflict'],
     operation: graphql(`
       mutation DeleteMyAccount($confirm: String!) {
         result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }
