@@ -197,7 +197,11 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
       const where = `/graphql ${request.note.split(';')[0]}`;
       if (status >= 500) find('5xx', where, status, null, request, text);
       if (type.startsWith('text/event-stream')) {
-        for (const [, data] of text.matchAll(/^data: ?(.*)$/gm)) {
+        // Lines split on LF only: SSE's line ends are CR and LF, and a JSON string may hold U+2028,
+        // which a JavaScript regular expression would take for one.
+        for (const line of text.split('\n')) {
+          if (!line.startsWith('data:')) continue;
+          const data = line.slice(5).replace(/^ /, '').replace(/\r$/, '');
           if (!data.trim()) continue; // `complete` carries no data
           try {
             judgeGraphqlErrors(where, status, JSON.parse(data), request, text);
