@@ -187,8 +187,12 @@ const MALFORMED: ((random: Random) => { body: string; note: string; headers?: Re
   () => ({ body: JSON.stringify({ query: `{ resource(id: "${'\\u0000'}") { id } }` }), note: 'a NUL escape in a literal' }),
   () => ({ body: JSON.stringify({ query: '{ __schema { types { name } } }' }), note: 'introspection' }),
   random => ({
-    body: `{"query":"mutation($i: DbOperationInput!) { dbQuery(input: $i) { rows } }","variables":{"i":{"scope":{"kind":"user"},"table":"profiles","op":"${random.pick(['insert', 'select', 'update'])}","values":{"links":${deepJson(random.pick([50, 5000, 20_000]), 'array')}},"where":{"links":${deepJson(random.pick([50, 5000]), 'object')}}}}}`,
-    note: 'deep JSON in row values and where',
+    body: `{"query":"mutation($i: DbOperationInput!) { dbQuery(input: $i) { rows } }","variables":{"i":{"scope":{"kind":"user"},"table":"profiles","op":"insert","values":{"displayName":"Ada","links":${deepJson(random.pick([50, 5000, 20_000]), 'array')}}}}}`,
+    note: 'deep JSON in row values',
+  }),
+  random => ({
+    body: `{"query":"query($i: DbSelectInput!) { dbSelect(input: $i) { rows } }","variables":{"i":{"scope":{"kind":"user"},"table":"profiles","where":{"links":{"eq":${deepJson(random.pick([50, 5000, 20_000]), 'object')}}}}}}`,
+    note: 'deep JSON in a row filter',
   }),
   random => ({
     body: JSON.stringify({

@@ -352,17 +352,16 @@ function bodyFor(op: Operation, media: string, random: Random, target: FuzzTarge
     return { body: JSON.stringify(spoiled.body), headers };
   }
   // Raw text: not JSON, not an object, nested thousands deep, empty; a lone surrogate escape.
-  const properties = Object.keys(schema?.properties ?? {});
-  const rowField = properties.find(name => name === 'values' || name === 'where');
-  if (rowField && random.chance(0.3)) {
-    // Deep JSON where the row store takes any JSON: its size and filter checks walk it.
-    const base = bodyValue(schema, random, target);
-    const text = JSON.stringify({ ...base, [rowField]: '__DEEP__' }).replace(
-      '"__DEEP__"',
-      `{"payload":${deepJson(random.pick([50, 5000, 20_000]), random.chance(0.5) ? 'array' : 'object')}}`,
-    );
-    notes.push(`deep JSON in ${rowField}`);
-    return { body: text, headers };
+  if (schema?.properties?.op && schema?.properties?.table && random.chance(0.3)) {
+    // Deep JSON where the row store takes any JSON (a jsonb column's value, a filter): its size and
+    // filter checks walk it.
+    const depth = random.pick([50, 5000, 20_000]);
+    const insert = random.chance(0.6);
+    const body = insert
+      ? `{"scope":{"kind":"user"},"table":"profiles","op":"insert","values":{"displayName":"Ada","links":${deepJson(depth, 'array')}}}`
+      : `{"scope":{"kind":"user"},"table":"profiles","op":"select","where":{"links":{"eq":${deepJson(depth, 'object')}}}}`;
+    notes.push(`deep JSON (${depth}) in ${insert ? 'values' : 'where'}`);
+    return { body, headers };
   }
   const raw = random.pick<() => [string, string]>([
     () => ['{"a":', 'truncated JSON'],

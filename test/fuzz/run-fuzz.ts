@@ -86,7 +86,7 @@ const isJson = (type: string) => /^application\/(graphql-response\+)?json\b/.tes
 /** The area a request belongs to, for the report (whose code the finding is in). */
 export function areaOf(finding: Pick<Finding, 'where'>): string {
   const w = finding.where;
-  if (/\/v1\/db\/|dbQuery|dbSelect|dbBatch|rowsLive/.test(w)) return 'rows';
+  if (/\/v1\/db\/|dbQuery|dbSelect|dbBatch|rowsLive|\brows?\b/.test(w)) return 'rows';
   if (/\/v1\/files|files|File/.test(w)) return 'files';
   if (/rooms|Room/.test(w)) return 'rooms';
   if (/Live\b|subscription/.test(w)) return 'feeds';
