@@ -1,54 +1,58 @@
 #!/usr/bin/env bash
 # The README's walkthrough, from nothing to a shared resource: `bash examples/walkthrough.sh`.
-# Stops at the first failure and says where. Safe to run again: it reuses a server that already
+# Runs the README's two walkthrough blocks as they are (the parts between the markers below), and
+# stops at the first failure, saying where. Safe to run again: it reuses a server that already
 # answers, the developer, the app and the test users. Honours PORT, GATEHOUSE_URL and DATA_DIR.
+# Pasting the blocks into a shell instead leaves their variables there for the README's later sections.
 set -euo pipefail
 trap 'echo "walkthrough: line $LINENO failed: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 for tool in curl jq node; do command -v "$tool" >/dev/null || { echo "walkthrough: needs $tool" >&2; exit 1; }; done
 
+# >>> helpers (the README shows this part)
 # The server and the CLI agree on one address: GATEHOUSE_URL from PORT, or PORT from GATEHOUSE_URL.
 if [[ -z "${GATEHOUSE_URL:-}" ]]; then GATEHOUSE_URL="http://127.0.0.1:${PORT:-4000}"; fi
 if [[ -z "${PORT:-}" && "$GATEHOUSE_URL" =~ :([0-9]+)/?$ ]]; then PORT="${BASH_REMATCH[1]}"; fi
-export GATEHOUSE_URL PORT="${PORT:-4000}" DATA_DIR="${DATA_DIR:-./data}"
-GATEHOUSE_URL="${GATEHOUSE_URL%/}"
+export GATEHOUSE_URL="${GATEHOUSE_URL%/}" PORT="${PORT:-4000}" DATA_DIR="${DATA_DIR:-./data}"
 gatehouse() { node bin/gatehouse.mjs "$@"; }
 
 # api METHOD PATH TOKEN [JSON]: prints the response body; an HTTP error prints it on stderr and fails.
 api() {
-  local out status
+  local out code
   out=$(curl -sS -X "$1" "$GATEHOUSE_URL$2" -H "authorization: Bearer $3" -H 'content-type: application/json' \
-    ${4:+-d "$4"} -w '\n%{http_code}')
-  status=${out##*$'\n'}
+    ${4:+-d "$4"} -w '\n%{http_code}') || return
+  code=${out##*$'\n'}
   out=${out%$'\n'*}
-  if ((status >= 400)); then echo "$1 $2 answered $status: $out" >&2; return 1; fi
+  if ((code >= 400)); then echo "$1 $2 answered $code: $out" >&2; return 1; fi
   printf '%s\n' "$out"
 }
+# <<< helpers
 
 # >>> walkthrough (the README shows this part)
 # 0. Start the server unless one already answers. `node` directly rather than `npm start`, so the
 #    pid is the server's own and `kill <pid>` stops it (closing the database and its lock).
+GATEHOUSE_PID=
 if ! curl -fsS "$GATEHOUSE_URL/healthz" >/dev/null 2>&1; then
   nohup node bin/gatehouse.mjs serve </dev/null >>gatehouse.log 2>&1 &
-  server=$!
-  for _ in $(seq 1 360); do # a new data directory takes a while to initialise: wait up to 3 minutes
+  GATEHOUSE_PID=$!
+  for attempt in $(seq 1 360); do # a new data directory takes a while to initialise: wait up to 3 minutes
     curl -fsS "$GATEHOUSE_URL/healthz" >/dev/null 2>&1 && break
-    kill -0 "$server" 2>/dev/null || { echo "walkthrough: the server exited; gatehouse.log says:" >&2; tail -n 5 gatehouse.log >&2; exit 1; }
+    kill -0 "$GATEHOUSE_PID" 2>/dev/null || break
     sleep 0.5
   done
-  curl -fsS "$GATEHOUSE_URL/healthz" >/dev/null || { echo "walkthrough: no answer from $GATEHOUSE_URL/healthz" >&2; exit 1; }
+  curl -fsS "$GATEHOUSE_URL/healthz" >/dev/null || { echo "The server did not start; gatehouse.log says:" >&2; tail -n 5 gatehouse.log >&2; false; }
 fi
 
-# 1. A developer token (the same developer every time; through the running server).
+# 1. A developer token (the same developer every time), made where the server reads it (it says where).
 GATEHOUSE_DEV_TOKEN=$(gatehouse dev-token create --developer you@example.com)
 export GATEHOUSE_DEV_TOKEN
 
-# 2. The app "Demo" (created once, found by name afterwards); deploy the sample schema to dev.
+# 2. The app "Demo" (created once, found by name afterwards); deploy the team schema to dev.
 APP=$(gatehouse apps list --json | jq -r '[.apps[] | select(.name == "Demo")][0].id // empty')
 if [[ -z "$APP" ]]; then
   APP=$(gatehouse apps create Demo --origin https://demo.example.com --json | jq -r .id)
 fi
-gatehouse deploy examples/sample-schema.ts --app "$APP" --env dev
+gatehouse deploy examples/team-schema.ts --app "$APP" --env dev
 
 # 3. Two test users (tokens only, like an e2e test would; the same name is the same user).
 ALICE=$(gatehouse test-session --app "$APP" --user alice)
@@ -65,6 +69,11 @@ api POST "/v1/resources/$TEAM/accept" "$BOB" | jq -c
 api POST /graphql "$BOB" "$(jq -nc --arg id "$TEAM" '{query: "query($id: ID!) { resource(id: $id) { name memberCount currentMember { role state } } members(resourceId: $id) { userId role state kind } }", variables: {id: $id}}')" | jq -c
 api GET "/v1/resources/$TEAM/members" "$ALICE" | jq
 
-echo "Gatehouse keeps running at $GATEHOUSE_URL (log: gatehouse.log)."
-echo "Stop it with: kill $(jq -r .pid "$DATA_DIR/gatehouse.lock" 2>/dev/null || echo '<the pid in DATA_DIR/gatehouse.lock>')"
+# Which server to stop: the one started above, else the one that was already running.
+if [[ -n "$GATEHOUSE_PID" ]]; then
+  echo "Gatehouse keeps running at $GATEHOUSE_URL (log: gatehouse.log). Stop it with: kill $GATEHOUSE_PID"
+else
+  running=$(jq -r --arg url "$GATEHOUSE_URL" 'select(.url == $url) | .pid' "$DATA_DIR/gatehouse.lock" 2>/dev/null || true)
+  echo "Gatehouse was already running at $GATEHOUSE_URL (not started here).${running:+ Stop it with: kill $running}"
+fi
 # <<< walkthrough

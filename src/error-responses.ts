@@ -6,10 +6,11 @@
  * logged with its stack and masked, with the request id the client can quote.
  */
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import { ZodError } from 'zod';
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from './db/busy.js';
 import { sqlStateOf } from './db/sql-tx.js';
-import { AppError, badRequest, serviceBusy, zodToAppError } from './errors.js';
+import { AppError, badRequest, serviceBusy, shown, zodToAppError } from './errors.js';
 import { Prisma } from './generated/prisma/client.js';
 import { type HeaderValues, json } from './lib/http.js';
 import { currentRequestId, logger } from './lib/logger.js';
@@ -67,10 +68,14 @@ export function describeError(error: unknown): ErrorShape {
   if ((original instanceof Prisma.PrismaClientKnownRequestError && original.code === 'P2002') || sqlStateOf(original) === '23505') {
     return { code: 'conflict', status: 409, message: 'A concurrent request changed the same record; retry.' };
   }
-  // PostgreSQL 22021 (a NUL byte in text) is refused at the edge (src/lib/body.ts); a path that
-  // slipped past it is still bad input, not a server fault.
-  if (sqlStateOf(original) === '22021') {
-    return describeError(badRequest('invalid_argument', 'Text must not contain NUL bytes.'));
+  // SQLSTATE class 22, data exception: the database refused a value the request carried. A NUL
+  // (22021) is refused at the edge (src/lib/body.ts) and services validate what they store, so
+  // this is the net under them: a value that slipped past is still bad input, not a server fault.
+  const sqlState = sqlStateOf(original);
+  if (sqlState?.startsWith('22')) {
+    if (sqlState === '22021') return describeError(badRequest('invalid_argument', 'Text must not contain NUL bytes.'));
+    const said = databaseMessageOf(original);
+    return describeError(badRequest('invalid_argument', `The database refused a value of this request${said ? ` (${shown(said, 200)})` : ''}.`));
   }
   // Already classified (maskError's output, read back by the REST shim): keep it, details and all.
   if (error instanceof GraphQLError && typeof error.extensions?.code === 'string' && typeof error.extensions.status === 'number') {
@@ -84,11 +89,26 @@ export function describeError(error: unknown): ErrorShape {
       ...(typeof retryAfter === 'number' ? { headers: { 'retry-after': String(retryAfter) } } : {}),
     };
   }
-  // No original error: a GraphQL parse, validation or variable-coercion error, caused by the request.
-  if (error instanceof GraphQLError && !error.originalError) {
+  // graphql-js' own refusal, caused by the request: a parse, validation or variable-coercion error.
+  // Coercion nests the scalar's GraphQLError as the cause (subscriptions get it so), never one of ours.
+  if (error instanceof GraphQLError && isGraphqlRefusal(error)) {
     return { code: 'invalid_argument', status: 400, message: error.message };
   }
   return internal(original ?? error);
+}
+
+/** The database's own words for a refused value (PostgreSQL's message, through either driver). */
+function databaseMessageOf(error: unknown): string | null {
+  const cause = (error as { meta?: { driverAdapterError?: { cause?: { originalMessage?: unknown } } } })?.meta?.driverAdapterError?.cause;
+  if (typeof cause?.originalMessage === 'string') return cause.originalMessage;
+  return error instanceof Error && 'severity' in error ? error.message : null;
+}
+
+/** A GraphQLError raised by graphql-js itself: nothing but GraphQLErrors down its chain of causes. */
+function isGraphqlRefusal(error: GraphQLError): boolean {
+  let cause: unknown = error.originalError;
+  while (cause instanceof GraphQLError) cause = cause.originalError;
+  return cause === undefined || cause === null;
 }
 
 /** Yoga's maskError hook: same classification, carried in extensions. */
@@ -122,6 +142,27 @@ export function graphqlRefusal(error: unknown, nodes?: GraphQLErrorOptions['node
     extensions: { code, status, http: { status, spec: false } },
   });
 }
+
+/** The code of a document graphql-js' validation refuses (an unknown field, a variable of the wrong type): Yoga's, kept for GraphQL clients. */
+export const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
+
+/**
+ * A Yoga plugin: a validation error carries `{ code, status }` like every other error (docs/api.md
+ * §8.2). Validation errors are results, not thrown errors, so `maskError` never sees them; the
+ * limits' refusals (src/graphql/limits.ts) arrive here already coded and keep their code.
+ */
+export const useCodedValidationErrors: Plugin = {
+  onValidate:
+    () =>
+    ({ valid, result }) => {
+      if (valid) return;
+      for (const error of result) {
+        const extensions = error.extensions as Record<string, unknown>;
+        extensions.code ??= VALIDATION_FAILED;
+        extensions.status ??= 400;
+      }
+    },
+};
 
 /** The GraphQL error body `{ errors: [...] }` for a request refused before Yoga saw it (guards, CORS). */
 export function graphqlErrorResponse(error: unknown): Response {

@@ -23,7 +23,7 @@ import { type Party, withParty } from './db/fair-queue.js';
 import type { Caller } from './domain/caller.js';
 import { addressKey } from './lib/client-ip.js';
 import type { Context } from './graphql/builder.js';
-import { graphqlErrorResponse, graphqlRefusal, maskError, restError } from './error-responses.js';
+import { graphqlErrorResponse, graphqlRefusal, maskError, restError, useCodedValidationErrors } from './error-responses.js';
 import { AppError } from './errors.js';
 import { boundedParseCache, graphqlLimitPlugins, rowBudgetCheck } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
@@ -151,6 +151,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       useRefuseNul,
       // Cost limits first: a refused document is never validated in full nor compiled (src/graphql/limits.ts).
       ...graphqlLimitPlugins({ rowBudget, introspection: config.graphqlIntrospection, blockSuggestions: config.nodeEnv === 'production' }),
+      // graphql-js' validation errors carry a status like every other error (docs/api.md §8.2).
+      useCodedValidationErrors,
       useGraphQlJit({}, { enableIf: args => !isSubscription(args.document, args.operationName) }),
       // graphql-jit hands subscription resolvers the variables instead of their arguments, so
       // subscriptions run on graphql-js, sharing each event's result across subscribers.
@@ -240,8 +242,10 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       }
     }
     const response = await yoga.handleRequest(forYoga, { requestContext: context });
-    // Yoga has no parser for the body's type (text/plain, XML, none): it answers 415 with no body.
-    if (response.status === 415 && response.body === null) return graphqlErrorResponse(unsupportedGraphqlBody(request.headers.get('content-type')));
+    // Yoga answers a body type it cannot parse (415) and an Accept it cannot serve (406) with no body.
+    if (response.body === null && (response.status === 406 || response.status === 415)) {
+      return graphqlErrorResponse(emptyGraphqlRefusal(response.status, request.headers));
+    }
     // The only HTML Yoga answers with is the GraphiQL page (outside production).
     return response.headers.get('content-type')?.startsWith('text/html') ? withHeaders(response, GRAPHIQL_PAGE_HEADERS, {}) : response;
   }
@@ -490,13 +494,21 @@ function isSubscription(document: DocumentNode, operationName?: string | null): 
   );
 }
 
-/** What POST /graphql reads, for the 415 a body of another type gets. */
-function unsupportedGraphqlBody(contentType: string | null): AppError {
-  const sent = contentType ? `Content-Type ${contentType.split(';')[0].trim().slice(0, 100)}` : 'no Content-Type';
+/** The coded error for an answer Yoga gave without a body: what /graphql reads (415) or can answer with (406). */
+function emptyGraphqlRefusal(status: 406 | 415, headers: Headers): AppError {
+  const header = (name: string) => headers.get(name)?.split(';')[0].trim().slice(0, 100) || null;
+  if (status === 415) {
+    const sent = header('content-type');
+    return new AppError(
+      'unsupported_media_type',
+      415,
+      `POST /graphql takes a JSON body {"query", "variables"} with Content-Type: application/json; it got ${sent ? `Content-Type ${sent}` : 'no Content-Type'}.`,
+    );
+  }
   return new AppError(
-    'unsupported_media_type',
-    415,
-    `POST /graphql takes a JSON body {"query", "variables"} with Content-Type: application/json; it got ${sent}.`,
+    'not_acceptable',
+    406,
+    `/graphql answers application/json or application/graphql-response+json (text/event-stream for subscriptions); the Accept header asked for ${header('accept')}.`,
   );
 }
 

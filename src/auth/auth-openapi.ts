@@ -63,15 +63,18 @@ export interface GatewayRouteDoc {
   pageErrors?: readonly string[];
 }
 
-/** Codes every gateway route can answer: a NUL in the URL (400), the unexpected (500), an oversized body (POST). */
+/** Codes every gateway route can answer: a NUL in the URL (400), oversized headers (431), the unexpected (500), an oversized body (POST). */
 export function commonGatewayErrors(route: Pick<GatewayRouteDoc, 'method'>): string[] {
-  return route.method === 'POST' ? ['invalid_argument', 'internal', 'body_too_large'] : ['invalid_argument', 'internal'];
+  const codes = ['invalid_argument', 'headers_too_large', 'internal'];
+  return route.method === 'POST' ? [...codes, 'body_too_large'] : codes;
 }
 
 /** A cookie session sent with a registered app `Origin` on `/auth/*` must be that app's (CORS, docs/api.md §4.5). */
 const CORS_AUDIENCE = 'audience_mismatch';
 /** The consent admin API's answers (services/identity-provider/client.ts), for the consent routes. */
 const CONSENT_ERRORS = [
+  // The provider refused the challenge as malformed (Hydra and oidc-provider alike: its OAuth code, kept).
+  'invalid_request',
   'consent_request_not_found',
   'consent_request_handled',
   'provider_admin_refused',

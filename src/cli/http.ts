@@ -1,16 +1,20 @@
 /** A tiny client for the server's developer API, configured from GATEHOUSE_URL and GATEHOUSE_DEV_TOKEN. */
-import { CliError, EXIT_USAGE } from './output.js';
-
-export const DEFAULT_URL = 'http://127.0.0.1:4000';
+import { CliError, EXIT_USAGE, type Output } from './output.js';
+import { DEFAULT_URL, describeServer, serverUrlOf } from './target.js';
 
 /** The help line of every command that talks to the server. */
-export const API_ENV_HELP = `Environment: GATEHOUSE_URL (default ${DEFAULT_URL}), GATEHOUSE_DEV_TOKEN (required).`;
+export const API_ENV_HELP = `Environment: GATEHOUSE_URL (default ${DEFAULT_URL}), GATEHOUSE_DEV_TOKEN (required).
+Says on stderr which server it used (not with --json).`;
 
 export interface ApiClient {
   request<T = any>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T>;
 }
 
-export function createApiClient(env: NodeJS.ProcessEnv): ApiClient {
+/** Codes with which a server refuses the developer token itself (not the request). */
+const TOKEN_REFUSED = new Set(['invalid_token', 'token_expired', 'wrong_credential', 'unauthenticated']);
+
+/** A client of the server GATEHOUSE_URL names; `out` hears which one, once, before the first request. */
+export function createApiClient(env: NodeJS.ProcessEnv, out: Pick<Output, 'note'>): ApiClient {
   const token = env.GATEHOUSE_DEV_TOKEN?.trim();
   if (!token) {
     throw new CliError(
@@ -19,11 +23,14 @@ export function createApiClient(env: NodeJS.ProcessEnv): ApiClient {
       EXIT_USAGE,
     );
   }
-  const base = (env.GATEHOUSE_URL?.trim() || DEFAULT_URL).replace(/\/+$/, '');
-  if (!URL.canParse(base)) throw new CliError('invalid_url', `GATEHOUSE_URL is not a URL: ${base}`, EXIT_USAGE);
+  const server = serverUrlOf(env);
+  const base = server.url;
+  let noted = false;
 
   return {
     async request(method, path, body) {
+      if (!noted) out.note(`gatehouse: server ${describeServer(server)}`);
+      noted = true;
       let response: Response;
       try {
         response = await fetch(`${base}${path}`, {
@@ -43,11 +50,17 @@ export function createApiClient(env: NodeJS.ProcessEnv): ApiClient {
       try {
         payload = text ? JSON.parse(text) : {};
       } catch {
-        throw new CliError('bad_response', `${method} ${path}: the server answered ${response.status} with a body that is not JSON.`);
+        throw new CliError('bad_response', `${method} ${path}: the server at ${base} answered ${response.status} with a body that is not JSON.`);
       }
       if (!response.ok) {
-        const message = typeof payload?.message === 'string' ? payload.message : `${method} ${path} failed with status ${response.status}.`;
-        throw new CliError(typeof payload?.error === 'string' ? payload.error : `http_${response.status}`, message);
+        const { error, message, ...details } = payload ?? {};
+        const code = typeof error === 'string' ? error : `http_${response.status}`;
+        let said = typeof message === 'string' ? message : `${method} ${path} failed with status ${response.status}.`;
+        // The token is refused by this server: the way out is a token made where this server reads it.
+        if (response.status === 401 || TOKEN_REFUSED.has(code)) {
+          said += ` (GATEHOUSE_DEV_TOKEN, refused by the server at ${base}: create one for it with GATEHOUSE_URL=${base} gatehouse dev-token create --developer <email>, run with that server's DATABASE_URL or DATA_DIR.)`;
+        }
+        throw new CliError(code, said, undefined, Object.keys(details).length ? details : undefined);
       }
       return payload as any;
     },

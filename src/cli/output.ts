@@ -9,6 +9,8 @@ export class CliError extends Error {
     readonly code: string,
     message: string,
     readonly exitCode: number = EXIT_FAILURE,
+    /** More of the server's answer (e.g. a deploy's `issues`), kept in the --json error object. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'CliError';
@@ -46,7 +48,7 @@ export function createOutput(json: boolean, streams: Streams = process): Output 
 export function reportError(error: unknown, json: boolean, streams: Streams = process): number {
   const known = error instanceof CliError;
   const message = error instanceof Error ? error.message : String(error);
-  if (json) streams.stdout.write(`${JSON.stringify({ error: known ? error.code : 'internal', message })}\n`);
+  if (json) streams.stdout.write(`${JSON.stringify({ error: known ? error.code : 'internal', message, ...(known ? error.details : undefined) })}\n`);
   else streams.stderr.write(`error: ${!known && error instanceof Error && error.stack ? error.stack : message}\n`);
   return known ? error.exitCode : EXIT_FAILURE;
 }

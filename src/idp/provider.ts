@@ -19,6 +19,7 @@ import { createConsentAdmin } from './consent-admin.js';
 import { loadIdpKeys } from './keys.js';
 import { PAGE_HEADERS, PROVIDER_CSP, errorPage, layout, loginPage } from './pages.js';
 import { IDP_ROUTES, issuerMount } from './routes.js';
+import { OPAQUE_TOKEN_BITS } from './token-format.js';
 import { logger } from '../lib/logger.js';
 
 export interface IdentityProviderOptions {
@@ -121,6 +122,8 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
     // Refresh tokens for every client allowed the grant, without offline_access/prompt=consent.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
+    // The gateway refuses anything else without asking (token-format.ts).
+    formats: { bitsOfOpaqueRandomness: OPAQUE_TOKEN_BITS },
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: true },

@@ -2,11 +2,6 @@
  * The streaming file routes (src/rest/files.ts) in the OpenAPI document: they are not rows of the
  * route table (their bodies are raw bytes), so their operations are written here. docs/api.md §13.
  */
-const error = (codes: string[]) => ({
-  description: codes.join(', '),
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
-
 const fileView = {
   type: 'object',
   required: ['id', 'bucket', 'path', 'size', 'contentType', 'etag', 'roomId', 'creatorId', 'resourceId', 'linked', 'createdAt', 'updatedAt'],
@@ -27,17 +22,16 @@ const fileView = {
 };
 
 const security = [{ bearerToken: [] }, { sessionCookie: [], csrfHeader: [] }];
-const COMMON = [
-  'invalid_argument',
-  'unauthenticated',
-  'invalid_token',
-  'token_expired',
-  'session_expired',
-  'wrong_credential',
-  'audience_mismatch',
-  'internal',
-  'busy',
-];
+
+/**
+ * What every file route can answer, as any app route can (credentials, input, load; openapi.ts adds
+ * csrf_required to the state-changing ones), and what naming a bucket in a scope can: a bucket the
+ * deployed schema lacks, one of the other kind of scope, a path or percent-encoding that breaks
+ * §13.3, and in a resource its visibility and rooms (§10, §13.2).
+ */
+const NAMING = ['invalid_path', 'unknown_bucket', 'bucket_not_in_scope', 'unknown_type', 'payment_required'];
+const IN_RESOURCE = ['resource_not_found', 'not_resource_member', 'invalid_room', 'room_not_found', 'access_denied', 'room_forbidden'];
+
 const path = {
   name: 'path',
   in: 'path',
@@ -59,7 +53,7 @@ const header = (name: string, description: string) => ({ name, in: 'header', req
 function fileOperations(scope: 'me' | 'resource') {
   const base = scope === 'me' ? [bucket, path] : [resourceId, bucket, path, roomId];
   const where = scope === 'me' ? 'your own bucket' : "a resource's bucket";
-  const denied = scope === 'me' ? [] : ['access_denied', 'room_forbidden', 'resource_not_found', 'room_not_found', 'invalid_room'];
+  const scoped = scope === 'me' ? NAMING : [...NAMING, ...IN_RESOURCE];
   return {
     put: {
       operationId: `putFile${scope === 'me' ? 'Mine' : 'InResource'}`,
@@ -72,15 +66,8 @@ function fileOperations(scope: 'me' | 'resource') {
       responses: {
         200: { description: 'Replaced', content: { 'application/json': { schema: fileView } } },
         201: { description: 'Created', content: { 'application/json': { schema: fileView } } },
-        400: error(['invalid_path', 'bucket_not_in_scope', ...COMMON.slice(0, 1)]),
-        402: error(['payment_required']),
-        403: error([...denied, 'csrf_required', 'wrong_credential', 'audience_mismatch']),
-        404: error(['unknown_bucket', ...denied.filter(c => c.endsWith('not_found'))]),
-        409: error(['file_exists', 'file_is_mounted']),
-        412: error(['precondition_failed']),
-        413: error(['file_too_large']),
-        415: error(['unsupported_media_type']),
       },
+      errors: [...scoped, 'file_exists', 'file_is_mounted', 'precondition_failed', 'file_too_large', 'unsupported_media_type'],
       security,
     },
     get: {
@@ -93,11 +80,8 @@ function fileOperations(scope: 'me' | 'resource') {
         200: { description: 'The bytes', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
         206: { description: 'The range (Content-Range)', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
         304: { description: 'Not modified' },
-        402: error(['payment_required']),
-        404: error(['file_not_found', 'unknown_bucket', 'blob_missing']),
-        416: error(['range_not_satisfiable']),
-        ...(denied.length ? { 403: error(['access_denied']) } : {}),
       },
+      errors: [...scoped, 'file_not_found', 'blob_missing', 'range_not_satisfiable'],
       security,
     },
     delete: {
@@ -107,10 +91,8 @@ function fileOperations(scope: 'me' | 'resource') {
       parameters: base,
       responses: {
         200: { description: 'Deleted', content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: true } } } } } },
-        402: error(['payment_required']),
-        403: error([...denied, 'csrf_required']),
-        404: error(['file_not_found', 'unknown_bucket']),
       },
+      errors: [...scoped, 'file_not_found'],
       security,
     },
   };
@@ -138,17 +120,24 @@ function listOperation(scope: 'me' | 'resource') {
             },
           },
         },
-        400: error(['invalid_path', 'invalid_cursor', 'invalid_argument']),
-        402: error(['payment_required']),
-        404: error(['unknown_bucket']),
       },
+      errors: [...(scope === 'me' ? NAMING : [...NAMING, ...IN_RESOURCE]), 'invalid_cursor'],
       security,
     },
   };
 }
 
-/** OpenAPI paths of the streaming file routes, keyed by path template. */
-export function fileRoutePaths(): Record<string, Record<string, unknown>> {
+/** One file operation: OpenAPI's fields, with its success answers as `responses` and its error codes beside them (openapi.ts files them by status). */
+export interface FileOperationDoc {
+  operationId: string;
+  responses: Record<number, unknown>;
+  /** Codes beyond the ones every app route can answer (openapi.ts `commonErrors`). */
+  errors: string[];
+  [field: string]: unknown;
+}
+
+/** OpenAPI paths of the streaming file routes, keyed by path template, then method. */
+export function fileRoutePaths(): Record<string, Record<string, FileOperationDoc>> {
   return {
     '/v1/files/me/{bucket}': listOperation('me'),
     '/v1/files/me/{bucket}/{path}': fileOperations('me'),

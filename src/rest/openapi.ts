@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { commonGatewayErrors, type GatewayRouteDoc, gatewayRouteDocs, type HostedVariant, type Shape } from '../auth/auth-openapi.js';
 import { CSRF_HEADER } from '../auth/csrf.js';
 import { HOSTED_PREFIX, REFRESH_COOKIE, SESSION_COOKIE } from '../auth/request-context.js';
-import { fileRoutePaths } from './files-openapi.js';
+import { type FileOperationDoc, fileRoutePaths } from './files-openapi.js';
 import { type Route, routes as routeTable } from './routes.js';
 
 /** docs/api.md §8.2: the status of every code a route can document. test/api/openapi.test.ts checks it against the doc. */
@@ -118,6 +118,7 @@ export const ERROR_STATUS: Record<string, number> = {
   too_many_lookups: 429,
   handle_taken: 409,
   body_too_large: 413,
+  headers_too_large: 431,
   unsupported_media_type: 415,
   internal: 500,
   introspection_unavailable: 500,
@@ -138,15 +139,18 @@ export const ERROR_STATUS: Record<string, number> = {
 const DUAL_STATUS: Record<string, number[]> = { not_resource_member: [403, 409] };
 
 type RouteKind = 'app' | 'dashboard' | 'developer';
-const kindOf = (route: Route): RouteKind => (route.credential === 'dashboard' ? 'dashboard' : route.path.startsWith('/dev/') ? 'developer' : 'app');
-const changesState = (route: Route) => route.method !== 'GET';
+const kindOf = (route: Pick<Route, 'path' | 'credential'>): RouteKind =>
+  route.credential === 'dashboard' ? 'dashboard' : route.path.startsWith('/dev/') ? 'developer' : 'app';
+const changesState = (route: Pick<Route, 'method'>) => route.method !== 'GET';
 
 /** Codes any route of a kind can answer: input, credentials, load, the unexpected (docs/api.md §1.1, §8.2). */
-export function commonErrors(route: Route): string[] {
-  const codes = ['invalid_argument', 'internal', 'busy'];
+export function commonErrors(route: Pick<Route, 'method' | 'path' | 'credential'>): string[] {
+  // headers_too_large: node's parser refuses a request line and headers past 16 KiB, whatever the route.
+  const codes = ['invalid_argument', 'headers_too_large', 'internal', 'busy'];
   if (changesState(route)) codes.push('invalid_json', 'body_too_large');
   const kind = kindOf(route);
-  if (kind === 'developer') codes.push('unauthenticated', 'invalid_token', 'wrong_credential');
+  // A session cookie sent along is resolved too: one that does not work is refused as anywhere else.
+  if (kind === 'developer') codes.push('unauthenticated', 'invalid_token', 'wrong_credential', 'session_expired', 'provider_unavailable');
   if (kind === 'dashboard') codes.push('unauthenticated', 'session_expired', 'dashboard_session_required', 'introspection_unavailable');
   if (kind === 'app') {
     codes.push(
@@ -201,10 +205,14 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Not authenticated',
   403: 'Forbidden',
   404: 'Not found',
+  402: 'Payment required',
   409: 'Conflict',
   410: 'Gone',
+  412: 'Precondition failed',
   413: 'Body too large',
   415: 'Unsupported media type',
+  416: 'Range not satisfiable',
+  431: 'Request line and headers too large',
   500: 'Internal error',
   502: 'Identity provider failure',
   503: 'Busy: retry after Retry-After seconds',
@@ -260,13 +268,7 @@ function operation(route: Route) {
   const responses: Record<string, unknown> = {
     200: { description: 'Success', content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } },
   };
-  for (const [status, codes] of errorsByStatus(route)) {
-    responses[status] = {
-      description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.join(', ')}`,
-      ...(status === 503 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
-      content: errorContent(codes),
-    };
-  }
+  Object.assign(responses, errorResponses(errorsByStatus(route)));
   const kind = kindOf(route);
   return {
     operationId: operationName(route),
@@ -279,6 +281,28 @@ function operation(route: Route) {
     responses,
     security: security(route),
   };
+}
+
+/** The error responses of an operation: each status with its codes as the §8.1 body. */
+function errorResponses(byStatus: Map<number, string[]>): Record<number, unknown> {
+  const responses: Record<number, unknown> = {};
+  for (const [status, codes] of byStatus) {
+    responses[status] = {
+      description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.join(', ')}`,
+      ...(status === 503 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
+      content: errorContent(codes),
+    };
+  }
+  return responses;
+}
+
+/**
+ * Every code a streaming file route documents: what any app route can answer (its body is bytes,
+ * so no invalid_json or body_too_large: the bucket's file_too_large), CSRF on state changes, and its own.
+ */
+export function fileErrorsByStatus(method: string, path: string, doc: FileOperationDoc): Map<number, string[]> {
+  const codes = [...commonErrors({ method: 'GET', path }), ...(method === 'GET' ? [] : ['csrf_required']), ...doc.errors];
+  return codesByStatus(codes, `file route ${method} ${path}`);
 }
 
 /** Every code a gateway route documents: as a JSON error body (`json`) and as an HTML page (`page`), by status. */
@@ -348,8 +372,12 @@ export function buildOpenApiDocument(routes: Route[] = routeTable, gatewayRoutes
   // App routes are served under /_osg/v1 on hosted origins; developer and dashboard routes are not.
   for (const route of routes) add(openApiPath(route.path), route.method, operation(route), kindOf(route) === 'app' ? 'prefixed' : 'no');
   for (const route of gatewayRoutes) add(route.path, route.method, gatewayOperation(route), route.hosted);
-  for (const [path, methods] of Object.entries(fileRoutePaths()))
-    for (const [method, op] of Object.entries(methods)) add(path, method, op, 'prefixed');
+  for (const [path, methods] of Object.entries(fileRoutePaths())) {
+    for (const [method, { errors: _errors, ...op }] of Object.entries(methods)) {
+      const responses = { ...op.responses, ...errorResponses(fileErrorsByStatus(method.toUpperCase(), path, methods[method])) };
+      add(path, method, { ...op, responses }, 'prefixed');
+    }
+  }
   return {
     openapi: '3.1.0',
     info: {

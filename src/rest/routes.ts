@@ -586,7 +586,7 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/resources/:id/request',
     response: okStateOut,
-    errors: ['resource_not_found', 'already_member', 'already_invited', 'pending_request', 'blocked', 'conflict'],
+    errors: ['resource_not_found', 'reserved_type', 'grant_ceiling', 'already_member', 'already_invited', 'pending_request', 'blocked', 'conflict'],
     operation: graphql(`
       mutation RequestAccess($id: ID!, $role: Role) {
         result: requestAccess(resourceId: $id, role: $role) { ...TransitionFields }
@@ -609,6 +609,7 @@ export const routes: Route[] = [
       'not_invitee',
       'no_pending_invite',
       'no_pending_membership',
+      'user_not_found',
       'conflict',
     ],
     operation: graphql(`
@@ -624,7 +625,16 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/resources/:id/reject',
     response: okOut,
-    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'not_invitee', 'no_pending_invite', 'no_pending_membership', 'conflict'],
+    errors: [
+      'resource_not_found',
+      'not_resource_member',
+      'not_admin',
+      'not_invitee',
+      'no_pending_invite',
+      'no_pending_membership',
+      'user_not_found',
+      'conflict',
+    ],
     operation: graphql(`
       mutation Reject($id: ID!, $userId: ID) {
         result: reject(resourceId: $id, userId: $userId) { ...TransitionFields }
@@ -664,7 +674,17 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/resources/:id/setRole',
     response: z.object({ ok: z.literal(true), role: roleOut.nullable() }),
-    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'outranked', 'grant_ceiling', 'not_member', 'conflict'],
+    errors: [
+      'resource_not_found',
+      'not_resource_member',
+      'not_admin',
+      'outranked',
+      'grant_ceiling',
+      'not_member',
+      'pending_request',
+      'user_not_found',
+      'conflict',
+    ],
     operation: graphql(`
       mutation SetRole($id: ID!, $userId: ID!, $role: Role!) {
         result: setRole(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }
@@ -678,7 +698,17 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/resources/:id/remove',
     response: okOut,
-    errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'outranked', 'use_leave', 'not_member', 'conflict'],
+    errors: [
+      'resource_not_found',
+      'not_resource_member',
+      'not_admin',
+      'outranked',
+      'use_leave',
+      'not_member',
+      'pending_request',
+      'user_not_found',
+      'conflict',
+    ],
     operation: graphql(`
       mutation RemoveMember($id: ID!, $userId: ID!) {
         result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }
@@ -903,7 +933,7 @@ export const routes: Route[] = [
       transferred: z.array(z.object({ resourceId: z.string(), ownerId: z.string() })),
       deleted: z.array(z.string()),
     }),
-    errors: ['confirmation_required', 'conflict'],
+    errors: ['confirmation_required', 'agents_cannot_delete_accounts', 'dashboard_session_required', 'conflict'],
     credential: 'dashboard',
     operation: graphql(`
       mutation DeleteMyAccount($confirm: String!) {
@@ -1056,7 +1086,20 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/files/move',
     response: z.object({ ok: z.literal(true), moved: z.number().int() }),
-    errors: ['file_not_found', 'room_forbidden', 'access_denied', 'invalid_path', 'file_is_mounted', 'payment_required', 'unknown_bucket'],
+    errors: [
+      'file_not_found',
+      'room_forbidden',
+      'access_denied',
+      'invalid_path',
+      'file_is_mounted',
+      'payment_required',
+      'unknown_bucket',
+      'bucket_not_in_scope',
+      'resource_not_found',
+      'not_resource_member',
+      'invalid_room',
+      'room_not_found',
+    ],
     operation: graphql(`
       mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {
         result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }
@@ -1075,7 +1118,19 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/files/link',
     response: fileOut,
-    errors: ['file_not_found', 'file_exists', 'access_denied', 'unsupported_media_type', 'file_too_large', 'payment_required', 'unknown_bucket'],
+    errors: [
+      'file_not_found',
+      'file_exists',
+      'access_denied',
+      'unsupported_media_type',
+      'file_too_large',
+      'payment_required',
+      'unknown_bucket',
+      'bucket_not_in_scope',
+      'resource_not_found',
+      'not_resource_member',
+      'invalid_path',
+    ],
     operation: graphql(`
       mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {
         result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {

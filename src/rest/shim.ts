@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { assertCsrf, hasCsrfHeader, isStateChanging } from '../auth/csrf.js';
 import type { RequestContext } from '../auth/request-context.js';
 import type { ResolvedAuth } from '../auth/resolve-caller.js';
-import { badRequest, parseInput } from '../errors.js';
+import { badRequest, parseInput, shown } from '../errors.js';
 import { restError } from '../error-responses.js';
 import type { Context } from '../graphql/builder.js';
 import { parseJsonObject } from '../lib/body.js';
@@ -85,10 +85,8 @@ export function createRestShim({ yoga, schema, contextFor }: RestShimOptions, ro
     let pathMatched = false;
     for (const entry of byLength.get(parts.length) ?? []) {
       if (!literalsMatch(entry.segments, parts)) continue;
-      const params = paramsOf(entry.segments, parts);
-      if (!params) continue;
       pathMatched = true;
-      if (entry.route.method === method) return { entry, params };
+      if (entry.route.method === method) return { entry, params: paramsOf(entry.segments, parts) };
     }
     return pathMatched ? 'method_not_allowed' : null;
   }
@@ -139,15 +137,19 @@ const specificity = (segments: string[]) => segments.reduce((score, s, i) => sco
 
 const literalsMatch = (pattern: string[], parts: string[]) => pattern.every((segment, i) => segment.startsWith(':') || segment === parts[i]);
 
-/** The route's parameters, decoded; null when one is not valid percent-encoding. */
-function paramsOf(pattern: string[], parts: string[]): Record<string, string> | null {
+/**
+ * The route's parameters, decoded. A segment that is not percent-encoded UTF-8 (`%zz`, a lone
+ * surrogate's bytes) still addresses this route: it is a bad argument, not a missing route.
+ */
+function paramsOf(pattern: string[], parts: string[]): Record<string, string> {
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
     if (!pattern[i].startsWith(':')) continue;
+    const name = pattern[i].slice(1);
     try {
-      params[pattern[i].slice(1)] = decodeURIComponent(parts[i]);
+      params[name] = decodeURIComponent(parts[i]);
     } catch {
-      return null;
+      throw badRequest('invalid_argument', `path.${name}: not valid percent-encoded UTF-8 (${shown(parts[i], 40)}).`);
     }
   }
   return params;

@@ -498,6 +498,44 @@ describe('defineSchema: validation at definition time', () => {
       message: 'onMemberRemove() is declared twice; declare it once',
     },
     {
+      // Issue #24 item 32: JavaScript alone says "t.string is not a function" and nothing more.
+      name: 'a misspelt column builder, with the builders that exist (its modifiers apply to nothing)',
+      define: () => defineSchema({ tables: { posts: t => (t as any).string('title').notNull().integer('n') } }),
+      path: 'tables.posts',
+      message:
+        'string() is not a table builder method; columns are text, uuid, integer, bigint, boolean, jsonb, timestamp; after a column: notNull, unique, default; and timestamps, index, access, onOwnerDelete',
+    },
+    {
+      name: 'a misspelt builder in a block-bodied inline table',
+      define: () =>
+        defineSchema({
+          resources: {
+            team: r => {
+              r.owns('notes', table => {
+                table.text('title');
+                (table as any).varchar('body');
+              });
+            },
+          },
+        }),
+      path: 'resources.team.owns[0]',
+      message:
+        'varchar() is not a table builder method; columns are text, uuid, integer, bigint, boolean, jsonb, timestamp; after a column: notNull, unique, default; and timestamps, index, access, onOwnerDelete',
+    },
+    {
+      name: 'a misspelt resource builder method',
+      define: () => defineSchema({ resources: { room: r => (r as any).visiblity('members') } }),
+      path: 'resources.room',
+      message: 'visiblity() is not a resource builder method; it has visibility, defaultRole, grant, static, shares, owns, files',
+    },
+    {
+      name: 'a misspelt share builder method',
+      define: () =>
+        defineSchema({ tables: { posts: t => t.text('title') }, resources: { room: r => r.shares('posts', m => (m as any).onRemove('hide')) } }),
+      path: 'resources.room.shares[0]',
+      message: 'onRemove() is not a share builder method; it has onMemberRemove, onOwnerDelete, access',
+    },
+    {
       name: 'a table that is not a function',
       define: () => defineSchema({ tables: { posts: 'text title' as never } }),
       path: 'tables.posts',

@@ -1,4 +1,5 @@
 import { type BucketDecl, type BucketOptions, bucketIR } from './bucket-builder.js';
+import type { Draft } from './draft.js';
 import type { SchemaIR } from './ir.js';
 import { type InlineTable, ResourceDraft, type ResourceBuilder } from './resource-builder.js';
 import { SchemaValidationError, formatPath, issueAt, type SchemaIssue } from './schema-validation-error.js';
@@ -81,11 +82,11 @@ function atInlineDefinition(issue: SchemaIssue, inline: InlineTable[]): SchemaIs
   return issue;
 }
 
-function runDefinition(define: unknown, draft: object, path: string[], problems: SchemaIssue[]): boolean {
+function runDefinition(define: unknown, draft: Draft, path: string[], problems: SchemaIssue[]): boolean {
   if (typeof define !== 'function') {
     problems.push(issueAt(path, `expected a function such as t => t.text('name'), got ${typeof define}`));
     return false;
   }
-  define(draft);
+  define(draft.builder());
   return true;
 }

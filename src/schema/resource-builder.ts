@@ -112,6 +112,10 @@ export class ResourceDraft extends Draft {
     super(path, problems);
   }
 
+  protected describe() {
+    return { kind: 'resource builder', methods: 'it has visibility, defaultRole, grant, static, shares, owns, files' };
+  }
+
   files(name: string, options: BucketOptions = {}) {
     const at: PathSegment[] = [...this.path, 'files', name];
     const earlier = this.buckets.find(other => other.name === name);
@@ -152,7 +156,7 @@ export class ResourceDraft extends Draft {
 
   shares(table: string, configure?: (share: ShareBuilder) => ShareBuilder | void) {
     const draft = new ShareDraft(table, [...this.path, 'shares', this.shareDrafts.length], this.problems);
-    configure?.(draft);
+    configure?.(draft.builder());
     this.shareDrafts.push(draft);
     return this;
   }
@@ -165,7 +169,7 @@ export class ResourceDraft extends Draft {
   owns(table: string, configure?: (draft: TableDraft) => unknown) {
     const at: PathSegment[] = ['owns', this.owned.length];
     const draft = new TableDraft([...this.path, ...at], this.problems);
-    configure?.(draft);
+    configure?.(draft.builder());
     if (!draft.definesTable) {
       this.owned.push({ table, access: draft.declaredAccess });
       return this;
@@ -215,6 +219,10 @@ class ShareDraft extends Draft {
     ...rest: ConstructorParameters<typeof Draft>
   ) {
     super(...rest);
+  }
+
+  protected describe() {
+    return { kind: 'share builder', methods: 'it has onMemberRemove, onOwnerDelete, access' };
   }
 
   onMemberRemove(policy: MemberRemovePolicy) {

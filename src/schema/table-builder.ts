@@ -1,6 +1,9 @@
 import { type RulesInput, parseAccessRules } from './access-rules.js';
 import { Draft } from './draft.js';
-import type { AccessAction, AccessIR, ColumnIR, ColumnType, JsonValue, OwnerDeletePolicy, TableIR, TimestampColumn } from './ir.js';
+import { type AccessAction, type AccessIR, COLUMN_TYPES, type ColumnIR, type ColumnType, type JsonValue, type OwnerDeletePolicy, type TableIR, type TimestampColumn } from './ir.js';
+
+/** The column "declared" by a call the builder lacks (`t.string('title')`). */
+const UNKNOWN = '\0unknown';
 
 /** What `default()` takes per column type; the builder turns it into the IR's JSON form. */
 export interface ColumnValues {
@@ -66,8 +69,22 @@ export class TableDraft extends Draft {
   /** Set by everything but access(): tells an inline owns() table from access on a declared one. */
   private defined = false;
   private accessRules: AccessIR | null = null;
-  /** The column the modifiers apply to; a table-level call ends it. */
+  /** The column the modifiers apply to; a table-level call ends it; UNKNOWN after a call the builder lacks. */
   private current: string | null = null;
+
+  protected describe() {
+    return {
+      kind: 'table builder',
+      methods: `columns are ${COLUMN_TYPES.join(', ')}; after a column: notNull, unique, default; and timestamps, index, access, onOwnerDelete`,
+    };
+  }
+
+  protected unknownMethod() {
+    // Its modifiers would apply to the column before it: they apply to nothing, silently (one problem is enough).
+    this.current = UNKNOWN;
+    // A misspelt column still says the callback meant to declare a table.
+    this.defined = true;
+  }
 
   /** Whether the callback declared a table (columns, timestamps, indexes or a policy), not only access. */
   get definesTable(): boolean {
@@ -171,6 +188,7 @@ export class TableDraft extends Draft {
   }
 
   private modify(method: string, apply: (column: ColumnIR, name: string) => void) {
+    if (this.current === UNKNOWN) return this;
     // Types rule this out; plain JavaScript (or a cast) can still call a modifier out of place.
     if (this.current === null) this.problem([], `${method}() must directly follow a column declaration`);
     else apply(this.columns[this.current], this.current);

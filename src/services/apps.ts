@@ -256,7 +256,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService, ownHos
           appId: row.appId,
           env: row.env,
           version: row.version,
-          schema: row.schema as unknown as SchemaIR,
+          schema: withBareMaps(row.schema as unknown as SchemaIR),
           origins: row.app.origins.map(o => o.origin),
         };
       });
@@ -305,3 +305,13 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService, ownHos
 }
 
 export type AppService = ReturnType<typeof createAppService>;
+
+/**
+ * The stored IR with its name-keyed maps (types, tables, buckets) made prototype-free: they are
+ * indexed by names callers send, and `constructor` or `toString` must be absent like any unknown
+ * name, not Object.prototype's functions (a create of type `constructor` was a 500).
+ */
+function withBareMaps(schema: SchemaIR): SchemaIR {
+  const bare = <T>(map: Record<string, T>): Record<string, T> => Object.assign(Object.create(null), map);
+  return { ...schema, resources: bare(schema.resources), tables: bare(schema.tables), ...(schema.buckets ? { buckets: bare(schema.buckets) } : {}) };
+}

@@ -22,8 +22,18 @@ const LOOKUP_CACHE_MS = 60_000;
 /** The caller's principal after a token check (a cache miss of principalCache): the one row, enum as text. */
 const PRINCIPAL_SQL = 'SELECT id, kind::text AS kind, owner_id AS "ownerId" FROM principals WHERE id = $1';
 
+/**
+ * A consent challenge: the provider's opaque id, sent back to it in a URL. A lone UTF-16 surrogate
+ * (JSON can carry `"\ud800"`) is no text a URL can encode, so it is refused as input, not met later.
+ */
+const challengeSchema = z
+  .string({ message: 'is required' })
+  .min(1, 'is required')
+  .max(128, 'must be at most 128 characters')
+  .refine(value => !/\p{Cs}/u.test(value), 'must be well-formed text (no lone UTF-16 surrogates)');
+
 export const acceptInput = z.strictObject({
-  challenge: z.string({ message: 'is required' }).min(1).max(128),
+  challenge: challengeSchema,
   grant_scope: z.array(z.string().max(200), { message: 'must be an array of scope strings' }).max(50),
   profile: z
     .strictObject({
@@ -33,9 +43,14 @@ export const acceptInput = z.strictObject({
     .optional(),
 });
 
-export function createAuthService(deps: ServiceDeps, provider: ProviderClient, wallet: WalletService, jwt: JwtAccessTokens | null = null) {
+export function createAuthService(
+  deps: ServiceDeps,
+  provider: ProviderClient,
+  wallet: WalletService,
+  tokens: { jwt?: JwtAccessTokens | null; tokenShape?: RegExp } = {},
+) {
   const { prisma, config } = deps;
-  const validator = createTokenValidator(provider, deps.now, { jwt });
+  const validator = createTokenValidator(provider, deps.now, tokens);
   const appOfClientCache = new Cache<string | null>({ ttlMs: LOOKUP_CACHE_MS });
   const deploymentCache = new Cache<{ id: string; appId: string; env: string } | null>({ ttlMs: 5_000 });
   const principalCache = new Cache<PrincipalCaller['principal'] | undefined>({ ttlMs: LOOKUP_CACHE_MS });
@@ -191,8 +206,8 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
     },
 
     /** GET /auth/consent-request: the provider's record; a remembered consent is accepted at once. */
-    async consentRequest(challenge: string) {
-      if (!challenge || challenge.length > 128) throw new AppError('invalid_argument', 400, 'query: challenge is required.');
+    async consentRequest(raw: string) {
+      const challenge = parseInput(challengeSchema, raw, 'query.challenge');
       const request = await provider.getConsentRequest(challenge);
       const subject = String(request.subject ?? '');
       const scope: string[] = Array.isArray(request.requested_scope) ? request.requested_scope : [];
@@ -220,7 +235,7 @@ export function createAuthService(deps: ServiceDeps, provider: ProviderClient, w
     },
 
     async rejectConsent(raw: unknown) {
-      const { challenge } = parseInput(z.strictObject({ challenge: z.string({ message: 'is required' }).min(1).max(128) }), raw, 'body');
+      const { challenge } = parseInput(z.strictObject({ challenge: challengeSchema }), raw, 'body');
       const { redirect_to } = await provider.rejectConsentRequest(challenge, {
         error: 'access_denied',
         error_description: 'The user declined to share their account with the app.',

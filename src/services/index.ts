@@ -34,7 +34,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
   const liveRows = createLiveRows(deps, rows, apps);
   const blobsOrphaned = (keys: string[]) => void blobs.delete(keys).catch(() => {});
   const providers = providerSetup(deps.config, options.fetch);
-  const auth = createAuthService(deps, providers.client, wallet, providers.jwt);
+  const auth = createAuthService(deps, providers.client, wallet, { jwt: providers.jwt, tokenShape: providers.tokenShape });
   return {
     deps,
     tokens,

@@ -237,6 +237,28 @@ function documentedCodes(op: Json) {
   return { json, pages };
 }
 
+describe('the file routes', () => {
+  it.each(FILE_OPERATIONS)('%s lists its codes by status like every route, credentials and bucket naming included', key => {
+    const [method, path] = key.split(' ');
+    const { json } = documentedCodes(operationOf(method, path));
+    for (const code of [
+      'unauthenticated',
+      'invalid_token',
+      'session_expired',
+      'wrong_credential',
+      'invalid_path',
+      'unknown_bucket',
+      'bucket_not_in_scope',
+      'busy',
+    ]) {
+      expect(json.get(code), `${key} ${code}`).toEqual([ERROR_STATUS[code]]);
+    }
+    if (path.includes('{resourceId}'))
+      for (const code of ['resource_not_found', 'room_not_found', 'invalid_room']) expect(json.get(code), code).toEqual([ERROR_STATUS[code]]);
+    expect(json.has('csrf_required'), `${key} csrf_required`).toBe(method !== 'GET');
+  });
+});
+
 describe('the gateway routes', () => {
   const authTable = authRouteTable();
 

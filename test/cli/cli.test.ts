@@ -255,6 +255,23 @@ describe('migrate and dev-token create (database bootstrap)', () => {
     expect(bad.code).toBe(2);
   }, 120_000);
 
+  it('item 28: with GATEHOUSE_URL naming a server that does not hold DATA_DIR, dev-token create refuses instead of writing where it cannot be seen', async () => {
+    const run = await gatehouse(['dev-token', 'create', '--developer', 'trap@example.test'], { DATA_DIR: dataDir, GATEHOUSE_URL: url });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`none holds DATA_DIR ${dataDir}`);
+    expect(run.stderr).toContain(`GATEHOUSE_URL=${url}`);
+    // Nothing answering there: the command writes DATA_DIR itself and says so.
+    const alone = await gatehouse(['dev-token', 'create', '--developer', 'alone@example.test'], {
+      DATA_DIR: dataDir,
+      GATEHOUSE_URL: 'http://127.0.0.1:9',
+    });
+    expect(alone.code).toBe(0);
+    expect(alone.stderr).toBe(
+      `gatehouse: developer token for alone@example.test created in the embedded database in DATA_DIR ${dataDir} (no server holds it).\n`,
+    );
+  }, 120_000);
+
   it('dev-token create rejects a bad email as a usage error without opening the database', async () => {
     const run = await gatehouse(['dev-token', 'create', '--developer', 'not-an-email'], { DATA_DIR: dataDir });
     expect(run.code).toBe(2);
@@ -286,6 +303,24 @@ describe('migrate and dev-token create (database bootstrap)', () => {
       const created = await gatehouse(['dev-token', 'create', '--developer', 'while-serving@example.test', '--json'], { DATA_DIR: dataDir });
       expect(created.code).toBe(0);
       const { token } = parseJson(created);
+      // Item 28: it says which server made it; GATEHOUSE_URL naming another server (this file's own) is refused, naming both.
+      const said = await gatehouse(['dev-token', 'create', '--developer', 'while-serving@example.test'], {
+        DATA_DIR: dataDir,
+        GATEHOUSE_URL: served,
+      });
+      expect(said.code).toBe(0);
+      expect(said.stderr).toBe(
+        `gatehouse: developer token for while-serving@example.test created through the server at ${served} (pid ${child.pid}), which holds DATA_DIR ${dataDir}.\n`,
+      );
+      const elsewhere = await gatehouse(['dev-token', 'create', '--developer', 'while-serving@example.test', '--json'], {
+        DATA_DIR: dataDir,
+        GATEHOUSE_URL: url,
+      });
+      expect(elsewhere.code).toBe(2);
+      expect(parseJson(elsewhere)).toEqual({
+        error: 'server_mismatch',
+        message: expect.stringContaining(`held by the server at ${served} (pid ${child.pid}), not the one GATEHOUSE_URL names`),
+      });
       // The token is in the server's database, not in a copy that a second process threw away.
       const apps = await fetch(`${served}/dev/apps`, { headers: { authorization: `Bearer ${token}` } });
       expect(apps.status).toBe(200);
@@ -350,7 +385,7 @@ describe('apps, deploy and test-session over HTTP', () => {
   it("deploys a TypeScript schema outside the repo that imports 'gatehouse/schema' (the real bin, default file name)", async () => {
     await writeFile(path.join(scratch, 'gatehouse.schema.ts'), SCHEMA_TS);
     const text = await spawnToCompletion(['deploy', '--app', appId, '--env', 'dev'], api, scratch);
-    expect(text.stderr).toBe('');
+    expect(text.stderr).toBe(`gatehouse: server ${url} (GATEHOUSE_URL)\n`);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`to app ${appId}, env dev (version 1)`);
     expect(text.stdout).toMatch(/resource types: board\n\s+tables:\s+notes\n$/);
@@ -383,6 +418,18 @@ describe('apps, deploy and test-session over HTTP', () => {
     const run = await gatehouse(['deploy', file, '--app', appId, '--env', 'dev'], api);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error: Invalid app schema \(1 problem\):\n.*resources\.r\.shares.*missing/);
+  });
+
+  it("item 32: deploy --json of a schema the server refuses keeps the server's list of problems", async () => {
+    const file = path.join(scratch, 'refused.json');
+    await writeFile(file, JSON.stringify({ version: 1, tables: {}, resources: { board: { visibility: { default: 'nope', allow: ['nope'] } } } }));
+    const run = await gatehouse(['deploy', file, '--app', appId, '--env', 'dev', '--json'], api);
+    expect(run.code).toBe(1);
+    const body = parseJson(run);
+    expect(body).toMatchObject({ error: 'invalid_schema', message: expect.stringContaining('Invalid app schema') });
+    expect(body.issues).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: expect.stringContaining('resources.board'), message: expect.any(String) })]),
+    );
   });
 
   it('test-session prints only a test token; --json prints the docs/api.md §3 response', async () => {
@@ -425,7 +472,7 @@ describe('apps, deploy and test-session over HTTP', () => {
     const text = await gatehouse(['test-session', '--app', 'app_missing', '--user', 'bob'], api);
     expect(text.code).toBe(1);
     expect(text.stdout).toBe('');
-    expect(text.stderr).toBe(`error: ${direct.body.message}\n`);
+    expect(text.stderr).toBe(`gatehouse: server ${url} (GATEHOUSE_URL)\nerror: ${direct.body.message}\n`);
 
     const json = await gatehouse(['deploy', sampleJson, '--app', 'app_missing', '--env', 'dev', '--json'], api);
     expect(json.code).toBe(1);
@@ -435,8 +482,22 @@ describe('apps, deploy and test-session over HTTP', () => {
   it('a rejected or wrong developer token is a server error, and the token is never printed', async () => {
     const run = await gatehouse(['apps', 'list'], { ...api, GATEHOUSE_DEV_TOKEN: 'ghd_not-a-real-token' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^error: /);
+    expect(run.stderr).toMatch(/^gatehouse: server .*\nerror: /);
     expect(run.stderr + run.stdout).not.toContain('ghd_not-a-real-token');
+  });
+
+  it('item 28: a developer token this server does not know names the server in the way out', async () => {
+    const run = await gatehouse(['apps', 'list'], { ...api, GATEHOUSE_DEV_TOKEN: 'ghd_made-for-another-server' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`refused by the server at ${url}`);
+    expect(run.stderr).toContain(`GATEHOUSE_URL=${url} gatehouse dev-token create --developer <email>`);
+  });
+
+  it('item 28: every HTTP command says which server it used (stderr; not with --json)', async () => {
+    const text = await gatehouse(['apps', 'list'], api);
+    expect(text.stderr).toBe(`gatehouse: server ${url} (GATEHOUSE_URL)\n`);
+    const json = await gatehouse(['apps', 'list', '--json'], api);
+    expect(json.stderr).toBe('');
   });
 });
 

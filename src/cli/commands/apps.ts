@@ -26,7 +26,7 @@ ${API_ENV_HELP}`,
     'redirect-uri': { type: 'string', multiple: true },
   },
   async run({ values, positionals, env, out }) {
-    const api = createApiClient(env);
+    const api = createApiClient(env, out);
     const app = await api.request<AppRow>('POST', '/dev/apps', {
       name: positionals[0],
       origins: values.origin,
@@ -42,7 +42,7 @@ export const appsList: Command = {
   help: `Prints one app per line; with --json, { apps: [...] }.
 ${API_ENV_HELP}`,
   async run({ env, out }) {
-    const { apps } = await createApiClient(env).request<{ apps: AppRow[] }>('GET', '/dev/apps');
+    const { apps } = await createApiClient(env, out).request<{ apps: AppRow[] }>('GET', '/dev/apps');
     const lines = apps.map(app => `${app.id}  ${app.name}  envs: ${app.environments.join(', ') || '(none deployed)'}`);
     out.result({ apps }, lines.length ? lines : 'No apps yet. Create one with: gatehouse apps create <name>');
   },

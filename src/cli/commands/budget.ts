@@ -7,7 +7,8 @@ import { type Command, requireString } from '../command.js';
 import { configFrom } from '../config.js';
 import { API_ENV_HELP, createApiClient } from '../http.js';
 import { usageError } from '../output.js';
-import { throughRunningServer, withServices } from './dev-token.js';
+import { databaseTargetOf, postBootstrap, withServices } from './dev-token.js';
+import { noteDatabaseTarget } from '../target.js';
 
 interface Budgets {
   period: string;
@@ -32,7 +33,7 @@ ${API_ENV_HELP}`,
   options: { app: { type: 'string' } },
   async run({ values, env, out }) {
     const app = typeof values.app === 'string' ? `?appId=${encodeURIComponent(values.app)}` : '';
-    const view = await createApiClient(env).request<Budgets>('GET', `/dev/budgets${app}`);
+    const view = await createApiClient(env, out).request<Budgets>('GET', `/dev/budgets${app}`);
     const lines = [`Wallet: $${view.walletUsd} (month ${view.period})`];
     for (const a of view.apps) {
       lines.push(`${a.name} (${a.appId})`);
@@ -56,7 +57,7 @@ ${API_ENV_HELP}`,
   async run({ values, env, out }) {
     const appId = requireString(values, 'app');
     const envName = requireString(values, 'env');
-    const set = await createApiClient(env).request<{ appId: string; env: string; limitUsd: string }>(
+    const set = await createApiClient(env, out).request<{ appId: string; env: string; limitUsd: string }>(
       'PUT',
       `/dev/apps/${encodeURIComponent(appId)}/budgets/${encodeURIComponent(envName)}`,
       { usd: requireString(values, 'usd') },
@@ -72,22 +73,23 @@ export const walletCredit: Command = {
   --developer <email>   The developer (required).
   --usd <amount>        Dollars to add, e.g. 10 or 2.50 (required).
 
-Uses the database configured as for 'serve' (DATA_DIR or DATABASE_URL), through the running server
-on the same DATA_DIR when there is one (over loopback, with its bootstrap secret), as
-'dev-token create' does. With --json: { developerId, balanceUsd }.`,
+Uses the database configured as for 'serve' (DATABASE_URL, else DATA_DIR), through the running
+server on the same DATA_DIR when there is one (over loopback, with its bootstrap secret), and
+refuses a GATEHOUSE_URL that names another server, as 'dev-token create' does. With --json:
+{ developerId, balanceUsd }.`,
   options: { developer: { type: 'string' }, usd: { type: 'string' } },
   async run({ values, env, out }) {
     const developer = requireString(values, 'developer');
     const usd = requireString(values, 'usd');
     if (!/^\d{1,6}(\.\d{1,6})?$/.test(usd)) throw usageError('--usd must be an amount in dollars such as 10 or 2.50.');
     const config = configFrom(env);
-    const { isMemoryDataDir } = await import('../../db/pglite.js');
-    let credited: { developerId: string; balanceUsd: string } | null = null;
-    if (!config.databaseUrl && !isMemoryDataDir(config.dataDir)) {
+    const target = await databaseTargetOf(config, env);
+    let credited: { developerId: string; balanceUsd: string };
+    if (target.kind === 'server') {
       const { WALLET_CREDIT_PATH } = await import('../../rest/dev-bootstrap.js');
-      credited = await throughRunningServer(config.dataDir, WALLET_CREDIT_PATH, { developer, usd });
-    }
-    credited ??= await withServices(config, services => services.metering.creditDeveloper(developer.toLowerCase(), usd));
+      credited = await postBootstrap(target, WALLET_CREDIT_PATH, { developer, usd });
+    } else credited = await withServices(config, services => services.metering.creditDeveloper(developer.toLowerCase(), usd));
+    noteDatabaseTarget(out, target, env, `wallet of ${developer} credited`);
     out.result(credited, `Wallet of ${developer}: $${credited.balanceUsd}.`);
   },
 };

@@ -39,7 +39,7 @@ ${API_ENV_HELP}`,
     const appId = requireString(values, 'app');
     const envName = requireString(values, 'env');
     const file = path.resolve(io.cwd, positionals[0] ?? DEFAULT_SCHEMA_FILE);
-    const api = createApiClient(env);
+    const api = createApiClient(env, out);
     const schema = await loadSchema(file);
     const result = await api.request<DeployResult>('PUT', `/dev/apps/${encodeURIComponent(appId)}/deployments/${encodeURIComponent(envName)}`, {
       schema,

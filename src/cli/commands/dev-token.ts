@@ -7,8 +7,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, requireString } from '../command.js';
 import { configFrom } from '../config.js';
-import { databaseOptionsOf } from '../../config.js';
+import { type Config, databaseOptionsOf } from '../../config.js';
 import { CliError, usageError } from '../output.js';
+import { type DatabaseTarget, databaseTarget, noteDatabaseTarget } from '../target.js';
 
 interface CreatedToken {
   developerId: string;
@@ -25,9 +26,11 @@ export const devTokenCreate: Command = {
   help: `Options:
   --developer <email>   The developer's email address (required).
 
-Uses the database configured as for 'serve' (DATA_DIR or DATABASE_URL). When a Gatehouse server
+Uses the database configured as for 'serve' (DATABASE_URL, else DATA_DIR). When a Gatehouse server
 runs on the same DATA_DIR, the token is created through that server (over loopback, with the
-secret it keeps in DATA_DIR); otherwise the database is opened directly.
+secret it keeps in DATA_DIR); otherwise the database is opened directly. With GATEHOUSE_URL set,
+it refuses when the server there is not the one that reads that database (the token would not
+work there). Says on stderr where the token was made.
 Prints only the token; with --json, { developerId, email, token }. The token is shown once.`,
   options: { developer: { type: 'string' } },
   async run({ values, env, out }) {
@@ -37,28 +40,30 @@ Prints only the token; with --json, { developerId, email, token }. The token is 
     if (!email.success) throw usageError(`--developer ${email.error.issues[0].message}.`);
 
     const config = configFrom(env);
-    const { isMemoryDataDir } = await import('../../db/pglite.js');
-    if (!config.databaseUrl && !isMemoryDataDir(config.dataDir)) {
+    const target = await databaseTargetOf(config, env);
+    let created: CreatedToken;
+    if (target.kind === 'server') {
       const { BOOTSTRAP_PATH } = await import('../../rest/dev-bootstrap.js');
-      const created = await throughRunningServer<CreatedToken>(config.dataDir, BOOTSTRAP_PATH, { developer: email.data });
-      if (created && typeof created.token !== 'string') throw new CliError('bootstrap_unavailable', 'the server answered without a token.');
-      if (created) return out.result(created, created.token);
-    }
-
-    const created = await withServices(config, services => services.principals.createDeveloperToken(email.data));
+      created = await postBootstrap<CreatedToken>(target, BOOTSTRAP_PATH, { developer: email.data });
+      if (typeof created.token !== 'string') throw new CliError('bootstrap_unavailable', 'the server answered without a token.');
+    } else created = await withServices(config, services => services.principals.createDeveloperToken(email.data));
+    noteDatabaseTarget(out, target, env, `developer token for ${created.email} created`);
     out.result(created, created.token);
   },
 };
 
+/** Where a database command writes (target.ts), with the running server found through DATA_DIR's lock. */
+export async function databaseTargetOf(config: Config, env: NodeJS.ProcessEnv): Promise<DatabaseTarget> {
+  const { isMemoryDataDir } = await import('../../db/pglite.js');
+  return databaseTarget(config, env, runningServer, isMemoryDataDir);
+}
+
 /**
- * POSTs `body` to a bootstrap route (`/dev/bootstrap/*`) of the server holding `dataDir`, with the
- * secret it keeps there; null when no live process holds it (the caller opens the database itself).
+ * The live server holding `dataDir` and its URL, waiting for one that is still starting to listen;
+ * null when no live process holds it (the command opens the database itself).
  */
-export async function throughRunningServer<T>(dataDir: string, route: string, body: Record<string, unknown>): Promise<T | null> {
-  const [{ dataDirHolder }, { BOOTSTRAP_SECRET_FILE, BOOTSTRAP_SECRET_HEADER }] = await Promise.all([
-    import('../../db/data-dir-lock.js'),
-    import('../../rest/dev-bootstrap.js'),
-  ]);
+async function runningServer(dataDir: string): Promise<{ pid: number; url: string } | null> {
+  const { dataDirHolder } = await import('../../db/data-dir-lock.js');
   let holder = await dataDirHolder(dataDir);
   // A server that is still starting (migrating) records its URL once it listens.
   for (const deadline = Date.now() + STARTING_SERVER_WAIT_MS; holder && !holder.url && Date.now() < deadline; ) {
@@ -66,45 +71,53 @@ export async function throughRunningServer<T>(dataDir: string, route: string, bo
     holder = await dataDirHolder(dataDir);
   }
   if (!holder) return null;
-  const who = `pid ${holder.pid}${holder.command ? ` (gatehouse ${holder.command})` : ''}`;
   if (!holder.url) {
+    const who = `pid ${holder.pid}${holder.command ? ` (gatehouse ${holder.command})` : ''}`;
     throw new CliError(
       'data_dir_in_use',
       `DATA_DIR ${dataDir} is in use by ${who}, which serves no HTTP. Wait for it to finish or stop it (kill ${holder.pid}), then retry.`,
     );
   }
+  return { pid: holder.pid, url: holder.url };
+}
+
+/** POSTs `body` to a bootstrap route (`/dev/bootstrap/*`) of the server holding DATA_DIR, with the secret it keeps there. */
+export async function postBootstrap<T>(
+  server: { url: string; pid: number; dataDir: string },
+  route: string,
+  body: Record<string, unknown>,
+): Promise<T> {
+  const { BOOTSTRAP_SECRET_FILE, BOOTSTRAP_SECRET_HEADER } = await import('../../rest/dev-bootstrap.js');
+  const who = `the server at ${server.url} (pid ${server.pid})`;
   let secret: string;
   try {
-    secret = (await readFile(path.join(dataDir, BOOTSTRAP_SECRET_FILE), 'utf8')).trim();
+    secret = (await readFile(path.join(server.dataDir, BOOTSTRAP_SECRET_FILE), 'utf8')).trim();
   } catch (error) {
     throw new CliError(
       'bootstrap_unavailable',
-      `the server holding DATA_DIR ${dataDir} (${who}) left no ${BOOTSTRAP_SECRET_FILE} there (${(error as NodeJS.ErrnoException).code}). Run this command as the user that runs the server.`,
+      `${who} holds DATA_DIR ${server.dataDir} but left no ${BOOTSTRAP_SECRET_FILE} there (${(error as NodeJS.ErrnoException).code}). Run this command as the user that runs the server.`,
     );
   }
   let response: Response;
   try {
-    response = await fetch(`${holder.url}${route}`, {
+    response = await fetch(`${server.url}${route}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [BOOTSTRAP_SECRET_HEADER]: secret },
       body: JSON.stringify(body),
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
-    throw new CliError('unreachable', `DATA_DIR ${dataDir} is held by ${who}, but its server at ${holder.url} does not answer (${cause}).`);
+    throw new CliError('unreachable', `DATA_DIR ${server.dataDir} is held by ${who}, but it does not answer (${cause}).`);
   }
   const answer = (await response.json().catch(() => ({}))) as T & { error?: string; message?: string };
   if (!response.ok) {
-    throw new CliError(answer.error ?? `http_${response.status}`, answer.message ?? `the server at ${holder.url} answered ${response.status}.`);
+    throw new CliError(answer.error ?? `http_${response.status}`, answer.message ?? `${who} answered ${response.status}.`);
   }
   return answer;
 }
 
 /** The services over the configured database, opened by this process (no server holds it); closed after `fn`. */
-export async function withServices<T>(
-  config: import('../../config.js').Config,
-  fn: (services: import('../../services/index.js').Services) => Promise<T>,
-): Promise<T> {
+export async function withServices<T>(config: Config, fn: (services: import('../../services/index.js').Services) => Promise<T>): Promise<T> {
   const [{ openDatabase }, { createServices }, { EventBus }] = await Promise.all([
     import('../../db/database.js'),
     import('../../services/index.js'),

@@ -26,7 +26,7 @@ ${API_ENV_HELP}`,
   async run({ values, env, out }) {
     const appId = requireString(values, 'app');
     const body = { name: requireString(values, 'user'), env: requireString(values, 'env') };
-    const session = await createApiClient(env).request<TestSession>('POST', `/dev/apps/${encodeURIComponent(appId)}/test-users`, body);
+    const session = await createApiClient(env, out).request<TestSession>('POST', `/dev/apps/${encodeURIComponent(appId)}/test-users`, body);
     out.result(session, session.token);
   },
 };

@@ -112,7 +112,8 @@ export function createProviderClient(options: ProviderClientOptions) {
   });
 
   async function adminCall(what: string, method: string, path: string, challenge: string, body?: unknown) {
-    const url = `${admin(path)}?consent_challenge=${encodeURIComponent(challenge)}`;
+    // URLSearchParams, not encodeURIComponent: it cannot throw on text that is not well formed.
+    const url = `${admin(path)}?${new URLSearchParams({ consent_challenge: challenge })}`;
     const res = await call(what, url, { method, headers: adminHeaders(), body: body === undefined ? undefined : JSON.stringify(body) });
     if (res.status === 404) throw new AppError('consent_request_not_found', 404, 'No consent request with this challenge (unknown or expired).');
     if (res.status === 410) throw new AppError('consent_request_handled', 410, 'This consent request was already handled.');

@@ -10,7 +10,9 @@
  * true); an allowed `alg` with a key the key set picked for it; `typ` (`application/` prefix and
  * case ignored); then the payload a JSON object, `iss` equal, `aud` equal or containing, `sub`,
  * `exp` required, and the numeric dates: `exp` after now, `nbf` (if any) not after now, `iat` (if
- * any) a number. No clock tolerance.
+ * any) a number. No clock tolerance. The claims are checked before the key is asked for, so a
+ * forged or stale token is refused without the key set fetching the provider's keys; a token is
+ * accepted only once its signature verifies too.
  */
 import { KeyObject, constants, verify } from 'node:crypto';
 import { errors as joseErrors, type JWTVerifyGetKey } from 'jose';
@@ -85,16 +87,6 @@ export async function verifyAccessTokenJwt(token: string, options: VerifyOptions
   if (typeof alg !== 'string' || !Object.hasOwn(ALGORITHMS, alg))
     throw new joseErrors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
 
-  const key = asKeyObject(await options.getKey(header as Parameters<JWTVerifyGetKey>[0], { payload: encodedPayload, signature: encodedSignature }));
-  let valid: boolean;
-  try {
-    valid = ALGORITHMS[alg](Buffer.from(`${encodedHeader}.${encodedPayload}`, 'ascii'), key, Buffer.from(encodedSignature, 'base64url'));
-  } catch {
-    // A key of another type than the algorithm's, or a malformed signature.
-    valid = false;
-  }
-  if (!valid) throw new joseErrors.JWSSignatureVerificationFailed();
-
   const payload = decodeObject(encodedPayload, () => new joseErrors.JWTInvalid('JWT Claims Set must be a top-level JSON object'));
   const claim = (reason: string, name: string) => new joseErrors.JWTClaimValidationFailed(reason, payload, name, 'check_failed');
   if (typeof header.typ !== 'string' || normalizeTyp(header.typ) !== normalizeTyp(options.typ))
@@ -111,5 +103,17 @@ export async function verifyAccessTokenJwt(token: string, options: VerifyOptions
   }
   if (typeof payload.exp !== 'number') throw claim('"exp" claim must be a number', 'exp');
   if (payload.exp <= options.now) throw new joseErrors.JWTExpired('"exp" claim timestamp check failed', payload, 'exp', 'check_failed');
+
+  // The key last: a token whose claims already fail never makes the key set fetch the provider's keys.
+  const key = asKeyObject(await options.getKey(header as Parameters<JWTVerifyGetKey>[0], { payload: encodedPayload, signature: encodedSignature }));
+  let valid: boolean;
+  try {
+    valid = ALGORITHMS[alg](Buffer.from(`${encodedHeader}.${encodedPayload}`, 'ascii'), key, Buffer.from(encodedSignature, 'base64url'));
+  } catch {
+    // A key of another type than the algorithm's, or a malformed signature.
+    valid = false;
+  }
+  if (!valid) throw new joseErrors.JWSSignatureVerificationFailed();
+
   return payload as AccessTokenClaims;
 }

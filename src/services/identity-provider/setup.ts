@@ -9,7 +9,8 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { IDP_ROUTES } from '../../idp/routes.js';
 import { createProviderClient, discoveredEndpoints, type ProviderClient } from './client.js';
-import type { JwtAccessTokens } from './token-validator.js';
+import { embeddedAccessTokenShape } from '../../idp/token-format.js';
+import { BEARER_TOKEN_SHAPE, type JwtAccessTokens } from './token-validator.js';
 
 export const EMBEDDED_MOUNT = '/idp';
 export const EMBEDDED_GATEWAY_CLIENT_ID = 'gatehouse-gateway';
@@ -26,6 +27,8 @@ export interface ProviderSetup {
   client: ProviderClient;
   /** Where JWT access tokens are verified locally; null: every token is introspected (or userinfo). */
   jwt: JwtAccessTokens | null;
+  /** What an access token of this provider can look like: anything else is refused without asking it. */
+  tokenShape: RegExp;
   /** Set when the embedded provider is the issuer; the server mounts it. */
   embedded: EmbeddedProviderSettings | null;
   /** The embedded provider's server-to-server base; the server sets it once it listens. */
@@ -38,6 +41,7 @@ export function providerSetup(config: Config, fetchImpl: typeof fetch = (...args
     return {
       embedded: null,
       jwt: null,
+      tokenShape: BEARER_TOKEN_SHAPE,
       setBackchannel: () => undefined,
       client: createProviderClient({
         endpoints: discoveredEndpoints(auth.issuer, auth.adminUrl, fetchImpl),
@@ -55,6 +59,7 @@ export function providerSetup(config: Config, fetchImpl: typeof fetch = (...args
     return {
       embedded: null,
       jwt: null,
+      tokenShape: BEARER_TOKEN_SHAPE,
       setBackchannel: () => undefined,
       client: createProviderClient({
         endpoints: async () => {
@@ -77,6 +82,7 @@ export function providerSetup(config: Config, fetchImpl: typeof fetch = (...args
     jwt: embedded.jwtAccessTokens
       ? { jwksUri: () => `${base()}${IDP_ROUTES.jwks}`, issuer, audience: embedded.jwtAccessTokens.audience, fetch: fetchImpl }
       : null,
+    tokenShape: embeddedAccessTokenShape(!!embedded.jwtAccessTokens),
     setBackchannel: origin => {
       backchannel = origin.replace(/\/$/, '');
     },

@@ -12,6 +12,9 @@
  *   lifetimes short.
  * - Anything else: introspection (RFC 7662) with the gateway's credential, which names the OAuth
  *   client (so the app is known); without one, userinfo, which proves only the user.
+ * Before either, a string that cannot be one of the provider's tokens (`tokenShape`: the embedded
+ * provider's exact shape, else RFC 6750's token characters) is refused without a call: a garbage
+ * cookie is a 401 however loaded the provider is.
  */
 import { hash } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, errors as joseErrors, type JWTVerifyGetKey } from 'jose';
@@ -55,12 +58,17 @@ const TOKEN_FAULTS = new Set([
   'ERR_JOSE_NOT_SUPPORTED',
 ]);
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+/** RFC 6750 §2.1 `b64token`: what any bearer token is made of, whoever issued it. */
+export const BEARER_TOKEN_SHAPE = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** Introspection's answer for a token the provider does not issue (oidc-provider: a JWT it cannot introspect): not a token. */
+const NOT_A_TOKEN = new Set(['unsupported_token_type']);
 
 export function createTokenValidator(
   provider: Pick<ProviderClient, 'introspect' | 'userinfo' | 'introspectionConfigured'>,
   now: () => Date,
-  options: { jwt?: JwtAccessTokens | null } = {},
+  options: { jwt?: JwtAccessTokens | null; tokenShape?: RegExp } = {},
 ) {
+  const tokenShape = options.tokenShape ?? BEARER_TOKEN_SHAPE;
   // A refused token is cached too (null); an upstream failure is not.
   const cache = new Cache<TokenInfo | null>({ ttlMs: VALIDATION_CACHE_MS, max: CACHE_LIMIT, now: () => now().getTime() });
   const jwt = options.jwt ?? null;
@@ -98,7 +106,13 @@ export function createTokenValidator(
   async function upstream(token: string, key: string): Promise<TokenInfo | null> {
     if (jwt && JWT_SHAPE.test(token)) return ended.get(key) ? null : verifyJwt(token);
     if (provider.introspectionConfigured) {
-      const result = await provider.introspect(token);
+      let result: Awaited<ReturnType<typeof provider.introspect>>;
+      try {
+        result = await provider.introspect(token);
+      } catch (error) {
+        if (error instanceof ProviderError && NOT_A_TOKEN.has(error.code)) return null;
+        throw error;
+      }
       if (!result.active || typeof result.sub !== 'string' || !result.sub) return null;
       const expiresAt = typeof result.exp === 'number' ? result.exp * 1000 : null;
       return { sub: result.sub, source: 'introspection', clientId: result.client_id ?? null, expiresAt };
@@ -117,7 +131,8 @@ export function createTokenValidator(
 
     /** The token's subject and client, or null when the provider refuses it or it expired. */
     async validate(token: string): Promise<TokenInfo | null> {
-      if (!token || token.length > 4096) return null;
+      // Decided here, without the provider: a string that cannot be one of its tokens.
+      if (!token || token.length > 4096 || !tokenShape.test(token)) return null;
       const key = keyOf(token);
       const info = await cache.getOrLoad(key, () => upstream(token, key));
       if (info?.expiresAt != null && info.expiresAt <= now().getTime()) return null;
