@@ -85,9 +85,11 @@ export function drainWithin(req: IncomingMessage, res: ServerResponse, limits: D
       drained += chunk.length;
       if (drained > limits.maxBytes) close();
     };
+    // The socket outlives the request (keep-alive): whichever ends the drain takes both listeners off.
     const stop = () => {
       clearTimeout(timer);
-      req.off('data', onData);
+      req.off('data', onData).off('end', stop);
+      socket.off('close', stop);
     };
     // Whoever read part of it is done (a body over its limit), and may have paused it or left a
     // reader waiting on 'readable': the rest flows here, counted and not kept.

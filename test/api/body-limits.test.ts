@@ -223,6 +223,23 @@ describe('MAX_BODY_BYTES: one limit on the bytes actually read', () => {
     connection.close();
   });
 
+  it('drains many early-answered bodies on one kept-alive connection without piling listeners on its socket', async () => {
+    const accepted = new Promise<Socket>(resolve => ctx.app.server.once('connection', resolve));
+    const connection = await Connection.open(ctx);
+    const socket = await accepted;
+    const before = socket.listenerCount('close');
+    for (let i = 0; i < 15; i++) {
+      // A token that cannot be one: answered 401 on the headers, before any of the body is read;
+      // the body follows the answer, so the drain takes it and the connection serves the next request.
+      connection.head('POST', '/v1/resources', 'not-a-token', { ...json, 'content-length': 64 });
+      expect(await connection.answer()).toMatchObject({ status: 401 });
+      connection.write(' '.repeat(64));
+    }
+    expect((await stillServes(connection, s.users.alice.token))?.status).toBe(200);
+    expect(socket.listenerCount('close')).toBeLessThanOrEqual(before + 1);
+    connection.close();
+  });
+
   it('keeps GET /graphql working', async () => {
     const res = await s.users.alice.get(`/graphql?query=${encodeURIComponent('{ me { id } }')}`);
     expect(res).toMatchObject({ status: 200, body: { data: { me: { id: s.users.alice.id } } } });
