@@ -2,10 +2,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { gatewayHostProblem } from './domain/app-urls.js';
-import { DEFAULT_DRAIN_LIMITS, DEFAULT_MAX_BODY_BYTES, type DrainLimits } from './lib/body.js';
+import { gatewayHostProblem } from './apps/app-urls.rules.js';
+import { DEFAULT_DRAIN_LIMITS, DEFAULT_MAX_BODY_BYTES, type DrainLimits } from './http/body.js';
 import { DATABASE_DEFAULTS } from './db/busy.js';
-import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './realtime/limits.js';
+import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './feeds/feed-limits.rules.js';
 
 /** Defaults of the quotas per person and app (docs/api.md §9.6). */
 export const QUOTA_DEFAULTS: QuotaConfig = { resourcesPerPerson: 1000, agentsPerPerson: 20, profileLookupsPerMinute: 60 };
@@ -188,7 +188,7 @@ export interface Config {
   database: { poolSize: number; transactionMaxWaitMs: number; transactionTimeoutMs: number };
   feeds: FeedLimits;
   quotas: QuotaConfig;
-  /** rowsLive subscriptions per resource on this process (src/services/rows-live.ts). */
+  /** rowsLive subscriptions per resource on this process (src/rows/rows-live.service.ts). */
   rowsLive: { maxPerResource: number };
   auth: AuthConfig;
   files: FilesConfig;

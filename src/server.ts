@@ -10,38 +10,38 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createServerAdapter } from '@whatwg-node/server';
 import { type DocumentNode, Kind } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { createCors } from './auth/cors.js';
-import { useCsrfForMutations } from './auth/csrf.js';
-import { dashboardUserOf } from './auth/dashboard-session.js';
-import { createGatewayAuth } from './auth/gateway-setup.js';
-import { type Mount, type RequestContext, apiPathOf } from './auth/request-context.js';
-import { type Incoming, answerClientError, createNodeEdge, fetchIncoming } from './lib/node-edge.js';
-import { type ResolvedAuth, resolveCaller } from './auth/resolve-caller.js';
+import { createCors } from './http/cors.js';
+import { useCsrfForMutations } from './http/csrf.js';
+import { dashboardUserOf } from './gateway-auth/dashboard-session.http.js';
+import { createGatewayAuth } from './gateway-auth/gateway-setup.http.js';
+import { type Mount, type RequestContext, apiPathOf } from './http/request-context.js';
+import { type Incoming, answerClientError, createNodeEdge, fetchIncoming } from './http/node-edge.js';
+import { type ResolvedAuth, resolveCaller } from './gateway-auth/resolve-caller.http.js';
 import { type Config, databaseOptionsOf } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { type Party, withParty } from './db/fair-queue.js';
-import type { Caller } from './domain/caller.js';
-import { addressKey } from './lib/client-ip.js';
+import type { Caller } from './core/caller.rules.js';
+import { addressKey } from './http/client-ip.js';
 import type { Context } from './graphql/builder.js';
-import { graphqlErrorResponse, graphqlRefusal, maskError, restError, useCodedValidationErrors } from './error-responses.js';
+import { graphqlErrorResponse, graphqlRefusal, maskError, restError, useCodedValidationErrors } from './http/error-responses.js';
 import { AppError } from './errors.js';
 import { boundedParseCache, graphqlLimitPlugins, rowBudgetCheck } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
-import { EventBus } from './realtime/event-bus.js';
-import { defaultRedisNamespace } from './realtime/redis-bus.js';
-import { sharedSubscribe } from './realtime/shared-subscribe.js';
-import { useSseLimits } from './realtime/sse-limits.js';
-import { attachWebSocketFeeds } from './realtime/websocket.js';
-import { GRAPHIQL_PAGE_HEADERS, graphiqlOptions } from './rest/graphiql.js';
-import { openApiDocument } from './rest/openapi.js';
-import { routes } from './rest/routes.js';
-import { createSdkScript } from './rest/sdk-script.js';
-import { createDevBootstrap } from './rest/dev-bootstrap.js';
-import { createFileRoutes } from './rest/files.js';
-import { createGraphqlFastPath } from './rest/graphql-fast-path.js';
-import { healthAnswer } from './rest/health.js';
-import { landingPage } from './rest/landing-page.js';
-import { type PipelineServerContext, createRestShim } from './rest/shim.js';
+import { EventBus } from './bus/event-bus.js';
+import { defaultRedisNamespace } from './bus/redis-bus.js';
+import { sharedSubscribe } from './feeds/shared-subscribe.service.js';
+import { useSseLimits } from './feeds/sse-limits.graphql.js';
+import { attachWebSocketFeeds } from './feeds/websocket.routes.js';
+import { GRAPHIQL_PAGE_HEADERS, graphiqlOptions } from './http/graphiql.js';
+import { openApiDocument } from './http/openapi.js';
+import { routes } from './http/rest-routes.js';
+import { createSdkScript } from './http/sdk-script.js';
+import { createDevBootstrap } from './apps/dev-bootstrap.routes.js';
+import { createFileRoutes } from './files/files.routes.js';
+import { createGraphqlFastPath } from './http/graphql-fast-path.js';
+import { healthAnswer } from './http/health.js';
+import { landingPage } from './http/landing-page.js';
+import { type PipelineServerContext, createRestShim } from './http/rest-shim.js';
 import {
   assertNoNulInOperation,
   continueOnFirstRead,
@@ -50,10 +50,10 @@ import {
   readNodeBody,
   readRequestBody,
   unusableTarget,
-} from './lib/body.js';
-import { type HeaderReader, json } from './lib/http.js';
+} from './http/body.js';
+import { type HeaderReader, json } from './http/responses.js';
 import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
-import { createServices, type Services } from './services/index.js';
+import { createServices, type Services } from './services.js';
 
 export interface AppOptions {
   config: Config;
@@ -111,7 +111,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   const corsPolicy = createCors({ services, config });
   // `gatehouse dev-token create` while this process holds DATA_DIR (loopback + a secret file).
   const devBootstrap = createDevBootstrap({ services, config });
-  // Files stream raw bytes, so they are served beside the route table (src/rest/files.ts).
+  // Files stream raw bytes, so they are served beside the route table (src/files/files.routes.ts).
   const fileRoutes = createFileRoutes(services);
   const sdkScript = createSdkScript();
 
@@ -135,7 +135,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     // Loaded on the first page view: its inlined assets are megabytes a production process never needs.
     renderGraphiQL: async options => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
-    // CORS is the gateway's policy (src/auth/cors.ts), not Yoga's reflect-any-origin default.
+    // CORS is the gateway's policy (src/http/cors.ts), not Yoga's reflect-any-origin default.
     cors: false,
     logging: yogaLogger,
     maskedErrors: { maskError },
@@ -143,7 +143,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     // The pipeline's one body reader has already read the body under MAX_BODY_BYTES: Yoga's own
     // limit would pipe it through a second counting stream (about half of a small query's CPU).
     maxRequestBodySize: false,
-    // Sockets resolve their caller once, at connection time (src/realtime/websocket.ts).
+    // Sockets resolve their caller once, at connection time (src/feeds/websocket.routes.ts).
     context: initial =>
       'caller' in initial ? { services, caller: (initial.caller as Context['caller']) ?? null } : contextFor(initial.requestContext, initial.auth),
     plugins: [
@@ -157,7 +157,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       // graphql-jit hands subscription resolvers the variables instead of their arguments, so
       // subscriptions run on graphql-js, sharing each event's result across subscribers.
       useSharedSubscribe,
-      // SSE streams per principal and in all, as sockets are bounded (src/realtime/sse-limits.ts).
+      // SSE streams per principal and in all, as sockets are bounded (src/feeds/sse-limits.graphql.ts).
       useSseLimits(config.feeds),
       useCsrfForMutations(),
     ],
@@ -210,11 +210,11 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     if (path === '/graphql') return graphql(context);
     if (devBootstrap.handles(path)) return devBootstrap.handle(context);
     if (path === '/healthz') return healthAnswer(ready, db.kind, bus.health());
-    // Where a new user lands: what this server offers and the next command (src/rest/landing-page.ts).
+    // Where a new user lands: what this server offers and the next command (src/http/landing-page.ts).
     if (path === '/' && (method === 'GET' || method === 'HEAD')) return landingPage(context.headers, { graphiql: config.nodeEnv !== 'production' });
-    // The REST contract (OpenAPI 3.1, generated from the route table: src/rest/openapi.ts).
+    // The REST contract (OpenAPI 3.1, generated from the route table: src/http/openapi.ts).
     if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return json(200, openApiDocument());
-    // The client SDK as a module script (src/rest/sdk-script.ts).
+    // The client SDK as a module script (src/http/sdk-script.ts).
     if (sdkScript.handles(path)) return sdkScript.handle(context);
     if (fileRoutes.handles(path)) return fileRoutes.handle(context);
     const found = rest.match(method, path);
@@ -270,7 +270,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   }
 
   // Everything a fetch-style handler serves (Yoga, the gateway, files, the provider) comes through
-  // the adapter; the route table's reads are served on node's own objects (src/lib/node-edge.ts).
+  // the adapter; the route table's reads are served on node's own objects (src/http/node-edge.ts).
   const adapter = createServerAdapter<EdgeContext>((request, edge) => {
     const incoming = fetchIncoming(request);
     return incoming ? respond(incoming, edge) : restError(unusableTarget());
@@ -303,7 +303,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   }
 
   const serve = (req: IncomingMessage, res: ServerResponse) => {
-    // A response sent before its body arrived drains the rest, within bounds (src/lib/body.ts).
+    // A response sent before its body arrived drains the rest, within bounds (src/http/body.ts).
     drainWithin(req, res, config.drain);
     nodeEdge.serve(req, res);
   };
@@ -469,7 +469,7 @@ function partyOf(caller: Caller): string {
   return caller.type === 'principal' ? `person:${caller.principal.ownerId ?? caller.principal.id}` : `developer:${caller.developerId}`;
 }
 
-/** The streaming file routes (src/rest/files.ts), here and on hosted app origins. */
+/** The streaming file routes (src/files/files.routes.ts), here and on hosted app origins. */
 const FILE_ROUTE = /^(?:\/_osg)?\/v1\/files\//;
 
 async function* emptyBody(): AsyncIterable<Uint8Array> {}

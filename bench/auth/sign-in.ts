@@ -2,10 +2,10 @@
  * A person signing in through the gateway and the embedded provider over HTTP, as a browser does:
  * GET /auth/authorize (PKCE S256) -> the provider's sign-up form -> the consent screen's JSON API
  * (POST /auth/consent/accept) -> redirects to the app's redirect URI -> POST /auth/token. The
- * same steps as test/auth/harness.ts, without vitest (which that file imports).
+ * same steps as test/gateway-auth/harness.ts, without vitest (which that file imports).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Browser, type BrowserResponse } from '../../test/auth/browser.js';
+import { Browser, type BrowserResponse } from '../../test/gateway-auth/browser.js';
 
 /** The gateway's CSRF header: its state-changing auth routes refuse requests without it. */
 const CSRF = { 'x-service-csrf': '1' };

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import type { PrincipalCaller } from '../../src/domain/caller.js';
+import type { PrincipalCaller } from '../../src/core/caller.rules.js';
 import { startGatehouse } from './gatehouse-child.js';
 import { announce, main } from './lifecycle.js';
 import { ROWS_BENCH_SCHEMA } from './rows-schema.js';

@@ -14,9 +14,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import type { PrincipalCaller } from '../../src/domain/caller.js';
+import type { PrincipalCaller } from '../../src/core/caller.rules.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
-import type { Services } from '../../src/services/index.js';
+import type { Services } from '../../src/services.js';
 import { startGatehouse } from './gatehouse-child.js';
 import { BENCH_SCHEMA, type User, client, mapLimit } from './gatehouse-seed.js';
 import { ROWS_BENCH_SCHEMA } from './rows-schema.js';
@@ -225,7 +225,7 @@ main(async () => {
 
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of the reads the benchmark loads. The row store explains its own
- * SQL; the resource and roster reads are copies of src/services/resources.ts and membership.ts
+ * SQL; the resource and roster reads are copies of src/membership/resources.service.ts and membership.service.ts
  * as of this file (they may drift while those are rewritten: compare before trusting a plan).
  */
 async function explainHotReads(

@@ -3,7 +3,7 @@
  * developer token (in process) -> app -> dev deployment -> test users -> resources, all over HTTP.
  */
 import { randomBytes } from 'node:crypto';
-import type { Services } from '../../src/services/index.js';
+import type { Services } from '../../src/services.js';
 import { TEST_SCHEMA } from '../../test/helpers/app.js';
 
 /** The API tests' room type: members-only by default, any visibility allowed. */

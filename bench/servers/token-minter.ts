@@ -4,7 +4,7 @@
  * refresh token and an ID token besides the access token, ~10 ms of CPU each).
  *
  * A twin of the embedded provider in the server child: `createIdentityProvider` with the options
- * the gateway gives its own (src/auth/gateway-setup.ts), so the same signing key (stored in the
+ * the gateway gives its own (src/gateway-auth/gateway-setup.http.ts), so the same signing key (stored in the
  * database), issuer, resource-server format and lifetimes. For the reader's real grant (from a
  * sign-in over HTTP) it makes access tokens with the provider's own AccessToken model, as the
  * refresh_token grant does at its end (oidc-provider's grants/refresh_token.js): a JWT is signed
@@ -16,9 +16,9 @@
  */
 import { createServer } from 'node:http';
 import type { Config } from '../../src/config.js';
-import { createIdentityProvider } from '../../src/idp/provider.js';
-import { GATEWAY_CALLBACK_PATH } from '../../src/idp/adapter.js';
-import type { Services } from '../../src/services/index.js';
+import { createIdentityProvider } from '../../src/identity-provider/provider.js';
+import { GATEWAY_CALLBACK_PATH } from '../../src/identity-provider/adapter.js';
+import type { Services } from '../../src/services.js';
 import { listen, sendJson } from './lifecycle.js';
 
 export interface Minter {

@@ -4,7 +4,7 @@ import { buildPackage } from '../../scripts/build-package.mjs';
 await buildPackage({
   packageDir: import.meta.dirname,
   entry: 'src/schema/index.ts',
-  // The schema IR names the domain's roles and visibilities (src/domain), bundled in with it.
+  // The schema IR names the roles and visibilities (src/core/roles.rules.ts, src/membership/visibility.rules.ts), bundled in with it.
   typesRoot: 'src',
   // Pure: no host API at all.
   lib: ['ES2023'],

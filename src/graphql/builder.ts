@@ -3,8 +3,8 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
-import type { Caller } from '../domain/caller.js';
-import type { Services } from '../services/index.js';
+import type { Caller } from '../core/caller.rules.js';
+import type { Services } from '../services.js';
 
 export interface Context {
   services: Services;

@@ -2,8 +2,8 @@
 import { GraphQLError, Kind } from 'graphql';
 import { z } from 'zod';
 import { parseInput } from '../errors.js';
-import { ROLES } from '../domain/roles.js';
-import { VISIBILITY_NAMES } from '../domain/visibility.js';
+import { ROLES } from '../core/roles.rules.js';
+import { VISIBILITY_NAMES } from '../membership/visibility.rules.js';
 import { builder } from './builder.js';
 
 builder.scalarType('DateTime', {

@@ -44,7 +44,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import { type OperationRows, operationRows } from './row-budget.js';
 import { LRUCache } from 'lru-cache';
-import { graphqlRefusal } from '../error-responses.js';
+import { graphqlRefusal } from '../http/error-responses.js';
 import { AppError } from '../errors.js';
 
 /** The limits, one named setting each. The stored REST operations fit them (test/api/graphql-limits.test.ts). */

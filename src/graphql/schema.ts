@@ -1,19 +1,19 @@
-/** Imports every area module (each registers on the builder) and builds the schema once. */
+/** Imports every feature's GraphQL module (each registers on the builder) and builds the schema once. */
 import { builder } from './builder.js';
 import './common.js';
-import './resources.js';
-import './members.js';
-import './invite-links.js';
-import './principals.js';
-import './users.js';
-import './apps.js';
-import './feeds.js';
-import './account.js';
-import './rooms.js';
-import './rows.js';
-import './files.js';
-import './billing.js';
-import './dashboard.js';
+import '../membership/resources.graphql.js';
+import '../membership/members.graphql.js';
+import '../membership/invite-links.graphql.js';
+import '../principals/principals.graphql.js';
+import '../principals/users.graphql.js';
+import '../apps/apps.graphql.js';
+import '../feeds/feeds.graphql.js';
+import '../principals/account.graphql.js';
+import '../rooms/rooms.graphql.js';
+import '../rows/rows.graphql.js';
+import '../files/files.graphql.js';
+import '../billing/billing.graphql.js';
+import '../membership/dashboard.graphql.js';
 import { assertRowWeights } from './row-budget.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

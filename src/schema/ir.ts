@@ -4,10 +4,10 @@
  * The membership service reads `resources[type].{visibility, defaultRole, grant, static}`, so
  * those shapes must not change without a new `version`.
  */
-import { DEFAULT_GRANT, ROLES, type Role } from '../domain/roles.js';
-import { VISIBILITY_NAMES, type VisibilityName } from '../domain/visibility.js';
+import { DEFAULT_GRANT, ROLES, type Role } from '../core/roles.rules.js';
+import { VISIBILITY_NAMES, type VisibilityName } from '../membership/visibility.rules.js';
 
-/** Role order, default ceilings and visibility names are membership rules; they live in src/domain. */
+/** Role order, default ceilings and visibility names are membership rules; they live in src/core/roles.rules.ts and src/membership/visibility.rules.ts. */
 export const ROLE_NAMES = ROLES;
 export type RoleName = Role;
 export { VISIBILITY_NAMES, type VisibilityName };
@@ -23,8 +23,8 @@ export const ACCESS_RULES = [...ROLE_NAMES, 'creator', 'none'] as const;
 export type AccessRule = (typeof ACCESS_RULES)[number];
 
 /** What a file bucket's `access` names (docs/api.md §13); `unlink` removes a mount. A file rule. */
-export { FILE_ACTIONS, type FileAction } from '../domain/file-rules.js';
-import type { FileAction } from '../domain/file-rules.js';
+export { FILE_ACTIONS, type FileAction } from '../files/files.rules.js';
+import type { FileAction } from '../files/files.rules.js';
 
 export const MEMBER_REMOVE_POLICIES = ['remove', 'hide', 'retain'] as const;
 export type MemberRemovePolicy = (typeof MEMBER_REMOVE_POLICIES)[number];
@@ -55,7 +55,7 @@ export type TimestampColumn = (typeof TIMESTAMP_COLUMNS)[number];
  * `resourceId` says which resource holds it, room placement is a virtual `roomId` that is never a
  * column, and the timestamps exist only through `timestamps()` (docs/api.md §5.5). Who wrote a row
  * reads back as `_creatorId`, a name no column can have, so an app keeps its own `creatorId`.
- * The row store's server fields (src/domain/row-values.ts) are these and `_creatorId`.
+ * The row store's server fields (src/rows/row-values.rules.ts) are these and `_creatorId`.
  */
 export const RESERVED_COLUMNS = ['id', 'resourceId', 'roomId', 'room_id', 'createdAt', 'created_at', 'updatedAt', 'updated_at'] as const;
 

@@ -4,7 +4,7 @@
  * finds, so one run reports all of them.
  */
 import { z } from 'zod';
-import { rank } from '../domain/roles.js';
+import { rank } from '../core/roles.rules.js';
 import {
   type RESERVED_COLUMNS,
   TIMESTAMP_COLUMNS,

@@ -1,6 +1,16 @@
 import { type RulesInput, parseAccessRules } from './access-rules.js';
 import { Draft } from './draft.js';
-import { type AccessAction, type AccessIR, COLUMN_TYPES, type ColumnIR, type ColumnType, type JsonValue, type OwnerDeletePolicy, type TableIR, type TimestampColumn } from './ir.js';
+import {
+  type AccessAction,
+  type AccessIR,
+  COLUMN_TYPES,
+  type ColumnIR,
+  type ColumnType,
+  type JsonValue,
+  type OwnerDeletePolicy,
+  type TableIR,
+  type TimestampColumn,
+} from './ir.js';
 
 /** The column "declared" by a call the builder lacks (`t.string('title')`). */
 const UNKNOWN = '\0unknown';

@@ -90,7 +90,7 @@ export interface LiveKeepAlive {
 
 export const DEFAULT_KEEP_ALIVE = { intervalMs: 10_000, timeoutMs: 5_000 } as const;
 
-/** Close codes of the server (src/realtime/websocket.ts) and graphql-ws that reconnecting cannot fix. */
+/** Close codes of the server (src/feeds/websocket.routes.ts) and graphql-ws that reconnecting cannot fix. */
 const TERMINAL_CLOSES: Record<number, { status: number; code: string; message: string }> = {
   4403: {
     status: 401,

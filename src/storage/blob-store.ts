@@ -1,6 +1,6 @@
 /**
  * Where file bytes live: one small interface, two real backends (the local filesystem under
- * DATA_DIR, S3-compatible object storage). The files service (src/services/files.ts) keeps the
+ * DATA_DIR, S3-compatible object storage). The files service (src/files/files.service.ts) keeps the
  * metadata in the database; a blob is written and made durable before its metadata row commits,
  * and a blob no row names is garbage that `sweep` removes. Keys are opaque `[A-Za-z0-9/_-]` paths
  * the files service makes up; a key is written once and never overwritten (a replacement is a

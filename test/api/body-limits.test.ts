@@ -7,7 +7,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_BODY_BYTES } from '../../src/lib/body.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/http/body.js';
 import { captureLogs, setLogLevel } from '../../src/lib/logger.js';
 import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
 import { filesSeed } from './files.fixture.js';

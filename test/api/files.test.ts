@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_DELETION_CONFIRMATION } from '../../src/domain/lifecycle.js';
+import { ACCOUNT_DELETION_CONFIRMATION } from '../../src/membership/lifecycle.rules.js';
 import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 import { blobKeys, chunked, fileRequest, filesSeed } from './files.fixture.js';
 

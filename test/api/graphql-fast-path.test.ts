@@ -1,5 +1,5 @@
 /**
- * /graphql's fast path (src/rest/graphql-fast-path.ts) answers exactly as Yoga does: every request
+ * /graphql's fast path (src/http/graphql-fast-path.ts) answers exactly as Yoga does: every request
  * below goes to two apps on one database, one with the fast path and one without, and the status,
  * content type and body must be the same, for the requests it serves and the ones it leaves to Yoga.
  */

@@ -70,7 +70,7 @@ describe('App.fetch', () => {
     expect(text).toContain(`"userId":"${bob.id}"`);
     await reader.cancel();
     // Cancelling the body ends the server's side of the stream: the feed stops listening at once,
-    // with no further event on the topic (src/realtime/shared-subscribe.ts).
+    // with no further event on the topic (src/feeds/shared-subscribe.service.ts).
     await expect.poll(() => ctx.app.services.deps.bus.hasListeners(`member:${id}`), { timeout: 5000 }).toBe(false);
     expect(ctx.app.server.listening).toBe(false);
   });

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/secrets.js';
-import type { MembershipEvent } from '../../src/realtime/event-bus.js';
+import type { MembershipEvent } from '../../src/bus/event-bus.js';
 import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 
 const column = { type: 'text', notNull: false, unique: false };
@@ -223,7 +223,7 @@ describe('lifecycle policies', () => {
     const confirm = { confirm: 'delete my account' };
     /**
      * What the dashboard route runs for its signed-in user (test users have no dashboard session;
-     * the route itself is exercised with a real one in test/auth/hosted.test.ts).
+     * the route itself is exercised with a real one in test/gateway-auth/hosted.test.ts).
      */
     const deleteAccount = (user: { id: string }) => ctx.app.services.accountDeletion.deleteAccount(user.id, confirm.confirm);
 

@@ -1,10 +1,10 @@
 /** One structured logger: client errors at debug without stacks; unexpected ones with stack and request id. */
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeError } from '../../src/error-responses.js';
+import { describeError } from '../../src/http/error-responses.js';
 import { captureLogs, logger, setLogLevel, withRequestId } from '../../src/lib/logger.js';
-import { Browser } from '../auth/browser.js';
-import { CSRF, discover, finishAtApp, signInToConsent, startAuthRig, startAuthorization, uniqueEmail } from '../auth/harness.js';
+import { Browser } from '../gateway-auth/browser.js';
+import { CSRF, discover, finishAtApp, signInToConsent, startAuthRig, startAuthorization, uniqueEmail } from '../gateway-auth/harness.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
 
 let ctx: TestContext;

@@ -1,5 +1,5 @@
 /**
- * The route table's reads and POST /graphql are served on node's own objects (src/lib/node-edge.ts);
+ * The route table's reads and POST /graphql are served on node's own objects (src/http/node-edge.ts);
  * everything else, and `App.fetch`, through the fetch adapter. Both edges run one pipeline: the
  * same request gets the same status, body and headers on either, including a client that goes
  * away in the middle of a stream.
@@ -7,7 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeHeaders } from '../../src/lib/node-edge.js';
+import { NodeHeaders } from '../../src/http/node-edge.js';
 import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 import { MEMBERS_LIVE } from '../helpers/feeds.js';
 

@@ -4,7 +4,7 @@
  * a 500 from the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeError } from '../../src/error-responses.js';
+import { describeError } from '../../src/http/error-responses.js';
 import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 import { MEMBERS_LIVE, subscribe } from '../helpers/feeds.js';
 

@@ -1,8 +1,8 @@
 /**
- * Issue #11: the REST contract as OpenAPI 3.1 (src/rest/openapi.ts), served at GET /openapi.json.
+ * Issue #11: the REST contract as OpenAPI 3.1 (src/http/openapi.ts), served at GET /openapi.json.
  * Every row of the route table appears with its request and response shapes and its error codes,
- * and so does every gateway route (src/auth/auth-openapi.ts: the `/auth/*` table of
- * auth-routes.ts, the invite pages, /healthz, the document itself, the provider's discovery
+ * and so does every gateway route (src/gateway-auth/auth.openapi.ts: the `/auth/*` table of
+ * auth.routes.ts, the invite pages, /healthz, the document itself, the provider's discovery
  * pointer); the document is structurally valid 3.1 (no network); and real answers of the
  * in-process server match the documented schemas, so the contract cannot drift from what the
  * server says.
@@ -10,9 +10,9 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commonGatewayErrors, gatewayRouteDocs } from '../../src/auth/auth-openapi.js';
-import { buildOpenApiDocument, commonErrors, ERROR_STATUS } from '../../src/rest/openapi.js';
-import { routes } from '../../src/rest/routes.js';
+import { commonGatewayErrors, gatewayRouteDocs } from '../../src/gateway-auth/auth.openapi.js';
+import { buildOpenApiDocument, commonErrors, ERROR_STATUS } from '../../src/http/openapi.js';
+import { routes } from '../../src/http/rest-routes.js';
 import { type HttpResult, type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 
 type Json = any;
@@ -21,7 +21,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const templateOf = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 const operationOf = (method: string, path: string): Json => doc.paths[templateOf(path)]?.[method.toLowerCase()];
 /** Every operation the document should have: the REST table's and the gateway table's. */
-// The streaming file routes (src/rest/files.ts) are documented beside the tables: GET, PUT and DELETE
+// The streaming file routes (src/files/files.routes.ts) are documented beside the tables: GET, PUT and DELETE
 // of a file, GET of a bucket, for your own buckets and a resource's (test/api/files.test.ts serves each).
 const FILE_OPERATIONS = [
   'GET /v1/files/me/{bucket}',
@@ -44,7 +44,7 @@ const expectedOperations = [
  * source: the table lives inside the factory, and a route added there must be documented here.
  */
 function authRouteTable(): string[] {
-  const source = readFileSync(new URL('../../src/auth/auth-routes.ts', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../../src/gateway-auth/auth.routes.ts', import.meta.url), 'utf8');
   const table = source.slice(
     source.indexOf('const routes = new Map<string, AuthHandler>(['),
     source.indexOf(']);', source.indexOf('const routes = new Map')),
@@ -262,7 +262,7 @@ describe('the file routes', () => {
 describe('the gateway routes', () => {
   const authTable = authRouteTable();
 
-  it('the auth route table is read from src/auth/auth-routes.ts', () => {
+  it('the auth route table is read from src/gateway-auth/auth.routes.ts', () => {
     expect(authTable).toContain('POST /auth/token');
     expect(authTable).toContain('GET /auth/callback');
     expect(authTable.length).toBeGreaterThanOrEqual(11);

@@ -5,7 +5,7 @@
  * Runs on both stores (a handle race is decided by the unique index).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueHandleOnce } from '../../src/services/handles.js';
+import { issueHandleOnce } from '../../src/principals/handles.service.js';
 import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 

@@ -1,10 +1,10 @@
 /**
  * Dashboard resource deletion at the service level (the route and its feeds are covered in
- * test/auth/hosted.test.ts): racing transitions end in some serial order, with nothing left behind.
+ * test/gateway-auth/hosted.test.ts): racing transitions end in some serial order, with nothing left behind.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MembershipEvent } from '../../src/realtime/event-bus.js';
+import type { MembershipEvent } from '../../src/bus/event-bus.js';
 import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 

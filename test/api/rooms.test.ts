@@ -1,7 +1,7 @@
 /** docs/api.md §10: rooms and grants over REST and GraphQL, every rule and error code, and their races. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ROOMS_PER_RESOURCE } from '../../src/services/rooms.js';
+import { MAX_ROOMS_PER_RESOURCE } from '../../src/rooms/rooms.service.js';
 import { type Client, type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 

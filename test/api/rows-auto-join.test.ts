@@ -4,7 +4,7 @@
  * write. Runs on the embedded database and, where reachable, PostgreSQL (the races matter there).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MembershipEvent } from '../../src/realtime/event-bus.js';
+import type { MembershipEvent } from '../../src/bus/event-bus.js';
 import { type TestContext, createResource, startTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { type RowsSeed, db, inResource, mine, rowsSeed } from './rows.fixture.js';

@@ -5,7 +5,7 @@
  * filter change what matches and answer what they changed (docs/api.md §11.1). Both stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RowTable, parseWhere, rowMatches } from '../../src/domain/row-values.js';
+import { type RowTable, parseWhere, rowMatches } from '../../src/rows/row-values.rules.js';
 import { type TestContext, createResource, startTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { ROWS_SCHEMA, type RowsSeed, db, inResource, mine, rowsSeed } from './rows.fixture.js';

@@ -4,7 +4,7 @@
  * them), and the reads that matter are planned on indexes, never a scan of `rows`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PrincipalCaller } from '../../src/domain/caller.js';
+import type { PrincipalCaller } from '../../src/core/caller.rules.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/lib/secrets.js';
 import { type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';

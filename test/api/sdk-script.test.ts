@@ -1,5 +1,5 @@
 /**
- * Issue #25 item 1: the client SDK as a module script from the gateway (src/rest/sdk-script.ts).
+ * Issue #25 item 1: the client SDK as a module script from the gateway (src/http/sdk-script.ts).
  * `/sdk/client.js` redirects to `/sdk/client@<version>.js`, which answers @gatehouse/client's own
  * file as JavaScript, cacheable for good (immutable, an ETag, 304 on a match, gzip when accepted),
  * loadable from any page (CORS `*` on the redirect and the script, no credentials). A version the
@@ -11,8 +11,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestContext } from '../../src/auth/request-context.js';
-import { CLIENT_PACKAGE_DIR, createSdkScript } from '../../src/rest/sdk-script.js';
+import type { RequestContext } from '../../src/http/request-context.js';
+import { CLIENT_PACKAGE_DIR, createSdkScript } from '../../src/http/sdk-script.js';
 import { type TestContext, startTestApp } from '../helpers/app.js';
 
 let ctx: TestContext;

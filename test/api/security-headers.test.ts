@@ -4,7 +4,7 @@
  * a CSP with `frame-ancestors 'none'`, merged into a page's own CSP when it brings one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withFrameAncestors } from '../../src/lib/http.js';
+import { withFrameAncestors } from '../../src/http/responses.js';
 import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
 
 let ctx: TestContext;

@@ -1,6 +1,6 @@
 /** A refused credential says why: missing, unknown (or revoked), or expired; REST and GraphQL alike. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_TOKEN_TTL_MS } from '../../src/services/tokens.js';
+import { TEST_TOKEN_TTL_MS } from '../../src/gateway-auth/tokens.service.js';
 import { sha256 } from '../../src/lib/secrets.js';
 import { type Client, type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
 

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/database.js';
 import { isDatabaseBusy } from '../../src/db/busy.js';
-import { describeError } from '../../src/error-responses.js';
+import { describeError } from '../../src/http/error-responses.js';
 import { type Client, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 import { createPostgresScratchDatabase, pgliteTemplate, postgresTestUrl, type ScratchPostgresDatabase } from '../helpers/db.js';
 

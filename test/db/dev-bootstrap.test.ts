@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { claimedAddresses, isLoopbackAddress } from '../../src/lib/client-ip.js';
+import { claimedAddresses, isLoopbackAddress } from '../../src/http/client-ip.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
 
 describe('claimedAddresses / isLoopbackAddress', () => {

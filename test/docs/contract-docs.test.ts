@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../src/rest/routes.js';
+import { routes } from '../../src/http/rest-routes.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const apiDoc = readFileSync(path.join(root, 'docs/api.md'), 'utf8');

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import { CLIENT_PACKAGE_DIR } from '../../src/rest/sdk-script.js';
+import { CLIENT_PACKAGE_DIR } from '../../src/http/sdk-script.js';
 import { buildApp, type App } from '../../src/server.js';
 import { Client, TEST_SCHEMA } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/db.js';

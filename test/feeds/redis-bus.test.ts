@@ -1,5 +1,5 @@
 /**
- * The event bus over Redis (src/realtime/redis-bus.ts): channels under a namespace per deployment,
+ * The event bus over Redis (src/bus/redis-bus.ts): channels under a namespace per deployment,
  * and a connection that goes away: /healthz says degraded and why, the log says so once and once
  * more when it returns, nothing the bus sends meanwhile ends the process, and afterwards events
  * cross instances again. Redis is reached through a proxy the test cuts and restores.
@@ -8,8 +8,8 @@ import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { captureLogs } from '../../src/lib/logger.js';
-import { EventBus, type MembershipEvent } from '../../src/realtime/event-bus.js';
-import { defaultRedisNamespace, namespacedTarget } from '../../src/realtime/redis-bus.js';
+import { EventBus, type MembershipEvent } from '../../src/bus/event-bus.js';
+import { defaultRedisNamespace, namespacedTarget } from '../../src/bus/redis-bus.js';
 import { createResource, seed, startTestApp, type TestContext } from '../helpers/app.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 7: the live row feed's fan-out (src/services/rows-live.ts). A change is judged
+ * Issue 24 item 7: the live row feed's fan-out (src/rows/rows-live.service.ts). A change is judged
  * once per distinct subscriber and query, the roles it needs are read in one batch whatever the
  * number of subscriptions, the event loop gets turns between batches, and subscriptions per
  * resource are bounded (ROWS_LIVE_MAX_PER_RESOURCE, `too_many_row_feeds`).
@@ -7,14 +7,14 @@
 import { type Client as WsClient, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { ROWS_LIVE_JUDGE_BATCH } from '../../src/services/rows-live.js';
+import { ROWS_LIVE_JUDGE_BATCH } from '../../src/rows/rows-live.service.js';
 import { db, inResource, mine, rowsSeed, type RowsSeed } from '../api/rows.fixture.js';
 import { type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
 import { snapshotOf, subscribe, wsUrl } from '../helpers/feeds.js';
 
 /** Every role lookup the row store and its feed make: one-principal (roomRoles) and batched (roomRolesOf). */
 const lookups = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/services/rooms.js', async importOriginal => {
+vi.mock('../../src/rooms/rooms.service.js', async importOriginal => {
   const actual = await importOriginal<Record<string, (...args: unknown[]) => unknown>>();
   const counted =
     (fn: (...args: unknown[]) => unknown) =>

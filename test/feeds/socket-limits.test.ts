@@ -6,7 +6,7 @@ import { type Client as WsClient, createClient } from 'graphql-ws';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { CLOSE_CODES, TOO_MANY_SUBSCRIPTIONS } from '../../src/realtime/websocket.js';
+import { CLOSE_CODES, TOO_MANY_SUBSCRIPTIONS } from '../../src/feeds/websocket.routes.js';
 import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 import { MEMBERS_LIVE, RESOURCES_LIVE, wsUrl } from '../helpers/feeds.js';
 

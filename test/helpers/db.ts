@@ -202,7 +202,7 @@ let watchingPg = false;
 /**
  * pg 8 warns, once per process, when a query is sent on a client still running one (pg 9 will
  * refuse it). In a transaction that is Prisma sending an `include`'s relation queries at once on
- * its one client (src/services/apps.ts `create`): the suite fails where it first happens, instead of a
+ * its one client (src/apps/apps.service.ts `create`): the suite fails where it first happens, instead of a
  * server printing the warning on PostgreSQL.
  */
 function failOnOverlappingPgQueries(): void {

@@ -1,7 +1,7 @@
 /** A graphql-ws subscriber for tests: collects messages and lets a test await the next ones. */
 import { type Client as WsClient, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import type { EventBus } from '../../src/realtime/event-bus.js';
+import type { EventBus } from '../../src/bus/event-bus.js';
 
 export interface Subscription<T = any> {
   /** Resolves with the next message (data or error), waiting up to `ms`. */
@@ -85,7 +85,7 @@ export const RESOURCES_LIVE = `subscription { resourcesLive { op row { id resour
 
 // ---- waiting for a subscription to attach --------------------------------------------------
 // graphql-ws does not acknowledge a subscribe. A feed listens to its bus topic before its gate
-// check and first event (src/services/feeds.ts), so "the topic has a listener" is the moment a
+// check and first event (src/feeds/feeds.service.ts), so "the topic has a listener" is the moment a
 // change is sure to reach it. The test wraps the bus's listen() to count active listeners per topic.
 
 interface Watch {

@@ -2,14 +2,14 @@
  * gatehouse/client in cookie mode against the sign-in rig (a real gateway and its embedded
  * provider): signIn's PKCE S256 and state, handleRedirectCallback, getSession/getUser/signOut, the
  * CSRF header on every state change, and the refresh-once rule (concurrent 401s share one
- * POST /auth/refresh). The browser is test/auth/browser.ts's cookie jar, handed to the SDK as its fetch.
+ * POST /auth/refresh). The browser is test/gateway-auth/browser.ts's cookie jar, handed to the SDK as its fetch.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, GatehouseError, type KeyValueStorage, pkceChallenge } from '../../src/sdk/index.js';
-import { Browser } from '../auth/browser.js';
+import { Browser } from '../gateway-auth/browser.js';
 import { jarFetch, type Sent } from './jar-fetch.js';
-import { type AuthRig, finishAtApp, type RigApp, signInToConsent, startAuthRig, uniqueEmail } from '../auth/harness.js';
+import { type AuthRig, finishAtApp, type RigApp, signInToConsent, startAuthRig, uniqueEmail } from '../gateway-auth/harness.js';
 
 let rig: AuthRig;
 let app: RigApp;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CLIENT_PACKAGE_DIR } from '../../src/rest/sdk-script.js';
+import { CLIENT_PACKAGE_DIR } from '../../src/http/sdk-script.js';
 import { seed, startTestApp, type TestContext } from '../helpers/app.js';
 
 let ctx: TestContext;

@@ -8,7 +8,7 @@ import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
 import { refusal } from './refusal.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
 import { type RowsSeed, rowsSeed } from '../api/rows.fixture.js';
-import { Browser } from '../auth/browser.js';
+import { Browser } from '../gateway-auth/browser.js';
 import { jarFetch, type Sent } from './jar-fetch.js';
 
 let ctx: TestContext;

@@ -1,5 +1,5 @@
-/** The SDK's fetch over test/auth/browser.ts's cookie jar (host-only cookies, hosted origins by Host header). */
-import type { Browser } from '../auth/browser.js';
+/** The SDK's fetch over test/gateway-auth/browser.ts's cookie jar (host-only cookies, hosted origins by Host header). */
+import type { Browser } from '../gateway-auth/browser.js';
 
 export interface Sent {
   method: string;

@@ -86,7 +86,7 @@ refuses a GATEHOUSE_URL that names another server, as 'dev-token create' does. W
     const target = await databaseTargetOf(config, env);
     let credited: { developerId: string; balanceUsd: string };
     if (target.kind === 'server') {
-      const { WALLET_CREDIT_PATH } = await import('../../rest/dev-bootstrap.js');
+      const { WALLET_CREDIT_PATH } = await import('../../apps/dev-bootstrap.routes.js');
       credited = await postBootstrap(target, WALLET_CREDIT_PATH, { developer, usd });
     } else credited = await withServices(config, services => services.metering.creditDeveloper(developer.toLowerCase(), usd));
     noteDatabaseTarget(out, target, env, `wallet of ${developer} credited`);

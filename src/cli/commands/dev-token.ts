@@ -35,7 +35,7 @@ Prints only the token; with --json, { developerId, email, token }. The token is 
   options: { developer: { type: 'string' } },
   async run({ values, env, out }) {
     // Loaded on demand so the commands that only talk HTTP do not compile the services.
-    const { emailSchema } = await import('../../services/principals.js');
+    const { emailSchema } = await import('../../principals/principals.service.js');
     const email = emailSchema.safeParse(requireString(values, 'developer'));
     if (!email.success) throw usageError(`--developer ${email.error.issues[0].message}.`);
 
@@ -43,7 +43,7 @@ Prints only the token; with --json, { developerId, email, token }. The token is 
     const target = await databaseTargetOf(config, env);
     let created: CreatedToken;
     if (target.kind === 'server') {
-      const { BOOTSTRAP_PATH } = await import('../../rest/dev-bootstrap.js');
+      const { BOOTSTRAP_PATH } = await import('../../apps/dev-bootstrap.routes.js');
       created = await postBootstrap<CreatedToken>(target, BOOTSTRAP_PATH, { developer: email.data });
       if (typeof created.token !== 'string') throw new CliError('bootstrap_unavailable', 'the server answered without a token.');
     } else created = await withServices(config, services => services.principals.createDeveloperToken(email.data));
@@ -87,7 +87,7 @@ export async function postBootstrap<T>(
   route: string,
   body: Record<string, unknown>,
 ): Promise<T> {
-  const { BOOTSTRAP_SECRET_FILE, BOOTSTRAP_SECRET_HEADER } = await import('../../rest/dev-bootstrap.js');
+  const { BOOTSTRAP_SECRET_FILE, BOOTSTRAP_SECRET_HEADER } = await import('../../apps/dev-bootstrap.routes.js');
   const who = `the server at ${server.url} (pid ${server.pid})`;
   let secret: string;
   try {
@@ -117,11 +117,11 @@ export async function postBootstrap<T>(
 }
 
 /** The services over the configured database, opened by this process (no server holds it); closed after `fn`. */
-export async function withServices<T>(config: Config, fn: (services: import('../../services/index.js').Services) => Promise<T>): Promise<T> {
+export async function withServices<T>(config: Config, fn: (services: import('../../services.js').Services) => Promise<T>): Promise<T> {
   const [{ openDatabase }, { createServices }, { EventBus }] = await Promise.all([
     import('../../db/database.js'),
-    import('../../services/index.js'),
-    import('../../realtime/event-bus.js'),
+    import('../../services.js'),
+    import('../../bus/event-bus.js'),
   ]);
   const database = await openDatabase(databaseOptionsOf(config));
   try {

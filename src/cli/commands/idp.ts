@@ -20,7 +20,10 @@ its OAuth clients). Environment (the OIDC_* values are the gateway's own):
 The gateway then sets OIDC_ISSUER, OIDC_ADMIN_URL and OIDC_IDENTITY_URL to the issuer it prints.`,
   async run({ env, out, io }) {
     const config = idpConfigFrom(env);
-    const [{ openDatabase }, { createIdentityProviderServer }] = await Promise.all([import('../../db/database.js'), import('../../idp/server.js')]);
+    const [{ openDatabase }, { createIdentityProviderServer }] = await Promise.all([
+      import('../../db/database.js'),
+      import('../../identity-provider/server.js'),
+    ]);
     const database = await openDatabase({ databaseUrl: config.databaseUrl, migrate: config.migrateOnStart });
     // Without IDP_ISSUER the server derives the issuer from the port it binds (so IDP_PORT=0 works).
     const server = await createIdentityProviderServer({ ...config, issuer: env.IDP_ISSUER ? config.issuer : undefined }, database.prisma);

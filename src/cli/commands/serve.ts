@@ -49,7 +49,7 @@ Stops cleanly on SIGINT or SIGTERM: connections are closed, then the database.`,
     } finally {
       clearInterval(keepAlive);
     }
-    const { entrypoints, entrypointLines } = await import('../../rest/landing-page.js');
+    const { entrypoints, entrypointLines } = await import('../../http/landing-page.js');
     const links = entrypoints(url, { graphiql: config.nodeEnv !== 'production' });
     out.result({ url, ...links }, [`Gatehouse listening on ${url} (${app.database.describe()})`, ...entrypointLines(links)]);
     // Once the REST operations have compiled (a turn each, right after listening): start-up's garbage back to the system.

@@ -1,0 +1,85 @@
+/** Developer surface: apps, deployments of app schemas, test users. */
+import { requireDeveloper } from '../core/caller.rules.js';
+import type { AppView } from './apps.service.js';
+import { LIST_PAGE } from '../core/pages.js';
+import { builder } from '../graphql/builder.js';
+import { wholeListRows } from '../graphql/row-budget.js';
+
+const AppRef = builder.objectRef<AppView>('App').implement({
+  fields: t => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    origins: t.exposeStringList('origins'),
+    clientIds: t.exposeStringList('clientIds'),
+    environments: t.exposeStringList('environments'),
+    createdAt: t.field({ type: 'DateTime', resolve: a => a.createdAt }),
+  }),
+});
+
+const DeploymentRef = builder
+  .objectRef<{ deploymentId: string; appId: string; env: string; version: number; resourceTypes: string[]; tables: string[]; buckets: string[] }>(
+    'Deployment',
+  )
+  .implement({
+    fields: t => ({
+      deploymentId: t.exposeID('deploymentId'),
+      appId: t.exposeID('appId'),
+      env: t.exposeString('env'),
+      version: t.exposeInt('version'),
+      resourceTypes: t.exposeStringList('resourceTypes'),
+      tables: t.exposeStringList('tables'),
+      buckets: t.exposeStringList('buckets', { description: 'File buckets (docs/api.md §13).' }),
+    }),
+  });
+
+const TestUserRef = builder.objectRef<{ user_id: string; token: string; expires_at: string; payer: string; env: string }>('TestUser').implement({
+  description: 'A test-session token for a synthetic user, shown only in this response.',
+  fields: t => ({
+    userId: t.exposeID('user_id'),
+    token: t.exposeString('token'),
+    expiresAt: t.exposeString('expires_at'),
+    payer: t.exposeString('payer'),
+    env: t.exposeString('env'),
+  }),
+});
+
+const CreateAppInput = builder.inputType('CreateAppInput', {
+  fields: t => ({
+    name: t.string({ required: true }),
+    origins: t.stringList(),
+    redirectUris: t.stringList(),
+  }),
+});
+
+builder.queryFields(t => ({
+  apps: t.field({
+    type: [AppRef],
+    description: 'Your apps (developer token).',
+    extensions: wholeListRows(LIST_PAGE.max),
+    resolve: (_, __, ctx) => ctx.services.apps.list(requireDeveloper(ctx.caller).developerId),
+  }),
+}));
+
+builder.mutationFields(t => ({
+  createApp: t.field({
+    type: AppRef,
+    args: { input: t.arg({ type: CreateAppInput, required: true }) },
+    resolve: (_, { input }, ctx) =>
+      ctx.services.apps.create(requireDeveloper(ctx.caller).developerId, {
+        name: input.name,
+        origins: input.origins ?? undefined,
+        redirectUris: input.redirectUris ?? undefined,
+      }),
+  }),
+  deploy: t.field({
+    type: DeploymentRef,
+    description: 'Deploys an app schema IR (the JSON defineSchema compiles to) to one environment.',
+    args: { appId: t.arg.id({ required: true }), env: t.arg.string({ required: true }), schema: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_, a, ctx) => ctx.services.apps.deploy(requireDeveloper(ctx.caller).developerId, String(a.appId), a.env, a.schema),
+  }),
+  createTestUser: t.field({
+    type: TestUserRef,
+    args: { appId: t.arg.id({ required: true }), name: t.arg.string({ required: true }), env: t.arg.string({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.apps.mintTestUser(requireDeveloper(ctx.caller).developerId, String(a.appId), { name: a.name, env: a.env }),
+  }),
+}));

@@ -1,0 +1,112 @@
+/**
+ * The first developer token while the server holds the embedded database. Minting a developer
+ * token needs one, so `gatehouse dev-token create` used to open the database itself, which only
+ * one process may do. A server on a DATA_DIR therefore writes a random secret beside its lock
+ * (DATA_DIR/bootstrap.secret, mode 0600: readable by whoever may read the database anyway) and
+ * answers `POST /dev/bootstrap/developer-token` only to a request made on this machine that sends
+ * it: from a loopback address, and through no proxy that received it from anywhere else (behind a
+ * local reverse proxy every request's socket is loopback).
+ */
+import { randomBytes } from 'node:crypto';
+import { rename, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { heldLock } from '../db/data-dir-lock.js';
+import { isMemoryDataDir } from '../db/pglite.js';
+import { AppError, parseInput } from '../errors.js';
+import { digestsEqual, sha256 } from '../lib/secrets.js';
+import type { RequestContext } from '../http/request-context.js';
+import { restError } from '../http/error-responses.js';
+import { parseJsonObject } from '../http/body.js';
+import { claimedAddresses, isLoopbackAddress } from '../http/client-ip.js';
+import { json } from '../http/responses.js';
+import { emailSchema } from '../principals/principals.service.js';
+import type { Services } from '../services.js';
+
+export const BOOTSTRAP_PATH = '/dev/bootstrap/developer-token';
+/** The operator's top-up of a developer's wallet (`gatehouse wallet credit`), under the same guard. */
+export const WALLET_CREDIT_PATH = '/dev/bootstrap/wallet-credit';
+export const BOOTSTRAP_SECRET_FILE = 'bootstrap.secret';
+export const BOOTSTRAP_SECRET_HEADER = 'x-gatehouse-bootstrap-secret';
+
+/** The listening URL as a local client reaches it (a wildcard address is not one to connect to). */
+function loopbackUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.hostname === '0.0.0.0') parsed.hostname = '127.0.0.1';
+  if (parsed.hostname === '[::]') parsed.hostname = '[::1]';
+  return parsed.origin;
+}
+
+export function createDevBootstrap({ services, config }: { services: Services; config: Config }) {
+  let secretDigest: string | null = null;
+  let secretFile: string | null = null;
+
+  async function handle(context: RequestContext): Promise<Response> {
+    const { request } = context;
+    const path = context.url.pathname;
+    if (request.method !== 'POST') return restError(new AppError('method_not_allowed', 405, `${request.method} is not supported on ${path}.`));
+    if (!secretDigest) {
+      return restError(
+        new AppError(
+          'bootstrap_unavailable',
+          404,
+          'This server does not run on an embedded DATA_DIR: run `gatehouse dev-token create` with its DATABASE_URL instead.',
+        ),
+      );
+    }
+    if (!claimedAddresses(context.remoteAddress, context.headers).every(isLoopbackAddress)) {
+      return restError(
+        new AppError(
+          'loopback_only',
+          403,
+          'The developer-token bootstrap answers only requests made on the machine the server runs on, not forwarded by a proxy from elsewhere.',
+        ),
+      );
+    }
+    const sent = request.headers.get(BOOTSTRAP_SECRET_HEADER);
+    if (typeof sent !== 'string' || !digestsEqual(sha256(sent), secretDigest)) {
+      return restError(
+        new AppError(
+          'bootstrap_secret_mismatch',
+          403,
+          `Send the contents of DATA_DIR/${BOOTSTRAP_SECRET_FILE} in ${BOOTSTRAP_SECRET_HEADER} (gatehouse dev-token create does).`,
+        ),
+      );
+    }
+    try {
+      const body = parseJsonObject(await context.body());
+      const email = parseInput(emailSchema, body.developer, 'body.developer');
+      if (path === WALLET_CREDIT_PATH) return json(200, await services.metering.creditDeveloper(email, body.usd));
+      // The one answer that carries a token: the local operator asked for it with the secret.
+      return json(201, await services.principals.createDeveloperToken(email));
+    } catch (error) {
+      return restError(error);
+    }
+  }
+
+  return {
+    handles: (pathname: string) => pathname === BOOTSTRAP_PATH || pathname === WALLET_CREDIT_PATH,
+    handle,
+
+    /** Once listening: the secret file and the server's URL in the lock, for the CLI to find. */
+    async publish(url: string): Promise<void> {
+      if (config.databaseUrl || isMemoryDataDir(config.dataDir)) return;
+      const lock = heldLock(config.dataDir);
+      if (!lock) return;
+      const secret = randomBytes(32).toString('base64url');
+      secretFile = path.join(lock.dataDir, BOOTSTRAP_SECRET_FILE);
+      // A fresh file (mode applies on creation) renamed into place: never readable by others.
+      const temporary = `${secretFile}.${process.pid}`;
+      await writeFile(temporary, secret, { mode: 0o600 });
+      await rename(temporary, secretFile);
+      secretDigest = sha256(secret);
+      await lock.update({ url: loopbackUrl(url) });
+    },
+
+    async unpublish(): Promise<void> {
+      secretDigest = null;
+      if (secretFile) await unlink(secretFile).catch(() => undefined);
+      secretFile = null;
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { costMicros, type Prices, type Usage } from './pricing.rules.js';
+
+/** The defaults: $1 per million reads, $2 per million writes, $0.09 per GB moved, $0.02 per GB-month stored. */
+const PRICES: Prices = { readsPerMillion: 1_000_000n, writesPerMillion: 2_000_000n, transferPerGb: 90_000n, storagePerGbMonth: 20_000n };
+
+describe('costMicros: the exact sum, rounded up once to a micro-dollar', () => {
+  it.each<[string, Usage[], bigint]>([
+    ['nothing', [], 0n],
+    ['one read', [{ class: 'reads', quantity: 1 }], 1n],
+    ['one write', [{ class: 'writes', quantity: 1 }], 2n],
+    [
+      'a batch of 3 writes and a read',
+      [
+        { class: 'writes', quantity: 3 },
+        { class: 'reads', quantity: 1 },
+      ],
+      7n,
+    ],
+    ['a million reads', [{ class: 'reads', quantity: 1_000_000 }], 1_000_000n],
+    ['1 GB moved', [{ class: 'transfer', quantity: 1_000_000_000 }], 90_000n],
+    ['1 KB moved rounds up', [{ class: 'transfer', quantity: 1000 }], 1n],
+    [
+      'an upload: a write and 1 MB',
+      [
+        { class: 'writes', quantity: 1 },
+        { class: 'transfer', quantity: 1_000_000 },
+      ],
+      92n,
+    ],
+    ['1 GB stored for a day: $0.02 / 30', [{ class: 'storage', quantity: 1_000_000_000 }], 667n],
+    [
+      'zero of everything',
+      [
+        { class: 'reads', quantity: 0 },
+        { class: 'transfer', quantity: 0 },
+      ],
+      0n,
+    ],
+  ])('%s', (_what, usage, micros) => {
+    expect(costMicros(PRICES, usage)).toBe(micros);
+  });
+
+  it('refuses a negative quantity', () => {
+    expect(() => costMicros(PRICES, [{ class: 'reads', quantity: -1 }])).toThrow(RangeError);
+  });
+
+  it('free prices cost nothing', () => {
+    const free: Prices = { readsPerMillion: 0n, writesPerMillion: 0n, transferPerGb: 0n, storagePerGbMonth: 0n };
+    expect(costMicros(free, [{ class: 'writes', quantity: 10 }])).toBe(0n);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * What a membership change does to the rows a member linked into a resource (docs/api.md §12).
+ * Called inside the membership transition that makes the change (src/membership/membership-store.service.ts),
+ * so the links move in the same transaction as the membership row and under its resource lock.
+ *
+ * A member's links are the resource's context links of rows they created. Their originals (their
+ * own rows) are never touched here.
+ */
+import { type SharePolicy, memberRemovalPlan } from './lifecycle.rules.js';
+import { AppError } from '../errors.js';
+import { sqlStateOf } from '../db/sql-tx.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { SchemaIR } from '../schema/index.js';
+import type { SqlTx, Tx } from '../core/deps.js';
+
+/**
+ * True when a write failed because the principal it names is gone: an account deletion committed
+ * while the write was in flight (its credential was checked just before). `constraint` names the
+ * foreign key, e.g. `rows_creator_id_fkey` or `memberships_principal_id_fkey`.
+ */
+export function violatesForeignKey(error: unknown, constraint: string): boolean {
+  if (!(error instanceof Error)) return false;
+  // P2003 from Prisma's own queries; SQLSTATE 23503 from a raw statement (through Prisma or the driver).
+  const prismaOwn = error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003';
+  if (!prismaOwn && sqlStateOf(error) !== '23503') return false;
+  const meta = error instanceof Prisma.PrismaClientKnownRequestError ? error.meta : undefined;
+  return error.message.includes(constraint) || JSON.stringify(meta ?? {}).includes(constraint);
+}
+
+/** The answer to a request whose own account was deleted while it ran (docs/api.md §8.2). */
+export const accountDeleted = () =>
+  new AppError('account_deleted', 401, 'The account this credential belongs to has been deleted; sign up again to start a new one.');
+
+export interface LifecycleResource {
+  id: string;
+  deploymentId: string;
+  type: string;
+}
+
+/**
+ * Applies each shared table's `onMemberRemove` to `principalId`'s visible links in `resource`:
+ * `retain` copies the rows into resource ownership (new rows in the link's room, keeping their
+ * author, content and timestamps, so they sort where they did) and drops the links; `hide`
+ * soft-hides the links; `remove` (and a table the type no longer shares) drops them. Costs one
+ * indexed query when the member linked nothing.
+ */
+export async function applyMemberRemoval(tx: SqlTx, resource: LifecycleResource, principalId: string): Promise<void> {
+  const linked = await tx.$queryRaw<{ table_name: string }[]>`
+    SELECT DISTINCT r.table_name
+    FROM rows r JOIN row_links l ON l.row_id = r.id
+    WHERE r.creator_id = ${principalId} AND l.resource_id = ${resource.id} AND NOT l.hidden`;
+  if (linked.length === 0) return;
+  const [deployment] = await tx.$queryRaw<{ schema: SchemaIR }[]>`SELECT schema FROM deployments WHERE id = ${resource.deploymentId}`;
+  const shares = deployment?.schema?.resources?.[resource.type]?.shares ?? [];
+  const plan = memberRemovalPlan(
+    shares,
+    linked.map(l => l.table_name),
+  );
+  if (plan.retain.length > 0) {
+    await tx.$executeRaw`
+      INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
+      SELECT gen_random_uuid(), r.deployment_id, r.table_name, r.creator_id, l.resource_id, l.room_id, r.data, r.created_at, r.updated_at
+      FROM rows r JOIN row_links l ON l.row_id = r.id
+      WHERE r.creator_id = ${principalId} AND l.resource_id = ${resource.id} AND NOT l.hidden AND r.table_name = ANY(${plan.retain})`;
+  }
+  if (plan.hide.length > 0) {
+    await tx.$executeRaw`
+      UPDATE row_links l SET hidden = true
+      FROM rows r
+      WHERE l.row_id = r.id AND r.creator_id = ${principalId} AND l.resource_id = ${resource.id} AND r.table_name = ANY(${plan.hide})`;
+  }
+  // Whatever is not hidden now goes: the `remove` tables, and the `retain` ones just copied.
+  await tx.$executeRaw`
+    DELETE FROM row_links l
+    USING rows r
+    WHERE l.row_id = r.id AND r.creator_id = ${principalId} AND l.resource_id = ${resource.id} AND NOT l.hidden`;
+}
+
+/**
+ * Whether `applyMemberRemoval` can be one more part of the transition's write statement: every
+ * table the type shares drops its links (`remove`), so whatever the member linked, the links go.
+ * A `hide` or `retain` table (or shares not known) needs the full plan, read per linked table.
+ */
+export const removalIsDropOnly = (shares: readonly SharePolicy[] | undefined): boolean =>
+  shares?.every(share => share.onMemberRemove === 'remove') === true;
+
+/** `applyMemberRemoval` when `removalIsDropOnly`: the member's visible links in the resource go. */
+export const dropVisibleLinks = (resourceId: string, principalId: string, when: Prisma.Sql) => Prisma.sql`
+  DELETE FROM row_links l USING rows w
+  WHERE l.row_id = w.id AND w.creator_id = ${principalId} AND l.resource_id = ${resourceId} AND NOT l.hidden AND ${when}`;
+
+/** `restoreHiddenLinks` as one part of a write statement. */
+export const unhideLinks = (resourceId: string, principalId: string, when: Prisma.Sql) => Prisma.sql`
+  UPDATE row_links l SET hidden = false FROM rows w
+  WHERE l.row_id = w.id AND w.creator_id = ${principalId} AND l.resource_id = ${resourceId} AND l.hidden AND ${when}`;
+
+/**
+ * A member who is active again (join, accept, link claim, auto-join) sees their hidden links
+ * reappear: the `hide` policy's promise. Retained copies stay the resource's (nothing is given back).
+ */
+export async function restoreHiddenLinks(tx: Tx, resourceId: string, principalId: string): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE row_links l SET hidden = false
+    FROM rows r
+    WHERE l.row_id = r.id AND r.creator_id = ${principalId} AND l.resource_id = ${resourceId} AND l.hidden`;
+}

@@ -1,0 +1,87 @@
+/**
+ * Declared `index([...])`es as real indexes (docs/api.md §11.6). All apps' rows share one `rows`
+ * table, so each declared index becomes a PARTIAL expression index for its deployment and table:
+ *
+ *   resource rows: (resource_id, room_id, <columns…>, id) WHERE deployment_id = '…' AND table_name = '…' AND resource_id IS NOT NULL
+ *   a user's rows: (creator_id, <columns…>, id)          WHERE deployment_id = '…' AND table_name = '…' AND resource_id IS NULL
+ *
+ * led by what every read of that scope fixes (the resource and room, or the creator), then the
+ * declared columns through the very expressions reads filter and order by (fieldExpr), then id,
+ * the tie-break. `index(['createdAt'])` alone needs nothing: the built-in indexes
+ * rows(resource_id, table_name, room_id, created_at, id) and rows(deployment_id, table_name,
+ * creator_id, created_at, id) already serve it.
+ *
+ * Built after the deploy commits, CONCURRENTLY (writes to `rows` go on meanwhile), named by a
+ * digest of their definition so a redeploy creates only what changed and drops what its schema
+ * no longer declares.
+ */
+import { createHash } from 'node:crypto';
+import type { RowField } from './row-values.rules.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { logger } from '../lib/logger.js';
+import type { SchemaIR, TableIR } from '../schema/index.js';
+import { fieldExpr, literalText } from './rows.sql.js';
+
+const PREFIX = 'rows_x_';
+
+function fieldOf(table: TableIR, name: string): RowField | null {
+  if (name === 'id') return { kind: 'id', name: 'id' };
+  if (name === 'createdAt' || name === 'updatedAt') return { kind: name, name };
+  const column = table.columns[name];
+  return column ? { kind: 'column', name, type: column.type } : null;
+}
+
+/** Whether any resource can hold rows of `name`: an inline table, or one a type owns or shares (retained copies). */
+function inResources(schema: SchemaIR, name: string, table: TableIR): boolean {
+  if (table.ownedBy) return true;
+  return Object.values(schema.resources).some(def => def.owns.some(o => o.table === name) || def.shares.some(s => s.table === name));
+}
+
+/** The index definitions `schema` wants for `deploymentId`, by name. */
+export function wantedRowIndexes(deploymentId: string, schema: SchemaIR): Map<string, string> {
+  const wanted = new Map<string, string>();
+  const dep = literalText(deploymentId, 'deployment');
+  for (const [name, table] of Object.entries(schema.tables)) {
+    const tableName = literalText(name, 'name');
+    for (const columns of table.indexes) {
+      if (columns.length === 1 && columns[0] === 'createdAt') continue;
+      const fields = columns.map(c => fieldOf(table, c));
+      if (fields.some(f => f === null)) continue;
+      const exprs = fields.map(f => fieldExpr(f!, null)).join(', ');
+      const where = `deployment_id = ${dep} AND table_name = ${tableName}`;
+      const defs: string[] = [];
+      if (inResources(schema, name, table)) defs.push(`(resource_id, room_id, ${exprs}, id) WHERE ${where} AND resource_id IS NOT NULL`);
+      if (!table.ownedBy) defs.push(`(creator_id, ${exprs}, id) WHERE ${where} AND resource_id IS NULL`);
+      for (const def of defs) {
+        const indexName = PREFIX + createHash('sha256').update(`${deploymentId}\n${def}`).digest('hex').slice(0, 24);
+        wanted.set(indexName, def);
+      }
+    }
+  }
+  return wanted;
+}
+
+/**
+ * Brings the partial indexes of `deploymentId` in line with its schema. Never fails the deploy
+ * (which has committed): reads are correct without an index, only slower; a failure is logged.
+ */
+export async function syncRowIndexes(prisma: PrismaClient, deploymentId: string, schema: SchemaIR): Promise<void> {
+  try {
+    const wanted = wantedRowIndexes(deploymentId, schema);
+    const existing = await prisma.$queryRaw<{ name: string; valid: boolean }[]>`
+      SELECT c.relname AS name, i.indisvalid AS valid
+      FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+      WHERE t.relname = 'rows' AND t.relnamespace = current_schema()::regnamespace
+        AND c.relname LIKE ${`${PREFIX}%`} AND pg_get_expr(i.indpred, i.indrelid) LIKE ${`%'${deploymentId}'%`}`;
+    for (const { name, valid } of existing) {
+      // An index a failed concurrent build left invalid is rebuilt; one the schema dropped goes.
+      if (!wanted.has(name) || !valid) await prisma.$executeRawUnsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
+    }
+    const kept = new Set(existing.filter(e => e.valid).map(e => e.name));
+    for (const [name, def] of wanted) {
+      if (!kept.has(name)) await prisma.$executeRawUnsafe(`CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON rows ${def}`);
+    }
+  } catch (error) {
+    logger.error({ err: error, deploymentId }, 'building the declared row indexes failed; reads stay correct, without them');
+  }
+}

@@ -1,0 +1,71 @@
+/** Wires the service modules together; one instance per server. */
+import { createAuthService } from './gateway-auth/gateway-auth.service.js';
+import { providerSetup } from './gateway-auth/provider-setup.service.js';
+import { createAccountDeletionService } from './principals/account-deletion.service.js';
+import { createAppService } from './apps/apps.service.js';
+import { type BlobStore, lazyBlobStore } from './storage/index.js';
+import type { ServiceDeps } from './core/deps.js';
+import { createFeedService } from './feeds/feeds.service.js';
+import { createFileService } from './files/files.service.js';
+import { createGatewayHosts } from './gateway-auth/gateway-hosts.service.js';
+import { createInviteLinkService } from './membership/invite-links.service.js';
+import { createMembershipService } from './membership/membership.service.js';
+import { createMeteringService } from './billing/metering.service.js';
+import { createPrincipalService } from './principals/principals.service.js';
+import { createProfileService } from './principals/profiles.service.js';
+import { createResourceDeletionService } from './membership/resource-deletion.service.js';
+import { createResourceService } from './membership/resources.service.js';
+import { createRoomService } from './rooms/rooms.service.js';
+import { createRowService } from './rows/rows.service.js';
+import { createLiveRows } from './rows/rows-live.service.js';
+import { createTokenService } from './gateway-auth/tokens.service.js';
+import { createWalletService } from './billing/wallet.service.js';
+
+export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch; blobs?: BlobStore } = {}) {
+  const tokens = createTokenService(deps);
+  const gatewayHosts = createGatewayHosts(deps.config);
+  const apps = createAppService(deps, tokens, gatewayHosts);
+  const wallet = createWalletService(deps);
+  const metering = createMeteringService(deps, wallet);
+  const blobs = options.blobs ?? lazyBlobStore(deps.config.files);
+  // Deletions remove files' rows in their transaction and the bytes after it commits (a failure
+  // there leaves garbage the hourly sweep removes, never a row without its bytes).
+  const rows = createRowService(deps, apps, metering);
+  const liveRows = createLiveRows(deps, rows, apps);
+  const blobsOrphaned = (keys: string[]) => void blobs.delete(keys).catch(() => {});
+  const providers = providerSetup(deps.config, options.fetch);
+  const auth = createAuthService(deps, providers.client, wallet, { jwt: providers.jwt, tokenShape: providers.tokenShape });
+  return {
+    deps,
+    tokens,
+    gatewayHosts,
+    apps,
+    wallet,
+    metering,
+    providers,
+    auth,
+    // A deleted account's tokens stop on this instance at once, not when their cache entries expire.
+    accountDeletion: createAccountDeletionService(deps, {
+      blobsOrphaned,
+      credentialsEnded: () => {
+        tokens.clearCache();
+        auth.validator.clear();
+      },
+    }),
+    principals: createPrincipalService(deps, tokens),
+    profiles: createProfileService(deps),
+    resources: createResourceService(deps, apps),
+    resourceDeletion: createResourceDeletionService(deps, { blobsOrphaned }),
+    membership: createMembershipService(deps, apps),
+    inviteLinks: createInviteLinkService(deps, apps),
+    rooms: createRoomService(deps, apps),
+    rows,
+    files: createFileService(deps, apps, metering, blobs),
+    /** The live row feed's fan-out (its stats: tests and diagnostics). */
+    liveRows,
+    feeds: createFeedService(deps, liveRows),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+export type { ServiceDeps } from './core/deps.js';
