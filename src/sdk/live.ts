@@ -313,6 +313,13 @@ class Connection implements LiveConnection {
           clearTimeout(pongTimer);
           if (current()) this.onClosed(event as { code?: number; reason?: string });
         },
+        // A socket that fails to open (refused, reset, no answer) reports only an error in Node's
+        // WebSocket, no close: take it as the abnormal close (1006) it is, or the feeds would wait
+        // for a close that never comes. Where a close follows too, it belongs to a given-up socket.
+        error: () => {
+          clearTimeout(pongTimer);
+          if (current()) this.onClosed({ code: 1006 });
+        },
       },
     });
     this.client = client;
