@@ -35,6 +35,13 @@ export interface LiveHandle<T> {
   on(event: 'error', fn: (error: Error) => void): LiveHandle<T>;
   /** The rows as this feed knows them now (after 'live': the snapshot with every change applied). */
   rows(): T[];
+  /**
+   * Reads the feed's snapshot again and reports only what differs from the rows already reported
+   * (inserts, updates, deletes, marked `snapshot: true`), as after a reconnect; changes meanwhile
+   * wait and follow. For access that changed with no row changing (a room grant given or taken:
+   * the rows it reveals or hides send no event). Not connected: the reconnect reads one anyway.
+   */
+  resync(): void;
   close(): void;
 }
 
@@ -121,6 +128,8 @@ class Handle<T> implements LiveHandle<T> {
   private incoming: Map<string, Record<string, unknown>> | null = null;
   /** Subscribes refused as retryable since the last snapshot: the backoff's exponent. */
   retries = 0;
+  /** Bumped per subscription sent: events of one this handle has since replaced are ignored. */
+  subscriptions = 0;
   private readonly listeners: Listeners = {
     insert: new Set(),
     update: new Set(),
@@ -146,6 +155,10 @@ class Handle<T> implements LiveHandle<T> {
 
   rows(): T[] {
     return [...this.known.values()] as T[];
+  }
+
+  resync(): void {
+    this.owner.resync(this);
   }
 
   close(): void {
@@ -251,6 +264,14 @@ class Connection implements LiveConnection {
     this.teardown();
   }
 
+  /** Sends `handle`'s subscription again on the open socket; otherwise the (re)connect sends it anyway. */
+  resync(handle: Handle<unknown>): void {
+    if (!this.handles.has(handle) || !this.client || !this.live) return;
+    handle.unsubscribe?.();
+    handle.unsubscribe = null;
+    this.attach(handle);
+  }
+
   release(handle: Handle<unknown>): void {
     if (!this.handles.delete(handle)) return;
     handle.unsubscribe?.();
@@ -330,7 +351,10 @@ class Connection implements LiveConnection {
   private attach(handle: Handle<unknown>): void {
     const client = this.client!;
     const generation = this.generation;
-    const current = () => generation === this.generation && this.handles.has(handle);
+    // An unsubscribed operation still completes (graphql-ws calls its sink's complete): only the
+    // handle's latest subscription on the latest socket speaks for it.
+    const subscription = ++handle.subscriptions;
+    const current = () => generation === this.generation && this.handles.has(handle) && subscription === handle.subscriptions;
     handle.expectSnapshot();
     handle.unsubscribe = client.subscribe<Record<string, unknown>>(
       { query: handle.query, variables: handle.variables },
