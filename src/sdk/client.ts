@@ -319,6 +319,11 @@ export function createClient(options: ClientOptions = {}) {
     get refreshCount() {
       return transport.refreshCount;
     },
+    /**
+     * Live feeds that lost their connection ('offline') try again now instead of after their
+     * backoff: call it when the network is back (a browser's `online` event). Otherwise nothing.
+     */
+    reconnect: () => live?.reconnect(),
     /** Closes the live connection (every feed). */
     close: closeLive,
   };

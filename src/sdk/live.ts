@@ -66,6 +66,11 @@ export const GRANT_IDENTITY: LiveRowIdentity = {
 
 export interface LiveConnection {
   subscribe<T>(query: string, variables?: Record<string, unknown>, identity?: LiveRowIdentity): LiveHandle<T>;
+  /**
+   * While the connection is lost and waiting out its backoff ('offline'), tries again now: call it
+   * when the app learns the network is back (a browser's `online` event). Otherwise does nothing.
+   */
+  reconnect(): void;
   /** Closes every handle and the socket (a later subscribe opens a new one). */
   close(): void;
 }
@@ -240,6 +245,8 @@ class Connection implements LiveConnection {
   private connectedAt = 0;
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** What the pending retry will do (open a socket, or refresh first). */
+  private retry: (() => void) | null = null;
   /** The socket in use was opened right after a refresh (the refresh-once rule). */
   private refreshed = false;
   /** A 4401 is being handled (refreshing); a second one from the same socket is ignored. */
@@ -264,6 +271,16 @@ class Connection implements LiveConnection {
     this.teardown();
   }
 
+  /** Retries now when waiting to (after a lost or refused socket): the app knows the network is back. */
+  reconnect(): void {
+    const retry = this.retry;
+    if (!this.retryTimer || !retry) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retry = null;
+    retry();
+  }
+
   /** Sends `handle`'s subscription again on the open socket; otherwise the (re)connect sends it anyway. */
   resync(handle: Handle<unknown>): void {
     if (!this.handles.has(handle) || !this.client || !this.live) return;
@@ -285,6 +302,7 @@ class Connection implements LiveConnection {
     this.generation++;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    this.retry = null;
     this.live = false;
     this.attempt = 0;
     this.refreshed = false;
@@ -484,9 +502,14 @@ class Connection implements LiveConnection {
     const delay = Math.random() * Math.min(maxMs, baseMs * 2 ** this.attempt);
     this.attempt++;
     const generation = this.generation;
+    this.retry = () => {
+      if (generation === this.generation && this.handles.size) then();
+    };
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      if (generation === this.generation && this.handles.size) then();
+      const retry = this.retry;
+      this.retry = null;
+      retry?.();
     }, delay);
   }
 

@@ -263,12 +263,12 @@ describe('live feeds over a connection that drops and comes back', () => {
   });
 
   /** Alike `connect`, through the proxy: the client's own line to the server. */
-  const throughProxy = (token: string) =>
+  const throughProxy = (token: string, backoff = { baseMs: 20, maxMs: 200 }) =>
     createLiveConnection({
       url: wsUrl(proxy.url),
       connectionParams: async () => ({ authorization: `Bearer ${token}` }),
       refresh: async () => false,
-      backoff: { baseMs: 20, maxMs: 200 },
+      backoff,
     });
 
   // Node's WebSocket reports a socket that fails to open with an error event and no close event.
@@ -301,6 +301,24 @@ describe('live feeds over a connection that drops and comes back', () => {
       { op: 'insert', row: { id: `${made}:${hana.id}`, resourceId: made, userId: hana.id, role: 'owner', state: 'active' }, snapshot: true },
     ]);
     expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
+    live.close();
+  });
+
+  it('reconnect(): the network is back, so the feed tries now instead of waiting out its backoff', async () => {
+    const { gil } = s.users;
+    // A backoff of up to ten minutes: the first retry comes long after this test.
+    const live = throughProxy(gil.token!, { baseMs: 600_000, maxMs: 600_000 });
+    const feed = record(live.subscribe<MemberRow>(RESOURCES_LIVE));
+    await feed.status('live');
+    proxy.cut();
+    await feed.status('offline');
+    proxy.restore();
+    live.reconnect();
+    await feed.status('live');
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
+    // Live already: nothing to do.
+    live.reconnect();
+    expect(feed.statuses.at(-1)).toBe('live');
     live.close();
   });
 });
