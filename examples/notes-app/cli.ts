@@ -57,7 +57,9 @@ function printNote(note: Note): void {
 async function withNotebook(app: NotesApp, id: string, change: (notebook: Notebook) => void = () => {}): Promise<Notebook> {
   const notebook = app.open(id);
   notebook.on('rejected', (write, error) => console.error(`Not saved (${write.title}): ${error.message}`));
+  notebook.on('error', error => console.error(error.message));
   const status = await notebook.opened();
+  if (status === 'closed') throw new Error(`Cannot open notebook ${id}.`);
   change(notebook);
   if (status === 'live') await notebook.synced();
   else if (notebook.pendingWrites) console.log(`Offline: ${notebook.pendingWrites} edit(s) kept on this device; \`sync\` writes them.`);

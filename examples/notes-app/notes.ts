@@ -231,7 +231,7 @@ interface NotebookEvents {
   status: (status: LiveStatus) => void;
   /** The server refused an edit for good (e.g. a room you may only read): it was dropped. */
   rejected: (write: PendingWrite, error: Error) => void;
-  /** Something else failed (e.g. announcing presence). */
+  /** Something else failed: the notes feed ended (then the status is `closed`), or announcing presence. */
   error: (error: Error) => void;
 }
 
@@ -286,7 +286,9 @@ export class Notebook {
       .on('insert', row => this.received(row))
       .on('update', row => this.received(row))
       .on('delete', ({ id: rowId }) => this.removed(rowId))
-      .on('status', status => this.statusChanged(status));
+      .on('status', status => this.statusChanged(status))
+      // A feed that ends for good (a refused credential, access lost): status 'closed'.
+      .on('error', error => this.emit('error', error));
     const presence = client
       .resource(id)
       .table<PresenceRow>('presence')
@@ -351,9 +353,9 @@ export class Notebook {
     this.enqueue({ key, title: note.title, body: note.body, deleted: true, roomId: note.roomId });
   }
 
-  /** Resolves once the feed is live (the notes are the server's) or offline, whichever comes first. */
-  opened(): Promise<'live' | 'offline'> {
-    return this.untilStatus(status => status === 'live' || status === 'offline') as Promise<'live' | 'offline'>;
+  /** Resolves once the feed is live (the notes are the server's), offline, or closed (an `error` says why). */
+  opened(): Promise<LiveStatus> {
+    return this.untilStatus(status => status !== 'connecting');
   }
 
   /** Resolves once every edit of this device is written (or refused). */

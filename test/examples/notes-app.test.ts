@@ -286,6 +286,8 @@ describe('examples/notes-app', { timeout: 120_000 }, () => {
     const listed = await cli('bob', ctx.url, 'list', notebookId);
     for (const title of ['Honey', 'Party menu', 'Soy milk', 'Unsalted butter']) expect(listed).toContain(title);
     expect(listed).toContain(`${key.slice(0, 8)}  Honey`);
+    const refused = await cli('bob', ctx.url, 'list', 'res_00000000000000000000').catch((error: { stderr: string }) => error.stderr);
+    expect(refused).toContain('Cannot open notebook res_00000000000000000000.');
 
     // Offline (the line cut): the edit is kept on this device, then `sync` writes it.
     proxy.cut();
