@@ -53,7 +53,7 @@ import {
   StaticResourceDocument,
 } from './operations.js';
 import { Bucket } from './files.js';
-import { type LiveFeeds, type Row, Table } from './table.js';
+import { type LiveFeeds, type Row, type RowType, Table } from './table.js';
 import { type TokenSource, Transport } from './transport.js';
 import { usersOf } from './users.js';
 
@@ -226,7 +226,7 @@ export function createClient(options: ClientOptions = {}) {
         remove: async (userId: string): Promise<{ ok: boolean }> => transport.graphql(RemoveRoomGrantDocument, { ...ids, userId }),
       },
       /** The room's rows of `name` (reads and writes touch this room alone, §11.5 rule 6). */
-      table: <T extends Row = Row>(name: string) => new Table<T>(transport, { kind: 'resource', resourceId: owner, roomId }, name, feeds),
+      table: <T extends RowType = Row>(name: string) => new Table<T>(transport, { kind: 'resource', resourceId: owner, roomId }, name, feeds),
       /** The room's files of bucket `name` (this room alone). */
       files: (name: string) => new Bucket(transport, { kind: 'resource', resourceId: owner, roomId }, name),
     };
@@ -248,7 +248,7 @@ export function createClient(options: ClientOptions = {}) {
       },
       room: (roomId: string) => room(roomId, id),
       /** The resource's rows of `name` (§11.2); reads span the rooms you may read, writes go to the default room. */
-      table: <T extends Row = Row>(name: string) => new Table<T>(transport, { kind: 'resource', resourceId: id }, name, feeds),
+      table: <T extends RowType = Row>(name: string) => new Table<T>(transport, { kind: 'resource', resourceId: id }, name, feeds),
       /** The resource's files of bucket `name`: reads span the rooms you may read and mounts; uploads go to the default room. */
       files: (name: string) => new Bucket(transport, { kind: 'resource', resourceId: id }, name),
     };
@@ -308,17 +308,22 @@ export function createClient(options: ClientOptions = {}) {
       live: (): LiveHandle<RoomGrantRow> => connection().subscribe<RoomGrantRow>(RoomsLiveDocument.toString(), undefined, GRANT_IDENTITY),
     },
     /** Your own rows of a top-level table (`{ kind: 'user' }` scope, §11.2). */
-    table: <T extends Row = Row>(name: string) => new Table<T>(transport, { kind: 'user' }, name, feeds),
+    table: <T extends RowType = Row>(name: string) => new Table<T>(transport, { kind: 'user' }, name, feeds),
     /** Your own files in a user bucket (`files(name, ...)` at the top of the schema). */
     files: (name: string) => new Bucket(transport, { kind: 'user' }, name),
     /** Rows of a table across every resource of `type` you can read (default rooms only, §11.5 rule 8): select only. */
-    typeTable: <T extends Row = Row>(type: string, name: string) => new Table<T>(transport, { kind: 'type', type }, name),
+    typeTable: <T extends RowType = Row>(type: string, name: string) => new Table<T>(transport, { kind: 'type', type }, name),
     /** Refresh the session now (cookie mode); concurrent callers share one refresh. */
     refresh: () => transport.refresh(),
     /** How many refreshes this client has started (diagnostics). */
     get refreshCount() {
       return transport.refreshCount;
     },
+    /**
+     * Live feeds that lost their connection ('offline') try again now instead of after their
+     * backoff: call it when the network is back (a browser's `online` event). Otherwise nothing.
+     */
+    reconnect: () => live?.reconnect(),
     /** Closes the live connection (every feed). */
     close: closeLive,
   };

@@ -35,6 +35,13 @@ export interface LiveHandle<T> {
   on(event: 'error', fn: (error: Error) => void): LiveHandle<T>;
   /** The rows as this feed knows them now (after 'live': the snapshot with every change applied). */
   rows(): T[];
+  /**
+   * Reads the feed's snapshot again and reports only what differs from the rows already reported
+   * (inserts, updates, deletes, marked `snapshot: true`), as after a reconnect; changes meanwhile
+   * wait and follow. For access that changed with no row changing (a room grant given or taken:
+   * the rows it reveals or hides send no event). Not connected: the reconnect reads one anyway.
+   */
+  resync(): void;
   close(): void;
 }
 
@@ -59,6 +66,11 @@ export const GRANT_IDENTITY: LiveRowIdentity = {
 
 export interface LiveConnection {
   subscribe<T>(query: string, variables?: Record<string, unknown>, identity?: LiveRowIdentity): LiveHandle<T>;
+  /**
+   * While the connection is lost and waiting out its backoff ('offline'), tries again now: call it
+   * when the app learns the network is back (a browser's `online` event). Otherwise does nothing.
+   */
+  reconnect(): void;
   /** Closes every handle and the socket (a later subscribe opens a new one). */
   close(): void;
 }
@@ -121,6 +133,8 @@ class Handle<T> implements LiveHandle<T> {
   private incoming: Map<string, Record<string, unknown>> | null = null;
   /** Subscribes refused as retryable since the last snapshot: the backoff's exponent. */
   retries = 0;
+  /** Bumped per subscription sent: events of one this handle has since replaced are ignored. */
+  subscriptions = 0;
   private readonly listeners: Listeners = {
     insert: new Set(),
     update: new Set(),
@@ -146,6 +160,10 @@ class Handle<T> implements LiveHandle<T> {
 
   rows(): T[] {
     return [...this.known.values()] as T[];
+  }
+
+  resync(): void {
+    this.owner.resync(this);
   }
 
   close(): void {
@@ -227,6 +245,8 @@ class Connection implements LiveConnection {
   private connectedAt = 0;
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** What the pending retry will do (open a socket, or refresh first). */
+  private retry: (() => void) | null = null;
   /** The socket in use was opened right after a refresh (the refresh-once rule). */
   private refreshed = false;
   /** A 4401 is being handled (refreshing); a second one from the same socket is ignored. */
@@ -251,6 +271,24 @@ class Connection implements LiveConnection {
     this.teardown();
   }
 
+  /** Retries now when waiting to (after a lost or refused socket): the app knows the network is back. */
+  reconnect(): void {
+    const retry = this.retry;
+    if (!this.retryTimer || !retry) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retry = null;
+    retry();
+  }
+
+  /** Sends `handle`'s subscription again on the open socket; otherwise the (re)connect sends it anyway. */
+  resync(handle: Handle<unknown>): void {
+    if (!this.handles.has(handle) || !this.client || !this.live) return;
+    handle.unsubscribe?.();
+    handle.unsubscribe = null;
+    this.attach(handle);
+  }
+
   release(handle: Handle<unknown>): void {
     if (!this.handles.delete(handle)) return;
     handle.unsubscribe?.();
@@ -264,6 +302,7 @@ class Connection implements LiveConnection {
     this.generation++;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    this.retry = null;
     this.live = false;
     this.attempt = 0;
     this.refreshed = false;
@@ -313,6 +352,13 @@ class Connection implements LiveConnection {
           clearTimeout(pongTimer);
           if (current()) this.onClosed(event as { code?: number; reason?: string });
         },
+        // A socket that fails to open (refused, reset, no answer) reports only an error in Node's
+        // WebSocket, no close: take it as the abnormal close (1006) it is, or the feeds would wait
+        // for a close that never comes. Where a close follows too, it belongs to a given-up socket.
+        error: () => {
+          clearTimeout(pongTimer);
+          if (current()) this.onClosed({ code: 1006 });
+        },
       },
     });
     this.client = client;
@@ -323,7 +369,10 @@ class Connection implements LiveConnection {
   private attach(handle: Handle<unknown>): void {
     const client = this.client!;
     const generation = this.generation;
-    const current = () => generation === this.generation && this.handles.has(handle);
+    // An unsubscribed operation still completes (graphql-ws calls its sink's complete): only the
+    // handle's latest subscription on the latest socket speaks for it.
+    const subscription = ++handle.subscriptions;
+    const current = () => generation === this.generation && this.handles.has(handle) && subscription === handle.subscriptions;
     handle.expectSnapshot();
     handle.unsubscribe = client.subscribe<Record<string, unknown>>(
       { query: handle.query, variables: handle.variables },
@@ -453,9 +502,14 @@ class Connection implements LiveConnection {
     const delay = Math.random() * Math.min(maxMs, baseMs * 2 ** this.attempt);
     this.attempt++;
     const generation = this.generation;
+    this.retry = () => {
+      if (generation === this.generation && this.handles.size) then();
+    };
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      if (generation === this.generation && this.handles.size) then();
+      const retry = this.retry;
+      this.retry = null;
+      retry?.();
     }, delay);
   }
 

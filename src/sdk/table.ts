@@ -21,6 +21,13 @@ import type { Transport } from './transport.js';
  * timestamps()). An app's own `creatorId` column is one of its columns like any other.
  */
 export type Row = { id: string; _creatorId?: string | null; [column: string]: unknown };
+/**
+ * The row types a table may be given (`table<Task>('tasks')`): any object type with a string `id`,
+ * an app's `interface` included (an interface has no implicit index signature, so `Row` would refuse it).
+ */
+export type RowType = { id: string };
+/** Values to write: some columns of the table's row type (an interface's `Partial` too), or any object of columns. */
+export type RowValues<T> = Partial<T> | Record<string, unknown>;
 /** Opens a feed on the client's one graphql-ws connection (client.ts). */
 export type LiveFeeds = <T>(query: string, variables: Record<string, unknown>) => LiveHandle<T>;
 export type Scope = DbScopeInput;
@@ -117,7 +124,7 @@ abstract class Filtered<Self> {
   }
 }
 
-export class SelectQuery<T extends Row = Row> extends Filtered<SelectQuery<T>> implements PromiseLike<T[]> {
+export class SelectQuery<T extends RowType = Row> extends Filtered<SelectQuery<T>> implements PromiseLike<T[]> {
   private orderBy: { column: string; direction: 'asc' | 'desc' } | undefined;
   private max: number | undefined;
   private cursor: string | undefined;
@@ -227,7 +234,7 @@ class Answer<T> {
  * given), as written; `.select(columns?)` picks columns of them, `.single()` / `.maybeSingle()`
  * answer the one row. The write runs once however often it is awaited.
  */
-export class InsertQuery<T extends Row, R extends T | T[]> implements PromiseLike<R> {
+export class InsertQuery<T extends RowType, R extends T | T[]> implements PromiseLike<R> {
   private result: Promise<T[]> | null = null;
   private readonly answer: Answer<T>;
 
@@ -272,7 +279,7 @@ export class InsertQuery<T extends Row, R extends T | T[]> implements PromiseLik
  * were), with `.select()`, `.single()` and `.maybeSingle()` as on inserts. One operation whose
  * `where` the server matches, locks and writes in one transaction.
  */
-export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> implements PromiseLike<T[]> {
+export class WriteQuery<T extends RowType = Row> extends Filtered<WriteQuery<T>> implements PromiseLike<T[]> {
   private result: Promise<T[]> | null = null;
   private readonly answer: Answer<T>;
 
@@ -281,7 +288,7 @@ export class WriteQuery<T extends Row = Row> extends Filtered<WriteQuery<T>> imp
     private readonly scope: Scope,
     private readonly table: string,
     private readonly op: 'update' | 'delete',
-    private readonly values?: Record<string, unknown>,
+    private readonly values?: RowValues<T>,
   ) {
     super();
     // Runs once however often it is awaited, like an insert.
@@ -352,7 +359,7 @@ export interface UpsertOptions {
 }
 
 /** One table in one scope (your own rows, a resource, or a room of a resource). */
-export class Table<T extends Row = Row> {
+export class Table<T extends RowType = Row> {
   constructor(
     private readonly transport: Transport,
     readonly scope: Scope,
@@ -366,9 +373,9 @@ export class Table<T extends Row = Row> {
   }
 
   /** Inserts one row (answers it) or 1–100 rows (answers them), as written; `.select().single()` chains. */
-  insert(values: Record<string, unknown>): InsertQuery<T, T>;
-  insert(values: Record<string, unknown>[]): InsertQuery<T, T[]>;
-  insert(values: Record<string, unknown> | Record<string, unknown>[]): InsertQuery<T, T> | InsertQuery<T, T[]> {
+  insert(values: RowValues<T>): InsertQuery<T, T>;
+  insert(values: RowValues<T>[]): InsertQuery<T, T[]>;
+  insert(values: RowValues<T> | RowValues<T>[]): InsertQuery<T, T> | InsertQuery<T, T[]> {
     return new InsertQuery<T, T>(this.transport, { scope: this.scope, table: this.name, op: 'insert', values }, Array.isArray(values));
   }
 
@@ -378,15 +385,15 @@ export class Table<T extends Row = Row> {
    * 'b']`), atomically; the given columns only are updated. Answers the rows as written, like
    * insert. A row with that key you cannot read or update in this scope is 409 `unique_violation`.
    */
-  upsert(values: Record<string, unknown>, options: UpsertOptions): InsertQuery<T, T>;
-  upsert(values: Record<string, unknown>[], options: UpsertOptions): InsertQuery<T, T[]>;
-  upsert(values: Record<string, unknown> | Record<string, unknown>[], options: UpsertOptions): InsertQuery<T, T> | InsertQuery<T, T[]> {
+  upsert(values: RowValues<T>, options: UpsertOptions): InsertQuery<T, T>;
+  upsert(values: RowValues<T>[], options: UpsertOptions): InsertQuery<T, T[]>;
+  upsert(values: RowValues<T> | RowValues<T>[], options: UpsertOptions): InsertQuery<T, T> | InsertQuery<T, T[]> {
     const onConflict = typeof options.onConflict === 'string' ? [options.onConflict] : [...options.onConflict];
     return new InsertQuery<T, T>(this.transport, { scope: this.scope, table: this.name, op: 'upsert', values, onConflict }, Array.isArray(values));
   }
 
   /** Changes the given columns (`null` clears one) of the rows the chained filter matches. */
-  update(values: Record<string, unknown>): WriteQuery<T> {
+  update(values: RowValues<T>): WriteQuery<T> {
     return new WriteQuery<T>(this.transport, this.scope, this.name, 'update', values);
   }
 

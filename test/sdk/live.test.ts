@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createLiveConnection, type LiveConnection, MEMBER_IDENTITY } from '../../src/sdk/live.js';
 import { addMember, createResource, type Seed, seed, startTestApp, type TestContext } from '../helpers/app.js';
+import { type CuttableProxy, cuttableProxy } from '../helpers/cuttable-proxy.js';
 import { MEMBERS_LIVE, nextFeedAttached, RESOURCES_LIVE, wsUrl } from '../helpers/feeds.js';
 import { record, type SocketWatch, watchSockets } from './live-recorder.js';
 
@@ -242,6 +243,82 @@ describe('live feeds across a server restart', () => {
     expect((await feed.event(e => e.op === 'insert', from)).row.userId).toBe(carol.id);
     expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
     expect(feed.errors).toEqual([]);
+    live.close();
+  });
+});
+
+describe('live feeds over a connection that drops and comes back', () => {
+  let ctx: TestContext;
+  let proxy: CuttableProxy;
+  let s: Seed;
+
+  beforeAll(async () => {
+    ctx = await startTestApp({ listen: true });
+    proxy = await cuttableProxy(ctx.url);
+    s = await seed(ctx, ['gil', 'hana']);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await ctx?.close();
+  });
+
+  /** Alike `connect`, through the proxy: the client's own line to the server. */
+  const throughProxy = (token: string, backoff = { baseMs: 20, maxMs: 200 }) =>
+    createLiveConnection({
+      url: wsUrl(proxy.url),
+      connectionParams: async () => ({ authorization: `Bearer ${token}` }),
+      refresh: async () => false,
+      backoff,
+    });
+
+  // Node's WebSocket reports a socket that fails to open with an error event and no close event.
+  it('a gateway that does not answer at first: offline, then live once it answers', async () => {
+    proxy.cut();
+    const live = throughProxy(s.users.gil.token!);
+    const feed = record(live.subscribe<MemberRow>(RESOURCES_LIVE));
+    await feed.status('offline');
+    proxy.restore();
+    await feed.status('live', 10_000);
+    expect(feed.statuses).toEqual(['connecting', 'offline', 'live']);
+    expect(feed.errors).toEqual([]);
+    live.close();
+  });
+
+  it('every reconnect fails while the line is down, and the feed keeps trying: live again once it is back, with what changed meanwhile', async () => {
+    const { hana } = s.users;
+    const live = throughProxy(hana.token!);
+    const feed = record(live.subscribe<MemberRow>(RESOURCES_LIVE));
+    await feed.status('live');
+    proxy.cut();
+    await feed.status('offline');
+    // Two refused attempts: the feed tried again after a failed try.
+    await proxy.nextRefused();
+    await proxy.nextRefused();
+    const made = await createResource(hana, 'team', 'Made while offline');
+    proxy.restore();
+    await feed.status('live', 10_000);
+    expect(feed.events).toEqual([
+      { op: 'insert', row: { id: `${made}:${hana.id}`, resourceId: made, userId: hana.id, role: 'owner', state: 'active' }, snapshot: true },
+    ]);
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
+    live.close();
+  });
+
+  it('reconnect(): the network is back, so the feed tries now instead of waiting out its backoff', async () => {
+    const { gil } = s.users;
+    // A backoff of up to ten minutes: the first retry comes long after this test.
+    const live = throughProxy(gil.token!, { baseMs: 600_000, maxMs: 600_000 });
+    const feed = record(live.subscribe<MemberRow>(RESOURCES_LIVE));
+    await feed.status('live');
+    proxy.cut();
+    await feed.status('offline');
+    proxy.restore();
+    live.reconnect();
+    await feed.status('live');
+    expect(feed.statuses).toEqual(['connecting', 'live', 'offline', 'live']);
+    // Live already: nothing to do.
+    live.reconnect();
+    expect(feed.statuses.at(-1)).toBe('live');
     live.close();
   });
 });

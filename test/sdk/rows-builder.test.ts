@@ -118,3 +118,22 @@ describe('upsert(values, { onConflict })', () => {
     });
   });
 });
+
+/** An app's row type as apps declare them: an interface, which has no implicit index signature. */
+interface Note {
+  id: string;
+  title: string;
+  body: string | null;
+  pinned: boolean;
+}
+
+// The types are checked by `npm run typecheck` (tsc): the row constraint once required an index signature.
+describe('row types', () => {
+  it("an app's interface types a table, and a Partial of it is a write's values", async () => {
+    const notes = sdk.alice.table<Note>('notes');
+    const made: Note = await notes.insert({ title: 'typed' });
+    const patch: Partial<Note> = { pinned: true };
+    const [changed] = await notes.update(patch).eq('id', made.id);
+    expect(changed).toMatchObject({ id: made.id, title: 'typed', pinned: true });
+  });
+});

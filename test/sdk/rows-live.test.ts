@@ -112,6 +112,34 @@ describe('table(...).select().live()', () => {
     expect(presence.events.map(e => `${e.op}:${e.row.seen}`)).toEqual(['insert:1', 'update:2']);
   });
 
+  it('resync() after a room grant is given or taken: the rows it reveals or hides arrive marked snapshot, and the feed stays live', async () => {
+    const { alice, bob } = s.users;
+    const project = await createResource(alice, 'project', 'Resync');
+    await addMember(alice, bob, project, 'writer');
+    const room = await sdk.alice.resource(project).rooms.create({ name: 'Private' });
+    await sdk.alice.room(room.id, project).grants.set(alice.id, 'admin');
+    const hidden = await sdk.alice.resource(project).room(room.id).table<Task>('tasks').insert({ title: 'in the room' });
+    const handle = sdk.bob.resource(project).table<Task>('tasks').select().live();
+    const feed = record(handle);
+    await feed.status('live');
+    expect(feed.events).toEqual([]);
+
+    // A grant changes no row, so no row event reveals the room's rows: resync() reads them.
+    await sdk.alice.room(room.id, project).grants.set(bob.id, 'reader');
+    handle.resync();
+    expect(await feed.event(e => e.row.id === hidden.id)).toMatchObject({ op: 'insert', row: { title: 'in the room' }, snapshot: true });
+    await sdk.alice.room(room.id, project).grants.remove(bob.id);
+    handle.resync();
+    expect(await feed.event(e => e.op === 'delete')).toEqual({ op: 'delete', row: { id: hidden.id }, snapshot: true });
+
+    // The same feed goes on (its replaced subscriptions do not end it), live throughout.
+    await sdk.alice.resource(project).table<Task>('tasks').insert({ title: 'after' });
+    await feed.event(e => e.row.title === 'after');
+    expect(titles(feed.events)).toEqual(['insert:in the room', `delete:${hidden.id}`, 'insert:after']);
+    expect(feed.statuses).toEqual(['connecting', 'live']);
+    expect(handle.rows().map(row => row.title)).toEqual(['after']);
+  });
+
   it("your own rows' feed; another app's user is refused like a select", async () => {
     const notes = record(sdk.alice.table<{ id: string; title: string }>('notes').select().live());
     await notes.status('live');
