@@ -1,20 +1,25 @@
 /** The schema and seed the file tests share (docs/api.md §13). */
-import { TEST_SCHEMA, type Seed, type TestContext, seed } from '../helpers/app.js';
+import { defineSchema } from 'gatehouse/schema';
+import { TEST_RESOURCES, type Seed, type TestContext, seed } from '../helpers/app.js';
 
 /**
  * User buckets `avatars` (images up to 1 MiB) and `docs` (anything up to 1 MiB); resource buckets
  * `attachments` on the `room` type (defaults: readers list and read, writers upload; text and PNG
  * up to 256 KiB) and `album` photos (any image, uploads by admins only).
  */
-export const FILES_SCHEMA = {
-  ...TEST_SCHEMA,
-  buckets: {
-    avatars: { maxBytes: 1024 * 1024, contentTypes: ['image/*'], access: null, ownedBy: null },
-    docs: { maxBytes: 1024 * 1024, contentTypes: ['*/*'], access: null, ownedBy: null },
-    attachments: { maxBytes: 256 * 1024, contentTypes: ['text/*', 'image/png'], access: null, ownedBy: 'room' },
-    photos: { maxBytes: 1024 * 1024, contentTypes: ['image/*'], access: { upload: ['admin'] }, ownedBy: 'album' },
+const filesSchema = defineSchema({
+  files: {
+    avatars: { maxSize: '1MB', accept: ['image/*'] },
+    docs: { maxSize: '1MB' },
   },
-};
+  resources: {
+    ...TEST_RESOURCES,
+    room: r => TEST_RESOURCES.room(r).files('attachments', { maxSize: '256KB', accept: ['text/*', 'image/png'] }),
+    album: r => TEST_RESOURCES.album(r).files('photos', { maxSize: '1MB', accept: ['image/*'], access: { upload: 'admin' } }),
+  },
+});
+/** With its buckets typed as present: tests deploy it without one of them. */
+export const FILES_SCHEMA = { ...filesSchema, buckets: filesSchema.buckets ?? {} };
 
 export async function filesSeed(ctx: TestContext, names: string[]): Promise<Seed> {
   const s = await seed(ctx, names);

@@ -3,6 +3,7 @@
  * serial order when a leave or an account deletion meets other requests. Embedded database and,
  * where reachable, real PostgreSQL (where the requests do overlap).
  */
+import { defineSchema, type OwnerDeletePolicy, type ResourceBuilder, type TableBuilder } from 'gatehouse/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
@@ -10,24 +11,18 @@ import { backends } from '../helpers/backends.js';
 const available = await backends();
 const RACE_TIMEOUT_MS = 120_000;
 
-const column = { type: 'text', notNull: false, unique: false };
-const table = (onOwnerDelete: string) => ({ columns: { body: column }, timestamps: false, indexes: [], access: null, onOwnerDelete });
-const type = (visibility: string) => ({
-  visibility: { default: visibility, allow: [visibility] },
-  defaultRole: 'writer',
-  grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
-  static: [],
-  shares: [
-    { table: 'notes', onMemberRemove: 'remove', access: null },
-    { table: 'posts', onMemberRemove: 'hide', access: null },
-  ],
-  owns: [],
-});
-const SCHEMA = {
-  version: 1,
+/** A table with one text column and the onOwnerDelete policy under test. */
+const table = (onOwnerDelete: OwnerDeletePolicy) => (t: TableBuilder) => t.text('body').onOwnerDelete(onOwnerDelete);
+const type = (visibility: 'members' | 'unlisted') => (r: ResourceBuilder) =>
+  r
+    .visibility(visibility)
+    .defaultRole('writer')
+    .shares('notes', share => share.onMemberRemove('remove'))
+    .shares('posts', share => share.onMemberRemove('hide'));
+const SCHEMA = defineSchema({
   tables: { notes: table('remove'), posts: table('tombstone') },
   resources: { team: type('members'), club: type('unlisted') },
-};
+});
 
 describe.each(available)('lifecycle races on $name', backend => {
   let ctx: TestContext;

@@ -5,32 +5,26 @@
  * the store, whatever API wrote it.
  */
 import { randomUUID } from 'node:crypto';
+import { defineSchema, type OwnerDeletePolicy, type ResourceBuilder, type TableBuilder } from 'gatehouse/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/secrets.js';
 import type { MembershipEvent } from '../../src/bus/event-bus.js';
 import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 
-const column = { type: 'text', notNull: false, unique: false };
-const table = (onOwnerDelete: string) => ({ columns: { body: column }, timestamps: false, indexes: [], access: null, onOwnerDelete });
-const type = (visibility: string) => ({
-  visibility: { default: visibility, allow: [visibility] },
-  defaultRole: 'writer',
-  grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
-  static: [],
-  // One shared table per onMemberRemove policy, one owned table per onOwnerDelete policy.
-  shares: [
-    { table: 'notes', onMemberRemove: 'remove', access: null },
-    { table: 'posts', onMemberRemove: 'hide', access: null },
-    { table: 'photos', onMemberRemove: 'retain', access: null },
-  ],
-  owns: [
-    { table: `${visibility}_tasks`, access: null },
-    { table: `${visibility}_comments`, access: null },
-    { table: `${visibility}_logs`, access: null },
-  ],
-});
-const SCHEMA = {
-  version: 1,
+/** A table with one text column and the onOwnerDelete policy under test. */
+const table = (onOwnerDelete: OwnerDeletePolicy) => (t: TableBuilder) => t.text('body').onOwnerDelete(onOwnerDelete);
+const type = (visibility: 'members' | 'unlisted') => (r: ResourceBuilder) =>
+  r
+    .visibility(visibility)
+    .defaultRole('writer')
+    // One shared table per onMemberRemove policy, one owned table per onOwnerDelete policy.
+    .shares('notes', share => share.onMemberRemove('remove'))
+    .shares('posts', share => share.onMemberRemove('hide'))
+    .shares('photos', share => share.onMemberRemove('retain'))
+    .owns(`${visibility}_tasks`)
+    .owns(`${visibility}_comments`)
+    .owns(`${visibility}_logs`);
+const SCHEMA = defineSchema({
   tables: {
     notes: table('remove'),
     posts: table('tombstone'),
@@ -43,7 +37,7 @@ const SCHEMA = {
     unlisted_logs: table('retain'),
   },
   resources: { team: type('members'), club: type('unlisted') },
-};
+});
 
 describe('lifecycle policies', () => {
   let ctx: TestContext;

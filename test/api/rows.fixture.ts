@@ -1,126 +1,76 @@
 /** The schema and seed the row-store tests share (docs/api.md §11). */
-import { TEST_SCHEMA, type Seed, type TestContext, seed } from '../helpers/app.js';
-
-const GRANT = { owner: 'admin', admin: 'writer', writer: null, reader: null };
-const type = (visibility: string, defaultRole: string, owns: { table: string; access: unknown }[], shares: unknown[] = []) => ({
-  visibility: { default: visibility, allow: [visibility] },
-  defaultRole,
-  grant: GRANT,
-  static: [],
-  shares,
-  owns,
-});
-const col = (type: string, extra: Record<string, unknown> = {}) => ({ type, notNull: false, unique: false, ...extra });
+import { defineSchema } from 'gatehouse/schema';
+import { TEST_RESOURCES, type Seed, type TestContext, seed } from '../helpers/app.js';
 
 /**
  * A schema shaped like a real app's: a top-level table users keep and share, inline tables owned
  * by a members-only `project` (every column type, timestamps, indexes, single rules), and public
  * `forum` / `club` types for auto-join.
  */
-export const ROWS_SCHEMA = {
-  version: 1,
+export const ROWS_SCHEMA = defineSchema({
   tables: {
-    notes: {
-      columns: {
-        title: col('text', { notNull: true }),
-        body: col('text'),
-        pinned: col('boolean', { default: false }),
-        slug: col('text', { unique: true }),
-      },
-      timestamps: true,
-      indexes: [['title']],
-      access: null,
-      onOwnerDelete: 'remove',
-      ownedBy: null,
-    },
-    tasks: {
-      columns: {
-        title: col('text', { notNull: true }),
-        done: col('boolean', { notNull: true, default: false }),
-        priority: col('integer'),
-        estimate: col('bigint'),
-        meta: col('jsonb'),
-        due: col('timestamp'),
-        ref: col('uuid', { unique: true }),
-      },
-      timestamps: true,
-      indexes: [['createdAt'], ['priority'], ['done', 'due']],
-      access: {
-        read: ['reader'],
-        create: ['writer'],
-        update: ['creator', 'admin', 'owner'],
-        delete: ['admin', 'owner'],
-      },
-      onOwnerDelete: 'remove',
-      ownedBy: 'project',
-    },
-    diary: {
-      columns: { text: col('text') },
-      timestamps: false,
-      indexes: [],
-      access: { read: ['creator'], create: ['reader'] },
-      onOwnerDelete: 'remove',
-      ownedBy: 'project',
-    },
-    // Presence by upsert: one row per (member, device), a key of two columns.
-    presence: {
-      columns: { member: col('text', { notNull: true }), device: col('text', { notNull: true }), state: col('text'), seen: col('integer') },
-      timestamps: true,
-      indexes: [],
-      uniques: [['member', 'device']],
-      access: { read: ['reader'], create: ['reader'], update: ['creator'] },
-      onOwnerDelete: 'remove',
-      ownedBy: 'project',
-    },
-    // A unique column on rows only their creator reads.
-    handles: {
-      columns: { name: col('text', { notNull: true, unique: true }), note: col('text') },
-      timestamps: false,
-      indexes: [],
-      access: { read: ['creator'], create: ['writer'], update: ['creator'] },
-      onOwnerDelete: 'remove',
-      ownedBy: 'project',
-    },
-    posts: {
-      columns: { body: col('text', { notNull: true }), n: col('integer') },
-      timestamps: true,
-      indexes: [],
-      access: {
-        read: ['reader'],
-        create: ['writer'],
-        update: ['creator'],
-        delete: ['creator', 'admin', 'owner'],
-      },
-      onOwnerDelete: 'remove',
-      ownedBy: 'forum',
-    },
-    comments: {
-      columns: { body: col('text', { notNull: true }) },
-      timestamps: true,
-      indexes: [],
-      access: null,
-      onOwnerDelete: 'remove',
-      ownedBy: null,
-    },
+    notes: t => t.text('title').notNull().text('body').boolean('pinned').default(false).text('slug').unique().timestamps().index(['title']),
+    comments: t => t.text('body').notNull().timestamps(),
   },
   resources: {
-    ...TEST_SCHEMA.resources,
-    project: type(
-      'members',
-      'writer',
-      [
-        { table: 'tasks', access: null },
-        { table: 'diary', access: null },
-        { table: 'presence', access: null },
-        { table: 'handles', access: null },
-      ],
-      [{ table: 'notes', onMemberRemove: 'remove', access: { unlink: ['creator', 'owner'] } }],
-    ),
-    forum: type('discoverable', 'writer', [{ table: 'posts', access: null }], [{ table: 'notes', onMemberRemove: 'hide', access: null }]),
+    ...TEST_RESOURCES,
+    project: r =>
+      r
+        .visibility('members')
+        .defaultRole('writer')
+        .owns('tasks', t =>
+          t
+            .text('title')
+            .notNull()
+            .boolean('done')
+            .notNull()
+            .default(false)
+            .integer('priority')
+            .bigint('estimate')
+            .jsonb('meta')
+            .timestamp('due')
+            .uuid('ref')
+            .unique()
+            .timestamps()
+            .index(['createdAt'])
+            .index(['priority'])
+            .index(['done', 'due'])
+            .access({ read: 'reader', create: 'writer', update: ['creator', 'admin', 'owner'], delete: ['admin', 'owner'] }),
+        )
+        .owns('diary', t => t.text('text').access({ read: 'creator', create: 'reader' }))
+        // Presence by upsert: one row per (member, device), a key of two columns.
+        .owns('presence', t =>
+          t
+            .text('member')
+            .notNull()
+            .text('device')
+            .notNull()
+            .text('state')
+            .integer('seen')
+            .timestamps()
+            .unique(['member', 'device'])
+            .access({ read: 'reader', create: 'reader', update: 'creator' }),
+        )
+        // A unique column on rows only their creator reads.
+        .owns('handles', t => t.text('name').notNull().unique().text('note').access({ read: 'creator', create: 'writer', update: 'creator' }))
+        .shares('notes', share => share.onMemberRemove('remove').access({ unlink: ['creator', 'owner'] })),
+    forum: r =>
+      r
+        .visibility('discoverable')
+        .defaultRole('writer')
+        .owns('posts', t =>
+          t
+            .text('body')
+            .notNull()
+            .integer('n')
+            .timestamps()
+            .access({ read: 'reader', create: 'writer', update: 'creator', delete: ['creator', 'admin', 'owner'] }),
+        )
+        .shares('notes', share => share.onMemberRemove('hide')),
     // `comments` is a top-level table this type owns, with an override: readers may create here.
-    club: type('unlisted', 'reader', [{ table: 'comments', access: { create: ['reader'] } }]),
+    club: r => r.visibility('unlisted').defaultRole('reader').owns('comments', own => own.access({ create: 'reader' })),
   },
-};
+});
 
 export interface RowsSeed extends Seed {
   deploymentId: string;

@@ -3,59 +3,26 @@
  * in-process server (app.fetch, no port unless asked) on an isolated database, with a clock the test
  * can move.
  */
+import { defineSchema, type SchemaDefinition } from 'gatehouse/schema';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { buildApp, type App, type AppOptions } from '../../src/server.js';
 import { createTestDatabase } from './db.js';
 import { feedAttached, watchBus } from './feeds.js';
 
-/** A schema IR covering the visibility and ceiling variants the tests need. */
-export const TEST_SCHEMA = {
-  version: 1,
-  tables: {},
-  resources: {
-    team: {
-      visibility: { default: 'members', allow: ['members'] },
-      defaultRole: 'writer',
-      grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
-      static: [],
-      shares: [],
-      owns: [],
-    },
-    room: {
-      visibility: { default: 'members', allow: ['members', 'unlisted', 'discoverable'] },
-      defaultRole: 'writer',
-      grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
-      static: [],
-      shares: [],
-      owns: [],
-    },
-    forum: {
-      visibility: { default: 'discoverable', allow: ['discoverable'] },
-      defaultRole: 'reader',
-      grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
-      static: [],
-      shares: [],
-      owns: [],
-    },
-    album: {
-      visibility: { default: 'unlisted', allow: ['unlisted'] },
-      defaultRole: 'reader',
-      grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
-      static: [],
-      shares: [],
-      owns: [],
-    },
-    settings: {
-      visibility: { default: 'unlisted', allow: ['unlisted'] },
-      defaultRole: 'reader',
-      grant: { owner: 'admin', admin: 'writer', writer: null, reader: null },
-      static: ['global'],
-      shares: [],
-      owns: [],
-    },
-  },
-};
+/**
+ * The resource types the tests need, one per visibility and default-role variant; schemas that
+ * add tables or buckets (rows.fixture.ts, files.fixture.ts) start from these.
+ */
+export const TEST_RESOURCES = {
+  team: r => r.visibility('members').defaultRole('writer'),
+  room: r => r.visibility({ default: 'members', allow: ['unlisted', 'discoverable'] }).defaultRole('writer'),
+  forum: r => r.visibility('discoverable').defaultRole('reader'),
+  album: r => r.visibility('unlisted').defaultRole('reader'),
+  settings: r => r.visibility('unlisted').defaultRole('reader').static(['global']),
+} satisfies SchemaDefinition<never>['resources'];
+
+export const TEST_SCHEMA = defineSchema({ resources: TEST_RESOURCES });
 
 export interface HttpResult<T = any> {
   status: number;
