@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Seed, TEST_SCHEMA, type TestContext, seed, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { TEST_SCHEMA } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx, ['alice']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ users: ['alice'] });
 
 describe('apps', () => {
-  it('creates and lists apps with a client id and origins', async () => {
+  it('creates and lists apps with a client id and origins', async ({ s }) => {
     const created = await s.developer.post('/dev/apps', {
       name: 'Photos',
       origins: ['https://photos.example.test'],
@@ -29,20 +23,20 @@ describe('apps', () => {
     expect(listed.body.apps.map((a: any) => a.id)).toContain(created.body.id);
   });
 
-  it('validates origins and refuses one that belongs to another app', async () => {
+  it('validates origins and refuses one that belongs to another app', async ({ s }) => {
     expect((await s.developer.post('/dev/apps', { name: 'x', origins: ['not a url'] })).status).toBe(400);
     expect((await s.developer.post('/dev/apps', { name: 'x', origins: ['https://a.test/path'] })).body.message).toContain('origins');
     expect((await s.developer.post('/dev/apps', { name: 'x', origins: [s.origin] })).body.error).toBe('origin_taken');
   });
 
-  it('needs a developer token', async () => {
+  it('needs a developer token', async ({ ctx, s }) => {
     expect((await ctx.anonymous.get('/dev/apps')).status).toBe(401);
     expect((await s.users.alice.get('/dev/apps')).status).toBe(403);
   });
 });
 
 describe('deploy', () => {
-  it('refuses an invalid schema with every problem listed', async () => {
+  it('refuses an invalid schema with every problem listed', async ({ s }) => {
     const bad = {
       version: 1,
       tables: {},
@@ -55,13 +49,13 @@ describe('deploy', () => {
     expect(res.body.message).toMatch(/defaultRole/);
   });
 
-  it("answers 404 for another developer's app", async () => {
+  it("answers 404 for another developer's app", async ({ ctx, s }) => {
     const other = await ctx.app.services.principals.createDeveloperToken('other@example.test');
     const res = await ctx.client(other.token).request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: TEST_SCHEMA });
     expect(res.status).toBe(404);
   });
 
-  it('does not echo a 3,000-character app id whole', async () => {
+  it('does not echo a 3,000-character app id whole', async ({ ctx }) => {
     const other = await ctx.app.services.principals.createDeveloperToken('echo@example.test');
     const id = `app_${'x'.repeat(3000)}`;
     for (const path of [`/dev/apps/${id}/deployments/dev`, `/dev/budgets?appId=${id}`]) {
@@ -76,7 +70,7 @@ describe('deploy', () => {
 });
 
 describe('docs/api.md §3.1 test sessions', () => {
-  it('mints { user_id, token, expires_at, payer, env } with a short prefix and 24 h expiry', async () => {
+  it('mints { user_id, token, expires_at, payer, env } with a short prefix and 24 h expiry', async ({ s }) => {
     const res = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'zoe', env: 'dev' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -91,7 +85,7 @@ describe('docs/api.md §3.1 test sessions', () => {
     expect(hours).toBeLessThanOrEqual(24);
   });
 
-  it('re-minting returns the same user, memberships intact, with a fresh token', async () => {
+  it('re-minting returns the same user, memberships intact, with a fresh token', async ({ ctx, s }) => {
     const first = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'yan', env: 'dev' });
     const yan = ctx.client(first.body.token);
     const created = await yan.post('/v1/resources', { type: 'team', name: 'Y' });
@@ -102,7 +96,7 @@ describe('docs/api.md §3.1 test sessions', () => {
     expect((await again.get('/v1/resources')).body.resources.map((r: any) => r.id)).toEqual([created.body.id]);
   });
 
-  it('refuses a missing env, prod, an undeployed env, bad names and foreign apps', async () => {
+  it('refuses a missing env, prod, an undeployed env, bad names and foreign apps', async ({ ctx, s }) => {
     const path = `/dev/apps/${s.appId}/test-users`;
     expect((await s.developer.post(path, { name: 'a' })).body.message).toContain('body.env');
     expect((await s.developer.post(path, { name: 'a', env: 'prod' })).body).toMatchObject({ error: 'prod_not_allowed' });
@@ -115,7 +109,7 @@ describe('docs/api.md §3.1 test sessions', () => {
     expect((await s.developer.post('/dev/apps/app_missing/test-users', { name: 'a', env: 'dev' })).status).toBe(404);
   });
 
-  it('docs/api.md §3.1: tokens stop working after 24 hours', async () => {
+  it('docs/api.md §3.1: tokens stop working after 24 hours', async ({ ctx, s }) => {
     const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'xia', env: 'dev' });
     const xia = ctx.client(minted.body.token);
     expect((await xia.get('/v1/resources')).status).toBe(200);
@@ -127,7 +121,7 @@ describe('docs/api.md §3.1 test sessions', () => {
     }
   });
 
-  it('docs/api.md §3.1: a session is pinned to its environment', async () => {
+  it('docs/api.md §3.1: a session is pinned to its environment', async ({ ctx, s }) => {
     await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/staging`, { schema: TEST_SCHEMA });
     const dev = ctx.client((await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'wu', env: 'dev' })).body.token);
     const staging = ctx.client((await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'wu', env: 'staging' })).body.token);
@@ -137,7 +131,7 @@ describe('docs/api.md §3.1 test sessions', () => {
 });
 
 describe('HTTP edges', () => {
-  it('answers malformed bodies with 400, oversized ones with 413, unknown routes with 404, wrong methods with 405', async () => {
+  it('answers malformed bodies with 400, oversized ones with 413, unknown routes with 404, wrong methods with 405', async ({ s }) => {
     const alice = s.users.alice;
     const malformed = await alice.request('POST', '/v1/resources', '{"type":', { 'content-type': 'application/json' });
     expect(malformed).toMatchObject({ status: 400, body: { error: 'invalid_json' } });
@@ -150,7 +144,7 @@ describe('HTTP edges', () => {
     expect((await alice.post('/v1/resources/x/join', { extra: 1 })).status).toBe(400);
   });
 
-  it('GET /healthz answers 200 when ready', async () => {
+  it('GET /healthz answers 200 when ready', async ({ ctx }) => {
     expect((await ctx.anonymous.get('/healthz')).body).toEqual({ ok: true, status: 'ok', database: 'pglite', bus: { kind: 'memory', ok: true } });
   });
 });

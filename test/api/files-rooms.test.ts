@@ -4,23 +4,27 @@
  * moveRoom with the same authority and one charge, 404 (never 403) for a file in a room you hold
  * nothing in, and no room deleted while files remain.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Seed, type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { type Seed, addMember, createResource } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 import { fileRequest, filesSeed } from './files.fixture.js';
 
-let ctx: TestContext;
-let s: Seed;
 let resource: string;
 let roomId: string;
 let base: string;
 
 type User = Seed['users'][string];
-const put = (who: User, path: string, body: string) => fileRequest(ctx, who, 'PUT', path, { body, headers: { 'content-type': 'text/plain' } });
 const paths = (body: { files: { path: string }[] }) => body.files.map(f => f.path);
 
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await filesSeed(ctx, ['owner', 'bob', 'carol', 'dave']);
+const it = appTest({ users: ['owner', 'bob', 'carol', 'dave'], seed: filesSeed }).extend(
+  'put',
+  { scope: 'file' },
+  async ({ ctx }) =>
+    (who: User, path: string, body: string) =>
+      fileRequest(ctx, who, 'PUT', path, { body, headers: { 'content-type': 'text/plain' } }),
+);
+
+it.beforeAll(async ({ s, put }) => {
   const { owner, bob, carol, dave } = s.users;
   resource = await createResource(owner, 'room', 'Rooms of files');
   await addMember(owner, bob, resource, 'writer');
@@ -33,10 +37,9 @@ beforeAll(async () => {
   expect((await put(owner, `${base}/lobby.txt`, 'everyone')).status).toBe(201);
   expect((await put(bob, `${base}/secret.txt?roomId=${roomId}`, 'bob only')).status).toBe(201);
 });
-afterAll(() => ctx.close());
 
 describe('rule 9: union read, default-room write, room scope', () => {
-  it("a resource-scoped list spans the rooms you may read, with each file's roomId", async () => {
+  it("a resource-scoped list spans the rooms you may read, with each file's roomId", async ({ s }) => {
     const listed = await s.users.bob.get(base);
     expect(listed.body.files.map((f: { path: string; roomId: string | null }) => [f.path, f.roomId])).toEqual([
       ['lobby.txt', null],
@@ -45,7 +48,7 @@ describe('rule 9: union read, default-room write, room scope', () => {
     expect(paths((await s.users.carol.get(base)).body)).toEqual(['lobby.txt']);
   });
 
-  it('a room-scoped list and download reach that room alone', async () => {
+  it('a room-scoped list and download reach that room alone', async ({ ctx, s }) => {
     const { bob } = s.users;
     expect(paths((await bob.get(`${base}?roomId=${roomId}`)).body)).toEqual(['secret.txt']);
     expect(paths((await bob.get(`${base}?roomId=${resource}`)).body)).toEqual(['lobby.txt']);
@@ -53,7 +56,7 @@ describe('rule 9: union read, default-room write, room scope', () => {
     expect(await (await fileRequest(ctx, bob, 'GET', `${base}/secret.txt?roomId=${roomId}`)).text()).toBe('bob only');
   });
 
-  it('a file in a room you hold nothing in is 404, never 403: to a member and to the owner', async () => {
+  it('a file in a room you hold nothing in is 404, never 403: to a member and to the owner', async ({ ctx, s, put }) => {
     for (const who of [s.users.carol, s.users.owner]) {
       const res = await fileRequest(ctx, who, 'GET', `${base}/secret.txt`);
       expect(res.status).toBe(404);
@@ -65,7 +68,7 @@ describe('rule 9: union read, default-room write, room scope', () => {
     expect((await put(s.users.carol, `${base}/x.txt?roomId=${roomId}`, 'x')).status).toBe(404);
   });
 
-  it("another resource's room id is 400 invalid_room", async () => {
+  it("another resource's room id is 400 invalid_room", async ({ s }) => {
     const other = await createResource(s.users.owner, 'room', 'Other');
     const res = await s.users.owner.get(`/v1/files/resources/${other}/attachments?roomId=${roomId}`);
     expect(res.status).toBe(400);
@@ -74,7 +77,7 @@ describe('rule 9: union read, default-room write, room scope', () => {
 });
 
 describe('rule 7 for files: moveRoom', () => {
-  it('needs admin in the source room: a writer there is refused, then an admin grant moves it in one charge', async () => {
+  it('needs admin in the source room: a writer there is refused, then an admin grant moves it in one charge', async ({ ctx, s }) => {
     const { owner, bob, carol } = s.users;
     const refused = await bob.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['secret.txt'], roomId: null });
     expect(refused.status).toBe(403);
@@ -98,7 +101,7 @@ describe('rule 7 for files: moveRoom', () => {
     expect(paths((await carol.get(base)).body)).toEqual(['lobby.txt', 'secret.txt']);
   });
 
-  it('unknown paths are 404 and nothing moves', async () => {
+  it('unknown paths are 404 and nothing moves', async ({ s }) => {
     const res = await s.users.owner.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['lobby.txt', 'nope.txt'], roomId });
     expect(res.status).toBe(404);
     expect(paths((await s.users.carol.get(base)).body)).toContain('lobby.txt');
@@ -106,7 +109,7 @@ describe('rule 7 for files: moveRoom', () => {
 });
 
 describe('room deletion', () => {
-  it('is 409 room_not_empty while a file sits in the room, and works once it is moved out', async () => {
+  it('is 409 room_not_empty while a file sits in the room, and works once it is moved out', async ({ s, put }) => {
     const { owner, bob } = s.users;
     const room2 = (await owner.post(`/v1/resources/${resource}/rooms`, { name: 'Second' })).body.id;
     for (const [who, role] of [
@@ -131,12 +134,12 @@ describe('rule 9: a write never reveals a file in a room you hold nothing in', (
   const answer = async (res: Response) => ({ status: res.status, body: await res.json() });
   let hidden: string;
 
-  beforeAll(async () => {
+  it.beforeAll(async ({ s, put }) => {
     hidden = `hidden-${Math.random().toString(36).slice(2, 8)}.txt`;
     expect((await put(s.users.bob, `${base}/${hidden}?roomId=${roomId}`, 'bob only')).status).toBe(201);
   });
 
-  it('PUT onto its path answers a writer 404 file_not_found, as GET does, whatever the preconditions', async () => {
+  it('PUT onto its path answers a writer 404 file_not_found, as GET does, whatever the preconditions', async ({ ctx, s }) => {
     const { carol } = s.users;
     const read = await answer(await fileRequest(ctx, carol, 'GET', `${base}/${hidden}`));
     expect(read).toMatchObject({ status: 404, body: { error: 'file_not_found' } });
@@ -147,7 +150,7 @@ describe('rule 9: a write never reveals a file in a room you hold nothing in', (
     expect(await (await fileRequest(ctx, s.users.bob, 'GET', `${base}/${hidden}?roomId=${roomId}`)).text()).toBe('bob only');
   });
 
-  it('linking onto its path is 404 file_not_found too, not 409 file_exists', async () => {
+  it('linking onto its path is 404 file_not_found too, not 409 file_exists', async ({ ctx, s }) => {
     const { carol } = s.users;
     const own = await fileRequest(ctx, carol, 'PUT', '/v1/files/me/docs/note.txt', { body: 'n', headers: { 'content-type': 'text/plain' } });
     const fileId = (await own.json()).id;
@@ -157,7 +160,7 @@ describe('rule 9: a write never reveals a file in a room you hold nothing in', (
     expect(visible).toMatchObject({ status: 409, body: { error: 'file_exists' } });
   });
 
-  it('a reader without the upload right is refused before any precondition: the same 403 on a free path and on a hidden one', async () => {
+  it('a reader without the upload right is refused before any precondition: the same 403 on a free path and on a hidden one', async ({ ctx, s }) => {
     const { dave } = s.users;
     const refusal = async (path: string, headers: Record<string, string>) =>
       answer(await fileRequest(ctx, dave, 'PUT', `${base}/${path}`, { body: 'x', headers: { 'content-type': 'text/plain', ...headers } }));
@@ -171,7 +174,7 @@ describe('rule 9: a write never reveals a file in a room you hold nothing in', (
 });
 
 describe('GraphQL metadata', () => {
-  it('files(...) lists what the REST list answers', async () => {
+  it('files(...) lists what the REST list answers', async ({ s }) => {
     const res = await s.users.bob.gql(
       'query($id: ID!) { files(bucket: "attachments", resourceId: $id) { files { path roomId linked etag size } nextCursor } }',
       {

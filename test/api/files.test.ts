@@ -4,26 +4,24 @@
  * paths), privacy and cross-app isolation, and what deletions leave behind in the blob store.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ACCOUNT_DELETION_CONFIRMATION } from '../../src/membership/lifecycle.rules.js';
-import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
+import { type Seed, addMember, createResource, seed } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 import { blobKeys, chunked, fileRequest, filesSeed } from './files.fixture.js';
 
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await filesSeed(ctx, ['alice', 'bob', 'carol', 'dave']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ users: ['alice', 'bob', 'carol', 'dave'], seed: filesSeed }).extend(
+  'put',
+  { scope: 'file' },
+  async ({ ctx }) =>
+    (who: Seed['users'][string], path: string, body: BodyInit, type = 'text/plain', headers: Record<string, string> = {}) =>
+      fileRequest(ctx, who, 'PUT', path, { body, headers: { 'content-type': type, ...headers } }),
+);
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const put = (who: Seed['users'][string], path: string, body: BodyInit, type = 'text/plain', headers: Record<string, string> = {}) =>
-  fileRequest(ctx, who, 'PUT', path, { body, headers: { 'content-type': type, ...headers } });
 
 describe('a user bucket: upload, download, list, replace, delete', () => {
-  it('round-trips the bytes with their type, length and ETag; replacing answers 200', async () => {
+  it('round-trips the bytes with their type, length and ETag; replacing answers 200', async ({ ctx, s, put }) => {
     const { alice } = s.users;
     const created = await put(alice, '/v1/files/me/docs/notes/hello.txt', 'hello world');
     expect(created.status).toBe(201);
@@ -58,7 +56,7 @@ describe('a user bucket: upload, download, list, replace, delete', () => {
     expect(await (await fileRequest(ctx, alice, 'GET', '/v1/files/me/docs/notes/hello.txt')).text()).toBe('hello again');
   });
 
-  it('lists by path with a prefix and a cursor', async () => {
+  it('lists by path with a prefix and a cursor', async ({ s, put }) => {
     const { bob } = s.users;
     for (const name of ['a/1.txt', 'a/2.txt', 'a/3.txt', 'b/1.txt']) expect((await put(bob, `/v1/files/me/docs/${name}`, name)).status).toBe(201);
     const first = await bob.get('/v1/files/me/docs?prefix=a/&limit=2');
@@ -70,7 +68,7 @@ describe('a user bucket: upload, download, list, replace, delete', () => {
     expect((await bob.get('/v1/files/me/docs?cursor=bogus')).body.error).toBe('invalid_cursor');
   });
 
-  it('serves ranges (206, suffix), refuses unsatisfiable ones (416) and answers 304 to a current ETag', async () => {
+  it('serves ranges (206, suffix), refuses unsatisfiable ones (416) and answers 304 to a current ETag', async ({ ctx, s, put }) => {
     const { carol } = s.users;
     const file = await (await put(carol, '/v1/files/me/docs/digits.txt', '0123456789')).json();
     const range = await fileRequest(ctx, carol, 'GET', '/v1/files/me/docs/digits.txt', { headers: { range: 'bytes=2-5' } });
@@ -88,7 +86,7 @@ describe('a user bucket: upload, download, list, replace, delete', () => {
     expect(cached.status).toBe(304);
   });
 
-  it('If-None-Match: * only creates (409 file_exists); If-Match only replaces that version (412)', async () => {
+  it('If-None-Match: * only creates (409 file_exists); If-Match only replaces that version (412)', async ({ s, put }) => {
     const { carol } = s.users;
     const file = await (await put(carol, '/v1/files/me/docs/once.txt', 'v1', 'text/plain', { 'if-none-match': '*' })).json();
     const again = await put(carol, '/v1/files/me/docs/once.txt', 'v2', 'text/plain', { 'if-none-match': '*' });
@@ -99,7 +97,7 @@ describe('a user bucket: upload, download, list, replace, delete', () => {
     expect((await put(carol, '/v1/files/me/docs/once.txt', 'v2', 'text/plain', { 'if-match': file.etag })).status).toBe(200);
   });
 
-  it('deletes: the file is gone and so are its bytes', async () => {
+  it('deletes: the file is gone and so are its bytes', async ({ ctx, s, put }) => {
     const { dave } = s.users;
     await put(dave, '/v1/files/me/docs/gone.txt', 'bye');
     const before = await blobKeys(ctx);
@@ -110,7 +108,7 @@ describe('a user bucket: upload, download, list, replace, delete', () => {
     await expect.poll(async () => (await blobKeys(ctx)).length).toBe(before.length - 1);
   });
 
-  it("is private: another user reaches only their own bucket, another app's user nothing", async () => {
+  it("is private: another user reaches only their own bucket, another app's user nothing", async ({ ctx, s, put }) => {
     const { alice, bob } = s.users;
     await put(alice, '/v1/files/me/docs/private.txt', 'mine');
     expect((await fileRequest(ctx, bob, 'GET', '/v1/files/me/docs/private.txt')).status).toBe(404);
@@ -122,7 +120,7 @@ describe('a user bucket: upload, download, list, replace, delete', () => {
 });
 
 describe('upload limits: media type, size on the bytes read, paths', () => {
-  it('415 for a type the bucket does not accept, or none', async () => {
+  it('415 for a type the bucket does not accept, or none', async ({ ctx, s, put }) => {
     const { alice } = s.users;
     const res = await put(alice, '/v1/files/me/avatars/me.txt', 'not an image');
     expect(res.status).toBe(415);
@@ -131,14 +129,14 @@ describe('upload limits: media type, size on the bytes read, paths', () => {
     expect((await put(alice, '/v1/files/me/avatars/me.png', 'png bytes', 'image/png; charset=binary')).status).toBe(201);
   });
 
-  it('413 for a declared length over the limit, before reading', async () => {
+  it('413 for a declared length over the limit, before reading', async ({ s, put }) => {
     const { alice } = s.users;
     const res = await put(alice, '/v1/files/me/docs/big.bin', new Uint8Array(1024 * 1024 + 1), 'application/octet-stream');
     expect(res.status).toBe(413);
     expect((await res.json()).error).toBe('file_too_large');
   });
 
-  it('413 for a streamed body that grows past the limit; no row and no bytes stay behind', async () => {
+  it('413 for a streamed body that grows past the limit; no row and no bytes stay behind', async ({ ctx, s }) => {
     const { bob } = s.users;
     const before = await blobKeys(ctx);
     const res = await fileRequest(ctx, bob, 'PUT', '/v1/files/me/docs/stream.bin', {
@@ -157,7 +155,7 @@ describe('upload limits: media type, size on the bytes read, paths', () => {
     expect((await ok.json()).size).toBe(256 * 1024);
   });
 
-  it.each([
+  it.for([
     // URLs resolve literal dot segments before the server sees them; encoded slashes carry them through.
     ['..', '/v1/files/me/docs/a%2F..%2Fb', 'invalid_path'],
     ['a dot segment', '/v1/files/me/docs/a%2F.%2Fb', 'invalid_path'],
@@ -166,13 +164,13 @@ describe('upload limits: media type, size on the bytes read, paths', () => {
     ['an empty segment', '/v1/files/me/docs/a//b', 'invalid_path'],
     ['a NUL', '/v1/files/me/docs/a%00b', 'invalid_argument'],
     ['bad percent-encoding', '/v1/files/me/docs/a%zzb', 'invalid_path'],
-  ])('400 for a path with %s', async (_what, path, code) => {
+  ])('400 for a path with %s', async ([_what, path, code], { s, put }) => {
     const res = await put(s.users.alice, path, 'x');
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe(code);
   });
 
-  it('unknown buckets are 404, a resource bucket named as a user bucket is 400', async () => {
+  it('unknown buckets are 404, a resource bucket named as a user bucket is 400', async ({ s, put }) => {
     const { alice } = s.users;
     expect((await put(alice, '/v1/files/me/nothing/x.txt', 'x')).status).toBe(404);
     const wrong = await put(alice, '/v1/files/me/attachments/x.txt', 'x');
@@ -182,7 +180,7 @@ describe('upload limits: media type, size on the bytes read, paths', () => {
 });
 
 describe('a resource bucket: rules, auto-join, mounts, deletion', () => {
-  it('writers upload, readers list and read but not upload; outsiders of a members-only resource get 404', async () => {
+  it('writers upload, readers list and read but not upload; outsiders of a members-only resource get 404', async ({ ctx, s, put }) => {
     const { alice, bob, carol, dave } = s.users;
     const room = await createResource(alice, 'room', 'Files room');
     await addMember(alice, bob, room, 'reader');
@@ -202,7 +200,7 @@ describe('a resource bucket: rules, auto-join, mounts, deletion', () => {
     expect((await fileRequest(ctx, carol, 'DELETE', `${base}/plan.txt`)).status).toBe(200);
   });
 
-  it('a first upload to a public resource joins the uploader at the default role', async () => {
+  it('a first upload to a public resource joins the uploader at the default role', async ({ s, put }) => {
     const { alice, dave } = s.users;
     const room = await createResource(alice, 'room', 'Open room', 'unlisted');
     expect((await put(dave, `/v1/files/resources/${room}/attachments/hello.txt`, 'hi')).status).toBe(201);
@@ -210,7 +208,7 @@ describe('a resource bucket: rules, auto-join, mounts, deletion', () => {
     expect(members.body.members.find((m: { userId: string }) => m.userId === dave.id)).toMatchObject({ role: 'writer', state: 'active' });
   });
 
-  it("the bucket's own rules: only admins upload photos to an album", async () => {
+  it("the bucket's own rules: only admins upload photos to an album", async ({ s, put }) => {
     const { alice, bob } = s.users;
     const album = await createResource(alice, 'album', 'Holiday');
     await addMember(alice, bob, album, 'writer');
@@ -218,7 +216,7 @@ describe('a resource bucket: rules, auto-join, mounts, deletion', () => {
     expect((await put(alice, `/v1/files/resources/${album}/photos/1.png`, 'png', 'image/png')).status).toBe(201);
   });
 
-  it('a mount (rule 10) publishes a user file as default-room content; unmounting leaves the file', async () => {
+  it('a mount (rule 10) publishes a user file as default-room content; unmounting leaves the file', async ({ ctx, s, put }) => {
     const { alice, bob } = s.users;
     const room = await createResource(alice, 'room', 'Mounts');
     await addMember(alice, bob, room, 'reader');
@@ -238,7 +236,7 @@ describe('a resource bucket: rules, auto-join, mounts, deletion', () => {
     expect(await (await fileRequest(ctx, alice, 'GET', '/v1/files/me/docs/shared/readme.txt')).text()).toBe('read me');
   });
 
-  it("deleting the resource removes its files' bytes; deleting an account removes its own files' bytes", async () => {
+  it("deleting the resource removes its files' bytes; deleting an account removes its own files' bytes", async ({ ctx, s, put }) => {
     const { alice } = s.users;
     const room = await createResource(alice, 'room', 'Doomed');
     const file = await (await put(alice, `/v1/files/resources/${room}/attachments/doomed.txt`, 'doomed')).json();
@@ -257,7 +255,7 @@ describe('a resource bucket: rules, auto-join, mounts, deletion', () => {
 });
 
 describe('deploys', () => {
-  it('refuse dropping a bucket that still holds files (409 schema_drops_data); an empty one may go', async () => {
+  it('refuse dropping a bucket that still holds files (409 schema_drops_data); an empty one may go', async ({ ctx, s, put }) => {
     const { FILES_SCHEMA } = await import('./files.fixture.js');
     const { photos: _photos, ...withoutPhotos } = FILES_SCHEMA.buckets;
     const dropPhotos = { ...FILES_SCHEMA, buckets: withoutPhotos };
@@ -277,7 +275,7 @@ describe('deploys', () => {
 });
 
 describe('the sweep', () => {
-  it('deletes blobs no file names once they are older than an hour, and keeps every named one', async () => {
+  it('deletes blobs no file names once they are older than an hour, and keeps every named one', async ({ ctx }) => {
     const blobs = ctx.app.services.files.blobs;
     const orphan = `${'dep_orphan'}/00000000-0000-7000-8000-000000000000/abc`;
     await blobs.put(

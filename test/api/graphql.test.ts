@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { appTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx, ['alice', 'bob']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ users: ['alice', 'bob'] });
 
 const RESOURCE = 'id type name visibility discoverable memberCount currentMember { role state }';
 
 describe('GraphQL mirrors the REST shims', () => {
-  it('walks create -> invite -> accept -> members -> setRole -> remove', async () => {
+  it('walks create -> invite -> accept -> members -> setRole -> remove', async ({ s }) => {
     const { alice, bob } = s.users;
     const created = await alice.gql(`mutation($input: CreateResourceInput!) { createResource(input: $input) { ${RESOURCE} } }`, {
       input: { type: 'room', name: 'Lobby', visibility: 'unlisted' },
@@ -51,7 +44,7 @@ describe('GraphQL mirrors the REST shims', () => {
     expect(removed.data.removeMember).toEqual({ ok: true, state: null, role: null });
   });
 
-  it('carries the stable code and HTTP status in extensions', async () => {
+  it('carries the stable code and HTTP status in extensions', async ({ ctx, s }) => {
     const { alice, bob } = s.users;
     const res = await bob.gql(`mutation { createResource(input: { type: "_app", name: "x" }) { id } }`);
     expect(res.errors[0].extensions).toMatchObject({ code: 'reserved_type', status: 403 });
@@ -66,7 +59,7 @@ describe('GraphQL mirrors the REST shims', () => {
     expect(anonymous.errors[0].extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
   });
 
-  it('answers a body of a type it cannot read with 415 unsupported_media_type and says what it takes', async () => {
+  it('answers a body of a type it cannot read with 415 unsupported_media_type and says what it takes', async ({ ctx }) => {
     // Bytes, not a string: fetch would label a string text/plain itself.
     const query = new TextEncoder().encode(JSON.stringify({ query: '{ __typename }' }));
     for (const contentType of ['text/plain', 'application/xml; charset=utf-8', null]) {
@@ -81,7 +74,7 @@ describe('GraphQL mirrors the REST shims', () => {
     expect(await json.json()).toEqual({ data: { __typename: 'Query' } });
   });
 
-  it('rejects unknown enum values and wrong types naming the argument', async () => {
+  it('rejects unknown enum values and wrong types naming the argument', async ({ s }) => {
     const bad = await s.users.alice.gql(`mutation($input: CreateResourceInput!) { createResource(input: $input) { id } }`, {
       input: { type: 'team', name: 'x', visibility: 'secret' },
     });
@@ -94,7 +87,7 @@ describe('GraphQL mirrors the REST shims', () => {
     expect(empty.errors[0]).toMatchObject({ message: expect.stringContaining('input.name'), extensions: { code: 'invalid_argument', status: 400 } });
   });
 
-  it('creates agents, blocks, invite links and claims them', async () => {
+  it('creates agents, blocks, invite links and claims them', async ({ s }) => {
     const { alice, bob } = s.users;
     const agent = await alice.gql(`mutation { createAgent(name: "Scout") { id name ownerId token } }`);
     expect(agent.data.createAgent).toMatchObject({ name: 'Scout', ownerId: alice.id, token: expect.stringMatching(/^gha_/) });
@@ -108,7 +101,7 @@ describe('GraphQL mirrors the REST shims', () => {
     expect((await bob.gql(`mutation($u: ID!) { unblockUser(userId: $u) { ok } }`, { u: alice.id })).data.unblockUser.ok).toBe(true);
   });
 
-  it('serves the developer surface', async () => {
+  it('serves the developer surface', async ({ s }) => {
     const apps = await s.developer.gql('{ apps { id environments } }');
     expect(apps.data.apps).toEqual([{ id: s.appId, environments: ['dev'] }]);
     const minted = await s.developer.gql(`mutation($a: ID!) { createTestUser(appId: $a, name: "gq", env: "dev") { userId token env payer } }`, {
@@ -119,7 +112,7 @@ describe('GraphQL mirrors the REST shims', () => {
     expect(prod.errors[0].extensions).toMatchObject({ code: 'prod_not_allowed', status: 400 });
   });
 
-  it('masks unexpected errors', async () => {
+  it('masks unexpected errors', async ({ s }) => {
     const res = await s.users.alice.gql('{ nope }');
     expect(res.errors[0].message).toMatch(/nope/);
   });

@@ -2,18 +2,12 @@
  * `App.fetch` runs the whole request pipeline in-process (the fetch entry, no listening socket),
  * routed by the Host of the URL, several Set-Cookie headers kept apart, and SSE streamed as written.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 import { MEMBERS_LIVE } from '../helpers/feeds.js';
 
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx, ['alice', 'bob']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ users: ['alice', 'bob'] });
 
 /** POST /graphql asking for the roster of `id` as server-sent events. */
 const rosterStream = (token: string, id: string, signal: AbortSignal) =>
@@ -25,7 +19,7 @@ const rosterStream = (token: string, id: string, signal: AbortSignal) =>
   });
 
 describe('App.fetch', () => {
-  it('answers without ever listening on a port', async () => {
+  it('answers without ever listening on a port', async ({ ctx, s }) => {
     const res = await ctx.app.fetch(new Request('http://gatehouse.test/healthz'));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true, status: 'ok', database: 'pglite', bus: { kind: 'memory', ok: true } });
@@ -33,7 +27,7 @@ describe('App.fetch', () => {
     expect(ctx.app.server.listening).toBe(false);
   });
 
-  it('routes by the Host of the URL: a registered app origin is a hosted mount', async () => {
+  it('routes by the Host of the URL: a registered app origin is a hosted mount', async ({ ctx, s }) => {
     const hosted = await ctx.app.fetch(new Request(`${s.origin}/_osg/auth/session`));
     expect(hosted.status).toBe(200);
     expect(await hosted.json()).toEqual({ authenticated: false });
@@ -42,7 +36,7 @@ describe('App.fetch', () => {
     expect(own.status).toBe(404);
   });
 
-  it('keeps several Set-Cookie headers apart, and sends the request body', async () => {
+  it('keeps several Set-Cookie headers apart, and sends the request body', async ({ ctx }) => {
     const res = await ctx.app.fetch(
       new Request('http://gatehouse.test/auth/logout', {
         method: 'POST',
@@ -55,7 +49,7 @@ describe('App.fetch', () => {
     expect(res.headers.getSetCookie().map(c => c.split('=')[0])).toEqual(['gh_session', 'gh_client', 'gh_refresh']);
   });
 
-  it('streams a subscription over SSE as events happen', async () => {
+  it('streams a subscription over SSE as events happen', async ({ ctx, s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'In-process SSE');
     const controller = new AbortController();
@@ -75,7 +69,7 @@ describe('App.fetch', () => {
     expect(ctx.app.server.listening).toBe(false);
   });
 
-  it("ends the server's side of an SSE stream when the caller aborts, as a closed connection does", async () => {
+  it("ends the server's side of an SSE stream when the caller aborts, as a closed connection does", async ({ ctx, s }) => {
     const id = await createResource(s.users.alice, 'team', 'Aborted SSE');
     const controller = new AbortController();
     const res = await ctx.app.fetch(rosterStream(s.users.alice.token!, id, controller.signal));

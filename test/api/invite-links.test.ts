@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { addMember, createResource, seed } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx, ['alice', 'bob', 'carol', 'dave']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ users: ['alice', 'bob', 'carol', 'dave'] });
 
 const codeOf = (url: string) => url.split('/_invite/')[1];
 
 describe('POST /v1/resources/:id/invite-link', () => {
-  it("docs/api.md §2.2: returns { url, role, expiresAt } on the app's origin; only the code's hash is stored", async () => {
+  it("docs/api.md §2.2: returns { url, role, expiresAt } on the app's origin; only the code's hash is stored", async ({ ctx, s }) => {
     const id = await createResource(s.users.alice, 'team', 'T');
     const res = await s.users.alice.post(`/v1/resources/${id}/invite-link`, { role: 'reader' });
     expect(res.status).toBe(200);
@@ -25,7 +19,7 @@ describe('POST /v1/resources/:id/invite-link', () => {
     expect(JSON.stringify(stored)).not.toContain(codeOf(res.body.url));
   });
 
-  it("uses the gateway's PUBLIC_URL when the app has no origin", async () => {
+  it("uses the gateway's PUBLIC_URL when the app has no origin", async ({ ctx, s }) => {
     const dev = await s.developer.post('/dev/apps', { name: 'no origin' });
     expect(dev.body.origins).toEqual([]);
     const app = await s.developer.request('PUT', `/dev/apps/${dev.body.id}/deployments/dev`, {
@@ -39,7 +33,7 @@ describe('POST /v1/resources/:id/invite-link', () => {
     expect(link.body.url).toMatch(/^https:\/\/gatehouse\.test\/_invite\/inv_/);
   });
 
-  it('admin+ only, within the ceiling', async () => {
+  it('admin+ only, within the ceiling', async ({ s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await addMember(alice, bob, id, 'writer');
@@ -47,7 +41,7 @@ describe('POST /v1/resources/:id/invite-link', () => {
     expect((await alice.post(`/v1/resources/${id}/invite-link`, { role: 'owner' })).body.error).toBe('grant_ceiling');
   });
 
-  it('docs/api.md §9.6: at most 50 live links per person per resource (409 invite_link_limit)', async () => {
+  it('docs/api.md §9.6: at most 50 live links per person per resource (409 invite_link_limit)', async ({ s }) => {
     const id = await createResource(s.users.alice, 'team', 'T');
     for (let i = 0; i < 50; i++) expect((await s.users.alice.post(`/v1/resources/${id}/invite-link`)).status).toBe(200);
     expect((await s.users.alice.post(`/v1/resources/${id}/invite-link`)).body).toMatchObject({ error: 'invite_link_limit' });
@@ -56,7 +50,7 @@ describe('POST /v1/resources/:id/invite-link', () => {
 });
 
 describe('POST /v1/invite-links/claim', () => {
-  it("docs/api.md §5.2: claim -> active at the link's role; single use", async () => {
+  it("docs/api.md §5.2: claim -> active at the link's role; single use", async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     const link = await alice.post(`/v1/resources/${id}/invite-link`, { role: 'reader' });
@@ -67,7 +61,7 @@ describe('POST /v1/invite-links/claim', () => {
     expect((await alice.get(`/v1/resources/${id}`)).body.memberCount).toBe(2);
   });
 
-  it('a pending invite is absorbed and the link role wins', async () => {
+  it('a pending invite is absorbed and the link role wins', async ({ s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id, role: 'reader' });
@@ -76,7 +70,7 @@ describe('POST /v1/invite-links/claim', () => {
     expect((await bob.get(`/v1/resources/${id}`)).body.currentMember).toEqual({ role: 'admin', state: 'active' });
   });
 
-  it("docs/api.md §5.2: a demoted creator's links stop working, are not consumed, and revive when the role is restored", async () => {
+  it("docs/api.md §5.2: a demoted creator's links stop working, are not consumed, and revive when the role is restored", async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await addMember(alice, bob, id, 'admin');
@@ -88,7 +82,7 @@ describe('POST /v1/invite-links/claim', () => {
     expect((await carol.post('/v1/invite-links/claim', { code: codeOf(link.body.url) })).body.state).toBe('active');
   });
 
-  it('docs/api.md §5.4: a block between claimer and creator refuses the claim without consuming the link', async () => {
+  it('docs/api.md §5.4: a block between claimer and creator refuses the claim without consuming the link', async ({ s }) => {
     const { alice, dave, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     const link = await alice.post(`/v1/resources/${id}/invite-link`);
@@ -100,7 +94,7 @@ describe('POST /v1/invite-links/claim', () => {
     expect((await carol.post('/v1/invite-links/claim', { code: codeOf(link.body.url) })).body.state).toBe('active');
   });
 
-  it('docs/api.md §9.6: links expire after 7 days', async () => {
+  it('docs/api.md §9.6: links expire after 7 days', async ({ ctx, s }) => {
     const { alice } = s.users;
     const id = await createResource(alice, 'team', 'T');
     const link = await alice.post(`/v1/resources/${id}/invite-link`);
@@ -113,7 +107,7 @@ describe('POST /v1/invite-links/claim', () => {
     }
   });
 
-  it('refuses unknown codes, codes of another app, existing members and agents', async () => {
+  it('refuses unknown codes, codes of another app, existing members and agents', async ({ ctx, s }) => {
     const { alice, bob } = s.users;
     expect((await bob.post('/v1/invite-links/claim', { code: 'inv_nope' })).status).toBe(404);
     const id = await createResource(alice, 'team', 'T');

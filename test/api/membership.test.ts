@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { type Seed, addMember, createResource, seed } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-let s: Seed;
 const DAY = 24 * 60 * 60 * 1000;
 
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx, ['alice', 'bob', 'carol', 'dave']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ users: ['alice', 'bob', 'carol', 'dave'] });
 
 const roster = async (as: Seed['users'][string], id: string) =>
   Object.fromEntries((await as.get(`/v1/resources/${id}/members`)).body.members.map((m: any) => [m.userId, `${m.role}/${m.state}`]));
 
 describe('docs/api.md §5.2: invite and accept', () => {
-  it('invite -> invited; accept by the invitee -> active; memberCount follows', async () => {
+  it('invite -> invited; accept by the invitee -> active; memberCount follows', async ({ s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
     expect((await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id, role: 'reader' })).body).toEqual({ ok: true, state: 'invited' });
@@ -26,13 +21,13 @@ describe('docs/api.md §5.2: invite and accept', () => {
     expect((await bob.get(`/v1/resources/${id}`)).body.currentMember).toEqual({ role: 'reader', state: 'active' });
   });
 
-  it("invite defaults to the type's default role", async () => {
+  it("invite defaults to the type's default role", async ({ s }) => {
     const id = await createResource(s.users.alice, 'team', 'T');
     await s.users.alice.post(`/v1/resources/${id}/invite`, { userId: s.users.bob.id });
     expect(await roster(s.users.alice, id)).toMatchObject({ [s.users.bob.id]: 'writer/invited' });
   });
 
-  it('docs/api.md §5.2: only admin+ invites; roles above the ceiling are 403 grant_ceiling', async () => {
+  it('docs/api.md §5.2: only admin+ invites; roles above the ceiling are 403 grant_ceiling', async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await addMember(alice, bob, id, 'writer');
@@ -45,7 +40,7 @@ describe('docs/api.md §5.2: invite and accept', () => {
     expect((await bob.post(`/v1/resources/${id}/invite`, { userId: carol.id, role: 'writer' })).body.state).toBe('invited');
   });
 
-  it('refuses inviting members, pending invitees, unknown users', async () => {
+  it('refuses inviting members, pending invitees, unknown users', async ({ s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
@@ -54,7 +49,7 @@ describe('docs/api.md §5.2: invite and accept', () => {
     expect((await alice.post(`/v1/resources/${id}/invite`, { userId: 'test:nobody' })).status).toBe(404);
   });
 
-  it('a third person cannot accept an invite for someone else', async () => {
+  it('a third person cannot accept an invite for someone else', async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
@@ -69,7 +64,7 @@ describe('docs/api.md §5.2: invite and accept', () => {
     expect((await carol.post(`/v1/resources/${forum}/accept`)).body.error).toBe('no_pending_invite');
   });
 
-  it('reject deletes the pending row', async () => {
+  it('reject deletes the pending row', async ({ s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
@@ -81,7 +76,7 @@ describe('docs/api.md §5.2: invite and accept', () => {
 });
 
 describe('docs/api.md §5.2: requests', () => {
-  it('request -> requested; an admin accepts it by userId -> active', async () => {
+  it('request -> requested; an admin accepts it by userId -> active', async ({ s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
     expect((await bob.post(`/v1/resources/${id}/request`)).body).toEqual({ ok: true, state: 'requested' });
@@ -90,7 +85,7 @@ describe('docs/api.md §5.2: requests', () => {
     expect((await alice.post(`/v1/resources/${id}/accept`, { userId: bob.id })).body).toEqual({ ok: true, state: 'active' });
   });
 
-  it('setRole does not change a pending request', async () => {
+  it('setRole does not change a pending request', async ({ s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await bob.post(`/v1/resources/${id}/request`, { role: 'reader' });
@@ -98,7 +93,7 @@ describe('docs/api.md §5.2: requests', () => {
     expect(await roster(alice, id)).toMatchObject({ [bob.id]: 'reader/requested' });
   });
 
-  it('an admin rejects a request; the requester may withdraw their own', async () => {
+  it('an admin rejects a request; the requester may withdraw their own', async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await bob.post(`/v1/resources/${id}/request`);
@@ -108,14 +103,14 @@ describe('docs/api.md §5.2: requests', () => {
     expect(await roster(alice, id)).toEqual({ [alice.id]: 'owner/active' });
   });
 
-  it('a request above what anyone can grant is refused', async () => {
+  it('a request above what anyone can grant is refused', async ({ s }) => {
     const id = await createResource(s.users.alice, 'team', 'T');
     expect((await s.users.bob.post(`/v1/resources/${id}/request`, { role: 'owner' })).body.error).toBe('grant_ceiling');
   });
 });
 
 describe('docs/api.md §5.2: join and leave', () => {
-  it("join on a public resource -> active at the type's default role; idempotent", async () => {
+  it("join on a public resource -> active at the type's default role; idempotent", async ({ s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'forum', 'F');
     expect((await bob.post(`/v1/resources/${id}/join`)).body).toEqual({ ok: true, state: 'active' });
@@ -124,7 +119,7 @@ describe('docs/api.md §5.2: join and leave', () => {
     expect((await alice.get(`/v1/resources/${id}`)).body.memberCount).toBe(2);
   });
 
-  it('join on a members resource is 403 members_only for everyone (docs/api.md §5.2), an invitee included', async () => {
+  it('join on a members resource is 403 members_only for everyone (docs/api.md §5.2), an invitee included', async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id });
@@ -134,7 +129,7 @@ describe('docs/api.md §5.2: join and leave', () => {
     expect((await carol.post('/v1/resources/res_missing/join')).status).toBe(404);
   });
 
-  it('leave ends membership; the owner can never leave', async () => {
+  it('leave ends membership; the owner can never leave', async ({ s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'forum', 'F');
     await bob.post(`/v1/resources/${id}/join`);
@@ -147,7 +142,7 @@ describe('docs/api.md §5.2: join and leave', () => {
 });
 
 describe('docs/api.md §5.2: setRole and remove', () => {
-  it('outranking: admins change writers but not peers or the owner', async () => {
+  it('outranking: admins change writers but not peers or the owner', async ({ s }) => {
     const { alice, bob, carol, dave } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await addMember(alice, bob, id, 'admin');
@@ -164,7 +159,7 @@ describe('docs/api.md §5.2: setRole and remove', () => {
     expect((await alice.get(`/v1/resources/${id}`)).body.memberCount).toBe(3);
   });
 
-  it('setRole on an invite sets the role received on accept; remove withdraws it', async () => {
+  it('setRole on an invite sets the role received on accept; remove withdraws it', async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     await alice.post(`/v1/resources/${id}/invite`, { userId: bob.id, role: 'reader' });
@@ -179,7 +174,7 @@ describe('docs/api.md §5.2: setRole and remove', () => {
 });
 
 describe('GET members', () => {
-  it('is visible to active members only', async () => {
+  it('is visible to active members only', async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const team = await createResource(alice, 'team', 'T');
     await alice.post(`/v1/resources/${team}/invite`, { userId: bob.id });
@@ -188,7 +183,7 @@ describe('GET members', () => {
     expect((await carol.get(`/v1/resources/${forum}/members`)).body.error).toBe('not_resource_member');
   });
 
-  it('discloses the owner of an agent (docs/api.md §2.2)', async () => {
+  it('discloses the owner of an agent (docs/api.md §2.2)', async ({ s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
     const agent = await bob.post('/v1/agents', { name: 'Bob bot' });
@@ -216,7 +211,7 @@ describe('GET members', () => {
 });
 
 describe('agents', () => {
-  it("docs/api.md §5.2: the owner's invite of their own agent is immediately active", async () => {
+  it("docs/api.md §5.2: the owner's invite of their own agent is immediately active", async ({ s }) => {
     const { alice } = s.users;
     const agent = await alice.post('/v1/agents', { name: 'Helper' });
     expect(agent.body).toEqual({ id: expect.stringMatching(/^agt_/), name: 'Helper', ownerId: alice.id, token: expect.stringMatching(/^gha_/) });
@@ -224,7 +219,7 @@ describe('agents', () => {
     expect((await alice.post(`/v1/resources/${id}/invite`, { userId: agent.body.id })).body).toEqual({ ok: true, state: 'active' });
   });
 
-  it('docs/api.md §5.4: an agent cannot accept its own invite; its owner accepts or rejects for it', async () => {
+  it('docs/api.md §5.4: an agent cannot accept its own invite; its owner accepts or rejects for it', async ({ ctx, s }) => {
     const { alice, bob } = s.users;
     const agent = await bob.post('/v1/agents', { name: 'Bot' });
     const bot = ctx.client(agent.body.token);
@@ -242,14 +237,14 @@ describe('agents', () => {
     expect((await bob.post(`/v1/resources/${second}/reject`, { userId: agent.body.id })).body).toEqual({ ok: true });
   });
 
-  it('validates the agent name', async () => {
+  it('validates the agent name', async ({ s }) => {
     expect((await s.users.alice.post('/v1/agents', { name: '' })).status).toBe(400);
     expect((await s.users.alice.post('/v1/agents', {})).body.message).toContain('body.name');
   });
 });
 
 describe('blocks', () => {
-  it('docs/api.md §5.4: a block gates invites in both directions and hides invitations across it', async () => {
+  it('docs/api.md §5.4: a block gates invites in both directions and hides invitations across it', async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'T');
     expect((await bob.post('/v1/blocks', { userId: alice.id })).body).toEqual({ ok: true, userId: alice.id });
@@ -266,14 +261,14 @@ describe('blocks', () => {
     expect((await carol.get('/v1/resources/invitations')).body.invitations.map((i: any) => i.resourceId)).toContain(id);
   });
 
-  it('refuses blocking yourself or an unknown user', async () => {
+  it('refuses blocking yourself or an unknown user', async ({ s }) => {
     expect((await s.users.alice.post('/v1/blocks', { userId: s.users.alice.id })).status).toBe(400);
     expect((await s.users.alice.post('/v1/blocks', { userId: 'test:none' })).status).toBe(404);
   });
 });
 
 describe('pending limits and TTL', () => {
-  it('docs/api.md §9.6: at most 50 pending invites per inviting member (409 pending_limit)', async () => {
+  it('docs/api.md §9.6: at most 50 pending invites per inviting member (409 pending_limit)', async ({ ctx }) => {
     const fresh = await seed(ctx, ['owner']);
     const id = await createResource(fresh.users.owner, 'team', 'Big');
     for (let i = 0; i < 50; i++) {
@@ -288,7 +283,7 @@ describe('pending limits and TTL', () => {
     expect((await fresh.users.owner.post(`/v1/resources/${id}/invite`, { userId: extra.id })).status).toBe(200);
   });
 
-  it('docs/api.md §5.2: pending rows expire after 14 days, behave as absent and are purged', async () => {
+  it('docs/api.md §5.2: pending rows expire after 14 days, behave as absent and are purged', async ({ ctx }) => {
     const fresh = await seed(ctx, ['olga', 'pete', 'quin']);
     const { users } = fresh;
     const id = await createResource(users.olga, 'team', 'T');
@@ -319,7 +314,7 @@ describe('pending limits and TTL', () => {
 });
 
 describe('GET /v1/resources/invitations', () => {
-  it("lists only the caller's own invites, filtered by type", async () => {
+  it("lists only the caller's own invites, filtered by type", async ({ ctx }) => {
     const fresh = await seed(ctx, ['rita', 'sam']);
     const { rita, sam } = fresh.users;
     const team = await createResource(rita, 'team', 'Team R');

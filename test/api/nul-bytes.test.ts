@@ -3,22 +3,19 @@
  * place per channel (URL, body, GraphQL operation) with 400 invalid_argument naming where: never
  * a 500 from the database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { describeError } from '../../src/http/error-responses.js';
-import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { createResource } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 import { MEMBERS_LIVE, subscribe } from '../helpers/feeds.js';
 
-let ctx: TestContext;
-let s: Seed;
+// One test subscribes over graphql-ws, which needs a real socket.
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob'] });
 let team: string;
 
-beforeAll(async () => {
-  // One test subscribes over graphql-ws, which needs a real socket.
-  ctx = await startTestApp({ listen: true });
-  s = await seed(ctx, ['alice', 'bob']);
+it.beforeAll(async ({ s }) => {
   team = await createResource(s.users.alice, 'team', 'Core');
 });
-afterAll(() => ctx.close());
 
 const NUL = '\u0000';
 
@@ -28,7 +25,7 @@ const refused = (where: string) => ({
 });
 
 describe('NUL bytes in REST and gateway input', () => {
-  it('refuses them in body fields (name, type, userId, agent name, app name)', async () => {
+  it('refuses them in body fields (name, type, userId, agent name, app name)', async ({ s }) => {
     const { alice, bob } = s.users;
     expect(await alice.post('/v1/resources', { type: 'team', name: `a${NUL}b` })).toMatchObject(refused('body.name'));
     expect(await alice.post('/v1/resources', { type: `te${NUL}am`, name: 'x' })).toMatchObject(refused('body.type'));
@@ -40,7 +37,7 @@ describe('NUL bytes in REST and gateway input', () => {
     expect(await s.developer.post('/dev/apps', { name: 'App', origins: [`https://a${NUL}.example`] })).toMatchObject(refused('body.origins.0'));
   });
 
-  it('refuses them in path ids', async () => {
+  it('refuses them in path ids', async ({ s }) => {
     const { alice } = s.users;
     expect(await alice.get(`/v1/resources/${team}%00`)).toMatchObject(refused('path'));
     expect(await alice.get(`/v1/resources/abc%00def/members`)).toMatchObject(refused('path'));
@@ -49,7 +46,7 @@ describe('NUL bytes in REST and gateway input', () => {
     expect(await s.developer.post(`/dev/apps/${s.appId}%00/test-users`, { name: 'x', env: 'dev' })).toMatchObject(refused('path'));
   });
 
-  it('refuses them in query parameters (type, browse query, slug, cursor)', async () => {
+  it('refuses them in query parameters (type, browse query, slug, cursor)', async ({ s }) => {
     const { alice } = s.users;
     expect(await alice.get('/v1/resources?type=te%00am')).toMatchObject(refused('query.type'));
     expect(await alice.get('/v1/resources/browse?type=room&query=a%00b')).toMatchObject(refused('query.query'));
@@ -58,7 +55,7 @@ describe('NUL bytes in REST and gateway input', () => {
     expect(await alice.get('/v1/resources/invitations?type=%00')).toMatchObject(refused('query.type'));
   });
 
-  it('refuses them on gateway routes (query and body)', async () => {
+  it('refuses them on gateway routes (query and body)', async ({ ctx }) => {
     expect(await ctx.anonymous.get('/auth/consent-request?challenge=%00')).toMatchObject(refused('query.challenge'));
     expect(await ctx.anonymous.get('/auth/identity/flow?type=login&id=a%00')).toMatchObject(refused('query.id'));
     const token = await ctx.anonymous.post('/auth/token', {
@@ -72,7 +69,7 @@ describe('NUL bytes in REST and gateway input', () => {
 });
 
 describe('NUL bytes in GraphQL operations', () => {
-  it('refuses them in variables, with HTTP 400', async () => {
+  it('refuses them in variables, with HTTP 400', async ({ s }) => {
     const { alice, bob } = s.users;
     const create = await alice.request('POST', '/graphql', {
       query: 'mutation($input: CreateResourceInput!) { createResource(input: $input) { id } }',
@@ -97,7 +94,7 @@ describe('NUL bytes in GraphQL operations', () => {
     }
   });
 
-  it('refuses them in string literals of the document, over POST and GET', async () => {
+  it('refuses them in string literals of the document, over POST and GET', async ({ s }) => {
     const { alice } = s.users;
     const query = 'mutation { createResource(input: { type: "team", name: "a\\u0000b" }) { id } }';
     const post = await alice.request('POST', '/graphql', { query });
@@ -112,20 +109,20 @@ describe('NUL bytes in GraphQL operations', () => {
     expect(get.body.errors[0].extensions).toMatchObject({ code: 'invalid_argument' });
   });
 
-  it('leaves an escaped backslash followed by u0000 alone (it is not a NUL)', async () => {
+  it('leaves an escaped backslash followed by u0000 alone (it is not a NUL)', async ({ s }) => {
     const res = await s.users.alice.gql('mutation { createResource(input: { type: "team", name: "a\\\\u0000b" }) { name } }');
     expect(res.data.createResource.name).toBe('a\\u0000b');
   });
 });
 
 describe('NUL bytes past the edge', () => {
-  it('a well-formed cursor whose id holds a NUL is invalid_cursor, not a database error', async () => {
+  it('a well-formed cursor whose id holds a NUL is invalid_cursor, not a database error', async ({ s }) => {
     const cursor = Buffer.from(JSON.stringify([new Date().toISOString(), `x${NUL}`])).toString('base64url');
     const res = await s.users.alice.get(`/v1/resources/browse?type=room&cursor=${cursor}`);
     expect(res).toMatchObject({ status: 400, body: { error: 'invalid_cursor' } });
   });
 
-  it('a subscription over the socket refuses them like HTTP does', async () => {
+  it('a subscription over the socket refuses them like HTTP does', async ({ ctx, s }) => {
     const sub = subscribe(ctx.url, s.users.alice.token!, MEMBERS_LIVE, { id: `${team}${NUL}` });
     try {
       const message = await sub.next();
@@ -138,7 +135,7 @@ describe('NUL bytes past the edge', () => {
     }
   });
 
-  it('a NUL that still reaches the database (PostgreSQL 22021) is a 400, never a 500', async () => {
+  it('a NUL that still reaches the database (PostgreSQL 22021) is a 400, never a 500', async ({ ctx }) => {
     const error = await ctx.database.prisma.$queryRaw`SELECT ${`a${NUL}b`}::text AS x`.catch((e: unknown) => e);
     expect(describeError(error)).toMatchObject({ status: 400, code: 'invalid_argument' });
   });

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { addMember, createResource, seed } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx);
-});
-afterAll(() => ctx.close());
+const it = appTest();
 
 describe('POST /v1/resources', () => {
-  it('creates a resource and makes the caller its active owner (docs/api.md §2.2 view)', async () => {
+  it('creates a resource and makes the caller its active owner (docs/api.md §2.2 view)', async ({ s }) => {
     const res = await s.users.alice.post('/v1/resources', { type: 'team', name: 'Core team' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -25,17 +19,17 @@ describe('POST /v1/resources', () => {
     });
   });
 
-  it.each([
+  it.for([
     ['members', 'members', false],
     ['unlisted', 'public', false],
     ['discoverable', 'public', true],
-  ])('docs/api.md §5.1: choosing %s from the allow list stores (%s, %s)', async (choice, visibility, discoverable) => {
+  ])('docs/api.md §5.1: choosing %s from the allow list stores (%s, %s)', async ([choice, visibility, discoverable], { s }) => {
     const res = await s.users.alice.post('/v1/resources', { type: 'room', name: `r-${choice}`, visibility: choice });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ visibility, discoverable });
   });
 
-  it("uses the type's declared state by default, and naming it is always accepted", async () => {
+  it("uses the type's declared state by default, and naming it is always accepted", async ({ s }) => {
     expect((await s.users.alice.post('/v1/resources', { type: 'forum', name: 'f' })).body).toMatchObject({
       visibility: 'public',
       discoverable: true,
@@ -43,26 +37,26 @@ describe('POST /v1/resources', () => {
     expect((await s.users.alice.post('/v1/resources', { type: 'forum', name: 'f', visibility: 'discoverable' })).status).toBe(200);
   });
 
-  it('refuses a visibility outside the allow list with 403', async () => {
+  it('refuses a visibility outside the allow list with 403', async ({ s }) => {
     const res = await s.users.alice.post('/v1/resources', { type: 'team', name: 'x', visibility: 'discoverable' });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('visibility_not_allowed');
   });
 
-  it('refuses an unknown visibility value with 400 naming the field', async () => {
+  it('refuses an unknown visibility value with 400 naming the field', async ({ s }) => {
     const res = await s.users.alice.post('/v1/resources', { type: 'team', name: 'x', visibility: 'secret' });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('body.visibility');
   });
 
-  it('refuses reserved types with 403 and unknown types with 404', async () => {
+  it('refuses reserved types with 403 and unknown types with 404', async ({ s }) => {
     const reserved = await s.users.alice.post('/v1/resources', { type: '_app', name: 'x' });
     expect(reserved).toMatchObject({ status: 403, body: { error: 'reserved_type' } });
     const unknown = await s.users.alice.post('/v1/resources', { type: 'spaceship', name: 'x' });
     expect(unknown).toMatchObject({ status: 404, body: { error: 'unknown_type' } });
   });
 
-  it('validates the body', async () => {
+  it('validates the body', async ({ s }) => {
     expect((await s.users.alice.post('/v1/resources', { type: 'team' })).body.message).toContain('body.name');
     expect((await s.users.alice.post('/v1/resources', { type: 'team', name: '   ' })).status).toBe(400);
     expect((await s.users.alice.post('/v1/resources', { type: 'team', name: 'x'.repeat(201) })).status).toBe(400);
@@ -71,14 +65,14 @@ describe('POST /v1/resources', () => {
     expect(extra.body.message).toContain('owner');
   });
 
-  it('requires authentication', async () => {
+  it('requires authentication', async ({ ctx }) => {
     const res = await ctx.anonymous.post('/v1/resources', { type: 'team', name: 'x' });
     expect(res).toMatchObject({ status: 401, body: { error: 'unauthenticated' } });
     const bad = await ctx.anonymous.request('GET', '/v1/resources', undefined, { authorization: 'Bearer gst_nope' });
     expect(bad.status).toBe(401);
   });
 
-  it('answers 401 account_deleted when the account went away while its credential was still cached', async () => {
+  it('answers 401 account_deleted when the account went away while its credential was still cached', async ({ ctx, s }) => {
     const fresh = await seed(ctx, ['ghost']);
     const { ghost } = fresh.users;
     await createResource(ghost, 'team', 'Before');
@@ -89,13 +83,13 @@ describe('POST /v1/resources', () => {
     expect(res.body.error).toBe('account_deleted');
   });
 
-  it('refuses a developer token on app routes', async () => {
+  it('refuses a developer token on app routes', async ({ s }) => {
     expect((await s.developer.get('/v1/resources')).body.error).toBe('wrong_credential');
   });
 });
 
 describe('GET /v1/resources/:id', () => {
-  it('shows currentMember to active members only (docs/api.md §2.2)', async () => {
+  it('shows currentMember to active members only (docs/api.md §2.2)', async ({ s }) => {
     const id = await createResource(s.users.alice, 'album', 'Holiday');
     const own = await s.users.alice.get(`/v1/resources/${id}`);
     expect(own.body.currentMember).toEqual({ role: 'owner', state: 'active' });
@@ -107,19 +101,19 @@ describe('GET /v1/resources/:id', () => {
     expect(invited.body).not.toHaveProperty('currentMember');
   });
 
-  it('answers 404 to non-members of a members resource, and to unknown ids', async () => {
+  it('answers 404 to non-members of a members resource, and to unknown ids', async ({ s }) => {
     const id = await createResource(s.users.alice, 'team', 'Secret');
     expect((await s.users.bob.get(`/v1/resources/${id}`)).status).toBe(404);
     expect((await s.users.bob.get('/v1/resources/res_missing')).body.error).toBe('resource_not_found');
   });
 
-  it('never exposes owner_principal or deployment internals', async () => {
+  it('never exposes owner_principal or deployment internals', async ({ s }) => {
     const id = await createResource(s.users.alice, 'album', 'Internals');
     const body = (await s.users.alice.get(`/v1/resources/${id}`)).body;
     expect(Object.keys(body).sort()).toEqual(['currentMember', 'discoverable', 'id', 'memberCount', 'name', 'type', 'visibility']);
   });
 
-  it('keeps resources of another app environment invisible', async () => {
+  it('keeps resources of another app environment invisible', async ({ ctx, s }) => {
     const other = await seed(ctx, ['mallory'], 'https://other.example.test');
     const id = await createResource(s.users.alice, 'album', 'Mine');
     expect((await other.users.mallory.get(`/v1/resources/${id}`)).status).toBe(404);
@@ -128,7 +122,7 @@ describe('GET /v1/resources/:id', () => {
 });
 
 describe('GET /v1/resources', () => {
-  it('lists active memberships with currentMember, filtered by type', async () => {
+  it('lists active memberships with currentMember, filtered by type', async ({ ctx }) => {
     const fresh = await seed(ctx, ['dora', 'eve']);
     const team = await createResource(fresh.users.dora, 'team', 'T');
     await new Promise(resolve => setTimeout(resolve, 2));
@@ -147,7 +141,7 @@ describe('GET /v1/resources', () => {
 });
 
 describe('GET /v1/resources/browse', () => {
-  it('lists discoverable public resources, keyset-paginated with an opaque cursor', async () => {
+  it('lists discoverable public resources, keyset-paginated with an opaque cursor', async ({ ctx }) => {
     const fresh = await seed(ctx, ['fay']);
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) {
@@ -172,7 +166,7 @@ describe('GET /v1/resources/browse', () => {
     expect(searched.body.resources.map((r: any) => r.name).sort()).toEqual(['Forum 2', 'Forum 20', 'Forum 21', 'Forum 22', 'Forum 23', 'Forum 24']);
   });
 
-  it('treats LIKE wildcards in query literally', async () => {
+  it('treats LIKE wildcards in query literally', async ({ ctx }) => {
     const fresh = await seed(ctx, ['gil']);
     await createResource(fresh.users.gil, 'forum', '100% fun');
     await createResource(fresh.users.gil, 'forum', 'plain');
@@ -180,25 +174,25 @@ describe('GET /v1/resources/browse', () => {
     expect(res.body.resources.map((r: any) => r.name)).toEqual(['100% fun']);
   });
 
-  it.each([
+  it.for([
     ['limit=0', 'query.limit'],
     ['limit=101', 'query.limit'],
     ['limit=abc', 'query.limit'],
     ['limit=2.5', 'query.limit'],
-  ])('refuses %s with 400', async (qs, field) => {
+  ])('refuses %s with 400', async ([qs, field], { s }) => {
     const res = await s.users.alice.get(`/v1/resources/browse?${qs}`);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(field);
   });
 
-  it('refuses a cursor it did not issue', async () => {
+  it('refuses a cursor it did not issue', async ({ s }) => {
     const res = await s.users.alice.get('/v1/resources/browse?cursor=garbage');
     expect(res).toMatchObject({ status: 400, body: { error: 'invalid_cursor' } });
   });
 });
 
 describe('GET /v1/resources/static', () => {
-  it('returns the singleton reconciled at deploy, without currentMember', async () => {
+  it('returns the singleton reconciled at deploy, without currentMember', async ({ s }) => {
     const res = await s.users.alice.get('/v1/resources/static?type=settings&slug=global');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -216,7 +210,7 @@ describe('GET /v1/resources/static', () => {
     expect((await s.users.alice.get('/v1/resources/static?type=settings&slug=global')).body.id).toBe(res.body.id);
   });
 
-  it('answers 404 for an unknown slug and 400 without type or slug', async () => {
+  it('answers 404 for an unknown slug and 400 without type or slug', async ({ s }) => {
     expect((await s.users.alice.get('/v1/resources/static?type=settings&slug=nope')).status).toBe(404);
     const missing = await s.users.alice.get('/v1/resources/static?type=settings');
     expect(missing.status).toBe(400);

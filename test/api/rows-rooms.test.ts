@@ -3,18 +3,12 @@
  * mixed grants, default-room writes, room-scoped reads and writes, moveRoom, type-scoped reads,
  * the virtual roomId. Rooms and grants are made through the room routes (§10).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { type TestContext, addMember, createResource } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 import { type RowsSeed, db, inResource, rowsSeed } from './rows.fixture.js';
 
-let ctx: TestContext;
-let s: RowsSeed;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await rowsSeed(ctx, ['alice', 'bob', 'carol', 'dave']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ users: ['alice', 'bob', 'carol', 'dave'], seed: rowsSeed });
 
 type User = RowsSeed['users'][string];
 
@@ -41,7 +35,7 @@ const select = (as: User, scope: unknown, extra: Record<string, unknown> = {}) =
  * alice owns P; bob is a writer with grants writer in R1 and reader in R2 and none in R3; carol
  * (writer) holds R3; dave is an admin holding nothing. Rows: 5 in the default room and 6 in each room.
  */
-async function world() {
+async function world(ctx: TestContext, s: RowsSeed) {
   const { alice, bob, carol, dave } = s.users;
   const p = await createResource(alice, 'project', 'rooms');
   await addMember(alice, bob, p, 'writer');
@@ -67,8 +61,8 @@ async function world() {
 }
 
 describe('docs/api.md §10 rule 4: a resource-scoped read spans every room whose effective role passes, one result set, one cursor', () => {
-  it('bob reads the default room, R1 and R2 (not R3) in one ordered set, each row with its roomId', async () => {
-    const { p, r1, r2, made } = await world();
+  it('bob reads the default room, R1 and R2 (not R3) in one ordered set, each row with its roomId', async ({ ctx, s }) => {
+    const { p, r1, r2, made } = await world(ctx, s);
     const res = await select(s.users.bob, inResource(p), { limit: 200 });
     const rows = res.body.rows;
     expect(rows.map((r: any) => r.id).sort()).toEqual([...made.default, ...made.r1, ...made.r2].sort());
@@ -79,12 +73,12 @@ describe('docs/api.md §10 rule 4: a resource-scoped read spans every room whose
     expect(keys).toEqual([...keys].sort());
   });
 
-  it.each([
+  it.for<[Record<string, string> | undefined, number]>([
     [undefined, 3],
     [{ column: 'priority', direction: 'desc' }, 4],
     [{ column: 'title' }, 5],
-  ])('paging with orderBy %o and limit %i crosses rooms with one cursor, no row twice or missing', async (orderBy, limit) => {
-    const { p, made } = await world();
+  ])('paging with orderBy %o and limit %i crosses rooms with one cursor, no row twice or missing', async ([orderBy, limit], { ctx, s }) => {
+    const { p, made } = await world(ctx, s);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -98,16 +92,16 @@ describe('docs/api.md §10 rule 4: a resource-scoped read spans every room whose
     expect(seen.sort()).toEqual([...made.default, ...made.r1, ...made.r2].sort());
   });
 
-  it('owners and admins without a grant do not read a room; a grant of their own lets them', async () => {
-    const { p, r3, made } = await world();
+  it('owners and admins without a grant do not read a room; a grant of their own lets them', async ({ ctx, s }) => {
+    const { p, r3, made } = await world(ctx, s);
     const { alice, dave } = s.users;
     expect((await select(dave, inResource(p), { limit: 200 })).body.rows.map((r: any) => r.id).sort()).toEqual([...made.default].sort());
     await grant(alice, p, r3, dave, 'reader');
     expect((await select(dave, inResource(p), { limit: 200 })).body.rows).toHaveLength(11);
   });
 
-  it('a resource demotion narrows every room at once', async () => {
-    const { p, r1 } = await world();
+  it('a resource demotion narrows every room at once', async ({ ctx, s }) => {
+    const { p, r1 } = await world(ctx, s);
     const { alice, bob } = s.users;
     expect((await db(bob, { scope: inResource(p, r1), table: 'tasks', op: 'insert', values: { title: 'while writer' } })).status).toBe(200);
     await alice.post(`/v1/resources/${p}/setRole`, { userId: bob.id, role: 'reader' });
@@ -118,8 +112,8 @@ describe('docs/api.md §10 rule 4: a resource-scoped read spans every room whose
 });
 
 describe('docs/api.md §10 rules 5 and 6: writes go to the default room; room scope is that room alone', () => {
-  it('a resource-scoped insert lands in the default room; a room-scoped one in its room', async () => {
-    const { p, r1 } = await world();
+  it('a resource-scoped insert lands in the default room; a room-scoped one in its room', async ({ ctx, s }) => {
+    const { p, r1 } = await world(ctx, s);
     const [d] = await insert(s.users.bob, inResource(p), 'tasks', { title: 'default' });
     const [r] = await insert(s.users.bob, inResource(p, r1), 'tasks', { title: 'r1' });
     expect([d.roomId, r.roomId]).toEqual([null, r1]);
@@ -128,8 +122,8 @@ describe('docs/api.md §10 rules 5 and 6: writes go to the default room; room sc
     expect(dd.roomId).toBeNull();
   });
 
-  it('room-scoped reads return that room alone; a room without a passing grant is 403 room_forbidden', async () => {
-    const { p, r1, r3, made } = await world();
+  it('room-scoped reads return that room alone; a room without a passing grant is 403 room_forbidden', async ({ ctx, s }) => {
+    const { p, r1, r3, made } = await world(ctx, s);
     const ids = (res: any) => res.body.rows.map((r: any) => r.id).sort();
     expect(ids(await select(s.users.bob, inResource(p, r1), { limit: 200 }))).toEqual([...made.r1].sort());
     expect(ids(await select(s.users.bob, inResource(p, p), { limit: 200 }))).toEqual([...made.default].sort());
@@ -139,8 +133,8 @@ describe('docs/api.md §10 rules 5 and 6: writes go to the default room; room sc
     expect([ownerWrite.status, ownerWrite.body.error]).toEqual([403, 'room_forbidden']);
   });
 
-  it('updates and deletes without roomId touch the default room only', async () => {
-    const { p, r1, made } = await world();
+  it('updates and deletes without roomId touch the default room only', async ({ ctx, s }) => {
+    const { p, r1, made } = await world(ctx, s);
     const { carol } = s.users;
     const miss = await db(carol, { scope: inResource(p), table: 'tasks', op: 'update', ids: [made.r1[0]], values: { done: true } });
     expect([miss.status, miss.body]).toEqual([200, { rows: [] }]);
@@ -148,8 +142,8 @@ describe('docs/api.md §10 rules 5 and 6: writes go to the default room; room sc
     expect(hit.body.rows[0]).toMatchObject({ done: true, roomId: r1 });
   });
 
-  it('invalid_room for a malformed id or another resource’s room; room_not_found for no such room', async () => {
-    const { p } = await world();
+  it('invalid_room for a malformed id or another resource’s room; room_not_found for no such room', async ({ ctx, s }) => {
+    const { p } = await world(ctx, s);
     const other = await createResource(s.users.alice, 'project', 'other');
     const elsewhere = await room(s.users.alice, other, 'elsewhere');
     for (const [roomId, status, code] of [
@@ -163,8 +157,8 @@ describe('docs/api.md §10 rules 5 and 6: writes go to the default room; room sc
     }
   });
 
-  it('roomId is virtual: never written, filtered or ordered by, yet every resource row carries it', async () => {
-    const { p, r1 } = await world();
+  it('roomId is virtual: never written, filtered or ordered by, yet every resource row carries it', async ({ ctx, s }) => {
+    const { p, r1 } = await world(ctx, s);
     const { bob } = s.users;
     const refusals = [
       await db(bob, { scope: inResource(p), table: 'tasks', op: 'insert', values: { title: 'x', roomId: r1 } }),
@@ -179,8 +173,8 @@ describe('docs/api.md §10 rules 5 and 6: writes go to the default room; room sc
 });
 
 describe('docs/api.md §10 rule 7: moveRoom needs admin in the source room and write access in the destination', () => {
-  it('a writer cannot move out of a room; an admin in both rooms moves in one call', async () => {
-    const { p, r1, r2, made } = await world();
+  it('a writer cannot move out of a room; an admin in both rooms moves in one call', async ({ ctx, s }) => {
+    const { p, r1, r2, made } = await world(ctx, s);
     const { alice, bob, dave } = s.users;
     const asWriter = await db(bob, { scope: inResource(p), table: 'tasks', op: 'moveRoom', ids: [made.r1[0]], destination: p });
     expect([asWriter.status, asWriter.body.error]).toEqual([403, 'room_forbidden']);
@@ -198,8 +192,8 @@ describe('docs/api.md §10 rule 7: moveRoom needs admin in the source room and w
     expect((await select(dave, inResource(p), { ids: [made.default[0]] })).body.rows[0].roomId).toBeNull();
   });
 
-  it('one refused row moves nothing', async () => {
-    const { p, r1, r3, made } = await world();
+  it('one refused row moves nothing', async ({ ctx, s }) => {
+    const { p, r1, r3, made } = await world(ctx, s);
     const { alice, dave } = s.users;
     await grant(alice, p, r1, dave, 'admin');
     // dave reads R3 (so its row takes part) but is no admin there.
@@ -210,8 +204,8 @@ describe('docs/api.md §10 rule 7: moveRoom needs admin in the source room and w
     expect(Object.fromEntries(rows.map(r => [r.id, r.roomId]))).toEqual({ [made.default[1]]: null, [made.r3[0]]: r3 });
   });
 
-  it('moves linked rows of shared tables too, and refuses a bad destination', async () => {
-    const { p, r1 } = await world();
+  it('moves linked rows of shared tables too, and refuses a bad destination', async ({ ctx, s }) => {
+    const { p, r1 } = await world(ctx, s);
     const { alice } = s.users;
     await grant(alice, p, r1, alice, 'admin');
     const [note] = await insert(alice, inResource(p), 'notes', { title: 'linked' });
@@ -226,7 +220,7 @@ describe('docs/api.md §10 rule 7: moveRoom needs admin in the source room and w
 });
 
 describe('docs/api.md §10 rule 8: type-scoped reads span default rooms only', () => {
-  it('rows of every project bob belongs to, default rooms only, each naming its resource', async () => {
+  it('rows of every project bob belongs to, default rooms only, each naming its resource', async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const freshType = await s.user('typereader');
     const p1 = await createResource(alice, 'project', 'T1');
@@ -250,7 +244,7 @@ describe('docs/api.md §10 rule 8: type-scoped reads span default rooms only', (
     void bob;
   });
 
-  it('public resources count for readers who are not members (as a visitor would read them)', async () => {
+  it('public resources count for readers who are not members (as a visitor would read them)', async ({ s }) => {
     const { alice } = s.users;
     const visitor = await s.user('visitor');
     const f = await createResource(alice, 'forum', 'open');

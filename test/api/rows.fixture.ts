@@ -68,7 +68,11 @@ export const ROWS_SCHEMA = defineSchema({
         )
         .shares('notes', share => share.onMemberRemove('hide')),
     // `comments` is a top-level table this type owns, with an override: readers may create here.
-    club: r => r.visibility('unlisted').defaultRole('reader').owns('comments', own => own.access({ create: 'reader' })),
+    club: r =>
+      r
+        .visibility('unlisted')
+        .defaultRole('reader')
+        .owns('comments', own => own.access({ create: 'reader' })),
   },
 });
 

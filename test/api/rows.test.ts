@@ -3,29 +3,23 @@
  * the deployed schema, where/orderBy/cursors, access rules per op, scopes and links, batches.
  * Rooms are in rows-rooms.test.ts, auto-join in rows-auto-join.test.ts, indexes in rows-indexes.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { addMember, createResource } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 import { type RowsSeed, db, inResource, mine, rowsSeed } from './rows.fixture.js';
 
-let ctx: TestContext;
-let s: RowsSeed;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await rowsSeed(ctx, ['alice', 'bob', 'carol', 'dave']);
-});
-afterAll(() => ctx.close());
-
-/** A project owned by alice with bob reader, carol writer, dave admin. */
-async function project(name = 'P') {
-  const { alice, bob, carol, dave } = s.users;
-  const id = await createResource(alice, 'project', name);
-  await addMember(alice, bob, id, 'reader');
-  await addMember(alice, carol, id, 'writer');
-  await addMember(alice, dave, id, 'admin');
-  return id;
-}
+const it = appTest({ users: ['alice', 'bob', 'carol', 'dave'], seed: rowsSeed })
+  /** Makes a project owned by alice with bob reader, carol writer, dave admin. */
+  .extend('project', { scope: 'file' }, async ({ s }) => async (name = 'P') => {
+    const { alice, bob, carol, dave } = s.users;
+    const id = await createResource(alice, 'project', name);
+    await addMember(alice, bob, id, 'reader');
+    await addMember(alice, carol, id, 'writer');
+    await addMember(alice, dave, id, 'admin');
+    return id;
+  });
 
 const insert = async (as: any, scope: unknown, table: string, values: unknown) => {
   const res = await db(as, { scope, table, op: 'insert', values });
@@ -35,7 +29,7 @@ const insert = async (as: any, scope: unknown, table: string, values: unknown) =
 const select = (as: any, scope: unknown, table: string, extra: Record<string, unknown> = {}) => db(as, { scope, table, op: 'select', ...extra });
 
 describe('docs/api.md §11.1 one operation shape over REST', () => {
-  it('insert answers the rows as written: id, columns, defaults, server timestamps, creator and roomId', async () => {
+  it('insert answers the rows as written: id, columns, defaults, server timestamps, creator and roomId', async ({ s, project }) => {
     const p = await project();
     const [row] = await insert(s.users.alice, inResource(p), 'tasks', { title: 'first', priority: 2 });
     expect(row).toEqual({
@@ -55,7 +49,7 @@ describe('docs/api.md §11.1 one operation shape over REST', () => {
     expect(new Date(row.createdAt).toISOString()).toBe(row.createdAt);
   });
 
-  it('select answers { rows, nextCursor }, update and delete { rows }, link and unlink { ok: true }', async () => {
+  it('select answers { rows, nextCursor }, update and delete { rows }, link and unlink { ok: true }', async ({ ctx, s, project }) => {
     const p = await project();
     const { alice } = s.users;
     const [a, b] = await insert(alice, inResource(p), 'tasks', [{ title: 'a' }, { title: 'b' }]);
@@ -79,7 +73,7 @@ describe('docs/api.md §11.1 one operation shape over REST', () => {
     expect((await db(alice, { scope: inResource(p), table: 'notes', op: 'unlink', ids: [note.id] })).body).toEqual({ ok: true });
   });
 
-  it('select by ids reads just those rows', async () => {
+  it('select by ids reads just those rows', async ({ s, project }) => {
     const p = await project();
     const rows = await insert(s.users.alice, inResource(p), 'tasks', [{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
     const page = await select(s.users.bob, inResource(p), 'tasks', { ids: [rows[2].id, rows[0].id] });
@@ -89,10 +83,12 @@ describe('docs/api.md §11.1 one operation shape over REST', () => {
 
 describe('docs/api.md §11.3 values against the deployed schema', () => {
   let p: string;
-  beforeAll(async () => {
+  let alice: RowsSeed['users'][string];
+  it.beforeAll(async ({ s, project }) => {
     p = await project('validation');
+    alice = s.users.alice;
   });
-  const bad = (values: unknown, table = 'tasks') => db(s.users.alice, { scope: inResource(p), table, op: 'insert', values });
+  const bad = (values: unknown, table = 'tasks') => db(alice, { scope: inResource(p), table, op: 'insert', values });
 
   it.each<[string, Record<string, unknown>, string]>([
     ['a uuid column takes a UUID', { title: 't', ref: 'not-a-uuid' }, 'invalid_value'],
@@ -118,7 +114,7 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
     expect(res.body.message).toMatch(/tasks|values/);
   });
 
-  it('stores each type in its canonical form', async () => {
+  it('stores each type in its canonical form', async ({ s }) => {
     const [row] = await insert(s.users.alice, inResource(p), 'tasks', {
       title: 'typed',
       ref: 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11',
@@ -134,7 +130,7 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
     });
   });
 
-  it('bigint reads back as a JSON number while it is a safe integer, as a decimal string beyond 2^53 - 1', async () => {
+  it('bigint reads back as a JSON number while it is a safe integer, as a decimal string beyond 2^53 - 1', async ({ s }) => {
     const written = ['9007199254740991', '-9007199254740991', '9007199254740992', '-9223372036854775808', 7, '0042'];
     const rows = await insert(
       s.users.alice,
@@ -151,7 +147,7 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
     expect(found.body.rows).toHaveLength(2);
   });
 
-  it('timestamps as apps send them: a date alone is midnight UTC, a date-time without an offset is UTC', async () => {
+  it('timestamps as apps send them: a date alone is midnight UTC, a date-time without an offset is UTC', async ({ s }) => {
     const rows = await insert(
       s.users.alice,
       inResource(p),
@@ -176,7 +172,7 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
     expect(cleanup.body.rows).toHaveLength(4);
   });
 
-  it('update: notNull columns cannot become null; null clears a nullable one', async () => {
+  it('update: notNull columns cannot become null; null clears a nullable one', async ({ s }) => {
     const [row] = await insert(s.users.alice, inResource(p), 'tasks', { title: 'x', priority: 3 });
     const update = (values: unknown) => db(s.users.alice, { scope: inResource(p), table: 'tasks', op: 'update', ids: [row.id], values });
     expect((await update({ title: null })).body.error).toBe('missing_value');
@@ -184,7 +180,7 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
     expect((await update({ priority: null })).body.rows[0].priority).toBeNull();
   });
 
-  it('unknown table, table outside the scope, op fields that do not belong', async () => {
+  it('unknown table, table outside the scope, op fields that do not belong', async ({ s }) => {
     const { alice } = s.users;
     const cases: [Record<string, unknown>, string][] = [
       [{ scope: inResource(p), table: 'nope', op: 'select' }, 'unknown_table'],
@@ -214,7 +210,7 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
     expect(res.body.error).toBe('row_too_large');
   });
 
-  it('unique holds per scope: within a resource, not across resources; in a user’s own rows', async () => {
+  it('unique holds per scope: within a resource, not across resources; in a user’s own rows', async ({ s, project }) => {
     const { alice } = s.users;
     const ref = 'b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11';
     await insert(alice, inResource(p), 'tasks', { title: 'one', ref });
@@ -238,7 +234,7 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
     await insert(s.users.bob, mine, 'notes', { title: 'b', slug: 'hello' });
   });
 
-  it('unique counts linked rows of a resource: linking a clashing row is refused', async () => {
+  it('unique counts linked rows of a resource: linking a clashing row is refused', async ({ s, project }) => {
     const { alice, carol } = s.users;
     const q = await project('links');
     const [a] = await insert(alice, mine, 'notes', { title: 'a', slug: 'same' });
@@ -253,7 +249,7 @@ describe('docs/api.md §11.3 values against the deployed schema', () => {
 describe('docs/api.md §11.3 where, orderBy and keyset cursors', () => {
   let p: string;
   const titles = (res: any) => res.body.rows.map((r: any) => r.title);
-  beforeAll(async () => {
+  it.beforeAll(async ({ ctx, s, project }) => {
     p = await project('order');
     const { alice } = s.users;
     const rows: Record<string, unknown>[] = [
@@ -269,7 +265,7 @@ describe('docs/api.md §11.3 where, orderBy and keyset cursors', () => {
     }
   });
 
-  it('numbers order as numbers (10 after 2), NULLs last ascending and first descending', async () => {
+  it('numbers order as numbers (10 after 2), NULLs last ascending and first descending', async ({ s }) => {
     const asc = await select(s.users.bob, inResource(p), 'tasks', { orderBy: { column: 'priority' } });
     expect(titles(asc)).toEqual(['p1', 'p2', 'p3', 'p10', 'pnull']);
     const desc = await select(s.users.bob, inResource(p), 'tasks', { orderBy: { column: 'priority', direction: 'desc' } });
@@ -278,7 +274,7 @@ describe('docs/api.md §11.3 where, orderBy and keyset cursors', () => {
     expect(titles(big)).toEqual(['p1', 'p2', 'p10', 'p3']);
   });
 
-  it.each([
+  it.for([
     ['priority', 'asc'],
     ['priority', 'desc'],
     ['due', 'asc'],
@@ -286,7 +282,7 @@ describe('docs/api.md §11.3 where, orderBy and keyset cursors', () => {
     ['title', 'desc'],
     ['createdAt', 'desc'],
     ['id', 'asc'],
-  ])('paging by %s %s, two at a time, yields exactly the full order', async (column, direction) => {
+  ])('paging by %s %s, two at a time, yields exactly the full order', async ([column, direction], { s }) => {
     const orderBy = { column, direction };
     const full = titles(await select(s.users.bob, inResource(p), 'tasks', { orderBy }));
     const seen: string[] = [];
@@ -302,7 +298,7 @@ describe('docs/api.md §11.3 where, orderBy and keyset cursors', () => {
     expect(full).toHaveLength(5);
   });
 
-  it('where: equality, comparisons, null, jsonb equality, id and createdAt', async () => {
+  it('where: equality, comparisons, null, jsonb equality, id and createdAt', async ({ s }) => {
     const { bob } = s.users;
     expect(titles(await select(bob, inResource(p), 'tasks', { where: { done: true } }))).toEqual(['p1', 'p2']);
     expect(titles(await select(bob, inResource(p), 'tasks', { where: { priority: { gt: 1, lte: 3 } } }))).toEqual(['p3', 'p2']);
@@ -314,7 +310,7 @@ describe('docs/api.md §11.3 where, orderBy and keyset cursors', () => {
     expect(titles(await select(bob, inResource(p), 'tasks', { where: { createdAt: { gt: all[2].createdAt } } }))).toEqual(['pnull', 'p2']);
   });
 
-  it.each<[string, Record<string, unknown>, string]>([
+  it.for<[string, Record<string, unknown>, string]>([
     ['roomId cannot be filtered', { where: { roomId: null } }, 'virtual_room_id'],
     ['roomId cannot be ordered by', { orderBy: { column: 'roomId' } }, 'virtual_room_id'],
     ['an undeclared column', { where: { colour: 'red' } }, 'unknown_column'],
@@ -323,18 +319,18 @@ describe('docs/api.md §11.3 where, orderBy and keyset cursors', () => {
     ['a value of the wrong type', { where: { priority: 'high' } }, 'invalid_value'],
     ['jsonb has no order', { orderBy: { column: 'meta' } }, 'invalid_order'],
     ['a cursor that is not one', { cursor: 'bm9wZQ' }, 'invalid_cursor'],
-  ])('§11.3: %s is 400 %s', async (_, extra, code) => {
+  ])('§11.3: %s is 400 %s', async ([_, extra, code], { s }) => {
     const res = await select(s.users.bob, inResource(p), 'tasks', extra);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(code);
   });
 
-  it('createdAt exists only on tables declared with timestamps()', async () => {
+  it('createdAt exists only on tables declared with timestamps()', async ({ s }) => {
     const res = await select(s.users.bob, inResource(p), 'diary', { where: { createdAt: { gt: '2026-01-01T00:00:00Z' } } });
     expect(res.body.error).toBe('unknown_column');
   });
 
-  it('a cursor is refused for another query or when tampered with', async () => {
+  it('a cursor is refused for another query or when tampered with', async ({ s }) => {
     const page = await select(s.users.bob, inResource(p), 'tasks', { limit: 2 });
     const cursor = page.body.nextCursor;
     expect((await select(s.users.bob, inResource(p), 'tasks', { limit: 2, cursor, where: { done: true } })).body.error).toBe('invalid_cursor');
@@ -346,7 +342,7 @@ describe('docs/api.md §11.3 where, orderBy and keyset cursors', () => {
 });
 
 describe('docs/api.md §11.4 access rules per op against the effective role', () => {
-  it('tasks: everyone reads, writers create, the creator or admin+ update, admin+ delete', async () => {
+  it('tasks: everyone reads, writers create, the creator or admin+ update, admin+ delete', async ({ s, project }) => {
     const { alice, bob, carol, dave } = s.users;
     const p = await project('rules');
     const scope = inResource(p);
@@ -370,7 +366,7 @@ describe('docs/api.md §11.4 access rules per op against the effective role', ()
     expect((await db(dave, { scope, table: 'tasks', op: 'delete', ids: [mineRow.id, alices.id] })).body.rows).toHaveLength(2);
   });
 
-  it('a read rule of `creator` alone shows each member only their own rows', async () => {
+  it('a read rule of `creator` alone shows each member only their own rows', async ({ s, project }) => {
     const { alice, bob, carol } = s.users;
     const p = await project('diary');
     await insert(bob, inResource(p), 'diary', { text: 'bob' });
@@ -384,7 +380,7 @@ describe('docs/api.md §11.4 access rules per op against the effective role', ()
     expect((await select(bob, inResource(club), 'diary')).body.error).toBe('table_not_in_scope');
   });
 
-  it('defaults when a table declares no rules: members read, writers create, creator or admin+ change', async () => {
+  it('defaults when a table declares no rules: members read, writers create, creator or admin+ change', async ({ s }) => {
     const { alice, bob, carol } = s.users;
     const club = await createResource(alice, 'club', 'C');
     await s.users.bob.post(`/v1/resources/${club}/join`); // reader, the type's default role
@@ -398,7 +394,7 @@ describe('docs/api.md §11.4 access rules per op against the effective role', ()
     expect((await select(bob, inResource(club), 'comments')).body.rows.map((r: any) => r.body)).toEqual(['from a writer']);
   });
 
-  it('a share override applies in its type: only the creator or the owner unlinks', async () => {
+  it('a share override applies in its type: only the creator or the owner unlinks', async ({ s, project }) => {
     const { alice, carol, dave } = s.users;
     const p = await project('unlink');
     const [note] = await insert(carol, inResource(p), 'notes', { title: 'carol’s' });
@@ -406,7 +402,7 @@ describe('docs/api.md §11.4 access rules per op against the effective role', ()
     expect((await db(alice, { scope: inResource(p), table: 'notes', op: 'unlink', ids: [note.id] })).status).toBe(200);
   });
 
-  it('a members-only resource answers a non-member 404, reads and writes alike', async () => {
+  it('a members-only resource answers a non-member 404, reads and writes alike', async ({ s, project }) => {
     const p = await project('closed');
     const stranger = await s.user('stranger');
     expect((await select(stranger, inResource(p), 'tasks')).status).toBe(404);
@@ -417,7 +413,7 @@ describe('docs/api.md §11.4 access rules per op against the effective role', ()
 });
 
 describe('docs/api.md §11.2 scopes: a user’s own rows, a resource’s rows, shared rows through links', () => {
-  it('user scope is the caller’s own rows of top-level tables', async () => {
+  it('user scope is the caller’s own rows of top-level tables', async ({ s }) => {
     const { alice, bob } = s.users;
     const [note] = await insert(alice, mine, 'notes', { title: 'private' });
     expect(note).not.toHaveProperty('roomId');
@@ -428,7 +424,7 @@ describe('docs/api.md §11.2 scopes: a user’s own rows, a resource’s rows, s
     expect((await select(alice, mine, 'notes', { ids: [note.id] })).body.rows[0].title).toBe('private');
   });
 
-  it('linking shares a user’s row into a resource; unlinking takes it out; the original stays', async () => {
+  it('linking shares a user’s row into a resource; unlinking takes it out; the original stays', async ({ s, project }) => {
     const { alice, bob } = s.users;
     const p = await project('shared');
     const [note] = await insert(alice, mine, 'notes', { title: 'to share' });
@@ -445,7 +441,7 @@ describe('docs/api.md §11.2 scopes: a user’s own rows, a resource’s rows, s
     expect((await select(alice, mine, 'notes', { ids: [note.id] })).body.rows).toHaveLength(1);
   });
 
-  it('insert into a shared table at resource scope creates the caller’s own row, linked in', async () => {
+  it('insert into a shared table at resource scope creates the caller’s own row, linked in', async ({ s, project }) => {
     const { carol } = s.users;
     const p = await project('shared-insert');
     const [row] = await insert(carol, inResource(p), 'notes', { title: 'made here' });
@@ -454,7 +450,7 @@ describe('docs/api.md §11.2 scopes: a user’s own rows, a resource’s rows, s
     expect((await select(carol, mine, 'notes', { ids: [row.id] })).body.rows[0].body).toBe('edited in the resource');
   });
 
-  it('hidden links vanish from resource reads', async () => {
+  it('hidden links vanish from resource reads', async ({ ctx, s, project }) => {
     const { alice, bob } = s.users;
     const p = await project('hidden');
     const [note] = await insert(alice, inResource(p), 'notes', { title: 'soon hidden' });
@@ -466,7 +462,7 @@ describe('docs/api.md §11.2 scopes: a user’s own rows, a resource’s rows, s
 });
 
 describe('docs/api.md §11.1 batches: one transaction, all or nothing', () => {
-  it('runs every operation and answers each in order', async () => {
+  it('runs every operation and answers each in order', async ({ s, project }) => {
     const { alice } = s.users;
     const p = await project('batch');
     const res = await alice.post('/v1/db/batch', {
@@ -484,7 +480,7 @@ describe('docs/api.md §11.1 batches: one transaction, all or nothing', () => {
     ]);
   });
 
-  it('a failing operation rolls back the ones before it and names itself', async () => {
+  it('a failing operation rolls back the ones before it and names itself', async ({ s, project }) => {
     const { alice } = s.users;
     const p = await project('batch-fail');
     const res = await alice.post('/v1/db/batch', {
@@ -499,7 +495,7 @@ describe('docs/api.md §11.1 batches: one transaction, all or nothing', () => {
     expect((await select(alice, inResource(p), 'tasks')).body.rows).toEqual([]);
   });
 
-  it('at most 20 operations', async () => {
+  it('at most 20 operations', async ({ s }) => {
     const op = { scope: mine, table: 'notes', op: 'select' };
     const res = await s.users.alice.post('/v1/db/batch', { operations: Array(21).fill(op) });
     expect([res.status, res.body.error]).toEqual([400, 'invalid_argument']);
@@ -507,7 +503,7 @@ describe('docs/api.md §11.1 batches: one transaction, all or nothing', () => {
 });
 
 describe('docs/api.md §7.2 the same operations over GraphQL', () => {
-  it('dbQuery, dbSelect and dbBatch round-trip rows as JSON', async () => {
+  it('dbQuery, dbSelect and dbBatch round-trip rows as JSON', async ({ s, project }) => {
     const { alice, bob } = s.users;
     const p = await project('graphql');
     const inserted = await alice.gql(`mutation($input: DbOperationInput!) { dbQuery(input: $input) { op ok rows nextCursor } }`, {
@@ -547,7 +543,7 @@ describe('docs/api.md §7.2 the same operations over GraphQL', () => {
     expect(batch.data.dbBatch[1].rows).toHaveLength(1);
   });
 
-  it('errors carry the same code and status', async () => {
+  it('errors carry the same code and status', async ({ s, project }) => {
     const p = await project('graphql-errors');
     const res = await s.users.bob.gql(`mutation($input: DbOperationInput!) { dbQuery(input: $input) { ok } }`, {
       input: { scope: { kind: 'resource', resourceId: p }, table: 'tasks', op: 'insert', values: { title: 'reader' } },

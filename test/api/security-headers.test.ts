@@ -3,21 +3,15 @@
  * the gateway and Yoga alike), and no HTML page of ours can be framed: `X-Frame-Options: DENY` and
  * a CSP with `frame-ancestors 'none'`, merged into a page's own CSP when it brings one.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { withFrameAncestors } from '../../src/http/responses.js';
-import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
+import type { TestContext } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx, ['alice']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ users: ['alice'] });
 
 /** A GET with an explicit Host header (a hosted app origin): app.fetch passes it through as sent. */
-async function getWithHost(path: string, host: string): Promise<{ status: number; headers: Headers }> {
+async function getWithHost(ctx: TestContext, path: string, host: string): Promise<{ status: number; headers: Headers }> {
   const res = await ctx.fetch(path, { headers: { host } });
   await res.arrayBuffer();
   return { status: res.status, headers: res.headers };
@@ -32,14 +26,14 @@ const expectUnframeable = (headers: { get(name: string): string | null } | Recor
 };
 
 describe('JSON responses are never sniffed', () => {
-  it('REST, gateway and health answers', async () => {
+  it('REST, gateway and health answers', async ({ s }) => {
     for (const path of ['/healthz', '/v1/resources', '/v1/nothing', '/auth/session']) {
       const res = await s.users.alice.get(path);
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
     }
   });
 
-  it("Yoga's GraphQL answers, success and error", async () => {
+  it("Yoga's GraphQL answers, success and error", async ({ s }) => {
     const ok = await s.users.alice.request('POST', '/graphql', { query: '{ me { id } }' });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-content-type-options')).toBe('nosniff');
@@ -49,20 +43,20 @@ describe('JSON responses are never sniffed', () => {
 });
 
 describe('HTML pages cannot be framed', () => {
-  it('the consent page keeps its script nonce and gains frame-ancestors', async () => {
+  it('the consent page keeps its script nonce and gains frame-ancestors', async ({ ctx }) => {
     const res = await ctx.fetch('/auth/consent?consent_challenge=abc');
     expect(res.status).toBe(200);
     expectUnframeable(res.headers);
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'/);
   });
 
-  it('the invite page on a hosted app origin', async () => {
-    const res = await getWithHost('/_invite/not-a-code', new URL(s.origin).host);
+  it('the invite page on a hosted app origin', async ({ ctx, s }) => {
+    const res = await getWithHost(ctx, '/_invite/not-a-code', new URL(s.origin).host);
     expect(res.status).toBe(404);
     expectUnframeable(res.headers);
   });
 
-  it("the embedded provider's own pages rendered by the gateway's helper", async () => {
+  it("the embedded provider's own pages rendered by the gateway's helper", async ({ ctx }) => {
     const res = await ctx.fetch('/idp/interaction/unknown-uid');
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('text/html');

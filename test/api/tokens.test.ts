@@ -1,17 +1,11 @@
 /** A refused credential says why: missing, unknown (or revoked), or expired; REST and GraphQL alike. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { TEST_TOKEN_TTL_MS } from '../../src/gateway-auth/tokens.service.js';
 import { sha256 } from '../../src/lib/secrets.js';
-import { type Client, type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
+import { type Client } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx, ['alice']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ users: ['alice'] });
 
 const restAndGraphql = async (client: Client) => {
   const rest = await client.get('/v1/resources');
@@ -20,13 +14,13 @@ const restAndGraphql = async (client: Client) => {
 };
 
 describe('a 401 names the problem with the credential', () => {
-  it('no credential: unauthenticated', async () => {
+  it('no credential: unauthenticated', async ({ ctx }) => {
     const { rest, graphql } = await restAndGraphql(ctx.anonymous);
     expect(rest).toMatchObject({ status: 401, body: { error: 'unauthenticated' } });
     expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
   });
 
-  it('an unknown test-session token: invalid_token, with what to do', async () => {
+  it('an unknown test-session token: invalid_token, with what to do', async ({ ctx }) => {
     const { rest, graphql } = await restAndGraphql(ctx.client('gst_not-a-token-this-server-minted'));
     expect(rest).toMatchObject({
       status: 401,
@@ -36,12 +30,12 @@ describe('a 401 names the problem with the credential', () => {
     expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'invalid_token', status: 401 });
   });
 
-  it('an unknown developer token on /dev: invalid_token, not "a developer token is required"', async () => {
+  it('an unknown developer token on /dev: invalid_token, not "a developer token is required"', async ({ ctx }) => {
     const res = await ctx.client('ghd_not-a-token-this-server-minted').get('/dev/apps');
     expect(res).toMatchObject({ status: 401, body: { error: 'invalid_token', message: expect.stringContaining('gatehouse dev-token create') } });
   });
 
-  it('a revoked token: invalid_token', async () => {
+  it('a revoked token: invalid_token', async ({ ctx, s }) => {
     const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'revoked', env: 'dev' });
     const client = ctx.client(minted.body.token);
     expect((await client.get('/v1/resources')).status).toBe(200);
@@ -50,7 +44,7 @@ describe('a 401 names the problem with the credential', () => {
     expect(await client.get('/v1/resources')).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
   });
 
-  it('an expired test-session token: token_expired, naming when', async () => {
+  it('an expired test-session token: token_expired, naming when', async ({ ctx, s }) => {
     const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'expiring', env: 'dev' });
     const client = ctx.client(minted.body.token);
     ctx.advance(TEST_TOKEN_TTL_MS + 1000);
@@ -67,7 +61,7 @@ describe('a 401 names the problem with the credential', () => {
     }
   });
 
-  it('a valid token still works, and the refused ones never echo the token', async () => {
+  it('a valid token still works, and the refused ones never echo the token', async ({ ctx, s }) => {
     expect((await s.users.alice.get('/v1/resources')).status).toBe(200);
     const res = await ctx.client('gst_secret-value-that-must-not-echo').get('/v1/resources');
     expect(JSON.stringify(res.body)).not.toContain('secret-value-that-must-not-echo');

@@ -164,10 +164,13 @@ export interface Seed {
   user(name: string): Promise<Client & { id: string }>;
 }
 
+/** The test users seed mints when not told which. */
+export const DEFAULT_TEST_USERS = ['alice', 'bob', 'carol'];
+
 /** developer -> app (with an origin) -> dev deployment -> test users. */
 export async function seed(
   ctx: TestContext,
-  names: string[] = ['alice', 'bob', 'carol'],
+  names: string[] = DEFAULT_TEST_USERS,
   origin = `https://app-${Math.random().toString(36).slice(2, 10)}.example.test`,
 ): Promise<Seed> {
   const bootstrap = await ctx.app.services.principals.createDeveloperToken(`dev-${Math.random().toString(36).slice(2)}@example.test`);
