@@ -72,7 +72,7 @@ describe('POST /v1/resources', () => {
     expect(bad.status).toBe(401);
   });
 
-  it('answers 401 account_deleted when the account went away while its credential was still cached', async ({ ctx, s }) => {
+  it('answers 401 account_deleted when the account went away while its credential was still cached', async ({ ctx }) => {
     const fresh = await seed(ctx, ['ghost']);
     const { ghost } = fresh.users;
     await createResource(ghost, 'team', 'Before');

@@ -2,7 +2,7 @@
 import { describe, expect } from 'vitest';
 import { TEST_TOKEN_TTL_MS } from '../../src/gateway-auth/tokens.service.js';
 import { sha256 } from '../../src/lib/secrets.js';
-import { type Client } from '../helpers/app.js';
+import type { Client } from '../helpers/app.js';
 import { appTest } from '../helpers/fixtures.js';
 
 const it = appTest({ users: ['alice'] });
