@@ -3,26 +3,25 @@
  * test/gateway-auth/hosted.test.ts): racing transitions end in some serial order, with nothing left behind.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { MembershipEvent } from '../../src/bus/event-bus.js';
-import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
+import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
 
 const available = await backends();
+const onBackend = appTestOn(available, { users: ['owner', 'member'] });
 
 describe.each(available)('resource deletion on $name', backend => {
-  let ctx: TestContext;
-  let s: Seed;
+  /** deleteAsOwner(userId, resourceId): the service call, in the seeded app. */
+  const it = onBackend(backend).extend(
+    'deleteAsOwner',
+    async ({ ctx, s }) =>
+      (userId: string, resourceId: string) =>
+        ctx.app.services.resourceDeletion.deleteAsOwner(userId, s.appId, resourceId),
+  );
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await seed(ctx, ['owner', 'member']);
-  });
-  afterAll(() => ctx.close());
-
-  const deleteAsOwner = (userId: string, resourceId: string) => ctx.app.services.resourceDeletion.deleteAsOwner(userId, s.appId, resourceId);
-
-  it('refuses anyone but the active owner, and only inside the app', async () => {
+  it('refuses anyone but the active owner, and only inside the app', async ({ ctx, s, deleteAsOwner }) => {
     const id = await createResource(s.users.owner, 'team', 'guarded');
     await addMember(s.users.owner, s.users.member, id, 'admin');
     await expect(deleteAsOwner(s.users.member.id, id)).rejects.toMatchObject({ code: 'owner_only', status: 403 });
@@ -33,7 +32,7 @@ describe.each(available)('resource deletion on $name', backend => {
     expect(await ctx.database.prisma.membership.count({ where: { resourceId: id } })).toBe(2);
   });
 
-  it('racing joins, invites, requests and a link claim leave no member, link or 500 behind', async () => {
+  it('racing joins, invites, requests and a link claim leave no member, link or 500 behind', async ({ ctx, s, deleteAsOwner }) => {
     const { owner } = s.users;
     const id = await createResource(owner, 'forum', `doomed-${backend.name}`);
     const link = await owner.post(`/v1/resources/${id}/invite-link`, { role: 'reader' });

@@ -3,12 +3,14 @@
  * 500 (docs/api.md §11.3, §11.7): lone UTF-16 surrogates anywhere in an operation, JSON nested
  * past the depth limit, and timestamps PostgreSQL cannot hold.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createResource, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
 import { type RowsSeed, db, inResource, mine, rowsSeed } from './rows.fixture.js';
 
 const available = await backends();
+const onBackend = appTestOn(available, { users: ['alice'], seed: rowsSeed });
 const LONE = 'a\ud800b';
 
 /** `{ a: { a: … { a: 1 } } }`, `depth` objects deep, built without recursion. */
@@ -24,20 +26,18 @@ const deepJson = (body: unknown) => JSON.stringify(body).replace(DEEP, `${'{"a":
 const deep = JSON.parse(DEEP);
 
 describe.each(available)('row-store input guards on $name', backend => {
-  let ctx: TestContext;
-  let s: RowsSeed;
+  const it = onBackend(backend);
   let project: string;
+  let alice: RowsSeed['users'][string];
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await rowsSeed(ctx, ['alice']);
-    project = await createResource(s.users.alice, 'project', 'Guards');
+  it.beforeAll(async ({ s }) => {
+    alice = s.users.alice;
+    project = await createResource(alice, 'project', 'Guards');
   });
-  afterAll(() => ctx.close());
 
-  const tasks = (body: Record<string, unknown>) => db(s.users.alice, { scope: inResource(project), table: 'tasks', ...body });
+  const tasks = (body: Record<string, unknown>) => db(alice, { scope: inResource(project), table: 'tasks', ...body });
   const gqlQuery = (input: Record<string, unknown>) =>
-    s.users.alice.gql('mutation($input: DbOperationInput!) { dbQuery(input: $input) { ok rows } }', { input });
+    alice.gql('mutation($input: DbOperationInput!) { dbQuery(input: $input) { ok rows } }', { input });
 
   describe('docs/api.md §11.3: a lone UTF-16 surrogate is 400 invalid_value naming the field', () => {
     it.each([
@@ -57,7 +57,7 @@ describe.each(available)('row-store input guards on $name', backend => {
       expect(res.body.message).toMatch(/surrogate/);
     });
 
-    it('in the scope, the table name, ids and the cursor alike', async () => {
+    it('in the scope, the table name, ids and the cursor alike', async ({ s }) => {
       for (const body of [
         { scope: { kind: 'resource', resourceId: `res_${LONE}` }, table: 'tasks', op: 'select' },
         { scope: { kind: 'type', type: LONE }, table: 'tasks', op: 'select' },
@@ -73,7 +73,7 @@ describe.each(available)('row-store input guards on $name', backend => {
       }
     });
 
-    it('in a user-scope write and through GraphQL dbQuery, dbSelect and dbBatch', async () => {
+    it('in a user-scope write and through GraphQL dbQuery, dbSelect and dbBatch', async ({ s }) => {
       const own = await db(s.users.alice, { scope: mine, table: 'notes', op: 'insert', values: { title: LONE } });
       expect([own.status, own.body.error]).toEqual([400, 'invalid_value']);
       const one = await gqlQuery({ scope: inResource(project), table: 'tasks', op: 'insert', values: { title: 't', meta: LONE } });
@@ -97,18 +97,18 @@ describe.each(available)('row-store input guards on $name', backend => {
   });
 
   describe('docs/api.md §11.7: JSON nested past the depth limit is 400 invalid_value', () => {
-    it.each([
+    it.for<[string, Record<string, unknown>]>([
       ['values', { op: 'insert', values: { title: 't', meta: deep } }],
       ['where', { op: 'select', where: { meta: { eq: deep } } }],
       ['an update', { op: 'update', where: { title: 't' }, values: { meta: deep } }],
-    ])('in %s', async (_, body) => {
+    ])('in %s', async ([_, body], { s }) => {
       const res = await s.users.alice.request('POST', '/v1/db/query', deepJson({ scope: inResource(project), table: 'tasks', ...body }));
       expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(400);
       expect(res.body.error).toBe('invalid_value');
       expect(res.body.message).toMatch(/nested/);
     });
 
-    it('through GraphQL too; JSON within the limit is stored', async () => {
+    it('through GraphQL too; JSON within the limit is stored', async ({ s }) => {
       const query = 'mutation($input: DbOperationInput!) { dbQuery(input: $input) { ok } }';
       const input = { scope: inResource(project), table: 'tasks', op: 'insert', values: { title: 't', meta: deep } };
       const res = await s.users.alice.request('POST', '/graphql', deepJson({ query, variables: { input } }));

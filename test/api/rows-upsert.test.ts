@@ -5,36 +5,29 @@
  * insert would (409 unique_violation) and is never changed or shown; one write charged per call;
  * racing upserts of one key never both insert. Both stores.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
 import { type RowsSeed, db, inResource, mine, rowsSeed } from './rows.fixture.js';
 
 const available = await backends();
+const onBackend = appTestOn(available, { users: ['alice', 'bob', 'carol'], seed: rowsSeed });
 
 describe.each(available)('upsert on $name', backend => {
-  let ctx: TestContext;
-  let s: RowsSeed;
-
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await rowsSeed(ctx, ['alice', 'bob', 'carol']);
-  });
-  afterAll(() => ctx.close());
-
-  /** A project owned by alice; bob a writer, carol a reader. */
-  async function project(name: string) {
+  /** project(name): a project owned by alice; bob a writer, carol a reader. */
+  const it = onBackend(backend).extend('project', async ({ s }) => async (name: string) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'project', name);
     await addMember(alice, bob, id, 'writer');
     await addMember(alice, carol, id, 'reader');
     return id;
-  }
+  });
 
-  const upsert = (as: (typeof s.users)[string], scope: unknown, table: string, values: unknown, onConflict: unknown) =>
+  const upsert = (as: RowsSeed['users'][string], scope: unknown, table: string, values: unknown, onConflict: unknown) =>
     db(as, { scope, table, op: 'upsert', values, onConflict });
 
-  it("a user's own rows: inserts, then updates the row with the key's value (the given columns only)", async () => {
+  it("a user's own rows: inserts, then updates the row with the key's value (the given columns only)", async ({ s }) => {
     const { alice } = s.users;
     const first = await upsert(alice, mine, 'notes', { slug: 'up-1', title: 'first', body: 'kept' }, 'slug');
     expect(first.status, JSON.stringify(first.body)).toBe(200);
@@ -62,7 +55,7 @@ describe.each(available)('upsert on $name', backend => {
     expect(all.body.rows).toHaveLength(2);
   });
 
-  it('a key of two columns (presence): one row per member and device, charged as one write per call', async () => {
+  it('a key of two columns (presence): one row per member and device, charged as one write per call', async ({ ctx, s, project }) => {
     const { alice, carol } = s.users;
     const p = await project('presence');
     const seen = (as: typeof carol, device: string, n: number) =>
@@ -83,7 +76,7 @@ describe.each(available)('upsert on $name', backend => {
     ]);
   });
 
-  it('each path keeps its access rule: create to insert, update (creator) to change a row the caller reads', async () => {
+  it('each path keeps its access rule: create to insert, update (creator) to change a row the caller reads', async ({ s, project }) => {
     const { alice, bob, carol } = s.users;
     const p = await project('paths');
     await upsert(carol, inResource(p), 'presence', { member: 'shared', device: 'd', seen: 1 }, ['member', 'device']);
@@ -103,7 +96,10 @@ describe.each(available)('upsert on $name', backend => {
     expect(stored.body.rows).toEqual([expect.objectContaining({ seen: 1 })]);
   });
 
-  it('a conflicting row the caller cannot read answers exactly as an insert would (409), and is neither changed nor shown', async () => {
+  it('a conflicting row the caller cannot read answers exactly as an insert would (409), and is neither changed nor shown', async ({
+    s,
+    project,
+  }) => {
     const { alice, bob } = s.users;
     const p = await project('hidden-conflict');
     const [hidden] = (await db(alice, { scope: inResource(p), table: 'handles', op: 'insert', values: { name: 'taken', note: 'alice only' } })).body
@@ -124,7 +120,7 @@ describe.each(available)('upsert on $name', backend => {
     expect((await upsert(bob, inResource(p), 'handles', { name: 'free', note: 'bob' }, 'name')).body.rows[0]).toMatchObject({ _creatorId: bob.id });
   });
 
-  it('a conflicting row in another room is outside a default-room write: 409, as an insert', async () => {
+  it('a conflicting row in another room is outside a default-room write: 409, as an insert', async ({ s, project }) => {
     const { alice, carol } = s.users;
     const p = await project('rooms');
     const room = (await alice.post(`/v1/resources/${p}/rooms`, { name: 'R' })).body.id;
@@ -138,7 +134,7 @@ describe.each(available)('upsert on $name', backend => {
     expect(again.body.rows[0]).toMatchObject({ id: inRoom.body.rows[0].id, seen: 3 });
   });
 
-  it('onConflict names a unique key, and every value gives its columns', async () => {
+  it('onConflict names a unique key, and every value gives its columns', async ({ s, project }) => {
     const { alice } = s.users;
     const p = await project('validation');
     const cases: [unknown, unknown, number, string, RegExp][] = [
@@ -159,7 +155,7 @@ describe.each(available)('upsert on $name', backend => {
     expect(noKey.body.error).toBe('invalid_operation');
   });
 
-  it('over GraphQL: onConflict is a list (one name coerces to one)', async () => {
+  it('over GraphQL: onConflict is a list (one name coerces to one)', async ({ s, project }) => {
     const { carol } = s.users;
     const p = await project('graphql');
     const run = (onConflict: unknown, seen: number) =>
@@ -173,7 +169,7 @@ describe.each(available)('upsert on $name', backend => {
     expect(second.data.dbQuery.rows).toEqual([expect.objectContaining({ id: first.data.dbQuery.rows[0].id, seen: 2 })]);
   });
 
-  it('racing upserts of one key never both insert: one row, every call answered 200', async () => {
+  it('racing upserts of one key never both insert: one row, every call answered 200', async ({ ctx, s, project }) => {
     const { carol } = s.users;
     const p = await project('race');
     for (let round = 0; round < 3; round++) {

@@ -2,26 +2,26 @@
  * Update and delete by filter (docs/api.md §11.1): the server matches, locks and writes in one
  * transaction, so racing updates of the same filter never both take a row. Both stores.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createResource, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
 import { type RowsSeed, db, inResource, mine, rowsSeed } from './rows.fixture.js';
 
 const available = await backends();
+const onBackend = appTestOn(available, { users: ['alice'], seed: rowsSeed });
 
 describe.each(available)('update and delete by where on $name', backend => {
-  let ctx: TestContext;
-  let s: RowsSeed;
+  const it = onBackend(backend);
   let project: string;
+  let alice: RowsSeed['users'][string];
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await rowsSeed(ctx, ['alice']);
-    project = await createResource(s.users.alice, 'project', 'Where');
+  it.beforeAll(async ({ s }) => {
+    alice = s.users.alice;
+    project = await createResource(alice, 'project', 'Where');
   });
-  afterAll(() => ctx.close());
 
-  const tasks = (body: Record<string, unknown>) => db(s.users.alice, { scope: inResource(project), table: 'tasks', ...body });
+  const tasks = (body: Record<string, unknown>) => db(alice, { scope: inResource(project), table: 'tasks', ...body });
 
   it('updates and deletes exactly the rows the filter matches', async () => {
     const inserted = await tasks({ op: 'insert', values: [1, 2, 3, 4].map(priority => ({ title: `t${priority}`, priority })) });
@@ -36,7 +36,7 @@ describe.each(available)('update and delete by where on $name', backend => {
     expect((await tasks({ op: 'update', where: { title: 'nobody' }, values: { done: true } })).body.rows).toEqual([]);
   });
 
-  it('takes ids or where, not both or neither; the filter is validated like a select', async () => {
+  it('takes ids or where, not both or neither; the filter is validated like a select', async ({ s }) => {
     expect((await tasks({ op: 'delete' })).body.error).toBe('invalid_operation');
     const both = await tasks({ op: 'delete', where: { done: false }, ids: ['00000000-0000-7000-8000-000000000000'] });
     expect(both.body.error).toBe('invalid_operation');

@@ -1,16 +1,19 @@
 /**
  * The API tests' setup as vitest fixtures: `ctx`, a started app on its own database, and `s`, the
  * seed chain on it (developer -> app -> deployment -> test users). Both are file-scoped: started
- * before the file's first test, shared by its tests, closed when the file ends. Not worker-scoped:
- * the in-process project runs many files in one worker, and tests assert on what their app holds,
- * so one app per file keeps files from seeing each other's rows.
+ * before the first test (or `it.beforeAll`) of the API that holds them, shared by the file's tests,
+ * closed when the file ends. Not worker-scoped: the in-process project runs many files in one
+ * worker, and tests assert on what their app holds, so one app per file keeps files from seeing
+ * each other's rows.
  *
  *   const it = appTest({ users: ['alice'] });
  *   it('...', async ({ ctx, s }) => { ... });
  *
  * Each call returns a test API of its own (its own fixture instances), so a file's options never
- * reach another file sharing the worker; `describe.each(available)` takes one per backend from
- * appTestOn (each backend's app is closed when the file ends, not when its describe does).
+ * reach another file sharing the worker. An API `.extend`ed further holds instances of its own too:
+ * use only the extended one in a file, or the app starts twice. `describe.each(available)` takes
+ * one API per backend from appTestOn (each backend's app closes when the file ends, not when its
+ * describe does).
  */
 import { test } from 'vitest';
 import type { Database } from '../../src/db/database.js';
@@ -28,17 +31,19 @@ export interface AppTestOptions<S extends Seed = Seed> {
   seed?: (ctx: TestContext, users: string[]) => Promise<S>;
 }
 
-/** The fixtures alone: appTest and appTestOn add when they start. */
-function appFixtures<S extends Seed>(options: AppTestOptions<S>) {
+/** A test API with the app fixtures. Call it at the top of a file. */
+export function appTest<S extends Seed = Seed>(options: AppTestOptions<S> = {}) {
+  // auto: the app starts and is seeded before the file's first test, whether or not the test names
+  // them, as the beforeAll these fixtures replace did.
   return test
     .extend('appOptions', { scope: 'file' }, options)
-    .extend('ctx', { scope: 'file' }, async ({ appOptions }, { onCleanup }) => {
+    .extend('ctx', { scope: 'file', auto: true }, async ({ appOptions }, { onCleanup }) => {
       const database = appOptions.database ? await appOptions.database() : undefined;
       const ctx = await startTestApp({ ...appOptions.app, database });
       onCleanup(() => ctx.close());
       return ctx;
     })
-    .extend('s', { scope: 'file' }, async ({ appOptions, ctx }) => {
+    .extend('s', { scope: 'file', auto: true }, async ({ appOptions, ctx }) => {
       // Without a seed option S is Seed, which seed() answers.
       const seedWith = (appOptions.seed ?? seed) as (ctx: TestContext, users: string[]) => Promise<S>;
       return seedWith(ctx, appOptions.users ?? DEFAULT_TEST_USERS);
@@ -46,31 +51,10 @@ function appFixtures<S extends Seed>(options: AppTestOptions<S>) {
 }
 
 /**
- * As the beforeAll it replaces did: started and seeded before the suite's first test, under the
- * hook timeout, so no test's own timeout pays for it.
- */
-function startBeforeAll<S extends Seed>(api: ReturnType<typeof appFixtures<S>>) {
-  api.beforeAll(async ({ s }) => {
-    void s;
-  });
-}
-
-/** A test API with the app fixtures; the app starts before the file's first test. Call it at the top of a file. */
-export function appTest<S extends Seed = Seed>(options: AppTestOptions<S> = {}) {
-  const api = appFixtures(options);
-  startBeforeAll(api);
-  return api;
-}
-
-/**
  * One app test API per backend, for `describe.each(available)`: call it at the top of the file,
- * then `const it = on(backend)` in the describe, where that backend's app starts before its tests.
+ * then `const it = on(backend)` in the describe.
  */
 export function appTestOn<S extends Seed = Seed>(backends: Backend[], options: Omit<AppTestOptions<S>, 'database'> = {}) {
-  const tests = new Map(backends.map(backend => [backend.name, appFixtures<S>({ ...options, database: backend.create })]));
-  return (backend: Backend) => {
-    const api = tests.get(backend.name)!;
-    startBeforeAll(api);
-    return api;
-  };
+  const tests = new Map(backends.map(backend => [backend.name, appTest<S>({ ...options, database: backend.create })]));
+  return (backend: Backend) => tests.get(backend.name)!;
 }
