@@ -138,6 +138,16 @@ export function orderSql(order: RowOrder, alias: string | null = 'r'): Prisma.Sq
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
+/** to_char's format of a timestamp as the API answers it (UTC ISO text, milliseconds). */
+export const ISO_FORMAT = Prisma.raw(ISO);
+
+/** The rows of one app table: `r.deployment_id` and `r.table_name` inlined, so partial indexes apply. */
+export const sameTable = (deploymentId: string, tableName: string): Prisma.Sql =>
+  Prisma.sql`r.deployment_id = ${literal(deploymentId, 'deployment')} AND r.table_name = ${literal(tableName, 'name')}`;
+
+/** Row ids as a list of uuid parameters. */
+export const uuidList = (ids: readonly string[]): Prisma.Sql => Prisma.join(ids.map(id => Prisma.sql`${id}::uuid`));
+
 /** The columns every branch selects; `place` names where the row sits (its own or its link's placement). */
 export function selectList(order: RowOrder, place: { resource: string; room: string }): Prisma.Sql {
   const key = order.field.kind === 'id' ? 'r.id' : fieldExpr(order.field, 'r');
