@@ -55,18 +55,18 @@ describe('shape: a row as the caller sees it', () => {
     resource_id: 'res_1',
     room_id: 'room_1',
     data: { body: 'hi' },
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-02T00:00:00.000Z',
+    created_at: new Date('2026-01-01T00:00:00.000Z'),
+    updated_at: new Date('2026-01-02T00:00:00.123Z'),
   };
 
-  it('declared columns by name (absent ones null), timestamps when declared, the creator, and where it sits', () => {
+  it('declared columns by name (absent ones null), timestamps when declared (ISO text), the creator, and where it sits', () => {
     const notes = userBinding(schema, 'notes');
     expect(shape(row, notes, 'user')).toEqual({
       id: 'r1',
       body: 'hi',
       stars: null,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-02T00:00:00.123Z',
       _creatorId: 'usr_1',
     });
     expect(shape(row, notes, 'resource')).toMatchObject({ roomId: 'room_1' });

@@ -68,8 +68,8 @@ export function shape(row: SqlRow, binding: Binding, place: Place): RowOut {
   const out: RowOut = { id: row.id };
   for (const name of Object.keys(binding.table.columns).sort()) out[name] = readValue(binding.table.columns[name].type, row.data[name]);
   if (binding.table.timestamps) {
-    out.createdAt = row.created_at;
-    out.updatedAt = row.updated_at;
+    out.createdAt = row.created_at.toISOString();
+    out.updatedAt = row.updated_at.toISOString();
   }
   out[CREATOR_FIELD] = row.creator_id;
   if (place !== 'user') out.roomId = row.room_id;

@@ -4,6 +4,7 @@
  */
 import type { RowData } from './row-values.rules.js';
 import { notFound } from '../errors.js';
+import { sqlOf } from '../db/sql.js';
 import { rowIds } from './rows-input.service.js';
 import { reachesNothing } from './row-access.rules.js';
 import { readable } from './row-reach.service.js';
@@ -31,10 +32,11 @@ export async function linkRows(w: ResourceWrite): Promise<DbResult> {
   for (const row of own) {
     await checkUnique(tx, run.caller.deployment.id, binding, [{ kind: 'resource', id: resource.id }], row.data as RowData, null, [row.id]);
     // Linking again is a no-op (moveRoom moves a link); a hidden link comes back.
-    await tx.$executeRaw`
-            INSERT INTO row_links (row_id, resource_id, room_id, linked_by, hidden, created_at)
-            VALUES (${row.id}::uuid, ${resource.id}, ${w.room}, ${me}, false, ${run.now})
-            ON CONFLICT (row_id, resource_id) DO UPDATE SET hidden = false`;
+    await sqlOf(tx)
+      .insertInto('row_links')
+      .values({ row_id: row.id, resource_id: resource.id, room_id: w.room, linked_by: me, hidden: false, created_at: run.now })
+      .onConflict(oc => oc.columns(['row_id', 'resource_id']).doUpdateSet({ hidden: false }))
+      .execute();
   }
   recordChanges(w, 'insert', await resourceTargets(tx, me, resource, binding, { ids }, null));
   return okResult('link');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineSchema } from '../schema/index.js';
+import { sqlOver } from '../db/sql.js';
+import type { Fragment } from './rows.sql.js';
 import { ROWS_MAX_WHERE } from './rows-input.service.js';
 import { bindingIn } from './row-binding.service.js';
 import { type Target, found, pick, reachSql } from './row-targets.service.js';
@@ -14,8 +16,8 @@ const target = (n: number): Target => ({
   resource_id: 'res_1',
   room_id: null,
   data: {},
-  created_at: '',
-  updated_at: '',
+  created_at: new Date(0),
+  updated_at: new Date(0),
   via: 'owned',
 });
 
@@ -40,7 +42,12 @@ describe('the rows a write takes', () => {
 });
 
 describe('reachSql: what the caller reads, over a placement', () => {
-  const text = (sql: { text: string; values: unknown[] }) => ({ sql: sql.text.replace(/\s+/g, ' '), values: sql.values });
+  /** Compiled as PostgreSQL gets it; nothing is executed. */
+  const compiler = sqlOver(() => Promise.reject(new Error('compile only')));
+  const text = (fragment: Fragment) => {
+    const { sql, parameters } = fragment.compile(compiler);
+    return { sql: sql.replace(/\s+/g, ' '), values: parameters };
+  };
 
   it('reaches nothing: FALSE', () => {
     expect(text(reachSql({ defaultRoom: 'none', all: [], own: [] }, 'r.room_id', 'usr_1')).sql).toBe('FALSE');
@@ -48,7 +55,7 @@ describe('reachSql: what the caller reads, over a placement', () => {
 
   it('the default room wholly, whole rooms, and own rows of rooms; every value a parameter', () => {
     expect(text(reachSql({ defaultRoom: 'all', all: ['a', 'b'], own: ['c'] }, 'l.room_id', 'usr_1'))).toEqual({
-      sql: '(l.room_id IS NULL OR l.room_id IN ($1,$2) OR (l.room_id IN ($3) AND r.creator_id = $4))',
+      sql: '(l.room_id IS NULL OR l.room_id IN ($1, $2) OR (l.room_id IN ($3) AND r.creator_id = $4))',
       values: ['a', 'b', 'c', 'usr_1'],
     });
     expect(text(reachSql({ defaultRoom: 'own', all: [], own: [] }, 'r.room_id', 'usr_1'))).toEqual({

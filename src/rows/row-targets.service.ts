@@ -7,11 +7,11 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { type Condition, type RowData, parseWhere } from './row-values.rules.js';
 import { badRequest } from '../errors.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { sql, sqlOf } from '../db/sql.js';
 import type { Tx } from '../core/deps.js';
 import type { ResourceRef } from '../membership/writer-standing.service.js';
 import { type DbOperation, ROWS_MAX_WHERE, rowIds } from './rows-input.service.js';
-import { ISO_FORMAT, andAll, conditionSql, sameTable, uuidList } from './rows.sql.js';
+import { type Fragment, andAll, conditionSql, joined, sameTable, uuidList } from './rows.sql.js';
 import type { Reach } from './row-access.rules.js';
 import { type Binding, rowTable } from './row-binding.service.js';
 import { spendWrites } from './row-write-budget.service.js';
@@ -26,8 +26,8 @@ export interface Target {
   resource_id: string | null;
   room_id: string | null;
   data: RowData;
-  created_at: string;
-  updated_at: string;
+  created_at: Date;
+  updated_at: Date;
   via: 'owned' | 'linked';
 }
 
@@ -37,9 +37,9 @@ export function pick(binding: Binding, op: Pick<DbOperation, 'ids' | 'where'>): 
   return { where: parseWhere(binding.name, rowTable(binding.table), op.where) };
 }
 
-function matching(pickOf: RowPick, col: string): Prisma.Sql {
-  if ('ids' in pickOf) return Prisma.sql`${Prisma.raw(col)} IN (${uuidList(pickOf.ids)})`;
-  return Prisma.sql`TRUE ${andAll(pickOf.where.map(c => conditionSql(c)))}`;
+function matching(pickOf: RowPick, col: string): Fragment {
+  if ('ids' in pickOf) return sql`${sql.raw(col)} IN (${uuidList(pickOf.ids)})`;
+  return sql`TRUE ${andAll(pickOf.where.map(c => conditionSql(c)))}`;
 }
 
 /**
@@ -64,15 +64,15 @@ export function found(binding: Binding, pickOf: RowPick, rows: Target[]): Target
 }
 
 /** `reach` over a placement's room column: the default room (wholly or own rows), whole rooms, own rows of rooms. */
-export function reachSql(reach: Reach, roomCol: string, me: string): Prisma.Sql {
-  const room = Prisma.raw(roomCol);
-  const mine = Prisma.sql`r.creator_id = ${me}`;
-  const parts: Prisma.Sql[] = [];
-  if (reach.defaultRoom === 'all') parts.push(Prisma.sql`${room} IS NULL`);
-  if (reach.defaultRoom === 'own') parts.push(Prisma.sql`(${room} IS NULL AND ${mine})`);
-  if (reach.all.length) parts.push(Prisma.sql`${room} IN (${Prisma.join(reach.all)})`);
-  if (reach.own.length) parts.push(Prisma.sql`(${room} IN (${Prisma.join(reach.own)}) AND ${mine})`);
-  return parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`;
+export function reachSql(reach: Reach, roomCol: string, me: string): Fragment {
+  const room = sql.raw(roomCol);
+  const mine = sql`r.creator_id = ${me}`;
+  const parts: Fragment[] = [];
+  if (reach.defaultRoom === 'all') parts.push(sql`${room} IS NULL`);
+  if (reach.defaultRoom === 'own') parts.push(sql`(${room} IS NULL AND ${mine})`);
+  if (reach.all.length) parts.push(sql`${room} IN (${joined(reach.all)})`);
+  if (reach.own.length) parts.push(sql`(${room} IN (${joined(reach.own)}) AND ${mine})`);
+  return parts.length ? sql`(${joined(parts, ' OR ')})` : sql`FALSE`;
 }
 
 /**
@@ -88,31 +88,51 @@ export async function resourceTargets(
   pickOf: RowPick,
   reach: Reach | null,
 ): Promise<Target[]> {
+  const db = sqlOf(tx);
   const table = sameTable(resource.deploymentId, binding.name);
-  const within = (col: string) => (reach ? Prisma.sql`AND ${reachSql(reach, col, me)}` : Prisma.empty);
-  const cols = Prisma.sql`r.id::text AS id, r.creator_id, r.data, to_char(r.created_at, ${ISO_FORMAT}) AS created_at, to_char(r.updated_at, ${ISO_FORMAT}) AS updated_at`;
-  const owned = await tx.$queryRaw<Target[]>`
-      SELECT ${cols}, r.resource_id, r.room_id, 'owned' AS via FROM rows r
-      WHERE ${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${table} ${within('r.room_id')}
-      LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r`;
+  const within = (col: string) => (reach ? reachSql(reach, col, me) : sql`TRUE`);
+  const owned = await db
+    .selectFrom('rows as r')
+    .select(TARGET_COLUMNS)
+    .select(['r.resource_id', 'r.room_id', sql<'owned'>`'owned'`.as('via')])
+    .where(sql<boolean>`${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${table} AND ${within('r.room_id')}`)
+    .limit(ROWS_MAX_WHERE + 1)
+    .forUpdate('r')
+    .execute();
   const linked =
     binding.kind === 'shared'
-      ? await tx.$queryRaw<Target[]>`
-          SELECT ${cols}, l.resource_id, l.room_id, 'linked' AS via FROM row_links l JOIN rows r ON r.id = l.row_id
-          WHERE ${matching(pickOf, 'l.row_id')} AND l.resource_id = ${resource.id} AND NOT l.hidden AND ${table} ${within('l.room_id')}
-          LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r, l`
+      ? await db
+          .selectFrom('row_links as l')
+          .innerJoin('rows as r', 'r.id', 'l.row_id')
+          .select(TARGET_COLUMNS)
+          .select(['l.resource_id', 'l.room_id', sql<'linked'>`'linked'`.as('via')])
+          .where(
+            sql<boolean>`${matching(pickOf, 'l.row_id')} AND l.resource_id = ${resource.id} AND NOT l.hidden AND ${table} AND ${within('l.room_id')}`,
+          )
+          .limit(ROWS_MAX_WHERE + 1)
+          .forUpdate(['r', 'l'])
+          .execute()
       : [];
-  return found(binding, pickOf, [...owned, ...linked]);
+  return found(binding, pickOf, [...owned, ...linked].map(asTarget));
 }
+
+/** The columns of a matched row but its placement (its own, or its link's). */
+const TARGET_COLUMNS = [sql<string>`r.id::text`.as('id'), 'r.creator_id', 'r.data', 'r.created_at', 'r.updated_at'] as const;
+
+/** A selected row as a target: `data` is the jsonb object every row holds. */
+const asTarget = <T extends { data: unknown }>(row: T): Target => ({ ...row, data: row.data as RowData }) as unknown as Target;
 
 /** The rows `pickOf` names among the caller's own rows of a top-level table, locked for the write. */
 export async function userTargets(tx: Tx, caller: PrincipalCaller, binding: Binding, pickOf: RowPick): Promise<Target[]> {
-  const rows = await tx.$queryRaw<Target[]>`
-      SELECT r.id::text AS id, r.creator_id, r.resource_id, r.room_id, r.data, 'owned' AS via,
-        to_char(r.created_at, ${ISO_FORMAT}) AS created_at, to_char(r.updated_at, ${ISO_FORMAT}) AS updated_at
-      FROM rows r
-      WHERE ${matching(pickOf, 'r.id')} AND ${sameTable(caller.deployment.id, binding.name)}
-        AND r.creator_id = ${caller.principal.id} AND r.resource_id IS NULL
-      LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r`;
-  return found(binding, pickOf, rows);
+  const rows = await sqlOf(tx)
+    .selectFrom('rows as r')
+    .select(TARGET_COLUMNS)
+    .select(['r.resource_id', 'r.room_id', sql<'owned'>`'owned'`.as('via')])
+    .where(
+      sql<boolean>`${matching(pickOf, 'r.id')} AND ${sameTable(caller.deployment.id, binding.name)} AND r.creator_id = ${caller.principal.id} AND r.resource_id IS NULL`,
+    )
+    .limit(ROWS_MAX_WHERE + 1)
+    .forUpdate('r')
+    .execute();
+  return found(binding, pickOf, rows.map(asTarget));
 }

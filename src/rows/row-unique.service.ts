@@ -5,10 +5,10 @@
  */
 import type { Condition, RowData } from './row-values.rules.js';
 import { conflict } from '../errors.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { sql, sqlOf } from '../db/sql.js';
 import type { TableIR } from '../schema/index.js';
 import type { Tx } from '../core/deps.js';
-import { andAll, conditionSql, sameTable, uuidList } from './rows.sql.js';
+import { EMPTY, andAll, conditionSql, sameTable, uuidList } from './rows.sql.js';
 import type { Binding } from './row-binding.service.js';
 import { invalidOperation } from './row-run.service.js';
 
@@ -38,8 +38,9 @@ export const uniqueLockKeys = (deploymentId: string, tableName: string, scopes: 
 
 /** Serialises the writes whose uniqueness `scopes` judge: a transaction-scoped advisory lock per (deployment, table, scope). */
 export async function lockUniqueScopes(tx: Tx, deploymentId: string, binding: Binding, scopes: readonly UniqueScope[]): Promise<void> {
+  const db = sqlOf(tx);
   for (const key of uniqueLockKeys(deploymentId, binding.name, scopes))
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
 }
 
 /** `key`'s columns equal to `data`'s values, as conditions (the select's own SQL). */
@@ -72,16 +73,19 @@ export async function checkUnique(
   if (keys.length === 0 || scopes.length === 0) return;
   await lockUniqueScopes(tx, deploymentId, binding, scopes);
   const table = sameTable(deploymentId, binding.name);
-  const others = except.length ? Prisma.sql`AND r.id NOT IN (${uuidList(except)})` : Prisma.empty;
+  const others = except.length ? sql`AND r.id NOT IN (${uuidList(except)})` : EMPTY;
+  const db = sqlOf(tx);
   for (const key of keys) {
     const same = andAll(keyConditions(binding, key, data).map(c => conditionSql(c)));
     for (const scope of scopes) {
       const where =
         scope.kind === 'user'
-          ? Prisma.sql`SELECT 1 FROM rows r WHERE ${table} AND r.creator_id = ${scope.id} AND r.resource_id IS NULL ${same} ${others}`
-          : Prisma.sql`SELECT 1 FROM rows r WHERE r.resource_id = ${scope.id} AND ${table} ${same} ${others}
+          ? sql`SELECT 1 FROM rows r WHERE ${table} AND r.creator_id = ${scope.id} AND r.resource_id IS NULL ${same} ${others}`
+          : sql`SELECT 1 FROM rows r WHERE r.resource_id = ${scope.id} AND ${table} ${same} ${others}
                 UNION ALL SELECT 1 FROM row_links l JOIN rows r ON r.id = l.row_id WHERE l.resource_id = ${scope.id} AND ${table} ${same} ${others}`;
-      const [{ taken }] = await tx.$queryRaw<{ taken: boolean }[]>`SELECT EXISTS (${where}) AS taken`;
+      const {
+        rows: [{ taken }],
+      } = await sql<{ taken: boolean }>`SELECT EXISTS (${where}) AS taken`.execute(db);
       if (taken) throw uniqueViolation(binding.name, key, data, scope);
     }
   }

@@ -74,15 +74,14 @@ export async function insertRows(w: Writing, tx: Tx, binding: Binding, values: u
       await tx.rowLink.create({
         data: { rowId: id, resourceId: place.link.resourceId, roomId: place.link.roomId, linkedBy: me, createdAt: w.now },
       });
-    const at = w.now.toISOString();
     out.push({
       id,
       creator_id: me,
       resource_id: place.resourceId ?? place.link?.resourceId ?? null,
       room_id: place.link ? place.link.roomId : place.roomId,
       data,
-      created_at: at,
-      updated_at: at,
+      created_at: w.now,
+      updated_at: w.now,
     });
   }
   return out;
@@ -90,7 +89,6 @@ export async function insertRows(w: Writing, tx: Tx, binding: Binding, values: u
 
 export async function updateTargets(w: Writing, tx: Tx, binding: Binding, targets: Target[], values: unknown): Promise<SqlRow[]> {
   const change = updateData(binding.name, rowTable(binding.table), values);
-  const at = w.now.toISOString();
   const out: SqlRow[] = [];
   for (const target of targets) {
     const data = applyUpdate(binding.name, target.data, change);
@@ -104,7 +102,7 @@ export async function updateTargets(w: Writing, tx: Tx, binding: Binding, target
       [target.id],
     );
     await tx.row.update({ where: { id: target.id }, data: { data: data as Prisma.InputJsonValue, updatedAt: w.now } });
-    out.push({ ...target, data, updated_at: at });
+    out.push({ ...target, data, updated_at: w.now });
   }
   return out;
 }
