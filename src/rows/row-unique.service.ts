@@ -36,11 +36,15 @@ export const uniqueKeys = (table: TableIR): string[][] => [
 export const uniqueLockKeys = (deploymentId: string, tableName: string, scopes: readonly UniqueScope[]): string[] =>
   [...new Set(scopes.map(s => `rows-unique:${deploymentId}:${tableName}:${s.kind}:${s.id}`))].sort();
 
-/** Serialises the writes whose uniqueness `scopes` judge: a transaction-scoped advisory lock per (deployment, table, scope). */
+/**
+ * Serialises the writes whose uniqueness `scopes` judge: a transaction-scoped advisory lock per
+ * (deployment, table, scope). Called in FROM so the statement returns a row, not a `void` column
+ * (which Prisma's raw path cannot read).
+ */
 export async function lockUniqueScopes(tx: Tx, deploymentId: string, binding: Binding, scopes: readonly UniqueScope[]): Promise<void> {
   const db = sqlOf(tx);
   for (const key of uniqueLockKeys(deploymentId, binding.name, scopes))
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+    await sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
 }
 
 /** `key`'s columns equal to `data`'s values, as conditions (the select's own SQL). */

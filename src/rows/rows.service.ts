@@ -7,8 +7,19 @@
  * Writes run in one transaction per call (a batch is one transaction for all its operations);
  * membership events of an auto-join are published only after it commits.
  *
- * This file runs calls; the operations are module functions beside it (src/rows/row-*.service.ts,
- * README "Architecture"), each taking what it uses.
+ * This file runs calls (runOperation, executeCall) and binds them to a server's deps for
+ * `services.rows`. The operations are module functions beside it, each taking what it uses:
+ *
+ *   row-select       reads: pages at user, resource and type scope
+ *   row-write-user   writes among a user's own rows      row-write-resource  writes into a resource
+ *   row-write-scope  a resource write's target, room, standing and auto-join, and its judgements
+ *   row-write        insert, update, delete of rows already judged
+ *   row-upsert       upsert     row-links  link, unlink     row-move  moveRoom
+ *   row-targets      the rows a write takes (matched and locked)     row-unique  unique keys
+ *   row-reach        what a caller reads    row-access.rules  the pure judgements it asks
+ *   row-write-budget ROWS_MAX_WRITES_PER_CALL     row-metering  a call's charge
+ *   row-binding      tables in a scope, rows as shown     row-run  one call's state
+ *   rows.sql         the SQL fragments      rows-input  parsing      row-id  row ids
  */
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { AppError } from '../errors.js';
