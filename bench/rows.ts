@@ -19,7 +19,7 @@ import type { Request } from 'autocannon';
 import { type Backend, type BackendName, DEFAULT_POSTGRES_URL } from './backends.js';
 import { type BenchRow, chooseBackend, cleanUpOnInterrupt, cores } from './standalone.js';
 import { busyElsewhere } from './cpu-usage.js';
-import { measure } from './load.js';
+import { type LoadOptions, measure } from './load.js';
 import type { RowsBenchSeed } from './servers/gatehouse-rows.js';
 import { type RunningServer, spawnServer } from './spawn-server.js';
 
@@ -98,10 +98,35 @@ async function measureRows(server: RunningServer<{ seed: RowsBenchSeed }>): Prom
       query({ scope: { ...scope, roomId: seed.rowRoom }, limit: 50 }),
     ],
   ];
-  for (const [row, requests] of rows) {
+  // Writes last: their inserts grow the default room the reads above read.
+  const write = (body: Record<string, unknown>): Request => ({
+    method: 'POST',
+    path: '/v1/db/query',
+    headers: { authorization: `Bearer ${seed.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ table: 'tasks', scope, ...body }),
+  });
+  const own = await writableRows(url, seed, settings.connections);
+  const writes: [Row, (connection: number) => Request[]][] = [
+    [
+      { label: '5. insert one row', what: 'insert one row into the default room (the member writes as a writer there)' },
+      () => [write({ op: 'insert', values: { title: 'written', priority: 1 } })],
+    ],
+    [
+      {
+        label: '6. update one row by id',
+        what: "update one of the member's own rows by id, a row per connection (no lock waits between connections)",
+      },
+      connection => [write({ op: 'update', ids: [own[connection % own.length]], values: { priority: 2 } })],
+    ],
+  ];
+  const measured: [Row, Pick<LoadOptions, 'requests' | 'requestsFor'>][] = [
+    ...rows.map(([row, requests]) => [row, { requests }] as [Row, { requests: Request[] }]),
+    ...writes.map(([row, requestsFor]) => [row, { requestsFor }] as [Row, { requestsFor: (connection: number) => Request[] }]),
+  ];
+  for (const [row, requests] of measured) {
     log(`${row.label}: ${row.what}`);
     try {
-      row.result = await measure({ url, serverPid: server.pid, beforeMeasuring: () => server.startLoopMonitor(), requests, ...settings });
+      row.result = await measure({ url, serverPid: server.pid, beforeMeasuring: () => server.startLoopMonitor(), ...requests, ...settings });
       row.loop = await server.stopLoopMonitor();
       const { rps, p50, p99, failed, statusCodes } = row.result;
       log(`  ${Math.round(rps)} req/s, p50 ${p50} ms, p99 ${p99} ms${failed ? `, ${failed} FAILED ${JSON.stringify(statusCodes)}` : ''}`);
@@ -110,7 +135,27 @@ async function measureRows(server: RunningServer<{ seed: RowsBenchSeed }>): Prom
       log(`  failed: ${row.error}`);
     }
   }
-  return rows.map(([row]) => row);
+  return measured.map(([row]) => row);
+}
+
+/** Rows of the member's own in the default room, one per connection, for the update row. */
+async function writableRows(url: string, seed: RowsBenchSeed, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let left = count; left > 0; left -= 100) {
+    const res = await fetch(`${url}/v1/db/query`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${seed.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        scope: { kind: 'resource', resourceId: seed.resourceId },
+        table: 'tasks',
+        op: 'insert',
+        values: Array.from({ length: Math.min(100, left) }, (_, i) => ({ title: `own ${i}`, priority: 0 })),
+      }),
+    });
+    if (res.status !== 200) throw new Error(`rows: inserting the member's rows -> ${res.status} ${await res.text()}`);
+    ids.push(...((await res.json()) as { rows: { id: string }[] }).rows.map(row => row.id));
+  }
+  return ids;
 }
 
 /** Pages through the member's rows to the cursor after `skip` of them. */

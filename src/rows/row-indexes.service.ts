@@ -18,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import type { RowField } from './row-values.rules.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { sql, sqlOf } from '../db/sql.js';
 import { logger } from '../lib/logger.js';
 import type { SchemaIR, TableIR } from '../schema/index.js';
 import { fieldExpr, literalText } from './rows.sql.js';
@@ -68,18 +69,19 @@ export function wantedRowIndexes(deploymentId: string, schema: SchemaIR): Map<st
 export async function syncRowIndexes(prisma: PrismaClient, deploymentId: string, schema: SchemaIR): Promise<void> {
   try {
     const wanted = wantedRowIndexes(deploymentId, schema);
-    const existing = await prisma.$queryRaw<{ name: string; valid: boolean }[]>`
+    const db = sqlOf(prisma);
+    const { rows: existing } = await sql<{ name: string; valid: boolean }>`
       SELECT c.relname AS name, i.indisvalid AS valid
       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
       WHERE t.relname = 'rows' AND t.relnamespace = current_schema()::regnamespace
-        AND c.relname LIKE ${`${PREFIX}%`} AND pg_get_expr(i.indpred, i.indrelid) LIKE ${`%'${deploymentId}'%`}`;
+        AND c.relname LIKE ${`${PREFIX}%`} AND pg_get_expr(i.indpred, i.indrelid) LIKE ${`%'${deploymentId}'%`}`.execute(db);
     for (const { name, valid } of existing) {
       // An index a failed concurrent build left invalid is rebuilt; one the schema dropped goes.
-      if (!wanted.has(name) || !valid) await prisma.$executeRawUnsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
+      if (!wanted.has(name) || !valid) await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(name)}`.execute(db);
     }
     const kept = new Set(existing.filter(e => e.valid).map(e => e.name));
     for (const [name, def] of wanted) {
-      if (!kept.has(name)) await prisma.$executeRawUnsafe(`CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON rows ${def}`);
+      if (!kept.has(name)) await sql`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${sql.id(name)} ON rows ${sql.raw(def)}`.execute(db);
     }
   } catch (error) {
     logger.error({ err: error, deploymentId }, 'building the declared row indexes failed; reads stay correct, without them');

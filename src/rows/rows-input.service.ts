@@ -213,13 +213,10 @@ function resumeValueOk(field: RowField, value: string, table: string): boolean {
 }
 
 /** The sort value of a row as a cursor keeps it (the text its SQL expression yields). */
-export function resumeValue(
-  field: RowField,
-  row: { id: string; data: Record<string, unknown>; created_at: string; updated_at: string },
-): string | null {
+export function resumeValue(field: RowField, row: { id: string; data: Record<string, unknown>; created_at: Date; updated_at: Date }): string | null {
   if (field.kind === 'id') return row.id;
-  if (field.kind === 'createdAt') return row.created_at;
-  if (field.kind === 'updatedAt') return row.updated_at;
+  if (field.kind === 'createdAt') return row.created_at.toISOString();
+  if (field.kind === 'updatedAt') return row.updated_at.toISOString();
   const value = row.data[field.name];
   return value === null || value === undefined ? null : String(value);
 }

@@ -32,7 +32,8 @@ import type { ServiceDeps } from '../core/deps.js';
 import { FEED_SNAPSHOT_MAX, type FeedOptions, type ReadSnapshot, snapshotTooLarge } from '../feeds/feeds.service.js';
 import { roomRolesOf } from '../rooms/rooms.service.js';
 import { type DbOperation, ROWS_MAX_LIMIT, parseOperation, querySignature } from './rows-input.service.js';
-import { type Binding, type RowService, bindingIn, userBinding } from './rows.service.js';
+import type { RowService } from './rows.service.js';
+import { type Binding, bindingIn, userBinding } from './row-binding.service.js';
 import { type ResourceRef, type Roles, loadResource, roomOf } from '../membership/writer-standing.service.js';
 
 export type RowOut = Record<string, unknown>;

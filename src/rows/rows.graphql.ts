@@ -9,7 +9,7 @@ import { requirePrincipal } from '../core/caller.rules.js';
 import { DB_OPS, DB_SCOPE_KINDS, ROWS_DEFAULT_LIMIT, ROWS_MAX_LIMIT } from './rows-input.service.js';
 import type { FeedChange } from '../feeds/snapshot-feed.service.js';
 import type { RowOut } from './rows-live.service.js';
-import type { DbResult } from './rows.service.js';
+import type { DbResult } from './row-run.service.js';
 import { builder } from '../graphql/builder.js';
 import { FeedOpEnum, SNAPSHOT_ARG, SNAPSHOT_FIELD } from '../feeds/feeds.graphql.js';
 import { pageRows, rowsRead } from '../graphql/row-budget.js';

@@ -8,10 +8,23 @@
  * strict patterns here (they come from the deployed schema, never from a request unchecked), and
  * a partial index `WHERE deployment_id = '…' AND table_name = '…'` is only considered by the
  * planner when the query carries the same constants. Every value from a request is a parameter.
+ *
+ * Fragments are the SQL layer's `sql` templates (src/db/sql.ts, Kysely): the statements that use
+ * them run on it, and read timestamps as Dates like every other path.
  */
 import type { Condition, RowField, RowOrder } from './row-values.rules.js';
-import { Prisma } from '../generated/prisma/client.js';
+import type { RawBuilder } from 'kysely';
+import { sql } from '../db/sql.js';
 import { TABLE_NAME_PATTERN } from '../schema/index.js';
+
+/** A piece of a statement: text with its values as parameters (Kysely's `sql` template). */
+export type Fragment = RawBuilder<unknown>;
+
+/** The fragment of nothing. */
+export const EMPTY: Fragment = sql``;
+
+/** Fragments and values joined by `separator` (text): a fragment as its text, a value as a parameter. */
+export const joined = (parts: readonly unknown[], separator = ', '): Fragment => sql.join(parts, sql.raw(separator));
 
 /** Every table and column name the schema accepts (column names are the stricter pattern). */
 const NAME = TABLE_NAME_PATTERN;
@@ -23,7 +36,7 @@ export function literalText(value: string, kind: 'name' | 'deployment'): string 
   return `'${value}'`;
 }
 
-export const literal = (value: string, kind: 'name' | 'deployment'): Prisma.Sql => Prisma.raw(literalText(value, kind));
+export const literal = (value: string, kind: 'name' | 'deployment'): Fragment => sql.raw(literalText(value, kind));
 
 /** How a field's expression compares: text in byte order, numbers as numeric, jsonb by equality. */
 type ExprKind = 'uuid' | 'timestamp' | 'text' | 'numeric' | 'jsonb';
@@ -61,19 +74,19 @@ export function fieldExpr(field: RowField, alias: string | null = 'r'): string {
 }
 
 /** A request value as a parameter of the field's SQL type. */
-export function valueSql(field: RowField, value: unknown): Prisma.Sql {
+export function valueSql(field: RowField, value: unknown): Fragment {
   switch (exprKind(field)) {
     case 'uuid':
-      return Prisma.sql`${String(value)}::uuid`;
+      return sql`${String(value)}::uuid`;
     case 'timestamp':
       // The columns are timestamp(3) holding UTC wall time (what Prisma writes): compare as such.
-      return Prisma.sql`${String(value).replace(/Z$/, '')}::timestamp`;
+      return sql`${String(value).replace(/Z$/, '')}::timestamp`;
     case 'numeric':
-      return Prisma.sql`${String(value)}::numeric`;
+      return sql`${String(value)}::numeric`;
     case 'jsonb':
-      return Prisma.sql`${JSON.stringify(value)}::jsonb`;
+      return sql`${JSON.stringify(value)}::jsonb`;
     case 'text':
-      return Prisma.sql`${String(value)}`;
+      return sql`${String(value)}`;
   }
 }
 
@@ -81,26 +94,26 @@ const OPERATORS = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 const ARRAY_TYPES: Record<ExprKind, string> = { uuid: 'uuid[]', timestamp: 'timestamp[]', text: 'text[]', numeric: 'numeric[]', jsonb: 'jsonb[]' };
 
 /** `in`'s list as one array parameter (one bind value however long the list, and `= ANY` uses the field's index). */
-function listSql(field: RowField, values: readonly unknown[]): Prisma.Sql {
+function listSql(field: RowField, values: readonly unknown[]): Fragment {
   const kind = exprKind(field);
   const items = values.map(value =>
     kind === 'jsonb' ? JSON.stringify(value) : kind === 'timestamp' ? String(value).replace(/Z$/, '') : String(value),
   );
-  return Prisma.sql`${items}::${Prisma.raw(ARRAY_TYPES[kind])}`;
+  return sql`${items}::${sql.raw(ARRAY_TYPES[kind])}`;
 }
 
-export function conditionSql(condition: Condition, alias = 'r'): Prisma.Sql {
-  const expr = Prisma.raw(fieldExpr(condition.field, alias));
+export function conditionSql(condition: Condition, alias = 'r'): Fragment {
+  const expr = sql.raw(fieldExpr(condition.field, alias));
   const test =
     condition.value === null
-      ? Prisma.sql`${expr} IS NULL`
+      ? sql`${expr} IS NULL`
       : condition.op === 'in'
-        ? Prisma.sql`${expr} = ANY(${listSql(condition.field, condition.value as unknown[])})`
-        : Prisma.sql`${expr} ${Prisma.raw(OPERATORS[condition.op])} ${valueSql(condition.field, condition.value)}`;
-  return condition.not ? Prisma.sql`NOT (${test})` : test;
+        ? sql`${expr} = ANY(${listSql(condition.field, condition.value as unknown[])})`
+        : sql`${expr} ${sql.raw(OPERATORS[condition.op])} ${valueSql(condition.field, condition.value)}`;
+  return condition.not ? sql`NOT (${test})` : test;
 }
 
-export const andAll = (parts: Prisma.Sql[]): Prisma.Sql => (parts.length ? Prisma.sql`AND ${Prisma.join(parts, ' AND ')}` : Prisma.empty);
+export const andAll = (parts: readonly Fragment[]): Fragment => (parts.length ? sql`AND ${joined(parts, ' AND ')}` : EMPTY);
 
 /** Where a keyset page resumes: the last row's sort value (null when it had none) and id. */
 export interface Resume {
@@ -113,37 +126,41 @@ export interface Resume {
  * puts NULLs last ascending and first descending (what a btree index yields), so a nullable
  * key needs the NULL side spelled out.
  */
-export function afterSql(order: RowOrder, resume: Resume, nullable: boolean, alias = 'r'): Prisma.Sql {
-  const id = Prisma.raw(`${alias}.id`);
-  const cid = Prisma.sql`${resume.id}::uuid`;
+export function afterSql(order: RowOrder, resume: Resume, nullable: boolean, alias = 'r'): Fragment {
+  const id = sql.raw(`${alias}.id`);
+  const cid = sql`${resume.id}::uuid`;
   const asc = order.direction === 'asc';
-  const cmp = Prisma.raw(asc ? '>' : '<');
-  if (order.field.kind === 'id') return Prisma.sql`${id} ${cmp} ${cid}`;
-  const key = Prisma.raw(fieldExpr(order.field, alias));
+  const cmp = sql.raw(asc ? '>' : '<');
+  if (order.field.kind === 'id') return sql`${id} ${cmp} ${cid}`;
+  const key = sql.raw(fieldExpr(order.field, alias));
   if (resume.value === null) {
-    return asc ? Prisma.sql`(${key} IS NULL AND ${id} > ${cid})` : Prisma.sql`((${key} IS NULL AND ${id} < ${cid}) OR ${key} IS NOT NULL)`;
+    return asc ? sql`(${key} IS NULL AND ${id} > ${cid})` : sql`((${key} IS NULL AND ${id} < ${cid}) OR ${key} IS NOT NULL)`;
   }
-  const past = Prisma.sql`(${key}, ${id}) ${cmp} (${valueSql(order.field, resume.value)}, ${cid})`;
-  return asc && nullable ? Prisma.sql`(${past} OR ${key} IS NULL)` : past;
+  const past = sql`(${key}, ${id}) ${cmp} (${valueSql(order.field, resume.value)}, ${cid})`;
+  return asc && nullable ? sql`(${past} OR ${key} IS NULL)` : past;
 }
 
-export function orderSql(order: RowOrder, alias: string | null = 'r'): Prisma.Sql {
+export function orderSql(order: RowOrder, alias: string | null = 'r'): Fragment {
   const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
   const id = alias ? `${alias}.id` : 'id';
-  if (order.field.kind === 'id') return Prisma.raw(`${id} ${dir}`);
+  if (order.field.kind === 'id') return sql.raw(`${id} ${dir}`);
   const key = alias ? fieldExpr(order.field, alias) : 'sort_key';
   const collate = !alias && exprKind(order.field) === 'text' ? ' COLLATE "C"' : '';
-  return Prisma.raw(`${key}${collate} ${dir}, ${id} ${dir}`);
+  return sql.raw(`${key}${collate} ${dir}, ${id} ${dir}`);
 }
 
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+/** The rows of one app table: `r.deployment_id` and `r.table_name` inlined, so partial indexes apply. */
+export const sameTable = (deploymentId: string, tableName: string): Fragment =>
+  sql`r.deployment_id = ${literal(deploymentId, 'deployment')} AND r.table_name = ${literal(tableName, 'name')}`;
+
+/** Row ids as a list of uuid parameters. */
+export const uuidList = (ids: readonly string[]): Fragment => joined(ids.map(id => sql`${id}::uuid`));
 
 /** The columns every branch selects; `place` names where the row sits (its own or its link's placement). */
-export function selectList(order: RowOrder, place: { resource: string; room: string }): Prisma.Sql {
+export function selectList(order: RowOrder, place: { resource: string; room: string }): Fragment {
   const key = order.field.kind === 'id' ? 'r.id' : fieldExpr(order.field, 'r');
-  return Prisma.raw(
-    `r.id, r.creator_id, ${place.resource} AS resource_id, ${place.room} AS room_id, r.data, ` +
-      `to_char(r.created_at, ${ISO}) AS created_at, to_char(r.updated_at, ${ISO}) AS updated_at, ${key} AS sort_key`,
+  return sql.raw(
+    `r.id, r.creator_id, ${place.resource} AS resource_id, ${place.room} AS room_id, r.data, r.created_at, r.updated_at, ${key} AS sort_key`,
   );
 }
 
@@ -154,6 +171,6 @@ export interface SqlRow {
   resource_id: string | null;
   room_id: string | null;
   data: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
+  created_at: Date;
+  updated_at: Date;
 }

@@ -1,0 +1,54 @@
+/**
+ * What a row-store call costs (docs/api.md §14): one charge per call, and the storage check of a
+ * write that adds bytes to a resource. The metering service is passed in, so these run against a
+ * fake one in the unit specs.
+ */
+import type { PrincipalCaller } from '../core/caller.rules.js';
+import type { RowEvent } from '../bus/event-bus.js';
+import type { Tx } from '../core/deps.js';
+import type { MeteringService, Usage } from '../billing/metering.service.js';
+import type { DbOperation } from './rows-input.service.js';
+
+export type RowMetering = Pick<MeteringService, 'charge' | 'assertStorageCovered'>;
+
+/** A call's usage: each operation of a batch counts as one read or one write, moveRoom as one. */
+export function callUsage(ops: readonly Pick<DbOperation, 'op'>[]): Usage[] {
+  const reads = ops.filter(op => op.op === 'select').length;
+  return [
+    { class: 'reads', quantity: reads },
+    { class: 'writes', quantity: ops.length - reads },
+  ];
+}
+
+/** The operation name a call's charge is recorded under. */
+export const chargedAs = (ops: readonly Pick<DbOperation, 'op'>[], batch: boolean): string => (batch ? 'rows.batch' : `rows.${ops[0].op}`);
+
+/** A lone read, charged once it has answered: a refused read costs nothing, an unpaid one answers 402. */
+export const chargeRead = (metering: RowMetering, caller: PrincipalCaller): Promise<void> =>
+  metering.charge(null, caller, [{ class: 'reads', quantity: 1 }], 'rows.select');
+
+/** The resources whose own tables `events` inserted or updated rows in. */
+export function resourcesGrownBy(events: readonly RowEvent[]): Set<string> {
+  const grown = new Set<string>();
+  for (const event of events)
+    if (!event.own && event.resourceId !== null && (event.op === 'insert' || event.op === 'update')) grown.add(event.resourceId);
+  return grown;
+}
+
+/**
+ * Last in a write call's transaction, once its operations ran. Bytes a resource holds at rest are
+ * its owner's to pay (docs/api.md §14.2): a write that adds some is refused, like an upload, while
+ * that wallet is in debt. (Not a day's cost of the rows: a row's is below a micro-dollar, and the
+ * write's own payer may be the same wallet.) Then the call's one charge, in the transaction it pays for.
+ */
+export async function meterWriteCall(
+  metering: RowMetering,
+  tx: Tx,
+  caller: PrincipalCaller,
+  ops: readonly DbOperation[],
+  batch: boolean,
+  rowEvents: readonly RowEvent[],
+): Promise<void> {
+  for (const resourceId of resourcesGrownBy(rowEvents)) await metering.assertStorageCovered(tx, caller, resourceId, 0);
+  await metering.charge(tx, caller, callUsage(ops), chargedAs(ops, batch));
+}

@@ -1,0 +1,79 @@
+/**
+ * One call's state as the row store's operations share it (a query, or a whole batch), what an
+ * operation answers, and the row changes it records for the bus.
+ */
+import type { PrincipalCaller } from '../core/caller.rules.js';
+import { CREATOR_FIELD } from './row-values.rules.js';
+import { badRequest } from '../errors.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { RowEvent } from '../bus/event-bus.js';
+import type { SchemaIR } from '../schema/index.js';
+import type { Tx } from '../core/deps.js';
+import type { ChangeSet } from '../membership/membership-store.service.js';
+import type { DbOp } from './rows-input.service.js';
+import type { Binding, RowOut } from './row-binding.service.js';
+
+export type Db = PrismaClient | Tx;
+
+export interface DbResult {
+  op: DbOp;
+  /** select: the page; insert, update, delete: the rows as written (delete: as they were); else null. */
+  rows: RowOut[] | null;
+  nextCursor: string | null;
+  ok: true;
+}
+
+/** One call's state: the transaction (null for a lone read), and what auto-joins must publish. */
+export interface Run {
+  db: Db;
+  tx: Tx | null;
+  caller: PrincipalCaller;
+  schema: SchemaIR;
+  now: Date;
+  joins: ChangeSet[];
+  /** What the writes changed, published on the bus after commit (the live row feed). */
+  rowEvents: RowEvent[];
+  /** When set, a select appends its query plan here instead of answering (bench and index tests). */
+  explain?: { lines: string[]; analyze: boolean };
+}
+
+/** A read's state: no transaction, nothing to publish. */
+export const readRun = (db: Db, caller: PrincipalCaller, schema: SchemaIR, now: Date, explain?: Run['explain']): Run => ({
+  db,
+  tx: null,
+  caller,
+  schema,
+  now,
+  joins: [],
+  rowEvents: [],
+  ...(explain ? { explain } : {}),
+});
+
+export const invalidOperation = (message: string) => badRequest('invalid_operation', message);
+
+/** An answer without rows (link, unlink, moveRoom). */
+export const okResult = (op: DbOp): DbResult => ({ op, rows: null, nextCursor: null, ok: true });
+
+/** One row change for the bus (RowEvent in src/bus/event-bus.ts). */
+export function rowEvent(
+  run: Pick<Run, 'caller'>,
+  op: RowEvent['op'],
+  binding: Binding,
+  resourceId: string | null,
+  roomId: string | null,
+  previousRoomId: string | null,
+  row: RowOut,
+): RowEvent {
+  return {
+    op,
+    deploymentId: run.caller.deployment.id,
+    table: binding.name,
+    resourceId,
+    roomId,
+    previousRoomId,
+    creatorId: (row[CREATOR_FIELD] as string | null) ?? null,
+    // A top-level table's row is its author's own wherever it is seen (owned tables' rows are not).
+    own: binding.kind !== 'owned',
+    row,
+  };
+}

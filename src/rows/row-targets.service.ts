@@ -1,0 +1,138 @@
+/**
+ * The rows a write changes: named by id or by a `where` filter, matched and locked in the same
+ * statement (a row a concurrent write moved out of the filter is skipped), at most ROWS_MAX_WHERE
+ * of them, and only rows the caller reads (docs/api.md §11.4), so a write answers exactly as if
+ * no other row existed.
+ */
+import type { PrincipalCaller } from '../core/caller.rules.js';
+import { type Condition, type RowData, parseWhere } from './row-values.rules.js';
+import { badRequest } from '../errors.js';
+import { sql, sqlOf } from '../db/sql.js';
+import type { Tx } from '../core/deps.js';
+import type { ResourceRef } from '../membership/writer-standing.service.js';
+import { type DbOperation, ROWS_MAX_WHERE, rowIds } from './rows-input.service.js';
+import { type Fragment, andAll, conditionSql, joined, sameTable, uuidList } from './rows.sql.js';
+import type { Reach } from './row-access.rules.js';
+import { type Binding, rowTable } from './row-binding.service.js';
+import { spendWrites } from './row-write-budget.service.js';
+
+/** An update's or delete's rows: by id, or by a filter. */
+export type RowPick = { ids: string[] } | { where: Condition[] };
+
+/** A matched row, locked; `via` says whether the resource owns it or it is linked in. */
+export interface Target {
+  id: string;
+  creator_id: string | null;
+  resource_id: string | null;
+  room_id: string | null;
+  data: RowData;
+  created_at: Date;
+  updated_at: Date;
+  via: 'owned' | 'linked';
+}
+
+/** The rows an update or delete names: by id or by its `where` filter. */
+export function pick(binding: Binding, op: Pick<DbOperation, 'ids' | 'where'>): RowPick {
+  if (op.ids) return { ids: rowIds(op.ids) };
+  return { where: parseWhere(binding.name, rowTable(binding.table), op.where) };
+}
+
+function matching(pickOf: RowPick, col: string): Fragment {
+  if ('ids' in pickOf) return sql`${sql.raw(col)} IN (${uuidList(pickOf.ids)})`;
+  return sql`TRUE ${andAll(pickOf.where.map(c => conditionSql(c)))}`;
+}
+
+/**
+ * The matched rows as the write takes them, counted against the call's write budget. By filter:
+ * refused past ROWS_MAX_WHERE. By id: the rows that are there, in the order named, each once.
+ */
+export function found(binding: Binding, pickOf: RowPick, rows: Target[]): Target[] {
+  spendWrites(rows.length);
+  if (!('ids' in pickOf)) {
+    if (rows.length > ROWS_MAX_WHERE) {
+      throw badRequest(
+        'too_many_rows',
+        `where matches more than ${ROWS_MAX_WHERE} rows of ${binding.name}: narrow the filter, or write in pages by ids.`,
+      );
+    }
+    return rows;
+  }
+  // By id, a write changes the rows that are there: an id of no row (gone, or one you cannot
+  // read) changes nothing, so two devices replaying one change both succeed.
+  const byId = new Map(rows.map(t => [t.id, t]));
+  return [...new Set(pickOf.ids)].flatMap(id => byId.get(id) ?? []);
+}
+
+/** `reach` over a placement's room column: the default room (wholly or own rows), whole rooms, own rows of rooms. */
+export function reachSql(reach: Reach, roomCol: string, me: string): Fragment {
+  const room = sql.raw(roomCol);
+  const mine = sql`r.creator_id = ${me}`;
+  const parts: Fragment[] = [];
+  if (reach.defaultRoom === 'all') parts.push(sql`${room} IS NULL`);
+  if (reach.defaultRoom === 'own') parts.push(sql`(${room} IS NULL AND ${mine})`);
+  if (reach.all.length) parts.push(sql`${room} IN (${joined(reach.all)})`);
+  if (reach.own.length) parts.push(sql`(${room} IN (${joined(reach.own)}) AND ${mine})`);
+  return parts.length ? sql`(${joined(parts, ' OR ')})` : sql`FALSE`;
+}
+
+/**
+ * The rows `pickOf` names inside the resource, locked for the write: its own rows and (shared
+ * tables) rows linked in, hidden links excluded. Only rows within `reach` take part; null
+ * (reading back rows just linked, for their events) reaches every room.
+ */
+export async function resourceTargets(
+  tx: Tx,
+  me: string,
+  resource: ResourceRef,
+  binding: Binding,
+  pickOf: RowPick,
+  reach: Reach | null,
+): Promise<Target[]> {
+  const db = sqlOf(tx);
+  const table = sameTable(resource.deploymentId, binding.name);
+  const within = (col: string) => (reach ? reachSql(reach, col, me) : sql`TRUE`);
+  const owned = await db
+    .selectFrom('rows as r')
+    .select(TARGET_COLUMNS)
+    .select(['r.resource_id', 'r.room_id', sql<'owned'>`'owned'`.as('via')])
+    .where(sql<boolean>`${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${table} AND ${within('r.room_id')}`)
+    .limit(ROWS_MAX_WHERE + 1)
+    .forUpdate('r')
+    .execute();
+  const linked =
+    binding.kind === 'shared'
+      ? await db
+          .selectFrom('row_links as l')
+          .innerJoin('rows as r', 'r.id', 'l.row_id')
+          .select(TARGET_COLUMNS)
+          .select(['l.resource_id', 'l.room_id', sql<'linked'>`'linked'`.as('via')])
+          .where(
+            sql<boolean>`${matching(pickOf, 'l.row_id')} AND l.resource_id = ${resource.id} AND NOT l.hidden AND ${table} AND ${within('l.room_id')}`,
+          )
+          .limit(ROWS_MAX_WHERE + 1)
+          .forUpdate(['r', 'l'])
+          .execute()
+      : [];
+  return found(binding, pickOf, [...owned, ...linked].map(asTarget));
+}
+
+/** The columns of a matched row but its placement (its own, or its link's). */
+const TARGET_COLUMNS = [sql<string>`r.id::text`.as('id'), 'r.creator_id', 'r.data', 'r.created_at', 'r.updated_at'] as const;
+
+/** A selected row as a target: `data` is the jsonb object every row holds. */
+const asTarget = <T extends { data: unknown }>(row: T): Target => ({ ...row, data: row.data as RowData }) as unknown as Target;
+
+/** The rows `pickOf` names among the caller's own rows of a top-level table, locked for the write. */
+export async function userTargets(tx: Tx, caller: PrincipalCaller, binding: Binding, pickOf: RowPick): Promise<Target[]> {
+  const rows = await sqlOf(tx)
+    .selectFrom('rows as r')
+    .select(TARGET_COLUMNS)
+    .select(['r.resource_id', 'r.room_id', sql<'owned'>`'owned'`.as('via')])
+    .where(
+      sql<boolean>`${matching(pickOf, 'r.id')} AND ${sameTable(caller.deployment.id, binding.name)} AND r.creator_id = ${caller.principal.id} AND r.resource_id IS NULL`,
+    )
+    .limit(ROWS_MAX_WHERE + 1)
+    .forUpdate('r')
+    .execute();
+  return found(binding, pickOf, rows.map(asTarget));
+}

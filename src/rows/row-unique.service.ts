@@ -1,0 +1,121 @@
+/**
+ * docs/api.md §11.3 `unique`: per scope (a user's own rows; a resource's rows in every room, owned
+ * and linked), enforced under a transaction-scoped advisory lock and a check query, not an index:
+ * linked rows live in their creators' namespace, where no index of the resource reaches.
+ */
+import type { Condition, RowData } from './row-values.rules.js';
+import { conflict } from '../errors.js';
+import { sql, sqlOf } from '../db/sql.js';
+import type { TableIR } from '../schema/index.js';
+import type { Tx } from '../core/deps.js';
+import { EMPTY, andAll, conditionSql, sameTable, uuidList } from './rows.sql.js';
+import type { Binding } from './row-binding.service.js';
+import { invalidOperation } from './row-run.service.js';
+
+export type UniqueScope = { kind: 'resource'; id: string } | { kind: 'user'; id: string };
+
+/** Where a row's values must be unique: its resource, or its creator's own rows and every resource it is linked into. */
+export async function scopesOf(tx: Tx, row: { id: string; resource_id: string | null; creator_id: string | null }): Promise<UniqueScope[]> {
+  if (row.resource_id) return [{ kind: 'resource', id: row.resource_id }];
+  const links = await tx.rowLink.findMany({ where: { rowId: row.id }, select: { resourceId: true } });
+  return [
+    ...(row.creator_id ? [{ kind: 'user' as const, id: row.creator_id }] : []),
+    ...links.map(l => ({ kind: 'resource' as const, id: l.resourceId })),
+  ];
+}
+
+/** The table's unique keys: each `unique()` column alone, then each `unique([...])` set. */
+export const uniqueKeys = (table: TableIR): string[][] => [
+  ...Object.entries(table.columns)
+    .filter(([, column]) => column.unique)
+    .map(([name]) => [name]),
+  ...(table.uniques ?? []),
+];
+
+/** The advisory lock keys of `scopes`, each once, in one order (so two writers never wait on each other crosswise). */
+export const uniqueLockKeys = (deploymentId: string, tableName: string, scopes: readonly UniqueScope[]): string[] =>
+  [...new Set(scopes.map(s => `rows-unique:${deploymentId}:${tableName}:${s.kind}:${s.id}`))].sort();
+
+/**
+ * Serialises the writes whose uniqueness `scopes` judge: a transaction-scoped advisory lock per
+ * (deployment, table, scope). Called in FROM so the statement returns a row, not a `void` column
+ * (which Prisma's raw path cannot read).
+ */
+export async function lockUniqueScopes(tx: Tx, deploymentId: string, binding: Binding, scopes: readonly UniqueScope[]): Promise<void> {
+  const db = sqlOf(tx);
+  for (const key of uniqueLockKeys(deploymentId, binding.name, scopes))
+    await sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+}
+
+/** `key`'s columns equal to `data`'s values, as conditions (the select's own SQL). */
+export const keyConditions = (binding: Binding, key: readonly string[], data: RowData): Condition[] =>
+  key.map(name => ({ field: { kind: 'column', name, type: binding.table.columns[name].type }, op: 'eq', value: data[name] }));
+
+/**
+ * The unique keys a write must check: those whose columns all hold a value in `data` (the row as
+ * it will be) and, for an update, one of which it `changed` (null: an insert, every key).
+ */
+export const keysToCheck = (table: TableIR, data: RowData, changed: readonly string[] | null): string[][] =>
+  uniqueKeys(table).filter(
+    key => key.every(name => data[name] !== undefined && data[name] !== null) && (changed === null || key.some(name => changed.includes(name))),
+  );
+
+/**
+ * Refuses (409 unique_violation) a row whose values `data` take a unique key already held in one
+ * of `scopes` by a row other than `except`; hidden links count, since they may come back.
+ */
+export async function checkUnique(
+  tx: Tx,
+  deploymentId: string,
+  binding: Binding,
+  scopes: UniqueScope[],
+  data: RowData,
+  changed: readonly string[] | null,
+  except: string[],
+): Promise<void> {
+  const keys = keysToCheck(binding.table, data, changed);
+  if (keys.length === 0 || scopes.length === 0) return;
+  await lockUniqueScopes(tx, deploymentId, binding, scopes);
+  const table = sameTable(deploymentId, binding.name);
+  const others = except.length ? sql`AND r.id NOT IN (${uuidList(except)})` : EMPTY;
+  const db = sqlOf(tx);
+  for (const key of keys) {
+    const same = andAll(keyConditions(binding, key, data).map(c => conditionSql(c)));
+    for (const scope of scopes) {
+      const where =
+        scope.kind === 'user'
+          ? sql`SELECT 1 FROM rows r WHERE ${table} AND r.creator_id = ${scope.id} AND r.resource_id IS NULL ${same} ${others}`
+          : sql`SELECT 1 FROM rows r WHERE r.resource_id = ${scope.id} AND ${table} ${same} ${others}
+                UNION ALL SELECT 1 FROM row_links l JOIN rows r ON r.id = l.row_id WHERE l.resource_id = ${scope.id} AND ${table} ${same} ${others}`;
+      const {
+        rows: [{ taken }],
+      } = await sql<{ taken: boolean }>`SELECT EXISTS (${where}) AS taken`.execute(db);
+      if (taken) throw uniqueViolation(binding.name, key, data, scope);
+    }
+  }
+}
+
+function uniqueViolation(table: string, key: readonly string[], data: RowData, scope: UniqueScope) {
+  const among = scope.kind === 'user' ? "among a user's own rows" : 'within a resource';
+  const values = key.map(name => JSON.stringify(data[name])).join(', ');
+  return conflict(
+    'unique_violation',
+    key.length === 1
+      ? `${table}.${key[0]} is unique ${among}, and ${values} is taken there.`
+      : `${table} (${key.join(', ')}) is unique together ${among}, and (${values}) is taken there.`,
+  );
+}
+
+/** The unique key of the table `onConflict` names (its columns in any order), or 400 saying which keys there are. */
+export function conflictKey(binding: Binding, onConflict: readonly string[]): string[] {
+  const wanted = [...new Set(onConflict)].sort();
+  const keys = uniqueKeys(binding.table);
+  const key = keys.find(k => k.length === wanted.length && [...k].sort().every((name, i) => name === wanted[i]));
+  if (!key) {
+    const known = keys.map(k => k.join(' + ')).join('; ') || 'none';
+    throw invalidOperation(
+      `onConflict: ${wanted.join(', ')} is no unique key of ${binding.name} (its unique keys: ${known}); declare one with unique() or unique([...]).`,
+    );
+  }
+  return key;
+}

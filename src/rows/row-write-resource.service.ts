@@ -1,0 +1,58 @@
+/**
+ * Writes into a resource (docs/api.md §10, §11): each operation judged against the caller's
+ * effective role in the targeted room before any row is matched, so the answer cannot depend on
+ * rows the caller does not read.
+ */
+import type { Tx } from '../core/deps.js';
+import { reachesNothing } from './row-access.rules.js';
+import { readable } from './row-reach.service.js';
+import { type DbResult, type Run, invalidOperation } from './row-run.service.js';
+import { pick, resourceTargets } from './row-targets.service.js';
+import { upsertResource } from './row-upsert.service.js';
+import { deleteTargets, insertRows, placementIn, updateTargets } from './row-write.service.js';
+import { type ResourceWrite, type ResourceWriteOp, admits, openResourceWrite, refused, writtenIn } from './row-write-scope.service.js';
+import { linkRows, unlinkRows } from './row-links.service.js';
+import { moveRows } from './row-move.service.js';
+
+export async function writeResource(run: Run, tx: Tx, op: ResourceWriteOp): Promise<DbResult> {
+  const w = await openResourceWrite(run, tx, op);
+  switch (op.op) {
+    case 'insert':
+      return insertIn(w);
+    case 'upsert':
+      return upsertResource(w);
+    case 'update':
+    case 'delete':
+      return updateOrDeleteIn(w, op.op);
+    case 'link':
+      return linkRows(w);
+    case 'unlink':
+      return unlinkRows(w);
+    case 'moveRoom':
+      return moveRows(w);
+    default:
+      throw invalidOperation(`${op.op} is not a write.`);
+  }
+}
+
+async function insertIn(w: ResourceWrite): Promise<DbResult> {
+  if (!admits(w, 'create', true)) throw refused(w, 'create');
+  await w.join?.();
+  return writtenIn(w, await insertRows(w.run, w.tx, w.binding, w.op.values, placementIn(w.binding, w.resource.id, w.room)));
+}
+
+async function updateOrDeleteIn(w: ResourceWrite, action: 'update' | 'delete'): Promise<DbResult> {
+  const { run, tx, binding, resource, roles, me } = w;
+  // Judged before matching, so the answer cannot depend on rows: reading nothing in the room,
+  // or a rule that admits the caller for no row at all, refuses whatever rows are there.
+  const reach = await readable(tx, resource, binding, roles, roles.resourceRole, w.room);
+  if (reachesNothing(reach) || !admits(w, action, true)) throw refused(w, action);
+  const targets = await resourceTargets(tx, me, resource, binding, pick(binding, w.op), reach);
+  for (const t of targets) if (!admits(w, action, t.creator_id === me)) throw refused(w, action);
+  // A write that changes no row makes no one a member.
+  if (targets.length) await w.join?.();
+  if (action === 'update') return writtenIn(w, await updateTargets(run, tx, binding, targets, w.op.values));
+  // A shared row is its creator's: deleting it here deletes it everywhere it is linked (docs/api.md §11.2).
+  await deleteTargets(tx, targets);
+  return writtenIn(w, targets);
+}
