@@ -5,8 +5,9 @@ import { createAccountDeletionService } from './principals/account-deletion.serv
 import { createAppService } from './apps/apps.service.js';
 import { type BlobStore, lazyBlobStore } from './storage/index.js';
 import type { ServiceDeps } from './core/deps.js';
+import { bindDeps, extendDeps } from './core/bind-deps.js';
 import { createFeedService } from './feeds/feeds.service.js';
-import { createFileService } from './files/files.service.js';
+import { fileOperations } from './files/files.service.js';
 import { createGatewayHosts } from './gateway-auth/gateway-hosts.service.js';
 import { createInviteLinkService } from './membership/invite-links.service.js';
 import { createMembershipService } from './membership/membership.service.js';
@@ -15,7 +16,7 @@ import { createPrincipalService } from './principals/principals.service.js';
 import { createProfileService } from './principals/profiles.service.js';
 import { createResourceDeletionService } from './membership/resource-deletion.service.js';
 import { createResourceService } from './membership/resources.service.js';
-import { createRoomService } from './rooms/rooms.service.js';
+import { roomOperations } from './rooms/rooms.service.js';
 import { createRowService } from './rows/rows.service.js';
 import { createLiveRows } from './rows/rows-live.service.js';
 import { createTokenService } from './gateway-auth/tokens.service.js';
@@ -58,9 +59,9 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     resourceDeletion: createResourceDeletionService(deps, { blobsOrphaned }),
     membership: createMembershipService(deps, apps),
     inviteLinks: createInviteLinkService(deps, apps),
-    rooms: createRoomService(deps, apps),
+    rooms: bindDeps(extendDeps(deps, { apps }), roomOperations),
     rows,
-    files: createFileService(deps, apps, metering, blobs),
+    files: { blobs, ...bindDeps(extendDeps(deps, { apps, metering, blobs }), fileOperations) },
     /** The live row feed's fan-out (its stats: tests and diagnostics). */
     liveRows,
     feeds: createFeedService(deps, liveRows),
