@@ -99,6 +99,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   const services = createServices({
     prisma: db.prisma,
     transaction: (fn, options) => db.transaction(fn, options),
+    sql: db.sql,
     sqlTransaction: fn => db.sqlTransaction(fn),
     query: db.query,
     bus,

@@ -7,8 +7,11 @@ import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { applyMigrations, type MigrationPaths, migrationsDigest, readMigrations } from './migrations.js';
 import { MEMORY_DATA_DIR, openPGlite } from './pglite.js';
 import { isPostgresUrl, postgresDatabase, redactUrl } from './postgres.js';
+import type { RawStatements } from './sql-tx.js';
+import type { Sql } from './sql.js';
 
 export { Prisma, PrismaClient };
+export type { Sql };
 export { redactUrl };
 export { DATABASE_DEFAULTS, isDatabaseBusy } from './busy.js';
 
@@ -24,16 +27,12 @@ export interface TransactionOptions {
 }
 
 /**
- * A transaction through the driver itself, with Prisma's raw-SQL calling convention (`$queryRaw`
- * and `$executeRaw`, as a tagged template or a `Prisma.sql` fragment), so SQL written for it also
- * runs on a Prisma `Tx`. Timestamps come back as Dates (read as UTC), like Prisma's.
+ * The handle of `Database.sqlTransaction`: the SQL layer bound to the transaction's connection.
+ * It still answers Prisma's raw calls (`$queryRaw`, `$executeRaw`) while services move over.
  */
-export interface SqlTx {
-  $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T>;
-  $executeRaw(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number>;
-}
+export type SqlTx = Sql & RawStatements;
 
-/** See `Database.query`. */
+/** `Database.query`: a statement as text, run by the SQL layer's fast path. Goes once no caller is left. */
 export type LeanQuery = <T extends object>(text: string, values?: readonly unknown[]) => Promise<T[]>;
 
 /** Defaults for every transaction of one Database (DATABASE_TX_MAX_WAIT_MS, DATABASE_TX_TIMEOUT_MS). */
@@ -53,16 +52,17 @@ export interface Database {
    */
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
+   * The typed SQL layer outside transactions (src/db/sql.ts): each statement a named prepared
+   * statement straight through the driver, the hot reads' path (bench/README.md).
+   */
+  sql: Sql;
+  /**
    * Runs `fn` in one transaction on a driver connection, without Prisma's interactive-transaction
-   * machinery (about 1 ms of CPU per transaction): the membership transitions, which are a few
-   * raw statements. Same commit, rollback, queueing and busy rules as `transaction`.
+   * machinery (about 1 ms of CPU per transaction): `fn` gets the SQL layer bound to it. Same
+   * commit, rollback, queueing and busy rules as `transaction`.
    */
   sqlTransaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
-  /**
-   * One parameterized statement straight through the driver, outside any transaction: the hot
-   * reads, where Prisma's per-query cost was most of the request (bench/README.md). Rows come back
-   * as the driver gives them; select timestamps as epoch milliseconds and enums as text.
-   */
+  /** A statement as text on the fast path of `sql`; for callers not yet moved to the SQL layer. */
   query: LeanQuery;
   /** Releases the client, the pool or the PGlite instance; an open PGlite keeps the process alive. */
   close(): Promise<void>;

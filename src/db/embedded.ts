@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import type { CompiledQuery } from 'kysely';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -16,7 +17,9 @@ import { giveTurn } from './event-loop-turns.js';
 import { FairQueue } from './fair-queue.js';
 import { isMemoryDataDir } from './pglite.js';
 import { preparedQuery } from './pglite-statements.js';
-import { parseUtcTimestamp, sqlTx, TIMESTAMP_OID } from './sql-tx.js';
+import { rawStatements } from './sql-tx.js';
+import { SQL_TYPE_PARSERS, driverValue } from './sql-values.js';
+import { type Executor, sqlOver, transactionSql } from './sql.js';
 
 /** Marks the async work of one `transaction()` callback while it runs. */
 interface TransactionScope {
@@ -96,7 +99,13 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
   });
   const queue = new FairQueue();
   const memoryIdentity = randomUUID();
-  const leanQuery = preparedQuery(pglite);
+  const prepared = preparedQuery(pglite);
+  // After any open transaction (PGlite's own locks), never inside one; prepared once per text.
+  const fast: Executor = async query => {
+    if (scopes.getStore()?.open) throw new OuterClientInTransactionError();
+    await giveTurn();
+    return prepared(query.sql, query.parameters);
+  };
   let closed: Promise<void> | undefined;
 
   async function transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
@@ -131,15 +140,19 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     const scope: TransactionScope = { open: true };
     try {
       return await scopes.run(scope, () =>
-        pglite.transaction(connection =>
-          fn(
-            sqlTx(async (text, values) => {
-              await giveTurn();
-              const { rows, affectedRows } = await connection.query(text, values, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } });
-              return { rows, count: affectedRows ?? 0 };
-            }),
-          ),
-        ),
+        pglite.transaction(connection => {
+          const run = async (text: string, values: readonly unknown[]) => {
+            await giveTurn();
+            const { rows, affectedRows } = await connection.query(text, values.map(driverValue), { parsers: SQL_TYPE_PARSERS });
+            return { rows, count: affectedRows ?? rows.length };
+          };
+          return fn(
+            Object.assign(
+              transactionSql(query => run(query.sql, query.parameters)),
+              rawStatements(run),
+            ),
+          );
+        }),
       );
     } finally {
       scope.open = false;
@@ -151,13 +164,10 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     prisma,
     kind: 'pglite',
     transaction,
+    sql: sqlOver(fast),
     sqlTransaction,
-    // After any open transaction (PGlite's own locks), never inside one; prepared once per text.
-    query: async <T extends object>(text: string, values: readonly unknown[] = []) => {
-      if (scopes.getStore()?.open) throw new OuterClientInTransactionError();
-      await giveTurn();
-      return leanQuery<T>(text, values);
-    },
+    query: async <T extends object>(text: string, values: readonly unknown[] = []) =>
+      (await fast({ sql: text, parameters: values } as CompiledQuery)).rows as T[],
     close: () =>
       (closed ??= (async () => {
         await prisma.$disconnect();

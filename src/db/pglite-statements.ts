@@ -1,5 +1,6 @@
 /**
- * The lean reads (`Database.query`) on the embedded store as named prepared statements.
+ * The SQL layer's statements outside transactions (`Database.sql`, src/db/sql.ts) on the embedded
+ * store, as named prepared statements.
  *
  * PGlite's `query` parses, plans and describes its statement on every call: six protocol messages,
  * each a call into its WebAssembly, on the event loop's thread. Here a statement is parsed once,
@@ -13,7 +14,7 @@
  * `maxStatements` distinct texts go through `PGlite.query` instead.
  */
 import { type PGlite, parse as pgliteParse, protocol } from '@electric-sql/pglite';
-import { driverValue } from './sql-tx.js';
+import { SQL_TYPE_PARSERS, type StatementResult, driverValue } from './sql-values.js';
 
 const { serialize } = protocol;
 
@@ -48,10 +49,14 @@ export function preparedQuery(pglite: PGlite, maxStatements = 64) {
   const prefix = `gh_lean_${++instances}_`;
   const names = new Map<string, string>();
   const exclusive = <T>(fn: () => Promise<T>) => pglite._runExclusiveTransaction(() => pglite.runExclusive(fn));
+  const parsers = { ...pglite.parsers, ...SQL_TYPE_PARSERS };
 
-  return async function query<T extends object>(text: string, values: readonly unknown[] = []): Promise<T[]> {
+  return async function query(text: string, values: readonly unknown[] = []): Promise<StatementResult> {
     const params = textParams(values);
-    if (!params || (!names.has(text) && names.size >= maxStatements)) return (await pglite.query<T>(text, values as unknown[])).rows;
+    if (!params || (!names.has(text) && names.size >= maxStatements)) {
+      const { rows, affectedRows } = await pglite.query(text, values.map(driverValue), { parsers: SQL_TYPE_PARSERS });
+      return { rows, count: affectedRows ?? rows.length };
+    }
     return exclusive(async () => {
       let name = names.get(text);
       if (!name) {
@@ -63,7 +68,8 @@ export function preparedQuery(pglite: PGlite, maxStatements = 64) {
       const { messages } = await pglite.execProtocol(
         concat([serialize.bind({ statement: name, values: params }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
       );
-      return pgliteParse.parseResults(messages, pglite.parsers)[0].rows as T[];
+      const [{ rows, affectedRows }] = pgliteParse.parseResults(messages, parsers);
+      return { rows, count: affectedRows ?? rows.length };
     });
   };
 }

@@ -4,10 +4,13 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS } from './busy.js';
+import type { CompiledQuery } from 'kysely';
 import type { Database, SqlTx, TransactionSettings } from './database.js';
-import { parseUtcTimestamp, sqlTx, TIMESTAMP_OID } from './sql-tx.js';
+import { rawStatements } from './sql-tx.js';
+import { SQL_TYPE_PARSERS } from './sql-values.js';
+import { type Executor, sqlOver, transactionSql } from './sql.js';
 import { logger } from '../lib/logger.js';
-import { leanQuery } from './pg-lean-query.js';
+import { runPrepared } from './pg-statements.js';
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -36,7 +39,7 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
   // pg's Pool.end() resolves before the sockets are gone: errors on connections that are already
   // being closed (e.g. a test dropping its database right after) are not worth reporting.
   let closing = false;
-  // One pool for Prisma and the lean statements (`query`), so the pool size bounds both.
+  // One pool for Prisma and the SQL layer, so the pool size bounds both.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: maxWait, idleTimeoutMillis: 30_000 });
   pool.on('error', error => {
     if (!closing) logger.error({ err: error.message }, 'idle PostgreSQL connection failed');
@@ -54,12 +57,15 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
   });
   // 'minimal' skips capturing a call-site stack trace on every query.
   const prisma = new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions: { maxWait, timeout } });
+  const fast: Executor = query => runPrepared(pool, statementName(query.sql), query.sql, query.parameters, SQL_TYPE_PARSERS);
   return {
     prisma,
     kind: 'postgres',
     transaction: (fn, options) => prisma.$transaction(fn, options),
+    sql: sqlOver(fast),
     sqlTransaction: fn => sqlTransaction(pool, timeout, fn),
-    query: <T extends object>(text: string, values: readonly unknown[] = []) => leanQuery<T>(pool, statementName(text), text, values),
+    query: async <T extends object>(text: string, values: readonly unknown[] = []) =>
+      (await fast({ sql: text, parameters: values } as CompiledQuery)).rows as T[],
     close: async () => {
       closing = true;
       await prisma.$disconnect();
@@ -89,19 +95,19 @@ async function postgresIdentity(pool: pg.Pool, databaseUrl: string): Promise<str
   }
 }
 
+/** Distinct statement texts given a name; past it, statements run unnamed (parsed each time). */
+const MAX_NAMED_STATEMENTS = 512;
 const statementNames = new Map<string, string>();
 
 /** Named (prepared) statements by the digest of their text, as for Prisma's queries above. */
 function statementName(text: string): string {
   let name = statementNames.get(text);
-  if (!name) statementNames.set(text, (name = `gh_l_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+  if (name === undefined) {
+    if (statementNames.size >= MAX_NAMED_STATEMENTS) return '';
+    statementNames.set(text, (name = `gh_l_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+  }
   return name;
 }
-
-const utcTimestamps = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === TIMESTAMP_OID ? parseUtcTimestamp : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-};
 
 /**
  * Database.sqlTransaction: BEGIN, the callback's statements, COMMIT on one pooled connection. The
@@ -114,12 +120,12 @@ async function sqlTransaction<T>(pool: pg.Pool, timeoutMs: number, fn: (tx: SqlT
   try {
     // One round trip: the simple protocol takes both statements at once.
     await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`);
-    const result = await fn(
-      sqlTx(async (text, values) => {
-        const { rows, rowCount } = await client.query({ name: statementName(text), text, values, types: utcTimestamps });
-        return { rows, count: rowCount ?? 0 };
-      }),
+    const run = (text: string, values: readonly unknown[]) => runPrepared(client, statementName(text), text, values, SQL_TYPE_PARSERS);
+    const tx = Object.assign(
+      transactionSql(query => run(query.sql, query.parameters)),
+      rawStatements(run),
     );
+    const result = await fn(tx);
     await client.query('COMMIT');
     return result;
   } catch (error) {

@@ -6,17 +6,23 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparedQuery } from '../../src/db/pglite-statements.js';
-import { sqlStateOf } from '../../src/db/sql-tx.js';
+import { SQL_TYPE_PARSERS, sqlStateOf } from '../../src/db/sql-values.js';
+
+/** The rows of one statement. */
+const rowsOf =
+  (prepared: ReturnType<typeof preparedQuery>) =>
+  async <T = Record<string, unknown>>(text: string, values: readonly unknown[]): Promise<T[]> =>
+    (await prepared(text, values)).rows as T[];
 
 describe('prepared lean reads on PGlite', () => {
   let pglite: PGlite;
-  let query: ReturnType<typeof preparedQuery>;
+  let query: ReturnType<typeof rowsOf>;
 
   beforeAll(async () => {
     pglite = await PGlite.create();
     await pglite.exec(`CREATE TABLE things (id text PRIMARY KEY, n int, flag boolean, at timestamp, doc jsonb);
       INSERT INTO things VALUES ('a', 1, true, '2026-01-02 03:04:05.678', '{"k":1}'), ('b', 2, false, NULL, NULL);`);
-    query = preparedQuery(pglite, 3);
+    query = rowsOf(preparedQuery(pglite, 3));
   });
   afterAll(() => pglite?.close());
 
@@ -33,6 +39,7 @@ describe('prepared lean reads on PGlite', () => {
         await pglite.query(
           sql,
           params.map(p => (typeof p === 'bigint' ? Number(p) : p)),
+          { parsers: SQL_TYPE_PARSERS },
         )
       ).rows;
       expect(await query(sql, params)).toEqual(expected);
@@ -61,8 +68,16 @@ describe('prepared lean reads on PGlite', () => {
     for (let i = 0; i < 5; i++) expect(await query(`SELECT ${i} AS i`, [])).toEqual([{ i }]);
   });
 
+  it('reads timestamps as UTC Dates and int8 as bigint, and counts the rows a write changed', async () => {
+    expect(await query('SELECT at, 7::int8 AS big FROM things WHERE id = $1', ['a'])).toEqual([
+      { at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678)), big: 7n },
+    ]);
+    const prepared = preparedQuery(pglite);
+    expect((await prepared('UPDATE things SET n = n WHERE id = ANY($1::text[])', [['a', 'b']])).count).toBe(2);
+  });
+
   it('waits for an open transaction instead of reading inside it', async () => {
-    const fresh = preparedQuery(pglite); // its own statements: the cap above must not send this one through PGlite.query
+    const fresh = rowsOf(preparedQuery(pglite)); // its own statements: the cap above must not send this one through PGlite.query
     let commit!: () => void;
     const held = new Promise<void>(resolve => (commit = resolve));
     const transaction = pglite.transaction(async tx => {

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { isDatabaseBusy } from '../../src/db/busy.js';
-import { sqlStateOf } from '../../src/db/sql-tx.js';
+import { sql } from '../../src/db/sql.js';
+import { sqlStateOf } from '../../src/db/sql-values.js';
 import { createPostgresTestDatabase, createTestDatabase, POSTGRES_SKIP_REASON, postgresTestUrl } from '../helpers/db.js';
 
 const pgUrl = await postgresTestUrl();
@@ -89,8 +90,12 @@ function transactionContract(name: string, create: () => Promise<Database>) {
       const results = await Promise.allSettled(
         Array.from({ length: CONCURRENCY }, (_, i) =>
           db.sqlTransaction(async tx => {
-            const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT version FROM deployments WHERE id = ${DEPLOYMENT} FOR UPDATE`;
-            await tx.$executeRaw`UPDATE deployments SET version = ${row.version + 1}::int WHERE id = ${DEPLOYMENT}`;
+            const row = await tx.selectFrom('deployments').select('version').where('id', '=', DEPLOYMENT).forUpdate().executeTakeFirstOrThrow();
+            await tx
+              .updateTable('deployments')
+              .set({ version: row.version + 1 })
+              .where('id', '=', DEPLOYMENT)
+              .execute();
             if (i % 5 === 4) throw new Error(`planned failure ${i}`);
             return i;
           }),
@@ -107,13 +112,16 @@ function transactionContract(name: string, create: () => Promise<Database>) {
       try {
         const at = new Date('2026-03-01T12:34:56.789Z');
         await db.prisma.developer.create({ data: { id: 'dev_tz', email: 'tz@example.test', createdAt: at } });
-        const [read] = await db.sqlTransaction(
-          tx => tx.$queryRaw<{ created_at: Date; same: boolean }[]>`
-          SELECT created_at, created_at = ${at} AS same FROM developers WHERE id = 'dev_tz'`,
+        const read = await db.sqlTransaction(tx =>
+          tx
+            .selectFrom('developers')
+            .select(['created_at', sql<boolean>`created_at = ${at}`.as('same')])
+            .where('id', '=', 'dev_tz')
+            .executeTakeFirst(),
         );
         expect(read).toEqual({ created_at: at, same: true });
         const later = new Date(at.getTime() + 1000);
-        await db.sqlTransaction(tx => tx.$executeRaw`UPDATE developers SET created_at = ${later}::timestamp(3) WHERE id = 'dev_tz'`);
+        await db.sqlTransaction(tx => tx.updateTable('developers').set({ created_at: later }).where('id', '=', 'dev_tz').execute());
         expect((await db.prisma.developer.findUniqueOrThrow({ where: { id: 'dev_tz' } })).createdAt).toEqual(later);
       } finally {
         process.env.TZ = zone;
@@ -123,10 +131,10 @@ function transactionContract(name: string, create: () => Promise<Database>) {
 
     it("sqlTransaction: a failed statement's SQLSTATE is readable, and the connection is usable afterwards", async () => {
       const failed = await db
-        .sqlTransaction(tx => tx.$executeRaw`INSERT INTO apps (id, name, developer_id) VALUES ('app_orphan', 'orphan', 'dev_missing')`)
+        .sqlTransaction(tx => tx.insertInto('apps').values({ id: 'app_orphan', name: 'orphan', developer_id: 'dev_missing' }).execute())
         .catch((error: unknown) => error);
       expect(sqlStateOf(failed)).toBe('23503');
-      expect(await db.sqlTransaction(tx => tx.$queryRaw<{ n: number }[]>`SELECT 1::int AS n`)).toEqual([{ n: 1 }]);
+      expect(await db.sqlTransaction(async tx => (await sql<{ n: number }>`SELECT 1::int AS n`.execute(tx)).rows)).toEqual([{ n: 1 }]);
     });
 
     it('supports $transaction on the client directly (batch and interactive)', async () => {
@@ -161,7 +169,7 @@ describe.skipIf(!pgUrl)('PostgreSQL', () => {
       await sleep(50);
       const waiting = await db
         .sqlTransaction(async tx => {
-          await tx.$executeRaw`UPDATE deployments SET version = 7 WHERE id = ${DEPLOYMENT}`;
+          await tx.updateTable('deployments').set({ version: 7 }).where('id', '=', DEPLOYMENT).execute();
         })
         .catch((error: unknown) => error);
       expect(isDatabaseBusy(waiting)).toBe(true);

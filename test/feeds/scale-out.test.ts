@@ -92,6 +92,7 @@ describe.skipIf(Boolean(reason))('scale-out over Redis', () => {
     const services = createServices({
       prisma: db.prisma,
       transaction: fn => db.transaction(fn),
+      sql: db.sql,
       sqlTransaction: fn => db.sqlTransaction(fn),
       query: db.query,
       bus,

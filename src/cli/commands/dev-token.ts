@@ -128,6 +128,7 @@ export async function withServices<T>(config: Config, fn: (services: import('../
     const services = createServices({
       prisma: database.prisma,
       transaction: work => database.transaction(work),
+      sql: database.sql,
       sqlTransaction: fn => database.sqlTransaction(fn),
       query: database.query,
       bus: EventBus.inProcess(),

@@ -1,17 +1,25 @@
 /**
- * The lean reads on PostgreSQL (src/db/pg-lean-query.ts): the rows `pool.query` returns, a
+ * The SQL layer's statements on PostgreSQL (src/db/pg-statements.ts): the rows `pool.query` returns (with the layer's parsers), a
  * statement described once per connection, and every failure answered once, with the connection
  * left usable or replaced.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leanQuery } from '../../src/db/pg-lean-query.js';
+import { runPrepared } from '../../src/db/pg-statements.js';
+import { SQL_TYPE_PARSERS } from '../../src/db/sql-values.js';
+
+const leanQuery = async <T = Record<string, unknown>>(on: pg.Pool, statement: string, text: string, values: readonly unknown[]): Promise<T[]> =>
+  (await runPrepared(on, statement, text, values, SQL_TYPE_PARSERS)).rows as T[];
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    SQL_TYPE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 import { POSTGRES_SKIP_REASON, createPostgresScratchDatabase, postgresTestUrl, type ScratchPostgresDatabase } from '../helpers/db.js';
 
 const pgUrl = await postgresTestUrl();
-if (!pgUrl) console.warn(`[test/db/pg-lean-query] ${POSTGRES_SKIP_REASON}`);
+if (!pgUrl) console.warn(`[test/db/pg-statements] ${POSTGRES_SKIP_REASON}`);
 
-describe.skipIf(!pgUrl)('lean queries on PostgreSQL', () => {
+describe.skipIf(!pgUrl)('prepared statements on PostgreSQL', () => {
   let scratch: ScratchPostgresDatabase;
   let pool: pg.Pool;
   let statements = 0;
@@ -41,9 +49,14 @@ describe.skipIf(!pgUrl)('lean queries on PostgreSQL', () => {
     ['an object parameter, sent as JSON', `SELECT $1::jsonb -> 'a' AS a`, [{ a: { b: [true, null] } }]],
     ['no rows', 'SELECT id FROM items WHERE id = $1', ['none']],
     ['a write that returns its row', `UPDATE items SET n = n WHERE id = $1 RETURNING id, n`, ['a']],
+    [
+      'int8 and arrays of text with quotes, commas and NULL',
+      `SELECT 9007199254740993::int8 AS big, $1::text[] AS list`,
+      [['a"b', 'c,d', null, 'e\\f']],
+    ],
   ])('returns what pool.query returns: %s', async (_why, text, values) => {
     const statement = name();
-    const expected = (await pool.query({ name: `${statement}_pg`, text, values })).rows;
+    const expected = (await pool.query({ name: `${statement}_pg`, text, values, types })).rows;
     // Twice: the second run uses the kept description.
     for (let i = 0; i < 2; i++) expect(await leanQuery(pool, statement, text, values)).toEqual(expected);
   });
@@ -103,6 +116,14 @@ describe.skipIf(!pgUrl)('lean queries on PostgreSQL', () => {
     await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(5)%' AND pid <> pg_backend_pid()`);
     expect(await pending).toMatchObject({ code: '57P01' });
     expect(await leanQuery(pool, statement, 'SELECT 1 AS one', []).catch(() => leanQuery(pool, name(), 'SELECT 1 AS one', []))).toEqual([{ one: 1 }]);
+  });
+
+  it('counts the rows a write changed, and runs unnamed statements (parsed every time)', async () => {
+    expect((await runPrepared(pool, name(), 'UPDATE items SET n = n WHERE id = ANY($1)', [['a', 'b']], SQL_TYPE_PARSERS)).count).toBe(2);
+    for (let i = 0; i < 2; i++)
+      expect(await leanQuery(pool, '', 'SELECT $1::int AS n, $2::timestamp AS at', [i, new Date(Date.UTC(2026, 0, 2))])).toEqual([
+        { n: i, at: new Date(Date.UTC(2026, 0, 2)) },
+      ]);
   });
 
   it('keeps rows apart under concurrency on every connection', async () => {

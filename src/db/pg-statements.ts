@@ -1,0 +1,217 @@
+/**
+ * The statements of the SQL layer on PostgreSQL (src/db/sql.ts), as a `pg` Submittable: a named
+ * statement parsed once per connection, whose rows are described once per connection too. pg's own
+ * `Query` asks PostgreSQL to describe the portal on every execution and rebuilds its row parsers
+ * from the answer, and clones the query config: about a tenth of a small read's server time
+ * (bench/README.md). A prepared statement's columns cannot change while it exists (PostgreSQL
+ * refuses with "cached plan must not change result type"), so after the first execution on a
+ * connection a statement is Bind, Execute and Sync, and its rows are built from the kept description.
+ *
+ * Only pg's public surface is used: `client.query(submittable)` and the Connection's protocol
+ * messages (the extension point pg-cursor and pg-query-stream are built on). What this module
+ * knows about a connection (its parsed statements, their row shapes) it keeps itself.
+ */
+import pg from 'pg';
+import { type StatementResult, driverValue } from './sql-values.js';
+
+interface Field {
+  name: string;
+  dataTypeID: number;
+  format: 'text' | 'binary';
+}
+
+/** Column parsers by type oid (the layer's conventions, src/db/sql-values.ts), then pg's own. */
+export type TypeParsers = Readonly<Record<number, (text: string) => unknown>>;
+
+/** The columns of a statement, as described once. */
+interface RowShape {
+  names: string[];
+  parsers: ((value: string) => unknown)[];
+}
+
+/** A connection as pg hands it to a Submittable: its socket and the protocol messages it sends. */
+interface Connection {
+  stream: { cork?: () => void; uncork?: () => void };
+  parse(query: { name: string; text: string; types: number[] }): void;
+  bind(config: { statement: string; values: readonly unknown[] }): void;
+  describe(message: { type: 'P'; name: string }): void;
+  execute(config: { portal: string }): void;
+  close(message: { type: 'S'; name: string }): void;
+  sync(): void;
+}
+
+/** What this module learned about one connection; it lives as long as the connection does. */
+interface ConnectionState {
+  /** Statements known to exist on the connection (a whole execution succeeded after their Parse). */
+  parsed: Set<string>;
+  shapes: Map<string, RowShape>;
+}
+
+const connections = new WeakMap<object, ConnectionState>();
+
+/**
+ * A parameter as PostgreSQL's text input reads it. Dates go as UTC ISO text (`driverValue`), arrays
+ * as array literals, other objects as JSON; `null` stays NULL.
+ */
+export function textParameter(raw: unknown): string | Buffer | null {
+  const value = driverValue(raw);
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (Buffer.isBuffer(value)) return value;
+  if (Array.isArray(value)) return arrayLiteral(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function arrayLiteral(values: readonly unknown[]): string {
+  const items = values.map(item => {
+    if (item === null || item === undefined) return 'NULL';
+    if (Array.isArray(item)) return arrayLiteral(item);
+    const text = textParameter(item);
+    return `"${String(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  });
+  return `{${items.join(',')}}`;
+}
+
+/** "UPDATE 3", "INSERT 0 1", "SELECT 2": the rows a statement wrote or returned. */
+function rowCountOf(tag: string | undefined): number {
+  const count = Number(tag?.slice(tag.lastIndexOf(' ') + 1));
+  return Number.isFinite(count) ? count : 0;
+}
+
+class PreparedStatement {
+  /** Set by pg's client (the pool's completion callback). */
+  callback?: (error: Error | null, result?: StatementResult) => void;
+  private readonly rows: Record<string, unknown>[] = [];
+  private count = 0;
+  private shape: RowShape | undefined;
+  /** The description this execution received, kept for the connection once the statement succeeds. */
+  private described: RowShape | undefined;
+  private state: ConnectionState | undefined;
+  private failed: Error | null = null;
+  private done = false;
+
+  constructor(
+    private readonly statement: string,
+    private readonly text: string,
+    private readonly values: readonly unknown[],
+    private readonly parsers: TypeParsers,
+  ) {}
+
+  submit(connection: Connection): void {
+    let state = connections.get(connection);
+    if (!state) connections.set(connection, (state = { parsed: new Set(), shapes: new Map() }));
+    // The unnamed statement ('') is parsed and described on every execution, and nothing is kept.
+    if (this.statement !== '') {
+      this.state = state;
+      this.shape = state.shapes.get(this.statement);
+    }
+    let params: (string | Buffer | null)[];
+    try {
+      params = this.values.map(textParameter);
+    } catch (error) {
+      // Nothing was sent: the answer is the error, and the connection is as it was.
+      connection.sync();
+      this.failed = error as Error;
+      return;
+    }
+    connection.stream.cork?.();
+    try {
+      if (this.statement === '') connection.parse({ name: '', text: this.text, types: [] });
+      else if (!state.parsed.has(this.statement)) {
+        // An earlier execution may have parsed it and failed later: closing a statement that does
+        // not exist is no error, so Close then Parse is right either way.
+        connection.close({ type: 'S', name: this.statement });
+        connection.parse({ name: this.statement, text: this.text, types: [] });
+      }
+      connection.bind({ statement: this.statement, values: params });
+      if (!this.shape) connection.describe({ type: 'P', name: '' });
+      connection.execute({ portal: '' });
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+  }
+
+  handleRowDescription(message: { fields: Field[] }): void {
+    this.shape = this.described = {
+      names: message.fields.map(field => field.name),
+      parsers: message.fields.map(
+        field => this.parsers[field.dataTypeID] ?? (pg.types.getTypeParser(field.dataTypeID, field.format || 'text') as (value: string) => unknown),
+      ),
+    };
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    const { shape } = this;
+    if (this.failed) return;
+    if (!shape) {
+      this.failed = new Error(`A row of statement ${this.statement} arrived before its description.`);
+      return;
+    }
+    const row: Record<string, unknown> = {};
+    const { fields } = message;
+    for (let i = 0; i < fields.length; i++) {
+      const value = fields[i];
+      row[shape.names[i]] = value === null ? null : shape.parsers[i](value);
+    }
+    this.rows.push(row);
+  }
+
+  handleCommandComplete(message: { text?: string }): void {
+    this.count = rowCountOf(message.text);
+  }
+
+  handleEmptyQuery(): void {}
+
+  handlePortalSuspended(): void {}
+
+  handleCopyInResponse(connection: { sendCopyFail(message: string): void }): void {
+    connection.sendCopyFail('No source stream defined');
+  }
+
+  handleCopyData(): void {}
+
+  handleReadyForQuery(): void {
+    if (this.failed) {
+      this.finish(this.failed);
+      return;
+    }
+    this.state?.parsed.add(this.statement);
+    if (this.described) this.state?.shapes.set(this.statement, this.described);
+    this.finish(null, { rows: this.rows, count: this.count });
+  }
+
+  handleError(error: Error): void {
+    // The server's error comes before its ReadyForQuery; answer once the connection is ready again.
+    this.failed ??= error;
+    this.finish(error);
+  }
+
+  private finish(error: Error | null, result?: StatementResult): void {
+    if (this.done) return;
+    this.done = true;
+    this.callback?.(error, result);
+  }
+}
+
+/**
+ * Runs one statement as a named prepared statement on a pool (a pooled connection for the one
+ * statement) or on a client already held (a transaction's). pg's client does the rest: the
+ * connection's queue, its errors, and (for a pool) acquire and release.
+ */
+export function runPrepared(
+  on: pg.Pool | pg.ClientBase,
+  statement: string,
+  text: string,
+  values: readonly unknown[],
+  parsers: TypeParsers,
+): Promise<StatementResult> {
+  // `query` takes a Submittable as a query config and calls back with what the Submittable answers.
+  const prepared = new PreparedStatement(statement, text, values, parsers) as unknown as pg.QueryConfig;
+  return new Promise((resolve, reject) => {
+    (on.query as (config: pg.QueryConfig, callback: (error: Error | null, result: StatementResult) => void) => void)(prepared, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}

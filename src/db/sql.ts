@@ -1,0 +1,144 @@
+/**
+ * The typed SQL layer: every hand-written statement is a Kysely query over the tables of
+ * prisma/schema.prisma (src/generated/kysely, made by `npm run generate`), run by one of three
+ * executors on the drivers the database already has:
+ *
+ * - `Database.sql`, outside transactions: the fast path. Named prepared statements, parsed and
+ *   described once per connection (src/db/pg-statements.ts, src/db/pglite-statements.ts).
+ * - `Database.sqlTransaction(fn)`: one transaction on a driver connection, with the database's
+ *   queueing, timeout and busy rules; `fn` gets a Kysely bound to that connection.
+ * - `sqlOf(tx)`: a Kysely over a Prisma interactive transaction (or client), for SQL that shares a
+ *   transaction with Prisma's model API.
+ *
+ * All three read values the same way (src/db/sql-values.ts): timestamps as Dates, int8 as bigint,
+ * as Prisma does.
+ */
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  Kysely,
+  type KyselyProps,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  SingleConnectionProvider,
+  Transaction,
+} from 'kysely';
+import type { DB } from '../generated/kysely/types.js';
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { StatementResult } from './sql-values.js';
+
+export type { DB };
+export type { Selectable, Insertable, Updateable } from 'kysely';
+export { sql } from 'kysely';
+
+/** The SQL layer: a Kysely over Gatehouse's tables. */
+export type Sql = Kysely<DB>;
+
+/** Runs one compiled statement (text with $n placeholders, and its parameters) on a driver. */
+export type Executor = (query: CompiledQuery) => Promise<StatementResult>;
+
+class ExecutorConnection implements DatabaseConnection {
+  constructor(private readonly run: Executor) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const { rows, count } = await this.run(query);
+    return { rows: rows as R[], numAffectedRows: BigInt(count) };
+  }
+
+  // biome-ignore lint/correctness/useYield: refuses before the first row
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('The SQL layer does not stream rows: page with LIMIT.');
+  }
+}
+
+const NO_KYSELY_TRANSACTIONS =
+  "Kysely's own transactions are not used: Database.sqlTransaction() keeps the store's queueing, timeout and busy rules.";
+
+/** The driver of an executor: one connection that is always there; transactions are refused (see NO_KYSELY_TRANSACTIONS). */
+class ExecutorDriver implements Driver {
+  constructor(private readonly connection: DatabaseConnection) {}
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.connection;
+  }
+  async beginTransaction(): Promise<void> {
+    throw new Error(NO_KYSELY_TRANSACTIONS);
+  }
+  async commitTransaction(): Promise<void> {
+    throw new Error(NO_KYSELY_TRANSACTIONS);
+  }
+  async rollbackTransaction(): Promise<void> {
+    throw new Error(NO_KYSELY_TRANSACTIONS);
+  }
+  async releaseConnection(): Promise<void> {}
+  async destroy(): Promise<void> {}
+}
+
+function executorDialect(run: Executor): Dialect {
+  return {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new ExecutorDriver(new ExecutorConnection(run)),
+    createIntrospector: db => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  };
+}
+
+/** A Kysely whose statements `run` executes: the database's fast path (`Database.sql`). */
+export function sqlOver(run: Executor): Sql {
+  return new Kysely<DB>({ dialect: executorDialect(run) });
+}
+
+/** What per-transaction instances are derived from: compiler, adapter and plugins, built once. */
+const template = (() => {
+  const dialect = executorDialect(() => Promise.reject(new Error('template only')));
+  const config = { dialect };
+  const base = new Kysely<DB>(config);
+  return { config, dialect, driver: dialect.createDriver(), executor: base.getExecutor() };
+})();
+
+/**
+ * A Kysely bound to one transaction's connection (`run` executes on it). A Kysely `Transaction`:
+ * nesting (`transaction()`) and `connection()` are refused.
+ */
+export function transactionSql(run: Executor): Sql {
+  const props: KyselyProps = {
+    config: template.config,
+    dialect: template.dialect,
+    driver: template.driver,
+    executor: template.executor.withConnectionProvider(new SingleConnectionProvider(new ExecutorConnection(run))),
+  };
+  return new Transaction<DB>(props);
+}
+
+type PrismaRaw = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'> | Prisma.TransactionClient;
+
+const overPrisma = new WeakMap<object, Sql>();
+
+/** Statements Prisma must run with `$executeRaw` to report the rows they wrote: writes without RETURNING. */
+function writesWithoutRows(query: CompiledQuery): boolean {
+  const node = query.query as { kind: string; returning?: unknown };
+  return (node.kind === 'InsertQueryNode' || node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode') && !node.returning;
+}
+
+/**
+ * The SQL layer inside a Prisma interactive transaction (`Database.transaction`), or on the
+ * client outside one: the statements run on Prisma's connection, in its transaction. A raw
+ * statement (`sql\`...\``) returns its rows; a builder's write its count.
+ */
+export function sqlOf(prisma: PrismaRaw): Sql {
+  let kysely = overPrisma.get(prisma);
+  if (!kysely) {
+    const run: Executor = async query => {
+      if (writesWithoutRows(query)) return { rows: [], count: await prisma.$executeRawUnsafe(query.sql, ...query.parameters) };
+      const rows = await prisma.$queryRawUnsafe<unknown[]>(query.sql, ...query.parameters);
+      return { rows, count: rows.length };
+    };
+    kysely = transactionSql(run);
+    overPrisma.set(prisma, kysely);
+  }
+  return kysely;
+}
