@@ -11,6 +11,7 @@ import type { EventOf, GrantRowEvent, MemberRowEvent, Topic } from '../bus/event
 import { memberRow } from '../bus/event-bus.js';
 import { type FeedChange, SnapshotFeed } from './snapshot-feed.service.js';
 import type { Config } from '../config.js';
+import { sql, sqlOf } from '../db/sql.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 
 /** A membership row as a delete carries it: its identity (docs/api.md §6). */
@@ -77,8 +78,8 @@ export async function readSnapshot<T>(deps: FollowDeps, read: (tx: Tx) => Promis
   return deps.snapshotTurn(() =>
     deps.transaction(
       async tx => {
-        const [{ snapshot }] = await tx.$queryRawUnsafe<{ snapshot: string }[]>(SNAPSHOT_SQL);
-        return { snapshot: CommitSnapshot.parse(snapshot), value: await read(tx) };
+        const { rows } = await sql.raw<{ snapshot: string }>(SNAPSHOT_SQL).execute(sqlOf(tx));
+        return { snapshot: CommitSnapshot.parse(rows[0].snapshot), value: await read(tx) };
       },
       { isolationLevel: 'RepeatableRead' },
     ),

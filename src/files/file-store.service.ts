@@ -6,7 +6,8 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import { etagOf } from './files.rules.js';
 import { isPublic } from '../membership/visibility.rules.js';
 import { visitorRole } from '../rows/rows.rules.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { File, PrismaClient } from '../generated/prisma/client.js';
+import { sql, sqlOf } from '../db/sql.js';
 import type { SchemaIR } from '../schema/index.js';
 import type { Tx } from '../core/deps.js';
 import type { AppService } from '../apps/apps.service.js';
@@ -35,20 +36,11 @@ export interface FileView {
   updatedAt: string;
 }
 
-export interface FileRow {
-  id: string;
-  bucket: string;
-  path: string;
-  size: bigint;
-  contentType: string;
-  sha256: string;
-  blobKey: string;
-  creatorId: string | null;
-  resourceId: string | null;
-  roomId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A file row as the file operations use it (Prisma's `tx.file` answers and the SQL below alike); its bucket is the request's. */
+export type FileRow = Pick<
+  File,
+  'id' | 'path' | 'size' | 'contentType' | 'sha256' | 'blobKey' | 'creatorId' | 'resourceId' | 'roomId' | 'createdAt' | 'updatedAt'
+>;
 
 /** A file as the caller reaches it: owned by the scope, or mounted into it at `path`. */
 export interface Reached extends ReachedFile {
@@ -75,29 +67,45 @@ export async function schemaOf(deps: { apps: Pick<AppService, 'deployment'> }, c
   return (await deps.apps.deployment(caller.deployment.id)).schema;
 }
 
+/** The columns of a file row, as FileRow names them. */
+const FILE_COLUMNS = [
+  'f.id',
+  'f.path',
+  'f.size',
+  'f.content_type as contentType',
+  'f.sha256',
+  'f.blob_key as blobKey',
+  'f.creator_id as creatorId',
+  'f.resource_id as resourceId',
+  'f.room_id as roomId',
+  'f.updated_at as updatedAt',
+] as const;
+
 /** The file at `path` in the scope's bucket, owned or mounted; null when there is none. `lock`: FOR UPDATE. */
 export async function findAt(db: Db, caller: PrincipalCaller, scope: FileScope, path: string, lock = false): Promise<Reached | null> {
-  const forUpdate = lock ? 'FOR UPDATE' : '';
+  const sql = sqlOf(db);
   const scopeKey = scope.kind === 'user' ? `u:${caller.principal.id}` : `r:${scope.resourceId}`;
-  const [owned] = await db.$queryRawUnsafe<FileRow[]>(
-    `SELECT id, bucket, path, size, content_type AS "contentType", sha256, blob_key AS "blobKey", creator_id AS "creatorId",
-            resource_id AS "resourceId", room_id AS "roomId", created_at AS "createdAt", updated_at AS "updatedAt"
-     FROM files WHERE deployment_id = $1 AND bucket = $2 AND scope = $3 AND path = $4 ${forUpdate}`,
-    caller.deployment.id,
-    scope.bucket,
-    scopeKey,
-    path,
-  );
+  const owned: FileRow | undefined = await sql
+    .selectFrom('files as f')
+    .select([...FILE_COLUMNS, 'f.created_at as createdAt'])
+    .where('f.deployment_id', '=', caller.deployment.id)
+    .where('f.bucket', '=', scope.bucket)
+    .where('f.scope', '=', scopeKey)
+    .where('f.path', '=', path)
+    .$if(lock, qb => qb.forUpdate())
+    .executeTakeFirst();
   if (owned) return { file: owned, path, mount: false };
   if (scope.kind === 'user') return null;
-  const [mounted] = await db.$queryRawUnsafe<FileRow[]>(
-    `SELECT f.id, l.bucket, f.path, f.size, f.content_type AS "contentType", f.sha256, f.blob_key AS "blobKey", f.creator_id AS "creatorId",
-            f.resource_id AS "resourceId", f.room_id AS "roomId", l.created_at AS "createdAt", f.updated_at AS "updatedAt"
-     FROM file_links l JOIN files f ON f.id = l.file_id WHERE l.resource_id = $1 AND l.bucket = $2 AND l.path = $3 ${lock ? 'FOR UPDATE OF l' : ''}`,
-    scope.resourceId,
-    scope.bucket,
-    path,
-  );
+  // A mount: the file as its link places it (linked when the link was made).
+  const mounted: FileRow | undefined = await sql
+    .selectFrom('file_links as l')
+    .innerJoin('files as f', 'f.id', 'l.file_id')
+    .select([...FILE_COLUMNS, 'l.created_at as createdAt'])
+    .where('l.resource_id', '=', scope.resourceId)
+    .where('l.bucket', '=', scope.bucket)
+    .where('l.path', '=', path)
+    .$if(lock, qb => qb.forUpdate('l'))
+    .executeTakeFirst();
   return mounted ? { file: mounted, path, mount: true } : null;
 }
 
@@ -126,42 +134,50 @@ interface PageQuery {
   take: number;
 }
 
-const LIST_COLUMNS = `f.id, f.path, f.size, f.content_type AS "contentType", f.sha256, f.blob_key AS "blobKey", f.creator_id AS "creatorId",
-        f.resource_id AS "resourceId", f.room_id AS "roomId", f.created_at AS "createdAt", f.updated_at AS "updatedAt"`;
-
 /** A page of a user's own bucket. */
 export function userFilesPage(db: Db, deploymentId: string, principalId: string, page: PageQuery): Promise<ListedFile[]> {
-  return db.$queryRawUnsafe(
-    `SELECT ${LIST_COLUMNS}, false AS mount, f.path AS at FROM files f
-     WHERE f.deployment_id = $1 AND f.bucket = $2 AND f.scope = $3 AND f.path LIKE $4 AND f.path > $5 ORDER BY f.path LIMIT $6`,
-    deploymentId,
-    page.bucket,
-    `u:${principalId}`,
-    page.like,
-    page.after,
-    page.take,
-  );
+  return sqlOf(db)
+    .selectFrom('files as f')
+    .select([...FILE_COLUMNS, 'f.created_at as createdAt', sql<boolean>`false`.as('mount'), 'f.path as at'])
+    .where('f.deployment_id', '=', deploymentId)
+    .where('f.bucket', '=', page.bucket)
+    .where('f.scope', '=', `u:${principalId}`)
+    .where('f.path', 'like', page.like)
+    .where('f.path', '>', page.after)
+    .orderBy('f.path')
+    .limit(page.take)
+    .execute();
 }
 
 /** A page of a resource bucket: its files in the rooms `reach` names, and its mounts (default-room content). */
 export function resourceFilesPage(db: Db, resourceId: string, me: string, reach: ListReach, page: PageQuery): Promise<ListedFile[]> {
-  const defaultRoom = reach.default === 'all' ? 'true' : reach.default === 'own' ? 'f.creator_id = $8' : 'false';
-  return db.$queryRawUnsafe(
-    `SELECT * FROM (
-       SELECT ${LIST_COLUMNS}, false AS mount, f.path AS at FROM files f
-       WHERE f.resource_id = $1 AND f.bucket = $2 AND f.path LIKE $3 AND f.path > $4
-         AND ((f.room_id IS NULL AND ${defaultRoom}) OR f.room_id = ANY($6::text[]) OR (f.room_id = ANY($7::text[]) AND f.creator_id = $8))
-       UNION ALL
-       SELECT ${LIST_COLUMNS}, true AS mount, l.path AS at FROM file_links l JOIN files f ON f.id = l.file_id
-       WHERE l.resource_id = $1 AND l.bucket = $2 AND l.path LIKE $3 AND l.path > $4 AND ${defaultRoom}
-     ) page ORDER BY at LIMIT $5`,
-    resourceId,
-    page.bucket,
-    page.like,
-    page.after,
-    page.take,
-    reach.all,
-    reach.own,
-    me,
-  );
+  const query = sqlOf(db);
+  const roomList = (ids: string[]) => sql<string[]>`${ids}::text[]`;
+  // What the default room's rule lets the caller list there: every file, their own, or none.
+  const inDefaultRoom = reach.default === 'own' ? sql<boolean>`${sql.ref('f.creator_id')} = ${me}` : sql.lit(reach.default === 'all');
+  const owned = query
+    .selectFrom('files as f')
+    .select([...FILE_COLUMNS, 'f.created_at as createdAt', sql<boolean>`false`.as('mount'), 'f.path as at'])
+    .where('f.resource_id', '=', resourceId)
+    .where('f.bucket', '=', page.bucket)
+    .where('f.path', 'like', page.like)
+    .where('f.path', '>', page.after)
+    .where(eb =>
+      eb.or([
+        eb.and([eb('f.room_id', 'is', null), inDefaultRoom]),
+        eb('f.room_id', '=', eb.fn.any(roomList(reach.all))),
+        eb.and([eb('f.room_id', '=', eb.fn.any(roomList(reach.own))), eb('f.creator_id', '=', me)]),
+      ]),
+    );
+  // Mounts are default-room content: listed as the default room is.
+  const mounts = query
+    .selectFrom('file_links as l')
+    .innerJoin('files as f', 'f.id', 'l.file_id')
+    .select([...FILE_COLUMNS, 'f.created_at as createdAt', sql<boolean>`true`.as('mount'), 'l.path as at'])
+    .where('l.resource_id', '=', resourceId)
+    .where('l.bucket', '=', page.bucket)
+    .where('l.path', 'like', page.like)
+    .where('l.path', '>', page.after)
+    .where(inDefaultRoom);
+  return query.selectFrom(owned.unionAll(mounts).as('page')).selectAll().orderBy('at').limit(page.take).execute();
 }

@@ -61,7 +61,7 @@ export async function joinAppResource(deps: AuthDeps, subject: string, clientId:
 
 /** Consent rules 1, 3–6 (docs/api.md §4.7): profile, handle and welcome credit for the verified subject. */
 export async function onboard(
-  deps: Pick<AuthDeps, 'prisma' | 'query' | 'lookups' | 'wallet' | 'now'>,
+  deps: Pick<AuthDeps, 'prisma' | 'sql' | 'lookups' | 'wallet' | 'now'>,
   subject: string,
   profile: z.infer<typeof acceptInput>['profile'],
 ): Promise<boolean> {

@@ -10,8 +10,6 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { TokenInfo, TokenValidator } from './token-validator.service.js';
 
 const LOOKUP_CACHE_MS = 60_000;
-/** The caller's principal after a token check (a cache miss of the people cache): the one row, enum as text. */
-const PRINCIPAL_SQL = 'SELECT id, kind::text AS kind, owner_id AS "ownerId" FROM principals WHERE id = $1';
 
 type Person = PrincipalCaller['principal'];
 
@@ -29,7 +27,7 @@ export const authLookups = (): AuthLookups => ({
 });
 
 /** What the lookups use: the database, the gateway's environment, the cached lookups, and the validator. */
-export type CallerLookupDeps = Pick<ServiceDeps, 'prisma' | 'query' | 'config'> & { validator: TokenValidator; lookups: AuthLookups };
+export type CallerLookupDeps = Pick<ServiceDeps, 'prisma' | 'sql' | 'config'> & { validator: TokenValidator; lookups: AuthLookups };
 
 /** The app an OAuth client belongs to, or null. */
 export function appOfClient(deps: Pick<CallerLookupDeps, 'prisma' | 'lookups'>, clientId: string): Promise<string | null> {
@@ -60,14 +58,15 @@ export function assertPersonSubject(sub: string): void {
  * account (deleted within the token's lifetime): its subject must already exist, else null.
  */
 export function personFor(
-  deps: Pick<CallerLookupDeps, 'prisma' | 'query' | 'lookups'>,
+  deps: Pick<CallerLookupDeps, 'prisma' | 'sql' | 'lookups'>,
   sub: string,
   options: { create: boolean } = { create: true },
 ): Promise<Person | null> {
   return deps.lookups.people
     .getOrLoad(sub, async () => {
       assertPersonSubject(sub);
-      const [found] = await deps.query<{ id: string; kind: string; ownerId: string | null }>(PRINCIPAL_SQL, [sub]);
+      // The one row, on the fast path: a cache miss after every token check of a new person.
+      const found = await deps.sql.selectFrom('principals').select(['id', 'kind', 'owner_id as ownerId']).where('id', '=', sub).executeTakeFirst();
       // Not cached when missing and not created: a sign-up may create it next.
       if (!found && !options.create) return undefined;
       const row =
@@ -89,7 +88,7 @@ export function personFor(
  * hosted origin (the audience must match); `clientIdHint` names the app in userinfo mode.
  */
 export async function callerForToken(
-  deps: Pick<CallerLookupDeps, 'prisma' | 'query' | 'config' | 'validator' | 'lookups'>,
+  deps: Pick<CallerLookupDeps, 'prisma' | 'sql' | 'config' | 'validator' | 'lookups'>,
   token: string,
   options: { credential: 'session' | 'provider'; hostAppId?: string | null; clientIdHint?: string | null },
 ): Promise<{ caller: PrincipalCaller; info: TokenInfo } | null> {

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { newId } from '../lib/secrets.js';
 import { bindDeps } from '../core/bind-deps.js';
+import { sql, sqlOf } from '../db/sql.js';
 import { DUMMY_HASH, PASSWORD_MAX, PASSWORD_MIN, hashPassword, verifyPassword } from './passwords.js';
 
 const email = z.string().trim().toLowerCase().email('Enter a valid email address.').max(254);
@@ -61,15 +62,20 @@ export async function countAttempt(
 ): Promise<{ count: number; until: Date }> {
   const now = new Date();
   const closes = new Date(now.getTime() + windowMs);
-  const [row] = await deps.prisma.$queryRaw<{ count: number; until: Date }[]>`
-    INSERT INTO oidc_payloads (model, id, payload, expires_at)
-    VALUES (${model}, ${key}, '{"n":1}'::jsonb, ${closes})
-    ON CONFLICT (model, id) DO UPDATE SET
-      payload = CASE WHEN oidc_payloads.expires_at <= ${now} THEN '{"n":1}'::jsonb
-                     ELSE jsonb_build_object('n', (oidc_payloads.payload->>'n')::int + 1) END,
-      expires_at = CASE WHEN oidc_payloads.expires_at <= ${now} THEN EXCLUDED.expires_at ELSE oidc_payloads.expires_at END
-    RETURNING (payload->>'n')::int AS count, expires_at AS until`;
-  return row;
+  const row = await sqlOf(deps.prisma)
+    .insertInto('oidc_payloads')
+    .values({ model, id: key, payload: sql`'{"n":1}'::jsonb`, expires_at: closes })
+    .onConflict(conflict =>
+      conflict.columns(['model', 'id']).doUpdateSet({
+        payload: sql`CASE WHEN oidc_payloads.expires_at <= ${now} THEN '{"n":1}'::jsonb
+                          ELSE jsonb_build_object('n', (oidc_payloads.payload->>'n')::int + 1) END`,
+        expires_at: sql`CASE WHEN oidc_payloads.expires_at <= ${now} THEN EXCLUDED.expires_at ELSE oidc_payloads.expires_at END`,
+      }),
+    )
+    .returning([sql<number>`(payload->>'n')::int`.as('count'), 'expires_at as until'])
+    .executeTakeFirstOrThrow();
+  // The insert sets expires_at and the update keeps or resets it: never null here.
+  return { count: row.count, until: row.until! };
 }
 
 /**

@@ -12,6 +12,7 @@ import { listsEveryRoom, requireRoomAdmin, roomNotFound, seesRoom } from './room
 import { type RoomEntry, defaultRoomEntry, defaultRoomImmutable, parseRoomName, roomEntry, roomRef } from './rooms.rules.js';
 import { AppError, conflict } from '../errors.js';
 import { newId } from '../lib/secrets.js';
+import { sqlOf } from '../db/sql.js';
 import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import { grantDeletes } from './room-events.service.js';
@@ -100,7 +101,7 @@ export async function remove(deps: RoomDeps, caller: PrincipalCaller, resourceId
       if (ref === null) throw defaultRoomImmutable('deleted');
       requireRoomAdmin(role);
       await findRoom(tx, resource.id, ref);
-      await tx.$queryRaw`SELECT id FROM rooms WHERE id = ${ref} FOR UPDATE`;
+      await sqlOf(tx).selectFrom('rooms').select('id').where('id', '=', ref).forUpdate().execute();
       const row = await tx.row.findFirst({ where: { roomId: ref }, select: { id: true } });
       const link = row ? null : await tx.rowLink.findFirst({ where: { roomId: ref }, select: { rowId: true } });
       const file = row || link ? null : await tx.file.findFirst({ where: { roomId: ref }, select: { id: true } });
