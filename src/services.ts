@@ -1,12 +1,15 @@
 /** Wires the service modules together; one instance per server. */
-import { createAuthService } from './gateway-auth/gateway-auth.service.js';
+import { authLookups, authService } from './gateway-auth/gateway-auth.service.js';
+import { createTokenValidator } from './gateway-auth/token-validator.service.js';
 import { providerSetup } from './gateway-auth/provider-setup.service.js';
 import { createAccountDeletionService } from './principals/account-deletion.service.js';
 import { createAppService } from './apps/apps.service.js';
 import { type BlobStore, lazyBlobStore } from './storage/index.js';
 import type { ServiceDeps } from './core/deps.js';
-import { createFeedService } from './feeds/feeds.service.js';
-import { createFileService } from './files/files.service.js';
+import { bindDeps, extendDeps } from './core/bind-deps.js';
+import { feedOperations } from './feeds/feeds.service.js';
+import { snapshotTurns } from './feeds/feed-follow.service.js';
+import { fileOperations } from './files/files.service.js';
 import { createGatewayHosts } from './gateway-auth/gateway-hosts.service.js';
 import { createInviteLinkService } from './membership/invite-links.service.js';
 import { createMembershipService } from './membership/membership.service.js';
@@ -15,14 +18,14 @@ import { createPrincipalService } from './principals/principals.service.js';
 import { createProfileService } from './principals/profiles.service.js';
 import { createResourceDeletionService } from './membership/resource-deletion.service.js';
 import { createResourceService } from './membership/resources.service.js';
-import { createRoomService } from './rooms/rooms.service.js';
+import { roomOperations } from './rooms/rooms.service.js';
 import { createRowService } from './rows/rows.service.js';
 import { createLiveRows } from './rows/rows-live.service.js';
-import { createTokenService } from './gateway-auth/tokens.service.js';
+import { tokenCache, tokenOperations } from './gateway-auth/tokens.service.js';
 import { createWalletService } from './billing/wallet.service.js';
 
 export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch; blobs?: BlobStore } = {}) {
-  const tokens = createTokenService(deps);
+  const tokens = bindDeps(extendDeps(deps, { tokenCache: tokenCache() }), tokenOperations);
   const gatewayHosts = createGatewayHosts(deps.config);
   const apps = createAppService(deps, tokens, gatewayHosts);
   const wallet = createWalletService(deps);
@@ -34,7 +37,14 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
   const liveRows = createLiveRows(deps, rows, apps);
   const blobsOrphaned = (keys: string[]) => void blobs.delete(keys).catch(() => {});
   const providers = providerSetup(deps.config, options.fetch);
-  const auth = createAuthService(deps, providers.client, wallet, { jwt: providers.jwt, tokenShape: providers.tokenShape });
+  const auth = authService(
+    extendDeps(deps, {
+      provider: providers.client,
+      validator: createTokenValidator(providers.client, deps.now, { jwt: providers.jwt, tokenShape: providers.tokenShape }),
+      wallet,
+      lookups: authLookups(),
+    }),
+  );
   return {
     deps,
     tokens,
@@ -58,12 +68,12 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     resourceDeletion: createResourceDeletionService(deps, { blobsOrphaned }),
     membership: createMembershipService(deps, apps),
     inviteLinks: createInviteLinkService(deps, apps),
-    rooms: createRoomService(deps, apps),
+    rooms: bindDeps(extendDeps(deps, { apps }), roomOperations),
     rows,
-    files: createFileService(deps, apps, metering, blobs),
+    files: { blobs, ...bindDeps(extendDeps(deps, { apps, metering, blobs }), fileOperations) },
     /** The live row feed's fan-out (its stats: tests and diagnostics). */
     liveRows,
-    feeds: createFeedService(deps, liveRows),
+    feeds: bindDeps(extendDeps(deps, { liveRows, snapshotTurn: snapshotTurns(deps.config) }), feedOperations),
   };
 }
 

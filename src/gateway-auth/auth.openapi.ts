@@ -8,7 +8,7 @@
  * listed and every code has its docs/api.md §8.2 status.
  */
 import type { z } from 'zod';
-import { acceptInput } from './gateway-auth.service.js';
+import { acceptInput } from './consent.service.js';
 import { clientBody, tokenBody } from './auth.routes.js';
 import { CSRF_HEADER } from '../http/csrf.js';
 import { CLIENT_COOKIE, HOSTED_PREFIX, REFRESH_COOKIE, SESSION_COOKIE } from '../http/request-context.js';
@@ -305,7 +305,7 @@ export const gatewayRouteDocs: readonly GatewayRouteDoc[] = [
     tag: 'auth',
     hosted: 'prefixed',
     security: [{ csrfHeader: [] }],
-    // The service parses this inline (gateway-auth/gateway-auth.service.ts rejectConsent).
+    // The service parses this inline (gateway-auth/consent.service.ts rejectConsent).
     body: {
       mediaType: 'application/json',
       schema: {

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { newId } from '../lib/secrets.js';
+import { bindDeps } from '../core/bind-deps.js';
+import { sql, sqlOf } from '../db/sql.js';
 import { DUMMY_HASH, PASSWORD_MAX, PASSWORD_MIN, hashPassword, verifyPassword } from './passwords.js';
 
 const email = z.string().trim().toLowerCase().email('Enter a valid email address.').max(254);
@@ -45,95 +47,120 @@ function tooMany(until: Date, what: string): AppError {
   return new AppError('too_many_attempts', 429, `Too many sign-in attempts ${what}. Try again in ${wait}.`, { retryAfterSeconds: seconds });
 }
 
-export function createAccountStore(prisma: PrismaClient, throttle: SignInThrottle = DEFAULT_SIGN_IN_THROTTLE) {
-  /** One atomic statement: a window opens at the first attempt and counts until it closes (shared by every instance). */
-  async function countAttempt(model: string, key: string, windowMs: number): Promise<{ count: number; until: Date }> {
-    const now = new Date();
-    const closes = new Date(now.getTime() + windowMs);
-    const [row] = await prisma.$queryRaw<{ count: number; until: Date }[]>`
-      INSERT INTO oidc_payloads (model, id, payload, expires_at)
-      VALUES (${model}, ${key}, '{"n":1}'::jsonb, ${closes})
-      ON CONFLICT (model, id) DO UPDATE SET
-        payload = CASE WHEN oidc_payloads.expires_at <= ${now} THEN '{"n":1}'::jsonb
-                       ELSE jsonb_build_object('n', (oidc_payloads.payload->>'n')::int + 1) END,
-        expires_at = CASE WHEN oidc_payloads.expires_at <= ${now} THEN EXCLUDED.expires_at ELSE oidc_payloads.expires_at END
-      RETURNING (payload->>'n')::int AS count, expires_at AS until`;
-    return row;
-  }
+/** What the account functions use: the database and the sign-in throttle. */
+export interface AccountDeps {
+  prisma: PrismaClient;
+  throttle: SignInThrottle;
+}
 
-  /**
-   * Before any password is hashed: the client address first (one address cannot use up the
-   * global budget once it is over its own), then the global bucket. Sign-ups count too.
-   */
-  async function admit(ip: string | undefined) {
-    if (ip) {
-      const byIp = await countAttempt(SIGN_IN_IP_MODEL, ip, SIGN_IN_IP_WINDOW_MS);
-      if (byIp.count > throttle.perIp) throw tooMany(byIp.until, 'from this network');
-    }
-    const all = await countAttempt(SIGN_IN_GLOBAL_MODEL, 'all', SIGN_IN_GLOBAL_WINDOW_MS);
-    if (all.count > throttle.global) throw tooMany(all.until, 'right now');
-  }
+/** One atomic statement: a window opens at the first attempt and counts until it closes (shared by every instance). */
+export async function countAttempt(
+  deps: Pick<AccountDeps, 'prisma'>,
+  model: string,
+  key: string,
+  windowMs: number,
+): Promise<{ count: number; until: Date }> {
+  const now = new Date();
+  const closes = new Date(now.getTime() + windowMs);
+  const row = await sqlOf(deps.prisma)
+    .insertInto('oidc_payloads')
+    .values({ model, id: key, payload: sql`'{"n":1}'::jsonb`, expires_at: closes })
+    .onConflict(conflict =>
+      conflict.columns(['model', 'id']).doUpdateSet({
+        payload: sql`CASE WHEN oidc_payloads.expires_at <= ${now} THEN '{"n":1}'::jsonb
+                          ELSE jsonb_build_object('n', (oidc_payloads.payload->>'n')::int + 1) END`,
+        expires_at: sql`CASE WHEN oidc_payloads.expires_at <= ${now} THEN EXCLUDED.expires_at ELSE oidc_payloads.expires_at END`,
+      }),
+    )
+    .returning([sql<number>`(payload->>'n')::int`.as('count'), 'expires_at as until'])
+    .executeTakeFirstOrThrow();
+  // The insert sets expires_at and the update keeps or resets it: never null here.
+  return { count: row.count, until: row.until! };
+}
 
-  /** The per-email count, then one scrypt whether or not the account exists (timing tells nothing). */
-  async function checkPassword(address: string, secret: string): Promise<{ principalId: string }> {
-    const attempt = await countAttempt(SIGN_IN_ATTEMPTS_MODEL, address, SIGN_IN_ATTEMPTS.windowMs);
-    if (attempt.count > SIGN_IN_ATTEMPTS.limit) throw tooMany(attempt.until, 'for this email');
-    const account = await prisma.account.findUnique({ where: { email: address } });
-    const ok = await verifyPassword(secret, account?.passwordHash ?? DUMMY_HASH);
-    if (!account || !ok) throw invalidCredentials();
-    await prisma.oidcPayload.deleteMany({ where: { model: SIGN_IN_ATTEMPTS_MODEL, id: address } });
-    return { principalId: account.principalId };
+/**
+ * Before any password is hashed: the client address first (one address cannot use up the
+ * global budget once it is over its own), then the global bucket. Sign-ups count too.
+ */
+export async function admit(deps: AccountDeps, ip: string | undefined): Promise<void> {
+  if (ip) {
+    const byIp = await countAttempt(deps, SIGN_IN_IP_MODEL, ip, SIGN_IN_IP_WINDOW_MS);
+    if (byIp.count > deps.throttle.perIp) throw tooMany(byIp.until, 'from this network');
   }
+  const all = await countAttempt(deps, SIGN_IN_GLOBAL_MODEL, 'all', SIGN_IN_GLOBAL_WINDOW_MS);
+  if (all.count > deps.throttle.global) throw tooMany(all.until, 'right now');
+}
 
+/** The per-email count, then one scrypt whether or not the account exists (timing tells nothing). */
+export async function checkPassword(deps: Pick<AccountDeps, 'prisma'>, address: string, secret: string): Promise<{ principalId: string }> {
+  const attempt = await countAttempt(deps, SIGN_IN_ATTEMPTS_MODEL, address, SIGN_IN_ATTEMPTS.windowMs);
+  if (attempt.count > SIGN_IN_ATTEMPTS.limit) throw tooMany(attempt.until, 'for this email');
+  const account = await deps.prisma.account.findUnique({ where: { email: address } });
+  const ok = await verifyPassword(secret, account?.passwordHash ?? DUMMY_HASH);
+  if (!account || !ok) throw invalidCredentials();
+  await deps.prisma.oidcPayload.deleteMany({ where: { model: SIGN_IN_ATTEMPTS_MODEL, id: address } });
+  return { principalId: account.principalId };
+}
+
+/**
+ * Creates the person (a user principal) and their account in one transaction. On a taken
+ * email it never says so: it is a sign-in with the given password (the account's owner goes
+ * on exactly as after a fresh sign-up; anyone else gets the one "Wrong email or password"),
+ * counted against that email's sign-in limit.
+ */
+export async function signUp(
+  deps: AccountDeps,
+  input: { email: unknown; password: unknown; displayName?: unknown; ip?: string },
+): Promise<{ principalId: string }> {
+  const { prisma } = deps;
+  const parsed = z.object({ email, password, displayName: displayName.optional() }).safeParse(input);
+  if (!parsed.success) throw firstIssue(parsed.error);
+  await admit(deps, input.ip);
+  const { email: address, password: secret, displayName: name } = parsed.data;
+  if (await prisma.account.findUnique({ where: { email: address }, select: { id: true } })) return checkPassword(deps, address, secret);
+  const passwordHash = await hashPassword(secret);
+  const principalId = newId('usr');
+  try {
+    await prisma.$transaction([
+      prisma.principal.create({ data: { id: principalId, kind: 'user', displayName: name || null } }),
+      prisma.account.create({ data: { id: newId('acc'), email: address, passwordHash, principalId } }),
+    ]);
+  } catch (error) {
+    // Taken between the look-up and the insert: the same answer as above.
+    if ((error as { code?: string }).code === 'P2002') return checkPassword(deps, address, secret);
+    throw error;
+  }
+  return { principalId };
+}
+
+export async function signIn(deps: AccountDeps, input: { email: unknown; password: unknown; ip?: string }): Promise<{ principalId: string }> {
+  const parsed = z.object({ email, password: z.string().max(PASSWORD_MAX) }).safeParse(input);
+  if (!parsed.success) throw invalidCredentials();
+  await admit(deps, input.ip);
+  return checkPassword(deps, parsed.data.email, parsed.data.password);
+}
+
+/** The ID token and userinfo claims of a person with an account; null for anyone else. */
+export async function claims(deps: Pick<AccountDeps, 'prisma'>, sub: string) {
+  const principal = await deps.prisma.principal.findUnique({
+    where: { id: sub },
+    select: { id: true, kind: true, displayName: true, handle: true, account: { select: { email: true } } },
+  });
+  if (principal?.kind !== 'user' || !principal.account) return null;
   return {
-    /**
-     * Creates the person (a user principal) and their account in one transaction. On a taken
-     * email it never says so: it is a sign-in with the given password (the account's owner goes
-     * on exactly as after a fresh sign-up; anyone else gets the one "Wrong email or password"),
-     * counted against that email's sign-in limit.
-     */
-    async signUp(input: { email: unknown; password: unknown; displayName?: unknown; ip?: string }): Promise<{ principalId: string }> {
-      const parsed = z.object({ email, password, displayName: displayName.optional() }).safeParse(input);
-      if (!parsed.success) throw firstIssue(parsed.error);
-      await admit(input.ip);
-      const { email: address, password: secret, displayName: name } = parsed.data;
-      if (await prisma.account.findUnique({ where: { email: address }, select: { id: true } })) return checkPassword(address, secret);
-      const passwordHash = await hashPassword(secret);
-      const principalId = newId('usr');
-      try {
-        await prisma.$transaction([
-          prisma.principal.create({ data: { id: principalId, kind: 'user', displayName: name || null } }),
-          prisma.account.create({ data: { id: newId('acc'), email: address, passwordHash, principalId } }),
-        ]);
-      } catch (error) {
-        // Taken between the look-up and the insert: the same answer as above.
-        if ((error as { code?: string }).code === 'P2002') return checkPassword(address, secret);
-        throw error;
-      }
-      return { principalId };
-    },
-
-    async signIn(input: { email: unknown; password: unknown; ip?: string }): Promise<{ principalId: string }> {
-      const parsed = z.object({ email, password: z.string().max(PASSWORD_MAX) }).safeParse(input);
-      if (!parsed.success) throw invalidCredentials();
-      await admit(input.ip);
-      return checkPassword(parsed.data.email, parsed.data.password);
-    },
-
-    async claims(sub: string) {
-      const principal = await prisma.principal.findUnique({
-        where: { id: sub },
-        select: { id: true, kind: true, displayName: true, handle: true, account: { select: { email: true } } },
-      });
-      if (principal?.kind !== 'user' || !principal.account) return null;
-      return {
-        sub: principal.id,
-        name: principal.displayName ?? undefined,
-        preferred_username: principal.handle ?? undefined,
-        email: principal.account.email,
-      };
-    },
+    sub: principal.id,
+    name: principal.displayName ?? undefined,
+    preferred_username: principal.handle ?? undefined,
+    email: principal.account.email,
   };
+}
+
+/** The account functions bound to one database and throttle (the provider's, or a test's). */
+export function createAccountStore(prisma: PrismaClient, throttle: SignInThrottle = DEFAULT_SIGN_IN_THROTTLE) {
+  return bindDeps<AccountDeps, { signUp: typeof signUp; signIn: typeof signIn; claims: typeof claims }>(
+    { prisma, throttle },
+    { signUp, signIn, claims },
+  );
 }
 
 export type AccountStore = ReturnType<typeof createAccountStore>;

@@ -8,6 +8,7 @@ import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { AppError, parseInput } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { bindDeps } from '../core/bind-deps.js';
 
 const REMEMBERED = 'RememberedConsent';
 const epochNow = () => Math.floor(Date.now() / 1000);
@@ -36,82 +37,98 @@ export interface ConsentRequest {
   context: Record<string, unknown>;
 }
 
-export function createConsentAdmin(provider: Provider, prisma: PrismaClient) {
-  async function pending(challenge: string) {
-    const interaction = await provider.Interaction.find(challenge);
-    if (interaction?.prompt.name !== 'consent' || !interaction.session?.accountId) {
-      throw new AppError('not_found', 404, 'No consent request with this challenge (unknown, expired or not a consent step).');
-    }
-    if (interaction.result?.consent || interaction.result?.error) {
-      throw new AppError('request_handled', 410, 'This consent request was already handled.', { redirect_to: interaction.returnTo });
-    }
-    return interaction;
+/** What the consent admin uses: the provider's interactions, clients and grants, and the database (remembered consents). */
+export interface ConsentAdminDeps {
+  provider: Provider;
+  prisma: PrismaClient;
+}
+
+/** The interaction of `challenge` while it waits for a consent decision. */
+async function pending(deps: Pick<ConsentAdminDeps, 'provider'>, challenge: string) {
+  const interaction = await deps.provider.Interaction.find(challenge);
+  if (interaction?.prompt.name !== 'consent' || !interaction.session?.accountId) {
+    throw new AppError('not_found', 404, 'No consent request with this challenge (unknown, expired or not a consent step).');
   }
+  if (interaction.result?.consent || interaction.result?.error) {
+    throw new AppError('request_handled', 410, 'This consent request was already handled.', { redirect_to: interaction.returnTo });
+  }
+  return interaction;
+}
 
-  const rememberKey = (subject: string, clientId: string) => `${subject} ${clientId}`;
-  const requestedScope = (scope: unknown) =>
-    String(scope ?? '')
-      .split(' ')
-      .filter(Boolean);
+const rememberKey = (subject: string, clientId: string) => `${subject} ${clientId}`;
+const requestedScope = (scope: unknown) =>
+  String(scope ?? '')
+    .split(' ')
+    .filter(Boolean);
 
+/** The consent request of `challenge`, with `skip` when the subject remembered a consent covering its scopes. */
+export async function getConsent(deps: ConsentAdminDeps, challenge: string): Promise<ConsentRequest> {
+  const { provider, prisma } = deps;
+  const interaction = await pending(deps, challenge);
+  const subject = interaction.session!.accountId;
+  const clientId = String(interaction.params.client_id);
+  const requested = requestedScope(interaction.params.scope);
+  const remembered = await prisma.oidcPayload.findUnique({ where: { model_id: { model: REMEMBERED, id: rememberKey(subject, clientId) } } });
+  const live = remembered && (!remembered.expiresAt || remembered.expiresAt.getTime() > Date.now());
+  const rememberedScope = live ? ((remembered.payload as { grant_scope?: string[] }).grant_scope ?? []) : null;
+  const client = await provider.Client.find(clientId);
   return {
-    async get(challenge: string): Promise<ConsentRequest> {
-      const interaction = await pending(challenge);
-      const subject = interaction.session!.accountId;
-      const clientId = String(interaction.params.client_id);
-      const requested = requestedScope(interaction.params.scope);
-      const remembered = await prisma.oidcPayload.findUnique({ where: { model_id: { model: REMEMBERED, id: rememberKey(subject, clientId) } } });
-      const live = remembered && (!remembered.expiresAt || remembered.expiresAt.getTime() > Date.now());
-      const rememberedScope = live ? ((remembered.payload as { grant_scope?: string[] }).grant_scope ?? []) : null;
-      const client = await provider.Client.find(clientId);
-      return {
-        challenge,
-        skip: rememberedScope !== null && requested.every(s => rememberedScope.includes(s)),
-        subject,
-        client: { client_id: clientId, ...(client?.clientName ? { client_name: client.clientName } : {}) },
-        requested_scope: requested,
-        requested_access_token_audience: [],
-        login_session_id: interaction.session?.uid ?? null,
-        context: {},
-      };
-    },
-
-    async accept(challenge: string, raw: unknown): Promise<{ redirect_to: string }> {
-      const body = parseInput(acceptBody, raw, 'body');
-      const interaction = await pending(challenge);
-      const accountId = interaction.session!.accountId;
-      const clientId = String(interaction.params.client_id);
-      const requested = requestedScope(interaction.params.scope);
-      const granted = requested.filter(s => body.grant_scope.includes(s));
-      const refused = requested.filter(s => !granted.includes(s));
-
-      const grant = (interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
-      if (granted.length) grant.addOIDCScope(granted.join(' '));
-      // Refused scopes are recorded as rejected so the consent prompt does not ask again.
-      if (refused.length) grant.rejectOIDCScope(refused.join(' '));
-      const details = interaction.prompt.details as { missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
-      if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
-      for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
-      const grantId = await grant.save();
-
-      interaction.result = { ...interaction.lastSubmission, consent: { grantId } };
-      await interaction.save(interaction.exp - epochNow());
-
-      if (body.remember) {
-        const id = rememberKey(accountId, clientId);
-        const expiresAt = body.remember_for > 0 ? new Date(Date.now() + body.remember_for * 1000) : null;
-        const data = { payload: { grant_scope: granted }, expiresAt };
-        await prisma.oidcPayload.upsert({ where: { model_id: { model: REMEMBERED, id } }, create: { model: REMEMBERED, id, ...data }, update: data });
-      }
-      return { redirect_to: interaction.returnTo };
-    },
-
-    async reject(challenge: string, raw: unknown): Promise<{ redirect_to: string }> {
-      const { error, error_description } = parseInput(rejectBody, raw, 'body');
-      const interaction = await pending(challenge);
-      interaction.result = { error, error_description };
-      await interaction.save(interaction.exp - epochNow());
-      return { redirect_to: interaction.returnTo };
-    },
+    challenge,
+    skip: rememberedScope !== null && requested.every(s => rememberedScope.includes(s)),
+    subject,
+    client: { client_id: clientId, ...(client?.clientName ? { client_name: client.clientName } : {}) },
+    requested_scope: requested,
+    requested_access_token_audience: [],
+    login_session_id: interaction.session?.uid ?? null,
+    context: {},
   };
+}
+
+/** Accepts: the granted scopes on the interaction's Grant (refused ones rejected), remembered when asked. */
+export async function acceptConsent(deps: ConsentAdminDeps, challenge: string, raw: unknown): Promise<{ redirect_to: string }> {
+  const { provider, prisma } = deps;
+  const body = parseInput(acceptBody, raw, 'body');
+  const interaction = await pending(deps, challenge);
+  const accountId = interaction.session!.accountId;
+  const clientId = String(interaction.params.client_id);
+  const requested = requestedScope(interaction.params.scope);
+  const granted = requested.filter(s => body.grant_scope.includes(s));
+  const refused = requested.filter(s => !granted.includes(s));
+
+  const grant = (interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
+  if (granted.length) grant.addOIDCScope(granted.join(' '));
+  // Refused scopes are recorded as rejected so the consent prompt does not ask again.
+  if (refused.length) grant.rejectOIDCScope(refused.join(' '));
+  const details = interaction.prompt.details as { missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+  if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
+  for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+  const grantId = await grant.save();
+
+  interaction.result = { ...interaction.lastSubmission, consent: { grantId } };
+  await interaction.save(interaction.exp - epochNow());
+
+  if (body.remember) {
+    const id = rememberKey(accountId, clientId);
+    const expiresAt = body.remember_for > 0 ? new Date(Date.now() + body.remember_for * 1000) : null;
+    const data = { payload: { grant_scope: granted }, expiresAt };
+    await prisma.oidcPayload.upsert({ where: { model_id: { model: REMEMBERED, id } }, create: { model: REMEMBERED, id, ...data }, update: data });
+  }
+  return { redirect_to: interaction.returnTo };
+}
+
+/** Rejects: the interaction ends with the OAuth error. */
+export async function rejectConsent(deps: ConsentAdminDeps, challenge: string, raw: unknown): Promise<{ redirect_to: string }> {
+  const { error, error_description } = parseInput(rejectBody, raw, 'body');
+  const interaction = await pending(deps, challenge);
+  interaction.result = { error, error_description };
+  await interaction.save(interaction.exp - epochNow());
+  return { redirect_to: interaction.returnTo };
+}
+
+/** The consent admin API bound to one provider and database. */
+export function createConsentAdmin(provider: Provider, prisma: PrismaClient) {
+  return bindDeps<ConsentAdminDeps, { get: typeof getConsent; accept: typeof acceptConsent; reject: typeof rejectConsent }>(
+    { provider, prisma },
+    { get: getConsent, accept: acceptConsent, reject: rejectConsent },
+  );
 }

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../core/roles.rules.js';
-import { type AccessRule, effectiveRole, isDefaultRoom, isRoomIdShape, passesAccessRule, reachesEveryRoom } from './rooms.rules.js';
+import {
+  type AccessRule,
+  ROOM_NAME_MAX,
+  defaultRoomEntry,
+  effectiveRole,
+  isDefaultRoom,
+  isRoomIdShape,
+  parseRoomName,
+  passesAccessRule,
+  reachesEveryRoom,
+  roomEntry,
+  roomRef,
+} from './rooms.rules.js';
 
 describe('docs/api.md §10 the default room', () => {
   it.each<[string, string | null | undefined, boolean]>([
@@ -69,5 +81,69 @@ describe('docs/api.md §10 / §5.5 access rules: role thresholds, admin visibili
     [['creator'], 'owner', false],
   ])('reachesEveryRoom(%j, %s) = %s', (rules, resourceRole, expected) => {
     expect(reachesEveryRoom(rules, resourceRole)).toBe(expected);
+  });
+});
+
+/** What `fn` throws: its code, or null when it returns. */
+function thrown(fn: () => unknown): string | null {
+  try {
+    fn();
+    return null;
+  } catch (error) {
+    return (error as { code: string }).code;
+  }
+}
+
+describe('docs/api.md §10.1 room ids as input', () => {
+  it.each<[string, string, string | null | 'invalid_room']>([
+    ['the resource id is the default room', 'res_1', null],
+    ['an empty id is the default room', '', null],
+    ['a room id as issued', 'room_ab12cd34', 'room_ab12cd34'],
+    ['a malformed id', 'room_XYZ', 'invalid_room'],
+    ["another resource's id", 'res_2', 'invalid_room'],
+  ])('%s', (_, roomId, expected) => {
+    if (expected === 'invalid_room') expect(thrown(() => roomRef('res_1', roomId))).toBe('invalid_room');
+    else expect(roomRef('res_1', roomId)).toBe(expected);
+    expect(isRoomIdShape(roomId)).toBe(expected !== null && expected !== 'invalid_room');
+  });
+});
+
+describe('room names', () => {
+  it.each<[string, unknown, string | null]>([
+    ['trimmed', '  Design  ', 'Design'],
+    ['at most ROOM_NAME_MAX characters', 'x'.repeat(ROOM_NAME_MAX), 'x'.repeat(ROOM_NAME_MAX)],
+    ['longer is refused', 'x'.repeat(ROOM_NAME_MAX + 1), null],
+    ['empty after trimming is refused', '   ', null],
+    ['control characters are refused', 'a\tb', null],
+    ['not a string is refused', 42, null],
+  ])('%s', (_, raw, expected) => {
+    if (expected === null) expect(thrown(() => parseRoomName(raw))).toBe('invalid_argument');
+    else expect(parseRoomName(raw)).toBe(expected);
+  });
+});
+
+describe('a room as its reader sees it (spec 2.7)', () => {
+  const createdAt = new Date(0);
+  it('a room record: the caller’s grant, and min(resource role, grant)', () => {
+    expect(roomEntry({ id: 'room_1', name: 'R', createdAt }, 'writer', 'admin')).toEqual({
+      id: 'room_1',
+      name: 'R',
+      isDefault: false,
+      currentGrant: { role: 'admin' },
+      effectiveRole: 'writer',
+      createdAt,
+    });
+    expect(roomEntry({ id: 'room_1', name: 'R', createdAt }, 'owner', null)).toMatchObject({ currentGrant: null, effectiveRole: null });
+  });
+
+  it('the default room: the resource, held with the resource role', () => {
+    expect(defaultRoomEntry({ id: 'res_1', name: 'Team', createdAt }, 'reader')).toEqual({
+      id: 'res_1',
+      name: 'Team',
+      isDefault: true,
+      currentGrant: { role: 'reader' },
+      effectiveRole: 'reader',
+      createdAt,
+    });
   });
 });

@@ -1,8 +1,11 @@
 /**
- * Room rules (docs/api.md §10): which room is the default one, the effective role in a room, and
- * whether a role passes a table's access rule. Pure: the row store and the room service share them.
+ * Room rules (docs/api.md §10): which room is the default one, the effective role in a room,
+ * whether a role passes a table's access rule, room ids and names as input, and a room as its
+ * reader sees it. Pure: the row store and the room service share them.
  */
+import { z } from 'zod';
 import { ROLES, type Role, rank } from '../core/roles.rules.js';
+import { badRequest, parseInput } from '../errors.js';
 
 /**
  * An access rule entry (docs/api.md §5.5): a role name, `creator` (the row's author) or `none`.
@@ -59,3 +62,63 @@ export const isRoomIdShape = (value: string): boolean => ROOM_ID_PATTERN.test(va
 
 /** Room names: trimmed, 1..100 characters. */
 export const ROOM_NAME_MAX = 100;
+
+const roomName = z
+  .string({ message: 'is required and must be a string' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(ROOM_NAME_MAX, `must be at most ${ROOM_NAME_MAX} characters`)
+  // Control characters (NUL is refused earlier, at the edge) have no place in a display name.
+  .refine(name => !/\p{Cc}/u.test(name), 'must not contain control characters');
+
+export const parseRoomName = (value: unknown, field = 'name'): string => parseInput(roomName, value, field);
+
+export const invalidRoom = (roomId: string, resourceId: string) =>
+  badRequest(
+    'invalid_room',
+    `${JSON.stringify(roomId.slice(0, 80))} is not a room of resource ${resourceId}: pass a room id from GET /v1/resources/${resourceId}/rooms.`,
+  );
+
+export const defaultRoomImmutable = (what: string) => badRequest('default_room_immutable', `The default room cannot be ${what}.`);
+
+/**
+ * `roomId` as a reference into `resourceId`: `null` for the default room (the resource id), the
+ * id for a well-formed room id, `invalid_room` for anything else (docs/api.md §10.1).
+ */
+export function roomRef(resourceId: string, roomId: string): string | null {
+  if (isDefaultRoom(resourceId, roomId)) return null;
+  if (!isRoomIdShape(roomId)) throw invalidRoom(roomId, resourceId);
+  return roomId;
+}
+
+export interface RoomEntry {
+  /** A room record's id, or the resource id for the default room. */
+  id: string;
+  name: string;
+  isDefault: boolean;
+  /** The caller's own grant, `{ role }` (spec 2.7; for the default room: their resource role); null when they hold none. */
+  currentGrant: { role: Role } | null;
+  /** min(resource role, currentGrant): what the access rules see. */
+  effectiveRole: Role | null;
+  createdAt: Date;
+}
+
+/** A room record as the caller of `resourceRole` holding `grant` in it sees it. */
+export const roomEntry = (room: { id: string; name: string; createdAt: Date }, resourceRole: Role, grant: Role | null): RoomEntry => ({
+  id: room.id,
+  name: room.name,
+  isDefault: false,
+  currentGrant: grant && { role: grant },
+  effectiveRole: effectiveRole(resourceRole, grant, false),
+  createdAt: room.createdAt,
+});
+
+/** The default room: the resource itself, held with the caller's resource role. */
+export const defaultRoomEntry = (resource: { id: string; name: string; createdAt: Date }, role: Role): RoomEntry => ({
+  id: resource.id,
+  name: resource.name,
+  isDefault: true,
+  currentGrant: { role },
+  effectiveRole: role,
+  createdAt: resource.createdAt,
+});
