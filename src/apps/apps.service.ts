@@ -7,6 +7,7 @@ import { AppError, badRequest, conflict, notFound, parseInput, shown } from '../
 import { newId } from '../lib/secrets.js';
 import { Cache } from '../lib/cache.js';
 import { SchemaValidationError, droppedBy, validateSchemaIR, type ResourceTypeIR, type SchemaDrops, type SchemaIR } from '../schema/index.js';
+import { sql, sqlOf } from '../db/sql.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 import { syncRowIndexes } from '../rows/row-indexes.service.js';
 import type { TokenService } from '../gateway-auth/tokens.service.js';
@@ -113,20 +114,28 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService, ownHos
    * every offender, so the developer fixes them in one pass.
    */
   async function refuseDroppingData(tx: Tx, deploymentId: string, env: string, drops: SchemaDrops) {
+    const db = sqlOf(tx);
+    const holdsRows = async (table: string, column?: string) => {
+      const { held } = await db
+        .selectNoFrom(eb =>
+          eb
+            .exists(
+              eb
+                .selectFrom('rows')
+                .select(sql`1`.as('one'))
+                .where('deployment_id', '=', deploymentId)
+                .where('table_name', '=', table)
+                .$if(column !== undefined, query => query.where(sql<boolean>`jsonb_exists(data, ${column})`)),
+            )
+            .as('held'),
+        )
+        .executeTakeFirstOrThrow();
+      return held;
+    };
     const tables: string[] = [];
-    for (const table of drops.tables) {
-      const [{ held }] = await tx.$queryRaw<{ held: boolean }[]>`
-        SELECT EXISTS (SELECT 1 FROM rows WHERE deployment_id = ${deploymentId} AND table_name = ${table}) AS held`;
-      if (held) tables.push(table);
-    }
+    for (const table of drops.tables) if (await holdsRows(table)) tables.push(table);
     const columns: SchemaDrops['columns'] = [];
-    for (const { table, column } of drops.columns) {
-      const [{ held }] = await tx.$queryRaw<{ held: boolean }[]>`
-        SELECT EXISTS (
-          SELECT 1 FROM rows WHERE deployment_id = ${deploymentId} AND table_name = ${table} AND jsonb_exists(data, ${column})
-        ) AS held`;
-      if (held) columns.push({ table, column });
-    }
+    for (const { table, column } of drops.columns) if (await holdsRows(table, column)) columns.push({ table, column });
     const buckets: string[] = [];
     for (const bucket of drops.buckets) {
       if (await tx.file.findFirst({ where: { deploymentId, bucket }, select: { id: true } })) buckets.push(bucket);

@@ -15,10 +15,10 @@ import { z } from 'zod';
 import { usdToMicros } from '../config.js';
 import { AppError, badRequest, notFound, parseInput } from '../errors.js';
 import { appNotFound, envNameSchema } from '../apps/apps.service.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { sql, sqlOf } from '../db/sql.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
-import { DEVELOPER_CREDIT_KIND, type Holder, type WalletService, appendEntry, microsToUsd } from './wallet.service.js';
+import { DEVELOPER_CREDIT_KIND, type Holder, type WalletService, appendEntry, holderColumns, microsToUsd } from './wallet.service.js';
 
 export type { Usage, UsageClass } from './pricing.rules.js';
 
@@ -90,15 +90,18 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
   async function ensureBudget(tx: Tx, key: BudgetKey): Promise<void> {
     const id = budgetId(key);
     if (knownBudgets.has(id)) return;
-    const inserted = await tx.$executeRaw`
-      INSERT INTO budgets (id, kind, payer_id, app_id, key, limit_micros) VALUES (${id}, ${key.kind}, ${key.payerId}, ${key.appId}, ${key.key}, ${defaultLimit(key)})
-      ON CONFLICT (kind, payer_id, app_id, key) DO NOTHING`;
-    if (inserted === 0) knownBudgets.add(id);
+    const inserted = await sqlOf(tx)
+      .insertInto('budgets')
+      .values({ id, kind: key.kind, payer_id: key.payerId, app_id: key.appId, key: key.key, limit_micros: defaultLimit(key) })
+      .onConflict(conflict => conflict.columns(['kind', 'payer_id', 'app_id', 'key']).doNothing())
+      .executeTakeFirst();
+    if (inserted.numInsertedOrUpdatedRows === 0n) knownBudgets.add(id);
   }
 
   async function chargeIn(tx: Tx, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
     const payer = payerOf(caller);
     const now = deps.now();
+    const db = sqlOf(tx);
     if (payer.holder.kind === 'developer' && !creditedDevelopers.has(payer.holder.id)) {
       if (!(await wallet.grantDeveloperCredit(payer.holder.id, tx))) creditedDevelopers.add(payer.holder.id);
     }
@@ -106,27 +109,59 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
       await ensureBudget(tx, payer.budget);
       const id = budgetId(payer.budget);
       // One guarded upsert: the month's spend rises only while it stays within the limit.
-      const raised = await tx.$executeRaw`
-        INSERT INTO budget_spends (budget_id, period, spent_micros)
-        SELECT b.id, ${budgetPeriod(now)}, ${cost}::bigint FROM budgets b WHERE b.id = ${id} AND ${cost}::bigint <= b.limit_micros
-        ON CONFLICT (budget_id, period) DO UPDATE SET spent_micros = budget_spends.spent_micros + EXCLUDED.spent_micros
-        WHERE budget_spends.spent_micros + EXCLUDED.spent_micros <= (SELECT limit_micros FROM budgets WHERE id = ${id})`;
-      if (raised !== 1) {
-        const [budget] = await tx.$queryRaw<{ limit_micros: bigint }[]>`SELECT limit_micros FROM budgets WHERE id = ${id}`;
+      const costed = sql<bigint>`${cost}::bigint`;
+      const raised = await db
+        .insertInto('budget_spends')
+        .columns(['budget_id', 'period', 'spent_micros'])
+        .expression(
+          db
+            .selectFrom('budgets as b')
+            .select(['b.id', sql<string>`${budgetPeriod(now)}::text`.as('period'), costed.as('spent_micros')])
+            .where('b.id', '=', id)
+            .where(eb => eb(costed, '<=', eb.ref('b.limit_micros'))),
+        )
+        .onConflict(conflict =>
+          conflict
+            .columns(['budget_id', 'period'])
+            .doUpdateSet(eb => ({ spent_micros: eb('budget_spends.spent_micros', '+', eb.ref('excluded.spent_micros')) }))
+            .where(eb =>
+              eb(
+                eb('budget_spends.spent_micros', '+', eb.ref('excluded.spent_micros')),
+                '<=',
+                eb.selectFrom('budgets').select('limit_micros').where('id', '=', id),
+              ),
+            ),
+        )
+        .executeTakeFirst();
+      if (raised.numInsertedOrUpdatedRows !== 1n) {
+        const budget = await db.selectFrom('budgets').select('limit_micros').where('id', '=', id).executeTakeFirst();
         throw shortBudget(payer.budget, cost, budget?.limit_micros ?? defaultLimit(payer.budget));
       }
     }
-    const paid = await tx.$executeRaw`
-      UPDATE wallets SET balance_micros = balance_micros - ${cost}, updated_at = ${now}
-      WHERE holder_id = ${payer.holder.id} AND balance_micros >= ${cost}`;
-    if (paid !== 1) throw shortWallet(payer.holder, cost, caller);
-    const column = Prisma.raw(payer.holder.kind === 'developer' ? 'developer_id' : 'principal_id');
+    const paid = await db
+      .updateTable('wallets')
+      .set(eb => ({ balance_micros: eb('balance_micros', '-', cost), updated_at: now }))
+      .where('holder_id', '=', payer.holder.id)
+      .where('balance_micros', '>=', cost)
+      .executeTakeFirst();
+    if (paid.numUpdatedRows !== 1n) throw shortWallet(payer.holder, cost, caller);
     const operations = usage.filter(u => u.class === 'reads' || u.class === 'writes').reduce((n, u) => n + BigInt(u.quantity), 0n);
     // The balance moved in the guarded UPDATE above; the entry records it.
-    await tx.$executeRaw`
-      INSERT INTO wallet_entries (id, ${column}, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at)
-      VALUES (${newId('wal')}, ${payer.holder.id}, ${-cost}, ${`charge:${operation}`}, ${caller.deployment.appId}, ${caller.deployment.env},
-              ${payer.budget?.kind === 'app' ? payer.budget.key : null}, ${caller.principal.id}, ${operations}, ${now})`;
+    await db
+      .insertInto('wallet_entries')
+      .values({
+        id: newId('wal'),
+        ...holderColumns(payer.holder),
+        amount_micros: -cost,
+        kind: `charge:${operation}`,
+        app_id: caller.deployment.appId,
+        env: caller.deployment.env,
+        client_id: payer.budget?.kind === 'app' ? payer.budget.key : null,
+        actor_id: caller.principal.id,
+        quantity: operations,
+        created_at: now,
+      })
+      .execute();
   }
 
   /**
@@ -136,9 +171,12 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
    */
   async function spendableMicros(holder: Holder, db: Tx | null = null): Promise<bigint> {
     const creditKey = holder.kind === 'developer' ? `${DEVELOPER_CREDIT_KIND}:${holder.id}` : null;
-    const [row] = await (db ?? deps.prisma).$queryRaw<{ balance: bigint | null; credited: boolean }[]>`
-      SELECT (SELECT balance_micros FROM wallets WHERE holder_id = ${holder.id}) AS balance,
-             EXISTS (SELECT 1 FROM wallet_entries WHERE once_key = ${creditKey}) AS credited`;
+    const row = await (db ? sqlOf(db) : deps.sql)
+      .selectNoFrom(eb => [
+        eb.selectFrom('wallets').select('balance_micros').where('holder_id', '=', holder.id).as('balance'),
+        eb.exists(eb.selectFrom('wallet_entries').select(sql`1`.as('one')).where('once_key', '=', creditKey)).as('credited'),
+      ])
+      .executeTakeFirstOrThrow();
     const due = creditKey !== null && !row.credited ? config.metering.developerCreditMicros : 0n;
     return (row.balance ?? 0n) + due;
   }
@@ -253,9 +291,12 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
       if (cost === 0n) return;
       const payer = payerOf(caller);
       if (payer.budget) {
-        const [row] = await deps.prisma.$queryRaw<{ limit_micros: bigint; spent: bigint | null }[]>`
-          SELECT b.limit_micros, s.spent_micros AS spent FROM budgets b
-          LEFT JOIN budget_spends s ON s.budget_id = b.id AND s.period = ${budgetPeriod(deps.now())} WHERE b.id = ${budgetId(payer.budget)}`;
+        const row = await deps.sql
+          .selectFrom('budgets as b')
+          .leftJoin('budget_spends as s', join => join.onRef('s.budget_id', '=', 'b.id').on('s.period', '=', budgetPeriod(deps.now())))
+          .select(['b.limit_micros', 's.spent_micros as spent'])
+          .where('b.id', '=', budgetId(payer.budget))
+          .executeTakeFirst();
         const limit = row?.limit_micros ?? defaultLimit(payer.budget);
         if ((row?.spent ?? 0n) + cost > limit) throw shortBudget(payer.budget, cost, limit);
       }
@@ -272,11 +313,14 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
     async assertStorageCovered(db: Tx | null, caller: PrincipalCaller, resourceId: string, bytes: number): Promise<void> {
       if (!config.metering.enabled) return;
       const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
-      const [facts] = await (db ?? deps.prisma).$queryRaw<HolderFacts[]>`
-        SELECT a.developer_id AS "appDeveloperId", p.id AS "principalId", p.kind::text AS "principalKind", p.owner_id AS "ownerId"
-        FROM resources r JOIN deployments d ON d.id = r.deployment_id JOIN apps a ON a.id = d.app_id
-        LEFT JOIN principals p ON p.id = r.owner_principal
-        WHERE r.id = ${resourceId}`;
+      const facts: HolderFacts | undefined = await (db ? sqlOf(db) : deps.sql)
+        .selectFrom('resources as r')
+        .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
+        .innerJoin('apps as a', 'a.id', 'd.app_id')
+        .leftJoin('principals as p', 'p.id', 'r.owner_principal')
+        .select(['a.developer_id as appDeveloperId', 'p.id as principalId', 'p.kind as principalKind', 'p.owner_id as ownerId'])
+        .where('r.id', '=', resourceId)
+        .executeTakeFirst();
       if (!facts) return;
       const payer = storagePayerOf(storageHolderOf(facts));
       if ((await spendableMicros(payer, db)) >= cost) return;
@@ -300,19 +344,51 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
     async settleStorage(now: Date = deps.now()): Promise<{ holders: number; chargedMicros: bigint }> {
       if (!config.metering.enabled) return { holders: 0, chargedMicros: 0n };
       const day = now.toISOString().slice(0, 10);
-      const held = await deps.prisma.$queryRaw<(HolderFacts & { deploymentId: string; appId: string; env: string; bytes: bigint })[]>`
-        WITH stored AS (
-          SELECT deployment_id, resource_id, CASE WHEN resource_id IS NULL THEN creator_id END AS creator_id, size AS bytes FROM files
-          UNION ALL SELECT deployment_id, resource_id, NULL, octet_length(data::text)::bigint FROM rows WHERE resource_id IS NOT NULL
-        ), held AS (
-          SELECT deployment_id, resource_id, creator_id, SUM(bytes)::bigint AS bytes FROM stored
-          WHERE resource_id IS NOT NULL OR creator_id IS NOT NULL GROUP BY deployment_id, resource_id, creator_id
+      const held = await deps.sql
+        .with('stored', db =>
+          db
+            .selectFrom('files')
+            .select([
+              'deployment_id',
+              'resource_id',
+              sql<string | null>`CASE WHEN resource_id IS NULL THEN creator_id END`.as('creator_id'),
+              'size as bytes',
+            ])
+            .unionAll(
+              db
+                .selectFrom('rows')
+                .select([
+                  'deployment_id',
+                  'resource_id',
+                  sql<string | null>`NULL`.as('creator_id'),
+                  sql<bigint>`octet_length(data::text)::bigint`.as('bytes'),
+                ])
+                .where('resource_id', 'is not', null),
+            ),
         )
-        SELECT h.deployment_id AS "deploymentId", d.app_id AS "appId", d.env, a.developer_id AS "appDeveloperId",
-               p.id AS "principalId", p.kind::text AS "principalKind", p.owner_id AS "ownerId", h.bytes
-        FROM held h JOIN deployments d ON d.id = h.deployment_id JOIN apps a ON a.id = d.app_id
-        LEFT JOIN resources r ON r.id = h.resource_id
-        LEFT JOIN principals p ON p.id = COALESCE(r.owner_principal, h.creator_id)`;
+        .with('held', db =>
+          db
+            .selectFrom('stored')
+            .select(['deployment_id', 'resource_id', 'creator_id', sql<bigint>`SUM(bytes)::bigint`.as('bytes')])
+            .where(eb => eb.or([eb('resource_id', 'is not', null), eb('creator_id', 'is not', null)]))
+            .groupBy(['deployment_id', 'resource_id', 'creator_id']),
+        )
+        .selectFrom('held as h')
+        .innerJoin('deployments as d', 'd.id', 'h.deployment_id')
+        .innerJoin('apps as a', 'a.id', 'd.app_id')
+        .leftJoin('resources as r', 'r.id', 'h.resource_id')
+        .leftJoin('principals as p', join => join.on(eb => eb('p.id', '=', eb.fn.coalesce('r.owner_principal', 'h.creator_id'))))
+        .select([
+          'h.deployment_id as deploymentId',
+          'd.app_id as appId',
+          'd.env',
+          'a.developer_id as appDeveloperId',
+          'p.id as principalId',
+          'p.kind as principalKind',
+          'p.owner_id as ownerId',
+          'h.bytes',
+        ])
+        .execute();
       const bills = new Map<string, { holder: ReturnType<typeof storagePayerOf>; appId: string; env: string; deploymentId: string; bytes: bigint }>();
       for (const row of held) {
         const holder = storagePayerOf(storageHolderOf(row));

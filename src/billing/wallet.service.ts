@@ -4,7 +4,7 @@
  * transaction as every entry. One-time entries carry a `onceKey`, whose unique index makes them
  * race-safe: concurrent attempts insert one row between them.
  */
-import { Prisma } from '../generated/prisma/client.js';
+import { sqlOf } from '../db/sql.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 
@@ -42,23 +42,47 @@ export function microsToUsd(micros: bigint): string {
   return `${sign}${abs / 1_000_000n}.${fraction}`;
 }
 
-const holderColumn = { principal: 'principal_id', developer: 'developer_id', resource: 'resource_id' } as const;
+/** The entry's holder column set, the others null. */
+export const holderColumns = (holder: Holder) => ({
+  principal_id: holder.kind === 'principal' ? holder.id : null,
+  developer_id: holder.kind === 'developer' ? holder.id : null,
+  resource_id: holder.kind === 'resource' ? holder.id : null,
+});
 
 /**
  * Appends one entry and moves the holder's balance by its amount, in `tx`. With a `onceKey` that
  * already exists nothing happens and it answers false.
  */
 export async function appendEntry(tx: Tx, holder: Holder, amountMicros: bigint, facts: EntryFacts, now: Date): Promise<boolean> {
-  const column = Prisma.raw(holderColumn[holder.kind]);
-  const inserted = await tx.$executeRaw`
-    INSERT INTO wallet_entries (id, ${column}, amount_micros, kind, once_key, app_id, env, client_id, actor_id, quantity, created_at)
-    VALUES (${newId('wal')}, ${holder.id}, ${amountMicros}, ${facts.kind}, ${facts.onceKey ?? null}, ${facts.appId ?? null}, ${facts.env ?? null},
-            ${facts.clientId ?? null}, ${facts.actorId ?? null}, ${facts.quantity ?? null}, ${now})
-    ON CONFLICT (once_key) DO NOTHING`;
-  if (inserted !== 1) return false;
-  await tx.$executeRaw`
-    INSERT INTO wallets (holder_id, balance_micros, updated_at) VALUES (${holder.id}, ${amountMicros}, ${now})
-    ON CONFLICT (holder_id) DO UPDATE SET balance_micros = wallets.balance_micros + EXCLUDED.balance_micros, updated_at = EXCLUDED.updated_at`;
+  const db = sqlOf(tx);
+  const inserted = await db
+    .insertInto('wallet_entries')
+    .values({
+      id: newId('wal'),
+      ...holderColumns(holder),
+      amount_micros: amountMicros,
+      kind: facts.kind,
+      once_key: facts.onceKey ?? null,
+      app_id: facts.appId ?? null,
+      env: facts.env ?? null,
+      client_id: facts.clientId ?? null,
+      actor_id: facts.actorId ?? null,
+      quantity: facts.quantity ?? null,
+      created_at: now,
+    })
+    .onConflict(conflict => conflict.column('once_key').doNothing())
+    .executeTakeFirst();
+  if (inserted.numInsertedOrUpdatedRows !== 1n) return false;
+  await db
+    .insertInto('wallets')
+    .values({ holder_id: holder.id, balance_micros: amountMicros, updated_at: now })
+    .onConflict(conflict =>
+      conflict.column('holder_id').doUpdateSet(eb => ({
+        balance_micros: eb('wallets.balance_micros', '+', eb.ref('excluded.balance_micros')),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
   return true;
 }
 

@@ -11,7 +11,9 @@
  * the snapshot was taken and is delivered. Exact on one database for any number of instances,
  * whatever the bus delay, and one extra column per write transaction.
  */
-import type { SqlTx } from '../db/database.js';
+import { Kysely } from 'kysely';
+import type { Tx } from '../db/database.js';
+import { type Sql, sql, sqlOf } from '../db/sql.js';
 
 /** What a feed event carries of its transaction: its id (xid8 as text), set just before commit. */
 export interface Stamped {
@@ -19,9 +21,12 @@ export interface Stamped {
 }
 
 /** Stamps `lists`' events with the transaction's id; no query when there is nothing to stamp. */
-export async function stampCommit(tx: Pick<SqlTx, '$queryRaw'>, ...lists: readonly (readonly Stamped[])[]): Promise<void> {
+export async function stampCommit(tx: Sql | Tx, ...lists: readonly (readonly Stamped[])[]): Promise<void> {
   if (lists.every(list => list.length === 0)) return;
-  const [{ xid }] = await tx.$queryRaw<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
+  const db = tx instanceof Kysely ? tx : sqlOf(tx);
+  const {
+    rows: [{ xid }],
+  } = await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(db);
   stampAll(xid, ...lists);
 }
 

@@ -103,9 +103,12 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
         found.resourceId,
         async ({ tx, write, resource, now, actor: claimer, target: creator, blocked }) => {
           // Read under the resource lock: concurrent claims of one link serialise here.
-          const [link] = await tx.$queryRaw<ClaimedLink[]>`
-            SELECT id, creator_id AS "creatorId", role::text AS role, expires_at AS "expiresAt", used_at AS "usedAt"
-            FROM invite_links WHERE code_hash = ${sha256(code)}`;
+          // Found above, and links are never deleted while their resource lives (it is locked).
+          const link = (await tx
+            .selectFrom('invite_links')
+            .select(['id', 'creator_id as creatorId', 'role', 'expires_at as expiresAt', 'used_at as usedAt'])
+            .where('code_hash', '=', sha256(code))
+            .executeTakeFirst()) as ClaimedLink;
           if (!creator) throw new AppError('invite_link_inactive', 403, 'The creator of this invite link no longer exists.');
           const outcome = decideClaimInviteLink({ claimer, creator, link, rules: typeRules(deployment, resource.type), blocked, now });
           // One statement consumes the link and writes the membership; an unconsumed link rolls both back.

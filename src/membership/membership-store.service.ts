@@ -23,7 +23,8 @@ import { conflict, notFound } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { type GrantEvent, type MembershipEvent, memberRow } from '../bus/event-bus.js';
 import type { DeploymentInfo } from '../apps/apps.service.js';
-import type { ServiceDeps, SqlTx, Tx } from '../core/deps.js';
+import type { ServiceDeps, Tx } from '../core/deps.js';
+import type { SqlTx as DriverTx } from '../db/database.js';
 import { applyMemberRemoval, dropVisibleLinks, removalIsDropOnly, restoreHiddenLinks, unhideLinks, violatesForeignKey } from './lifecycle.service.js';
 import { findPrincipalInApp, userNotFound } from '../principals/principals.service.js';
 import { stampAll, stampCommit } from '../bus/commit-order.js';
@@ -283,8 +284,8 @@ export interface WriteOptions {
 }
 
 export interface StatementScope {
-  /** Raw statements only: the transition runs on a driver connection (Database.sqlTransaction). */
-  tx: SqlTx;
+  /** The transition's driver transaction (Database.sqlTransaction). */
+  tx: DriverTx;
   resource: LockedResource;
   now: Date;
   /** The caller with its current row on the resource. */
@@ -358,7 +359,7 @@ class StatementRun {
   private written = false;
 
   constructor(
-    private readonly tx: SqlTx,
+    private readonly tx: DriverTx,
     caller: PrincipalCaller,
     private readonly facts: FactsRow,
     private readonly query: FactsQuery,

@@ -14,7 +14,7 @@ import {
 import type { Role } from '../core/roles.rules.js';
 import { type StoredVisibility, canTarget, rosterAccess } from './visibility.rules.js';
 import { forbidden } from '../errors.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { type Sql, sql } from '../db/sql.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { ServiceDeps } from '../core/deps.js';
 import { type StatementScope, type TransitionOptions, resourceNotFound, runStatementTransition } from './membership-store.service.js';
@@ -71,8 +71,8 @@ interface InvitationRow {
   role: Role;
   invited_by: string | null;
   expires_at: Date;
-  /** Epoch ms: the page key with resource_id. */
-  created_at: number;
+  /** The page key with resource_id. */
+  created_at: Date;
   app_id: string;
   app_name: string;
   env: string;
@@ -84,7 +84,7 @@ const toInvitation = (r: InvitationRow): InvitationEntry => ({
   name: r.name,
   role: r.role,
   invitedBy: r.invited_by,
-  expiresAt: new Date(r.expires_at),
+  expiresAt: r.expires_at,
 });
 
 interface RosterRow {
@@ -98,32 +98,59 @@ interface RosterRow {
   owner_id: string | null;
   owner_handle: string | null;
   owner_display_name: string | null;
-  /** The roster's sort key: role rank, membership created_at (epoch ms), principal id. */
+  /** The roster's sort key: role rank, membership created_at, principal id. */
   rank: number | null;
-  created_at: number | null;
+  created_at: Date | null;
 }
 
-const ROLE_RANK = `CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'writer' THEN 2 ELSE 3 END`;
+const ROLE_RANK = sql<number>`CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'writer' THEN 2 ELSE 3 END`;
 
 /**
- * A page of the roster and the caller's own row in one lean statement (a hot read): $3 is the
- * service clock in epoch ms; $4-$6 the last entry's sort key (or nulls); $7 the rows to read. The
- * resource's row comes back even when the page is empty (members' columns null).
+ * A page of the roster and the caller's own row in one statement (a hot read): members live at
+ * `now`, after `after` (the last entry's sort key) when given. The resource's row comes back even
+ * when the page is empty (members' columns null).
  */
-const ROSTER_SQL = `
-  SELECT r.deployment_id, r.visibility::text AS visibility, me.state::text AS caller_state,
-         m.principal_id AS user_id, m.role::text AS role, m.state::text AS state, p.kind::text AS kind,
-         p.owner_id, o.handle AS owner_handle, o.display_name AS owner_display_name,
-         ${ROLE_RANK} AS rank, (extract(epoch FROM m.created_at) * 1000)::float8 AS created_at
-  FROM resources r
-  LEFT JOIN memberships me ON me.resource_id = r.id AND me.principal_id = $2
-  LEFT JOIN memberships m ON m.resource_id = r.id AND (m.state = 'active' OR m.expires_at > (to_timestamp($3::float8 / 1000) AT TIME ZONE 'UTC'))
-    AND ($4::int IS NULL OR (${ROLE_RANK}, m.created_at, m.principal_id) > ($4::int, TIMESTAMP 'epoch' + $5::bigint * INTERVAL '1 millisecond', $6::text))
-  LEFT JOIN principals p ON p.id = m.principal_id
-  LEFT JOIN principals o ON o.id = p.owner_id
-  WHERE r.id = $1
-  ORDER BY ${ROLE_RANK}, m.created_at, m.principal_id
-  LIMIT $7`;
+function rosterPage(db: Sql, resourceId: string, callerId: string, now: Date, after: readonly [number, number, string] | null, take: number) {
+  return db
+    .selectFrom('resources as r')
+    .leftJoin('memberships as me', join => join.onRef('me.resource_id', '=', 'r.id').on('me.principal_id', '=', callerId))
+    .leftJoin('memberships as m', join => {
+      const live = join.onRef('m.resource_id', '=', 'r.id').on(eb => eb.or([eb('m.state', '=', 'active'), eb('m.expires_at', '>', now)]));
+      return after === null
+        ? live
+        : live.on(
+            sql<boolean>`(${ROLE_RANK}, m.created_at, m.principal_id) > (${after[0]}::int, ${new Date(after[1])}::timestamp(3), ${after[2]}::text)`,
+          );
+    })
+    .leftJoin('principals as p', 'p.id', 'm.principal_id')
+    .leftJoin('principals as o', 'o.id', 'p.owner_id')
+    .select([
+      'r.deployment_id',
+      'r.visibility',
+      'me.state as caller_state',
+      'm.principal_id as user_id',
+      'm.role',
+      'm.state',
+      'p.kind',
+      'p.owner_id',
+      'o.handle as owner_handle',
+      'o.display_name as owner_display_name',
+      ROLE_RANK.as('rank'),
+      'm.created_at',
+    ])
+    .where('r.id', '=', resourceId)
+    .orderBy(ROLE_RANK)
+    .orderBy('m.created_at')
+    .orderBy('m.principal_id')
+    .limit(take)
+    .execute();
+}
+
+/** Narrows the invitations rule to one app environment, and one resource type. */
+interface InvitationScope {
+  deploymentId: string;
+  type?: string | null;
+}
 
 export function createMembershipService(deps: ServiceDeps, apps: AppService) {
   /**
@@ -131,22 +158,52 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
    * always carry an expiry), minus any across a block in either direction, in one query (the
    * block test is SQL, not a lookup per row), newest first. `scope` narrows it (a deployment, a type).
    */
-  function invitationRows(userId: string, scope: Prisma.Sql, page: { take: number; cursor?: string | null }) {
+  function invitationRows(userId: string, scope: InvitationScope | null, page: { take: number; cursor?: string | null }): Promise<InvitationRow[]> {
     const after = page.cursor ? decodeCursor(page.cursor, ['number', 'string']) : null;
-    return deps.prisma.$queryRaw<InvitationRow[]>`
-      SELECT m.resource_id, r.type, r.name, m.role::text AS role, m.invited_by, m.expires_at, d.app_id, a.name AS app_name, d.env,
-        (extract(epoch FROM m.created_at) * 1000)::float8 AS created_at
-      FROM memberships m
-        JOIN resources r ON r.id = m.resource_id
-        JOIN deployments d ON d.id = r.deployment_id
-        JOIN apps a ON a.id = d.app_id
-      WHERE m.principal_id = ${userId} AND m.state = 'invited' AND m.expires_at > ${deps.now()} ${scope}
-        ${after ? Prisma.sql`AND (m.created_at, m.resource_id) < (TIMESTAMP 'epoch' + ${after[0]}::bigint * INTERVAL '1 millisecond', ${after[1]})` : Prisma.empty}
-        AND NOT EXISTS (
-          SELECT 1 FROM blocks b
-          WHERE (b.blocker_id = ${userId} AND b.blocked_id = m.invited_by) OR (b.blocker_id = m.invited_by AND b.blocked_id = ${userId}))
-      ORDER BY m.created_at DESC, m.resource_id DESC
-      LIMIT ${page.take}`;
+    return deps.sql
+      .selectFrom('memberships as m')
+      .innerJoin('resources as r', 'r.id', 'm.resource_id')
+      .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
+      .innerJoin('apps as a', 'a.id', 'd.app_id')
+      .select([
+        'm.resource_id',
+        'r.type',
+        'r.name',
+        'm.role',
+        'm.invited_by',
+        'm.expires_at',
+        'd.app_id',
+        'a.name as app_name',
+        'd.env',
+        'm.created_at',
+      ])
+      .where('m.principal_id', '=', userId)
+      .where('m.state', '=', 'invited')
+      .where('m.expires_at', '>', deps.now())
+      .$if(scope !== null, query => query.where('r.deployment_id', '=', scope!.deploymentId))
+      .$if(!!scope?.type, query => query.where('r.type', '=', scope!.type!))
+      .$if(after !== null, query =>
+        query.where(eb => eb(eb.refTuple('m.created_at', 'm.resource_id'), '<', eb.tuple(new Date(after![0]), after![1]))),
+      )
+      .where(eb =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('blocks as b')
+              .select(sql`1`.as('one'))
+              .where(eb =>
+                eb.or([
+                  eb.and([eb('b.blocker_id', '=', userId), eb('b.blocked_id', '=', eb.ref('m.invited_by'))]),
+                  eb.and([eb('b.blocker_id', '=', eb.ref('m.invited_by')), eb('b.blocked_id', '=', userId)]),
+                ]),
+              ),
+          ),
+        ),
+      )
+      .orderBy('m.created_at', 'desc')
+      .orderBy('m.resource_id', 'desc')
+      .limit(page.take)
+      .execute() as Promise<InvitationRow[]>;
   }
 
   /**
@@ -276,9 +333,9 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
     /** Active and unexpired pending rows, owner first, keyset-paginated; visible to active members (docs/api.md §2.1, §5.3). */
     async members(caller: PrincipalCaller, resourceId: string, input: PageInput = {}): Promise<MemberPage> {
       const limit = pageLimit(input.limit, LIST_PAGE);
-      const after = input.cursor ? decodeCursor(input.cursor, ['number', 'number', 'string']) : [null, null, null];
+      const after = input.cursor ? decodeCursor(input.cursor, ['number', 'number', 'string']) : null;
       const now = deps.now();
-      const rows = await deps.query<RosterRow>(ROSTER_SQL, [resourceId, caller.principal.id, now.getTime(), ...after, limit + 1]);
+      const rows: RosterRow[] = await rosterPage(deps.sql, resourceId, caller.principal.id, now, after, limit + 1);
       const head = rows[0];
       if (!head || head.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
       const own = head.caller_state ? { state: head.caller_state } : null;
@@ -297,7 +354,7 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
           ownerHandle: row.owner_id ? row.owner_handle : null,
           ownerDisplayName: row.owner_id ? row.owner_display_name : null,
         }),
-        row => [row.rank!, row.created_at!, row.user_id!],
+        row => [row.rank!, row.created_at!.getTime(), row.user_id!],
       );
       return { members: entries, nextCursor };
     },
@@ -305,10 +362,8 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
     /** The caller's own unexpired invites in this deployment, minus those across a block, newest first, keyset-paginated (docs/api.md §2.1). */
     async invitations(caller: PrincipalCaller, type?: string | null, input: PageInput = {}): Promise<InvitationPage> {
       const limit = pageLimit(input.limit, LIST_PAGE);
-      const typeFilter = type ? Prisma.sql`AND r.type = ${type}` : Prisma.empty;
-      const scope = Prisma.sql`AND r.deployment_id = ${caller.deployment.id} ${typeFilter}`;
-      const rows = await invitationRows(caller.principal.id, scope, { take: limit + 1, cursor: input.cursor });
-      const { entries, nextCursor } = pageOf(rows, limit, toInvitation, row => [row.created_at, row.resource_id]);
+      const rows = await invitationRows(caller.principal.id, { deploymentId: caller.deployment.id, type }, { take: limit + 1, cursor: input.cursor });
+      const { entries, nextCursor } = pageOf(rows, limit, toInvitation, row => [row.created_at.getTime(), row.resource_id]);
       return { invitations: entries, nextCursor };
     },
 
@@ -317,7 +372,7 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
      * as `invitations`: unexpired, and none across a block in either direction.
      */
     async invitationsAcrossApps(userId: string): Promise<CrossAppInvitation[]> {
-      const rows = await invitationRows(userId, Prisma.empty, { take: BOUNDED_LIST_TAKE });
+      const rows = await invitationRows(userId, null, { take: BOUNDED_LIST_TAKE });
       return boundedList(rows, 'pending invitations', "decline those in each app's own invitations list.").map(r => ({
         appId: r.app_id,
         appName: r.app_name,

@@ -4,7 +4,8 @@ import { type MemberRow, type ViewMode, currentMemberFor } from './membership.ru
 import type { Role } from '../core/roles.rules.js';
 import { type StoredVisibility, type VisibilityName, canView, compileVisibility } from './visibility.rules.js';
 import { AppError, forbidden, notFound } from '../errors.js';
-import { Prisma } from '../generated/prisma/client.js';
+import type { ExpressionBuilder } from 'kysely';
+import { type DB, type Sql, sql } from '../db/sql.js';
 import { memberRow } from '../bus/event-bus.js';
 import { newId } from '../lib/secrets.js';
 import type { AppService } from '../apps/apps.service.js';
@@ -31,6 +32,7 @@ export interface ResourcePage {
   nextCursor: string | null;
 }
 
+/** A resource as the reads select it, with the caller's membership when they asked for it. */
 interface ResourceSqlRow {
   id: string;
   deployment_id: string;
@@ -39,47 +41,33 @@ interface ResourceSqlRow {
   visibility: StoredVisibility;
   discoverable: boolean;
   member_count: number;
-  /** Epoch ms (selected so: the columns are timestamp without time zone). */
-  created_at: number;
+  created_at: Date;
   role: Role | null;
   state: MemberRow['state'] | null;
-  expires_at: number | null;
+  expires_at: Date | null;
 }
 
 export const BROWSE_PAGE = { default: 20, max: 100 } as const;
 
 /** Keyset over (createdAt DESC, id DESC), as epoch ms and id. */
-const resourceKey = (row: ResourceSqlRow) => [row.created_at, row.id] as const;
+const resourceKey = (row: ResourceSqlRow) => [row.created_at.getTime(), row.id] as const;
 
-const RESOURCE_COLUMNS = `r.id, r.deployment_id, r.type, r.name, r.visibility::text AS visibility, r.discoverable, r.member_count,
-  (extract(epoch FROM r.created_at) * 1000)::float8 AS created_at`;
+const RESOURCE_COLUMNS = ['r.id', 'r.deployment_id', 'r.type', 'r.name', 'r.visibility', 'r.discoverable', 'r.member_count', 'r.created_at'] as const;
+const MEMBER_COLUMNS = ['m.role', 'm.state', 'm.expires_at'] as const;
 
-// The hot reads run as one lean statement each (deps.query); timestamps come back as epoch ms.
-const LEAN_COLUMNS = `${RESOURCE_COLUMNS},
-  m.role::text AS role, m.state::text AS state, (extract(epoch FROM m.expires_at) * 1000)::float8 AS expires_at`;
+/** Resources with the caller's membership in each (none: nulls). */
+const withMembership = (db: Sql, principalId: string) =>
+  db
+    .selectFrom('resources as r')
+    .leftJoin('memberships as m', join => join.onRef('m.resource_id', '=', 'r.id').on('m.principal_id', '=', principalId))
+    .select([...RESOURCE_COLUMNS, ...MEMBER_COLUMNS]);
 
-const GET_SQL = `SELECT ${LEAN_COLUMNS}
-  FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = $2
-  WHERE r.id = $1`;
-
-/**
- * A page of the caller's resources: $4/$5 the last entry's created_at (epoch ms) and id, or nulls.
- * The key goes back to a timestamp by integer arithmetic, exact by construction (to_timestamp
- * takes a float); an integer that is not one is refused with the cursor (src/core/pages.ts).
- */
-const LIST_SQL = `SELECT ${LEAN_COLUMNS}
-  FROM memberships m JOIN resources r ON r.id = m.resource_id
-  WHERE m.principal_id = $1 AND m.state = 'active' AND r.deployment_id = $2 AND ($3::text IS NULL OR r.type = $3)
-    AND ($4::bigint IS NULL OR (r.created_at, r.id) < (TIMESTAMP 'epoch' + $4::bigint * INTERVAL '1 millisecond', $5::text))
-  ORDER BY r.created_at DESC, r.id DESC
-  LIMIT $6`;
-
-const STATIC_SQL = `SELECT ${LEAN_COLUMNS}
-  FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = $4
-  WHERE r.deployment_id = $1 AND r.type = $2 AND r.static_slug = $3`;
+/** Entries after a cursor's key in (created_at DESC, id DESC) order. */
+const afterKey = (after: readonly [number, string]) => (eb: ExpressionBuilder<{ r: DB['resources'] }, 'r'>) =>
+  eb(eb.refTuple('r.created_at', 'r.id'), '<', eb.tuple(new Date(after[0]), after[1]));
 
 function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
-  const live = row.state && (row.state === 'active' || (row.expires_at && new Date(row.expires_at) > now));
+  const live = row.state && (row.state === 'active' || (row.expires_at && row.expires_at > now));
   const currentMember = currentMemberFor(mode, live ? { role: row.role!, state: row.state! } : null);
   return {
     id: row.id,
@@ -88,7 +76,7 @@ function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
     visibility: row.visibility,
     discoverable: row.discoverable,
     memberCount: Number(row.member_count),
-    createdAt: new Date(row.created_at),
+    createdAt: row.created_at,
     ...(currentMember ? { currentMember } : {}),
   };
 }
@@ -96,8 +84,6 @@ function view(row: ResourceSqlRow, mode: ViewMode, now: Date): ResourceView {
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, ch => `\\${ch}`);
 
 export function createResourceService(deps: ServiceDeps, apps: AppService) {
-  const { prisma } = deps;
-
   return {
     async create(caller: PrincipalCaller, input: { type: string; name: string; visibility?: VisibilityName | null }) {
       if (isReservedType(input.type)) throw reservedTypeError(input.type, 'create');
@@ -117,25 +103,46 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       const now = deps.now();
       const id = newId('res');
       const pair = compileVisibility(chosen);
-      // Timestamps as UTC ISO text: the columns are timestamp without time zone, as Prisma writes them.
-      const at = now.toISOString();
-      const updatedAt = new Date().toISOString();
+      const updatedAt = new Date();
       const created = await deps
         .sqlTransaction(async tx => {
           // Creates are not metered: the quota per person and app bounds them (docs/api.md §9.6).
           await reserveQuota(tx, deps.config.quotas, 'resources', caller);
           // The resource and its owner's membership in one statement: the membership's foreign
           // key to the new resource is checked at the end of the statement.
-          const [row] = await tx.$queryRaw<{ xid: string }[]>`
-            WITH created AS (
-              INSERT INTO resources (id, deployment_id, type, name, visibility, discoverable, owner_principal, member_count, created_at)
-              VALUES (${id}, ${deployment.id}, ${input.type}, ${input.name}, ${pair.visibility}::"Visibility", ${pair.discoverable},
-                      ${caller.principal.id}, 1, ${at}::timestamp(3))
-              RETURNING id)
-            INSERT INTO memberships (resource_id, principal_id, role, state, created_at, updated_at)
-            SELECT id, ${caller.principal.id}, 'owner'::"Role", 'active'::"MembershipState", ${at}::timestamp(3), ${updatedAt}::timestamp(3) FROM created
-            RETURNING pg_current_xact_id()::text AS xid`;
-          return row;
+          return tx
+            .with('created', db =>
+              db
+                .insertInto('resources')
+                .values({
+                  id,
+                  deployment_id: deployment.id,
+                  type: input.type,
+                  name: input.name,
+                  visibility: pair.visibility,
+                  discoverable: pair.discoverable,
+                  owner_principal: caller.principal.id,
+                  member_count: 1,
+                  created_at: now,
+                })
+                .returning('id'),
+            )
+            .insertInto('memberships')
+            .columns(['resource_id', 'principal_id', 'role', 'state', 'created_at', 'updated_at'])
+            .expression(db =>
+              db
+                .selectFrom('created')
+                .select([
+                  'id',
+                  sql<string>`${caller.principal.id}::text`.as('principal_id'),
+                  sql<Role>`'owner'::"Role"`.as('role'),
+                  sql<MemberRow['state']>`'active'::"MembershipState"`.as('state'),
+                  sql<Date>`${now}::timestamp(3)`.as('created_at'),
+                  sql<Date>`${updatedAt}::timestamp(3)`.as('updated_at'),
+                ]),
+            )
+            .returning(sql<string>`pg_current_xact_id()::text`.as('xid'))
+            .executeTakeFirstOrThrow();
         })
         .catch(error => {
           // The caller's account was deleted while this request ran (docs/api.md §8.2).
@@ -150,14 +157,14 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
         visibility: pair.visibility,
         discoverable: pair.discoverable,
         memberCount: 1,
-        createdAt: new Date(at),
+        createdAt: now,
         currentMember: { role: 'owner', state: 'active' },
       } satisfies ResourceView;
     },
 
     /** docs/api.md §5.3, GET /v1/resources/:id: members, or anyone for a public resource. */
     async get(caller: PrincipalCaller, id: string): Promise<ResourceView> {
-      const [row] = await deps.query<ResourceSqlRow>(GET_SQL, [id, caller.principal.id]);
+      const row = await withMembership(deps.sql, caller.principal.id).where('r.id', '=', id).executeTakeFirst();
       if (!row || row.deployment_id !== caller.deployment.id) throw resourceNotFound(id);
       if (!canView(row.visibility, row.state ? { state: row.state } : null)) throw resourceNotFound(id);
       return view(row, 'fetch', deps.now());
@@ -166,8 +173,20 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
     /** Resources where the caller is an active member, newest first, keyset-paginated. */
     async list(caller: PrincipalCaller, type?: string | null, input: PageInput = {}): Promise<ResourcePage> {
       const limit = pageLimit(input.limit, LIST_PAGE);
-      const [afterAt, afterId] = input.cursor ? decodeCursor(input.cursor, ['number', 'string']) : [null, null];
-      const rows = await deps.query<ResourceSqlRow>(LIST_SQL, [caller.principal.id, caller.deployment.id, type ?? null, afterAt, afterId, limit + 1]);
+      const after = input.cursor ? decodeCursor(input.cursor, ['number', 'string']) : null;
+      const rows = await deps.sql
+        .selectFrom('memberships as m')
+        .innerJoin('resources as r', 'r.id', 'm.resource_id')
+        .select([...RESOURCE_COLUMNS, ...MEMBER_COLUMNS])
+        .where('m.principal_id', '=', caller.principal.id)
+        .where('m.state', '=', 'active')
+        .where('r.deployment_id', '=', caller.deployment.id)
+        .$if(!!type, query => query.where('r.type', '=', type!))
+        .$if(after !== null, query => query.where(afterKey(after!)))
+        .orderBy('r.created_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(limit + 1)
+        .execute();
       const now = deps.now();
       const { entries, nextCursor } = pageOf(rows, limit, row => view(row, 'list', now), resourceKey);
       return { resources: entries, nextCursor };
@@ -177,15 +196,19 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
     async browse(caller: PrincipalCaller, input: { type?: string | null; query?: string | null } & PageInput): Promise<ResourcePage> {
       const limit = pageLimit(input.limit, BROWSE_PAGE);
       const after = input.cursor ? decodeCursor(input.cursor, ['number', 'string']) : null;
-      const rows = await prisma.$queryRaw<ResourceSqlRow[]>`
-        SELECT ${Prisma.raw(RESOURCE_COLUMNS)}, NULL AS role, NULL AS state, NULL AS expires_at
-        FROM resources r
-        WHERE r.deployment_id = ${caller.deployment.id} AND r.discoverable AND r.visibility = 'public'
-          ${input.type ? Prisma.sql`AND r.type = ${input.type}` : Prisma.empty}
-          ${input.query ? Prisma.sql`AND r.name ILIKE ${`%${escapeLike(input.query)}%`}` : Prisma.empty}
-          ${after ? Prisma.sql`AND (r.created_at, r.id) < (TIMESTAMP 'epoch' + ${after[0]}::bigint * INTERVAL '1 millisecond', ${after[1]})` : Prisma.empty}
-        ORDER BY r.created_at DESC, r.id DESC
-        LIMIT ${limit + 1}`;
+      const rows = await deps.sql
+        .selectFrom('resources as r')
+        .select([...RESOURCE_COLUMNS, sql<null>`NULL`.as('role'), sql<null>`NULL`.as('state'), sql<null>`NULL`.as('expires_at')])
+        .where('r.deployment_id', '=', caller.deployment.id)
+        .where('r.discoverable', '=', true)
+        .where('r.visibility', '=', 'public')
+        .$if(!!input.type, query => query.where('r.type', '=', input.type!))
+        .$if(!!input.query, query => query.where('r.name', 'ilike', `%${escapeLike(input.query!)}%`))
+        .$if(after !== null, query => query.where(afterKey(after!)))
+        .orderBy('r.created_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(limit + 1)
+        .execute();
       const now = deps.now();
       const { entries, nextCursor } = pageOf(rows, limit, row => view(row, 'browse', now), resourceKey);
       return { resources: entries, nextCursor };
@@ -193,7 +216,11 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
 
     /** An app-owned singleton declared with static([...]); the same gate as fetch by id. */
     async static(caller: PrincipalCaller, type: string, slug: string): Promise<ResourceView> {
-      const [row] = await deps.query<ResourceSqlRow>(STATIC_SQL, [caller.deployment.id, type, slug, caller.principal.id]);
+      const row = await withMembership(deps.sql, caller.principal.id)
+        .where('r.deployment_id', '=', caller.deployment.id)
+        .where('r.type', '=', type)
+        .where('r.static_slug', '=', slug)
+        .executeTakeFirst();
       // A members-only singleton (like `_app`) answers a non-member exactly like a missing one.
       if (!row || !canView(row.visibility, row.state ? { state: row.state } : null)) {
         throw new AppError('static_not_found', 404, `No static resource '${slug}' of type '${type}' in this app environment.`);

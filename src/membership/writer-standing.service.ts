@@ -6,6 +6,7 @@
  * transaction once the access rule has admitted the write. The resource row is locked first (as
  * every membership transition does), so racing first writes leave one membership.
  */
+import { sqlOf } from '../db/sql.js';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { Role } from '../core/roles.rules.js';
 import { writeStanding } from '../rows/rows.rules.js';
@@ -72,7 +73,7 @@ export async function writerRoles(
   if (unlocked.resourceRole) {
     // A member's write shares the resource row lock a leave or removal takes FOR UPDATE, so the
     // write sees the membership as it is when it commits: a member who just left writes nothing.
-    await tx.$executeRaw`SELECT 1 FROM resources WHERE id = ${resource.id} FOR KEY SHARE`;
+    await sqlOf(tx).selectFrom('resources').select('id').where('id', '=', resource.id).forKeyShare().execute();
     const roles = await roomRoles(tx, resource.id, me);
     if (roles.resourceRole) return { roles, join: null };
   }

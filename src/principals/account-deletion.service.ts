@@ -27,6 +27,7 @@ import type { StoredVisibility } from '../membership/visibility.rules.js';
 import { AppError, badRequest, forbidden } from '../errors.js';
 import type { SchemaIR } from '../schema/index.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
+import { sql, sqlOf } from '../db/sql.js';
 import { ChangeSet, type LockedResource } from '../membership/membership-store.service.js';
 import { findPrincipalInApp, userNotFound } from './principals.service.js';
 import { type DeletionHooks, deleteLockedResource } from '../membership/resource-deletion.service.js';
@@ -56,6 +57,12 @@ interface MembershipFact {
   state: MembershipState;
 }
 
+/** Rows of the (deployment, table) pairs in `keys`, each written `deployment table`. */
+const tableKeyIn = (keys: string[], alias?: 'r') => {
+  const column = (name: string) => sql.ref(alias ? `${alias}.${name}` : name);
+  return sql<boolean>`${column('deployment_id')} || ' ' || ${column('table_name')} IN (${sql.join(keys)})`;
+};
+
 interface LockedRow {
   id: string;
   deployment_id: string;
@@ -66,26 +73,32 @@ interface LockedRow {
 
 export function createAccountDeletionService(deps: ServiceDeps, hooks: DeletionHooks & { credentialsEnded?: () => void } = {}) {
   /** The memberships of `principals`, every state, in every app. */
-  const membershipsOf = (tx: Tx, principals: string[]) =>
-    tx.$queryRaw<MembershipFact[]>`
-      SELECT resource_id, principal_id, role::text AS role, state::text AS state
-      FROM memberships WHERE principal_id = ANY(${principals})`;
+  const membershipsOf = (tx: Tx, principals: string[]): Promise<MembershipFact[]> =>
+    sqlOf(tx).selectFrom('memberships').select(['resource_id', 'principal_id', 'role', 'state']).where('principal_id', 'in', principals).execute();
 
   /** Row locks in id order (the lock is taken as the sorted rows come out), so two deletions cannot deadlock. */
-  const lockResources = (tx: Tx, ids: string[]) =>
-    tx.$queryRaw<LockedRow[]>`
-      SELECT r.id, r.deployment_id, r.type, r.visibility::text AS visibility, d.app_id
-      FROM resources r JOIN deployments d ON d.id = r.deployment_id
-      WHERE r.id = ANY(${ids}) ORDER BY r.id FOR UPDATE OF r`;
+  const lockResources = (tx: Tx, ids: string[]): Promise<LockedRow[]> =>
+    sqlOf(tx)
+      .selectFrom('resources as r')
+      .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
+      .select(['r.id', 'r.deployment_id', 'r.type', 'r.visibility', 'd.app_id'])
+      .where('r.id', 'in', ids)
+      .orderBy('r.id')
+      .forUpdate('r')
+      .execute();
 
   /** Step 2: each table's onOwnerDelete on every row the doomed principals created. */
   async function applyOwnerDeletion(tx: Tx, doomed: string[]) {
     // Hidden links (onMemberRemove: hide) only waited for their member to come back.
-    await tx.$executeRaw`
-      DELETE FROM row_links l USING rows r
-      WHERE l.row_id = r.id AND r.creator_id = ANY(${doomed}) AND l.hidden`;
-    const tables = await tx.$queryRaw<{ deployment_id: string; table_name: string }[]>`
-      SELECT DISTINCT deployment_id, table_name FROM rows WHERE creator_id = ANY(${doomed})`;
+    const db = sqlOf(tx);
+    await db
+      .deleteFrom('row_links as l')
+      .using('rows as r')
+      .whereRef('l.row_id', '=', 'r.id')
+      .where('r.creator_id', 'in', doomed)
+      .where('l.hidden', '=', true)
+      .execute();
+    const tables = await db.selectFrom('rows').select(['deployment_id', 'table_name']).distinct().where('creator_id', 'in', doomed).execute();
     if (tables.length === 0) return;
     const deploymentIds = [...new Set(tables.map(t => t.deployment_id))];
     const schemas = await tx.deployment.findMany({ where: { id: { in: deploymentIds } }, select: { id: true, schema: true } });
@@ -99,38 +112,59 @@ export function createAccountDeletionService(deps: ServiceDeps, hooks: DeletionH
       for (const policy of ['remove', 'tombstone', 'retain'] as const) keys[policy].push(...plan[policy].map(table => `${id} ${table}`));
     }
     if (keys.remove.length > 0) {
-      await tx.$executeRaw`
-        DELETE FROM rows WHERE creator_id = ANY(${doomed}) AND deployment_id || ' ' || table_name = ANY(${keys.remove})`;
+      await db.deleteFrom('rows').where('creator_id', 'in', doomed).where(tableKeyIn(keys.remove)).execute();
     }
     if (keys.retain.length > 0) {
       // One independent copy per resource an own row is linked into, in the link's room.
-      await tx.$executeRaw`
-        INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
-        SELECT gen_random_uuid(), r.deployment_id, r.table_name, NULL, l.resource_id, l.room_id, r.data, r.created_at, r.updated_at
-        FROM rows r JOIN row_links l ON l.row_id = r.id
-        WHERE r.creator_id = ANY(${doomed}) AND r.resource_id IS NULL AND r.deployment_id || ' ' || r.table_name = ANY(${keys.retain})`;
-      await tx.$executeRaw`
-        DELETE FROM rows
-        WHERE creator_id = ANY(${doomed}) AND resource_id IS NULL AND deployment_id || ' ' || table_name = ANY(${keys.retain})`;
+      await db
+        .insertInto('rows')
+        .columns(['id', 'deployment_id', 'table_name', 'creator_id', 'resource_id', 'room_id', 'data', 'created_at', 'updated_at'])
+        .expression(
+          db
+            .selectFrom('rows as r')
+            .innerJoin('row_links as l', 'l.row_id', 'r.id')
+            .select([
+              sql<string>`gen_random_uuid()`.as('id'),
+              'r.deployment_id',
+              'r.table_name',
+              sql<null>`NULL`.as('creator_id'),
+              'l.resource_id',
+              'l.room_id',
+              'r.data',
+              'r.created_at',
+              'r.updated_at',
+            ])
+            .where('r.creator_id', 'in', doomed)
+            .where('r.resource_id', 'is', null)
+            .where(tableKeyIn(keys.retain, 'r')),
+        )
+        .execute();
+      await db.deleteFrom('rows').where('creator_id', 'in', doomed).where('resource_id', 'is', null).where(tableKeyIn(keys.retain)).execute();
     }
     if (keys.tombstone.length > 0) {
       // An own row linked nowhere would be content nobody can ever read again.
-      await tx.$executeRaw`
-        DELETE FROM rows r
-        WHERE r.creator_id = ANY(${doomed}) AND r.resource_id IS NULL AND r.deployment_id || ' ' || r.table_name = ANY(${keys.tombstone})
-          AND NOT EXISTS (SELECT 1 FROM row_links l WHERE l.row_id = r.id)`;
+      await db
+        .deleteFrom('rows as r')
+        .where('r.creator_id', 'in', doomed)
+        .where('r.resource_id', 'is', null)
+        .where(tableKeyIn(keys.tombstone, 'r'))
+        .where(eb => eb.not(eb.exists(eb.selectFrom('row_links as l').select(sql`1`.as('one')).whereRef('l.row_id', '=', 'r.id'))))
+        .execute();
     }
     // What is left (retain's rows in resources, tombstone's rows) stays, authored by the deleted-user profile.
-    await tx.$executeRaw`UPDATE rows SET creator_id = NULL WHERE creator_id = ANY(${doomed})`;
+    await db.updateTable('rows').set({ creator_id: null }).where('creator_id', 'in', doomed).execute();
   }
 
   /** Step 3 for one locked resource: withdraw, leave, transfer or delete (domain `accountExit`). */
   async function leaveResource(tx: Tx, changes: ChangeSet, resource: LockedResource, doomed: Set<string>, result: AccountDeletionResult) {
-    const members = await tx.$queryRaw<{ principal_id: string; role: Role; state: MembershipState; kind: 'user' | 'agent'; created_at: Date }[]>`
-      SELECT m.principal_id, m.role::text AS role, m.state::text AS state, p.kind::text AS kind, m.created_at
-      FROM memberships m JOIN principals p ON p.id = m.principal_id
-      WHERE m.resource_id = ${resource.id}
-      ORDER BY m.created_at, m.principal_id`;
+    const members = await sqlOf(tx)
+      .selectFrom('memberships as m')
+      .innerJoin('principals as p', 'p.id', 'm.principal_id')
+      .select(['m.principal_id', 'm.role', 'm.state', 'p.kind', 'm.created_at'])
+      .where('m.resource_id', '=', resource.id)
+      .orderBy('m.created_at')
+      .orderBy('m.principal_id')
+      .execute();
     const mine = members.filter(m => doomed.has(m.principal_id));
     const owner = mine.find(m => m.role === 'owner' && m.state === 'active');
     const heir = owner
@@ -178,8 +212,13 @@ export function createAccountDeletionService(deps: ServiceDeps, hooks: DeletionH
         if (ids.length > 0) for (const row of await lockResources(tx, ids)) locked.set(row.id, row);
       };
       await lockNew(firstLook);
-      const principals = await tx.$queryRaw<{ id: string }[]>`
-          SELECT id FROM principals WHERE id = ${principalId} OR owner_id = ${principalId} ORDER BY id FOR UPDATE`;
+      const principals = await sqlOf(tx)
+        .selectFrom('principals')
+        .select('id')
+        .where(eb => eb.or([eb('id', '=', principalId), eb('owner_id', '=', principalId)]))
+        .orderBy('id')
+        .forUpdate()
+        .execute();
       if (!principals.some(p => p.id === principalId)) throw userNotFound(principalId); // deleted meanwhile
       const doomedIds = principals.map(p => p.id);
       const doomed = new Set(doomedIds);
@@ -203,13 +242,25 @@ export function createAccountDeletionService(deps: ServiceDeps, hooks: DeletionH
       await tx.inviteLink.deleteMany({ where: { resourceId: { in: [...locked.keys()] }, creatorId: { in: doomedIds } } });
       await tx.block.deleteMany({ where: { OR: [{ blockerId: { in: doomedIds } }, { blockedId: { in: doomedIds } }] } });
       // Sessions, grants, codes and tokens of the embedded provider carry the subject as accountId.
-      await tx.$executeRaw`
-          DELETE FROM oidc_payloads
-          WHERE payload->>'accountId' = ${principalId}
-             OR (model = ${REMEMBERED_CONSENT_MODEL} AND starts_with(id, ${`${principalId} `}))`;
+      await sqlOf(tx)
+        .deleteFrom('oidc_payloads')
+        .where(eb =>
+          eb.or([
+            eb(sql<string>`payload->>'accountId'`, '=', principalId),
+            eb.and([eb('model', '=', REMEMBERED_CONSENT_MODEL), eb(sql<boolean>`starts_with(id, ${`${principalId} `})`, '=', true)]),
+          ]),
+        )
+        .execute();
       // Their own files go with them (files they put in resources stay there, as rows do); the bytes after commit.
-      const ownFiles = await tx.$queryRaw<{ blob_key: string }[]>`
-          DELETE FROM files WHERE scope = ANY(${doomedIds.map(id => `u:${id}`)}) RETURNING blob_key`;
+      const ownFiles = await sqlOf(tx)
+        .deleteFrom('files')
+        .where(
+          'scope',
+          'in',
+          doomedIds.map(id => `u:${id}`),
+        )
+        .returning('blob_key')
+        .execute();
       orphanedBlobs.push(...ownFiles.map(f => f.blob_key));
       await tx.wallet.deleteMany({ where: { holderId: { in: doomedIds } } });
       // Cascades: api_tokens, accounts, wallet_entries, agents (and theirs), memberships, room grants.

@@ -7,6 +7,7 @@ import { badRequest, forbidden, notFound, parseInput } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 import { reserveQuota } from '../billing/quotas.service.js';
+import { sqlOf } from '../db/sql.js';
 import type { TokenService } from '../gateway-auth/tokens.service.js';
 import { BOUNDED_LIST_TAKE, boundedList } from '../core/pages.js';
 
@@ -74,7 +75,7 @@ export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) 
       const agentName = parseInput(agentNameSchema, name);
       const id = newId('agt');
       const token = await deps.transaction(async tx => {
-        await reserveQuota(tx, deps.config.quotas, 'agents', caller);
+        await reserveQuota(sqlOf(tx), deps.config.quotas, 'agents', caller);
         await tx.principal.create({ data: { id, kind: 'agent', ownerId: caller.principal.id, name: agentName, displayName: agentName } });
         // In the same transaction: an agent counts in its app from its token on (the quota's count).
         const minted = await tokens.mint(

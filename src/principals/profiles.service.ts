@@ -13,6 +13,7 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import { personOf } from '../core/principals.rules.js';
 import { AppError, badRequest, conflict, forbidden, parseInput } from '../errors.js';
 import { Cache } from '../lib/cache.js';
+import { type Sql, sql } from '../db/sql.js';
 import type { ServiceDeps } from '../core/deps.js';
 import { displayNameSchema, handleSchema } from './handles.service.js';
 import { accountDeleted } from '../membership/lifecycle.service.js';
@@ -35,13 +36,24 @@ export const profilePatchSchema = z.strictObject({
 });
 export type ProfilePatch = z.infer<typeof profilePatchSchema>;
 
-/** A principal the caller's app environment has seen: the caller, or a member (any state) of one of its resources. */
-const SEEN = `(p.id = $2 OR EXISTS (
-  SELECT 1 FROM memberships m JOIN resources r ON r.id = m.resource_id
-  WHERE m.principal_id = p.id AND r.deployment_id = $3))`;
-
-const BY_HANDLE_SQL = `SELECT p.id, p.handle, p.display_name AS "displayName" FROM principals p WHERE p.handle = $1 AND ${SEEN}`;
-const BY_IDS_SQL = `SELECT p.id, p.handle, p.display_name AS "displayName" FROM principals p WHERE p.id = ANY($1::text[]) AND ${SEEN}`;
+/** Public profiles of the principals the caller's app environment has seen: the caller, or a member (any state) of one of its resources. */
+const seenProfiles = (db: Sql, caller: PrincipalCaller) =>
+  db
+    .selectFrom('principals as p')
+    .select(['p.id', 'p.handle', 'p.display_name as displayName'])
+    .where(eb =>
+      eb.or([
+        eb('p.id', '=', caller.principal.id),
+        eb.exists(
+          eb
+            .selectFrom('memberships as m')
+            .innerJoin('resources as r', 'r.id', 'm.resource_id')
+            .select(sql`1`.as('one'))
+            .whereRef('m.principal_id', '=', 'p.id')
+            .where('r.deployment_id', '=', caller.deployment.id),
+        ),
+      ]),
+    );
 
 const handleTaken = (handle: string) => conflict('handle_taken', `The handle "${handle}" belongs to someone else: choose another.`);
 
@@ -75,8 +87,7 @@ export function createProfileService(deps: ServiceDeps) {
       const parsed = handleSchema.safeParse(handle);
       // A string no handle can be is a handle nobody has.
       if (!parsed.success) return null;
-      const [found] = await deps.query<PublicProfile>(BY_HANDLE_SQL, [parsed.data, caller.principal.id, caller.deployment.id]);
-      return found ?? null;
+      return (await seenProfiles(deps.sql, caller).where('p.handle', '=', parsed.data).executeTakeFirst()) ?? null;
     },
 
     /** The public profiles of those of `ids` the caller's app has seen, in the order asked; the others are left out. */
@@ -85,7 +96,11 @@ export function createProfileService(deps: ServiceDeps) {
       countLookup(caller);
       if (ids.length === 0) return [];
       const found = new Map(
-        (await deps.query<PublicProfile>(BY_IDS_SQL, [[...new Set(ids)], caller.principal.id, caller.deployment.id])).map(p => [p.id, p]),
+        (
+          await seenProfiles(deps.sql, caller)
+            .where(eb => eb('p.id', '=', eb.fn.any(eb.val([...new Set(ids)]))))
+            .execute()
+        ).map(p => [p.id, p]),
       );
       return [...new Set(ids)].flatMap(id => found.get(id) ?? []);
     },

@@ -39,7 +39,7 @@ describe('membership.invitationsAcrossApps', () => {
     await prisma.block.create({ data: { blockerId: a.users.blocker.id, blockedId: me } });
 
     const perRowLookups = vi.spyOn(prisma.block, 'findFirst');
-    const queries = vi.spyOn(prisma, '$queryRaw');
+    const queries = vi.spyOn(ctx.app.services.deps.sql.getExecutor(), 'executeQuery');
     const list = await ctx.app.services.membership.invitationsAcrossApps(me);
     expect(perRowLookups).not.toHaveBeenCalled();
     expect(queries).toHaveBeenCalledTimes(1);
