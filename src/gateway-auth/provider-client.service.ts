@@ -4,7 +4,7 @@
  * the consent admin API. Works against the embedded provider (src/idp) and an external Hydra.
  * Only this module knows the provider's addresses. Tokens are never logged.
  */
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode, type StatusOf } from '../errors.js';
 
 export interface ProviderEndpoints {
   /** Public: the browser is sent here. */
@@ -45,7 +45,16 @@ export interface Introspection {
 }
 
 /** The provider answered with an OAuth error (4xx) or could not be reached (502). */
-export class ProviderError extends AppError {}
+export class ProviderError<C extends ErrorCode = ErrorCode> extends AppError<C> {
+  /**
+   * The provider's own OAuth error (RFC 6749 §5.2), relayed as it sent it at its 4xx status: that
+   * code is the standard's namespace, outside the catalog, which documents the ones a client meets
+   * (`invalid_grant`, `invalid_request`).
+   */
+  static relayed(code: string, status: number, message: string): ProviderError {
+    return new ProviderError(code as ErrorCode, status as StatusOf<ErrorCode>, message);
+  }
+}
 
 const unavailable = (what: string) =>
   new ProviderError('provider_unavailable', 502, `The identity provider did not answer the ${what} request; try again.`);
@@ -73,13 +82,13 @@ export function createProviderClient(options: ProviderClientOptions) {
   }
 
   function oauthError(what: string, status: number, body: any): ProviderError {
-    const code = typeof body?.error === 'string' && /^[a-z_]{1,64}$/.test(body.error) ? body.error : 'provider_error';
+    const oauthCode = typeof body?.error === 'string' && /^[a-z_]{1,64}$/.test(body.error) ? (body.error as string) : null;
+    const code = oauthCode ?? 'provider_error';
     const description = typeof body?.error_description === 'string' ? `: ${body.error_description.slice(0, 300)}` : '';
-    return new ProviderError(
-      code,
-      status >= 400 && status < 500 ? status : 502,
-      `The identity provider refused the ${what} request (${code})${description}.`,
-    );
+    const message = `The identity provider refused the ${what} request (${code})${description}.`;
+    // An answer without an OAuth code is the catalog's provider_error, at its one status whatever the provider sent.
+    if (oauthCode === null) return new ProviderError('provider_error', 502, message);
+    return ProviderError.relayed(oauthCode, status >= 400 && status < 500 ? status : 502, message);
   }
 
   const form = (fields: Record<string, string | undefined>) =>

@@ -12,7 +12,7 @@
  * - A grantor's **reach** in a room is the role the resource gives them, narrowed by their grant
  *   there (or, holding none, by their ceiling): they assign no more than that, to anyone.
  */
-import { AppError, conflict, forbidden, notFound } from '../errors.js';
+import { AppError, fail, forbidden, notFound } from '../errors.js';
 import { type GrantCeilings, type Role, isAdminPlus, outranks, rank, withinCeiling } from '../core/roles.rules.js';
 
 /** A member as the grant rules see them in one room. */
@@ -70,7 +70,7 @@ export const listsEveryRoom = (resourceRole: Role): boolean => isAdminPlus(resou
 /**
  * §10.3 PUT a grant. In order: admin+ (403 not_admin); within the type's ceiling for the actor's
  * resource role, then within their reach in the room, or for their own grant within the ceiling
- * set on them (403 grant_ceiling); the subject an active member (409 not_resource_member); someone
+ * set on them (403 grant_ceiling); the subject an active member (409 grantee_not_member); someone
  * else's grant only below the actor (403 outranked). A grant set on someone below you is also
  * their ceiling; your own grant leaves your ceiling as it was.
  */
@@ -102,7 +102,7 @@ export function decideSetGrant({ actor, target, role, ceilings, resourceType }: 
     }
   }
   if (target.resourceRole === null) {
-    throw conflict('not_resource_member', `${target.id} is not an active member of this resource: invite them first, then grant the room.`);
+    throw fail('grantee_not_member', `${target.id} is not an active member of this resource: invite them first, then grant the room.`);
   }
   if (self) return { grant: role, ceiling: target.ceiling };
   requireOutranks(actor.resourceRole, target.resourceRole);
