@@ -28,15 +28,10 @@ export function fail<C extends ErrorCode>(code: C, message: string, details?: Re
 /** The default message of `unauthenticated`. */
 export const AUTHENTICATION_REQUIRED = 'Authentication required: send a bearer token or session cookie.';
 
-// The helpers below predate the catalog and stay while the route files still call them; each takes only
-// codes the catalog gives its status, so they cannot give a code a second one. New code calls `fail`.
+// Two helpers predate the catalog and stay while route files still call them; each takes only codes
+// the catalog gives its status, so it cannot give a code a second one. New code calls `fail`.
 export const badRequest = (code: CodeWithStatus<400>, message: string, details?: Record<string, unknown>) => fail(code, message, details);
-export const unauthorized = (message = AUTHENTICATION_REQUIRED) => fail('unauthenticated', message);
-export const forbidden = (code: CodeWithStatus<403>, message: string) => fail(code, message);
 export const notFound = (code: CodeWithStatus<404>, message: string) => fail(code, message);
-export const conflict = (code: CodeWithStatus<409>, message: string) => fail(code, message);
-/** Overloaded, nothing changed: retry after `retryAfter` seconds (REST sends it as `Retry-After`). */
-export const serviceBusy = (message: string, retryAfter: number) => fail('busy', message, { retryAfter });
 
 /** A value the caller sent, as a message repeats it: cut past `max` characters (a 3,000-character id is not echoed whole). */
 export const shown = (value: string, max = 100) => (value.length > max ? `${value.slice(0, max)}…` : value);

@@ -4,7 +4,7 @@
  * the consent admin API. Works against the embedded provider (src/idp) and an external Hydra.
  * Only this module knows the provider's addresses. Tokens are never logged.
  */
-import { AppError, type ErrorCode, type StatusOf } from '../errors.js';
+import { AppError, type ErrorCode, fail, type StatusOf } from '../errors.js';
 
 export interface ProviderEndpoints {
   /** Public: the browser is sent here. */
@@ -110,7 +110,7 @@ export function createProviderClient(options: ProviderClientOptions) {
   }
 
   function admin(path: string): string {
-    if (!options.adminBase) throw new AppError('consent_unavailable', 503, 'No consent admin API is configured (OIDC_ADMIN_URL).');
+    if (!options.adminBase) throw fail('consent_unavailable', 'No consent admin API is configured (OIDC_ADMIN_URL).');
     return `${options.adminBase().replace(/\/$/, '')}/admin/oauth2/auth/requests/consent${path}`;
   }
 
@@ -124,8 +124,8 @@ export function createProviderClient(options: ProviderClientOptions) {
     // URLSearchParams, not encodeURIComponent: it cannot throw on text that is not well formed.
     const url = `${admin(path)}?${new URLSearchParams({ consent_challenge: challenge })}`;
     const res = await call(what, url, { method, headers: adminHeaders(), body: body === undefined ? undefined : JSON.stringify(body) });
-    if (res.status === 404) throw new AppError('consent_request_not_found', 404, 'No consent request with this challenge (unknown or expired).');
-    if (res.status === 410) throw new AppError('consent_request_handled', 410, 'This consent request was already handled.');
+    if (res.status === 404) throw fail('consent_request_not_found', 'No consent request with this challenge (unknown or expired).');
+    if (res.status === 410) throw fail('consent_request_handled', 'This consent request was already handled.');
     // The gateway's own credential was refused: a configuration fault, not the user's.
     if (res.status === 401 || res.status === 403) {
       throw new ProviderError('provider_admin_refused', 502, "The identity provider's admin API refused the gateway (check OIDC_ADMIN_TOKEN).");
@@ -169,8 +169,7 @@ export function createProviderClient(options: ProviderClientOptions) {
 
     async introspect(token: string): Promise<Introspection> {
       const { introspection } = await options.endpoints();
-      if (!options.introspection || !introspection)
-        throw new AppError('introspection_unavailable', 500, 'No introspection credential is configured.');
+      if (!options.introspection || !introspection) throw fail('introspection_unavailable', 'No introspection credential is configured.');
       const basic = Buffer.from(`${encodeURIComponent(options.introspection.clientId)}:${encodeURIComponent(options.introspection.secret)}`).toString(
         'base64',
       );
@@ -212,8 +211,7 @@ export function createProviderClient(options: ProviderClientOptions) {
 
     /** GET <identity base>/self-service/<type>/flows?id=<id>; the caller allowlists type and id. */
     async identityFlow(type: 'login' | 'registration', id: string): Promise<{ status: number; body: unknown }> {
-      if (!options.identityBase)
-        throw new AppError('identity_flows_unavailable', 503, 'No self-service identity flows are configured for this provider.');
+      if (!options.identityBase) throw fail('identity_flows_unavailable', 'No self-service identity flows are configured for this provider.');
       const url = `${options.identityBase().replace(/\/$/, '')}/self-service/${type}/flows?id=${encodeURIComponent(id)}`;
       return call('identity flow', url, { method: 'GET', headers: { accept: 'application/json' } });
     },
