@@ -8,7 +8,7 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { MembershipEvent } from '../bus/event-bus.js';
 import { rosterAccess } from '../membership/visibility.rules.js';
-import { badRequest, forbidden } from '../errors.js';
+import { fail } from '../errors.js';
 import type { CommitSnapshot } from '../bus/commit-order.js';
 import type { FeedChange } from './snapshot-feed.service.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -45,7 +45,7 @@ const endsMembership = (event: MembershipEvent, userId: string) =>
   event.row.userId === userId && (event.op === 'delete' || event.row.state !== 'active');
 
 export const snapshotTooLarge = (what: string, advice: string) =>
-  badRequest('snapshot_too_large', `${what} holds more than ${FEED_SNAPSHOT_MAX} rows, more than one live snapshot carries: ${advice}`);
+  fail('snapshot_too_large', `${what} holds more than ${FEED_SNAPSHOT_MAX} rows, more than one live snapshot carries: ${advice}`);
 
 /** The members-list gate: active members only (404 hides members-only resources). */
 export async function requireRosterAccess(
@@ -61,7 +61,7 @@ export async function requireRosterAccess(
   if (!resource || resource.deploymentId !== caller.deployment.id) throw resourceNotFound(resourceId);
   const access = rosterAccess(resource.visibility, resource.memberships[0] ?? null);
   if (access === 'hidden') throw resourceNotFound(resourceId);
-  if (access === 'not_member') throw forbidden('not_resource_member', 'Only active members can follow the member list.');
+  if (access === 'not_member') throw fail('not_resource_member', 'Only active members can follow the member list.');
 }
 
 /** `members.live()`: one resource's roster; ends after the subscriber's own removal. */

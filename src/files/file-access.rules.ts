@@ -4,7 +4,7 @@
  * holds nothing in is 404, never 403), PUT's judgement and preconditions, and what a list reaches.
  * Pure: the files service reads the facts (roles, the file at a path) and asks these.
  */
-import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 import type { Role } from '../core/roles.rules.js';
 import { type AccessRule, effectiveRole, passesAccessRule, reachesEveryRoom } from '../rooms/rooms.rules.js';
 import { canMoveOutOf, readReach } from '../rows/rows.rules.js';
@@ -41,15 +41,12 @@ export function bucketOf<B extends BucketRules>(
     Object.keys(buckets ?? {})
       .sort()
       .join(', ') || 'none';
-  if (!bucket) throw notFound('unknown_bucket', `This app's deployed schema has no bucket ${JSON.stringify(name)} (its buckets: ${known}).`);
+  if (!bucket) throw fail('unknown_bucket', `This app's deployed schema has no bucket ${JSON.stringify(name)} (its buckets: ${known}).`);
   if (owner.kind === 'user' && bucket.ownedBy !== null) {
-    throw badRequest(
-      'bucket_not_in_scope',
-      `Bucket ${name} belongs to resources of type ${bucket.ownedBy}: use /v1/files/resources/<id>/${name}/...`,
-    );
+    throw fail('bucket_not_in_scope', `Bucket ${name} belongs to resources of type ${bucket.ownedBy}: use /v1/files/resources/<id>/${name}/...`);
   }
   if (owner.kind === 'resource' && bucket.ownedBy !== owner.type) {
-    throw badRequest(
+    throw fail(
       'bucket_not_in_scope',
       bucket.ownedBy === null
         ? `Bucket ${name} is a user bucket (each user's own files): use /v1/files/me/${name}/..., or link a file into a resource bucket.`
@@ -68,9 +65,8 @@ const roomOfReached = (reached: ReachedFile): string | null => (reached.mount ? 
 
 export function refused(action: FileAction, bucket: string, role: Role | null, room: string | null): AppError {
   const who = role ? `your role here (${role})` : 'you hold no role here';
-  return new AppError(
+  return fail(
     room === null ? 'access_denied' : 'room_forbidden',
-    403,
     `The access rule for ${action} on bucket ${bucket} does not admit you${room === null ? '' : ' in this room'}: ${who}.`,
   );
 }
@@ -94,7 +90,7 @@ export function judge(action: FileAction, bucket: BucketRules, name: string, rol
 export function assertMayUpload(bucket: BucketRules, name: string, roles: FileRoles, room: string | null): void {
   const role = roleIn(roles, room);
   if (passesAccessRule(fileRule('upload', bucket.access), role, true, roles.resourceRole)) return;
-  if (room !== null && role === null) throw notFound('room_not_found', `No room ${room} that you hold a grant in.`);
+  if (room !== null && role === null) throw fail('room_not_found', `No room ${room} that you hold a grant in.`);
   throw refused('upload', name, role, room);
 }
 
@@ -129,28 +125,22 @@ export function assertPutPreconditions(
   path: string,
   existing: ReachedFile | null,
 ): void {
-  if (existing && input.ifNoneMatch?.trim() === '*')
-    throw conflict('file_exists', `A file ${JSON.stringify(path)} exists already (If-None-Match: *).`);
+  if (existing && input.ifNoneMatch?.trim() === '*') throw fail('file_exists', `A file ${JSON.stringify(path)} exists already (If-None-Match: *).`);
   if (input.ifMatch && (!existing || !etagMatches(input.ifMatch, etagOf(existing.file.sha256)))) {
-    throw new AppError('precondition_failed', 412, `${JSON.stringify(path)} is not at the version If-Match names: fetch it again.`);
+    throw fail('precondition_failed', `${JSON.stringify(path)} is not at the version If-Match names: fetch it again.`);
   }
-  if (existing?.mount)
-    throw conflict('file_is_mounted', `${JSON.stringify(path)} is a mounted user file: its owner replaces it in their own bucket.`);
+  if (existing?.mount) throw fail('file_is_mounted', `${JSON.stringify(path)} is a mounted user file: its owner replaces it in their own bucket.`);
 }
 
 /** §4.4 rule 7 for one file of a move: admin in its source room, the upload rule in the destination. */
 export function judgeMove(bucket: BucketRules, name: string, roles: FileRoles, reached: ReachedFile, destination: string | null, me: string): void {
   const path = reached.path;
-  if (reached.mount) throw conflict('file_is_mounted', `${JSON.stringify(path)} is a mount: mounts carry no room (§4.4 rule 10).`);
+  if (reached.mount) throw fail('file_is_mounted', `${JSON.stringify(path)} is a mount: mounts carry no room (§4.4 rule 10).`);
   const source = reached.file.roomId;
   const sourceRole = roleIn(roles, source);
   if (source !== null && sourceRole === null) throw fileNotFound(path);
   if (!canMoveOutOf(sourceRole)) {
-    throw new AppError(
-      source === null ? 'access_denied' : 'room_forbidden',
-      403,
-      `moveRoom needs admin in the source room of ${JSON.stringify(path)}.`,
-    );
+    throw fail(source === null ? 'access_denied' : 'room_forbidden', `moveRoom needs admin in the source room of ${JSON.stringify(path)}.`);
   }
   const destRole = roleIn(roles, destination);
   if (!passesAccessRule(fileRule('upload', bucket.access), destRole, reached.file.creatorId === me, roles.resourceRole)) {
@@ -184,7 +174,7 @@ export function listReach(
     const role = roleIn(roles, room);
     const r = readReach(rule, role, room === null ? role : roles.resourceRole);
     if (r === 'none') {
-      if (room !== null && role === null) throw notFound('room_not_found', `No room ${room} that you hold a grant in.`);
+      if (room !== null && role === null) throw fail('room_not_found', `No room ${room} that you hold a grant in.`);
       throw refused('list', name, role, room);
     }
     if (room === null) reach.default = r;
@@ -204,6 +194,6 @@ export function listReach(
 export const encodeCursor = (path: string) => Buffer.from(path, 'utf8').toString('base64url');
 export function decodeCursor(cursor: string): string {
   const path = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!path || encodeCursor(path) !== cursor) throw badRequest('invalid_cursor', 'cursor: not a cursor this list returned.');
+  if (!path || encodeCursor(path) !== cursor) throw fail('invalid_cursor', 'cursor: not a cursor this list returned.');
   return path;
 }

@@ -6,7 +6,7 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import { acceptsType, fileNotFound, fileRule, parseFilePath } from './files.rules.js';
 import { bucketOf, hiddenFrom, judgeMove, refused, roleIn } from './file-access.rules.js';
 import { passesAccessRule } from '../rooms/rooms.rules.js';
-import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import type { ChangeSet } from '../membership/membership-store.service.js';
 import { loadResource, roomOf, writerRoles } from '../membership/writer-standing.service.js';
 import { type FileScope, type FileView, findAt, schemaOf, view } from './file-store.service.js';
@@ -20,7 +20,7 @@ export async function move(
   input: { resourceId: string; bucket: string; paths: string[]; roomId: string | null },
 ): Promise<{ ok: true; moved: number }> {
   if (!Array.isArray(input.paths) || input.paths.length === 0 || input.paths.length > 100)
-    throw badRequest('invalid_argument', 'paths: 1 to 100 file paths.');
+    throw fail('invalid_argument', 'paths: 1 to 100 file paths.');
   const paths = [...new Set(input.paths.map(parseFilePath))];
   const schema = await schemaOf(deps, caller);
   const me = caller.principal.id;
@@ -57,14 +57,13 @@ export async function link(
   const bucket = bucketOf(schema.buckets, input.bucket, { kind: 'resource', type: resource.type });
   const source = /^[0-9a-f-]{36}$/i.test(input.fileId) ? await prisma.file.findUnique({ where: { id: input.fileId } }) : null;
   if (!source || source.deploymentId !== caller.deployment.id || source.scope !== `u:${me}`) {
-    throw notFound('file_not_found', `No file ${input.fileId} in your own buckets: only your own files can be linked.`);
+    throw fail('file_not_found', `No file ${input.fileId} in your own buckets: only your own files can be linked.`);
   }
   const path = input.path ? parseFilePath(input.path) : source.path;
   if (!acceptsType(bucket.contentTypes, source.contentType)) {
-    throw new AppError('unsupported_media_type', 415, `Bucket ${input.bucket} accepts ${bucket.contentTypes.join(', ')}, not ${source.contentType}.`);
+    throw fail('unsupported_media_type', `Bucket ${input.bucket} accepts ${bucket.contentTypes.join(', ')}, not ${source.contentType}.`);
   }
-  if (Number(source.size) > bucket.maxBytes)
-    throw new AppError('file_too_large', 413, `Bucket ${input.bucket} accepts files up to ${bucket.maxBytes} bytes.`);
+  if (Number(source.size) > bucket.maxBytes) throw fail('file_too_large', `Bucket ${input.bucket} accepts files up to ${bucket.maxBytes} bytes.`);
   const joins: ChangeSet[] = [];
   const now = deps.now();
   await deps.transaction(async tx => {
@@ -77,7 +76,7 @@ export async function link(
     // Rule 9: a file the caller cannot see is not named to them, not even as a conflict.
     if (taken && hiddenFrom('read', bucket, writer.roles, taken)) throw fileNotFound(path);
     if (taken) {
-      throw conflict('file_exists', `A file ${JSON.stringify(path)} exists in bucket ${input.bucket} of this resource: link under another path.`);
+      throw fail('file_exists', `A file ${JSON.stringify(path)} exists in bucket ${input.bucket} of this resource: link under another path.`);
     }
     await writer.join?.();
     await tx.fileLink.create({ data: { fileId: source.id, resourceId: resource.id, bucket: input.bucket, path, linkedBy: me, createdAt: now } });

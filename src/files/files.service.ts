@@ -19,7 +19,7 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import { type ByteRange, acceptsType, etagMatches, fileNotFound, fileRule, mediaType, parseFilePath, parsePathPrefix } from './files.rules.js';
 import { assertPutPreconditions, bucketOf, decodeCursor, encodeCursor, judge, judgePut, listReach } from './file-access.rules.js';
 import { reachesEveryRoom } from '../rooms/rooms.rules.js';
-import { AppError, badRequest, conflict } from '../errors.js';
+import { fail } from '../errors.js';
 import type { BlobStore } from '../storage/index.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { ServiceDeps } from '../core/deps.js';
@@ -90,15 +90,14 @@ export async function upload(
   }
   const contentType = input.contentType ? mediaType(input.contentType) : '';
   if (!input.contentType || !acceptsType(bucket.contentTypes, contentType)) {
-    throw new AppError(
+    throw fail(
       'unsupported_media_type',
-      415,
       `Bucket ${scope.bucket} accepts ${bucket.contentTypes.join(', ')}; send the file's Content-Type (got ${input.contentType ? JSON.stringify(contentType) : 'none'}).`,
     );
   }
   const maxBytes = Math.min(bucket.maxBytes, config.files.maxFileBytes);
   if (input.contentLength !== null && input.contentLength > maxBytes) {
-    throw new AppError('file_too_large', 413, `The file is larger than bucket ${scope.bucket} accepts (${maxBytes} bytes).`);
+    throw fail('file_too_large', `The file is larger than bucket ${scope.bucket} accepts (${maxBytes} bytes).`);
   }
   assertPutPreconditions(input, path, existing);
   await metering.assertAffordable(caller, [
@@ -170,7 +169,7 @@ export async function upload(
   } catch (error) {
     await blobs.delete([key]).catch(() => {});
     if ((error as { code?: string }).code === 'P2002')
-      throw conflict('file_exists', `A file ${JSON.stringify(path)} was created at the same time; retry.`);
+      throw fail('file_exists', `A file ${JSON.stringify(path)} was created at the same time; retry.`);
     throw error;
   }
 }
@@ -230,7 +229,7 @@ export async function list(
   const { prisma } = deps;
   const prefix = parsePathPrefix(options.prefix);
   const limit = options.limit ?? FILES_PAGE_DEFAULT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > FILES_PAGE_MAX) throw badRequest('invalid_argument', `limit: 1 to ${FILES_PAGE_MAX}.`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > FILES_PAGE_MAX) throw fail('invalid_argument', `limit: 1 to ${FILES_PAGE_MAX}.`);
   const after = options.cursor ? decodeCursor(options.cursor) : '';
   const schema = await schemaOf(deps, caller);
   const me = caller.principal.id;

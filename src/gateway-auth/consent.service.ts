@@ -4,7 +4,7 @@
  * rejecting it.
  */
 import { z } from 'zod';
-import { AppError, parseInput } from '../errors.js';
+import { fail, parseInput } from '../errors.js';
 import { APP_RESOURCE_TYPE } from '../apps/apps.service.js';
 import { displayNameSchema, handleSchema, handleSeed, issueHandleOnce } from '../principals/handles.service.js';
 import { runTransition } from '../membership/membership-store.service.js';
@@ -81,7 +81,7 @@ async function accept(deps: AuthDeps, input: z.infer<typeof acceptInput>) {
   const request = await deps.provider.getConsentRequest(input.challenge);
   const subject = String(request.subject ?? '');
   const clientId = String(request.client?.client_id ?? '');
-  if (!subject) throw new AppError('consent_request_invalid', 502, 'The provider returned a consent request without a subject.');
+  if (!subject) throw fail('consent_request_invalid', 'The provider returned a consent request without a subject.');
   assertPersonSubject(subject);
   const welcomed = await onboard(deps, subject, input.profile);
   const { redirect_to } = await deps.provider.acceptConsentRequest(input.challenge, {

@@ -3,7 +3,7 @@
  * behind its subject, each looked up through a short cache.
  */
 import type { PrincipalKind } from '../membership/membership.rules.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { ServiceDeps } from '../core/deps.js';
 import { Cache } from '../lib/cache.js';
 import type { PrincipalCaller } from '../core/caller.rules.js';
@@ -48,7 +48,7 @@ export function gatewayDeployment(deps: Pick<CallerLookupDeps, 'prisma' | 'confi
 /** Provider subjects are people. They may never name a test user or an agent. */
 export function assertPersonSubject(sub: string): void {
   if (sub.startsWith('test:') || !/^[\x21-\x7e]{1,200}$/.test(sub)) {
-    throw new AppError('subject_reserved', 403, 'The provider subject is not a valid person id for this gateway.');
+    throw fail('subject_reserved', 'The provider subject is not a valid person id for this gateway.');
   }
 }
 
@@ -77,7 +77,7 @@ export function personFor(
           update: {},
           select: { id: true, kind: true, ownerId: true },
         }));
-      if (row.kind !== 'user') throw new AppError('subject_reserved', 403, 'The provider subject names an agent, not a person.');
+      if (row.kind !== 'user') throw fail('subject_reserved', 'The provider subject names an agent, not a person.');
       return { id: row.id, kind: row.kind as PrincipalKind, ownerId: row.ownerId };
     })
     .then(principal => principal ?? null);
@@ -97,19 +97,18 @@ export async function callerForToken(
   let appId = info.clientId ? await appOfClient(deps, info.clientId) : null;
   if (options.hostAppId) {
     if (info.clientId && appId !== options.hostAppId) {
-      throw new AppError('audience_mismatch', 403, 'This token was issued to another app than the one this origin hosts.');
+      throw fail('audience_mismatch', 'This token was issued to another app than the one this origin hosts.');
     }
     appId = options.hostAppId;
   }
   if (!appId && !info.clientId && options.clientIdHint) appId = await appOfClient(deps, options.clientIdHint);
   if (!appId) {
-    throw new AppError('app_unknown', 401, 'The token does not name a Gatehouse app: sign in through an app registered with this gateway.');
+    throw fail('app_unknown', 'The token does not name a Gatehouse app: sign in through an app registered with this gateway.');
   }
   const deployment = await gatewayDeployment(deps, appId);
   if (!deployment) {
-    throw new AppError(
+    throw fail(
       'env_not_deployed',
-      409,
       `The app has no '${deps.config.auth.gatewayEnv}' deployment yet: deploy its schema first (GATEWAY_ENV selects the environment).`,
     );
   }

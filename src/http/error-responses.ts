@@ -10,7 +10,8 @@ import type { Plugin } from 'graphql-yoga';
 import { ZodError } from 'zod';
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '../db/busy.js';
 import { sqlStateOf } from '../db/sql-tx.js';
-import { AppError, badRequest, serviceBusy, shown, zodToAppError } from '../errors.js';
+import { AppError, type ErrorCode, fail, shown, zodToAppError } from '../errors.js';
+import { statusOf } from '../core/error-catalog.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { type HeaderValues, json } from './responses.js';
 import { currentRequestId, logger } from '../lib/logger.js';
@@ -24,14 +25,15 @@ export interface ErrorShape {
   headers?: Record<string, string>;
 }
 
+/** A catalog code at its status, for a failure classified here rather than thrown as an AppError. */
+const coded = (code: ErrorCode, message: string): ErrorShape => ({ code, status: statusOf(code), message });
+
 /** An unexpected failure: logged with its stack and the request id, which the client gets too. */
 function internal(error: unknown): ErrorShape {
   logger.error({ err: error }, 'unexpected error');
   const requestId = currentRequestId();
   return {
-    code: 'internal',
-    status: 500,
-    message: `Unexpected error. It has been logged${requestId ? ` under request id ${requestId}` : ''}.`,
+    ...coded('internal', `Unexpected error. It has been logged${requestId ? ` under request id ${requestId}` : ''}.`),
     ...(requestId ? { details: { requestId } } : {}),
   };
 }
@@ -47,7 +49,7 @@ export function describeError(error: unknown): ErrorShape {
   // type's own GraphQLError in one naming the variable; graphql-jit (queries) does not wrap. The
   // request's fault either way, answered as a query answers it.
   if (error instanceof GraphQLError && original instanceof GraphQLError && !original.originalError) {
-    return { code: 'invalid_argument', status: 400, message: error.message };
+    return coded('invalid_argument', error.message);
   }
   if (original instanceof AppError) {
     const { code, status, message, details } = original;
@@ -57,25 +59,27 @@ export function describeError(error: unknown): ErrorShape {
   // The database had no capacity within its waits (src/db/busy.ts): overload, not a bug.
   if (isDatabaseBusy(original)) {
     return describeError(
-      serviceBusy('The service is busy (its database is saturated): the request did not complete. Retry after a moment.', BUSY_RETRY_AFTER_SECONDS),
+      fail('busy', 'The service is busy (its database is saturated): the request did not complete. Retry after a moment.', {
+        retryAfter: BUSY_RETRY_AFTER_SECONDS,
+      }),
     );
   }
   if (original instanceof ZodError) return describeError(zodToAppError(original));
   // The client closed the connection while its body was read (node's IncomingMessage 'aborted'):
   // its going away, not a server fault, and nobody reads the answer.
-  if (isClientAbort(original)) return { code: 'request_aborted', status: 400, message: 'The client closed the connection before its body arrived.' };
+  if (isClientAbort(original)) return coded('request_aborted', 'The client closed the connection before its body arrived.');
   // A unique key taken by a concurrent commit: Prisma's own P2002, or 23505 from a raw statement.
   if ((original instanceof Prisma.PrismaClientKnownRequestError && original.code === 'P2002') || sqlStateOf(original) === '23505') {
-    return { code: 'conflict', status: 409, message: 'A concurrent request changed the same record; retry.' };
+    return coded('conflict', 'A concurrent request changed the same record; retry.');
   }
   // SQLSTATE class 22, data exception: the database refused a value the request carried. A NUL
   // (22021) is refused at the edge (src/http/body.ts) and services validate what they store, so
   // this is the net under them: a value that slipped past is still bad input, not a server fault.
   const sqlState = sqlStateOf(original);
   if (sqlState?.startsWith('22')) {
-    if (sqlState === '22021') return describeError(badRequest('invalid_argument', 'Text must not contain NUL bytes.'));
+    if (sqlState === '22021') return describeError(fail('invalid_argument', 'Text must not contain NUL bytes.'));
     const said = databaseMessageOf(original);
-    return describeError(badRequest('invalid_argument', `The database refused a value of this request${said ? ` (${shown(said, 200)})` : ''}.`));
+    return describeError(fail('invalid_argument', `The database refused a value of this request${said ? ` (${shown(said, 200)})` : ''}.`));
   }
   // Already classified (maskError's output, read back by the REST shim): keep it, details and all.
   if (error instanceof GraphQLError && typeof error.extensions?.code === 'string' && typeof error.extensions.status === 'number') {
@@ -92,7 +96,7 @@ export function describeError(error: unknown): ErrorShape {
   // graphql-js' own refusal, caused by the request: a parse, validation or variable-coercion error.
   // Coercion nests the scalar's GraphQLError as the cause (subscriptions get it so), never one of ours.
   if (error instanceof GraphQLError && isGraphqlRefusal(error)) {
-    return { code: 'invalid_argument', status: 400, message: error.message };
+    return coded('invalid_argument', error.message);
   }
   return internal(original ?? error);
 }
@@ -144,7 +148,7 @@ export function graphqlRefusal(error: unknown, nodes?: GraphQLErrorOptions['node
 }
 
 /** The code of a document graphql-js' validation refuses (an unknown field, a variable of the wrong type): Yoga's, kept for GraphQL clients. */
-export const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
+export const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED' satisfies ErrorCode;
 
 /**
  * A Yoga plugin: a validation error carries `{ code, status }` like every other error (docs/api.md
@@ -159,7 +163,7 @@ export const useCodedValidationErrors: Plugin = {
       for (const error of result) {
         const extensions = error.extensions as Record<string, unknown>;
         extensions.code ??= VALIDATION_FAILED;
-        extensions.status ??= 400;
+        extensions.status ??= statusOf(VALIDATION_FAILED);
       }
     },
 };

@@ -10,6 +10,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { type FetchAPI, normalizeNodeRequest, sendNodeResponse } from '@whatwg-node/server';
 import { restError } from './error-responses.js';
+import { type ErrorCode, statusOf } from '../core/error-catalog.js';
 import { unusableTarget, usableHost } from './body.js';
 import { type HeaderReader, JsonResponse } from './responses.js';
 
@@ -127,15 +128,15 @@ export function createNodeEdge({ respond, fetchAPI, fallback }: EdgeOptions) {
 }
 
 /** What node's parser refuses before a request exists, as the status node itself would send. */
-const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: string; message: string }> = {
+const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: ErrorCode; message: string }> = {
   HPE_HEADER_OVERFLOW: {
-    status: 431,
+    status: statusOf('headers_too_large'),
     reason: 'Request Header Fields Too Large',
     code: 'headers_too_large',
     message: 'The request line and headers are larger than the server reads (16 KiB): shorten the URL or the headers.',
   },
   ERR_HTTP_REQUEST_TIMEOUT: {
-    status: 408,
+    status: statusOf('request_timeout'),
     reason: 'Request Timeout',
     code: 'request_timeout',
     message: 'The request did not arrive in full in time.',

@@ -476,6 +476,7 @@ export const routes: Route[] = [
       'room_not_found',
       'default_room_immutable',
       'not_resource_member',
+      'grantee_not_member',
     ],
     operation: graphql(`
       mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {

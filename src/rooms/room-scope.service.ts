@@ -6,7 +6,7 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { Role } from '../core/roles.rules.js';
 import { type StoredVisibility, rosterAccess } from '../membership/visibility.rules.js';
-import { forbidden } from '../errors.js';
+import { fail } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { GrantEvent } from '../bus/event-bus.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
@@ -32,7 +32,7 @@ export interface RoomChangeScope {
 export function requireActive(resourceId: string, visibility: StoredVisibility, own: Member | null): Role {
   const access = rosterAccess(visibility, own);
   if (access === 'hidden') throw resourceNotFound(resourceId);
-  if (access === 'not_member') throw forbidden('not_resource_member', 'Rooms are for active members of the resource.');
+  if (access === 'not_member') throw fail('not_resource_member', 'Rooms are for active members of the resource.');
   return own!.role;
 }
 

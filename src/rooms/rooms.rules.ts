@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ROLES, type Role, rank } from '../core/roles.rules.js';
-import { badRequest, parseInput } from '../errors.js';
+import { fail, parseInput } from '../errors.js';
 
 /**
  * An access rule entry (docs/api.md §5.5): a role name, `creator` (the row's author) or `none`.
@@ -74,12 +74,12 @@ const roomName = z
 export const parseRoomName = (value: unknown, field = 'name'): string => parseInput(roomName, value, field);
 
 export const invalidRoom = (roomId: string, resourceId: string) =>
-  badRequest(
+  fail(
     'invalid_room',
     `${JSON.stringify(roomId.slice(0, 80))} is not a room of resource ${resourceId}: pass a room id from GET /v1/resources/${resourceId}/rooms.`,
   );
 
-export const defaultRoomImmutable = (what: string) => badRequest('default_room_immutable', `The default room cannot be ${what}.`);
+export const defaultRoomImmutable = (what: string) => fail('default_room_immutable', `The default room cannot be ${what}.`);
 
 /**
  * `roomId` as a reference into `resourceId`: `null` for the default room (the resource id), the

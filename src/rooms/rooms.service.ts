@@ -10,7 +10,7 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { listsEveryRoom, requireRoomAdmin, roomNotFound, seesRoom } from './room-grants.rules.js';
 import { type RoomEntry, defaultRoomEntry, defaultRoomImmutable, parseRoomName, roomEntry, roomRef } from './rooms.rules.js';
-import { AppError, conflict } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import { sqlOf } from '../db/sql.js';
 import type { ServiceDeps } from '../core/deps.js';
@@ -64,7 +64,7 @@ export function create(deps: RoomDeps, caller: PrincipalCaller, resourceId: stri
     requireRoomAdmin(role);
     const count = await tx.room.count({ where: { resourceId: resource.id } });
     if (count >= MAX_ROOMS_PER_RESOURCE) {
-      throw conflict('room_limit', `A resource holds at most ${MAX_ROOMS_PER_RESOURCE} rooms; delete an empty one first.`);
+      throw fail('room_limit', `A resource holds at most ${MAX_ROOMS_PER_RESOURCE} rooms; delete an empty one first.`);
     }
     const room = await tx.room.create({
       data: { id: newId('room'), resourceId: resource.id, name, createdAt: deps.now() },
@@ -94,7 +94,7 @@ export function rename(deps: RoomDeps, caller: PrincipalCaller, resourceId: stri
  */
 export async function remove(deps: RoomDeps, caller: PrincipalCaller, resourceId: string, roomId: string): Promise<{ ok: true }> {
   const notEmpty = () =>
-    conflict('room_not_empty', `Room ${roomId} still holds rows or files: move them out (moveRoom) or delete them, then delete the room.`);
+    fail('room_not_empty', `Room ${roomId} still holds rows or files: move them out (moveRoom) or delete them, then delete the room.`);
   try {
     return await changeRooms(deps, caller, resourceId, async ({ tx, resource, role, events }) => {
       const ref = roomRef(resource.id, roomId);

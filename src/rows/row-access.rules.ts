@@ -3,7 +3,7 @@
  * §11.4): a caller's role in a room, how much of a resource a read reaches, and moveRoom's
  * refusal. Pure: src/rows/row-reach.service.ts reads the rooms and roles and asks these.
  */
-import { AppError } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 import type { Role } from '../core/roles.rules.js';
 import { type AccessRule, effectiveRole } from '../rooms/rooms.rules.js';
 import { type ReadReach, type RowAction, accessRefused, readReach } from './rows.rules.js';
@@ -60,11 +60,7 @@ export function reachOf(
 export function moveRefused(table: string, role: Role | null, room: string | null): AppError {
   const who = role ? `your role there is ${role}` : 'you hold no role there';
   const where = room === null ? 'the default room' : `room ${room}`;
-  return new AppError(
-    room === null ? 'access_denied' : 'room_forbidden',
-    403,
-    `moveRoom on ${table} needs admin in the source room (${where}): ${who}.`,
-  );
+  return fail(room === null ? 'access_denied' : 'room_forbidden', `moveRoom on ${table} needs admin in the source room (${where}): ${who}.`);
 }
 
 /** The refusal of an access rule for `table` in `room` (null: the default room). */

@@ -4,7 +4,7 @@
  */
 import type { AccessRules } from './rows.rules.js';
 import { CREATOR_FIELD, type RowTable, readValue } from './row-values.rules.js';
-import { badRequest } from '../errors.js';
+import { fail } from '../errors.js';
 import type { ResourceTypeIR, SchemaIR, TableIR } from '../schema/index.js';
 import type { SqlRow } from './rows.sql.js';
 
@@ -26,7 +26,7 @@ function tableOf(schema: SchemaIR, name: string): TableIR {
   const table = Object.hasOwn(schema.tables, name) ? schema.tables[name] : undefined;
   if (!table) {
     const known = Object.keys(schema.tables).sort().join(', ') || 'none';
-    throw badRequest('unknown_table', `This app's deployed schema has no table ${JSON.stringify(name)} (its tables: ${known}).`);
+    throw fail('unknown_table', `This app's deployed schema has no table ${JSON.stringify(name)} (its tables: ${known}).`);
   }
   return table;
 }
@@ -40,14 +40,14 @@ export function bindingIn(schema: SchemaIR, type: string, name: string): Binding
   if (share) return { name, table, kind: 'shared', override: share.access };
   const owns = def?.owns.map(o => o.table).join(', ') || 'none';
   const shares = def?.shares.map(s => s.table).join(', ') || 'none';
-  throw badRequest('table_not_in_scope', `Resources of type ${type} neither own nor share table ${name} (owns: ${owns}; shares: ${shares}).`);
+  throw fail('table_not_in_scope', `Resources of type ${type} neither own nor share table ${name} (owns: ${owns}; shares: ${shares}).`);
 }
 
 /** docs/api.md §11.2: a user's own rows are of top-level tables only. */
 export function userBinding(schema: SchemaIR, name: string): Binding {
   const table = tableOf(schema, name);
   if (table.ownedBy) {
-    throw badRequest(
+    throw fail(
       'table_not_in_scope',
       `Table ${name} is declared inside resource type ${table.ownedBy}: its rows live in those resources; use scope { kind: 'resource', resourceId }.`,
     );

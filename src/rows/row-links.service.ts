@@ -3,7 +3,7 @@
  * resources' rooms; linking again is a no-op and a hidden link comes back.
  */
 import type { RowData } from './row-values.rules.js';
-import { notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import { sqlOf } from '../db/sql.js';
 import { rowIds } from './rows-input.service.js';
 import { reachesNothing } from './row-access.rules.js';
@@ -24,10 +24,7 @@ export async function linkRows(w: ResourceWrite): Promise<DbResult> {
   });
   const missing = ids.filter(id => !own.some(r => r.id === id));
   if (missing.length)
-    throw notFound(
-      'row_not_found',
-      `Only your own rows of ${binding.name} can be linked; not yours or not there: ${missing.slice(0, 5).join(', ')}.`,
-    );
+    throw fail('row_not_found', `Only your own rows of ${binding.name} can be linked; not yours or not there: ${missing.slice(0, 5).join(', ')}.`);
   await w.join?.();
   for (const row of own) {
     await checkUnique(tx, run.caller.deployment.id, binding, [{ kind: 'resource', id: resource.id }], row.data as RowData, null, [row.id]);

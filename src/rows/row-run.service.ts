@@ -4,7 +4,7 @@
  */
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { CREATOR_FIELD } from './row-values.rules.js';
-import { badRequest } from '../errors.js';
+import { fail } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import type { SchemaIR } from '../schema/index.js';
@@ -49,7 +49,7 @@ export const readRun = (db: Db, caller: PrincipalCaller, schema: SchemaIR, now: 
   ...(explain ? { explain } : {}),
 });
 
-export const invalidOperation = (message: string) => badRequest('invalid_operation', message);
+export const invalidOperation = (message: string) => fail('invalid_operation', message);
 
 /** An answer without rows (link, unlink, moveRoom). */
 export const okResult = (op: DbOp): DbResult => ({ op, rows: null, nextCursor: null, ok: true });

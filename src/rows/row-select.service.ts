@@ -5,7 +5,7 @@
 import { ruleFor, rolesReaching, visitorRole } from './rows.rules.js';
 import { type Condition, type RowOrder, parseOrder, parseWhere } from './row-values.rules.js';
 import { isPublic } from '../membership/visibility.rules.js';
-import { notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import { sql, sqlOf } from '../db/sql.js';
 import { resourceNotFound } from '../membership/membership-store.service.js';
 import { roomRoles } from '../rooms/rooms.service.js';
@@ -170,7 +170,7 @@ export async function selectType(run: Run, op: DbOperation & { scope: { kind: 't
   const def = run.schema.resources[type];
   if (!def) {
     const known = Object.keys(run.schema.resources).sort().join(', ') || 'none';
-    throw notFound('unknown_type', `Unknown resource type '${type}' (this app declares: ${known}).`);
+    throw fail('unknown_type', `Unknown resource type '${type}' (this app declares: ${known}).`);
   }
   const binding = bindingIn(run.schema, type, op.table);
   const { all, own } = rolesReaching(ruleFor('read', binding.override, binding.table.access));

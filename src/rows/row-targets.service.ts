@@ -6,7 +6,7 @@
  */
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { type Condition, type RowData, parseWhere } from './row-values.rules.js';
-import { badRequest } from '../errors.js';
+import { fail } from '../errors.js';
 import { sql, sqlOf } from '../db/sql.js';
 import type { Tx } from '../core/deps.js';
 import type { ResourceRef } from '../membership/writer-standing.service.js';
@@ -50,10 +50,7 @@ export function found(binding: Binding, pickOf: RowPick, rows: Target[]): Target
   spendWrites(rows.length);
   if (!('ids' in pickOf)) {
     if (rows.length > ROWS_MAX_WHERE) {
-      throw badRequest(
-        'too_many_rows',
-        `where matches more than ${ROWS_MAX_WHERE} rows of ${binding.name}: narrow the filter, or write in pages by ids.`,
-      );
+      throw fail('too_many_rows', `where matches more than ${ROWS_MAX_WHERE} rows of ${binding.name}: narrow the filter, or write in pages by ids.`);
     }
     return rows;
   }

@@ -4,7 +4,7 @@
  * linked rows live in their creators' namespace, where no index of the resource reaches.
  */
 import type { Condition, RowData } from './row-values.rules.js';
-import { conflict } from '../errors.js';
+import { fail } from '../errors.js';
 import { sql, sqlOf } from '../db/sql.js';
 import type { TableIR } from '../schema/index.js';
 import type { Tx } from '../core/deps.js';
@@ -98,7 +98,7 @@ export async function checkUnique(
 function uniqueViolation(table: string, key: readonly string[], data: RowData, scope: UniqueScope) {
   const among = scope.kind === 'user' ? "among a user's own rows" : 'within a resource';
   const values = key.map(name => JSON.stringify(data[name])).join(', ');
-  return conflict(
+  return fail(
     'unique_violation',
     key.length === 1
       ? `${table}.${key[0]} is unique ${among}, and ${values} is taken there.`

@@ -4,7 +4,7 @@
  * the other and the second finds the first's row.
  */
 import { type RowData, updateData } from './row-values.rules.js';
-import { badRequest } from '../errors.js';
+import { fail } from '../errors.js';
 import type { Tx } from '../core/deps.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import type { DbOperation } from './rows-input.service.js';
@@ -31,7 +31,7 @@ export function upsertItems(binding: Binding, values: unknown, key: readonly str
     const change = updateData(binding.name, rowTable(binding.table), item, where);
     const missing = key.find(name => change.set[name] === undefined);
     if (missing) {
-      throw badRequest('missing_value', `${where}.${missing}: upsert finds its row by onConflict (${key.join(', ')}): give each of them a value.`, {
+      throw fail('missing_value', `${where}.${missing}: upsert finds its row by onConflict (${key.join(', ')}): give each of them a value.`, {
         table: binding.name,
         column: missing,
       });

@@ -5,7 +5,7 @@
  * operations are prepared, before their writes; over it, nothing changes (the transaction rolls back).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type AppError, badRequest } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 import type { DbOperation } from './rows-input.service.js';
 
 interface WriteBudget {
@@ -24,7 +24,7 @@ export function spendWrites(rows: number): void {
 }
 
 function tooManyWrites({ limit, spent }: WriteBudget): AppError {
-  return badRequest(
+  return fail(
     'too_many_rows',
     `This call writes at least ${spent} rows; one call may write at most ${limit} (ROWS_MAX_WRITES_PER_CALL: ` +
       'every write waits for the one before it on this database). Nothing was changed: send the rows in smaller calls.',

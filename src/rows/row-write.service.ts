@@ -4,7 +4,7 @@
  */
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { applyUpdate, insertData, updateData } from './row-values.rules.js';
-import { badRequest } from '../errors.js';
+import { fail } from '../errors.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Tx } from '../core/deps.js';
 import { accountDeleted, violatesForeignKey } from '../membership/lifecycle.service.js';
@@ -37,7 +37,7 @@ export const placementIn = (binding: Binding, resourceId: string, roomId: string
 /** An insert's or upsert's values: one object, or an array of 1 to 100. */
 export function valueList(values: unknown): unknown[] {
   const list = Array.isArray(values) ? values : [values];
-  if (list.length === 0 || list.length > 100) throw badRequest('invalid_value', 'values: one object, or an array of 1 to 100 objects.');
+  if (list.length === 0 || list.length > 100) throw fail('invalid_value', 'values: one object, or an array of 1 to 100 objects.');
   return list;
 }
 

@@ -22,7 +22,7 @@
  *   rows.sql         the SQL fragments      rows-input  parsing      row-id  row ids
  */
 import type { PrincipalCaller } from '../core/caller.rules.js';
-import { AppError } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import { stampCommit } from '../bus/commit-order.js';
 import type { GrantEvent, MembershipEvent } from '../bus/event-bus.js';
 import type { SchemaIR } from '../schema/index.js';
@@ -64,7 +64,7 @@ export async function runOperation(run: Run, op: DbOperation): Promise<DbResult>
 /** A batch's error names the operation that stopped it (a batch is all or nothing). */
 export function inOperation(error: unknown, index: number): unknown {
   if (!(error instanceof AppError)) return error;
-  return new AppError(error.code, error.status, `operations[${index}]: ${error.message}`, { ...error.details, operation: index });
+  return fail(error.code, `operations[${index}]: ${error.message}`, { ...error.details, operation: index });
 }
 
 /** Runs `ops` (one transaction unless it is a lone select), then publishes what auto-joins changed. */
