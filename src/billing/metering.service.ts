@@ -42,374 +42,416 @@ const storageHolderOf = (row: HolderFacts): StorageHolder => ({
   appDeveloperId: row.appDeveloperId,
 });
 
-export function createMeteringService(deps: ServiceDeps, wallet: WalletService) {
-  const { config } = deps;
-  const prices = config.metering.prices;
-  const defaultLimit = (key: BudgetKey) => (key.kind === 'env' ? config.metering.testEnvBudgetMicros : config.metering.appBudgetMicros);
+/** The limit a new budget gets. */
+const defaultLimit = (config: ServiceDeps['config'], key: BudgetKey) =>
+  key.kind === 'env' ? config.metering.testEnvBudgetMicros : config.metering.appBudgetMicros;
 
-  function shortWallet(holder: Holder, cost: bigint, caller: PrincipalCaller): AppError {
-    if (holder.kind === 'developer') {
-      return paymentRequired(
-        'wallet',
-        `The developer wallet paying for this test session is short of $${microsToUsd(cost)}: top it up (gatehouse wallet credit --developer <email> --usd <amount>).`,
-        { payer: holder.id, costUsd: microsToUsd(cost) },
-      );
-    }
-    return paymentRequired('wallet', `Your wallet is short of $${microsToUsd(cost)} for this operation in app ${caller.deployment.appId}.`, {
-      payer: holder.id,
-      costUsd: microsToUsd(cost),
-    });
-  }
-
-  function shortBudget(key: BudgetKey, cost: bigint, limit: bigint): AppError {
-    if (key.kind === 'env') {
-      return paymentRequired(
-        'env_budget',
-        `The ${key.key} environment's monthly budget ($${microsToUsd(limit)}) for app ${key.appId} is spent: raise it (gatehouse budget set --app ${key.appId} --env ${key.key} --usd <amount>) or wait for next month.`,
-        { appId: key.appId, env: key.key, limitUsd: microsToUsd(limit), costUsd: microsToUsd(cost) },
-      );
-    }
-    return paymentRequired('app_budget', `This app's monthly budget on your wallet ($${microsToUsd(limit)}) is spent.`, {
-      appId: key.appId,
-      clientId: key.key,
-      limitUsd: microsToUsd(limit),
-      costUsd: microsToUsd(cost),
-    });
-  }
-
+/** What metering's functions are built from; one per server (`createMeteringService`). */
+export interface MeteringDeps {
+  deps: ServiceDeps;
+  wallet: WalletService;
   /**
    * Rows this process has seen committed (a conflicting insert found them): budgets and developer
    * credits are created once and never removed while their payer lives, so a charge skips those
    * inserts after the first. A row this process inserted itself is not cached: its transaction may
    * still roll back.
    */
-  const knownBudgets = new Set<string>();
-  const creditedDevelopers = new Set<string>();
+  seen: { budgets: Set<string>; creditedDevelopers: Set<string> };
+}
 
-  /** Creates the budget with its default limit if it is new. */
-  async function ensureBudget(tx: Tx, key: BudgetKey): Promise<void> {
-    const id = budgetId(key);
-    if (knownBudgets.has(id)) return;
-    const inserted = await sqlOf(tx)
-      .insertInto('budgets')
-      .values({ id, kind: key.kind, payer_id: key.payerId, app_id: key.appId, key: key.key, limit_micros: defaultLimit(key) })
-      .onConflict(conflict => conflict.columns(['kind', 'payer_id', 'app_id', 'key']).doNothing())
-      .executeTakeFirst();
-    if (inserted.numInsertedOrUpdatedRows === 0n) knownBudgets.add(id);
+function shortWallet(holder: Holder, cost: bigint, caller: PrincipalCaller): AppError {
+  if (holder.kind === 'developer') {
+    return paymentRequired(
+      'wallet',
+      `The developer wallet paying for this test session is short of $${microsToUsd(cost)}: top it up (gatehouse wallet credit --developer <email> --usd <amount>).`,
+      { payer: holder.id, costUsd: microsToUsd(cost) },
+    );
   }
+  return paymentRequired('wallet', `Your wallet is short of $${microsToUsd(cost)} for this operation in app ${caller.deployment.appId}.`, {
+    payer: holder.id,
+    costUsd: microsToUsd(cost),
+  });
+}
 
-  async function chargeIn(tx: Tx, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
-    const payer = payerOf(caller);
-    const now = deps.now();
-    const db = sqlOf(tx);
-    if (payer.holder.kind === 'developer' && !creditedDevelopers.has(payer.holder.id)) {
-      if (!(await wallet.grantDeveloperCredit(payer.holder.id, tx))) creditedDevelopers.add(payer.holder.id);
-    }
-    if (payer.budget) {
-      await ensureBudget(tx, payer.budget);
-      const id = budgetId(payer.budget);
-      // One guarded upsert: the month's spend rises only while it stays within the limit.
-      const costed = sql<bigint>`${cost}::bigint`;
-      const raised = await db
-        .insertInto('budget_spends')
-        .columns(['budget_id', 'period', 'spent_micros'])
-        .expression(
-          db
-            .selectFrom('budgets as b')
-            .select(['b.id', sql<string>`${budgetPeriod(now)}::text`.as('period'), costed.as('spent_micros')])
-            .where('b.id', '=', id)
-            .where(eb => eb(costed, '<=', eb.ref('b.limit_micros'))),
-        )
-        .onConflict(conflict =>
-          conflict
-            .columns(['budget_id', 'period'])
-            .doUpdateSet(eb => ({ spent_micros: eb('budget_spends.spent_micros', '+', eb.ref('excluded.spent_micros')) }))
-            .where(eb =>
-              eb(
-                eb('budget_spends.spent_micros', '+', eb.ref('excluded.spent_micros')),
-                '<=',
-                eb.selectFrom('budgets').select('limit_micros').where('id', '=', id),
-              ),
+function shortBudget(key: BudgetKey, cost: bigint, limit: bigint): AppError {
+  if (key.kind === 'env') {
+    return paymentRequired(
+      'env_budget',
+      `The ${key.key} environment's monthly budget ($${microsToUsd(limit)}) for app ${key.appId} is spent: raise it (gatehouse budget set --app ${key.appId} --env ${key.key} --usd <amount>) or wait for next month.`,
+      { appId: key.appId, env: key.key, limitUsd: microsToUsd(limit), costUsd: microsToUsd(cost) },
+    );
+  }
+  return paymentRequired('app_budget', `This app's monthly budget on your wallet ($${microsToUsd(limit)}) is spent.`, {
+    appId: key.appId,
+    clientId: key.key,
+    limitUsd: microsToUsd(limit),
+    costUsd: microsToUsd(cost),
+  });
+}
+
+/** Creates the budget with its default limit if it is new. */
+async function ensureBudget(m: MeteringDeps, tx: Tx, key: BudgetKey): Promise<void> {
+  const id = budgetId(key);
+  if (m.seen.budgets.has(id)) return;
+  const inserted = await sqlOf(tx)
+    .insertInto('budgets')
+    .values({ id, kind: key.kind, payer_id: key.payerId, app_id: key.appId, key: key.key, limit_micros: defaultLimit(m.deps.config, key) })
+    .onConflict(conflict => conflict.columns(['kind', 'payer_id', 'app_id', 'key']).doNothing())
+    .executeTakeFirst();
+  if (inserted.numInsertedOrUpdatedRows === 0n) m.seen.budgets.add(id);
+}
+
+async function chargeIn(m: MeteringDeps, tx: Tx, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
+  const { deps, wallet } = m;
+  const payer = payerOf(caller);
+  const now = deps.now();
+  const db = sqlOf(tx);
+  if (payer.holder.kind === 'developer' && !m.seen.creditedDevelopers.has(payer.holder.id)) {
+    if (!(await wallet.grantDeveloperCredit(payer.holder.id, tx))) m.seen.creditedDevelopers.add(payer.holder.id);
+  }
+  if (payer.budget) {
+    await ensureBudget(m, tx, payer.budget);
+    const id = budgetId(payer.budget);
+    // One guarded upsert: the month's spend rises only while it stays within the limit.
+    const costed = sql<bigint>`${cost}::bigint`;
+    const raised = await db
+      .insertInto('budget_spends')
+      .columns(['budget_id', 'period', 'spent_micros'])
+      .expression(
+        db
+          .selectFrom('budgets as b')
+          .select(['b.id', sql<string>`${budgetPeriod(now)}::text`.as('period'), costed.as('spent_micros')])
+          .where('b.id', '=', id)
+          .where(eb => eb(costed, '<=', eb.ref('b.limit_micros'))),
+      )
+      .onConflict(conflict =>
+        conflict
+          .columns(['budget_id', 'period'])
+          .doUpdateSet(eb => ({ spent_micros: eb('budget_spends.spent_micros', '+', eb.ref('excluded.spent_micros')) }))
+          .where(eb =>
+            eb(
+              eb('budget_spends.spent_micros', '+', eb.ref('excluded.spent_micros')),
+              '<=',
+              eb.selectFrom('budgets').select('limit_micros').where('id', '=', id),
             ),
-        )
-        .executeTakeFirst();
-      if (raised.numInsertedOrUpdatedRows !== 1n) {
-        const budget = await db.selectFrom('budgets').select('limit_micros').where('id', '=', id).executeTakeFirst();
-        throw shortBudget(payer.budget, cost, budget?.limit_micros ?? defaultLimit(payer.budget));
-      }
-    }
-    const paid = await db
-      .updateTable('wallets')
-      .set(eb => ({ balance_micros: eb('balance_micros', '-', cost), updated_at: now }))
-      .where('holder_id', '=', payer.holder.id)
-      .where('balance_micros', '>=', cost)
+          ),
+      )
       .executeTakeFirst();
-    if (paid.numUpdatedRows !== 1n) throw shortWallet(payer.holder, cost, caller);
-    const operations = usage.filter(u => u.class === 'reads' || u.class === 'writes').reduce((n, u) => n + BigInt(u.quantity), 0n);
-    // The balance moved in the guarded UPDATE above; the entry records it.
-    await db
-      .insertInto('wallet_entries')
-      .values({
-        id: newId('wal'),
-        ...holderColumns(payer.holder),
-        amount_micros: -cost,
-        kind: `charge:${operation}`,
-        app_id: caller.deployment.appId,
-        env: caller.deployment.env,
-        client_id: payer.budget?.kind === 'app' ? payer.budget.key : null,
-        actor_id: caller.principal.id,
-        quantity: operations,
-        created_at: now,
-      })
-      .execute();
+    if (raised.numInsertedOrUpdatedRows !== 1n) {
+      const budget = await db.selectFrom('budgets').select('limit_micros').where('id', '=', id).executeTakeFirst();
+      throw shortBudget(payer.budget, cost, budget?.limit_micros ?? defaultLimit(m.deps.config, payer.budget));
+    }
   }
+  const paid = await db
+    .updateTable('wallets')
+    .set(eb => ({ balance_micros: eb('balance_micros', '-', cost), updated_at: now }))
+    .where('holder_id', '=', payer.holder.id)
+    .where('balance_micros', '>=', cost)
+    .executeTakeFirst();
+  if (paid.numUpdatedRows !== 1n) throw shortWallet(payer.holder, cost, caller);
+  const operations = usage.filter(u => u.class === 'reads' || u.class === 'writes').reduce((n, u) => n + BigInt(u.quantity), 0n);
+  // The balance moved in the guarded UPDATE above; the entry records it.
+  await db
+    .insertInto('wallet_entries')
+    .values({
+      id: newId('wal'),
+      ...holderColumns(payer.holder),
+      amount_micros: -cost,
+      kind: `charge:${operation}`,
+      app_id: caller.deployment.appId,
+      env: caller.deployment.env,
+      client_id: payer.budget?.kind === 'app' ? payer.budget.key : null,
+      actor_id: caller.principal.id,
+      quantity: operations,
+      created_at: now,
+    })
+    .execute();
+}
 
-  /**
-   * What the holder can spend now: its balance, plus a developer's starting credit while it is
-   * still due. One statement reads both, so a first charge committing meanwhile is seen whole or
-   * not at all (two reads could see no credit due and, before it, no balance: a spurious 402).
-   */
-  async function spendableMicros(holder: Holder, db: Tx | null = null): Promise<bigint> {
-    const creditKey = holder.kind === 'developer' ? `${DEVELOPER_CREDIT_KIND}:${holder.id}` : null;
-    const row = await (db ? sqlOf(db) : deps.sql)
-      .selectNoFrom(eb => [
-        eb.selectFrom('wallets').select('balance_micros').where('holder_id', '=', holder.id).as('balance'),
-        eb.exists(eb.selectFrom('wallet_entries').select(sql`1`.as('one')).where('once_key', '=', creditKey)).as('credited'),
-      ])
-      .executeTakeFirstOrThrow();
-    const due = creditKey !== null && !row.credited ? config.metering.developerCreditMicros : 0n;
-    return (row.balance ?? 0n) + due;
-  }
+/**
+ * What the holder can spend now: its balance, plus a developer's starting credit while it is
+ * still due. One statement reads both, so a first charge committing meanwhile is seen whole or
+ * not at all (two reads could see no credit due and, before it, no balance: a spurious 402).
+ */
+async function spendableMicros(m: MeteringDeps, holder: Holder, db: Tx | null = null): Promise<bigint> {
+  const { deps } = m;
+  const { config } = deps;
+  const creditKey = holder.kind === 'developer' ? `${DEVELOPER_CREDIT_KIND}:${holder.id}` : null;
+  const row = await (db ? sqlOf(db) : deps.sql)
+    .selectNoFrom(eb => [
+      eb.selectFrom('wallets').select('balance_micros').where('holder_id', '=', holder.id).as('balance'),
+      eb.exists(eb.selectFrom('wallet_entries').select(sql`1`.as('one')).where('once_key', '=', creditKey)).as('credited'),
+    ])
+    .executeTakeFirstOrThrow();
+  const due = creditKey !== null && !row.credited ? config.metering.developerCreditMicros : 0n;
+  return (row.balance ?? 0n) + due;
+}
 
-  const usdAmount = z
-    .union([z.string(), z.number()])
-    .transform(v => String(v))
-    .pipe(z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'must be a non-negative amount in dollars such as 10 or 2.50 (at most 6 decimals)'));
+const usdAmount = z
+  .union([z.string(), z.number()])
+  .transform(v => String(v))
+  .pipe(z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'must be a non-negative amount in dollars such as 10 or 2.50 (at most 6 decimals)'));
 
-  async function ownedApp(developerId: string, appId: string) {
-    const app = await deps.prisma.app.findUnique({ where: { id: appId }, select: { id: true, name: true, developerId: true } });
-    if (!app || app.developerId !== developerId) throw appNotFound(appId);
-    return app;
-  }
+async function ownedApp(deps: ServiceDeps, developerId: string, appId: string) {
+  const app = await deps.prisma.app.findUnique({ where: { id: appId }, select: { id: true, name: true, developerId: true } });
+  if (!app || app.developerId !== developerId) throw appNotFound(appId);
+  return app;
+}
+/** The operator's top-up of a developer's wallet (`gatehouse wallet credit`; loopback bootstrap route or the database). */
+export async function creditDeveloper(m: MeteringDeps, email: string, usd: unknown): Promise<{ developerId: string; balanceUsd: string }> {
+  const { deps, wallet } = m;
+  const amount = usdToMicros(parseInput(usdAmount, usd, 'usd'));
+  const developer = await deps.prisma.developer.findUnique({ where: { email }, select: { id: true } });
+  if (!developer) throw fail('developer_not_found', `No developer ${email}: create one with gatehouse dev-token create --developer ${email}.`);
+  await deps.transaction(async tx => {
+    await wallet.grantDeveloperCredit(developer.id, tx);
+    await wallet.credit({ kind: 'developer', id: developer.id }, amount, tx);
+  });
+  return { developerId: developer.id, balanceUsd: microsToUsd(await wallet.balanceMicros(developer.id)) };
+}
 
+/**
+ * The developer's view (`gatehouse budget`, GET /dev/budgets): their wallet, and per app each
+ * test environment's budget and this month's spend, and what signed-in users spent there by
+ * OAuth client this month.
+ */
+export async function budgets(m: MeteringDeps, developerId: string, appId?: string | null) {
+  const { deps, wallet } = m;
+  const { config } = deps;
+  if (appId) await ownedApp(m.deps, developerId, appId);
+  const period = budgetPeriod(deps.now());
+  const monthStart = new Date(`${period}-01T00:00:00.000Z`);
+  const apps = await deps.prisma.app.findMany({
+    where: { developerId, ...(appId ? { id: appId } : {}) },
+    select: { id: true, name: true, deployments: { select: { env: true } } },
+    orderBy: { createdAt: 'asc' },
+  });
+  const ids = apps.map(a => a.id);
+  const budgets = await deps.prisma.budget.findMany({
+    where: { kind: 'env', payerId: developerId, appId: { in: ids } },
+    include: { spends: { where: { period } } },
+  });
+  const users = await deps.prisma.walletEntry.groupBy({
+    by: ['appId', 'clientId'],
+    where: { appId: { in: ids }, principalId: { not: null }, kind: { startsWith: 'charge:' }, createdAt: { gte: monthStart } },
+    _sum: { amountMicros: true },
+  });
+  await wallet.grantDeveloperCredit(developerId);
   return {
-    /** The operator's top-up of a developer's wallet (`gatehouse wallet credit`; loopback bootstrap route or the database). */
-    async creditDeveloper(email: string, usd: unknown): Promise<{ developerId: string; balanceUsd: string }> {
-      const amount = usdToMicros(parseInput(usdAmount, usd, 'usd'));
-      const developer = await deps.prisma.developer.findUnique({ where: { email }, select: { id: true } });
-      if (!developer) throw fail('developer_not_found', `No developer ${email}: create one with gatehouse dev-token create --developer ${email}.`);
-      await deps.transaction(async tx => {
-        await wallet.grantDeveloperCredit(developer.id, tx);
-        await wallet.credit({ kind: 'developer', id: developer.id }, amount, tx);
-      });
-      return { developerId: developer.id, balanceUsd: microsToUsd(await wallet.balanceMicros(developer.id)) };
-    },
-
-    /**
-     * The developer's view (`gatehouse budget`, GET /dev/budgets): their wallet, and per app each
-     * test environment's budget and this month's spend, and what signed-in users spent there by
-     * OAuth client this month.
-     */
-    async budgets(developerId: string, appId?: string | null) {
-      if (appId) await ownedApp(developerId, appId);
-      const period = budgetPeriod(deps.now());
-      const monthStart = new Date(`${period}-01T00:00:00.000Z`);
-      const apps = await deps.prisma.app.findMany({
-        where: { developerId, ...(appId ? { id: appId } : {}) },
-        select: { id: true, name: true, deployments: { select: { env: true } } },
-        orderBy: { createdAt: 'asc' },
-      });
-      const ids = apps.map(a => a.id);
-      const budgets = await deps.prisma.budget.findMany({
-        where: { kind: 'env', payerId: developerId, appId: { in: ids } },
-        include: { spends: { where: { period } } },
-      });
-      const users = await deps.prisma.walletEntry.groupBy({
-        by: ['appId', 'clientId'],
-        where: { appId: { in: ids }, principalId: { not: null }, kind: { startsWith: 'charge:' }, createdAt: { gte: monthStart } },
-        _sum: { amountMicros: true },
-      });
-      await wallet.grantDeveloperCredit(developerId);
+    period,
+    walletUsd: microsToUsd(await wallet.balanceMicros(developerId)),
+    apps: apps.map(app => {
+      const envs = new Set([
+        ...app.deployments.map(d => d.env).filter(env => env !== 'prod'),
+        ...budgets.filter(b => b.appId === app.id).map(b => b.key),
+      ]);
       return {
-        period,
-        walletUsd: microsToUsd(await wallet.balanceMicros(developerId)),
-        apps: apps.map(app => {
-          const envs = new Set([
-            ...app.deployments.map(d => d.env).filter(env => env !== 'prod'),
-            ...budgets.filter(b => b.appId === app.id).map(b => b.key),
-          ]);
+        appId: app.id,
+        name: app.name,
+        envs: [...envs].sort().map(env => {
+          const budget = budgets.find(b => b.appId === app.id && b.key === env);
           return {
-            appId: app.id,
-            name: app.name,
-            envs: [...envs].sort().map(env => {
-              const budget = budgets.find(b => b.appId === app.id && b.key === env);
-              return {
-                env,
-                limitUsd: microsToUsd(budget?.limitMicros ?? config.metering.testEnvBudgetMicros),
-                spentUsd: microsToUsd(budget?.spends[0]?.spentMicros ?? 0n),
-              };
-            }),
-            users: users.filter(u => u.appId === app.id).map(u => ({ clientId: u.clientId, spentUsd: microsToUsd(-(u._sum.amountMicros ?? 0n)) })),
+            env,
+            limitUsd: microsToUsd(budget?.limitMicros ?? config.metering.testEnvBudgetMicros),
+            spentUsd: microsToUsd(budget?.spends[0]?.spentMicros ?? 0n),
           };
         }),
+        users: users.filter(u => u.appId === app.id).map(u => ({ clientId: u.clientId, spentUsd: microsToUsd(-(u._sum.amountMicros ?? 0n)) })),
       };
-    },
+    }),
+  };
+}
 
-    /** Sets a test environment's monthly budget (PUT /dev/apps/:appId/budgets/:env, `gatehouse budget set`). */
-    async setEnvBudget(developerId: string, appId: string, env: string, usd: unknown) {
-      await ownedApp(developerId, appId);
-      env = parseInput(envNameSchema, env, 'env');
-      if (env === 'prod') throw fail('prod_not_allowed', 'prod has no test budget: test sessions never run there.');
-      const limit = usdToMicros(parseInput(usdAmount, usd, 'usd'));
-      const key: BudgetKey = { kind: 'env', payerId: developerId, appId, key: env };
-      await deps.prisma.budget.upsert({
-        where: { kind_payerId_appId_key: { kind: 'env', payerId: developerId, appId, key: env } },
-        create: { id: budgetId(key), kind: 'env', payerId: developerId, appId, key: env, limitMicros: limit },
-        update: { limitMicros: limit, updatedAt: deps.now() },
-      });
-      return { appId, env, limitUsd: microsToUsd(limit) };
-    },
+/** Sets a test environment's monthly budget (PUT /dev/apps/:appId/budgets/:env, `gatehouse budget set`). */
+export async function setEnvBudget(m: MeteringDeps, developerId: string, appId: string, env: string, usd: unknown) {
+  const { deps } = m;
+  await ownedApp(m.deps, developerId, appId);
+  env = parseInput(envNameSchema, env, 'env');
+  if (env === 'prod') throw fail('prod_not_allowed', 'prod has no test budget: test sessions never run there.');
+  const limit = usdToMicros(parseInput(usdAmount, usd, 'usd'));
+  const key: BudgetKey = { kind: 'env', payerId: developerId, appId, key: env };
+  await deps.prisma.budget.upsert({
+    where: { kind_payerId_appId_key: { kind: 'env', payerId: developerId, appId, key: env } },
+    create: { id: budgetId(key), kind: 'env', payerId: developerId, appId, key: env, limitMicros: limit },
+    update: { limitMicros: limit, updatedAt: deps.now() },
+  });
+  return { appId, env, limitUsd: microsToUsd(limit) };
+}
 
-    /**
-     * Charges the caller's payer for one call's usage. With `db` (the write's transaction) inside
-     * it, as its last statements; with null in a transaction of its own (reads). 402
-     * `payment_required` when the wallet or the budget is short; then nothing changes.
-     */
-    async charge(db: Tx | null, caller: PrincipalCaller, usage: readonly Usage[], operation: string): Promise<void> {
-      if (!config.metering.enabled) return;
-      const cost = costMicros(prices, usage);
-      if (cost === 0n) return;
-      if (db) await chargeIn(db, caller, usage, operation, cost);
-      else await deps.transaction(tx => chargeIn(tx, caller, usage, operation, cost));
-    },
+/**
+ * Charges the caller's payer for one call's usage. With `db` (the write's transaction) inside
+ * it, as its last statements; with null in a transaction of its own (reads). 402
+ * `payment_required` when the wallet or the budget is short; then nothing changes.
+ */
+export async function charge(m: MeteringDeps, db: Tx | null, caller: PrincipalCaller, usage: readonly Usage[], operation: string): Promise<void> {
+  const { deps } = m;
+  const { config } = deps;
+  const prices = config.metering.prices;
+  if (!config.metering.enabled) return;
+  const cost = costMicros(prices, usage);
+  if (cost === 0n) return;
+  if (db) await chargeIn(m, db, caller, usage, operation, cost);
+  else await deps.transaction(tx => chargeIn(m, tx, caller, usage, operation, cost));
+}
 
-    /** The 402 `charge` would answer now, without charging: checked before streaming a large upload. */
-    async assertAffordable(caller: PrincipalCaller, usage: readonly Usage[]): Promise<void> {
-      if (!config.metering.enabled) return;
-      const cost = costMicros(prices, usage);
-      if (cost === 0n) return;
-      const payer = payerOf(caller);
-      if (payer.budget) {
-        const row = await deps.sql
-          .selectFrom('budgets as b')
-          .leftJoin('budget_spends as s', join => join.onRef('s.budget_id', '=', 'b.id').on('s.period', '=', budgetPeriod(deps.now())))
-          .select(['b.limit_micros', 's.spent_micros as spent'])
-          .where('b.id', '=', budgetId(payer.budget))
-          .executeTakeFirst();
-        const limit = row?.limit_micros ?? defaultLimit(payer.budget);
-        if ((row?.spent ?? 0n) + cost > limit) throw shortBudget(payer.budget, cost, limit);
-      }
-      if ((await spendableMicros(payer.holder)) < cost) throw shortWallet(payer.holder, cost, caller);
-    },
+/** The 402 `charge` would answer now, without charging: checked before streaming a large upload. */
+export async function assertAffordable(m: MeteringDeps, caller: PrincipalCaller, usage: readonly Usage[]): Promise<void> {
+  const { deps } = m;
+  const { config } = deps;
+  const prices = config.metering.prices;
+  if (!config.metering.enabled) return;
+  const cost = costMicros(prices, usage);
+  if (cost === 0n) return;
+  const payer = payerOf(caller);
+  if (payer.budget) {
+    const row = await deps.sql
+      .selectFrom('budgets as b')
+      .leftJoin('budget_spends as s', join => join.onRef('s.budget_id', '=', 'b.id').on('s.period', '=', budgetPeriod(deps.now())))
+      .select(['b.limit_micros', 's.spent_micros as spent'])
+      .where('b.id', '=', budgetId(payer.budget))
+      .executeTakeFirst();
+    const limit = row?.limit_micros ?? defaultLimit(m.deps.config, payer.budget);
+    if ((row?.spent ?? 0n) + cost > limit) throw shortBudget(payer.budget, cost, limit);
+  }
+  if ((await spendableMicros(m, payer.holder)) < cost) throw shortWallet(payer.holder, cost, caller);
+}
 
-    /**
-     * 402 `payment_required` (reason `storage`) when the wallet that pays for `resourceId`'s bytes
-     * at rest (its owner's, storagePayerOf) cannot cover one day of `bytes` more, or is in debt: a
-     * file upload checks it before it reads the body and again in its transaction, a row write that
-     * adds to the resource in its transaction. Nothing is charged here; the daily settlement charges
-     * what is held.
-     */
-    async assertStorageCovered(db: Tx | null, caller: PrincipalCaller, resourceId: string, bytes: number): Promise<void> {
-      if (!config.metering.enabled) return;
-      const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
-      const facts: HolderFacts | undefined = await (db ? sqlOf(db) : deps.sql)
-        .selectFrom('resources as r')
-        .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
-        .innerJoin('apps as a', 'a.id', 'd.app_id')
-        .leftJoin('principals as p', 'p.id', 'r.owner_principal')
-        .select(['a.developer_id as appDeveloperId', 'p.id as principalId', 'p.kind as principalKind', 'p.owner_id as ownerId'])
-        .where('r.id', '=', resourceId)
-        .executeTakeFirst();
-      if (!facts) return;
-      const payer = storagePayerOf(storageHolderOf(facts));
-      if ((await spendableMicros(payer, db)) >= cost) return;
-      const own = payer.id === payerOf(caller).holder.id;
-      throw paymentRequired(
-        'storage',
-        own
-          ? `Your wallet pays for this resource's data at rest and is short of $${microsToUsd(cost)} for a day of it: top it up, or delete files or rows, to store more.`
-          : "This resource's data at rest is paid for by its owner's wallet, which cannot cover more: the owner tops it up, or deletes files or rows, before more can be stored.",
-        { resourceId, costUsd: microsToUsd(cost) },
-      );
-    },
+/**
+ * 402 `payment_required` (reason `storage`) when the wallet that pays for `resourceId`'s bytes
+ * at rest (its owner's, storagePayerOf) cannot cover one day of `bytes` more, or is in debt: a
+ * file upload checks it before it reads the body and again in its transaction, a row write that
+ * adds to the resource in its transaction. Nothing is charged here; the daily settlement charges
+ * what is held.
+ */
+export async function assertStorageCovered(
+  m: MeteringDeps,
+  db: Tx | null,
+  caller: PrincipalCaller,
+  resourceId: string,
+  bytes: number,
+): Promise<void> {
+  const { deps } = m;
+  const { config } = deps;
+  const prices = config.metering.prices;
+  if (!config.metering.enabled) return;
+  const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
+  const facts: HolderFacts | undefined = await (db ? sqlOf(db) : deps.sql)
+    .selectFrom('resources as r')
+    .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
+    .innerJoin('apps as a', 'a.id', 'd.app_id')
+    .leftJoin('principals as p', 'p.id', 'r.owner_principal')
+    .select(['a.developer_id as appDeveloperId', 'p.id as principalId', 'p.kind as principalKind', 'p.owner_id as ownerId'])
+    .where('r.id', '=', resourceId)
+    .executeTakeFirst();
+  if (!facts) return;
+  const payer = storagePayerOf(storageHolderOf(facts));
+  if ((await spendableMicros(m, payer, db)) >= cost) return;
+  const own = payer.id === payerOf(caller).holder.id;
+  throw paymentRequired(
+    'storage',
+    own
+      ? `Your wallet pays for this resource's data at rest and is short of $${microsToUsd(cost)} for a day of it: top it up, or delete files or rows, to store more.`
+      : "This resource's data at rest is paid for by its owner's wallet, which cannot cover more: the owner tops it up, or deletes files or rows, before more can be stored.",
+    { resourceId, costUsd: microsToUsd(cost) },
+  );
+}
 
-    /**
-     * At-rest cost for one day (`now`'s UTC date), once per payer and app environment per day (the
-     * ledger's once key). Every stored byte has one payer (storagePayerOf): a resource's bytes (its
-     * files, its rows, retain copies) its owner's, a user's own files that user's, an app-owned
-     * resource's the app's developer. At-rest cost accrues whatever the balance: the next metered
-     * operation of an empty wallet is refused, and so is an upload into a resource it pays for.
-     */
-    async settleStorage(now: Date = deps.now()): Promise<{ holders: number; chargedMicros: bigint }> {
-      if (!config.metering.enabled) return { holders: 0, chargedMicros: 0n };
-      const day = now.toISOString().slice(0, 10);
-      const held = await deps.sql
-        .with('stored', db =>
+/**
+ * At-rest cost for one day (`now`'s UTC date), once per payer and app environment per day (the
+ * ledger's once key). Every stored byte has one payer (storagePayerOf): a resource's bytes (its
+ * files, its rows, retain copies) its owner's, a user's own files that user's, an app-owned
+ * resource's the app's developer. At-rest cost accrues whatever the balance: the next metered
+ * operation of an empty wallet is refused, and so is an upload into a resource it pays for.
+ */
+export async function settleStorage(m: MeteringDeps, now: Date = m.deps.now()): Promise<{ holders: number; chargedMicros: bigint }> {
+  const { deps } = m;
+  const { config } = deps;
+  const prices = config.metering.prices;
+  if (!config.metering.enabled) return { holders: 0, chargedMicros: 0n };
+  const day = now.toISOString().slice(0, 10);
+  const held = await deps.sql
+    .with('stored', db =>
+      db
+        .selectFrom('files')
+        .select([
+          'deployment_id',
+          'resource_id',
+          sql<string | null>`CASE WHEN resource_id IS NULL THEN creator_id END`.as('creator_id'),
+          'size as bytes',
+        ])
+        .unionAll(
           db
-            .selectFrom('files')
+            .selectFrom('rows')
             .select([
               'deployment_id',
               'resource_id',
-              sql<string | null>`CASE WHEN resource_id IS NULL THEN creator_id END`.as('creator_id'),
-              'size as bytes',
+              sql<string | null>`NULL`.as('creator_id'),
+              sql<bigint>`octet_length(data::text)::bigint`.as('bytes'),
             ])
-            .unionAll(
-              db
-                .selectFrom('rows')
-                .select([
-                  'deployment_id',
-                  'resource_id',
-                  sql<string | null>`NULL`.as('creator_id'),
-                  sql<bigint>`octet_length(data::text)::bigint`.as('bytes'),
-                ])
-                .where('resource_id', 'is not', null),
-            ),
-        )
-        .with('held', db =>
-          db
-            .selectFrom('stored')
-            .select(['deployment_id', 'resource_id', 'creator_id', sql<bigint>`SUM(bytes)::bigint`.as('bytes')])
-            .where(eb => eb.or([eb('resource_id', 'is not', null), eb('creator_id', 'is not', null)]))
-            .groupBy(['deployment_id', 'resource_id', 'creator_id']),
-        )
-        .selectFrom('held as h')
-        .innerJoin('deployments as d', 'd.id', 'h.deployment_id')
-        .innerJoin('apps as a', 'a.id', 'd.app_id')
-        .leftJoin('resources as r', 'r.id', 'h.resource_id')
-        .leftJoin('principals as p', join => join.on(eb => eb('p.id', '=', eb.fn.coalesce('r.owner_principal', 'h.creator_id'))))
-        .select([
-          'h.deployment_id as deploymentId',
-          'd.app_id as appId',
-          'd.env',
-          'a.developer_id as appDeveloperId',
-          'p.id as principalId',
-          'p.kind as principalKind',
-          'p.owner_id as ownerId',
-          'h.bytes',
-        ])
-        .execute();
-      const bills = new Map<string, { holder: ReturnType<typeof storagePayerOf>; appId: string; env: string; deploymentId: string; bytes: bigint }>();
-      for (const row of held) {
-        const holder = storagePayerOf(storageHolderOf(row));
-        const key = `${holder.id}:${row.deploymentId}`;
-        const bill = bills.get(key) ?? { holder, appId: row.appId, env: row.env, deploymentId: row.deploymentId, bytes: 0n };
-        bill.bytes += BigInt(row.bytes);
-        bills.set(key, bill);
-      }
-      let holders = 0;
-      let charged = 0n;
-      for (const { holder, appId, env, deploymentId, bytes } of bills.values()) {
-        const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
-        if (cost === 0n) continue;
-        const facts = { kind: 'storage', onceKey: `storage:${holder.id}:${deploymentId}:${day}`, appId, env, quantity: bytes };
-        const inserted = await deps.transaction(tx => appendEntry(tx, holder, -cost, facts, now));
-        if (inserted) {
-          holders++;
-          charged += cost;
-        }
-      }
-      return { holders, chargedMicros: charged };
-    },
+            .where('resource_id', 'is not', null),
+        ),
+    )
+    .with('held', db =>
+      db
+        .selectFrom('stored')
+        .select(['deployment_id', 'resource_id', 'creator_id', sql<bigint>`SUM(bytes)::bigint`.as('bytes')])
+        .where(eb => eb.or([eb('resource_id', 'is not', null), eb('creator_id', 'is not', null)]))
+        .groupBy(['deployment_id', 'resource_id', 'creator_id']),
+    )
+    .selectFrom('held as h')
+    .innerJoin('deployments as d', 'd.id', 'h.deployment_id')
+    .innerJoin('apps as a', 'a.id', 'd.app_id')
+    .leftJoin('resources as r', 'r.id', 'h.resource_id')
+    .leftJoin('principals as p', join => join.on(eb => eb('p.id', '=', eb.fn.coalesce('r.owner_principal', 'h.creator_id'))))
+    .select([
+      'h.deployment_id as deploymentId',
+      'd.app_id as appId',
+      'd.env',
+      'a.developer_id as appDeveloperId',
+      'p.id as principalId',
+      'p.kind as principalKind',
+      'p.owner_id as ownerId',
+      'h.bytes',
+    ])
+    .execute();
+  const bills = new Map<string, { holder: ReturnType<typeof storagePayerOf>; appId: string; env: string; deploymentId: string; bytes: bigint }>();
+  for (const row of held) {
+    const holder = storagePayerOf(storageHolderOf(row));
+    const key = `${holder.id}:${row.deploymentId}`;
+    const bill = bills.get(key) ?? { holder, appId: row.appId, env: row.env, deploymentId: row.deploymentId, bytes: 0n };
+    bill.bytes += BigInt(row.bytes);
+    bills.set(key, bill);
+  }
+  let holders = 0;
+  let charged = 0n;
+  for (const { holder, appId, env, deploymentId, bytes } of bills.values()) {
+    const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
+    if (cost === 0n) continue;
+    const facts = { kind: 'storage', onceKey: `storage:${holder.id}:${deploymentId}:${day}`, appId, env, quantity: bytes };
+    const inserted = await deps.transaction(tx => appendEntry(tx, holder, -cost, facts, now));
+    if (inserted) {
+      holders++;
+      charged += cost;
+    }
+  }
+  return { holders, chargedMicros: charged };
+}
+
+/** The metering functions over one server's deps: `services.metering`. */
+export function createMeteringService(deps: ServiceDeps, wallet: WalletService) {
+  const m: MeteringDeps = { deps, wallet, seen: { budgets: new Set(), creditedDevelopers: new Set() } };
+  const bound =
+    <A extends unknown[], R>(fn: (m: MeteringDeps, ...args: A) => R) =>
+    (...args: A): R =>
+      fn(m, ...args);
+  return {
+    creditDeveloper: bound(creditDeveloper),
+    budgets: bound(budgets),
+    setEnvBudget: bound(setEnvBudget),
+    charge: bound(charge),
+    assertAffordable: bound(assertAffordable),
+    assertStorageCovered: bound(assertStorageCovered),
+    settleStorage: bound(settleStorage),
   };
 }
 

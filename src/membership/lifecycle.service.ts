@@ -8,10 +8,11 @@
  */
 import { type SharePolicy, memberRemovalPlan } from './lifecycle.rules.js';
 import { fail } from '../errors.js';
-import { sqlStateOf } from '../db/sql-tx.js';
+import { sqlStateOf } from '../db/sql-values.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { SchemaIR } from '../schema/index.js';
-import type { SqlTx, Tx } from '../core/deps.js';
+import type { Tx } from '../core/deps.js';
+import { type Sql, sql, sqlOf } from '../db/sql.js';
 
 /**
  * True when a write failed because the principal it names is gone: an account deletion committed
@@ -44,36 +45,64 @@ export interface LifecycleResource {
  * soft-hides the links; `remove` (and a table the type no longer shares) drops them. Costs one
  * indexed query when the member linked nothing.
  */
-export async function applyMemberRemoval(tx: SqlTx, resource: LifecycleResource, principalId: string): Promise<void> {
-  const linked = await tx.$queryRaw<{ table_name: string }[]>`
-    SELECT DISTINCT r.table_name
-    FROM rows r JOIN row_links l ON l.row_id = r.id
-    WHERE r.creator_id = ${principalId} AND l.resource_id = ${resource.id} AND NOT l.hidden`;
+export async function applyMemberRemoval(tx: Sql, resource: LifecycleResource, principalId: string): Promise<void> {
+  /** The member's visible links in the resource (`l`) joined to their rows (`r`). */
+  const visibleLinks = () =>
+    tx
+      .selectFrom('rows as r')
+      .innerJoin('row_links as l', 'l.row_id', 'r.id')
+      .where('r.creator_id', '=', principalId)
+      .where('l.resource_id', '=', resource.id)
+      .where('l.hidden', '=', false);
+  const linked = await visibleLinks().select('r.table_name').distinct().execute();
   if (linked.length === 0) return;
-  const [deployment] = await tx.$queryRaw<{ schema: SchemaIR }[]>`SELECT schema FROM deployments WHERE id = ${resource.deploymentId}`;
-  const shares = deployment?.schema?.resources?.[resource.type]?.shares ?? [];
+  const deployment = await tx.selectFrom('deployments').select('schema').where('id', '=', resource.deploymentId).executeTakeFirst();
+  const shares = (deployment?.schema as SchemaIR | undefined)?.resources?.[resource.type]?.shares ?? [];
   const plan = memberRemovalPlan(
     shares,
     linked.map(l => l.table_name),
   );
   if (plan.retain.length > 0) {
-    await tx.$executeRaw`
-      INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
-      SELECT gen_random_uuid(), r.deployment_id, r.table_name, r.creator_id, l.resource_id, l.room_id, r.data, r.created_at, r.updated_at
-      FROM rows r JOIN row_links l ON l.row_id = r.id
-      WHERE r.creator_id = ${principalId} AND l.resource_id = ${resource.id} AND NOT l.hidden AND r.table_name = ANY(${plan.retain})`;
+    await tx
+      .insertInto('rows')
+      .columns(['id', 'deployment_id', 'table_name', 'creator_id', 'resource_id', 'room_id', 'data', 'created_at', 'updated_at'])
+      .expression(
+        visibleLinks()
+          .select([
+            sql<string>`gen_random_uuid()`.as('id'),
+            'r.deployment_id',
+            'r.table_name',
+            'r.creator_id',
+            'l.resource_id',
+            'l.room_id',
+            'r.data',
+            'r.created_at',
+            'r.updated_at',
+          ])
+          .where('r.table_name', 'in', plan.retain),
+      )
+      .execute();
   }
   if (plan.hide.length > 0) {
-    await tx.$executeRaw`
-      UPDATE row_links l SET hidden = true
-      FROM rows r
-      WHERE l.row_id = r.id AND r.creator_id = ${principalId} AND l.resource_id = ${resource.id} AND r.table_name = ANY(${plan.hide})`;
+    await tx
+      .updateTable('row_links as l')
+      .from('rows as r')
+      .set({ hidden: true })
+      .whereRef('l.row_id', '=', 'r.id')
+      .where('r.creator_id', '=', principalId)
+      .where('l.resource_id', '=', resource.id)
+      .where('r.table_name', 'in', plan.hide)
+      .execute();
   }
   // Whatever is not hidden now goes: the `remove` tables, and the `retain` ones just copied.
-  await tx.$executeRaw`
-    DELETE FROM row_links l
-    USING rows r
-    WHERE l.row_id = r.id AND r.creator_id = ${principalId} AND l.resource_id = ${resource.id} AND NOT l.hidden`;
+  await tx
+    .deleteFrom('row_links as l')
+    .using('rows as r')
+    .whereRef('l.row_id', '=', 'r.id')
+    .where('r.creator_id', '=', principalId)
+    .where('l.resource_id', '=', resource.id)
+    .where('l.hidden', '=', false)
+    .execute();
 }
 
 /**
@@ -99,8 +128,13 @@ export const unhideLinks = (resourceId: string, principalId: string, when: Prism
  * reappear: the `hide` policy's promise. Retained copies stay the resource's (nothing is given back).
  */
 export async function restoreHiddenLinks(tx: Tx, resourceId: string, principalId: string): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE row_links l SET hidden = false
-    FROM rows r
-    WHERE l.row_id = r.id AND r.creator_id = ${principalId} AND l.resource_id = ${resourceId} AND l.hidden`;
+  await sqlOf(tx)
+    .updateTable('row_links as l')
+    .from('rows as r')
+    .set({ hidden: false })
+    .whereRef('l.row_id', '=', 'r.id')
+    .where('r.creator_id', '=', principalId)
+    .where('l.resource_id', '=', resourceId)
+    .where('l.hidden', '=', true)
+    .execute();
 }

@@ -25,6 +25,7 @@ import { type GrantEvent, type MembershipEvent, memberRow } from '../bus/event-b
 import type { DeploymentInfo } from '../apps/apps.service.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 import type { SqlTx as DriverTx } from '../db/database.js';
+import { sqlOf } from '../db/sql.js';
 import { applyMemberRemoval, dropVisibleLinks, removalIsDropOnly, restoreHiddenLinks, unhideLinks, violatesForeignKey } from './lifecycle.service.js';
 import { findPrincipalInApp, userNotFound } from '../principals/principals.service.js';
 import { stampAll, stampCommit } from '../bus/commit-order.js';
@@ -40,9 +41,12 @@ export interface LockedResource {
 export const resourceNotFound = (id: string) => fail('resource_not_found', `No resource ${id} that you can see in this app environment.`);
 
 export async function lockResource(tx: Tx, deploymentId: string, resourceId: string): Promise<LockedResource> {
-  const rows = await tx.$queryRaw<{ id: string; deployment_id: string; type: string; visibility: StoredVisibility }[]>`
-    SELECT id, deployment_id, type, visibility::text AS visibility FROM resources WHERE id = ${resourceId} FOR UPDATE`;
-  const row = rows[0];
+  const row = await sqlOf(tx)
+    .selectFrom('resources')
+    .select(['id', 'deployment_id', 'type', 'visibility'])
+    .where('id', '=', resourceId)
+    .forUpdate()
+    .executeTakeFirst();
   if (!row || row.deployment_id !== deploymentId) throw resourceNotFound(resourceId);
   return { id: row.id, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
 }
@@ -96,7 +100,7 @@ export class ChangeSet {
       await this.tx.membership.delete({ where: key });
       this.record('delete', principalId, before.role, before.state);
       // Leave and remove (docs/api.md §12): each shared table's onMemberRemove, in this transaction.
-      if (before.state === 'active') await applyMemberRemoval(this.tx, this.resource, principalId);
+      if (before.state === 'active') await applyMemberRemoval(sqlOf(this.tx), this.resource, principalId);
     } else if (!before) {
       await this.tx.membership
         .create({
