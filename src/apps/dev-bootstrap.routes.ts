@@ -22,6 +22,7 @@ import { claimedAddresses, isLoopbackAddress } from '../http/client-ip.js';
 import { json } from '../http/responses.js';
 import { emailSchema } from '../principals/principals.service.js';
 import type { Services } from '../services.js';
+import { type Endpoint, defineEndpoint } from '../http/endpoint.js';
 
 export const BOOTSTRAP_PATH = '/dev/bootstrap/developer-token';
 /** The operator's top-up of a developer's wallet (`gatehouse wallet credit`), under the same guard. */
@@ -44,7 +45,6 @@ export function createDevBootstrap({ services, config }: { services: Services; c
   async function handle(context: RequestContext): Promise<Response> {
     const { request } = context;
     const path = context.url.pathname;
-    if (request.method !== 'POST') return restError(new AppError('method_not_allowed', 405, `${request.method} is not supported on ${path}.`));
     if (!secretDigest) {
       return restError(
         new AppError(
@@ -85,7 +85,6 @@ export function createDevBootstrap({ services, config }: { services: Services; c
   }
 
   return {
-    handles: (pathname: string) => pathname === BOOTSTRAP_PATH || pathname === WALLET_CREDIT_PATH,
     handle,
 
     /** Once listening: the secret file and the server's URL in the lock, for the CLI to find. */
@@ -110,3 +109,21 @@ export function createDevBootstrap({ services, config }: { services: Services; c
     },
   };
 }
+
+export type DevBootstrap = ReturnType<typeof createDevBootstrap>;
+
+/**
+ * The two bootstrap routes: for the local operator's CLI only (a loopback address and the secret
+ * file), so not in the OpenAPI document. The handler checks its guards before reading the body.
+ */
+export const devBootstrapEndpoints: Endpoint[] = [BOOTSTRAP_PATH, WALLET_CREDIT_PATH].map(path =>
+  defineEndpoint({
+    method: 'POST',
+    path,
+    credential: 'none',
+    bodyReading: 'handler',
+    errors: ['bootstrap_unavailable', 'loopback_only', 'bootstrap_secret_mismatch', 'invalid_json'],
+    docs: null,
+    handle: ({ context, runtime }) => runtime.devBootstrap.handle(context),
+  }),
+);

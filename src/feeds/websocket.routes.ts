@@ -44,7 +44,7 @@ interface Options {
   yoga: YogaServerInstance<any, any>;
   services: Services;
   path: string;
-  /** The hosted app of a request's Host, when it is a registered app origin (src/gateway-auth/gateway.routes.ts). */
+  /** The hosted app of a request's Host, when it is a registered app origin (src/gateway-auth/gateway-setup.http.ts). */
   /** Where the socket arrived, by its Host header (a hosted app origin or the gateway's own). */
   mountOf?: (host: string | undefined) => Mount | Promise<Mount>;
   /** Per-process socket and subscription caps (WS_MAX_*); defaults FEED_LIMIT_DEFAULTS. */

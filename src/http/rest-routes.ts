@@ -11,74 +11,12 @@ import { z } from 'zod';
 import { ROLES } from '../core/roles.rules.js';
 import { VISIBILITY_NAMES } from '../membership/visibility.rules.js';
 import { graphql } from '../graphql-client/generated/index.js';
-import type { DbResultFieldsFragment, ResourceFieldsFragment, TypedDocumentString } from '../graphql-client/generated/graphql.js';
+import type { DbResultFieldsFragment, ResourceFieldsFragment } from '../graphql-client/generated/graphql.js';
+import { type StoredOperationEndpoint, storedOperation } from './stored-operations.js';
 import { notFound } from '../errors.js';
 import { LIST_PAGE } from '../core/pages.js';
 import { BROWSE_PAGE } from '../membership/resources.service.js';
 import { DB_OPS, DB_SCOPE_KINDS } from '../rows/rows-input.service.js';
-
-export interface RouteInput {
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  body: Record<string, unknown>;
-}
-
-export interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  /** The GraphQL operation text (with its fragments), compiled once at start. */
-  operation: string;
-  /** Validates the JSON body; routes without one accept only an empty body. */
-  body?: z.ZodType<Record<string, unknown>>;
-  query?: z.ZodType<Record<string, unknown>>;
-  variables: (input: RouteInput) => Record<string, unknown>;
-  respond: (result: any) => unknown;
-  /** The documented 200 body (docs/api.md §2.1, §2.2): the OpenAPI document's (src/http/openapi.ts). */
-  response: z.ZodType;
-  /**
-   * Error codes this route answers beyond the ones every route of its kind can (COMMON_ERRORS in
-   * src/http/openapi.ts), for the OpenAPI document; the statuses are docs/api.md §8.2's.
-   */
-  errors: readonly string[];
-  /**
-   * `dashboard`: a dashboard surface (docs/api.md §4.2). Only the dashboard session cookie counts
-   * (the resolvers call ctx.dashboardUser()); no app credential is resolved, and state changes
-   * always need the CSRF header.
-   */
-  credential?: 'dashboard';
-}
-
-/**
- * One typed row: `body`/`query` schemas type the input `variables` receives (the shim validates
- * with these same schemas first), the operation types what `variables` must return and what
- * `respond` is given.
- */
-function route<
-  R extends { result: unknown },
-  V,
-  B extends Record<string, unknown> = Record<string, never>,
-  Q extends Record<string, unknown> = Record<string, never>,
-  O = unknown,
->(row: {
-  method: Route['method'];
-  path: string;
-  operation: TypedDocumentString<R, V>;
-  body?: z.ZodType<B>;
-  query?: z.ZodType<Q>;
-  variables: (input: { params: Record<string, string>; query: Q; body: B }) => V;
-  respond: (result: R['result']) => O;
-  /** Checked against what `respond` returns: the documented shape cannot drift from the answer. */
-  response: z.ZodType<NoInfer<O>>;
-  errors: readonly string[];
-  credential?: Route['credential'];
-}): Route {
-  const operation = row.operation.toString();
-  // graphql() answers {} for a text codegen has not seen: fail at load, not on the first request.
-  if (typeof operation !== 'string' || !operation.includes('result:')) {
-    throw new Error(`REST route ${row.method} ${row.path}: its operation is not in the generated documents; run \`npm run codegen\`.`);
-  }
-  return { ...row, operation } as Route;
-}
 
 const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` });
 const id = z.string({ message: 'must be a string' }).min(1, 'must not be empty');
@@ -203,21 +141,6 @@ const invitationOut = z.object({
 });
 const okOut = z.object({ ok: z.literal(true) });
 
-/** A file's metadata (docs/api.md §13), as the streaming file routes answer it too. */
-export const fileOut = z.object({
-  id: z.string(),
-  bucket: z.string(),
-  path: z.string(),
-  size: z.number(),
-  contentType: z.string(),
-  etag: z.string().describe('The quoted SHA-256 of the bytes'),
-  roomId: z.string().nullable(),
-  creatorId: z.string().nullable(),
-  resourceId: z.string().nullable(),
-  linked: z.boolean(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
 const okStateOut = z.object({ ok: z.literal(true), state: stateOut.nullable() });
 const dbRow = z.record(z.string(), z.unknown()).describe("A row: the deployed table's columns (docs/api.md §11.3)");
 const dbAnswerOut = z.union([
@@ -276,8 +199,8 @@ const resourceView = (r: ResourceFieldsFragment & { createdAt?: unknown }) => {
   return currentMember ? { ...rest, currentMember } : rest;
 };
 
-export const routes: Route[] = [
-  route({
+export const restEndpoints: StoredOperationEndpoint[] = [
+  storedOperation({
     method: 'POST',
     path: '/v1/resources',
     response: resourceOut,
@@ -295,7 +218,7 @@ export const routes: Route[] = [
     variables: ({ body }) => ({ input: body }),
     respond: resourceView,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/resources',
     response: z.object({ resources: z.array(resourceOut), nextCursor: z.string().nullable() }),
@@ -312,7 +235,7 @@ export const routes: Route[] = [
     variables: ({ query }) => query,
     respond: page => ({ resources: page.resources.map(resourceView), nextCursor: page.nextCursor }),
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/resources/browse',
     response: z.object({
@@ -339,7 +262,7 @@ export const routes: Route[] = [
       nextCursor: page.nextCursor,
     }),
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/resources/static',
     response: resourceOut.omit({ currentMember: true }),
@@ -353,7 +276,7 @@ export const routes: Route[] = [
     variables: ({ query }) => query,
     respond: resourceView,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/resources/invitations',
     response: z.object({ invitations: z.array(invitationOut), nextCursor: z.string().nullable() }),
@@ -370,7 +293,7 @@ export const routes: Route[] = [
     variables: ({ query }) => query,
     respond: page => page,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/resources/grants',
     response: z.object({ grants: z.array(z.object({ resourceId: z.string(), roomId: z.string(), role: roleOut })) }),
@@ -383,7 +306,7 @@ export const routes: Route[] = [
     variables: () => ({}),
     respond: grants => ({ grants }),
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/resources/:id/rooms',
     response: roomOut,
@@ -397,7 +320,7 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, name: body.name }),
     respond: room => room,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/resources/:id/rooms',
     response: z.object({ rooms: z.array(roomOut) }),
@@ -410,7 +333,7 @@ export const routes: Route[] = [
     variables: ({ params }) => ({ id: params.id }),
     respond: rooms => ({ rooms }),
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/resources/:id/rooms/:roomId',
     response: roomOut,
@@ -423,7 +346,7 @@ export const routes: Route[] = [
     variables: ({ params }) => ({ id: params.id, roomId: params.roomId }),
     respond: room => room,
   }),
-  route({
+  storedOperation({
     method: 'PATCH',
     path: '/v1/resources/:id/rooms/:roomId',
     response: roomOut,
@@ -437,7 +360,7 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, roomId: params.roomId, name: body.name }),
     respond: room => room,
   }),
-  route({
+  storedOperation({
     method: 'DELETE',
     path: '/v1/resources/:id/rooms/:roomId',
     response: okOut,
@@ -450,7 +373,7 @@ export const routes: Route[] = [
     variables: ({ params }) => ({ id: params.id, roomId: params.roomId }),
     respond: ok,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/resources/:id/rooms/:roomId/grants',
     response: z.object({ grants: z.array(z.object({ principalId: z.string(), role: roleOut })) }),
@@ -463,7 +386,7 @@ export const routes: Route[] = [
     variables: ({ params }) => ({ id: params.id, roomId: params.roomId }),
     respond: grants => ({ grants }),
   }),
-  route({
+  storedOperation({
     method: 'PUT',
     path: '/v1/resources/:id/rooms/:roomId/grants/:principal',
     response: z.object({ ok: z.literal(true), resourceId: z.string(), roomId: z.string(), principalId: z.string(), role: roleOut.nullable() }),
@@ -486,7 +409,7 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, roomId: params.roomId, userId: params.principal, role: body.role }),
     respond: r => r,
   }),
-  route({
+  storedOperation({
     method: 'DELETE',
     path: '/v1/resources/:id/rooms/:roomId/grants/:principal',
     response: okOut,
@@ -499,7 +422,7 @@ export const routes: Route[] = [
     variables: ({ params }) => ({ id: params.id, roomId: params.roomId, userId: params.principal }),
     respond: ok,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/resources/:id',
     response: resourceOut,
@@ -512,7 +435,7 @@ export const routes: Route[] = [
     variables: ({ params }) => ({ id: params.id }),
     respond: resourceView,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/resources/:id/members',
     response: z.object({
@@ -542,7 +465,7 @@ export const routes: Route[] = [
     variables: ({ params, query }) => ({ id: params.id, ...query }),
     respond: page => page,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/resources/:id/invite',
     response: okStateOut,
@@ -568,7 +491,7 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: okState,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/resources/:id/invite-link',
     response: z.object({ url: z.string(), role: roleOut, expiresAt: timestamp }),
@@ -582,7 +505,7 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: link => link,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/resources/:id/request',
     response: okStateOut,
@@ -596,7 +519,7 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: okState,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/resources/:id/accept',
     response: okStateOut,
@@ -621,7 +544,7 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: okState,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/resources/:id/reject',
     response: okOut,
@@ -644,7 +567,7 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: ok,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/resources/:id/join',
     response: okStateOut,
@@ -657,7 +580,7 @@ export const routes: Route[] = [
     variables: ({ params }) => ({ id: params.id }),
     respond: okState,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/resources/:id/leave',
     response: okOut,
@@ -670,7 +593,7 @@ export const routes: Route[] = [
     variables: ({ params }) => ({ id: params.id }),
     respond: ok,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/resources/:id/setRole',
     response: z.object({ ok: z.literal(true), role: roleOut.nullable() }),
@@ -694,7 +617,7 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: r => ({ ok: true, role: r.role }),
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/resources/:id/remove',
     response: okOut,
@@ -718,7 +641,7 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: ok,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/invite-links/claim',
     response: z.object({ ok: z.literal(true), resourceId: z.string(), state: stateOut, role: roleOut }),
@@ -732,7 +655,7 @@ export const routes: Route[] = [
     variables: ({ body }) => body,
     respond: r => r,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/agents',
     response: z.object({ id: z.string(), name: z.string(), ownerId: z.string(), token: z.string().describe('Shown once') }),
@@ -746,7 +669,7 @@ export const routes: Route[] = [
     variables: ({ body }) => body,
     respond: r => r,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/agents',
     response: z.object({ agents: z.array(z.object({ id: z.string(), name: z.string(), createdAt: timestamp })) }),
@@ -759,7 +682,7 @@ export const routes: Route[] = [
     variables: () => ({}),
     respond: agents => ({ agents }),
   }),
-  route({
+  storedOperation({
     method: 'DELETE',
     path: '/v1/agents/:id',
     response: z.object({
@@ -776,7 +699,7 @@ export const routes: Route[] = [
     variables: ({ params }) => ({ id: params.id }),
     respond: r => r,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/users/me',
     response: meOut,
@@ -789,7 +712,7 @@ export const routes: Route[] = [
     variables: () => ({}),
     respond: r => r,
   }),
-  route({
+  storedOperation({
     method: 'PATCH',
     path: '/v1/users/me',
     response: meOut,
@@ -807,7 +730,7 @@ export const routes: Route[] = [
     variables: ({ body }) => ({ input: body }),
     respond: r => r,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/users/by-handle/:handle',
     response: profileOut,
@@ -824,7 +747,7 @@ export const routes: Route[] = [
       return profile;
     },
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/users/profiles',
     response: z.object({ profiles: z.array(profileOut) }),
@@ -838,7 +761,7 @@ export const routes: Route[] = [
     variables: ({ body }) => body,
     respond: profiles => ({ profiles }),
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/blocks',
     response: z.object({ ok: z.literal(true), userId: z.string() }),
@@ -852,7 +775,7 @@ export const routes: Route[] = [
     variables: ({ body }) => body,
     respond: r => r,
   }),
-  route({
+  storedOperation({
     method: 'DELETE',
     path: '/v1/blocks/:userId',
     response: z.object({ ok: z.literal(true), userId: z.string() }),
@@ -866,7 +789,7 @@ export const routes: Route[] = [
     respond: r => r,
   }),
   // Dashboard routes (docs/api.md §4.2): the dashboard session cookie only (ctx.dashboardUser).
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/me/invitations',
     response: z.object({
@@ -882,7 +805,7 @@ export const routes: Route[] = [
     variables: () => ({}),
     respond: invitations => ({ invitations }),
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/v1/me/wallet',
     response: z.object({
@@ -911,7 +834,7 @@ export const routes: Route[] = [
     variables: () => ({}),
     respond: r => r,
   }),
-  route({
+  storedOperation({
     method: 'DELETE',
     path: '/v1/dashboard/apps/:appId/resources/:resourceId',
     response: okOut,
@@ -925,7 +848,7 @@ export const routes: Route[] = [
     variables: ({ params }) => ({ appId: params.appId, resourceId: params.resourceId }),
     respond: ok,
   }),
-  route({
+  storedOperation({
     method: 'DELETE',
     path: '/v1/me',
     response: z.object({
@@ -945,7 +868,7 @@ export const routes: Route[] = [
     variables: ({ body }) => ({ confirm: body.confirm ?? '' }),
     respond: r => r,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/db/query',
     response: dbAnswerOut,
@@ -959,7 +882,7 @@ export const routes: Route[] = [
     variables: ({ body }) => ({ input: body }),
     respond: dbAnswer,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/v1/db/batch',
     response: z.object({ results: z.array(dbAnswerOut) }),
@@ -973,9 +896,10 @@ export const routes: Route[] = [
     variables: ({ body }) => body,
     respond: results => ({ results: results.map(dbAnswer) }),
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/dev/apps',
+    credential: 'developer',
     response: z.object({ apps: z.array(appOut) }),
     errors: [],
     operation: graphql(`
@@ -986,9 +910,10 @@ export const routes: Route[] = [
     variables: () => ({}),
     respond: apps => ({ apps }),
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/dev/apps',
+    credential: 'developer',
     response: appOut,
     errors: ['invalid_redirect_uri', 'origin_reserved', 'origin_taken'],
     operation: graphql(`
@@ -1004,9 +929,10 @@ export const routes: Route[] = [
     variables: ({ body }) => ({ input: body }),
     respond: app => app,
   }),
-  route({
+  storedOperation({
     method: 'GET',
     path: '/dev/budgets',
+    credential: 'developer',
     response: z.object({
       period: z.string().describe('YYYY-MM, UTC'),
       walletUsd: z.string(),
@@ -1029,9 +955,10 @@ export const routes: Route[] = [
     variables: ({ query }) => ({ appId: query.appId }),
     respond: b => b,
   }),
-  route({
+  storedOperation({
     method: 'PUT',
     path: '/dev/apps/:appId/budgets/:env',
+    credential: 'developer',
     response: z.object({ appId: z.string(), env: z.string(), limitUsd: z.string() }),
     errors: ['app_not_found', 'prod_not_allowed'],
     operation: graphql(`
@@ -1043,9 +970,10 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ appId: params.appId, env: params.env, usd: body.usd }),
     respond: b => b,
   }),
-  route({
+  storedOperation({
     method: 'PUT',
     path: '/dev/apps/:appId/deployments/:env',
+    credential: 'developer',
     response: z.object({
       deploymentId: z.string(),
       appId: z.string(),
@@ -1065,9 +993,10 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ appId: params.appId, env: params.env, schema: body.schema }),
     respond: d => d,
   }),
-  route({
+  storedOperation({
     method: 'POST',
     path: '/dev/apps/:appId/test-users',
+    credential: 'developer',
     response: z.object({ user_id: z.string(), token: z.string(), expires_at: timestamp, payer: z.string(), env: z.string() }),
     errors: ['app_not_found', 'env_not_deployed', 'prod_not_allowed'],
     operation: graphql(`
@@ -1081,70 +1010,5 @@ export const routes: Route[] = [
     }),
     variables: ({ params, body }) => ({ appId: params.appId, ...body }),
     respond: r => ({ user_id: r.userId, token: r.token, expires_at: r.expiresAt, payer: r.payer, env: r.env }),
-  }),
-  route({
-    method: 'POST',
-    path: '/v1/files/move',
-    response: z.object({ ok: z.literal(true), moved: z.number().int() }),
-    errors: [
-      'file_not_found',
-      'room_forbidden',
-      'access_denied',
-      'invalid_path',
-      'file_is_mounted',
-      'payment_required',
-      'unknown_bucket',
-      'bucket_not_in_scope',
-      'resource_not_found',
-      'not_resource_member',
-      'invalid_room',
-      'room_not_found',
-    ],
-    operation: graphql(`
-      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {
-        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }
-      }
-    `),
-    body: z.strictObject({
-      resourceId: z.string({ message: 'is required' }),
-      bucket: z.string({ message: 'is required' }),
-      paths: z.array(z.string()).min(1).max(100),
-      roomId: z.string().nullable().optional(),
-    }),
-    variables: ({ body }) => body,
-    respond: r => ({ ok: true as const, moved: r.moved }),
-  }),
-  route({
-    method: 'POST',
-    path: '/v1/files/link',
-    response: fileOut,
-    errors: [
-      'file_not_found',
-      'file_exists',
-      'access_denied',
-      'unsupported_media_type',
-      'file_too_large',
-      'payment_required',
-      'unknown_bucket',
-      'bucket_not_in_scope',
-      'resource_not_found',
-      'not_resource_member',
-      'invalid_path',
-    ],
-    operation: graphql(`
-      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {
-        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {
-          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt
-        }
-      }
-    `),
-    body: z.strictObject({
-      resourceId: z.string({ message: 'is required' }),
-      bucket: z.string({ message: 'is required' }),
-      fileId: z.string({ message: 'is required: the id of one of your own files' }),
-      path: z.string().optional(),
-    }),
-    variables: ({ body }) => body,
-    respond: r => r,
   }),
 ];

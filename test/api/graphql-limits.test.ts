@@ -8,7 +8,7 @@ import { compileOperation } from '../../src/http/compiled-operation.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GRAPHQL_LIMITS, PARSE_CACHE_MAX_CHARS, boundedParseCache, checkDocumentLimits, parseWithLimits } from '../../src/graphql/limits.js';
 import { schema } from '../../src/graphql/schema.js';
-import { routes } from '../../src/http/rest-routes.js';
+import { storedOperationEndpoints as routes } from '../../src/http/routes.js';
 import { seed, startTestApp, type TestContext } from '../helpers/app.js';
 import { aliasFlood, fragmentBomb, ownerChain } from '../helpers/graphql-documents.js';
 

@@ -100,6 +100,26 @@ export type VisibilityChoice =
   | 'members'
   | 'unlisted';
 
+export type MoveFilesMutationVariables = Exact<{
+  resourceId: string | number;
+  bucket: string;
+  paths: Array<string> | string;
+  roomId?: string | number | null | undefined;
+}>;
+
+
+export type MoveFilesMutation = { result: { ok: boolean, moved: number } };
+
+export type LinkFileMutationVariables = Exact<{
+  resourceId: string | number;
+  bucket: string;
+  fileId: string | number;
+  path?: string | null | undefined;
+}>;
+
+
+export type LinkFileMutation = { result: { id: string, bucket: string, path: string, size: number, contentType: string, etag: string, roomId: string | null, creatorId: string | null, resourceId: string | null, linked: boolean, createdAt: string, updatedAt: string } };
+
 export type MeFieldsFragment = { id: string, kind: PrincipalKind, handle: string | null, displayName: string | null, email: string | null, profile: { handle: string | null, displayName: string | null } };
 
 export type ResourceFieldsFragment = { id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null };
@@ -464,26 +484,6 @@ export type CreateTestUserMutationVariables = Exact<{
 
 export type CreateTestUserMutation = { result: { userId: string, token: string, expiresAt: string, payer: string, env: string } };
 
-export type MoveFilesMutationVariables = Exact<{
-  resourceId: string | number;
-  bucket: string;
-  paths: Array<string> | string;
-  roomId?: string | number | null | undefined;
-}>;
-
-
-export type MoveFilesMutation = { result: { ok: boolean, moved: number } };
-
-export type LinkFileMutationVariables = Exact<{
-  resourceId: string | number;
-  bucket: string;
-  fileId: string | number;
-  path?: string | null | undefined;
-}>;
-
-
-export type LinkFileMutation = { result: { id: string, bucket: string, path: string, size: number, contentType: string, etag: string, roomId: string | null, creatorId: string | null, resourceId: string | null, linked: boolean, createdAt: string, updatedAt: string } };
-
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -555,6 +555,42 @@ export const TransitionFieldsFragmentDoc = new TypedDocumentString(`
   role
 }
     `, {"fragmentName":"TransitionFields"}) as unknown as TypedDocumentString<TransitionFieldsFragment, unknown>;
+export const MoveFilesDocument = new TypedDocumentString(`
+    mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {
+  result: moveFiles(
+    resourceId: $resourceId
+    bucket: $bucket
+    paths: $paths
+    roomId: $roomId
+  ) {
+    ok
+    moved
+  }
+}
+    `) as unknown as TypedDocumentString<MoveFilesMutation, MoveFilesMutationVariables>;
+export const LinkFileDocument = new TypedDocumentString(`
+    mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {
+  result: linkFile(
+    resourceId: $resourceId
+    bucket: $bucket
+    fileId: $fileId
+    path: $path
+  ) {
+    id
+    bucket
+    path
+    size
+    contentType
+    etag
+    roomId
+    creatorId
+    resourceId
+    linked
+    createdAt
+    updatedAt
+  }
+}
+    `) as unknown as TypedDocumentString<LinkFileMutation, LinkFileMutationVariables>;
 export const CreateResourceDocument = new TypedDocumentString(`
     mutation CreateResource($input: CreateResourceInput!) {
   result: createResource(input: $input) {
@@ -1153,39 +1189,3 @@ export const CreateTestUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateTestUserMutation, CreateTestUserMutationVariables>;
-export const MoveFilesDocument = new TypedDocumentString(`
-    mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {
-  result: moveFiles(
-    resourceId: $resourceId
-    bucket: $bucket
-    paths: $paths
-    roomId: $roomId
-  ) {
-    ok
-    moved
-  }
-}
-    `) as unknown as TypedDocumentString<MoveFilesMutation, MoveFilesMutationVariables>;
-export const LinkFileDocument = new TypedDocumentString(`
-    mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {
-  result: linkFile(
-    resourceId: $resourceId
-    bucket: $bucket
-    fileId: $fileId
-    path: $path
-  ) {
-    id
-    bucket
-    path
-    size
-    contentType
-    etag
-    roomId
-    creatorId
-    resourceId
-    linked
-    createdAt
-    updatedAt
-  }
-}
-    `) as unknown as TypedDocumentString<LinkFileMutation, LinkFileMutationVariables>;
