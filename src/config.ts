@@ -8,17 +8,7 @@ import { DATABASE_DEFAULTS } from './db/busy.js';
 import { FEED_LIMIT_DEFAULTS, type FeedLimits } from './feeds/feed-limits.rules.js';
 
 /** Defaults of the quotas per person and app (docs/api.md §9.6). */
-export const QUOTA_DEFAULTS: QuotaConfig = { resourcesPerPerson: 1000, agentsPerPerson: 20, profileLookupsPerMinute: 60 };
-
-/** What one person may hold or do in one app; their agents count against them. */
-export interface QuotaConfig {
-  /** Resources a person (with their agents) owns in one app: the next create is 429 `too_many_resources`. */
-  resourcesPerPerson: number;
-  /** Agents a person owns in one app: the next is 429 `too_many_agents`. */
-  agentsPerPerson: number;
-  /** Profile lookups (by handle or ids) a person makes per minute in one app: the next is 429 `too_many_lookups`. */
-  profileLookupsPerMinute: number;
-}
+export const QUOTA_DEFAULTS = { resourcesPerPerson: 1000, agentsPerPerson: 20, profileLookupsPerMinute: 60 };
 
 const port = z.coerce.number().int().min(0).max(65535);
 const usd = z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'must be a non-negative amount in dollars such as 5 or 2.50');
@@ -161,100 +151,8 @@ const schema = z.object({
   DEVELOPER_CREDIT_USD: usd.default('5'),
 });
 
-export interface Config {
-  port: number;
-  host: string;
-  /** GATEWAY_HOSTS: the names the gateway answers on (`name` on PORT, or `name:port`); null: the loopback names and the bound addresses. */
-  gatewayHosts: string[] | null;
-  dataDir: string;
-  /** GATEHOUSE_CACHE_DIR; unset: $XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse. */
-  templateCacheDir?: string;
-  databaseUrl?: string;
-  redisUrl?: string;
-  /** REDIS_NAMESPACE; unset: derived from the database's identity (every instance of a deployment agrees). */
-  redisNamespace?: string;
-  nodeEnv: 'development' | 'production' | 'test';
-  /** Where this gateway is reached; invite links use it when the app has no origin. */
-  publicUrl: string;
-  migrateOnStart: boolean;
-  logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
-  /** Largest request body any route reads (413 body_too_large above it). */
-  maxBodyBytes: number;
-  /** What is read and discarded of a body answered before it was read, before the connection is closed. */
-  drain: DrainLimits;
-  /** Whether `__schema`/`__type` are answered (GRAPHQL_INTROSPECTION; default: not in production). */
-  graphqlIntrospection: boolean;
-  /** Pool size and transaction waits (openDatabase options). */
-  database: { poolSize: number; transactionMaxWaitMs: number; transactionTimeoutMs: number };
-  feeds: FeedLimits;
-  quotas: QuotaConfig;
-  /** rowsLive subscriptions per resource on this process (src/rows/rows-live.service.ts). */
-  rowsLive: { maxPerResource: number };
-  auth: AuthConfig;
-  files: FilesConfig;
-  metering: MeteringConfig;
-  rows: RowsConfig;
-}
-
 /** Defaults of ROWS_MAX_WRITES_PER_CALL: the embedded database runs one transaction at a time for everyone. */
 export const ROWS_MAX_WRITES_PER_CALL = { embedded: 200, postgres: 20_000 } as const;
-
-export interface RowsConfig {
-  /** Rows one call (a query or a whole batch) may insert, update or delete (400 too_many_rows past it). */
-  maxWritesPerCall: number;
-}
-
-export interface FilesConfig {
-  /** Largest file any bucket accepts (a bucket's `maxSize` is capped by it). */
-  maxFileBytes: number;
-  /** `fs`: under `DATA_DIR/files`; `s3`: an S3-compatible bucket. */
-  backend:
-    | { kind: 'fs'; root: string }
-    | { kind: 's3'; endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
-}
-
-/** Amounts in micro-dollars ($1 = 1_000_000); prices per unit as documented (README "Billing"). */
-export interface MeteringConfig {
-  enabled: boolean;
-  prices: { readsPerMillion: bigint; writesPerMillion: bigint; transferPerGb: bigint; storagePerGbMonth: bigint };
-  testEnvBudgetMicros: bigint;
-  appBudgetMicros: bigint;
-  developerCreditMicros: bigint;
-}
-
-export interface AuthConfig {
-  /** External Hydra-compatible issuer; undefined means the embedded provider at `${publicUrl}/idp`. */
-  issuer?: string;
-  /** The external provider's admin API (consent requests); unset with an external issuer disables consent routes. */
-  adminUrl?: string;
-  adminToken?: string;
-  /** RFC 7662 client credential; without one the gateway validates tokens through userinfo. */
-  introspection?: { clientId: string; secret: string };
-  /** Whether the embedded provider runs when no OIDC_ISSUER is set (off: /auth/authorize answers 503). */
-  embedded: boolean;
-  /** Where the embedded provider sends the browser for consent (`?consent_challenge=`). */
-  consentUrl: string;
-  /** An external provider's self-service API (`<url>/self-service/<type>/flows?id=`) for /auth/identity/flow. */
-  identityUrl?: string;
-  /** Key material of the embedded provider's cookies; generated and stored in the database when unset. */
-  idpSecret?: string;
-  /**
-   * Embedded provider: issue access tokens as JWTs for this gateway (audience PUBLIC_URL), verified
-   * locally against its JWKS instead of introspected; `ttlSeconds` is their lifetime (they cannot be revoked).
-   */
-  jwtAccessTokens: { ttlSeconds: number } | null;
-  /** `Secure` on gateway cookies; only `COOKIE_SECURE=0` for plain-http localhost development. */
-  cookieSecure: boolean;
-  welcomeCreditMicros: bigint;
-  /** The environment whose deployment provider-authenticated users act in. */
-  gatewayEnv: string;
-  /** The OAuth client id of the platform dashboard (its sessions reach /v1/me and /v1/dashboard). */
-  dashboardClientId?: string;
-  /** Embedded provider: sign-in + sign-up attempts per client address (15 min) and in all (1 min). */
-  signInLimits: { perIp: number; global: number };
-  /** Reverse proxies in front whose X-Forwarded-For entries name the client (0: the socket's peer). */
-  trustProxy: number;
-}
 
 /** DATA_DIR/files; an in-memory database (tests) keeps its files in a fresh temporary directory. */
 function filesDirOf(dataDir: string): string {
@@ -282,15 +180,18 @@ function parseEnv<T extends z.ZodType>(shape: T, env: Record<string, string | un
   if (parsed.success) return parsed.data;
   throw new ConfigError(
     parsed.error.issues.map(i => {
+      // A rule across variables names them in its message.
+      if (i.path.length === 0) return i.message;
       const name = String(i.path[0]);
       return `${i.path.join('.')}: ${i.message}${name in input ? ` (got ${JSON.stringify(input[name])})` : ''}`;
     }),
   );
 }
 
-/** Reads the environment (empty strings count as unset). */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const c = parseEnv(schema, env);
+type Env = z.output<typeof schema>;
+
+/** The rules between variables: a problem for each one broken. */
+function crossVariableProblems(c: Env): string[] {
   const problems: string[] = [];
   if (!!c.OIDC_INTROSPECTION_CLIENT_ID !== !!c.OIDC_INTROSPECTION_CLIENT_SECRET) {
     problems.push('OIDC_INTROSPECTION_CLIENT_ID and OIDC_INTROSPECTION_CLIENT_SECRET must be set together');
@@ -303,24 +204,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (c.FILES_BACKEND === 's3' && !c.S3_BUCKET) problems.push('S3_BUCKET: required with FILES_BACKEND=s3');
   if (!!c.S3_ACCESS_KEY_ID !== !!c.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
-  if (problems.length) throw new ConfigError(problems);
+  return problems;
+}
+
+/** The server's configuration as the code reads it: grouped, named for use, defaults that depend on other variables resolved. */
+function configOf(c: Env) {
   const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? 'localhost' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
   return {
     port: c.PORT,
     host: c.HOST,
+    /** GATEWAY_HOSTS: the names the gateway answers on (`name` on PORT, or `name:port`); null: the loopback names and the bound addresses. */
     gatewayHosts: c.GATEWAY_HOSTS ?? null,
     dataDir: c.DATA_DIR,
+    /** GATEHOUSE_CACHE_DIR; unset: $XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse. */
     templateCacheDir: c.GATEHOUSE_CACHE_DIR,
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
+    /** REDIS_NAMESPACE; unset: derived from the database's identity (every instance of a deployment agrees). */
     redisNamespace: c.REDIS_NAMESPACE,
     nodeEnv: c.NODE_ENV,
+    /** Where this gateway is reached; invite links use it when the app has no origin. */
     publicUrl,
     migrateOnStart: c.MIGRATE_ON_START,
     logLevel: c.LOG_LEVEL,
+    /** Largest request body any route reads (413 body_too_large above it). */
     maxBodyBytes: c.MAX_BODY_BYTES,
-    drain: { maxBytes: c.DRAIN_MAX_BYTES, maxMs: Math.round(c.DRAIN_MAX_SECONDS * 1000) },
+    /** What is read and discarded of a body answered before it was read, before the connection is closed. */
+    drain: { maxBytes: c.DRAIN_MAX_BYTES, maxMs: Math.round(c.DRAIN_MAX_SECONDS * 1000) } satisfies DrainLimits,
+    /** Whether `__schema`/`__type` are answered (GRAPHQL_INTROSPECTION; default: not in production). */
     graphqlIntrospection: c.GRAPHQL_INTROSPECTION ?? c.NODE_ENV !== 'production',
+    /** Pool size and transaction waits (openDatabase options). */
     database: {
       poolSize: c.DATABASE_POOL_SIZE,
       transactionMaxWaitMs: c.DATABASE_TX_MAX_WAIT_MS,
@@ -331,51 +244,65 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSocketsPerPrincipal: c.WS_MAX_SOCKETS_PER_PRINCIPAL,
       maxSockets: c.WS_MAX_SOCKETS,
       maxSubscriptionsPerPerson: c.WS_MAX_SUBSCRIPTIONS_PER_PERSON,
-    },
+    } satisfies FeedLimits,
+    /** What one person may hold or do in one app; their agents count against them. */
     quotas: {
+      /** Resources a person (with their agents) owns in one app: the next create is 429 `too_many_resources`. */
       resourcesPerPerson: c.MAX_RESOURCES_PER_PERSON,
+      /** Agents a person owns in one app: the next is 429 `too_many_agents`. */
       agentsPerPerson: c.MAX_AGENTS_PER_PERSON,
+      /** Profile lookups (by handle or ids) a person makes per minute in one app: the next is 429 `too_many_lookups`. */
       profileLookupsPerMinute: c.PROFILE_LOOKUPS_PER_MINUTE,
     },
+    /** rowsLive subscriptions per resource on this process (src/rows/rows-live.service.ts). */
     rowsLive: { maxPerResource: c.ROWS_LIVE_MAX_PER_RESOURCE },
     auth: {
+      /** External Hydra-compatible issuer; undefined means the embedded provider at `${publicUrl}/idp`. */
       issuer: c.OIDC_ISSUER?.replace(/\/$/, ''),
+      /** The external provider's admin API (consent requests); unset with an external issuer disables consent routes. */
       adminUrl: c.OIDC_ADMIN_URL?.replace(/\/$/, ''),
       adminToken: c.OIDC_ADMIN_TOKEN,
+      /** RFC 7662 client credential; without one the gateway validates tokens through userinfo. */
       introspection:
         c.OIDC_INTROSPECTION_CLIENT_ID && c.OIDC_INTROSPECTION_CLIENT_SECRET
           ? { clientId: c.OIDC_INTROSPECTION_CLIENT_ID, secret: c.OIDC_INTROSPECTION_CLIENT_SECRET }
           : undefined,
+      /** Where the embedded provider sends the browser for consent (`?consent_challenge=`). */
       consentUrl: c.OIDC_CONSENT_URL ?? `${publicUrl}/auth/consent`,
+      /** An external provider's self-service API (`<url>/self-service/<type>/flows?id=`) for /auth/identity/flow. */
       identityUrl: c.OIDC_IDENTITY_URL?.replace(/\/$/, ''),
+      /** Whether the embedded provider runs when no OIDC_ISSUER is set (off: /auth/authorize answers 503). */
       embedded: c.IDP_EMBEDDED,
+      /** Key material of the embedded provider's cookies; generated and stored in the database when unset. */
       idpSecret: c.IDP_SECRET,
+      /**
+       * Embedded provider: issue access tokens as JWTs for this gateway (audience PUBLIC_URL), verified
+       * locally against its JWKS instead of introspected; `ttlSeconds` is their lifetime (they cannot be revoked).
+       */
       jwtAccessTokens: c.IDP_JWT_ACCESS_TOKENS ? { ttlSeconds: c.IDP_JWT_ACCESS_TOKEN_TTL_S } : null,
+      /** `Secure` on gateway cookies; only `COOKIE_SECURE=0` for plain-http localhost development. */
       cookieSecure: c.COOKIE_SECURE,
       welcomeCreditMicros: usdToMicros(c.WELCOME_CREDIT_USD),
+      /** The environment whose deployment provider-authenticated users act in. */
       gatewayEnv: c.GATEWAY_ENV,
+      /** The OAuth client id of the platform dashboard (its sessions reach /v1/me and /v1/dashboard). */
       dashboardClientId: c.DASHBOARD_CLIENT_ID,
+      /** Embedded provider: sign-in + sign-up attempts per client address (15 min) and in all (1 min). */
       signInLimits: { perIp: c.SIGNIN_MAX_PER_IP, global: c.SIGNIN_MAX_GLOBAL },
+      /** Reverse proxies in front whose X-Forwarded-For entries name the client (0: the socket's peer). */
       trustProxy: c.TRUST_PROXY,
     },
     files: {
+      /** Largest file any bucket accepts (a bucket's `maxSize` is capped by it). */
       maxFileBytes: c.MAX_FILE_BYTES,
-      backend:
-        c.FILES_BACKEND === 's3'
-          ? {
-              kind: 's3',
-              endpoint: c.S3_ENDPOINT,
-              region: c.S3_REGION,
-              bucket: c.S3_BUCKET!,
-              accessKeyId: c.S3_ACCESS_KEY_ID,
-              secretAccessKey: c.S3_SECRET_ACCESS_KEY,
-              forcePathStyle: c.S3_FORCE_PATH_STYLE,
-            }
-          : { kind: 'fs', root: c.FILES_DIR ?? filesDirOf(c.DATA_DIR) },
+      /** `fs`: under `DATA_DIR/files`; `s3`: an S3-compatible bucket. */
+      backend: filesBackendOf(c),
     },
     rows: {
+      /** Rows one call (a query or a whole batch) may insert, update or delete (400 too_many_rows past it). */
       maxWritesPerCall: c.ROWS_MAX_WRITES_PER_CALL ?? (c.DATABASE_URL ? ROWS_MAX_WRITES_PER_CALL.postgres : ROWS_MAX_WRITES_PER_CALL.embedded),
     },
+    /** Amounts in micro-dollars ($1 = 1_000_000); prices per unit as documented (README "Billing"). */
     metering: {
       enabled: c.METERING,
       prices: {
@@ -391,25 +318,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
-/** `gatehouse idp`: the embedded identity provider on its own port, beside a gateway that names it as OIDC_ISSUER. */
-export interface IdpConfig {
-  port: number;
-  host: string;
-  /** Its public issuer URL; its path is where the provider is mounted (usually none). */
-  issuer: string;
-  /** The gateway's database: apps registered there are the provider's OAuth clients. */
-  databaseUrl: string;
-  migrateOnStart: boolean;
-  logLevel: Config['logLevel'];
-  /** The gateway's consent screen (`https://gateway.example.com/auth/consent`). */
-  consentUrl: string;
-  /** The gateway's confidential client (introspection, revocation): the gateway's OIDC_INTROSPECTION_CLIENT_*. */
-  gatewayClient: { clientId: string; secret: string };
-  /** Bearer token of the consent admin API: the gateway's OIDC_ADMIN_TOKEN. */
-  adminToken: string;
-  idpSecret?: string;
-  signInLimits: AuthConfig['signInLimits'];
-  trustProxy: number;
+function filesBackendOf(c: Env) {
+  if (c.FILES_BACKEND !== 's3') return { kind: 'fs' as const, root: c.FILES_DIR ?? filesDirOf(c.DATA_DIR) };
+  return {
+    kind: 's3' as const,
+    endpoint: c.S3_ENDPOINT,
+    region: c.S3_REGION,
+    bucket: c.S3_BUCKET!,
+    accessKeyId: c.S3_ACCESS_KEY_ID,
+    secretAccessKey: c.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: c.S3_FORCE_PATH_STYLE,
+  };
+}
+
+/** The environment, checked variable by variable and then across variables, read as the Config. */
+const configSchema = schema.transform((env, ctx) => {
+  for (const message of crossVariableProblems(env)) ctx.addIssue({ code: 'custom', message });
+  return configOf(env);
+});
+
+export type Config = z.output<typeof configSchema>;
+export type AuthConfig = Config['auth'];
+export type FilesConfig = Config['files'];
+export type MeteringConfig = Config['metering'];
+export type RowsConfig = Config['rows'];
+export type QuotaConfig = Config['quotas'];
+
+/** Reads the environment (empty strings count as unset). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  return parseEnv(configSchema, env);
 }
 
 const idpSchema = z.object({
@@ -435,22 +372,31 @@ const idpSchema = z.object({
   TRUST_PROXY: schema.shape.TRUST_PROXY,
 });
 
+/** `gatehouse idp`: the embedded identity provider on its own port, beside a gateway that names it as OIDC_ISSUER. */
+const idpConfigSchema = idpSchema.transform(c => ({
+  port: c.IDP_PORT,
+  host: c.HOST,
+  /** Its public issuer URL; its path is where the provider is mounted (usually none). */
+  issuer: (c.IDP_ISSUER ?? `http://${c.HOST === '0.0.0.0' ? 'localhost' : c.HOST}:${c.IDP_PORT}`).replace(/\/$/, ''),
+  /** The gateway's database: apps registered there are the provider's OAuth clients. */
+  databaseUrl: c.DATABASE_URL,
+  migrateOnStart: c.MIGRATE_ON_START,
+  logLevel: c.LOG_LEVEL,
+  /** The gateway's consent screen (`https://gateway.example.com/auth/consent`). */
+  consentUrl: c.OIDC_CONSENT_URL,
+  /** The gateway's confidential client (introspection, revocation): the gateway's OIDC_INTROSPECTION_CLIENT_*. */
+  gatewayClient: { clientId: c.OIDC_INTROSPECTION_CLIENT_ID, secret: c.OIDC_INTROSPECTION_CLIENT_SECRET },
+  /** Bearer token of the consent admin API: the gateway's OIDC_ADMIN_TOKEN. */
+  adminToken: c.OIDC_ADMIN_TOKEN,
+  idpSecret: c.IDP_SECRET,
+  signInLimits: { perIp: c.SIGNIN_MAX_PER_IP, global: c.SIGNIN_MAX_GLOBAL },
+  trustProxy: c.TRUST_PROXY,
+}));
+
+export type IdpConfig = z.output<typeof idpConfigSchema>;
+
 export function loadIdpConfig(env: Record<string, string | undefined> = process.env): IdpConfig {
-  const c = parseEnv(idpSchema, env);
-  return {
-    port: c.IDP_PORT,
-    host: c.HOST,
-    issuer: (c.IDP_ISSUER ?? `http://${c.HOST === '0.0.0.0' ? 'localhost' : c.HOST}:${c.IDP_PORT}`).replace(/\/$/, ''),
-    databaseUrl: c.DATABASE_URL,
-    migrateOnStart: c.MIGRATE_ON_START,
-    logLevel: c.LOG_LEVEL,
-    consentUrl: c.OIDC_CONSENT_URL,
-    gatewayClient: { clientId: c.OIDC_INTROSPECTION_CLIENT_ID, secret: c.OIDC_INTROSPECTION_CLIENT_SECRET },
-    adminToken: c.OIDC_ADMIN_TOKEN,
-    idpSecret: c.IDP_SECRET,
-    signInLimits: { perIp: c.SIGNIN_MAX_PER_IP, global: c.SIGNIN_MAX_GLOBAL },
-    trustProxy: c.TRUST_PROXY,
-  };
+  return parseEnv(idpConfigSchema, env);
 }
 
 /** How the server opens its database (DATABASE_URL or DATA_DIR, migrations, pool and transaction bounds). */

@@ -1,12 +1,17 @@
+import { type CodeWithStatus, type ErrorCode, type StatusOf, statusOf } from './core/error-catalog.js';
+
+export type { CodeWithStatus, ErrorCode, StatusOf } from './core/error-catalog.js';
+
 /**
- * The one error model. Every expected failure is an AppError with a stable `code` (listed in
- * docs/api.md §8.2) and the HTTP status the REST shims answer with. GraphQL carries both in
- * `extensions`; anything that is not an AppError is masked and logged.
+ * The one error model. Every expected failure is an AppError with a stable `code` from the catalog
+ * (src/core/error-catalog.ts, listed in docs/api.md §8.2) and that code's one HTTP status, which the
+ * REST shims answer with. GraphQL carries both in `extensions`; anything that is not an AppError is
+ * masked and logged. Throw one by name: `throw fail('room_forbidden', 'You hold no grant in this room.')`.
  */
-export class AppError extends Error {
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   constructor(
-    readonly code: string,
-    readonly status: number,
+    readonly code: C,
+    readonly status: StatusOf<C>,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
@@ -15,16 +20,21 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, details?: Record<string, unknown>) => new AppError(code, 400, message, details);
-export const unauthorized = (message = 'Authentication required: send a bearer token or session cookie.') =>
-  new AppError('unauthenticated', 401, message);
-export const forbidden = (code: string, message: string) => new AppError(code, 403, message);
-export const notFound = (code: string, message: string) => new AppError(code, 404, message);
+/** The error `code` names, at the catalog's status for it. */
+export function fail<C extends ErrorCode>(code: C, message: string, details?: Record<string, unknown>): AppError<C> {
+  return new AppError(code, statusOf(code), message, details);
+}
+
+/** The default message of `unauthenticated`. */
+export const AUTHENTICATION_REQUIRED = 'Authentication required: send a bearer token or session cookie.';
+
+// Two helpers predate the catalog and stay while route files still call them; each takes only codes
+// the catalog gives its status, so it cannot give a code a second one. New code calls `fail`.
+export const badRequest = (code: CodeWithStatus<400>, message: string, details?: Record<string, unknown>) => fail(code, message, details);
+export const notFound = (code: CodeWithStatus<404>, message: string) => fail(code, message);
+
 /** A value the caller sent, as a message repeats it: cut past `max` characters (a 3,000-character id is not echoed whole). */
 export const shown = (value: string, max = 100) => (value.length > max ? `${value.slice(0, max)}…` : value);
-export const conflict = (code: string, message: string) => new AppError(code, 409, message);
-/** Overloaded, nothing changed: retry after `retryAfter` seconds (REST sends it as `Retry-After`). */
-export const serviceBusy = (message: string, retryAfter: number) => new AppError('busy', 503, message, { retryAfter });
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
@@ -52,5 +62,5 @@ export function zodToAppError(error: { issues: { path: PropertyKey[]; message: s
     const path = [field, ...issue.path.map(String)].filter(Boolean).join('.');
     return path ? `${path}: ${issue.message}` : issue.message;
   });
-  return badRequest('invalid_argument', problems.join('; '));
+  return fail('invalid_argument', problems.join('; '));
 }

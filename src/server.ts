@@ -24,7 +24,7 @@ import type { Caller } from './core/caller.rules.js';
 import { addressKey } from './http/client-ip.js';
 import type { Context } from './graphql/builder.js';
 import { graphqlErrorResponse, graphqlRefusal, maskError, restError, useCodedValidationErrors } from './http/error-responses.js';
-import { AppError } from './errors.js';
+import { type AppError, fail } from './errors.js';
 import { boundedParseCache, graphqlLimitPlugins, rowBudgetCheck } from './graphql/limits.js';
 import { schema } from './graphql/schema.js';
 import { EventBus } from './bus/event-bus.js';
@@ -489,15 +489,13 @@ function emptyGraphqlRefusal(status: 406 | 415, headers: Headers): AppError {
   const header = (name: string) => headers.get(name)?.split(';')[0].trim().slice(0, 100) || null;
   if (status === 415) {
     const sent = header('content-type');
-    return new AppError(
+    return fail(
       'unsupported_media_type',
-      415,
       `POST /graphql takes a JSON body {"query", "variables"} with Content-Type: application/json; it got ${sent ? `Content-Type ${sent}` : 'no Content-Type'}.`,
     );
   }
-  return new AppError(
+  return fail(
     'not_acceptable',
-    406,
     `/graphql answers application/json or application/graphql-response+json (text/event-stream for subscriptions); the Accept header asked for ${header('accept')}.`,
   );
 }

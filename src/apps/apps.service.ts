@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { redirectUriProblem } from './app-urls.rules.js';
 import { testUserId } from '../core/principals.rules.js';
 import { compileVisibility } from '../membership/visibility.rules.js';
-import { AppError, badRequest, conflict, notFound, parseInput, shown } from '../errors.js';
+import { fail, parseInput, shown } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import { Cache } from '../lib/cache.js';
 import { SchemaValidationError, droppedBy, validateSchemaIR, type ResourceTypeIR, type SchemaDrops, type SchemaIR } from '../schema/index.js';
@@ -17,7 +17,7 @@ import { BOUNDED_LIST_TAKE, boundedList } from '../core/pages.js';
 export const APP_RESOURCE_TYPE = '_app';
 
 /** 404 for an app that does not exist or is another developer's (the same answer for both). */
-export const appNotFound = (appId: string) => notFound('app_not_found', `No app ${shown(appId)} owned by you.`);
+export const appNotFound = (appId: string) => fail('app_not_found', `No app ${shown(appId)} owned by you.`);
 const APP_RESOURCE_SLUG = 'app';
 
 const originSchema = z
@@ -133,9 +133,8 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService, ownHos
     }
     if (tables.length === 0 && columns.length === 0 && buckets.length === 0) return;
     const named = [...tables.map(t => `table "${t}"`), ...columns.map(c => `column "${c.table}.${c.column}"`), ...buckets.map(b => `bucket "${b}"`)];
-    throw new AppError(
+    throw fail(
       'schema_drops_data',
-      409,
       `This deploy would drop ${named.join(', ')}, which still hold${named.length === 1 ? 's' : ''} data in environment '${env}'. Keep ${named.length === 1 ? 'it' : 'them'} in the schema, or delete the rows or files first (a deploy never deletes data).`,
       { tables, columns, buckets },
     );
@@ -165,17 +164,17 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService, ownHos
       for (const [i, origin] of origins.entries()) {
         // An app origin takes over /auth/* and /_osg/* on its host: the gateway's own hosts are never an app's.
         if (ownHosts.has(new URL(origin).host)) {
-          throw badRequest('origin_reserved', `origins[${i}]: ${origin} is this gateway's own host; register the host your app is served from.`);
+          throw fail('origin_reserved', `origins[${i}]: ${origin} is this gateway's own host; register the host your app is served from.`);
         }
       }
       for (const [i, uri] of redirectUris.entries()) {
         const problem = redirectUriProblem(uri);
-        if (problem) throw badRequest('invalid_redirect_uri', `redirectUris[${i}]: ${problem} (got ${JSON.stringify(uri.slice(0, 200))}).`);
+        if (problem) throw fail('invalid_redirect_uri', `redirectUris[${i}]: ${problem} (got ${JSON.stringify(uri.slice(0, 200))}).`);
       }
       // A host belongs to one app under both schemes, so the app of a Host header (appOfHost) is never ambiguous.
       const sameHost = origins.flatMap(o => [`https://${new URL(o).host}`, `http://${new URL(o).host}`]);
       const taken = origins.length ? await prisma.appOrigin.findMany({ where: { origin: { in: sameHost } } }) : [];
-      if (taken.length) throw conflict('origin_taken', `Origin ${taken[0].origin} already belongs to another app.`);
+      if (taken.length) throw fail('origin_taken', `Origin ${taken[0].origin} already belongs to another app.`);
       const id = newId('app', 8);
       await prisma.app.create({
         data: {
@@ -215,7 +214,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService, ownHos
         schema = validateSchemaIR(rawSchema);
       } catch (error) {
         if (error instanceof SchemaValidationError) {
-          throw badRequest('invalid_schema', error.message, { issues: error.issues });
+          throw fail('invalid_schema', error.message, { issues: error.issues });
         }
         throw error;
       }
@@ -250,7 +249,7 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService, ownHos
           where: { id: deploymentId },
           include: { app: { select: { origins: { select: { origin: true }, orderBy: { createdAt: 'asc' } } } } },
         });
-        if (!row) throw new AppError('deployment_gone', 401, 'The deployment this credential was issued for no longer exists.');
+        if (!row) throw fail('deployment_gone', 'The deployment this credential was issued for no longer exists.');
         return {
           id: row.id,
           appId: row.appId,
@@ -284,14 +283,14 @@ export function createAppService(deps: ServiceDeps, tokens: TokenService, ownHos
     async mintTestUser(developerId: string, appId: string, input: { name?: unknown; env?: unknown }) {
       await ownedApp(developerId, appId);
       if (input.env === undefined || input.env === null || input.env === '') {
-        throw badRequest('invalid_argument', 'env is required (for example "dev"); test users are pinned to one environment.');
+        throw fail('invalid_argument', 'env is required (for example "dev"); test users are pinned to one environment.');
       }
       const env = parseInput(envNameSchema, input.env);
-      if (env === 'prod') throw badRequest('prod_not_allowed', 'Test users cannot be minted for prod: they may never touch production data.');
+      if (env === 'prod') throw fail('prod_not_allowed', 'Test users cannot be minted for prod: they may never touch production data.');
       const name = parseInput(testUserNameSchema, input.name);
       const deployment = await prisma.deployment.findUnique({ where: { appId_env: { appId, env } } });
       if (!deployment) {
-        throw conflict(
+        throw fail(
           'env_not_deployed',
           `Environment '${env}' of app ${appId} has no deployment yet: deploy a schema to it first (gatehouse deploy --app ${appId} --env ${env}).`,
         );

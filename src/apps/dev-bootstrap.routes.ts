@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import { heldLock } from '../db/data-dir-lock.js';
 import { isMemoryDataDir } from '../db/pglite.js';
-import { AppError, parseInput } from '../errors.js';
+import { fail, parseInput } from '../errors.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
 import type { RequestContext } from '../http/request-context.js';
 import { restError } from '../http/error-responses.js';
@@ -47,18 +47,16 @@ export function createDevBootstrap({ services, config }: { services: Services; c
     const path = context.url.pathname;
     if (!secretDigest) {
       return restError(
-        new AppError(
+        fail(
           'bootstrap_unavailable',
-          404,
           'This server does not run on an embedded DATA_DIR: run `gatehouse dev-token create` with its DATABASE_URL instead.',
         ),
       );
     }
     if (!claimedAddresses(context.remoteAddress, context.headers).every(isLoopbackAddress)) {
       return restError(
-        new AppError(
+        fail(
           'loopback_only',
-          403,
           'The developer-token bootstrap answers only requests made on the machine the server runs on, not forwarded by a proxy from elsewhere.',
         ),
       );
@@ -66,9 +64,8 @@ export function createDevBootstrap({ services, config }: { services: Services; c
     const sent = request.headers.get(BOOTSTRAP_SECRET_HEADER);
     if (typeof sent !== 'string' || !digestsEqual(sha256(sent), secretDigest)) {
       return restError(
-        new AppError(
+        fail(
           'bootstrap_secret_mismatch',
-          403,
           `Send the contents of DATA_DIR/${BOOTSTRAP_SECRET_FILE} in ${BOOTSTRAP_SECRET_HEADER} (gatehouse dev-token create does).`,
         ),
       );

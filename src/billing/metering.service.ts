@@ -13,7 +13,7 @@ import { type BudgetKey, type StorageHolder, budgetPeriod, payerOf, storagePayer
 import { type Usage, costMicros } from './pricing.rules.js';
 import { z } from 'zod';
 import { usdToMicros } from '../config.js';
-import { AppError, badRequest, notFound, parseInput } from '../errors.js';
+import { type AppError, fail, parseInput } from '../errors.js';
 import { appNotFound, envNameSchema } from '../apps/apps.service.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { newId } from '../lib/secrets.js';
@@ -27,7 +27,7 @@ export const budgetId = (key: BudgetKey): string =>
   `bud_${createHash('sha256').update(`${key.kind}\0${key.payerId}\0${key.appId}\0${key.key}`).digest('hex').slice(0, 24)}`;
 
 const paymentRequired = (reason: 'wallet' | 'env_budget' | 'app_budget' | 'storage', message: string, details: Record<string, unknown>) =>
-  new AppError('payment_required', 402, message, { reason, ...details });
+  fail('payment_required', message, { reason, ...details });
 
 /** A stored-bytes holder as SQL reads it: the answerable principal (null: the app) and the app's developer. */
 interface HolderFacts {
@@ -159,8 +159,7 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
     async creditDeveloper(email: string, usd: unknown): Promise<{ developerId: string; balanceUsd: string }> {
       const amount = usdToMicros(parseInput(usdAmount, usd, 'usd'));
       const developer = await deps.prisma.developer.findUnique({ where: { email }, select: { id: true } });
-      if (!developer)
-        throw notFound('developer_not_found', `No developer ${email}: create one with gatehouse dev-token create --developer ${email}.`);
+      if (!developer) throw fail('developer_not_found', `No developer ${email}: create one with gatehouse dev-token create --developer ${email}.`);
       await deps.transaction(async tx => {
         await wallet.grantDeveloperCredit(developer.id, tx);
         await wallet.credit({ kind: 'developer', id: developer.id }, amount, tx);
@@ -222,7 +221,7 @@ export function createMeteringService(deps: ServiceDeps, wallet: WalletService) 
     async setEnvBudget(developerId: string, appId: string, env: string, usd: unknown) {
       await ownedApp(developerId, appId);
       env = parseInput(envNameSchema, env, 'env');
-      if (env === 'prod') throw badRequest('prod_not_allowed', 'prod has no test budget: test sessions never run there.');
+      if (env === 'prod') throw fail('prod_not_allowed', 'prod has no test budget: test sessions never run there.');
       const limit = usdToMicros(parseInput(usdAmount, usd, 'usd'));
       const key: BudgetKey = { kind: 'env', payerId: developerId, appId, key: env };
       await deps.prisma.budget.upsert({

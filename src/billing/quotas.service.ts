@@ -9,7 +9,7 @@
 import type { QuotaConfig } from '../config.js';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { personOf } from '../core/principals.rules.js';
-import { AppError } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 import type { SqlTx } from '../core/deps.js';
 
 export type Quota = 'resources' | 'agents';
@@ -44,7 +44,7 @@ function exceeded(quota: Quota, limit: number): AppError {
     quota === 'resources'
       ? `You own ${limit} resources in this app, the most one person may (with their agents): delete one you no longer need, or ask the operator to raise MAX_RESOURCES_PER_PERSON.`
       : `You own ${limit} agents in this app, the most one person may: delete one you no longer need (DELETE /v1/agents/:id), or ask the operator to raise MAX_AGENTS_PER_PERSON.`;
-  return new AppError(quota === 'resources' ? 'too_many_resources' : 'too_many_agents', 429, message, { limit });
+  return fail(quota === 'resources' ? 'too_many_resources' : 'too_many_agents', message, { limit });
 }
 
 /**

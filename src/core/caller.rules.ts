@@ -3,7 +3,7 @@
  * tokens and session cookies) resolves to one of these, so routes never care which it was.
  */
 import type { PrincipalKind } from '../membership/membership.rules.js';
-import { AppError, unauthorized } from '../errors.js';
+import { AUTHENTICATION_REQUIRED, fail } from '../errors.js';
 
 export interface DeploymentRef {
   id: string;
@@ -36,19 +36,15 @@ export interface DeveloperCaller {
 export type Caller = PrincipalCaller | DeveloperCaller;
 
 export function requirePrincipal(caller: Caller | null): PrincipalCaller {
-  if (!caller) throw unauthorized();
+  if (!caller) throw fail('unauthenticated', AUTHENTICATION_REQUIRED);
   if (caller.type !== 'principal') {
-    throw new AppError(
-      'wrong_credential',
-      403,
-      'This route acts as a user of an app: use a session, test-session or agent token, not a developer token.',
-    );
+    throw fail('wrong_credential', 'This route acts as a user of an app: use a session, test-session or agent token, not a developer token.');
   }
   return caller;
 }
 
 export function requireDeveloper(caller: Caller | null): DeveloperCaller {
-  if (!caller) throw unauthorized('A developer token is required: Authorization: Bearer <developer token>.');
-  if (caller.type !== 'developer') throw new AppError('wrong_credential', 403, 'This route needs a developer token.');
+  if (!caller) throw fail('unauthenticated', 'A developer token is required: Authorization: Bearer <developer token>.');
+  if (caller.type !== 'developer') throw fail('wrong_credential', 'This route needs a developer token.');
   return caller;
 }

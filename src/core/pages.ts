@@ -2,13 +2,12 @@
  * Keyset pages for the lists (browse, the caller's resources, the members list): a page size
  * checked against its bounds, and opaque cursors holding the sort key of a page's last entry.
  */
-import { AppError, badRequest } from '../errors.js';
+import { fail } from '../errors.js';
 
 /** The page size asked for, or the default; a size out of bounds is a 400 naming them. */
 export function pageLimit(limit: number | null | undefined, bounds: { default: number; max: number }): number {
   const size = limit ?? bounds.default;
-  if (!Number.isInteger(size) || size < 1 || size > bounds.max)
-    throw badRequest('invalid_argument', `limit: must be an integer from 1 to ${bounds.max}.`);
+  if (!Number.isInteger(size) || size < 1 || size > bounds.max) throw fail('invalid_argument', `limit: must be an integer from 1 to ${bounds.max}.`);
   return size;
 }
 
@@ -39,7 +38,7 @@ export function decodeCursor<const T extends readonly ('string' | 'number')[]>(
     if (!valid) throw new Error('bad cursor');
     return key as { [K in keyof T]: T[K] extends 'string' ? string : number };
   } catch {
-    throw badRequest('invalid_cursor', 'cursor: not a cursor this API returned; pass nextCursor from the previous page.');
+    throw fail('invalid_cursor', 'cursor: not a cursor this API returned; pass nextCursor from the previous page.');
   }
 }
 
@@ -50,7 +49,7 @@ export function pageOf<Row, Entry>(rows: Row[], limit: number, entry: (row: Row)
 }
 
 /** The one refusal of a list longer than a page: `More than 1000 <what>: <hint>`. */
-const tooManyResults = (what: string, hint: string) => new AppError('too_many_results', 400, `More than ${LIST_PAGE.max} ${what}: ${hint}`);
+const tooManyResults = (what: string, hint: string) => fail('too_many_results', `More than ${LIST_PAGE.max} ${what}: ${hint}`);
 
 /**
  * A whole list asked for (GraphQL's `resources`, `members`, `invitations`) when it is longer than

@@ -5,7 +5,7 @@
  * synchronously (the socket fan-out, src/feeds/shared-subscribe.service.ts) attaches a sink instead:
  * values then skip the buffer and the promise per event, and the iterator only reports the end.
  */
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 
 export const FEED_BUFFER_LIMIT = 1000;
 
@@ -30,9 +30,7 @@ export class FeedQueue<T> implements AsyncIterableIterator<T> {
       this.waiter = null;
       resolve({ value, done: false });
     } else if (this.buffer.length >= this.limit) {
-      this.fail(
-        new AppError('slow_consumer', 503, `This feed fell more than ${this.limit} events behind and was closed; re-fetch and subscribe again.`),
-      );
+      this.fail(fail('slow_consumer', `This feed fell more than ${this.limit} events behind and was closed; re-fetch and subscribe again.`));
     } else {
       this.buffer.push(value);
     }

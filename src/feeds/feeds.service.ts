@@ -6,7 +6,7 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { isExpired } from '../membership/membership.rules.js';
 import { rosterAccess } from '../membership/visibility.rules.js';
-import { badRequest, forbidden } from '../errors.js';
+import { fail } from '../errors.js';
 import { CommitSnapshot, SNAPSHOT_SQL } from '../bus/commit-order.js';
 import type { EventOf, GrantRowEvent, MemberRowEvent, MembershipEvent, Topic } from '../bus/event-bus.js';
 import { memberRow } from '../bus/event-bus.js';
@@ -50,7 +50,7 @@ const memberIdentity = (row: MemberRowEvent): MemberRowChange => ({ id: row.id, 
 const grantIdentity = (row: GrantRowEvent): GrantRowChange => ({ resourceId: row.resourceId, roomId: row.roomId });
 
 export const snapshotTooLarge = (what: string, advice: string) =>
-  badRequest('snapshot_too_large', `${what} holds more than ${FEED_SNAPSHOT_MAX} rows, more than one live snapshot carries: ${advice}`);
+  fail('snapshot_too_large', `${what} holds more than ${FEED_SNAPSHOT_MAX} rows, more than one live snapshot carries: ${advice}`);
 
 /** Runs at most `n` of the functions given to it at once; the others wait their turn, in order. */
 function limiter(n: number) {
@@ -83,7 +83,7 @@ export function createFeedService(deps: ServiceDeps, liveRows: LiveRows) {
     if (!resource || resource.deploymentId !== caller.deployment.id) throw resourceNotFound(resourceId);
     const access = rosterAccess(resource.visibility, resource.memberships[0] ?? null);
     if (access === 'hidden') throw resourceNotFound(resourceId);
-    if (access === 'not_member') throw forbidden('not_resource_member', 'Only active members can follow the member list.');
+    if (access === 'not_member') throw fail('not_resource_member', 'Only active members can follow the member list.');
   }
 
   /**

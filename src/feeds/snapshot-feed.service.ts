@@ -8,7 +8,7 @@
  * with its pg_snapshot, then delivers the held changes the snapshot does not already contain
  * (src/bus/commit-order.ts) and everything after them as it comes.
  */
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { CommitSnapshot } from '../bus/commit-order.js';
 import { FEED_BUFFER_LIMIT, FeedQueue } from './feed-queue.service.js';
 
@@ -52,10 +52,7 @@ export class SnapshotFeed<R> {
     if (!expiresAt) return;
     // setTimeout caps at ~24.8 days; credentials that live longer never reach it in one connection.
     const ms = Math.min(Math.max(expiresAt - now, 0), 2 ** 31 - 1);
-    this.expiry = setTimeout(
-      () => this.queue.fail(new AppError('token_expired', 401, 'Your credential expired: refresh it and subscribe again.')),
-      ms,
-    );
+    this.expiry = setTimeout(() => this.queue.fail(fail('token_expired', 'Your credential expired: refresh it and subscribe again.')), ms);
   }
 
   /** A change from the bus, stamped with its transaction: held until the snapshot is in. */
@@ -71,9 +68,7 @@ export class SnapshotFeed<R> {
     }
     if (this.held.length >= FEED_BUFFER_LIMIT) {
       this.held = [];
-      this.queue.fail(
-        new AppError('slow_consumer', 503, `This feed fell more than ${FEED_BUFFER_LIMIT} events behind and was closed; subscribe again.`),
-      );
+      this.queue.fail(fail('slow_consumer', `This feed fell more than ${FEED_BUFFER_LIMIT} events behind and was closed; subscribe again.`));
       return;
     }
     this.held.push({ change, xid, last });

@@ -11,7 +11,7 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Caller } from '../core/caller.rules.js';
 import { personOf } from '../core/principals.rules.js';
 import { graphqlRefusal } from '../http/error-responses.js';
-import { AppError, serviceBusy } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 import { type FeedLimits, PlacesPerPrincipal } from './feed-limits.rules.js';
 
 interface SseContext {
@@ -27,15 +27,14 @@ export function useSseLimits(limits: Pick<FeedLimits, 'maxSocketsPerPrincipal' |
   /** One stream counted, or the refusal when a bound is reached. */
   function admit(key: string): AppError | null {
     if (!byPrincipal.take(key)) {
-      return new AppError(
+      return fail(
         'too_many_sockets',
-        429,
         `Too many live streams: at most ${limits.maxSocketsPerPrincipal} SSE subscriptions per user (an agent's count as its owner's) on this server. Close one, or carry several subscriptions on one WebSocket.`,
       );
     }
     if (total >= limits.maxSockets) {
       byPrincipal.release(key);
-      return serviceBusy(`This server holds its maximum of ${limits.maxSockets} SSE streams: retry in a few seconds.`, 5);
+      return fail('busy', `This server holds its maximum of ${limits.maxSockets} SSE streams: retry in a few seconds.`, { retryAfter: 5 });
     }
     total++;
     return null;

@@ -13,7 +13,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { requirePrincipal } from '../core/caller.rules.js';
-import { badRequest } from '../errors.js';
+import { fail } from '../errors.js';
 import { graphql } from '../graphql-client/generated/index.js';
 import { type Endpoint, type EndpointCall, type EndpointParameter, type JsonSchema, defineEndpoint } from '../http/endpoint.js';
 import { json } from '../http/responses.js';
@@ -54,7 +54,7 @@ function decodeSegment(part: string): string {
   try {
     return decodeURIComponent(part);
   } catch {
-    throw badRequest('invalid_path', 'path: not valid percent-encoding.');
+    throw fail('invalid_path', 'path: not valid percent-encoding.');
   }
 }
 

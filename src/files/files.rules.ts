@@ -3,7 +3,7 @@
  * file may have, and the HTTP validators and ranges of a download. Pure: the files service reads
  * the facts and asks these.
  */
-import { AppError, badRequest } from '../errors.js';
+import { fail } from '../errors.js';
 import type { AccessRule } from '../rooms/rooms.rules.js';
 
 export const FILE_ACTIONS = ['list', 'read', 'upload', 'update', 'delete', 'unlink'] as const;
@@ -43,7 +43,7 @@ export const MAX_PATH_BYTES = 1024;
  * no control characters (NUL included) and no backslash. 400 `invalid_path` names what is wrong.
  */
 export function parseFilePath(raw: string): string {
-  const invalid = (why: string) => badRequest('invalid_path', `path ${JSON.stringify(raw.slice(0, 80))}: ${why}.`);
+  const invalid = (why: string) => fail('invalid_path', `path ${JSON.stringify(raw.slice(0, 80))}: ${why}.`);
   if (!raw) throw invalid('is empty');
   if (Buffer.byteLength(raw, 'utf8') > MAX_PATH_BYTES) throw invalid(`is longer than ${MAX_PATH_BYTES} bytes`);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
@@ -94,4 +94,4 @@ export function parseRange(header: string | null, size: number): ByteRange | nul
   return { start, end };
 }
 
-export const fileNotFound = (path: string) => new AppError('file_not_found', 404, `No file ${JSON.stringify(path)} that you can see in this bucket.`);
+export const fileNotFound = (path: string) => fail('file_not_found', `No file ${JSON.stringify(path)} that you can see in this bucket.`);

@@ -28,7 +28,7 @@ import type { Role } from '../core/roles.rules.js';
 import { canMoveOutOf, readReach, visitorRole } from '../rows/rows.rules.js';
 import { effectiveRole, passesAccessRule, reachesEveryRoom } from '../rooms/rooms.rules.js';
 import { isPublic } from '../membership/visibility.rules.js';
-import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { BucketIR, SchemaIR } from '../schema/index.js';
 import type { BlobStore } from '../storage/index.js';
@@ -113,7 +113,7 @@ const view = (reached: Reached, bucket: string): FileView => ({
 const encodeCursor = (path: string) => Buffer.from(path, 'utf8').toString('base64url');
 function decodeCursor(cursor: string): string {
   const path = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!path || encodeCursor(path) !== cursor) throw badRequest('invalid_cursor', 'cursor: not a cursor this list returned.');
+  if (!path || encodeCursor(path) !== cursor) throw fail('invalid_cursor', 'cursor: not a cursor this list returned.');
   return path;
 }
 
@@ -131,15 +131,12 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       Object.keys(schema.buckets ?? {})
         .sort()
         .join(', ') || 'none';
-    if (!bucket) throw notFound('unknown_bucket', `This app's deployed schema has no bucket ${JSON.stringify(name)} (its buckets: ${known}).`);
+    if (!bucket) throw fail('unknown_bucket', `This app's deployed schema has no bucket ${JSON.stringify(name)} (its buckets: ${known}).`);
     if (owner.kind === 'user' && bucket.ownedBy !== null) {
-      throw badRequest(
-        'bucket_not_in_scope',
-        `Bucket ${name} belongs to resources of type ${bucket.ownedBy}: use /v1/files/resources/<id>/${name}/...`,
-      );
+      throw fail('bucket_not_in_scope', `Bucket ${name} belongs to resources of type ${bucket.ownedBy}: use /v1/files/resources/<id>/${name}/...`);
     }
     if (owner.kind === 'resource' && bucket.ownedBy !== owner.type) {
-      throw badRequest(
+      throw fail(
         'bucket_not_in_scope',
         bucket.ownedBy === null
           ? `Bucket ${name} is a user bucket (each user's own files): use /v1/files/me/${name}/..., or link a file into a resource bucket.`
@@ -160,9 +157,8 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
 
   function refused(action: FileAction, bucket: string, role: Role | null, room: string | null): AppError {
     const who = role ? `your role here (${role})` : 'you hold no role here';
-    return new AppError(
+    return fail(
       room === null ? 'access_denied' : 'room_forbidden',
-      403,
       `The access rule for ${action} on bucket ${bucket} does not admit you${room === null ? '' : ' in this room'}: ${who}.`,
     );
   }
@@ -212,7 +208,7 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
   function assertMayUpload(bucket: BucketIR, name: string, roles: Roles, room: string | null): void {
     const role = roleIn(roles, room);
     if (passesAccessRule(fileRule('upload', bucket.access), role, true, roles.resourceRole)) return;
-    if (room !== null && role === null) throw notFound('room_not_found', `No room ${room} that you hold a grant in.`);
+    if (room !== null && role === null) throw fail('room_not_found', `No room ${room} that you hold a grant in.`);
     throw refused('upload', name, role, room);
   }
 
@@ -236,13 +232,11 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
 
   /** PUT's preconditions, once the caller may act: If-None-Match: * creates only, If-Match replaces only that version; a mount is not replaced here. */
   function assertPutPreconditions(input: UploadInput, path: string, existing: Reached | null): void {
-    if (existing && input.ifNoneMatch?.trim() === '*')
-      throw conflict('file_exists', `A file ${JSON.stringify(path)} exists already (If-None-Match: *).`);
+    if (existing && input.ifNoneMatch?.trim() === '*') throw fail('file_exists', `A file ${JSON.stringify(path)} exists already (If-None-Match: *).`);
     if (input.ifMatch && (!existing || !etagMatches(input.ifMatch, etagOf(existing.file.sha256)))) {
-      throw new AppError('precondition_failed', 412, `${JSON.stringify(path)} is not at the version If-Match names: fetch it again.`);
+      throw fail('precondition_failed', `${JSON.stringify(path)} is not at the version If-Match names: fetch it again.`);
     }
-    if (existing?.mount)
-      throw conflict('file_is_mounted', `${JSON.stringify(path)} is a mounted user file: its owner replaces it in their own bucket.`);
+    if (existing?.mount) throw fail('file_is_mounted', `${JSON.stringify(path)} is a mounted user file: its owner replaces it in their own bucket.`);
   }
 
   /** Roles for a read: an active member's, a visitor's on a public resource; members-only outsiders see nothing. */
@@ -282,15 +276,14 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       }
       const contentType = input.contentType ? mediaType(input.contentType) : '';
       if (!input.contentType || !acceptsType(bucket.contentTypes, contentType)) {
-        throw new AppError(
+        throw fail(
           'unsupported_media_type',
-          415,
           `Bucket ${scope.bucket} accepts ${bucket.contentTypes.join(', ')}; send the file's Content-Type (got ${input.contentType ? JSON.stringify(contentType) : 'none'}).`,
         );
       }
       const maxBytes = Math.min(bucket.maxBytes, config.files.maxFileBytes);
       if (input.contentLength !== null && input.contentLength > maxBytes) {
-        throw new AppError('file_too_large', 413, `The file is larger than bucket ${scope.bucket} accepts (${maxBytes} bytes).`);
+        throw fail('file_too_large', `The file is larger than bucket ${scope.bucket} accepts (${maxBytes} bytes).`);
       }
       assertPutPreconditions(input, path, existing);
       await metering.assertAffordable(caller, [
@@ -362,7 +355,7 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       } catch (error) {
         await blobs.delete([key]).catch(() => {});
         if ((error as { code?: string }).code === 'P2002')
-          throw conflict('file_exists', `A file ${JSON.stringify(path)} was created at the same time; retry.`);
+          throw fail('file_exists', `A file ${JSON.stringify(path)} was created at the same time; retry.`);
         throw error;
       }
     },
@@ -418,7 +411,7 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
     ): Promise<{ files: FileView[]; nextCursor: string | null }> {
       const prefix = parsePathPrefix(options.prefix);
       const limit = options.limit ?? FILES_PAGE_DEFAULT;
-      if (!Number.isInteger(limit) || limit < 1 || limit > FILES_PAGE_MAX) throw badRequest('invalid_argument', `limit: 1 to ${FILES_PAGE_MAX}.`);
+      if (!Number.isInteger(limit) || limit < 1 || limit > FILES_PAGE_MAX) throw fail('invalid_argument', `limit: 1 to ${FILES_PAGE_MAX}.`);
       const after = options.cursor ? decodeCursor(options.cursor) : '';
       const schema = await schemaOf(caller);
       const me = caller.principal.id;
@@ -450,7 +443,7 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
           const role = roleIn(roles, room);
           const r = readReach(rule, role, room === null ? role : roles.resourceRole);
           if (r === 'none') {
-            if (room !== null && role === null) throw notFound('room_not_found', `No room ${room} that you hold a grant in.`);
+            if (room !== null && role === null) throw fail('room_not_found', `No room ${room} that you hold a grant in.`);
             throw refused('list', scope.bucket, role, room);
           }
           if (room === null) reach.default = r;
@@ -533,7 +526,7 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       input: { resourceId: string; bucket: string; paths: string[]; roomId: string | null },
     ): Promise<{ ok: true; moved: number }> {
       if (!Array.isArray(input.paths) || input.paths.length === 0 || input.paths.length > 100)
-        throw badRequest('invalid_argument', 'paths: 1 to 100 file paths.');
+        throw fail('invalid_argument', 'paths: 1 to 100 file paths.');
       const paths = [...new Set(input.paths.map(parseFilePath))];
       const schema = await schemaOf(caller);
       const me = caller.principal.id;
@@ -549,16 +542,12 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
         for (const path of paths) {
           const reached = await findAt(tx, caller, scope, path, true);
           if (!reached) throw fileNotFound(path);
-          if (reached.mount) throw conflict('file_is_mounted', `${JSON.stringify(path)} is a mount: mounts carry no room (§4.4 rule 10).`);
+          if (reached.mount) throw fail('file_is_mounted', `${JSON.stringify(path)} is a mount: mounts carry no room (§4.4 rule 10).`);
           const source = reached.file.roomId;
           const sourceRole = roleIn(writer.roles, source);
           if (source !== null && sourceRole === null) throw fileNotFound(path);
           if (!canMoveOutOf(sourceRole)) {
-            throw new AppError(
-              source === null ? 'access_denied' : 'room_forbidden',
-              403,
-              `moveRoom needs admin in the source room of ${JSON.stringify(path)}.`,
-            );
+            throw fail(source === null ? 'access_denied' : 'room_forbidden', `moveRoom needs admin in the source room of ${JSON.stringify(path)}.`);
           }
           if (!passesAccessRule(fileRule('upload', bucket.access), destRole, reached.file.creatorId === me, writer.roles.resourceRole)) {
             throw refused('upload', input.bucket, destRole, destination);
@@ -579,18 +568,13 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
       const bucket = bucketOf(schema, input.bucket, { kind: 'resource', type: resource.type });
       const source = /^[0-9a-f-]{36}$/i.test(input.fileId) ? await prisma.file.findUnique({ where: { id: input.fileId } }) : null;
       if (!source || source.deploymentId !== caller.deployment.id || source.scope !== `u:${me}`) {
-        throw notFound('file_not_found', `No file ${input.fileId} in your own buckets: only your own files can be linked.`);
+        throw fail('file_not_found', `No file ${input.fileId} in your own buckets: only your own files can be linked.`);
       }
       const path = input.path ? parseFilePath(input.path) : source.path;
       if (!acceptsType(bucket.contentTypes, source.contentType)) {
-        throw new AppError(
-          'unsupported_media_type',
-          415,
-          `Bucket ${input.bucket} accepts ${bucket.contentTypes.join(', ')}, not ${source.contentType}.`,
-        );
+        throw fail('unsupported_media_type', `Bucket ${input.bucket} accepts ${bucket.contentTypes.join(', ')}, not ${source.contentType}.`);
       }
-      if (Number(source.size) > bucket.maxBytes)
-        throw new AppError('file_too_large', 413, `Bucket ${input.bucket} accepts files up to ${bucket.maxBytes} bytes.`);
+      if (Number(source.size) > bucket.maxBytes) throw fail('file_too_large', `Bucket ${input.bucket} accepts files up to ${bucket.maxBytes} bytes.`);
       const joins: ChangeSet[] = [];
       const now = deps.now();
       await deps.transaction(async tx => {
@@ -603,7 +587,7 @@ export function createFileService(deps: ServiceDeps, apps: AppService, metering:
         // Rule 9: a file the caller cannot see is not named to them, not even as a conflict.
         if (taken && hiddenFrom('read', bucket, writer.roles, taken)) throw fileNotFound(path);
         if (taken) {
-          throw conflict('file_exists', `A file ${JSON.stringify(path)} exists in bucket ${input.bucket} of this resource: link under another path.`);
+          throw fail('file_exists', `A file ${JSON.stringify(path)} exists in bucket ${input.bucket} of this resource: link under another path.`);
         }
         await writer.join?.();
         await tx.fileLink.create({ data: { fileId: source.id, resourceId: resource.id, bucket: input.bucket, path, linkedBy: me, createdAt: now } });

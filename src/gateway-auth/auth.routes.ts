@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { AppError, isAppError, parseInput } from '../errors.js';
+import { type ErrorCode, fail, isAppError, parseInput } from '../errors.js';
 import { parseJsonObject } from '../http/body.js';
 import { json, mediaType, parseCookies, redirect } from '../http/responses.js';
 import { logger } from '../lib/logger.js';
@@ -57,9 +57,8 @@ export function createAuthHandlers({ services, config }: { services: Services; c
       const [ofOrigin, ofClient] = await Promise.all([appOfOrigin(origin), auth.appOfClient(clientId)]);
       if (ofOrigin && ofOrigin === ofClient) return;
     }
-    throw new AppError(
+    throw fail(
       'csrf_required',
-      403,
       `POST /auth/token must send the header ${CSRF_HEADER}: 1, or come from an origin registered for the app of this client_id.`,
     );
   }
@@ -69,7 +68,7 @@ export function createAuthHandlers({ services, config }: { services: Services; c
     const { mount } = context;
     if (mediaType(headers.get('content-type')) !== 'application/json') {
       await context.body().catch(() => undefined);
-      throw new AppError('unsupported_media_type', 415, 'POST /auth/token takes a JSON body: send Content-Type: application/json.');
+      throw fail('unsupported_media_type', 'POST /auth/token takes a JSON body: send Content-Type: application/json.');
     }
     const body = parseInput(tokenBody, parseJsonObject(await context.body()), 'body');
     await assertTokenRequestFromApp(headers, mount, body.client_id);
@@ -148,11 +147,11 @@ export function createAuthHandlers({ services, config }: { services: Services; c
   const identityFlow: AuthHandler = async ({ context }) => {
     const type = context.url.searchParams.get('type');
     const id = context.url.searchParams.get('id') ?? '';
-    if (type !== 'login' && type !== 'registration') throw new AppError('invalid_argument', 400, 'query.type: must be login or registration.');
-    if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new AppError('invalid_argument', 400, 'query.id: must be a flow id.');
+    if (type !== 'login' && type !== 'registration') throw fail('invalid_argument', 'query.type: must be login or registration.');
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw fail('invalid_argument', 'query.id: must be a flow id.');
     const upstream = await provider.identityFlow(type, id);
-    if (upstream.status === 404) throw new AppError('flow_not_found', 404, 'No such flow, or it expired.');
-    if (upstream.status !== 200) throw new AppError('provider_error', 502, 'The identity provider could not return the flow.');
+    if (upstream.status === 404) throw fail('flow_not_found', 'No such flow, or it expired.');
+    if (upstream.status !== 200) throw fail('provider_error', 'The identity provider could not return the flow.');
     return json(200, upstream.body);
   };
 
@@ -162,9 +161,9 @@ export function createAuthHandlers({ services, config }: { services: Services; c
 export type AuthHandlers = ReturnType<typeof createAuthHandlers>;
 
 /** A cookie session sent with a registered app `Origin` on `/auth/*` must be that app's (CORS, docs/api.md §4.5). */
-const CORS_AUDIENCE = 'audience_mismatch';
+const CORS_AUDIENCE: ErrorCode = 'audience_mismatch';
 /** The consent admin API's answers (gateway-auth/provider-client.service.ts), for the consent routes. */
-const CONSENT_ERRORS = [
+const CONSENT_ERRORS: ErrorCode[] = [
   // The provider refused the challenge as malformed (Hydra and oidc-provider alike: its OAuth code, kept).
   'invalid_request',
   'consent_request_not_found',

@@ -4,7 +4,7 @@
  * session cookie, never a bearer token of any kind.
  */
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import { type HeaderReader, parseCookies } from '../http/responses.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
 import type { Services } from '../services.js';
@@ -12,14 +12,14 @@ import { SESSION_COOKIE } from '../http/request-context.js';
 
 /** The dashboard user's id, or the refusal: 401 without a usable session, 403 for any other credential. */
 export async function dashboardUserOf(services: Services, config: Config, headers: HeaderReader): Promise<string> {
-  const denied = (why: string) => new AppError('dashboard_session_required', 403, `This platform route needs your dashboard session cookie: ${why}`);
+  const denied = (why: string) => fail('dashboard_session_required', `This platform route needs your dashboard session cookie: ${why}`);
   if (headers.get('authorization')) throw denied('bearer tokens (app, test or developer) are not accepted.');
   const accessToken = parseCookies(headers.get('cookie')).get(SESSION_COOKIE);
-  if (!accessToken) throw new AppError('unauthenticated', 401, 'Sign in to the dashboard first.');
+  if (!accessToken) throw fail('unauthenticated', 'Sign in to the dashboard first.');
   const dashboardClientId = config.auth.dashboardClientId;
   if (!dashboardClientId) throw denied('no dashboard client is configured (DASHBOARD_CLIENT_ID).');
   const info = await services.auth.validator.validate(accessToken);
-  if (!info) throw new AppError('unauthenticated', 401, 'The dashboard session expired: sign in again.');
+  if (!info) throw fail('unauthenticated', 'The dashboard session expired: sign in again.');
   // Compared as digests: constant time whatever the lengths.
   if (!info.clientId || !digestsEqual(sha256(info.clientId), sha256(dashboardClientId)))
     throw denied('this session belongs to an app, not the dashboard.');

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { PrincipalKind } from '../membership/membership.rules.js';
-import { AppError, parseInput } from '../errors.js';
+import { fail, parseInput } from '../errors.js';
 import { APP_RESOURCE_TYPE } from '../apps/apps.service.js';
 import type { ServiceDeps } from '../core/deps.js';
 import { displayNameSchema, handleSchema, handleSeed, issueHandleOnce } from '../principals/handles.service.js';
@@ -72,7 +72,7 @@ export function createAuthService(
   /** Provider subjects are people. They may never name a test user or an agent. */
   function assertPersonSubject(sub: string) {
     if (sub.startsWith('test:') || !/^[\x21-\x7e]{1,200}$/.test(sub)) {
-      throw new AppError('subject_reserved', 403, 'The provider subject is not a valid person id for this gateway.');
+      throw fail('subject_reserved', 'The provider subject is not a valid person id for this gateway.');
     }
   }
 
@@ -96,7 +96,7 @@ export function createAuthService(
             update: {},
             select: { id: true, kind: true, ownerId: true },
           }));
-        if (row.kind !== 'user') throw new AppError('subject_reserved', 403, 'The provider subject names an agent, not a person.');
+        if (row.kind !== 'user') throw fail('subject_reserved', 'The provider subject names an agent, not a person.');
         return { id: row.id, kind: row.kind as PrincipalKind, ownerId: row.ownerId };
       })
       .then(principal => principal ?? null);
@@ -141,7 +141,7 @@ export function createAuthService(
     const request = await provider.getConsentRequest(input.challenge);
     const subject = String(request.subject ?? '');
     const clientId = String(request.client?.client_id ?? '');
-    if (!subject) throw new AppError('consent_request_invalid', 502, 'The provider returned a consent request without a subject.');
+    if (!subject) throw fail('consent_request_invalid', 'The provider returned a consent request without a subject.');
     assertPersonSubject(subject);
     const welcomed = await onboard(subject, input.profile);
     const { redirect_to } = await provider.acceptConsentRequest(input.challenge, { grant_scope: input.grant_scope, remember: true, remember_for: 0 });
@@ -174,19 +174,18 @@ export function createAuthService(
       let appId = info.clientId ? await appOfClient(info.clientId) : null;
       if (options.hostAppId) {
         if (info.clientId && appId !== options.hostAppId) {
-          throw new AppError('audience_mismatch', 403, 'This token was issued to another app than the one this origin hosts.');
+          throw fail('audience_mismatch', 'This token was issued to another app than the one this origin hosts.');
         }
         appId = options.hostAppId;
       }
       if (!appId && !info.clientId && options.clientIdHint) appId = await appOfClient(options.clientIdHint);
       if (!appId) {
-        throw new AppError('app_unknown', 401, 'The token does not name a Gatehouse app: sign in through an app registered with this gateway.');
+        throw fail('app_unknown', 'The token does not name a Gatehouse app: sign in through an app registered with this gateway.');
       }
       const deployment = await gatewayDeployment(appId);
       if (!deployment) {
-        throw new AppError(
+        throw fail(
           'env_not_deployed',
-          409,
           `The app has no '${config.auth.gatewayEnv}' deployment yet: deploy its schema first (GATEWAY_ENV selects the environment).`,
         );
       }

@@ -4,7 +4,7 @@
  * the consent admin API. Works against the embedded provider (src/idp) and an external Hydra.
  * Only this module knows the provider's addresses. Tokens are never logged.
  */
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode, fail, type StatusOf } from '../errors.js';
 
 export interface ProviderEndpoints {
   /** Public: the browser is sent here. */
@@ -45,7 +45,16 @@ export interface Introspection {
 }
 
 /** The provider answered with an OAuth error (4xx) or could not be reached (502). */
-export class ProviderError extends AppError {}
+export class ProviderError<C extends ErrorCode = ErrorCode> extends AppError<C> {
+  /**
+   * The provider's own OAuth error (RFC 6749 §5.2), relayed as it sent it at its 4xx status: that
+   * code is the standard's namespace, outside the catalog, which documents the ones a client meets
+   * (`invalid_grant`, `invalid_request`).
+   */
+  static relayed(code: string, status: number, message: string): ProviderError {
+    return new ProviderError(code as ErrorCode, status as StatusOf<ErrorCode>, message);
+  }
+}
 
 const unavailable = (what: string) =>
   new ProviderError('provider_unavailable', 502, `The identity provider did not answer the ${what} request; try again.`);
@@ -73,13 +82,13 @@ export function createProviderClient(options: ProviderClientOptions) {
   }
 
   function oauthError(what: string, status: number, body: any): ProviderError {
-    const code = typeof body?.error === 'string' && /^[a-z_]{1,64}$/.test(body.error) ? body.error : 'provider_error';
+    const oauthCode = typeof body?.error === 'string' && /^[a-z_]{1,64}$/.test(body.error) ? (body.error as string) : null;
+    const code = oauthCode ?? 'provider_error';
     const description = typeof body?.error_description === 'string' ? `: ${body.error_description.slice(0, 300)}` : '';
-    return new ProviderError(
-      code,
-      status >= 400 && status < 500 ? status : 502,
-      `The identity provider refused the ${what} request (${code})${description}.`,
-    );
+    const message = `The identity provider refused the ${what} request (${code})${description}.`;
+    // An answer without an OAuth code is the catalog's provider_error, at its one status whatever the provider sent.
+    if (oauthCode === null) return new ProviderError('provider_error', 502, message);
+    return ProviderError.relayed(oauthCode, status >= 400 && status < 500 ? status : 502, message);
   }
 
   const form = (fields: Record<string, string | undefined>) =>
@@ -101,7 +110,7 @@ export function createProviderClient(options: ProviderClientOptions) {
   }
 
   function admin(path: string): string {
-    if (!options.adminBase) throw new AppError('consent_unavailable', 503, 'No consent admin API is configured (OIDC_ADMIN_URL).');
+    if (!options.adminBase) throw fail('consent_unavailable', 'No consent admin API is configured (OIDC_ADMIN_URL).');
     return `${options.adminBase().replace(/\/$/, '')}/admin/oauth2/auth/requests/consent${path}`;
   }
 
@@ -115,8 +124,8 @@ export function createProviderClient(options: ProviderClientOptions) {
     // URLSearchParams, not encodeURIComponent: it cannot throw on text that is not well formed.
     const url = `${admin(path)}?${new URLSearchParams({ consent_challenge: challenge })}`;
     const res = await call(what, url, { method, headers: adminHeaders(), body: body === undefined ? undefined : JSON.stringify(body) });
-    if (res.status === 404) throw new AppError('consent_request_not_found', 404, 'No consent request with this challenge (unknown or expired).');
-    if (res.status === 410) throw new AppError('consent_request_handled', 410, 'This consent request was already handled.');
+    if (res.status === 404) throw fail('consent_request_not_found', 'No consent request with this challenge (unknown or expired).');
+    if (res.status === 410) throw fail('consent_request_handled', 'This consent request was already handled.');
     // The gateway's own credential was refused: a configuration fault, not the user's.
     if (res.status === 401 || res.status === 403) {
       throw new ProviderError('provider_admin_refused', 502, "The identity provider's admin API refused the gateway (check OIDC_ADMIN_TOKEN).");
@@ -160,8 +169,7 @@ export function createProviderClient(options: ProviderClientOptions) {
 
     async introspect(token: string): Promise<Introspection> {
       const { introspection } = await options.endpoints();
-      if (!options.introspection || !introspection)
-        throw new AppError('introspection_unavailable', 500, 'No introspection credential is configured.');
+      if (!options.introspection || !introspection) throw fail('introspection_unavailable', 'No introspection credential is configured.');
       const basic = Buffer.from(`${encodeURIComponent(options.introspection.clientId)}:${encodeURIComponent(options.introspection.secret)}`).toString(
         'base64',
       );
@@ -203,8 +211,7 @@ export function createProviderClient(options: ProviderClientOptions) {
 
     /** GET <identity base>/self-service/<type>/flows?id=<id>; the caller allowlists type and id. */
     async identityFlow(type: 'login' | 'registration', id: string): Promise<{ status: number; body: unknown }> {
-      if (!options.identityBase)
-        throw new AppError('identity_flows_unavailable', 503, 'No self-service identity flows are configured for this provider.');
+      if (!options.identityBase) throw fail('identity_flows_unavailable', 'No self-service identity flows are configured for this provider.');
       const url = `${options.identityBase().replace(/\/$/, '')}/self-service/${type}/flows?id=${encodeURIComponent(id)}`;
       return call('identity flow', url, { method: 'GET', headers: { accept: 'application/json' } });
     },

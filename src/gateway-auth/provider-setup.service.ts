@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import { IDP_ROUTES } from '../identity-provider/routes.js';
 import { createProviderClient, discoveredEndpoints, type ProviderClient } from './provider-client.service.js';
 import { embeddedAccessTokenShape } from '../identity-provider/token-format.js';
@@ -55,7 +55,7 @@ export function providerSetup(config: Config, fetchImpl: typeof fetch = (...args
   }
   if (!auth.embedded) {
     const none = () =>
-      new AppError('issuer_not_configured', 503, 'No identity provider is configured: set OIDC_ISSUER or enable the embedded one (IDP_EMBEDDED=1).');
+      fail('issuer_not_configured', 'No identity provider is configured: set OIDC_ISSUER or enable the embedded one (IDP_EMBEDDED=1).');
     return {
       embedded: null,
       jwt: null,

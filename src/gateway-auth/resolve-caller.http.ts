@@ -7,7 +7,7 @@
  * 6750 has it: an invalid token is an error even where none is required), so a 401 says whether
  * the token is unknown, expired or missing; `caller: null` means none was sent.
  */
-import { AppError } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 import { parseCookies } from '../http/responses.js';
 import type { Services } from '../services.js';
 import type { Caller } from '../core/caller.rules.js';
@@ -38,7 +38,7 @@ export async function resolveCaller(services: Services, headers: HeaderReader, a
       if (!checked.caller) throw invalidToken(bearer);
       const { caller } = checked;
       if (audienceAppId && caller.type === 'principal' && caller.deployment.appId !== audienceAppId) {
-        throw new AppError('audience_mismatch', 403, 'This token was issued to another app than the one this origin hosts.');
+        throw fail('audience_mismatch', 'This token was issued to another app than the one this origin hosts.');
       }
       return { caller, credential: 'bearer', csrf };
     }
@@ -61,9 +61,8 @@ export async function resolveCaller(services: Services, headers: HeaderReader, a
       clientIdHint: cookies.get(CLIENT_COOKIE) ?? null,
     });
     if (!found) {
-      throw new AppError(
+      throw fail(
         'session_expired',
-        401,
         'The session cookie is no longer valid (expired, revoked or signed out): refresh it with POST /auth/refresh, or sign in again.',
       );
     }
@@ -82,11 +81,11 @@ function remedy(token: string): string {
 
 function invalidToken(token: string): AppError {
   const why = GATEHOUSE_TOKEN.test(token) ? 'unknown or revoked' : 'unknown, revoked or expired at the identity provider';
-  return new AppError('invalid_token', 401, `The bearer token is not recognised (${why}): ${remedy(token)}.`);
+  return fail('invalid_token', `The bearer token is not recognised (${why}): ${remedy(token)}.`);
 }
 
 function tokenExpired(token: string, expiredAt: Date): AppError {
-  return new AppError('token_expired', 401, `The bearer token expired at ${expiredAt.toISOString()}: ${remedy(token)}.`);
+  return fail('token_expired', `The bearer token expired at ${expiredAt.toISOString()}: ${remedy(token)}.`);
 }
 
 /** The token of an `Authorization: Bearer <token>` header; any other header is no bearer credential. */

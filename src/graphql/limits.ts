@@ -45,7 +45,7 @@ import type { Plugin } from 'graphql-yoga';
 import { type OperationRows, operationRows } from './row-budget.js';
 import { LRUCache } from 'lru-cache';
 import { graphqlRefusal } from '../http/error-responses.js';
-import { AppError } from '../errors.js';
+import { type CodeWithStatus, fail } from '../errors.js';
 
 /** The limits, one named setting each. The stored REST operations fit them (test/api/graphql-limits.test.ts). */
 export interface GraphQLLimits {
@@ -99,7 +99,7 @@ export interface LimitOptions {
   blockSuggestions: boolean;
 }
 
-const refusal = (code: string, message: string, nodes?: readonly ASTNode[]): GraphQLError => graphqlRefusal(new AppError(code, 400, message), nodes);
+const refusal = (code: CodeWithStatus<400>, message: string, nodes?: readonly ASTNode[]): GraphQLError => graphqlRefusal(fail(code, message), nodes);
 
 const HINTS: Record<string, string> = {
   [LIMIT_CODES.tokens]: 'Send a smaller document.',
@@ -111,7 +111,7 @@ const HINTS: Record<string, string> = {
 };
 
 /** Armor says "Syntax Error: <what>"; keep <what> (it names the limit and the count) and add what to do. */
-function describe(code: string, error: GraphQLError): string {
+function describe(code: CodeWithStatus<400>, error: GraphQLError): string {
   const what = error.message
     .replace(/^Syntax Error: /, '')
     .replace(/Query Cost/, 'Query cost')
@@ -121,7 +121,7 @@ function describe(code: string, error: GraphQLError): string {
 
 /** Armor's onReject for validation rules: report our coded error (propagateOnRejection is off). */
 const reportAs =
-  (code: string): GraphQLArmorRejectCallback =>
+  (code: CodeWithStatus<400>): GraphQLArmorRejectCallback =>
   (context, error) =>
     context?.reportError(refusal(code, describe(code, error)));
 
@@ -175,7 +175,7 @@ export function checkDocumentLimits(
 
 /** The token limit's onReject runs inside the lexer: throwing our error there ends the parse. */
 const throwAs =
-  (code: string): GraphQLArmorRejectCallback =>
+  (code: CodeWithStatus<400>): GraphQLArmorRejectCallback =>
   (_context, error) => {
     throw refusal(code, describe(code, error));
   };

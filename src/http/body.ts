@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, parse, visit } from 'graphql';
-import { AppError, badRequest } from '../errors.js';
+import { fail } from '../errors.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -15,7 +15,7 @@ const describeBytes = (bytes: number) =>
   bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 
 export const bodyTooLarge = (limit: number) =>
-  new AppError('body_too_large', 413, `body: larger than ${describeBytes(limit)} (MAX_BODY_BYTES); send a smaller body.`);
+  fail('body_too_large', `body: larger than ${describeBytes(limit)} (MAX_BODY_BYTES); send a smaller body.`);
 
 /**
  * The pipeline's entrance, before any routing: refuses NUL bytes in the URL and a declared
@@ -153,9 +153,9 @@ export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest('invalid_json', 'body: not valid JSON.');
+    throw fail('invalid_json', 'body: not valid JSON.');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('invalid_json', 'body: must be a JSON object.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('invalid_json', 'body: must be a JSON object.');
   assertNoNul(value, 'body');
   return value as Record<string, unknown>;
 }
@@ -178,12 +178,12 @@ const HOST_HEADER = /^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 export const usableHost = (host: string | null | undefined) => host == null || HOST_HEADER.test(host);
 
 export const unusableTarget = () =>
-  badRequest(
+  fail(
     'invalid_argument',
     "The request's Host header and target do not form a URL: send a host name (with an optional port) and a target path starting with /.",
   );
 
-const nulRefused = (where: string) => badRequest('invalid_argument', `${where}: must not contain NUL bytes.`);
+const nulRefused = (where: string) => fail('invalid_argument', `${where}: must not contain NUL bytes.`);
 
 /** Throws `invalid_argument` naming the first string (or object key) in `value` that holds a NUL. */
 export function assertNoNul(value: unknown, where: string): void {
@@ -222,7 +222,7 @@ export function assertNoNulInOperation(params: { query?: unknown; variables?: un
   }
   visit(document, {
     [Kind.STRING]: node => {
-      if (node.value.includes('\0')) throw badRequest('invalid_argument', 'query: string literals must not contain NUL bytes.');
+      if (node.value.includes('\0')) throw fail('invalid_argument', 'query: string literals must not contain NUL bytes.');
     },
   });
 }

@@ -18,7 +18,7 @@
  *   unaffected.
  */
 import type { Config } from '../config.js';
-import { AppError, isAppError } from '../errors.js';
+import { type AppError, fail, isAppError } from '../errors.js';
 import { type HeaderReader, empty, parseCookies } from './responses.js';
 import type { Services } from '../services.js';
 import { CLIENT_COOKIE, type RequestContext, SESSION_COOKIE } from './request-context.js';
@@ -64,7 +64,7 @@ export function createCors({ services, config }: { services: Services; config: C
       // Userinfo does not name the token's client; the gh_client cookie set beside it does.
       const clientId = cookies.get(CLIENT_COOKIE);
       if (!clientId || (await services.auth.appOfClient(clientId)) !== appId) {
-        throw new AppError('audience_mismatch', 403, 'This session was opened for another app than the one this origin belongs to.');
+        throw fail('audience_mismatch', 'This session was opened for another app than the one this origin belongs to.');
       }
       return;
     }

@@ -5,7 +5,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import { GraphQLError, getOperationAST } from 'graphql';
-import { AppError } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 import type { HeaderReader } from './responses.js';
 
 export const CSRF_HEADER = 'x-service-csrf';
@@ -18,8 +18,7 @@ export interface CsrfFacts {
 export const hasCsrfHeader = (headers: HeaderReader) => headers.get(CSRF_HEADER) === '1';
 export const isStateChanging = (method: string | undefined) => !['GET', 'HEAD', 'OPTIONS'].includes((method ?? 'GET').toUpperCase());
 
-export const csrfRequired = () =>
-  new AppError('csrf_required', 403, 'Cookie-authenticated requests that change state must send the header X-Service-Csrf: 1.');
+export const csrfRequired = () => fail('csrf_required', 'Cookie-authenticated requests that change state must send the header X-Service-Csrf: 1.');
 
 /** The one rule, for REST (state-changing method) and GraphQL (mutation). */
 export function assertCsrf(facts: CsrfFacts, stateChanging: boolean): void {

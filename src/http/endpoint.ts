@@ -8,6 +8,7 @@
  * answer: a route's documented errors are the pipeline's plus its handler's.
  */
 import type { z } from 'zod';
+import type { ErrorCode } from '../core/error-catalog.js';
 import type { ResolvedAuth } from '../gateway-auth/resolve-caller.http.js';
 import type { RequestContext } from './request-context.js';
 import type { EndpointRuntime } from './endpoint-runtime.js';
@@ -117,9 +118,9 @@ export interface Endpoint<B = any, Q = any> {
   /** Success, redirect and page answers by status (errors with a code are `errors`). */
   responses: Record<number, EndpointResponse>;
   /** The codes the handler itself can answer as the §8.1 JSON body (the pipeline's are added: `pipelineErrors`). */
-  errors: readonly string[];
+  errors: readonly ErrorCode[];
   /** Codes the handler answers as an HTML page at the code's status, not a JSON body (the invite pages). */
-  pageErrors?: readonly string[];
+  pageErrors?: readonly ErrorCode[];
   /** null: served but not in the OpenAPI document (/graphql, the provider's own routes, the operator's bootstrap). */
   docs: EndpointDocs | null;
   handle(call: EndpointCall<B, Q>): Promise<Response>;
@@ -155,9 +156,9 @@ const changesState = (method: string) => method !== 'GET' && method !== 'HEAD';
  * input (a NUL, oversized headers), the unexpected, the credential's refusals, CSRF, the body
  * (docs/api.md §1.1, §8.2).
  */
-export function pipelineErrors(endpoint: Endpoint, method: string): string[] {
+export function pipelineErrors(endpoint: Endpoint, method: string): ErrorCode[] {
   // headers_too_large: node's parser refuses a request line and headers past 16 KiB, whatever the route.
-  const codes = ['invalid_argument', 'headers_too_large', 'internal'];
+  const codes: ErrorCode[] = ['invalid_argument', 'headers_too_large', 'internal'];
   const { credential } = endpoint;
   // Resolving a caller reads the database, which may be saturated.
   if (credential !== 'none') codes.push('busy');

@@ -10,7 +10,7 @@ import type { Plugin } from 'graphql-yoga';
 import { ZodError } from 'zod';
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '../db/busy.js';
 import { sqlStateOf } from '../db/sql-tx.js';
-import { AppError, badRequest, serviceBusy, shown, zodToAppError } from '../errors.js';
+import { AppError, fail, shown, zodToAppError } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { type HeaderValues, json } from './responses.js';
 import { currentRequestId, logger } from '../lib/logger.js';
@@ -57,7 +57,9 @@ export function describeError(error: unknown): ErrorShape {
   // The database had no capacity within its waits (src/db/busy.ts): overload, not a bug.
   if (isDatabaseBusy(original)) {
     return describeError(
-      serviceBusy('The service is busy (its database is saturated): the request did not complete. Retry after a moment.', BUSY_RETRY_AFTER_SECONDS),
+      fail('busy', 'The service is busy (its database is saturated): the request did not complete. Retry after a moment.', {
+        retryAfter: BUSY_RETRY_AFTER_SECONDS,
+      }),
     );
   }
   if (original instanceof ZodError) return describeError(zodToAppError(original));
@@ -73,9 +75,9 @@ export function describeError(error: unknown): ErrorShape {
   // this is the net under them: a value that slipped past is still bad input, not a server fault.
   const sqlState = sqlStateOf(original);
   if (sqlState?.startsWith('22')) {
-    if (sqlState === '22021') return describeError(badRequest('invalid_argument', 'Text must not contain NUL bytes.'));
+    if (sqlState === '22021') return describeError(fail('invalid_argument', 'Text must not contain NUL bytes.'));
     const said = databaseMessageOf(original);
-    return describeError(badRequest('invalid_argument', `The database refused a value of this request${said ? ` (${shown(said, 200)})` : ''}.`));
+    return describeError(fail('invalid_argument', `The database refused a value of this request${said ? ` (${shown(said, 200)})` : ''}.`));
   }
   // Already classified (maskError's output, read back by the REST shim): keep it, details and all.
   if (error instanceof GraphQLError && typeof error.extensions?.code === 'string' && typeof error.extensions.status === 'number') {

@@ -6,6 +6,7 @@
  * at GET /openapi.json; built once per process, since the registry never changes after start.
  */
 import { z } from 'zod';
+import { ERROR_CATALOG } from '../core/error-catalog.js';
 import { CSRF_HEADER } from './csrf.js';
 import {
   type Endpoint,
@@ -21,130 +22,8 @@ import {
 import { HOSTED_PREFIX, REFRESH_COOKIE, SESSION_COOKIE } from './request-context.js';
 import { endpoints as registry } from './routes.js';
 
-/** docs/api.md §8.2: the status of every code a route can document. test/api/openapi.test.ts checks it against the doc. */
-export const ERROR_STATUS: Record<string, number> = {
-  invalid_argument: 400,
-  invalid_json: 400,
-  invalid_cursor: 400,
-  unknown_table: 400,
-  table_not_in_scope: 400,
-  invalid_operation: 400,
-  unknown_column: 400,
-  invalid_value: 400,
-  missing_value: 400,
-  column_not_writable: 400,
-  virtual_room_id: 400,
-  row_too_large: 400,
-  invalid_filter: 400,
-  invalid_order: 400,
-  confirmation_required: 400,
-  invalid_schema: 400,
-  prod_not_allowed: 400,
-  invalid_redirect_uri: 400,
-  origin_reserved: 400,
-  invalid_room: 400,
-  default_room_immutable: 400,
-  invalid_grant: 400,
-  invalid_request: 400,
-  unauthenticated: 401,
-  account_deleted: 401,
-  invalid_token: 401,
-  token_expired: 401,
-  session_expired: 401,
-  deployment_gone: 401,
-  app_unknown: 401,
-  invalid_refresh_token: 401,
-  wrong_credential: 403,
-  reserved_type: 403,
-  visibility_not_allowed: 403,
-  members_only: 403,
-  not_admin: 403,
-  outranked: 403,
-  grant_ceiling: 403,
-  access_denied: 403,
-  room_forbidden: 403,
-  blocked: 403,
-  agent_cannot_accept: 403,
-  not_invitee: 403,
-  owner_cannot_leave: 403,
-  use_leave: 403,
-  invite_link_inactive: 403,
-  agents_cannot_block: 403,
-  agents_cannot_create_agents: 403,
-  agents_cannot_delete_accounts: 403,
-  agents_cannot_edit_profiles: 403,
-  csrf_required: 403,
-  audience_mismatch: 403,
-  dashboard_session_required: 403,
-  owner_only: 403,
-  reserved_resource: 403,
-  subject_reserved: 403,
-  row_not_found: 404,
-  resource_not_found: 404,
-  unknown_type: 404,
-  static_not_found: 404,
-  user_not_found: 404,
-  app_not_found: 404,
-  invite_link_not_found: 404,
-  no_pending_invite: 404,
-  no_pending_membership: 404,
-  not_member: 404,
-  room_not_found: 404,
-  not_found: 404,
-  consent_request_not_found: 404,
-  flow_not_found: 404,
-  already_member: 409,
-  already_invited: 409,
-  pending_request: 409,
-  pending_limit: 409,
-  invite_link_limit: 409,
-  room_not_empty: 409,
-  file_exists: 409,
-  precondition_failed: 412,
-  file_too_large: 413,
-  range_not_satisfiable: 416,
-  payment_required: 402,
-  file_not_found: 404,
-  unknown_bucket: 404,
-  blob_missing: 404,
-  developer_not_found: 404,
-  invalid_path: 400,
-  too_many_rows: 400,
-  bucket_not_in_scope: 400,
-  file_is_mounted: 409,
-  room_limit: 409,
-  unique_violation: 409,
-  env_not_deployed: 409,
-  schema_drops_data: 409,
-  origin_taken: 409,
-  conflict: 409,
-  invite_link_used: 410,
-  invite_link_expired: 410,
-  consent_request_handled: 410,
-  too_many_resources: 429,
-  too_many_agents: 429,
-  too_many_lookups: 429,
-  handle_taken: 409,
-  body_too_large: 413,
-  headers_too_large: 431,
-  unsupported_media_type: 415,
-  internal: 500,
-  introspection_unavailable: 500,
-  provider_unavailable: 502,
-  provider_error: 502,
-  provider_admin_refused: 502,
-  consent_request_invalid: 502,
-  busy: 503,
-  issuer_not_configured: 503,
-  consent_unavailable: 503,
-  identity_flows_unavailable: 503,
-};
-
-/**
- * `not_resource_member` is 403 on membership routes and 409 on a room grant to a non-member
- * (docs/api.md §8.2, §10.3): one code, two statuses, documented under both.
- */
-const DUAL_STATUS: Record<string, number[]> = { not_resource_member: [403, 409] };
+/** Every code's one status, from the catalog (src/core/error-catalog.ts; docs/api.md §8.2 is generated from it). */
+export const ERROR_STATUS: Record<string, number> = Object.fromEntries(Object.entries(ERROR_CATALOG).map(([code, { status }]) => [code, status]));
 
 /** Every code one method of an endpoint documents as the §8.1 JSON body: its pipeline's and its handler's. */
 export function documentedErrors(endpoint: Endpoint, method: string): string[] {
@@ -155,9 +34,9 @@ export function documentedErrors(endpoint: Endpoint, method: string): string[] {
 function codesByStatus(codes: Iterable<string>, where: string): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const code of new Set(codes)) {
-    const statuses = DUAL_STATUS[code] ?? [ERROR_STATUS[code]];
-    if (statuses[0] === undefined) throw new Error(`${where}: error code ${code} has no status in ERROR_STATUS.`);
-    for (const status of statuses) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    const status = ERROR_STATUS[code];
+    if (status === undefined) throw new Error(`${where}: error code ${code} is not in the error catalog.`);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }

@@ -13,7 +13,7 @@ import { VISIBILITY_NAMES } from '../membership/visibility.rules.js';
 import { graphql } from '../graphql-client/generated/index.js';
 import type { DbResultFieldsFragment, ResourceFieldsFragment } from '../graphql-client/generated/graphql.js';
 import { type StoredOperationEndpoint, storedOperation } from './stored-operations.js';
-import { notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import { LIST_PAGE } from '../core/pages.js';
 import { BROWSE_PAGE } from '../membership/resources.service.js';
 import { DB_OPS, DB_SCOPE_KINDS } from '../rows/rows-input.service.js';
@@ -399,6 +399,7 @@ export const restEndpoints: StoredOperationEndpoint[] = [
       'room_not_found',
       'default_room_immutable',
       'not_resource_member',
+      'grantee_not_member',
     ],
     operation: graphql(`
       mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {
@@ -743,7 +744,7 @@ export const restEndpoints: StoredOperationEndpoint[] = [
     variables: ({ params }) => ({ handle: params.handle }),
     respond: profile => {
       // GraphQL answers null; REST, as for any id nobody in the app has: 404.
-      if (!profile) throw notFound('user_not_found', 'No user with this handle in this app.');
+      if (!profile) throw fail('user_not_found', 'No user with this handle in this app.');
       return profile;
     },
   }),

@@ -8,7 +8,7 @@
  * a hosted app origin serves the `prefixed` routes under /_osg and the `same-path` ones as they are.
  */
 import { addRoute, createRouter, findRoute, type RouterContext } from 'rou3';
-import { badRequest, parseInput, shown } from '../errors.js';
+import { fail, parseInput, shown } from '../errors.js';
 import type { ResolvedAuth } from '../gateway-auth/resolve-caller.http.js';
 import { parseJsonObject } from './body.js';
 import { assertCsrf, csrfRequired, hasCsrfHeader, isStateChanging } from './csrf.js';
@@ -17,7 +17,6 @@ import type { EndpointRuntime } from './endpoint-runtime.js';
 import { restError } from './error-responses.js';
 import { HOSTED_PREFIX, type RequestContext } from './request-context.js';
 import { isStoredOperation } from './stored-operations.js';
-import { json } from './responses.js';
 
 interface MountRouters {
   /** By method (`''`: an `ANY` endpoint). */
@@ -142,19 +141,12 @@ export function noRoute(context: Pick<RequestContext, 'method' | 'url' | 'mount'
   const inApi = path.startsWith(`${HOSTED_PREFIX}/v1/`) || path === `${HOSTED_PREFIX}/graphql`;
   const shown = context.mount.host && inApi ? path.slice(HOSTED_PREFIX.length) : path;
   if (allowed.length) {
-    return json(
-      405,
-      { error: 'method_not_allowed', message: `${method} is not supported on ${shown}: use ${allowed.join(', ')}.` },
-      { allow: allowed.join(', ') },
-    );
+    return restError(fail('method_not_allowed', `${method} is not supported on ${shown}: use ${allowed.join(', ')}.`), { allow: allowed.join(', ') });
   }
   if (context.mount.host && !inApi) {
-    return json(404, {
-      error: 'not_found',
-      message: `No gateway route ${method} ${path} on this app origin (gateway routes live under ${HOSTED_PREFIX}).`,
-    });
+    return restError(fail('not_found', `No gateway route ${method} ${path} on this app origin (gateway routes live under ${HOSTED_PREFIX}).`));
   }
-  return json(404, { error: 'not_found', message: `No route ${method} ${shown}.` });
+  return restError(fail('not_found', `No route ${method} ${shown}.`));
 }
 
 /**
@@ -172,7 +164,7 @@ function decodeParams(raw: Record<string, string>, endpoint: Endpoint): Record<s
     try {
       params[name] = decodeURIComponent(value);
     } catch {
-      throw badRequest(endpoint.paramError ?? 'invalid_argument', `path.${name}: not valid percent-encoded UTF-8 (${shown(value, 40)}).`);
+      throw fail(endpoint.paramError ?? 'invalid_argument', `path.${name}: not valid percent-encoded UTF-8 (${shown(value, 40)}).`);
     }
   }
   return params;
@@ -185,7 +177,7 @@ function input(
   allowed: boolean,
 ): Record<string, unknown> {
   if (!schema) {
-    if (!allowed && Object.keys(value).length) throw badRequest('invalid_argument', `${where}: this route takes no ${where} fields.`);
+    if (!allowed && Object.keys(value).length) throw fail('invalid_argument', `${where}: this route takes no ${where} fields.`);
     return value;
   }
   return parseInput(schema, value, where);

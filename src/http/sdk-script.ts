@@ -21,7 +21,7 @@ import type { RequestContext } from './request-context.js';
 import { packageRoot } from '../db/paths.js';
 import { etagMatches } from '../files/files.rules.js';
 import { restError } from './error-responses.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 
 export const SDK_SCRIPT_PATH = '/sdk/client.js';
 const VERSIONED_PATH = /^\/sdk\/client@([^/]+)\.js$/;
@@ -55,7 +55,7 @@ async function loadScript(packageDir: string): Promise<Script> {
     ]);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw new AppError('sdk_not_built', 404, 'This server has no build of the client SDK: run `npm run build:sdk` where Gatehouse is installed.');
+    throw fail('sdk_not_built', 'This server has no build of the client SDK: run `npm run build:sdk` where Gatehouse is installed.');
   }
   const digest = createHash('sha256').update(source).digest('base64url').slice(0, 32);
   return {
@@ -89,16 +89,15 @@ export function createSdkScript({ packageDir = CLIENT_PACKAGE_DIR }: { packageDi
     const { method, headers } = context;
     const path = context.url.pathname;
     try {
-      if (method !== 'GET' && method !== 'HEAD') throw new AppError('method_not_allowed', 405, `${method} is not supported on ${path}: use GET.`);
+      if (method !== 'GET' && method !== 'HEAD') throw fail('method_not_allowed', `${method} is not supported on ${path}: use GET.`);
       const { version, ...encodings } = await script();
       if (path === SDK_SCRIPT_PATH) {
         return new Response(null, { status: 302, headers: { ...PUBLIC, location: sdkScriptPath(version), 'cache-control': 'no-cache' } });
       }
       const asked = VERSIONED_PATH.exec(path)?.[1];
       if (asked !== version) {
-        throw new AppError(
+        throw fail(
           'sdk_version_unavailable',
-          404,
           `This gateway serves @gatehouse/client ${version} only, at ${sdkScriptPath(version)}; ${SDK_SCRIPT_PATH} always leads to the version it serves.`,
         );
       }

@@ -13,6 +13,7 @@
 import { type DocumentNode, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { z } from 'zod';
+import type { ErrorCode } from '../core/error-catalog.js';
 import { isStateChanging } from './csrf.js';
 import type { RequestContext } from './request-context.js';
 import type { ResolvedAuth } from '../gateway-auth/resolve-caller.http.js';
@@ -70,7 +71,7 @@ export function storedOperation<
   /** Checked against what `respond` returns: the documented shape cannot drift from the answer. */
   response: z.ZodType<NoInfer<O>>;
   /** The codes its resolvers can answer (the pipeline's are added from the credential kind). */
-  errors: readonly string[];
+  errors: readonly ErrorCode[];
   /**
    * `app` (default): an app's bearer token or session. `developer`: a developer token (/dev/*).
    * `dashboard`: a dashboard surface (docs/api.md §4.2); only the dashboard session cookie counts

@@ -1,6 +1,6 @@
 /** Accounts of the embedded identity provider. The OIDC subject is the account's principal id. */
 import { z } from 'zod';
-import { AppError } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { newId } from '../lib/secrets.js';
 import { DUMMY_HASH, PASSWORD_MAX, PASSWORD_MIN, hashPassword, verifyPassword } from './passwords.js';
@@ -13,7 +13,7 @@ const password = z
 const displayName = z.string().trim().max(100, 'The display name must have at most 100 characters.');
 
 /** The one answer to every refused credential, sign-up on a taken email included (no account enumeration). */
-export const invalidCredentials = () => new AppError('invalid_credentials', 401, 'Wrong email or password.');
+export const invalidCredentials = () => fail('invalid_credentials', 'Wrong email or password.');
 
 /** Sign-in attempts per email in a window, counted before the password is checked (so parallel guesses count too). */
 export const SIGN_IN_ATTEMPTS = { limit: 10, windowMs: 15 * 60 * 1000 } as const;
@@ -35,14 +35,14 @@ export const SIGN_IN_IP_WINDOW_MS = 15 * 60 * 1000;
 export const SIGN_IN_GLOBAL_WINDOW_MS = 60 * 1000;
 
 function firstIssue(error: z.ZodError): AppError {
-  return new AppError('invalid_argument', 400, error.issues[0]?.message ?? 'Invalid input.');
+  return fail('invalid_argument', error.issues[0]?.message ?? 'Invalid input.');
 }
 
 function tooMany(until: Date, what: string): AppError {
   const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
   const wait =
     seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}`;
-  return new AppError('too_many_attempts', 429, `Too many sign-in attempts ${what}. Try again in ${wait}.`, { retryAfterSeconds: seconds });
+  return fail('too_many_attempts', `Too many sign-in attempts ${what}. Try again in ${wait}.`, { retryAfterSeconds: seconds });
 }
 
 export function createAccountStore(prisma: PrismaClient, throttle: SignInThrottle = DEFAULT_SIGN_IN_THROTTLE) {

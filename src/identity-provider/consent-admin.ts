@@ -6,7 +6,7 @@
  */
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { AppError, parseInput } from '../errors.js';
+import { fail, parseInput } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 const REMEMBERED = 'RememberedConsent';
@@ -40,10 +40,10 @@ export function createConsentAdmin(provider: Provider, prisma: PrismaClient) {
   async function pending(challenge: string) {
     const interaction = await provider.Interaction.find(challenge);
     if (interaction?.prompt.name !== 'consent' || !interaction.session?.accountId) {
-      throw new AppError('not_found', 404, 'No consent request with this challenge (unknown, expired or not a consent step).');
+      throw fail('not_found', 'No consent request with this challenge (unknown, expired or not a consent step).');
     }
     if (interaction.result?.consent || interaction.result?.error) {
-      throw new AppError('request_handled', 410, 'This consent request was already handled.', { redirect_to: interaction.returnTo });
+      throw fail('request_handled', 'This consent request was already handled.', { redirect_to: interaction.returnTo });
     }
     return interaction;
   }

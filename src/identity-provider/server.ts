@@ -21,8 +21,8 @@ export interface IdentityProviderServer {
   stop(): Promise<void>;
 }
 
-type ServerConfig = Omit<IdpConfig, 'issuer' | 'databaseUrl' | 'migrateOnStart' | 'signInLimits' | 'trustProxy'> &
-  Partial<Pick<IdpConfig, 'issuer' | 'signInLimits' | 'trustProxy'>>;
+type ServerConfig = Omit<IdpConfig, 'issuer' | 'databaseUrl' | 'migrateOnStart' | 'signInLimits' | 'trustProxy' | 'idpSecret'> &
+  Partial<Pick<IdpConfig, 'issuer' | 'signInLimits' | 'trustProxy' | 'idpSecret'>>;
 
 /**
  * The provider's server. Without `config.issuer` the issuer is `http://HOST:<bound port>`, derived

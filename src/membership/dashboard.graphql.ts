@@ -2,7 +2,7 @@
  * The dashboard surfaces (docs/api.md §4.2): only the signed-in user's own dashboard session
  * cookie reaches them (`ctx.dashboardUser()`), never a bearer token of any kind.
  */
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { CrossAppInvitation } from './membership.service.js';
 import { LIST_PAGE } from '../core/pages.js';
 import { STATEMENT_ENTRIES } from '../billing/wallet.service.js';
@@ -12,7 +12,7 @@ import { wholeListRows } from '../graphql/row-budget.js';
 
 /** The signed-in dashboard user's id; any other credential (a bearer token, an app's cookie, a socket) is refused. */
 export const dashboardUser = (ctx: Context) => {
-  if (!ctx.dashboardUser) throw new AppError('dashboard_session_required', 403, 'This platform route needs your dashboard session cookie.');
+  if (!ctx.dashboardUser) throw fail('dashboard_session_required', 'This platform route needs your dashboard session cookie.');
   return ctx.dashboardUser();
 };
 

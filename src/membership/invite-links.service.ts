@@ -2,7 +2,7 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { INVITE_LINK_TTL_MS, decideClaimInviteLink, decideCreateInviteLink } from './membership.rules.js';
 import type { Role } from '../core/roles.rules.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import { newId, newSecret, sha256 } from '../lib/secrets.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { ServiceDeps } from '../core/deps.js';
@@ -18,7 +18,7 @@ interface ClaimedLink {
   usedAt: Date | null;
 }
 
-const linkNotFound = () => new AppError('invite_link_not_found', 404, 'No such invite link: check that the whole code was copied.');
+const linkNotFound = () => fail('invite_link_not_found', 'No such invite link: check that the whole code was copied.');
 
 export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
   return {
@@ -71,8 +71,8 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
         },
       });
       if (!link) throw linkNotFound();
-      if (link.usedAt) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
-      if (link.expiresAt <= deps.now()) throw new AppError('invite_link_expired', 410, 'This invite link has expired.');
+      if (link.usedAt) throw fail('invite_link_used', 'This invite link has already been used.');
+      if (link.expiresAt <= deps.now()) throw fail('invite_link_expired', 'This invite link has expired.');
       const { resource } = link;
       return {
         appId: resource.deployment.appId,
@@ -106,11 +106,11 @@ export function createInviteLinkService(deps: ServiceDeps, apps: AppService) {
           const [link] = await tx.$queryRaw<ClaimedLink[]>`
             SELECT id, creator_id AS "creatorId", role::text AS role, expires_at AS "expiresAt", used_at AS "usedAt"
             FROM invite_links WHERE code_hash = ${sha256(code)}`;
-          if (!creator) throw new AppError('invite_link_inactive', 403, 'The creator of this invite link no longer exists.');
+          if (!creator) throw fail('invite_link_inactive', 'The creator of this invite link no longer exists.');
           const outcome = decideClaimInviteLink({ claimer, creator, link, rules: typeRules(deployment, resource.type), blocked, now });
           // One statement consumes the link and writes the membership; an unconsumed link rolls both back.
           const { linkConsumed } = await write(claimer, outcome, { invitedBy: link.creatorId, consumeLink: { id: link.id } });
-          if (!linkConsumed) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
+          if (!linkConsumed) throw fail('invite_link_used', 'This invite link has already been used.');
           return { ok: true as const, resourceId: resource.id, state: 'active' as const, role: outcome.role };
         },
         { gate: 'entry', targetId: found.creatorId, deployment },

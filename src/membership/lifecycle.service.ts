@@ -7,7 +7,7 @@
  * own rows) are never touched here.
  */
 import { type SharePolicy, memberRemovalPlan } from './lifecycle.rules.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import { sqlStateOf } from '../db/sql-tx.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { SchemaIR } from '../schema/index.js';
@@ -29,7 +29,7 @@ export function violatesForeignKey(error: unknown, constraint: string): boolean 
 
 /** The answer to a request whose own account was deleted while it ran (docs/api.md §8.2). */
 export const accountDeleted = () =>
-  new AppError('account_deleted', 401, 'The account this credential belongs to has been deleted; sign up again to start a new one.');
+  fail('account_deleted', 'The account this credential belongs to has been deleted; sign up again to start a new one.');
 
 export interface LifecycleResource {
   id: string;

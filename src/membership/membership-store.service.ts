@@ -19,7 +19,7 @@ import {
 import { isTestUserId, isTestUserOf } from '../core/principals.rules.js';
 import type { Role } from '../core/roles.rules.js';
 import { type ResourceAccess, type StoredVisibility, resourceAccess } from './visibility.rules.js';
-import { conflict, notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { type GrantEvent, type MembershipEvent, memberRow } from '../bus/event-bus.js';
 import type { DeploymentInfo } from '../apps/apps.service.js';
@@ -36,7 +36,7 @@ export interface LockedResource {
   visibility: StoredVisibility;
 }
 
-export const resourceNotFound = (id: string) => notFound('resource_not_found', `No resource ${id} that you can see in this app environment.`);
+export const resourceNotFound = (id: string) => fail('resource_not_found', `No resource ${id} that you can see in this app environment.`);
 
 export async function lockResource(tx: Tx, deploymentId: string, resourceId: string): Promise<LockedResource> {
   const rows = await tx.$queryRaw<{ id: string; deployment_id: string; type: string; visibility: StoredVisibility }[]>`
@@ -337,7 +337,7 @@ export async function runStatementTransition<T>(
         return { result, events: run.events, grantEvents: run.grantEvents };
       } catch (error) {
         if (!(error instanceof StaleFacts)) throw error;
-        if (attempt >= STALE_RETRIES) throw conflict('conflict', 'A concurrent request changed the same record; retry.');
+        if (attempt >= STALE_RETRIES) throw fail('conflict', 'A concurrent request changed the same record; retry.');
       }
     }
   });

@@ -3,7 +3,7 @@
  * Each `decide*` takes what the service read inside its transaction and either returns the
  * transition to apply or throws the AppError the caller sees. No I/O here.
  */
-import { AppError, conflict, forbidden, notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import { type GrantCeilings, type Role, isAdminPlus, outranks, rank, withinCeiling } from '../core/roles.rules.js';
 import { type StoredVisibility, isPublic } from './visibility.rules.js';
 
@@ -41,10 +41,10 @@ const isActive = (row: MemberRow | null): row is MemberRow => row?.state === 'ac
 
 function requireAdmin(actor: Party): Role {
   if (!isActive(actor.membership)) {
-    throw forbidden('not_resource_member', 'You are not an active member of this resource.');
+    throw fail('not_resource_member', 'You are not an active member of this resource.');
   }
   if (!isAdminPlus(actor.membership.role)) {
-    throw forbidden('not_admin', 'This action needs the admin or owner role on the resource.');
+    throw fail('not_admin', 'This action needs the admin or owner role on the resource.');
   }
   return actor.membership.role;
 }
@@ -52,9 +52,8 @@ function requireAdmin(actor: Party): Role {
 function requireCeiling(rules: TypeRules, actorRole: Role, role: Role): void {
   if (!withinCeiling(rules.grant, actorRole, role)) {
     const ceiling = rules.grant[actorRole];
-    throw new AppError(
+    throw fail(
       'grant_ceiling',
-      403,
       ceiling
         ? `As ${actorRole} you can assign at most the ${ceiling} role; '${role}' is above your grant ceiling.`
         : `As ${actorRole} you cannot assign roles on this resource type.`,
@@ -65,7 +64,7 @@ function requireCeiling(rules: TypeRules, actorRole: Role, role: Role): void {
 /** Peers and superiors (and always the owner) cannot be changed or removed. */
 function requireOutranks(actorRole: Role, target: MemberRow): void {
   if (target.role === 'owner' || !outranks(actorRole, target.role)) {
-    throw forbidden('outranked', `You cannot change a member whose role (${target.role}) is not below yours (${actorRole}).`);
+    throw fail('outranked', `You cannot change a member whose role (${target.role}) is not below yours (${actorRole}).`);
   }
 }
 
@@ -87,15 +86,15 @@ export function decideInvite({ actor, target, role: requested, rules, pendingByA
   const actorRole = requireAdmin(actor);
   const role = requested ?? rules.defaultRole;
   requireCeiling(rules, actorRole, role);
-  if (target.id === actor.id) throw conflict('already_member', 'You are already a member of this resource.');
-  if (blocked) throw forbidden('blocked', 'You cannot invite this user: one of you has blocked the other.');
+  if (target.id === actor.id) throw fail('already_member', 'You are already a member of this resource.');
+  if (blocked) throw fail('blocked', 'You cannot invite this user: one of you has blocked the other.');
   const current = target.membership;
-  if (current?.state === 'active') throw conflict('already_member', 'That principal is already an active member.');
-  if (current?.state === 'invited') throw conflict('already_invited', 'That principal already has a pending invite; change its role with setRole.');
+  if (current?.state === 'active') throw fail('already_member', 'That principal is already an active member.');
+  if (current?.state === 'invited') throw fail('already_invited', 'That principal already has a pending invite; change its role with setRole.');
   // The owner's decision is the consent for their own agent; a pending request is the target's consent.
   if (isOwnAgent(actor, target) || current?.state === 'requested') return { state: 'active', role };
   if (pendingByActor >= MAX_PENDING_INVITES) {
-    throw conflict('pending_limit', `You already have ${MAX_PENDING_INVITES} pending invites on this resource; wait for answers or withdraw some.`);
+    throw fail('pending_limit', `You already have ${MAX_PENDING_INVITES} pending invites on this resource; wait for answers or withdraw some.`);
   }
   return { state: 'invited', role };
 }
@@ -112,7 +111,7 @@ function authorizeResponse({ actor, target, rules }: RespondInput, verb: 'accept
   const row = target.membership;
   const self = actor.id === target.id;
   if (!row || row.state === 'active') {
-    throw notFound(
+    throw fail(
       self ? 'no_pending_invite' : 'no_pending_membership',
       self ? 'You have no pending invite for this resource.' : `${target.id} has no pending invite or request on this resource.`,
     );
@@ -120,17 +119,17 @@ function authorizeResponse({ actor, target, rules }: RespondInput, verb: 'accept
   if (row.state === 'invited') {
     // Declining is always the invitee's to do; only accepting needs a person behind it.
     if (self && actor.kind === 'agent' && verb === 'accept') {
-      throw forbidden('agent_cannot_accept', `An agent cannot ${verb} its own invite; its owner ${verb}s on its behalf.`);
+      throw fail('agent_cannot_accept', `An agent cannot ${verb} its own invite; its owner ${verb}s on its behalf.`);
     }
     if (!self && !isOwnAgent(actor, target)) {
-      throw forbidden('not_invitee', `Only the invitee (or the owner of an invited agent) can ${verb} an invite.`);
+      throw fail('not_invitee', `Only the invitee (or the owner of an invited agent) can ${verb} an invite.`);
     }
     return row;
   }
   // requested: an admin answers; the requester may withdraw their own request by rejecting it.
   if (self) {
     if (verb === 'reject') return row;
-    throw forbidden('not_admin', 'Your access request is waiting for an admin of the resource.');
+    throw fail('not_admin', 'Your access request is waiting for an admin of the resource.');
   }
   const actorRole = requireAdmin(actor);
   if (verb === 'accept') requireCeiling(rules, actorRole, row.role);
@@ -157,8 +156,8 @@ export interface RequestInput {
 
 /** docs/api.md §5.2: none -> request -> requested. A repeated request is idempotent. */
 export function decideRequest({ actor, role: requested, rules }: RequestInput): NonNullable<Outcome> {
-  if (actor.membership?.state === 'active') throw conflict('already_member', 'You are already a member of this resource.');
-  if (actor.membership?.state === 'invited') throw conflict('already_invited', 'You already have an invite to this resource: accept it instead.');
+  if (actor.membership?.state === 'active') throw fail('already_member', 'You are already a member of this resource.');
+  if (actor.membership?.state === 'invited') throw fail('already_invited', 'You already have an invite to this resource: accept it instead.');
   const role = requested ?? rules.defaultRole;
   // Nobody could ever accept a request above the owner's ceiling.
   requireCeiling(rules, 'owner', role);
@@ -174,13 +173,13 @@ export interface JoinInput {
 /** docs/api.md §5.2: none -> join -> active at the type's default role, on public resources only. Idempotent. */
 export function decideJoin({ actor, visibility, rules }: JoinInput): NonNullable<Outcome> {
   if (!isPublic({ visibility })) {
-    throw forbidden('members_only', 'This resource is members-only: entry is by invite or request.');
+    throw fail('members_only', 'This resource is members-only: entry is by invite or request.');
   }
   const row = actor.membership;
   if (row?.state === 'active') return row;
   // Joining with a pending invite takes the invited role; that is the invite accepted.
   if (row?.state === 'invited') {
-    if (actor.kind === 'agent') throw forbidden('agent_cannot_accept', 'An agent cannot accept its own invite; its owner accepts on its behalf.');
+    if (actor.kind === 'agent') throw fail('agent_cannot_accept', 'An agent cannot accept its own invite; its owner accepts on its behalf.');
     return { state: 'active', role: row.role };
   }
   return { state: 'active', role: rules.defaultRole };
@@ -188,9 +187,9 @@ export function decideJoin({ actor, visibility, rules }: JoinInput): NonNullable
 
 /** docs/api.md §5.2: active -> leave -> gone; the owner can never leave. */
 export function decideLeave(actor: Party): Outcome {
-  if (!isActive(actor.membership)) throw notFound('not_member', 'You are not a member of this resource.');
+  if (!isActive(actor.membership)) throw fail('not_member', 'You are not a member of this resource.');
   if (actor.membership.role === 'owner') {
-    throw forbidden('owner_cannot_leave', 'The owner cannot leave: the resource would be orphaned.');
+    throw fail('owner_cannot_leave', 'The owner cannot leave: the resource would be orphaned.');
   }
   return null;
 }
@@ -202,9 +201,9 @@ export interface ChangeInput {
 }
 
 function requireTargetRow(target: Party): MemberRow {
-  if (!target.membership) throw notFound('not_member', `${target.id} is not a member of this resource.`);
+  if (!target.membership) throw fail('not_member', `${target.id} is not a member of this resource.`);
   if (target.membership.state === 'requested') {
-    throw conflict('pending_request', `${target.id} has a pending access request: use accept or reject.`);
+    throw fail('pending_request', `${target.id} has a pending access request: use accept or reject.`);
   }
   return target.membership;
 }
@@ -222,7 +221,7 @@ export function decideSetRole({ actor, target, rules }: ChangeInput, role: Role)
 /** docs/api.md §5.2: invited -> remove withdraws the invite; active -> remove ends the membership. */
 export function decideRemove({ actor, target }: ChangeInput): Outcome {
   const actorRole = requireAdmin(actor);
-  if (target.id === actor.id) throw forbidden('use_leave', 'To remove yourself, leave the resource.');
+  if (target.id === actor.id) throw fail('use_leave', 'To remove yourself, leave the resource.');
   requireOutranks(actorRole, requireTargetRow(target));
   return null;
 }
@@ -240,7 +239,7 @@ export function decideCreateInviteLink({ actor, role: requested, rules, liveLink
   const role = requested ?? rules.defaultRole;
   requireCeiling(rules, actorRole, role);
   if (liveLinksByActor >= MAX_LIVE_INVITE_LINKS) {
-    throw conflict(
+    throw fail(
       'invite_link_limit',
       `You already have ${MAX_LIVE_INVITE_LINKS} live invite links on this resource; wait for them to be used or expire.`,
     );
@@ -263,15 +262,15 @@ export interface ClaimInput {
  * re-checked at claim time; a failed check leaves the link unconsumed (a restored creator revives it).
  */
 export function decideClaimInviteLink({ claimer, creator, link, rules, blocked, now }: ClaimInput): NonNullable<Outcome> {
-  if (link.usedAt) throw new AppError('invite_link_used', 410, 'This invite link has already been used.');
-  if (link.expiresAt <= now) throw new AppError('invite_link_expired', 410, 'This invite link has expired.');
-  if (claimer.kind === 'agent') throw forbidden('agent_cannot_accept', 'An agent cannot claim an invite link; its owner invites it.');
+  if (link.usedAt) throw fail('invite_link_used', 'This invite link has already been used.');
+  if (link.expiresAt <= now) throw fail('invite_link_expired', 'This invite link has expired.');
+  if (claimer.kind === 'agent') throw fail('agent_cannot_accept', 'An agent cannot claim an invite link; its owner invites it.');
   const creatorRow = creator.membership;
   if (!isActive(creatorRow) || !isAdminPlus(creatorRow.role) || !withinCeiling(rules.grant, creatorRow.role, link.role)) {
-    throw forbidden('invite_link_inactive', "This invite link is not usable now: its creator's role no longer allows it.");
+    throw fail('invite_link_inactive', "This invite link is not usable now: its creator's role no longer allows it.");
   }
-  if (blocked) throw forbidden('blocked', 'You cannot use this invite link: you and its creator have a block between you.');
-  if (claimer.membership?.state === 'active') throw conflict('already_member', 'You are already a member of this resource.');
+  if (blocked) throw fail('blocked', 'You cannot use this invite link: you and its creator have a block between you.');
+  if (claimer.membership?.state === 'active') throw fail('already_member', 'You are already a member of this resource.');
   // A pending invite or request is absorbed: the link's role wins.
   return { state: 'active', role: link.role };
 }

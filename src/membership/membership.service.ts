@@ -13,7 +13,7 @@ import {
 } from './membership.rules.js';
 import type { Role } from '../core/roles.rules.js';
 import { type StoredVisibility, canTarget, rosterAccess } from './visibility.rules.js';
-import { forbidden } from '../errors.js';
+import { fail } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { ServiceDeps } from '../core/deps.js';
@@ -284,7 +284,7 @@ export function createMembershipService(deps: ServiceDeps, apps: AppService) {
       const own = head.caller_state ? { state: head.caller_state } : null;
       const access = rosterAccess(head.visibility, own);
       if (access === 'hidden') throw resourceNotFound(resourceId);
-      if (access === 'not_member') throw forbidden('not_resource_member', 'Only active members can see the member list.');
+      if (access === 'not_member') throw fail('not_resource_member', 'Only active members can see the member list.');
       const { entries, nextCursor } = pageOf(
         rows.filter(row => row.user_id !== null),
         limit,

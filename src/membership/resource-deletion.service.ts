@@ -11,15 +11,15 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { MembershipState } from './membership.rules.js';
 import type { Role } from '../core/roles.rules.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import { memberRow } from '../bus/event-bus.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 import { type ChangeSet, type LockedResource, runTransition } from './membership-store.service.js';
 import { grantDeletes } from '../rooms/room-events.service.js';
 import { isReservedType } from './resources.rules.js';
 
-const notInApp = (appId: string, resourceId: string) => new AppError('resource_not_found', 404, `No resource ${resourceId} in app ${appId}.`);
-const ownerOnly = () => new AppError('owner_only', 403, 'Only the owner of a resource can delete it.');
+const notInApp = (appId: string, resourceId: string) => fail('resource_not_found', `No resource ${resourceId} in app ${appId}.`);
+const ownerOnly = () => fail('owner_only', 'Only the owner of a resource can delete it.');
 
 /** After commit: the blob store drops the bytes of files a deletion removed (src/files/files.service.ts). */
 export interface DeletionHooks {
@@ -51,7 +51,7 @@ export function createResourceDeletionService(deps: ServiceDeps, hooks: Deletion
 
       let orphaned: string[] = [];
       const result = await runTransition(deps, caller, resourceId, async ({ tx, resource, changes }) => {
-        if (isReservedType(resource.type)) throw new AppError('reserved_resource', 403, `The ${resource.type} resource of an app cannot be deleted.`);
+        if (isReservedType(resource.type)) throw fail('reserved_resource', `The ${resource.type} resource of an app cannot be deleted.`);
         const members = await tx.membership.findMany({
           where: { resourceId: resource.id },
           select: { principalId: true, role: true, state: true },

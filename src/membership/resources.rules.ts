@@ -1,6 +1,6 @@
 /** The per-type rules a deployment's schema gives the membership logic. */
 import { DEFAULT_GRANT, type GrantCeilings, type Role } from '../core/roles.rules.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { TypeRules } from './membership.rules.js';
 import type { VisibilityName } from './visibility.rules.js';
 
@@ -30,4 +30,4 @@ export const isReservedType = (type: string) => type.startsWith('_');
 
 /** `_`-prefixed types belong to the platform: nobody creates them or asks their way in. */
 export const reservedTypeError = (type: string, action: 'create' | 'request access to') =>
-  new AppError('reserved_type', 403, `Resource types starting with '_' (like ${type}) are reserved: you cannot ${action} them through the API.`);
+  fail('reserved_type', `Resource types starting with '_' (like ${type}) are reserved: you cannot ${action} them through the API.`);

@@ -3,7 +3,7 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import { type MemberRow, type ViewMode, currentMemberFor } from './membership.rules.js';
 import type { Role } from '../core/roles.rules.js';
 import { type StoredVisibility, type VisibilityName, canView, compileVisibility } from './visibility.rules.js';
-import { AppError, forbidden, notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { memberRow } from '../bus/event-bus.js';
 import { newId } from '../lib/secrets.js';
@@ -105,11 +105,11 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       const def = deployment.schema.resources[input.type];
       if (!def) {
         const known = Object.keys(deployment.schema.resources).sort().join(', ') || 'none';
-        throw notFound('unknown_type', `Unknown resource type '${input.type}' (this app declares: ${known}).`);
+        throw fail('unknown_type', `Unknown resource type '${input.type}' (this app declares: ${known}).`);
       }
       const chosen = input.visibility ?? def.visibility.default;
       if (!def.visibility.allow.includes(chosen)) {
-        throw forbidden(
+        throw fail(
           'visibility_not_allowed',
           `Type '${input.type}' does not allow visibility '${chosen}' (allowed: ${def.visibility.allow.join(', ')}).`,
         );
@@ -196,7 +196,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
       const [row] = await deps.query<ResourceSqlRow>(STATIC_SQL, [caller.deployment.id, type, slug, caller.principal.id]);
       // A members-only singleton (like `_app`) answers a non-member exactly like a missing one.
       if (!row || !canView(row.visibility, row.state ? { state: row.state } : null)) {
-        throw new AppError('static_not_found', 404, `No static resource '${slug}' of type '${type}' in this app environment.`);
+        throw fail('static_not_found', `No static resource '${slug}' of type '${type}' in this app environment.`);
       }
       return view(row, 'static', deps.now());
     },

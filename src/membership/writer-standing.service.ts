@@ -10,7 +10,7 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { Role } from '../core/roles.rules.js';
 import { writeStanding } from '../rows/rows.rules.js';
 import { type StoredVisibility, isPublic } from './visibility.rules.js';
-import { notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Tx } from '../core/deps.js';
 import { ChangeSet, lockResource, resourceNotFound } from './membership-store.service.js';
@@ -41,7 +41,7 @@ export async function roomOf(db: Db, resourceId: string, roomId: string | undefi
   if (ref === null) return null;
   const room = await db.room.findUnique({ where: { id: ref }, select: { resourceId: true } });
   // docs/api.md §10.1: another resource's room is invalid_room; a well-formed id of no room is room_not_found.
-  if (!room) throw notFound('room_not_found', `No room ${ref} in resource ${resourceId}.`);
+  if (!room) throw fail('room_not_found', `No room ${ref} in resource ${resourceId}.`);
   if (room.resourceId !== resourceId) throw invalidRoom(roomId, resourceId);
   return ref;
 }

@@ -24,7 +24,7 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { MembershipState } from '../membership/membership.rules.js';
 import type { Role } from '../core/roles.rules.js';
 import type { StoredVisibility } from '../membership/visibility.rules.js';
-import { AppError, badRequest, forbidden } from '../errors.js';
+import { fail } from '../errors.js';
 import type { SchemaIR } from '../schema/index.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 import { ChangeSet, type LockedResource } from '../membership/membership-store.service.js';
@@ -44,7 +44,7 @@ export interface AccountDeletionResult {
 const REMEMBERED_CONSENT_MODEL = 'RememberedConsent';
 
 const confirmationRequired = () =>
-  badRequest(
+  fail(
     'confirmation_required',
     `Deleting an account cannot be undone: send { "confirm": "${ACCOUNT_DELETION_CONFIRMATION}" } to delete it, with every row, membership and token it has.`,
   );
@@ -214,7 +214,7 @@ export function createAccountDeletionService(deps: ServiceDeps, hooks: DeletionH
       await tx.wallet.deleteMany({ where: { holderId: { in: doomedIds } } });
       // Cascades: api_tokens, accounts, wallet_entries, agents (and theirs), memberships, room grants.
       const gone = await tx.principal.deleteMany({ where: { id: principalId } });
-      if (gone.count !== 1) throw new AppError('conflict', 409, 'The account changed while it was being deleted; retry.');
+      if (gone.count !== 1) throw fail('conflict', 'The account changed while it was being deleted; retry.');
     });
 
     for (const changes of changeSets) {
@@ -237,10 +237,7 @@ export function createAccountDeletionService(deps: ServiceDeps, hooks: DeletionH
       const principal = await deps.prisma.principal.findUnique({ where: { id: principalId }, select: { kind: true } });
       if (!principal) throw userNotFound(principalId);
       if (principal.kind !== 'user') {
-        throw forbidden(
-          'agents_cannot_delete_accounts',
-          'An agent cannot delete an account; its owner deletes their own account, and the agent with it.',
-        );
+        throw fail('agents_cannot_delete_accounts', 'An agent cannot delete an account; its owner deletes their own account, and the agent with it.');
       }
       return erase(principalId);
     },

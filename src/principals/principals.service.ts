@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { PrincipalKind } from '../membership/membership.rules.js';
 import { isTestUserId, isTestUserOf } from '../core/principals.rules.js';
-import { badRequest, forbidden, notFound, parseInput } from '../errors.js';
+import { fail, parseInput } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 import { reserveQuota } from '../billing/quotas.service.js';
@@ -20,7 +20,7 @@ export interface AppPrincipal {
 }
 
 /** What every route answers for a principal that is unknown, or of another app (the two look the same). */
-export const userNotFound = (id: string) => notFound('user_not_found', `No user or agent ${id} in this app.`);
+export const userNotFound = (id: string) => fail('user_not_found', `No user or agent ${id} in this app.`);
 
 /**
  * A principal as seen from `appId`, or null when it does not exist or belongs to another app (the
@@ -46,7 +46,7 @@ export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) 
   async function requireUser(caller: PrincipalCaller, id: string, what: string) {
     const principal = await findPrincipalInApp(prisma, id, caller.deployment.appId);
     if (!principal) throw userNotFound(id);
-    if (principal.kind !== 'user') throw badRequest('invalid_argument', `${what} must be a user, not an agent.`);
+    if (principal.kind !== 'user') throw fail('invalid_argument', `${what} must be a user, not an agent.`);
     return principal;
   }
 
@@ -70,7 +70,7 @@ export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) 
      * At most MAX_AGENTS_PER_PERSON per person and app (429 `too_many_agents`).
      */
     async createAgent(caller: PrincipalCaller, name: string) {
-      if (caller.principal.kind !== 'user') throw forbidden('agents_cannot_create_agents', 'Only a person can create an agent.');
+      if (caller.principal.kind !== 'user') throw fail('agents_cannot_create_agents', 'Only a person can create an agent.');
       const agentName = parseInput(agentNameSchema, name);
       const id = newId('agt');
       const token = await deps.transaction(async tx => {
@@ -98,8 +98,8 @@ export function createPrincipalService(deps: ServiceDeps, tokens: TokenService) 
     },
 
     async block(caller: PrincipalCaller, userId: string) {
-      if (caller.principal.kind !== 'user') throw forbidden('agents_cannot_block', 'Only a person can block users.');
-      if (userId === caller.principal.id) throw badRequest('invalid_argument', 'userId: you cannot block yourself.');
+      if (caller.principal.kind !== 'user') throw fail('agents_cannot_block', 'Only a person can block users.');
+      if (userId === caller.principal.id) throw fail('invalid_argument', 'userId: you cannot block yourself.');
       await requireUser(caller, userId, 'userId');
       await prisma.block.upsert({
         where: { blockerId_blockedId: { blockerId: caller.principal.id, blockedId: userId } },

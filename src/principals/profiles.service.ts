@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { personOf } from '../core/principals.rules.js';
-import { AppError, badRequest, conflict, forbidden, parseInput } from '../errors.js';
+import { fail, parseInput } from '../errors.js';
 import { Cache } from '../lib/cache.js';
 import type { ServiceDeps } from '../core/deps.js';
 import { displayNameSchema, handleSchema } from './handles.service.js';
@@ -43,7 +43,7 @@ const SEEN = `(p.id = $2 OR EXISTS (
 const BY_HANDLE_SQL = `SELECT p.id, p.handle, p.display_name AS "displayName" FROM principals p WHERE p.handle = $1 AND ${SEEN}`;
 const BY_IDS_SQL = `SELECT p.id, p.handle, p.display_name AS "displayName" FROM principals p WHERE p.id = ANY($1::text[]) AND ${SEEN}`;
 
-const handleTaken = (handle: string) => conflict('handle_taken', `The handle "${handle}" belongs to someone else: choose another.`);
+const handleTaken = (handle: string) => fail('handle_taken', `The handle "${handle}" belongs to someone else: choose another.`);
 
 export function createProfileService(deps: ServiceDeps) {
   const { prisma } = deps;
@@ -62,7 +62,7 @@ export function createProfileService(deps: ServiceDeps) {
     const limit = deps.config.quotas.profileLookupsPerMinute;
     if (window.count > limit) {
       const retryAfter = Math.max(1, Math.ceil((window.until - now) / 1000));
-      throw new AppError('too_many_lookups', 429, `Too many profile lookups: at most ${limit} a minute. Try again in ${retryAfter} s.`, {
+      throw fail('too_many_lookups', `Too many profile lookups: at most ${limit} a minute. Try again in ${retryAfter} s.`, {
         retryAfter,
       });
     }
@@ -81,7 +81,7 @@ export function createProfileService(deps: ServiceDeps) {
 
     /** The public profiles of those of `ids` the caller's app has seen, in the order asked; the others are left out. */
     async profiles(caller: PrincipalCaller, ids: string[]): Promise<PublicProfile[]> {
-      if (ids.length > PROFILE_IDS_MAX) throw badRequest('invalid_argument', `ids: at most ${PROFILE_IDS_MAX} per call.`);
+      if (ids.length > PROFILE_IDS_MAX) throw fail('invalid_argument', `ids: at most ${PROFILE_IDS_MAX} per call.`);
       countLookup(caller);
       if (ids.length === 0) return [];
       const found = new Map(
@@ -97,7 +97,7 @@ export function createProfileService(deps: ServiceDeps) {
      */
     async update(caller: PrincipalCaller, patch: unknown): Promise<void> {
       if (caller.principal.kind !== 'user')
-        throw forbidden('agents_cannot_edit_profiles', "An agent's profile is its owner's to name: only a person edits their profile.");
+        throw fail('agents_cannot_edit_profiles', "An agent's profile is its owner's to name: only a person edits their profile.");
       const input = parseInput(profilePatchSchema, patch, 'input');
       const data = {
         ...(input.displayName !== undefined ? { displayName: input.displayName } : {}),

@@ -173,7 +173,7 @@ describe('docs/api.md §10.3 PUT a grant: who may set whose grant, and what it w
       403,
       GENEROUS,
     ],
-    ['rule 3: granting a non-member is 409 not_resource_member', OLGA, member('sam', null), 'reader', 'not_resource_member', 409],
+    ['rule 3: granting a non-member is 409 grantee_not_member', OLGA, member('sam', null), 'reader', 'grantee_not_member', 409],
     ["§10.3: peers keep their grants: an admin cannot set another admin's", ADA, member('abe', 'admin'), 'reader', 'outranked', 403],
     ["§10.3: superiors keep their grants: an admin cannot set the owner's", ADA, member('olga', 'owner'), 'reader', 'outranked', 403],
   ])('%s', (_, a, target, role, code, status, ceilings) => {

@@ -12,7 +12,7 @@
  * - A grantor's **reach** in a room is the role the resource gives them, narrowed by their grant
  *   there (or, holding none, by their ceiling): they assign no more than that, to anyone.
  */
-import { AppError, conflict, forbidden, notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import { type GrantCeilings, type Role, isAdminPlus, outranks, rank, withinCeiling } from '../core/roles.rules.js';
 
 /** A member as the grant rules see them in one room. */
@@ -45,8 +45,8 @@ export interface GrantOutcome {
   ceiling: Role | null;
 }
 
-export const roomNotFound = (roomId: string) => notFound('room_not_found', `No room ${roomId} that you hold or administer in this resource.`);
-const notAdmin = (message = 'This action needs the admin or owner role on the resource.') => forbidden('not_admin', message);
+export const roomNotFound = (roomId: string) => fail('room_not_found', `No room ${roomId} that you hold or administer in this resource.`);
+const notAdmin = (message = 'This action needs the admin or owner role on the resource.') => fail('not_admin', message);
 
 const lower = (a: Role, b: Role): Role => (rank(a) <= rank(b) ? a : b);
 
@@ -70,7 +70,7 @@ export const listsEveryRoom = (resourceRole: Role): boolean => isAdminPlus(resou
 /**
  * §10.3 PUT a grant. In order: admin+ (403 not_admin); within the type's ceiling for the actor's
  * resource role, then within their reach in the room, or for their own grant within the ceiling
- * set on them (403 grant_ceiling); the subject an active member (409 not_resource_member); someone
+ * set on them (403 grant_ceiling); the subject an active member (409 grantee_not_member); someone
  * else's grant only below the actor (403 outranked). A grant set on someone below you is also
  * their ceiling; your own grant leaves your ceiling as it was.
  */
@@ -78,9 +78,8 @@ export function decideSetGrant({ actor, target, role, ceilings, resourceType }: 
   if (!isAdminPlus(actor.resourceRole)) throw notAdmin();
   if (!withinCeiling(ceilings, actor.resourceRole, role)) {
     const ceiling = ceilings[actor.resourceRole];
-    throw new AppError(
+    throw fail(
       'grant_ceiling',
-      403,
       ceiling
         ? `As ${actor.resourceRole} of this ${resourceType} you can grant at most the ${ceiling} role; '${role}' is above your grant ceiling.`
         : `As ${actor.resourceRole} you cannot grant roles on this resource type.`,
@@ -89,20 +88,19 @@ export function decideSetGrant({ actor, target, role, ceilings, resourceType }: 
   const self = target.id === actor.id;
   if (self) {
     if (actor.ceiling && rank(role) > rank(actor.ceiling)) {
-      throw new AppError(
+      throw fail(
         'grant_ceiling',
-        403,
         `Someone who outranks you set your grant in this room to at most ${actor.ceiling}: you can lower it or leave the room, not raise it to '${role}'.`,
       );
     }
   } else {
     const reach = grantorReach(actor);
     if (rank(role) > rank(reach)) {
-      throw new AppError('grant_ceiling', 403, `Your own role in this room is ${reach}; you cannot grant '${role}', which is above it.`);
+      throw fail('grant_ceiling', `Your own role in this room is ${reach}; you cannot grant '${role}', which is above it.`);
     }
   }
   if (target.resourceRole === null) {
-    throw conflict('not_resource_member', `${target.id} is not an active member of this resource: invite them first, then grant the room.`);
+    throw fail('grantee_not_member', `${target.id} is not an active member of this resource: invite them first, then grant the room.`);
   }
   if (self) return { grant: role, ceiling: target.ceiling };
   requireOutranks(actor.resourceRole, target.resourceRole);
@@ -133,6 +131,6 @@ export function decideRemoveGrant({ actor, target, roomId }: { actor: RoomActor;
 function requireOutranks(actorRole: Role, targetRole: Role | null): void {
   if (targetRole === null) return;
   if (targetRole === 'owner' || !outranks(actorRole, targetRole)) {
-    throw forbidden('outranked', `You cannot change the room grant of a member whose role (${targetRole}) is not below yours (${actorRole}).`);
+    throw fail('outranked', `You cannot change the room grant of a member whose role (${targetRole}) is not below yours (${actorRole}).`);
   }
 }

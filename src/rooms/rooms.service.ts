@@ -20,7 +20,7 @@ import {
 import { type Role, rank } from '../core/roles.rules.js';
 import { ROOM_NAME_MAX, effectiveRole, isDefaultRoom, isRoomIdShape } from './rooms.rules.js';
 import { type StoredVisibility, rosterAccess } from '../membership/visibility.rules.js';
-import { AppError, badRequest, conflict, forbidden, parseInput } from '../errors.js';
+import { AppError, fail, parseInput } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { newId } from '../lib/secrets.js';
 import type { GrantEvent, GrantRowEvent } from '../bus/event-bus.js';
@@ -118,11 +118,11 @@ const roomName = z
 export const parseRoomName = (value: unknown, field = 'name'): string => parseInput(roomName, value, field);
 
 export const invalidRoom = (roomId: string, resourceId: string) =>
-  badRequest(
+  fail(
     'invalid_room',
     `${JSON.stringify(roomId.slice(0, 80))} is not a room of resource ${resourceId}: pass a room id from GET /v1/resources/${resourceId}/rooms.`,
   );
-const defaultRoomImmutable = (what: string) => badRequest('default_room_immutable', `The default room cannot be ${what}.`);
+const defaultRoomImmutable = (what: string) => fail('default_room_immutable', `The default room cannot be ${what}.`);
 
 /**
  * `roomId` as a reference into `resourceId`: `null` for the default room (the resource id), the
@@ -158,7 +158,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
   function requireActive(resourceId: string, visibility: StoredVisibility, own: Member | null): Role {
     const access = rosterAccess(visibility, own);
     if (access === 'hidden') throw resourceNotFound(resourceId);
-    if (access === 'not_member') throw forbidden('not_resource_member', 'Rooms are for active members of the resource.');
+    if (access === 'not_member') throw fail('not_resource_member', 'Rooms are for active members of the resource.');
     return own!.role;
   }
 
@@ -364,7 +364,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
         requireRoomAdmin(role);
         const count = await tx.room.count({ where: { resourceId: resource.id } });
         if (count >= MAX_ROOMS_PER_RESOURCE) {
-          throw conflict('room_limit', `A resource holds at most ${MAX_ROOMS_PER_RESOURCE} rooms; delete an empty one first.`);
+          throw fail('room_limit', `A resource holds at most ${MAX_ROOMS_PER_RESOURCE} rooms; delete an empty one first.`);
         }
         const room = await tx.room.create({
           data: { id: newId('room'), resourceId: resource.id, name, createdAt: deps.now() },
@@ -394,7 +394,7 @@ export function createRoomService(deps: ServiceDeps, apps: AppService) {
      */
     async remove(caller: PrincipalCaller, resourceId: string, roomId: string): Promise<{ ok: true }> {
       const notEmpty = () =>
-        conflict('room_not_empty', `Room ${roomId} still holds rows or files: move them out (moveRoom) or delete them, then delete the room.`);
+        fail('room_not_empty', `Room ${roomId} still holds rows or files: move them out (moveRoom) or delete them, then delete the room.`);
       try {
         return await change(caller, resourceId, async ({ tx, resource, role, events }) => {
           const ref = roomRef(resource.id, roomId);

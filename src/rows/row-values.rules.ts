@@ -7,7 +7,7 @@
  * (src/rows/rows.sql.ts): timestamps as UTC ISO strings of one fixed width, uuids lowercase,
  * bigints as decimal strings (JSON numbers cannot hold every 64-bit integer), integers as numbers.
  */
-import { type AppError, badRequest } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 
 export const ROW_COLUMN_TYPES = ['text', 'uuid', 'integer', 'bigint', 'boolean', 'jsonb', 'timestamp'] as const;
 export type RowColumnType = (typeof ROW_COLUMN_TYPES)[number];
@@ -75,7 +75,7 @@ const SERVER_FIELDS = new Set(['id', 'createdAt', 'updatedAt', 'created_at', 'up
 const ROOM_FIELDS = new Set(['roomId', 'room_id']);
 
 export const virtualRoomId = (where: string) =>
-  badRequest(
+  fail(
     'virtual_room_id',
     `${where}: roomId is virtual (docs/api.md §10 rule 6): rows are placed by scope.roomId and moveRoom; it is never written, filtered, ordered by or projected.`,
   );
@@ -84,13 +84,13 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
 
 function unknownColumn(table: string, name: string, row: RowTable): AppError {
   const known = Object.keys(row.columns).sort().join(', ') || 'none';
-  return badRequest('unknown_column', `${table} has no column ${JSON.stringify(name)} (its columns: ${known}).`);
+  return fail('unknown_column', `${table} has no column ${JSON.stringify(name)} (its columns: ${known}).`);
 }
 
 /** The stored form of `value` for a column of `type`, or a 400 `invalid_value` saying what was expected. */
 export function storedValue(table: string, name: string, type: RowColumnType, value: unknown): JsonValue {
   const refuse = (expected: string) =>
-    badRequest('invalid_value', `${table}.${name}: expected ${expected}, got ${describe(value)}.`, { table, column: name });
+    fail('invalid_value', `${table}.${name}: expected ${expected}, got ${describe(value)}.`, { table, column: name });
   switch (type) {
     case 'text':
       if (typeof value !== 'string') throw refuse('a string');
@@ -149,7 +149,7 @@ function describe(value: unknown): string {
 function writableColumn(table: string, row: RowTable, name: string, where: string): RowColumn {
   if (ROOM_FIELDS.has(name)) throw virtualRoomId(`${where}.${name}`);
   if (SERVER_FIELDS.has(name)) {
-    throw badRequest('column_not_writable', `${where}.${name}: ${name} is set by the server and cannot be written.`);
+    throw fail('column_not_writable', `${where}.${name}: ${name} is set by the server and cannot be written.`);
   }
   const column = Object.hasOwn(row.columns, name) ? row.columns[name] : undefined;
   if (!column) throw unknownColumn(table, name, row);
@@ -158,17 +158,17 @@ function writableColumn(table: string, row: RowTable, name: string, where: strin
 
 function checkSize(table: string, data: RowData): RowData {
   if (JSON.stringify(data).length > ROW_MAX_CHARS) {
-    throw badRequest('row_too_large', `${table}: a row's values may hold at most ${ROW_MAX_CHARS} characters of JSON.`);
+    throw fail('row_too_large', `${table}: a row's values may hold at most ${ROW_MAX_CHARS} characters of JSON.`);
   }
   return data;
 }
 
 const notNullMissing = (table: string, name: string) =>
-  badRequest('missing_value', `${table}.${name} is notNull and has no default: give it a value.`, { table, column: name });
+  fail('missing_value', `${table}.${name} is notNull and has no default: give it a value.`, { table, column: name });
 
 /** An insert's values: declared columns only, each in its stored form, defaults filled, notNull held. */
 export function insertData(table: string, row: RowTable, values: unknown, where = 'values'): RowData {
-  if (!isPlainObject(values)) throw badRequest('invalid_value', `${where}: expected an object of column values, got ${describe(values)}.`);
+  if (!isPlainObject(values)) throw fail('invalid_value', `${where}: expected an object of column values, got ${describe(values)}.`);
   const data: RowData = {};
   for (const [name, value] of Object.entries(values)) {
     const column = writableColumn(table, row, name, where);
@@ -185,14 +185,14 @@ export function insertData(table: string, row: RowTable, values: unknown, where 
 /** An update's changes: `set` in stored form, `unset` for explicit nulls (absent keys read as null). */
 export function updateData(table: string, row: RowTable, values: unknown, where = 'values'): { set: RowData; unset: string[] } {
   if (!isPlainObject(values) || Object.keys(values).length === 0) {
-    throw badRequest('invalid_value', `${where}: expected an object naming at least one column to change.`);
+    throw fail('invalid_value', `${where}: expected an object naming at least one column to change.`);
   }
   const set: RowData = {};
   const unset: string[] = [];
   for (const [name, value] of Object.entries(values)) {
     const column = writableColumn(table, row, name, where);
     if (value === null || value === undefined) {
-      if (column.notNull) throw badRequest('missing_value', `${table}.${name} is notNull: it cannot be set to null.`, { table, column: name });
+      if (column.notNull) throw fail('missing_value', `${table}.${name} is notNull: it cannot be set to null.`, { table, column: name });
       unset.push(name);
     } else set[name] = storedValue(table, name, column.type, value);
   }
@@ -220,8 +220,7 @@ export function rowField(table: string, row: RowTable, name: string, where: stri
   if (ROOM_FIELDS.has(name)) throw virtualRoomId(where);
   if (name === 'id') return ID_FIELD;
   if (name === 'createdAt' || name === 'updatedAt') {
-    if (!row.timestamps)
-      throw badRequest('unknown_column', `${where}: ${table} has no ${name}: it exists only on tables declared with timestamps().`);
+    if (!row.timestamps) throw fail('unknown_column', `${where}: ${table} has no ${name}: it exists only on tables declared with timestamps().`);
     return { kind: name, name };
   }
   const column = Object.hasOwn(row.columns, name) ? row.columns[name] : undefined;
@@ -259,7 +258,7 @@ export function fieldValue(table: string, field: RowField, value: unknown): Json
 }
 
 const WHERE_SHAPE = `{ column: value | { ${COMPARISONS.join(', ')}, not: { … } } }`;
-const invalidFilter = (message: string) => badRequest('invalid_filter', message);
+const invalidFilter = (message: string) => fail('invalid_filter', message);
 
 /** `field <op> value` as a condition, `negate`d under `not`. */
 function term(table: string, field: RowField, path: string, op: string, value: unknown, negate: boolean): Condition {
@@ -338,15 +337,15 @@ export interface RowOrder {
 export function parseOrder(table: string, row: RowTable, orderBy: unknown): RowOrder {
   if (orderBy === undefined || orderBy === null) return { field: CREATED_FIELD, direction: 'asc' };
   if (!isPlainObject(orderBy) || typeof orderBy.column !== 'string') {
-    throw badRequest('invalid_order', 'orderBy: expected { column, direction? } with direction asc (default) or desc.');
+    throw fail('invalid_order', 'orderBy: expected { column, direction? } with direction asc (default) or desc.');
   }
   const extra = Object.keys(orderBy).filter(key => key !== 'column' && key !== 'direction');
-  if (extra.length) throw badRequest('invalid_order', `orderBy: unknown field ${extra[0]} (expected column and direction).`);
+  if (extra.length) throw fail('invalid_order', `orderBy: unknown field ${extra[0]} (expected column and direction).`);
   const direction = orderBy.direction ?? 'asc';
-  if (direction !== 'asc' && direction !== 'desc') throw badRequest('invalid_order', 'orderBy.direction: expected asc or desc.');
+  if (direction !== 'asc' && direction !== 'desc') throw fail('invalid_order', 'orderBy.direction: expected asc or desc.');
   const field = rowField(table, row, orderBy.column, 'orderBy.column');
   if (field.kind === 'column' && field.type === 'jsonb')
-    throw badRequest('invalid_order', `orderBy.column: ${orderBy.column} is jsonb, which has no order.`);
+    throw fail('invalid_order', `orderBy.column: ${orderBy.column} is jsonb, which has no order.`);
   return { field, direction };
 }
 

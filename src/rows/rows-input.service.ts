@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { type Condition, type RowField, type RowOrder, fieldValue } from './row-values.rules.js';
-import { badRequest, parseInput } from '../errors.js';
+import { fail, parseInput } from '../errors.js';
 import type { Resume } from './rows.sql.js';
 
 export const DB_OPS = ['insert', 'select', 'update', 'delete', 'upsert', 'link', 'unlink', 'moveRoom'] as const;
@@ -113,7 +113,7 @@ export function assertWellFormed(value: unknown, where: string): void {
     }
     if (item === null || typeof item !== 'object') continue;
     if (depth >= ROWS_MAX_JSON_DEPTH) {
-      throw badRequest('invalid_value', `${path}: JSON nested deeper than ${ROWS_MAX_JSON_DEPTH} levels; flatten the value.`);
+      throw fail('invalid_value', `${path}: JSON nested deeper than ${ROWS_MAX_JSON_DEPTH} levels; flatten the value.`);
     }
     if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${path}.${i}`, depth + 1]);
@@ -130,7 +130,7 @@ export function assertWellFormed(value: unknown, where: string): void {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const loneSurrogate = (path: string, what = 'a string') =>
-  badRequest('invalid_value', `${path}: ${what} holds a lone UTF-16 surrogate; send well-formed Unicode text.`);
+  fail('invalid_value', `${path}: ${what} holds a lone UTF-16 surrogate; send well-formed Unicode text.`);
 
 export function parseOperation(input: unknown, where = 'input'): DbOperation {
   assertWellFormed(input, where);
@@ -139,22 +139,22 @@ export function parseOperation(input: unknown, where = 'input'): DbOperation {
   const op = parseInput(dbOperationSchema, raw, where);
   for (const field of OPTIONAL_FIELDS) {
     if (op[field] !== undefined && !FIELDS[op.op].includes(field)) {
-      throw badRequest('invalid_operation', `${where}.${field}: ${op.op} takes no ${field} (it takes ${FIELDS[op.op].join(', ')}).`);
+      throw fail('invalid_operation', `${where}.${field}: ${op.op} takes no ${field} (it takes ${FIELDS[op.op].join(', ')}).`);
     }
   }
   for (const field of REQUIRED[op.op]) {
-    if (op[field] === undefined) throw badRequest('invalid_operation', `${where}.${field}: ${op.op} needs ${field}.`);
+    if (op[field] === undefined) throw fail('invalid_operation', `${where}.${field}: ${op.op} needs ${field}.`);
   }
   // An update or delete names its rows by id or by a filter, one or the other.
   if ((op.op === 'update' || op.op === 'delete') && (op.ids === undefined) === (op.where === undefined)) {
-    throw badRequest('invalid_operation', `${where}: ${op.op} takes either ids or where (a filter, matching at most ${ROWS_MAX_WHERE} rows).`);
+    throw fail('invalid_operation', `${where}: ${op.op} takes either ids or where (a filter, matching at most ${ROWS_MAX_WHERE} rows).`);
   }
   return op;
 }
 
 export function parseBatch(input: unknown): DbOperation[] {
   if (!Array.isArray(input) || input.length === 0 || input.length > ROWS_MAX_BATCH) {
-    throw badRequest('invalid_argument', `operations: expected 1 to ${ROWS_MAX_BATCH} operations.`);
+    throw fail('invalid_argument', `operations: expected 1 to ${ROWS_MAX_BATCH} operations.`);
   }
   return input.map((item, i) => parseOperation(item, `operations[${i}]`));
 }
@@ -164,7 +164,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Row ids are UUIDs; anything else can name no row. */
 export function rowIds(ids: readonly string[]): string[] {
   return ids.map((value, i) => {
-    if (!UUID.test(value)) throw badRequest('invalid_value', `ids[${i}]: ${JSON.stringify(value.slice(0, 80))} is not a row id (a UUID).`);
+    if (!UUID.test(value)) throw fail('invalid_value', `ids[${i}]: ${JSON.stringify(value.slice(0, 80))} is not a row id (a UUID).`);
     return value.toLowerCase();
   });
 }
@@ -181,7 +181,7 @@ export function querySignature(parts: unknown): string {
 export const encodeCursor = (signature: string, resume: Resume) =>
   Buffer.from(JSON.stringify([signature, resume.value, resume.id])).toString('base64url');
 
-const invalidCursor = (why: string) => badRequest('invalid_cursor', `cursor: ${why}; pass nextCursor from the previous page of the same query.`);
+const invalidCursor = (why: string) => fail('invalid_cursor', `cursor: ${why}; pass nextCursor from the previous page of the same query.`);
 const NUMERIC = /^-?\d{1,40}(\.\d{1,40})?$/;
 
 export function decodeCursor(cursor: string, signature: string, order: RowOrder, table: string): Resume {

@@ -21,7 +21,7 @@ import type { Role } from '../core/roles.rules.js';
 import { readReach, ruleFor, visitorRole } from './rows.rules.js';
 import { type Condition, parseWhere, rowMatches } from './row-values.rules.js';
 import { effectiveRole } from '../rooms/rooms.rules.js';
-import { AppError, badRequest } from '../errors.js';
+import { fail } from '../errors.js';
 import { logger } from '../lib/logger.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import { FEED_BUFFER_LIMIT } from '../feeds/feed-queue.service.js';
@@ -83,7 +83,7 @@ export interface LiveRowStats {
   longestTurnMs: number;
 }
 
-const invalidOperation = (message: string) => badRequest('invalid_operation', message);
+const invalidOperation = (message: string) => fail('invalid_operation', message);
 
 /** Whether a change can concern the group at all (before any role is read). */
 function reaches(query: LiveQuery, event: RowEvent): boolean {
@@ -221,7 +221,7 @@ export function createLiveRows(deps: ServiceDeps, rows: RowService, apps: AppSer
           await dispatch(feeds, event);
         } catch (error) {
           logger.error({ err: error }, 'live rows: a change could not be judged');
-          failAll(feeds, new AppError('feed_failed', 503, 'This live feed stopped on a server error; subscribe again.'));
+          failAll(feeds, fail('feed_failed', 'This live feed stopped on a server error; subscribe again.'));
         }
       }
     } finally {
@@ -237,10 +237,7 @@ export function createLiveRows(deps: ServiceDeps, rows: RowService, apps: AppSer
       if (created.backlog.length >= FEED_BUFFER_LIMIT) {
         // The fan-out cannot keep up with this table's writes: its subscribers start over.
         created.backlog.length = 0;
-        failAll(
-          created,
-          new AppError('slow_consumer', 503, `This feed fell more than ${FEED_BUFFER_LIMIT} events behind and was closed; subscribe again.`),
-        );
+        failAll(created, fail('slow_consumer', `This feed fell more than ${FEED_BUFFER_LIMIT} events behind and was closed; subscribe again.`));
         return;
       }
       created.backlog.push(event);
@@ -256,9 +253,8 @@ export function createLiveRows(deps: ServiceDeps, rows: RowService, apps: AppSer
     if (resourceId !== undefined) {
       const count = perResource.get(resourceId) ?? 0;
       if (count >= maxPerResource) {
-        throw new AppError(
+        throw fail(
           'too_many_row_feeds',
-          429,
           `This resource already has ${maxPerResource} live row feeds on this server (ROWS_LIVE_MAX_PER_RESOURCE): close one, or share one feed between views.`,
         );
       }

@@ -3,7 +3,7 @@
  * rooms a read reaches, moveRoom's authority and the auto-join decision. Pure: the row store
  * service reads the facts inside its transaction and asks these.
  */
-import { AppError } from '../errors.js';
+import { type AppError, fail } from '../errors.js';
 import type { MembershipState } from '../membership/membership.rules.js';
 import { ROLES, type Role, isAdminPlus } from '../core/roles.rules.js';
 import { type AccessRule, passesAccessRule } from '../rooms/rooms.rules.js';
@@ -82,7 +82,7 @@ export const visitorRole = (visibility: StoredVisibility, defaultRole: Role): Ro
 export function accessRefused(action: RowAction, table: string, role: Role | null, room: 'default' | 'room' | 'user'): AppError {
   const who = role ? `your role here (${role})` : 'you hold no role here';
   if (room === 'room') {
-    return new AppError('room_forbidden', 403, `The access rule for ${action} on ${table} does not admit you in this room: ${who}.`);
+    return fail('room_forbidden', `The access rule for ${action} on ${table} does not admit you in this room: ${who}.`);
   }
-  return new AppError('access_denied', 403, `The access rule for ${action} on ${table} does not admit you: ${who}.`);
+  return fail('access_denied', `The access rule for ${action} on ${table} does not admit you: ${who}.`);
 }

@@ -37,7 +37,7 @@ import {
 } from './row-values.rules.js';
 import { effectiveRole, passesAccessRule, reachesEveryRoom } from '../rooms/rooms.rules.js';
 import { isPublic } from '../membership/visibility.rules.js';
-import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { stampCommit } from '../bus/commit-order.js';
 import type { GrantEvent, MembershipEvent, RowEvent } from '../bus/event-bus.js';
@@ -115,7 +115,7 @@ function spendWrites(rows: number): void {
 }
 
 function tooManyWrites({ limit, spent }: { limit: number; spent: number }): AppError {
-  return badRequest(
+  return fail(
     'too_many_rows',
     `This call writes at least ${spent} rows; one call may write at most ${limit} (ROWS_MAX_WRITES_PER_CALL: ` +
       'every write waits for the one before it on this database). Nothing was changed: send the rows in smaller calls.',
@@ -154,13 +154,13 @@ function newRowId(): string {
 /** Auto-join, write ops only (docs/api.md §5.2): reads, unlink and moveRoom never join. */
 const JOINING_OPS = new Set<DbOp>(['insert', 'update', 'delete', 'upsert', 'link']);
 
-const invalidOperation = (message: string) => badRequest('invalid_operation', message);
+const invalidOperation = (message: string) => fail('invalid_operation', message);
 
 function tableOf(schema: SchemaIR, name: string): TableIR {
   const table = Object.hasOwn(schema.tables, name) ? schema.tables[name] : undefined;
   if (!table) {
     const known = Object.keys(schema.tables).sort().join(', ') || 'none';
-    throw badRequest('unknown_table', `This app's deployed schema has no table ${JSON.stringify(name)} (its tables: ${known}).`);
+    throw fail('unknown_table', `This app's deployed schema has no table ${JSON.stringify(name)} (its tables: ${known}).`);
   }
   return table;
 }
@@ -174,14 +174,14 @@ export function bindingIn(schema: SchemaIR, type: string, name: string): Binding
   if (share) return { name, table, kind: 'shared', override: share.access };
   const owns = def?.owns.map(o => o.table).join(', ') || 'none';
   const shares = def?.shares.map(s => s.table).join(', ') || 'none';
-  throw badRequest('table_not_in_scope', `Resources of type ${type} neither own nor share table ${name} (owns: ${owns}; shares: ${shares}).`);
+  throw fail('table_not_in_scope', `Resources of type ${type} neither own nor share table ${name} (owns: ${owns}; shares: ${shares}).`);
 }
 
 /** docs/api.md §11.2: a user's own rows are of top-level tables only. */
 export function userBinding(schema: SchemaIR, name: string): Binding {
   const table = tableOf(schema, name);
   if (table.ownedBy) {
-    throw badRequest(
+    throw fail(
       'table_not_in_scope',
       `Table ${name} is declared inside resource type ${table.ownedBy}: its rows live in those resources; use scope { kind: 'resource', resourceId }.`,
     );
@@ -439,7 +439,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     const def = run.schema.resources[type];
     if (!def) {
       const known = Object.keys(run.schema.resources).sort().join(', ') || 'none';
-      throw notFound('unknown_type', `Unknown resource type '${type}' (this app declares: ${known}).`);
+      throw fail('unknown_type', `Unknown resource type '${type}' (this app declares: ${known}).`);
     }
     const binding = bindingIn(run.schema, type, op.table);
     const { all, own } = rolesReaching(ruleFor('read', binding.override, binding.table.access));
@@ -516,7 +516,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     spendWrites(rows.length);
     if (!('ids' in pickOf)) {
       if (rows.length > ROWS_MAX_WHERE) {
-        throw badRequest(
+        throw fail(
           'too_many_rows',
           `where matches more than ${ROWS_MAX_WHERE} rows of ${binding.name}: narrow the filter, or write in pages by ids.`,
         );
@@ -641,7 +641,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
         if (taken) {
           const among = scope.kind === 'user' ? "among a user's own rows" : 'within a resource';
           const values = key.map(name => JSON.stringify(data[name])).join(', ');
-          throw conflict(
+          throw fail(
             'unique_violation',
             key.length === 1
               ? `${binding.name}.${key[0]} is unique ${among}, and ${values} is taken there.`
@@ -660,7 +660,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
     place: { resourceId: string | null; roomId: string | null; link: { resourceId: string; roomId: string | null } | null },
   ): Promise<SqlRow[]> {
     const list = Array.isArray(values) ? values : [values];
-    if (list.length === 0 || list.length > 100) throw badRequest('invalid_value', 'values: one object, or an array of 1 to 100 objects.');
+    if (list.length === 0 || list.length > 100) throw fail('invalid_value', 'values: one object, or an array of 1 to 100 objects.');
     spendWrites(list.length);
     const datas = list.map((v, i) => insertData(binding.name, rowTable(binding.table), v, Array.isArray(values) ? `values[${i}]` : 'values'));
     const me = run.caller.principal.id;
@@ -750,13 +750,13 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
   /** An upsert's values (one object or 1-100), each checked as an update would be and naming every key column. */
   function upsertItems(binding: Binding, values: unknown, key: readonly string[]): UpsertItem[] {
     const list = Array.isArray(values) ? values : [values];
-    if (list.length === 0 || list.length > 100) throw badRequest('invalid_value', 'values: one object, or an array of 1 to 100 objects.');
+    if (list.length === 0 || list.length > 100) throw fail('invalid_value', 'values: one object, or an array of 1 to 100 objects.');
     return list.map((item, i) => {
       const where = Array.isArray(values) ? `values[${i}]` : 'values';
       const change = updateData(binding.name, rowTable(binding.table), item, where);
       const missing = key.find(name => change.set[name] === undefined);
       if (missing) {
-        throw badRequest('missing_value', `${where}.${missing}: upsert finds its row by onConflict (${key.join(', ')}): give each of them a value.`, {
+        throw fail('missing_value', `${where}.${missing}: upsert finds its row by onConflict (${key.join(', ')}): give each of them a value.`, {
           table: binding.name,
           column: missing,
         });
@@ -905,7 +905,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
         });
         const missing = ids.filter(id => !own.some(r => r.id === id));
         if (missing.length)
-          throw notFound(
+          throw fail(
             'row_not_found',
             `Only your own rows of ${binding.name} can be linked; not yours or not there: ${missing.slice(0, 5).join(', ')}.`,
           );
@@ -974,11 +974,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
   function accessRefusedMove(table: string, role: Role | null, room: string | null): AppError {
     const who = role ? `your role there is ${role}` : 'you hold no role there';
     const where = room === null ? 'the default room' : `room ${room}`;
-    return new AppError(
-      room === null ? 'access_denied' : 'room_forbidden',
-      403,
-      `moveRoom on ${table} needs admin in the source room (${where}): ${who}.`,
-    );
+    return fail(room === null ? 'access_denied' : 'room_forbidden', `moveRoom on ${table} needs admin in the source room (${where}): ${who}.`);
   }
 
   // ---- dispatch ----------------------------------------------------------------------------
@@ -1022,8 +1018,7 @@ export function createRowService(deps: ServiceDeps, apps: AppService, metering: 
             results.push(await one(run, op));
           } catch (error) {
             // A batch is all or nothing: say which operation stopped it.
-            if (batch && error instanceof AppError)
-              throw new AppError(error.code, error.status, `operations[${i}]: ${error.message}`, { ...error.details, operation: i });
+            if (batch && error instanceof AppError) throw fail(error.code, `operations[${i}]: ${error.message}`, { ...error.details, operation: i });
             throw error;
           }
         }

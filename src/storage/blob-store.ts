@@ -7,7 +7,7 @@
  * new key).
  */
 import type { Readable } from 'node:stream';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 
 export interface StoredBlob {
   /** Bytes read from the body and stored. */
@@ -54,6 +54,6 @@ export function assertKey(key: string): string {
 }
 
 export const fileTooLarge = (maxBytes: number) =>
-  new AppError('file_too_large', 413, `The file is larger than this bucket accepts (${maxBytes} bytes); nothing was stored.`);
+  fail('file_too_large', `The file is larger than this bucket accepts (${maxBytes} bytes); nothing was stored.`);
 
-export const blobMissing = (key: string) => new AppError('blob_missing', 404, `The stored bytes of this file are missing (${key}).`);
+export const blobMissing = (key: string) => fail('blob_missing', `The stored bytes of this file are missing (${key}).`);

@@ -218,7 +218,7 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     expect(await ctx.database.prisma.roomGrant.count({ where: { roomId: a } })).toBe(0);
   });
 
-  it('a grant to someone who is not an active member is 409 not_resource_member', async () => {
+  it('a grant to someone who is not an active member is 409 grantee_not_member', async () => {
     const id = await team();
     const { alice } = s.users;
     const a = await createRoom(alice, id);
@@ -228,12 +228,12 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     const forum = await createResource(alice, 'forum', 'F');
     await requester.post(`/v1/resources/${forum}/request`);
     const f = await createRoom(alice, forum);
-    expectError(await setGrant(alice, id, a, invitee.id, 'reader'), 409, 'not_resource_member');
-    expectError(await setGrant(alice, forum, f, requester.id, 'reader'), 409, 'not_resource_member');
-    expectError(await setGrant(alice, id, a, (await s.user('stranger')).id, 'reader'), 409, 'not_resource_member');
-    expectError(await setGrant(alice, id, a, 'test:nobody', 'reader'), 409, 'not_resource_member');
+    expectError(await setGrant(alice, id, a, invitee.id, 'reader'), 409, 'grantee_not_member');
+    expectError(await setGrant(alice, forum, f, requester.id, 'reader'), 409, 'grantee_not_member');
+    expectError(await setGrant(alice, id, a, (await s.user('stranger')).id, 'reader'), 409, 'grantee_not_member');
+    expectError(await setGrant(alice, id, a, 'test:nobody', 'reader'), 409, 'grantee_not_member');
     // Someone of another app reads as nobody.
-    expectError(await setGrant(alice, id, a, other.users.zed.id, 'reader'), 409, 'not_resource_member');
+    expectError(await setGrant(alice, id, a, other.users.zed.id, 'reader'), 409, 'grantee_not_member');
     expect(await ctx.database.prisma.roomGrant.count({ where: { roomId: { in: [a, f] } } })).toBe(0);
   });
 
@@ -552,7 +552,7 @@ describe.each(available)('docs/api.md §10 races on $name', backend => {
       ...roomIds.map(r => owner.request('PUT', grant(id, r, member.id), { role: 'writer' })),
     ]);
     for (const r of results) expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
-    expect(results.filter(r => r.status === 409).every(r => r.body.error === 'not_resource_member')).toBe(true);
+    expect(results.filter(r => r.status === 409).every(r => r.body.error === 'grantee_not_member')).toBe(true);
     expect(await rctx.database.prisma.roomGrant.count({ where: { resourceId: id } })).toBe(0);
   });
 

@@ -62,7 +62,8 @@ describe('docs/api.md', () => {
 
   it('names every error code the server answers with', () => {
     // AppError and its helpers (badRequest, forbidden, …), provider errors, and literal `{ error: … }` answers.
-    const call = /\b(?:AppError|ProviderError|badRequest|forbidden|notFound|conflict)\(\s*(?:[\w.]+\s*\?\s*)?'([a-z_]+)'(?:\s*:\s*'([a-z_]+)')?/g;
+    const call =
+      /\b(?:AppError|ProviderError|fail|badRequest|forbidden|notFound|conflict)\(\s*(?:[\w.]+\s*\?\s*)?'([a-z_]+)'(?:\s*:\s*'([a-z_]+)')?/g;
     const literal = /\berror: '([a-z_]+)'/g;
     const constants = /\b(?:[A-Z_]+ = |[a-z]+: )'((?:query|too|introspection)_[a-z_]+)'/g;
     const codes = new Set<string>();

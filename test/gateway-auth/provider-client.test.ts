@@ -37,7 +37,7 @@ describe('provider client', () => {
     expect(seen).toEqual(['http://idp-admin/admin/oauth2/auth/requests/consent?consent_challenge=abc']);
   });
 
-  it('a token endpoint error keeps its OAuth code; an unparseable one is provider_error', async () => {
+  it('a token endpoint error keeps its OAuth code; an unparseable one is provider_error, at its one status', async () => {
     await expect(
       answering(400, { error: 'invalid_grant' }).client.exchangeCode({ code: 'c', codeVerifier: 'v', redirectUri: 'r', clientId: 'k' }),
     ).rejects.toMatchObject({
@@ -46,7 +46,7 @@ describe('provider client', () => {
     });
     await expect(answering(400, { error: 'Not A Code!' }).client.refresh({ refreshToken: 'r', clientId: 'k' })).rejects.toMatchObject({
       code: 'provider_error',
-      status: 400,
+      status: 502,
     });
   });
 
