@@ -157,7 +157,7 @@ describe('every stored REST operation fits the limits, validates and compiles', 
   it.each(routes.map(route => [`${route.method} ${route.path}`, route.operation] as const))('%s', (_name, operation) => {
     const document = parseWithLimits(operation);
     expect(checkDocumentLimits(schema, document, { introspection: false }).map(e => e.message)).toEqual([]);
-    // The server validates and compiles it on first use (src/http/rest-shim.ts): a failure there would be a 500.
+    // The server validates and compiles it on first use (src/http/stored-operations.ts): a failure there would be a 500.
     expect(validate(schema, document).map(e => e.message)).toEqual([]);
     expect(typeof compileOperation(schema, document)).toBe('function');
   });

@@ -1,9 +1,9 @@
 /**
  * Issue #11: the REST contract as OpenAPI 3.1 (src/http/openapi.ts), served at GET /openapi.json.
- * Every row of the route table appears with its request and response shapes and its error codes,
- * and so does every gateway route (src/gateway-auth/auth.openapi.ts: the `/auth/*` table of
- * auth.routes.ts, the invite pages, /healthz, the document itself, the provider's discovery
- * pointer); the document is structurally valid 3.1 (no network); and real answers of the
+ * Every documented endpoint of the route registry (src/http/routes.ts) appears with its request and
+ * response shapes and its error codes: the stored-operation routes, the file routes, and the
+ * gateway's own (the `/auth/*` routes, the invite pages, /healthz, the document itself, the
+ * provider's discovery pointer); the document is structurally valid 3.1 (no network); and real answers of the
  * in-process server match the documented schemas, so the contract cannot drift from what the
  * server says.
  */
