@@ -14,7 +14,7 @@ import { createCors } from './http/cors.js';
 import { useCsrfForMutations } from './http/csrf.js';
 import { dashboardUserOf } from './gateway-auth/dashboard-session.http.js';
 import { createGatewayAuth } from './gateway-auth/gateway-setup.http.js';
-import { type Mount, type RequestContext, apiPathOf } from './http/request-context.js';
+import type { Mount, RequestContext } from './http/request-context.js';
 import { type Incoming, answerClientError, createNodeEdge, fetchIncoming } from './http/node-edge.js';
 import { type ResolvedAuth, resolveCaller } from './gateway-auth/resolve-caller.http.js';
 import { type Config, databaseOptionsOf } from './config.js';
@@ -34,14 +34,13 @@ import { useSseLimits } from './feeds/sse-limits.graphql.js';
 import { attachWebSocketFeeds } from './feeds/websocket.routes.js';
 import { GRAPHIQL_PAGE_HEADERS, graphiqlOptions } from './http/graphiql.js';
 import { openApiDocument } from './http/openapi.js';
-import { routes } from './http/rest-routes.js';
+import { endpoints, storedOperationEndpoints } from './http/routes.js';
+import { createRouteRegistry } from './http/route-registry.js';
 import { createSdkScript } from './http/sdk-script.js';
 import { createDevBootstrap } from './apps/dev-bootstrap.routes.js';
-import { createFileRoutes } from './files/files.routes.js';
 import { createGraphqlFastPath } from './http/graphql-fast-path.js';
 import { healthAnswer } from './http/health.js';
-import { landingPage } from './http/landing-page.js';
-import { type PipelineServerContext, createRestShim } from './http/rest-shim.js';
+import { type PipelineServerContext, createStoredOperations } from './http/stored-operations.js';
 import {
   assertNoNulInOperation,
   continueOnFirstRead,
@@ -51,7 +50,7 @@ import {
   readRequestBody,
   unusableTarget,
 } from './http/body.js';
-import { type HeaderReader, json } from './http/responses.js';
+import type { HeaderReader } from './http/responses.js';
 import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
 import { createServices, type Services } from './services.js';
 
@@ -108,12 +107,9 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   });
 
   const gatewayAuth = await createGatewayAuth({ services, config });
-  const { gateway } = gatewayAuth;
   const corsPolicy = createCors({ services, config });
   // `gatehouse dev-token create` while this process holds DATA_DIR (loopback + a secret file).
   const devBootstrap = createDevBootstrap({ services, config });
-  // Files stream raw bytes, so they are served beside the route table (src/files/files.routes.ts).
-  const fileRoutes = createFileRoutes(services);
   const sdkScript = createSdkScript();
 
   /** The resolvers' context: the caller resolved once per request (RequestContext.auth). */
@@ -164,15 +160,33 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     ],
   });
 
-  const rest = createRestShim({ yoga, schema, contextFor }, routes);
+  const storedOperations = createStoredOperations({ yoga, schema, contextFor }, storedOperationEndpoints);
   const fastPath = graphqlFastPath ? createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, ...graphqlFastPath }) : null;
   let ready = false;
+  // Every endpoint, matched by one router (src/http/route-registry.ts); handlers reach the per-process state here.
+  const registry = createRouteRegistry(
+    endpoints,
+    {
+      services,
+      config,
+      storedOperations,
+      authHandlers: gatewayAuth.authHandlers,
+      invitePages: gatewayAuth.invitePages,
+      devBootstrap,
+      sdkScript,
+      identityProvider: gatewayAuth.identityProvider,
+      graphql,
+      health: () => healthAnswer(ready, db.kind, bus.health()),
+      openApiDocument,
+    },
+    { identityProviderMount: gatewayAuth.identityProviderMount },
+  );
   const contextParts = { services, maxBodyBytes: config.maxBodyBytes };
 
   /**
    * The pipeline, in order: input guards -> where the request arrived (mount) -> CORS -> the
-   * request context (computed once, passed down) -> gateway routes (/auth, /_osg/auth, /_invite,
-   * /idp) -> GraphQL -> dev bootstrap, /healthz and /openapi.json -> the REST route table.
+   * request context (computed once, passed down) -> the route registry (one matcher, then the
+   * route's declared credential, CSRF rule and input, then its handler).
    */
   async function pipeline(incoming: Incoming, requestId: string, edge: EdgeContext): Promise<Response> {
     const remoteAddress = edge.req?.socket.remoteAddress ?? edge.remoteAddress ?? '127.0.0.1';
@@ -180,15 +194,16 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     const graphqlPath = url.pathname.endsWith('/graphql');
     // Request input, before any routing: NUL in the URL, a declared oversized body (a file upload's
     // limit is its bucket's, checked by the files routes on the bytes they read).
-    const fileUpload = incoming.method === 'PUT' && FILE_ROUTE.test(url.pathname);
+    const length = headers.get('content-length');
+    const streamed = length !== null && Number(length) > config.maxBodyBytes && registry.streamsBody(incoming.method, url.pathname);
     try {
-      guardRequestLine(url, fileUpload ? null : headers.get('content-length'), config.maxBodyBytes);
+      guardRequestLine(url, streamed ? null : length, config.maxBodyBytes);
     } catch (error) {
       return graphqlPath ? graphqlErrorResponse(error) : restError(error);
     }
     const host = (headers.get('host') ?? url.host).toLowerCase();
     // Both are decided at once for the gateway's own host and a request without a foreign Origin.
-    const mountOf = gateway.mountOf(host);
+    const mountOf = gatewayAuth.mountOf(host);
     const mount = mountOf instanceof Promise ? await mountOf : mountOf;
     const decided = corsPolicy.decide(incoming, host, url.pathname);
     const cors = decided instanceof Promise ? await decided : decided;
@@ -197,31 +212,9 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     let response: Response;
     if (cors.refusal) response = graphqlPath ? graphqlErrorResponse(cors.refusal) : restError(cors.refusal);
     // On the embedded database, the request's turns are its caller's (its address until the caller is known).
-    else response = await (db.kind === 'pglite' ? withParty(context.party, () => route(context)) : route(context));
+    else response = await (db.kind === 'pglite' ? withParty(context.party, () => registry.dispatch(context)) : registry.dispatch(context));
     // Every response of a CORS path carries the decision (errors and 404s too).
     return withHeaders(response, cors.headers, edge);
-  }
-
-  async function route(context: RequestContext): Promise<Response> {
-    const gatewayAnswer = gateway.handle(context);
-    const answered = gatewayAnswer && (await gatewayAnswer);
-    if (answered) return answered;
-    const { method } = context;
-    const path = apiPathOf(context);
-    if (path === '/graphql') return graphql(context);
-    if (devBootstrap.handles(path)) return devBootstrap.handle(context);
-    if (path === '/healthz') return healthAnswer(ready, db.kind, bus.health());
-    // Where a new user lands: what this server offers and the next command (src/http/landing-page.ts).
-    if (path === '/' && (method === 'GET' || method === 'HEAD')) return landingPage(context.headers, { graphiql: config.nodeEnv !== 'production' });
-    // The REST contract (OpenAPI 3.1, generated from the route table: src/http/openapi.ts).
-    if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return json(200, openApiDocument());
-    // The client SDK as a module script (src/http/sdk-script.ts).
-    if (sdkScript.handles(path)) return sdkScript.handle(context);
-    if (fileRoutes.handles(path)) return fileRoutes.handle(context);
-    const found = rest.match(method, path);
-    if (found === null) return json(404, { error: 'not_found', message: `No route ${method} ${path}.` });
-    if (found === 'method_not_allowed') return json(405, { error: 'method_not_allowed', message: `${method} is not supported on ${path}.` });
-    return rest.handle(found, context);
   }
 
   /** Yoga takes the body the one limited reader already read, so MAX_BODY_BYTES counts it once. */
@@ -317,7 +310,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
   const upkeep = scheduleUpkeep(services);
-  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', mountOf: gateway.mountOf, limits: config.feeds });
+  const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', mountOf: gatewayAuth.mountOf, limits: config.feeds });
 
   return {
     services,
@@ -331,7 +324,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     async start() {
       await ensureListening(config.port, config.host);
       // Off the way to healthy: the REST operations compile now rather than on their first requests.
-      rest.compileAll().catch(error => logger.error({ err: error }, 'a REST route does not compile'));
+      storedOperations.compileAll().catch(error => logger.error({ err: error }, 'a REST route does not compile'));
       upkeep.start();
       await devBootstrap.publish(baseUrl());
       return { url: baseUrl() };
@@ -469,9 +462,6 @@ function scheduleUpkeep(services: Services) {
 function partyOf(caller: Caller): string {
   return caller.type === 'principal' ? `person:${caller.principal.ownerId ?? caller.principal.id}` : `developer:${caller.developerId}`;
 }
-
-/** The streaming file routes (src/files/files.routes.ts), here and on hosted app origins. */
-const FILE_ROUTE = /^(?:\/_osg)?\/v1\/files\//;
 
 async function* emptyBody(): AsyncIterable<Uint8Array> {}
 

@@ -22,7 +22,8 @@ export async function startGatehouse(env: Record<string, string> = {}) {
     MAX_RESOURCES_PER_PERSON: process.env.MAX_RESOURCES_PER_PERSON || '10000000',
     ...env,
   });
-  const app = await buildApp({ config });
+  // BENCH_GRAPHQL_FAST_PATH=0: every /graphql request through Yoga (the fast path's same-run baseline).
+  const app = await buildApp({ config, graphqlFastPath: process.env.BENCH_GRAPHQL_FAST_PATH === '0' ? false : {} });
   onShutdown(() => app.stop());
   const { url } = await app.start();
   return { app, config, url };

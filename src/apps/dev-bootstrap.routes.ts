@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import { heldLock } from '../db/data-dir-lock.js';
 import { isMemoryDataDir } from '../db/pglite.js';
-import { AppError, parseInput } from '../errors.js';
+import { fail, parseInput } from '../errors.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
 import type { RequestContext } from '../http/request-context.js';
 import { restError } from '../http/error-responses.js';
@@ -22,6 +22,7 @@ import { claimedAddresses, isLoopbackAddress } from '../http/client-ip.js';
 import { json } from '../http/responses.js';
 import { emailSchema } from '../principals/principals.service.js';
 import type { Services } from '../services.js';
+import { type Endpoint, defineEndpoint } from '../http/endpoint.js';
 
 export const BOOTSTRAP_PATH = '/dev/bootstrap/developer-token';
 /** The operator's top-up of a developer's wallet (`gatehouse wallet credit`), under the same guard. */
@@ -44,21 +45,18 @@ export function createDevBootstrap({ services, config }: { services: Services; c
   async function handle(context: RequestContext): Promise<Response> {
     const { request } = context;
     const path = context.url.pathname;
-    if (request.method !== 'POST') return restError(new AppError('method_not_allowed', 405, `${request.method} is not supported on ${path}.`));
     if (!secretDigest) {
       return restError(
-        new AppError(
+        fail(
           'bootstrap_unavailable',
-          404,
           'This server does not run on an embedded DATA_DIR: run `gatehouse dev-token create` with its DATABASE_URL instead.',
         ),
       );
     }
     if (!claimedAddresses(context.remoteAddress, context.headers).every(isLoopbackAddress)) {
       return restError(
-        new AppError(
+        fail(
           'loopback_only',
-          403,
           'The developer-token bootstrap answers only requests made on the machine the server runs on, not forwarded by a proxy from elsewhere.',
         ),
       );
@@ -66,9 +64,8 @@ export function createDevBootstrap({ services, config }: { services: Services; c
     const sent = request.headers.get(BOOTSTRAP_SECRET_HEADER);
     if (typeof sent !== 'string' || !digestsEqual(sha256(sent), secretDigest)) {
       return restError(
-        new AppError(
+        fail(
           'bootstrap_secret_mismatch',
-          403,
           `Send the contents of DATA_DIR/${BOOTSTRAP_SECRET_FILE} in ${BOOTSTRAP_SECRET_HEADER} (gatehouse dev-token create does).`,
         ),
       );
@@ -85,7 +82,6 @@ export function createDevBootstrap({ services, config }: { services: Services; c
   }
 
   return {
-    handles: (pathname: string) => pathname === BOOTSTRAP_PATH || pathname === WALLET_CREDIT_PATH,
     handle,
 
     /** Once listening: the secret file and the server's URL in the lock, for the CLI to find. */
@@ -110,3 +106,21 @@ export function createDevBootstrap({ services, config }: { services: Services; c
     },
   };
 }
+
+export type DevBootstrap = ReturnType<typeof createDevBootstrap>;
+
+/**
+ * The two bootstrap routes: for the local operator's CLI only (a loopback address and the secret
+ * file), so not in the OpenAPI document. The handler checks its guards before reading the body.
+ */
+export const devBootstrapEndpoints: Endpoint[] = [BOOTSTRAP_PATH, WALLET_CREDIT_PATH].map(path =>
+  defineEndpoint({
+    method: 'POST',
+    path,
+    credential: 'none',
+    bodyReading: 'handler',
+    errors: ['bootstrap_unavailable', 'loopback_only', 'bootstrap_secret_mismatch', 'invalid_json'],
+    docs: null,
+    handle: ({ context, runtime }) => runtime.devBootstrap.handle(context),
+  }),
+);

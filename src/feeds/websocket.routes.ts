@@ -12,7 +12,7 @@ import { personOf } from '../core/principals.rules.js';
 import type { Mount } from '../http/request-context.js';
 import { resolveCaller } from '../gateway-auth/resolve-caller.http.js';
 import { graphqlRefusal } from '../http/error-responses.js';
-import { AppError, isAppError } from '../errors.js';
+import { fail, isAppError } from '../errors.js';
 import { assertNoNulInOperation } from '../http/body.js';
 import { endWithError } from '../http/node-edge.js';
 import type { Services } from '../services.js';
@@ -44,7 +44,7 @@ interface Options {
   yoga: YogaServerInstance<any, any>;
   services: Services;
   path: string;
-  /** The hosted app of a request's Host, when it is a registered app origin (src/gateway-auth/gateway.routes.ts). */
+  /** The hosted app of a request's Host, when it is a registered app origin (src/gateway-auth/gateway-setup.http.ts). */
   /** Where the socket arrived, by its Host header (a hosted app origin or the gateway's own). */
   mountOf?: (host: string | undefined) => Mount | Promise<Mount>;
   /** Per-process socket and subscription caps (WS_MAX_*); defaults FEED_LIMIT_DEFAULTS. */
@@ -161,12 +161,12 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
         // this count includes the new operation. Refused before any parsing or context work.
         if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptionsPerSocket) {
           const message = `Too many subscriptions: at most ${limits.maxSubscriptionsPerSocket} per socket. Complete one, or open another socket.`;
-          return [graphqlRefusal(new AppError(TOO_MANY_SUBSCRIPTIONS, 429, message))];
+          return [graphqlRefusal(fail(TOO_MANY_SUBSCRIPTIONS, message))];
         }
         const person = countedAs.get(ctx.extra.socket);
         if (person !== undefined && operationsOf(person) > limits.maxSubscriptionsPerPerson) {
           const message = `Too many subscriptions: at most ${limits.maxSubscriptionsPerPerson} per user over all their sockets (an agent's count as its owner's). Complete one first.`;
-          return [graphqlRefusal(new AppError(TOO_MANY_SUBSCRIPTIONS, 429, message))];
+          return [graphqlRefusal(fail(TOO_MANY_SUBSCRIPTIONS, message))];
         }
         // The same NUL refusal as HTTP (Yoga's onParams does not run for sockets).
         try {

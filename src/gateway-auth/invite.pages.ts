@@ -215,17 +215,6 @@ export function createInvitePages({ services, config }: { services: Services; co
     );
   }
 
-  /** GET and POST /_invite/<code>, on a hosted origin or the gateway's own host; null for any other path. */
-  async function route(context: RequestContext, mount: Mount): Promise<Response | null> {
-    const path = context.url.pathname;
-    if (!path.startsWith(INVITE_PATH)) return null;
-    const code = path.slice(INVITE_PATH.length);
-    const { method } = context.request;
-    if (method === 'GET') return invite(context, mount, code);
-    if (method === 'POST') return joinInvite(context, mount, code);
-    return invitePage(405, 'Not allowed', `${method} is not supported here.`, { allow: 'GET, POST' });
-  }
-
   /** Back from sign-in for an invite: finish the code exchange (the gateway's own PKCE and state), then show the confirmation page. */
   async function callback(context: RequestContext, mount: Mount): Promise<Response> {
     const { url } = context;
@@ -262,7 +251,7 @@ export function createInvitePages({ services, config }: { services: Services; co
     return redirect(`${origin}/_invite/${pending.c}`, { 'set-cookie': [clearPending, ...sessionCookies(mount, tokens, pending.k)] }, 303);
   }
 
-  return { route, callback };
+  return { invite, join: joinInvite, callback };
 }
 
 export type InvitePages = ReturnType<typeof createInvitePages>;

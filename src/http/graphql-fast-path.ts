@@ -18,7 +18,7 @@ import { PARSE_CACHE_MAX_CHARS, type RowBudgetCheck } from '../graphql/limits.js
 import { assertNoNulInOperation } from './body.js';
 import { JsonResponse } from './responses.js';
 import { type CompiledOperation, compileOperation } from './compiled-operation.js';
-import type { PipelineServerContext } from './rest-shim.js';
+import type { PipelineServerContext } from './stored-operations.js';
 
 export interface GraphqlFastPathOptions {
   // biome-ignore lint/suspicious/noExplicitAny: the Yoga instance's user context is the resolvers' Context

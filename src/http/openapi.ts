@@ -1,57 +1,33 @@
 /**
- * The REST contract as OpenAPI 3.1, generated from the route table (src/http/rest-routes.ts): each row's
- * body/query zod schemas are the request, its `response` schema the 200 body, its `errors` plus the
- * codes every route of its kind can answer the error responses (docs/api.md §8). The gateway's own
- * routes (/auth/*, /_invite, /healthz, this document, the provider's discovery pointer) come from
- * the auth layer's table (src/gateway-auth/auth.openapi.ts). Served at GET /openapi.json; built once per
- * process, since the tables never change after start.
+ * The REST contract as OpenAPI 3.1, derived from the route registry (src/http/routes.ts): each
+ * documented endpoint's path, parameters, request body, answers, security and error codes. The
+ * error codes of a route are what its pipeline can answer (credential, CSRF, input:
+ * `pipelineErrors`) and what its handler declares, each under its status (docs/api.md §8). Served
+ * at GET /openapi.json; built once per process, since the registry never changes after start.
  */
 import { z } from 'zod';
 import { ERROR_CATALOG } from '../core/error-catalog.js';
-import { commonGatewayErrors, type GatewayRouteDoc, gatewayRouteDocs, type HostedVariant, type Shape } from '../gateway-auth/auth.openapi.js';
 import { CSRF_HEADER } from './csrf.js';
+import {
+  type Endpoint,
+  type EndpointDocs,
+  type HostedVariant,
+  type JsonSchema,
+  type Method,
+  type Shape,
+  documentedMethods,
+  pipelineErrors,
+  securityOf,
+} from './endpoint.js';
 import { HOSTED_PREFIX, REFRESH_COOKIE, SESSION_COOKIE } from './request-context.js';
-import { type FileOperationDoc, fileRoutePaths } from '../files/files.openapi.js';
-import { type Route, routes as routeTable } from './rest-routes.js';
+import { endpoints as registry } from './routes.js';
 
 /** Every code's one status, from the catalog (src/core/error-catalog.ts; docs/api.md §8.2 is generated from it). */
 export const ERROR_STATUS: Record<string, number> = Object.fromEntries(Object.entries(ERROR_CATALOG).map(([code, { status }]) => [code, status]));
 
-type RouteKind = 'app' | 'dashboard' | 'developer';
-const kindOf = (route: Pick<Route, 'path' | 'credential'>): RouteKind =>
-  route.credential === 'dashboard' ? 'dashboard' : route.path.startsWith('/dev/') ? 'developer' : 'app';
-const changesState = (route: Pick<Route, 'method'>) => route.method !== 'GET';
-
-/** Codes any route of a kind can answer: input, credentials, load, the unexpected (docs/api.md §1.1, §8.2). */
-export function commonErrors(route: Pick<Route, 'method' | 'path' | 'credential'>): string[] {
-  // headers_too_large: node's parser refuses a request line and headers past 16 KiB, whatever the route.
-  const codes = ['invalid_argument', 'headers_too_large', 'internal', 'busy'];
-  if (changesState(route)) codes.push('invalid_json', 'body_too_large');
-  const kind = kindOf(route);
-  // A session cookie sent along is resolved too: one that does not work is refused as anywhere else.
-  if (kind === 'developer') codes.push('unauthenticated', 'invalid_token', 'wrong_credential', 'session_expired', 'provider_unavailable');
-  if (kind === 'dashboard') codes.push('unauthenticated', 'session_expired', 'dashboard_session_required', 'introspection_unavailable');
-  if (kind === 'app') {
-    codes.push(
-      'unauthenticated',
-      'invalid_token',
-      'token_expired',
-      'session_expired',
-      'deployment_gone',
-      'app_unknown',
-      'wrong_credential',
-      'audience_mismatch',
-      'env_not_deployed',
-      'provider_unavailable',
-    );
-  }
-  if (changesState(route) && kind !== 'developer') codes.push('csrf_required');
-  return codes;
-}
-
-/** Every code one route documents, by HTTP status. */
-export function errorsByStatus(route: Route): Map<number, string[]> {
-  return codesByStatus([...commonErrors(route), ...route.errors], `REST route ${route.method} ${route.path}`);
+/** Every code one method of an endpoint documents as the §8.1 JSON body: its pipeline's and its handler's. */
+export function documentedErrors(endpoint: Endpoint, method: string): string[] {
+  return [...new Set([...pipelineErrors(endpoint, method), ...endpoint.errors])];
 }
 
 /** `codes` grouped under their statuses (docs/api.md §8.2), statuses ascending. */
@@ -65,19 +41,16 @@ function codesByStatus(codes: Iterable<string>, where: string): Map<number, stri
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
-type JsonSchema = Record<string, unknown>;
-
-/** A zod schema as JSON Schema 2020-12; a JSON Schema (the gateway table's inline shapes) as is. */
+/** A zod schema as JSON Schema 2020-12; a JSON Schema (inline shapes) as is. */
 function jsonSchema(schema: Shape, io: 'input' | 'output'): JsonSchema {
   if (!(schema instanceof z.ZodType)) return schema;
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 }
 
-const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
-const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map(m => m[1]);
-/** The stored operation's name (`mutation CreateResource(…)`): unique, so a stable operationId. */
-const operationName = (route: Route) => /\b(?:query|mutation)\s+(\w+)/.exec(route.operation)?.[1] ?? `${route.method} ${route.path}`;
+/** The OpenAPI path of a route pattern: `:name` and `**:name` are `{name}`. */
+export const openApiPath = (path: string) => path.replace(/(?:\*\*)?:(\w+)/g, '{$1}');
+const pathParams = (path: string) => [...path.matchAll(/(?:\*\*)?:(\w+)/g)].map(m => m[1]);
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request',
@@ -97,24 +70,9 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Busy: retry after Retry-After seconds',
 };
 
-function security(route: Route) {
-  const kind = kindOf(route);
-  if (kind === 'developer') return [{ developerToken: [] }];
-  const cookie = changesState(route) ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] };
-  return kind === 'dashboard' ? [cookie] : [{ bearerToken: [] }, cookie];
-}
-
-/** A body whose fields are all optional may be left out (an empty body is `{}`). */
-const requestBody = (schema: JsonSchema) => ({
-  required: Array.isArray(schema.required) && schema.required.length > 0,
-  content: { 'application/json': { schema } },
-});
-
 /** The §8.1 error body, narrowed to `codes`. */
-const errorContent = (codes: string[]) => ({
-  'application/json': {
-    schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { error: { enum: codes } } }] },
-  },
+const errorSchema = (codes: string[]) => ({
+  allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { error: { enum: codes } } }],
 });
 
 /**
@@ -136,70 +94,30 @@ function hostedServers(variant: HostedVariant) {
   ];
 }
 
-function operation(route: Route) {
-  const parameters: unknown[] = pathParams(route.path).map(name => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  if (route.query) {
-    const query = jsonSchema(route.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+/** Path parameters (the declared ones where documented, else a string), the query schema's, then the other declared ones. */
+function parametersOf(endpoint: Endpoint, docs: EndpointDocs): unknown[] {
+  const declared = docs.parameters ?? [];
+  const parameters: unknown[] = pathParams(endpoint.path).map(
+    name => declared.find(p => p.in === 'path' && p.name === name) ?? { name, in: 'path', required: true, schema: { type: 'string' } },
+  );
+  if (endpoint.query) {
+    const query = jsonSchema(endpoint.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
       parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
     }
   }
-  const responses: Record<string, unknown> = {
-    200: { description: 'Success', content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } },
-  };
-  Object.assign(responses, errorResponses(errorsByStatus(route)));
-  const kind = kindOf(route);
-  return {
-    operationId: operationName(route),
-    summary: `${route.method} ${route.path}`,
-    description: `Runs the GraphQL operation \`${operationName(route)}\` (docs/api.md §7.2).`,
-    tags: [kind === 'developer' ? 'developer' : kind === 'dashboard' ? 'dashboard' : route.path.startsWith('/v1/db/') ? 'rows' : 'resources'],
-    ...(parameters.length ? { parameters } : {}),
-    // Routes without a body accept only an empty one (docs/api.md §1.2).
-    ...(route.body ? { requestBody: requestBody(jsonSchema(route.body, 'input')) } : {}),
-    responses,
-    security: security(route),
-  };
+  return [...parameters, ...declared.filter(p => p.in !== 'path')];
 }
 
-/** The error responses of an operation: each status with its codes as the §8.1 body. */
-function errorResponses(byStatus: Map<number, string[]>): Record<number, unknown> {
-  const responses: Record<number, unknown> = {};
-  for (const [status, codes] of byStatus) {
-    responses[status] = {
-      description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.join(', ')}`,
-      ...(status === 503 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
-      content: errorContent(codes),
-    };
-  }
-  return responses;
-}
-
-/**
- * Every code a streaming file route documents: what any app route can answer (its body is bytes,
- * so no invalid_json or body_too_large: the bucket's file_too_large), CSRF on state changes, and its own.
- */
-export function fileErrorsByStatus(method: string, path: string, doc: FileOperationDoc): Map<number, string[]> {
-  const codes = [...commonErrors({ method: 'GET', path }), ...(method === 'GET' ? [] : ['csrf_required']), ...doc.errors];
-  return codesByStatus(codes, `file route ${method} ${path}`);
-}
-
-/** Every code a gateway route documents: as a JSON error body (`json`) and as an HTML page (`page`), by status. */
-export function gatewayErrorsByStatus(route: GatewayRouteDoc) {
-  const where = `gateway route ${route.method} ${route.path}`;
-  return {
-    json: codesByStatus([...commonGatewayErrors(route), ...route.errors], where),
-    page: codesByStatus(route.pageErrors ?? [], where),
-  };
-}
-
-/** One gateway route (src/gateway-auth/auth.openapi.ts): its own answers, merged per status with its error codes. */
-function gatewayOperation(route: GatewayRouteDoc) {
-  const { json, page } = gatewayErrorsByStatus(route);
-  const statuses = [...new Set([...Object.keys(route.responses).map(Number), ...json.keys(), ...page.keys()])].sort((a, b) => a - b);
+/** One method of an endpoint: its own answers, merged per status with its error codes. */
+function operation(endpoint: Endpoint, method: Method, docs: EndpointDocs) {
+  const where = `route ${method} ${endpoint.path}`;
+  const json = codesByStatus(documentedErrors(endpoint, method), where);
+  const page = codesByStatus(endpoint.pageErrors ?? [], where);
+  const statuses = [...new Set([...Object.keys(endpoint.responses).map(Number), ...json.keys(), ...page.keys()])].sort((a, b) => a - b);
   const responses: Record<string, unknown> = {};
   for (const status of statuses) {
-    const own = route.responses[status];
+    const own = endpoint.responses[status];
     const codes = json.get(status);
     const pages = page.get(status);
     const description = [
@@ -212,50 +130,46 @@ function gatewayOperation(route: GatewayRouteDoc) {
     if (codes?.includes('busy')) headers['Retry-After'] = { schema: { type: 'integer' } };
     const content: Record<string, unknown> = {};
     const body = own?.json && jsonSchema(own.json, 'output');
-    if (body && codes) content['application/json'] = { schema: { oneOf: [body, errorContent(codes)['application/json'].schema] } };
+    if (body && codes) content['application/json'] = { schema: { oneOf: [body, errorSchema(codes)] } };
     else if (body) content['application/json'] = { schema: body };
-    else if (codes) Object.assign(content, errorContent(codes));
+    else if (codes) content['application/json'] = { schema: errorSchema(codes) };
     if (own?.html || pages) content['text/html'] = { schema: { type: 'string' } };
+    for (const [media, schema] of Object.entries(own?.content ?? {})) content[media] = { schema };
     responses[status] = {
       description: description.join('. '),
       ...(Object.keys(headers).length ? { headers } : {}),
       ...(Object.keys(content).length ? { content } : {}),
     };
   }
+  const parameters = parametersOf(endpoint, docs);
+  let requestBody: unknown;
+  if (endpoint.body && method !== 'GET') {
+    const schema = jsonSchema(endpoint.body, 'input');
+    const required = docs.bodyRequired ?? (Array.isArray(schema.required) && schema.required.length > 0);
+    requestBody = { required, content: { [docs.bodyMediaType ?? 'application/json']: { schema } } };
+  }
   return {
-    operationId: route.operationId,
-    summary: route.summary,
-    description: route.description,
-    tags: [route.tag],
-    ...(route.parameters?.length ? { parameters: route.parameters } : {}),
-    ...(route.body
-      ? {
-          requestBody: {
-            required: route.body.required,
-            content: { [route.body.mediaType]: { schema: jsonSchema(route.body.schema, 'input') } },
-          },
-        }
-      : {}),
+    operationId: docs.operationId,
+    summary: docs.summary,
+    ...(docs.description ? { description: docs.description } : {}),
+    tags: [docs.tag],
+    ...(parameters.length ? { parameters } : {}),
+    // Routes without a body accept only an empty one (docs/api.md §1.2).
+    ...(requestBody ? { requestBody } : {}),
     responses,
-    security: route.security,
+    security: securityOf(endpoint, method),
   };
 }
 
-export function buildOpenApiDocument(routes: Route[] = routeTable, gatewayRoutes: readonly GatewayRouteDoc[] = gatewayRouteDocs) {
+export function buildOpenApiDocument(endpoints: readonly Endpoint[] = registry) {
   const paths: Record<string, Record<string, unknown>> = {};
-  const add = (path: string, method: string, op: unknown, hosted: HostedVariant) => {
-    const servers = hostedServers(hosted);
+  for (const endpoint of endpoints) {
+    const { docs } = endpoint;
+    if (!docs) continue;
+    const path = docs.path ?? openApiPath(endpoint.path);
+    const servers = hostedServers(endpoint.hosted);
     paths[path] ??= servers ? { servers } : {};
-    paths[path][method.toLowerCase()] = op;
-  };
-  // App routes are served under /_osg/v1 on hosted origins; developer and dashboard routes are not.
-  for (const route of routes) add(openApiPath(route.path), route.method, operation(route), kindOf(route) === 'app' ? 'prefixed' : 'no');
-  for (const route of gatewayRoutes) add(route.path, route.method, gatewayOperation(route), route.hosted);
-  for (const [path, methods] of Object.entries(fileRoutePaths())) {
-    for (const [method, { errors: _errors, ...op }] of Object.entries(methods)) {
-      const responses = { ...op.responses, ...errorResponses(fileErrorsByStatus(method.toUpperCase(), path, methods[method])) };
-      add(path, method, { ...op, responses }, 'prefixed');
-    }
+    for (const method of documentedMethods(endpoint)) paths[path][method.toLowerCase()] = operation(endpoint, method, docs);
   }
   return {
     openapi: '3.1.0',

@@ -125,9 +125,6 @@ export function createSdkScript({ packageDir = CLIENT_PACKAGE_DIR }: { packageDi
     }
   }
 
-  return {
-    /** Whether `path` is the SDK script, unversioned or versioned. */
-    handles: (path: string) => path === SDK_SCRIPT_PATH || VERSIONED_PATH.test(path),
-    handle,
-  };
+  return { handle };
 }
+export type SdkScript = ReturnType<typeof createSdkScript>;

@@ -8,7 +8,7 @@ import { compileOperation } from '../../src/http/compiled-operation.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GRAPHQL_LIMITS, PARSE_CACHE_MAX_CHARS, boundedParseCache, checkDocumentLimits, parseWithLimits } from '../../src/graphql/limits.js';
 import { schema } from '../../src/graphql/schema.js';
-import { routes } from '../../src/http/rest-routes.js';
+import { storedOperationEndpoints as routes } from '../../src/http/routes.js';
 import { seed, startTestApp, type TestContext } from '../helpers/app.js';
 import { aliasFlood, fragmentBomb, ownerChain } from '../helpers/graphql-documents.js';
 
@@ -157,7 +157,7 @@ describe('every stored REST operation fits the limits, validates and compiles', 
   it.each(routes.map(route => [`${route.method} ${route.path}`, route.operation] as const))('%s', (_name, operation) => {
     const document = parseWithLimits(operation);
     expect(checkDocumentLimits(schema, document, { introspection: false }).map(e => e.message)).toEqual([]);
-    // The server validates and compiles it on first use (src/http/rest-shim.ts): a failure there would be a 500.
+    // The server validates and compiles it on first use (src/http/stored-operations.ts): a failure there would be a 500.
     expect(validate(schema, document).map(e => e.message)).toEqual([]);
     expect(typeof compileOperation(schema, document)).toBe('function');
   });

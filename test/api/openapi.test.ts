@@ -1,18 +1,19 @@
 /**
  * Issue #11: the REST contract as OpenAPI 3.1 (src/http/openapi.ts), served at GET /openapi.json.
- * Every row of the route table appears with its request and response shapes and its error codes,
- * and so does every gateway route (src/gateway-auth/auth.openapi.ts: the `/auth/*` table of
- * auth.routes.ts, the invite pages, /healthz, the document itself, the provider's discovery
- * pointer); the document is structurally valid 3.1 (no network); and real answers of the
+ * Every documented endpoint of the route registry (src/http/routes.ts) appears with its request and
+ * response shapes and its error codes: the stored-operation routes, the file routes, and the
+ * gateway's own (the `/auth/*` routes, the invite pages, /healthz, the document itself, the
+ * provider's discovery pointer); the document is structurally valid 3.1 (no network); and real answers of the
  * in-process server match the documented schemas, so the contract cannot drift from what the
  * server says.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commonGatewayErrors, gatewayRouteDocs } from '../../src/gateway-auth/auth.openapi.js';
-import { buildOpenApiDocument, commonErrors, ERROR_STATUS } from '../../src/http/openapi.js';
-import { routes } from '../../src/http/rest-routes.js';
+import { authEndpoints } from '../../src/gateway-auth/auth.routes.js';
+import { type Endpoint, documentedMethods, methodsOf } from '../../src/http/endpoint.js';
+import { buildOpenApiDocument, documentedErrors, ERROR_STATUS, openApiPath } from '../../src/http/openapi.js';
+import { endpoints, storedOperationEndpoints as routes } from '../../src/http/routes.js';
 import { type HttpResult, type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 
 type Json = any;
@@ -33,23 +34,16 @@ const FILE_OPERATIONS = [
   'PUT /v1/files/resources/{resourceId}/{bucket}/{path}',
   'DELETE /v1/files/resources/{resourceId}/{bucket}/{path}',
 ];
-const expectedOperations = [
-  ...routes.map(r => `${r.method} ${templateOf(r.path)}`),
-  ...gatewayRouteDocs.map(r => `${r.method} ${r.path}`),
-  ...FILE_OPERATIONS,
-];
+/** Every documented method of every documented endpoint of the registry (HEAD is documented as GET). */
+const documented = endpoints.flatMap(endpoint => documentedMethods(endpoint).map(method => ({ endpoint, method })));
+const pathOf = (endpoint: Endpoint) => endpoint.docs?.path ?? openApiPath(endpoint.path);
+const expectedOperations = documented.map(({ endpoint, method }) => `${method} ${pathOf(endpoint)}`);
+/** The gateway's own routes: no app credential (sign-in, invites, the service's routes). */
+const gatewayRoutes = documented.filter(({ endpoint }) => endpoint.credential === 'none');
 
-/**
- * The `METHOD /path` keys of the auth route table (the Map in createAuthRoutes), read from its
- * source: the table lives inside the factory, and a route added there must be documented here.
- */
+/** The `METHOD /path` keys of the auth routes (src/gateway-auth/auth.routes.ts). */
 function authRouteTable(): string[] {
-  const source = readFileSync(new URL('../../src/gateway-auth/auth.routes.ts', import.meta.url), 'utf8');
-  const table = source.slice(
-    source.indexOf('const routes = new Map<string, AuthHandler>(['),
-    source.indexOf(']);', source.indexOf('const routes = new Map')),
-  );
-  return [...table.matchAll(/\['(GET|POST|PUT|PATCH|DELETE) (\/[^']*)'/g)].map(m => `${m[1]} /auth${m[2]}`);
+  return authEndpoints.flatMap(endpoint => methodsOf(endpoint).map(method => `${method} ${endpoint.path}`));
 }
 
 /** Replaces local `$ref`s with their targets (the error schema's `allOf` names components.schemas.Error). */
@@ -108,10 +102,10 @@ describe('the document covers the route table', () => {
       expect(schema.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
       for (const code of schema.allOf[1].properties.error.enum) documented.set(code, [...(documented.get(code) ?? []), Number(status)]);
     }
-    for (const code of [...route.errors, ...commonErrors(route)]) {
+    for (const code of documentedErrors(route, route.method)) {
       expect(documented.get(code), code).toContain(ERROR_STATUS[code]);
     }
-    expect(route.errors.length + commonErrors(route).length).toBeGreaterThan(0);
+    expect(documentedErrors(route, route.method).length).toBeGreaterThan(0);
   });
 
   it('has no operation the tables do not have', () => {
@@ -121,6 +115,7 @@ describe('the document covers the route table', () => {
         .map(m => `${m.toUpperCase()} ${path}`),
     );
     expect(inDoc.sort()).toEqual([...expectedOperations].sort());
+    expect(inDoc).toEqual(expect.arrayContaining(FILE_OPERATIONS));
   });
 
   it('every status matches docs/api.md §8.2', () => {
@@ -262,7 +257,7 @@ describe('the file routes', () => {
 describe('the gateway routes', () => {
   const authTable = authRouteTable();
 
-  it('the auth route table is read from src/gateway-auth/auth.routes.ts', () => {
+  it('the auth routes are the ones of src/gateway-auth/auth.routes.ts', () => {
     expect(authTable).toContain('POST /auth/token');
     expect(authTable).toContain('GET /auth/callback');
     expect(authTable.length).toBeGreaterThanOrEqual(11);
@@ -276,24 +271,25 @@ describe('the gateway routes', () => {
     expect(doc.paths[path].servers.map((s: Json) => s.url)).toEqual(['/', '{appOrigin}/_osg']);
   });
 
-  it.each(gatewayRouteDocs.map(r => [`${r.method} ${r.path}`, r] as const))(
+  it.each(gatewayRoutes.map(({ endpoint, method }) => [`${method} ${pathOf(endpoint)}`, endpoint, method] as const))(
     '%s: parameters, body and every code under its status',
-    (_name, route) => {
-      const op = operationOf(route.method, route.path);
+    (_name, route, method) => {
+      const op = operationOf(method, pathOf(route));
       expect(op).toBeDefined();
       const params: Json[] = op.parameters ?? [];
-      for (const name of [...route.path.matchAll(/\{(\w+)\}/g)].map(m => m[1])) {
+      for (const name of [...pathOf(route).matchAll(/\{(\w+)\}/g)].map(m => m[1])) {
         expect(
           params.find(p => p.in === 'path' && p.name === name),
           name,
         ).toMatchObject({ required: true });
       }
       if (route.body) {
-        expect(Object.keys(op.requestBody.content)).toEqual([route.body.mediaType]);
-        expect(op.requestBody.content[route.body.mediaType].schema.type).toBe('object');
+        const mediaType = route.docs?.bodyMediaType ?? 'application/json';
+        expect(Object.keys(op.requestBody.content)).toEqual([mediaType]);
+        expect(op.requestBody.content[mediaType].schema.type).toBe('object');
       } else expect(op.requestBody).toBeUndefined();
       const { json, pages } = documentedCodes(op);
-      for (const code of [...route.errors, ...commonGatewayErrors(route)]) {
+      for (const code of documentedErrors(route, method)) {
         expect(ERROR_STATUS[code], `${code} has a status`).toBeDefined();
         expect(json.get(code), code).toEqual([ERROR_STATUS[code]]);
       }
@@ -312,13 +308,13 @@ describe('the gateway routes', () => {
 
   it('sign-in answers never carry a token in a body; the session is Set-Cookie only', () => {
     const tokenish = /token/i;
-    for (const route of gatewayRouteDocs.filter(r => r.path.startsWith('/auth/'))) {
-      const op = operationOf(route.method, route.path);
+    for (const { endpoint: route, method } of gatewayRoutes.filter(({ endpoint }) => endpoint.path.startsWith('/auth/'))) {
+      const op = operationOf(method, route.path);
       const ok = op.responses['200']?.content?.['application/json']?.schema;
       const names = JSON.stringify(ok ?? {}).match(/"(\w+)":\{/g) ?? [];
       expect(
         names.filter(n => tokenish.test(n)),
-        `${route.method} ${route.path}`,
+        `${method} ${route.path}`,
       ).toEqual([]);
     }
     for (const path of ['/auth/token', '/auth/refresh']) {

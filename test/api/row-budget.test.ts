@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GRAPHQL_LIMITS } from '../../src/graphql/limits.js';
 import { operationRows } from '../../src/graphql/row-budget.js';
 import { schema } from '../../src/graphql/schema.js';
-import { routes } from '../../src/http/rest-routes.js';
+import { storedOperationEndpoints as routes } from '../../src/http/routes.js';
 import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 
 const { maxRows } = DEFAULT_GRAPHQL_LIMITS;

@@ -9,7 +9,7 @@ import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import config from '../../codegen.js';
 import * as generated from '../../src/graphql-client/generated/graphql.js';
-import { routes } from '../../src/http/rest-routes.js';
+import { storedOperationEndpoints as routes } from '../../src/http/routes.js';
 import { CreateTeam, TeamRoster, execute } from '../../examples/graphql-client/client.js';
 import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
 

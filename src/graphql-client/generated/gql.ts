@@ -15,6 +15,15 @@ import * as types from './graphql.js';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.AppsDocument,
+    "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.CreateAppDocument,
+    "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    ": typeof types.DeployDocument,
+    "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": typeof types.CreateTestUserDocument,
+    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": typeof types.MyWalletDocument,
+    "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": typeof types.BudgetsDocument,
+    "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": typeof types.SetEnvBudgetDocument,
+    "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    ": typeof types.MoveFilesDocument,
+    "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": typeof types.LinkFileDocument,
     "\n  fragment MeFields on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n  }\n": typeof types.MeFieldsFragmentDoc,
     "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": typeof types.ResourceFieldsFragmentDoc,
     "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant { role }\n    effectiveRole\n  }\n": typeof types.RoomFieldsFragmentDoc,
@@ -25,15 +34,6 @@ type Documents = {
     "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    ": typeof types.BrowseResourcesDocument,
     "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    ": typeof types.StaticResourceDocument,
     "\n      query Invitations($type: String, $limit: Int, $cursor: String) {\n        result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {\n          invitations { resourceId type name role invitedBy expiresAt }\n          nextCursor\n        }\n      }\n    ": typeof types.InvitationsDocument,
-    "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    ": typeof types.MyRoomGrantsDocument,
-    "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    ": typeof types.CreateRoomDocument,
-    "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    ": typeof types.RoomsDocument,
-    "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    ": typeof types.RoomDocument,
-    "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    ": typeof types.RenameRoomDocument,
-    "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    ": typeof types.DeleteRoomDocument,
-    "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n      }\n    ": typeof types.RoomGrantsDocument,
-    "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n      }\n    ": typeof types.SetRoomGrantDocument,
-    "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    ": typeof types.RemoveRoomGrantDocument,
     "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    ": typeof types.ResourceDocument,
     "\n      query Members($id: ID!, $limit: Int, $cursor: String) {\n        result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n          members { userId role state kind ownerId ownerHandle ownerDisplayName }\n          nextCursor\n        }\n      }\n    ": typeof types.MembersDocument,
     "\n      mutation Invite($id: ID!, $userId: ID!, $role: Role) {\n        result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": typeof types.InviteDocument,
@@ -46,6 +46,8 @@ type Documents = {
     "\n      mutation SetRole($id: ID!, $userId: ID!, $role: Role!) {\n        result: setRole(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": typeof types.SetRoleDocument,
     "\n      mutation RemoveMember($id: ID!, $userId: ID!) {\n        result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": typeof types.RemoveMemberDocument,
     "\n      mutation ClaimInviteLink($code: String!) {\n        result: claimInviteLink(code: $code) { ok resourceId state role }\n      }\n    ": typeof types.ClaimInviteLinkDocument,
+    "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": typeof types.MyInvitationsAcrossAppsDocument,
+    "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    ": typeof types.DeleteResourceAsOwnerDocument,
     "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": typeof types.CreateAgentDocument,
     "\n      query Agents {\n        result: agents { id name createdAt }\n      }\n    ": typeof types.AgentsDocument,
     "\n      mutation DeleteAgent($id: ID!) {\n        result: deleteAgent(id: $id) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": typeof types.DeleteAgentDocument,
@@ -55,22 +57,29 @@ type Documents = {
     "\n      query UserProfiles($ids: [ID!]!) {\n        result: userProfiles(ids: $ids) { id handle displayName }\n      }\n    ": typeof types.UserProfilesDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.UnblockUserDocument,
-    "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": typeof types.MyInvitationsAcrossAppsDocument,
-    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": typeof types.MyWalletDocument,
-    "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    ": typeof types.DeleteResourceAsOwnerDocument,
     "\n      mutation DeleteMyAccount($confirm: String!) {\n        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": typeof types.DeleteMyAccountDocument,
+    "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    ": typeof types.MyRoomGrantsDocument,
+    "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    ": typeof types.CreateRoomDocument,
+    "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    ": typeof types.RoomsDocument,
+    "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    ": typeof types.RoomDocument,
+    "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    ": typeof types.RenameRoomDocument,
+    "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    ": typeof types.DeleteRoomDocument,
+    "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n      }\n    ": typeof types.RoomGrantsDocument,
+    "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n      }\n    ": typeof types.SetRoomGrantDocument,
+    "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    ": typeof types.RemoveRoomGrantDocument,
     "\n      mutation DbQuery($input: DbOperationInput!) {\n        result: dbQuery(input: $input) { ...DbResultFields }\n      }\n    ": typeof types.DbQueryDocument,
     "\n      mutation DbBatch($operations: [DbOperationInput!]!) {\n        result: dbBatch(operations: $operations) { ...DbResultFields }\n      }\n    ": typeof types.DbBatchDocument,
-    "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.AppsDocument,
-    "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.CreateAppDocument,
-    "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": typeof types.BudgetsDocument,
-    "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": typeof types.SetEnvBudgetDocument,
-    "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    ": typeof types.DeployDocument,
-    "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": typeof types.CreateTestUserDocument,
-    "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    ": typeof types.MoveFilesDocument,
-    "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": typeof types.LinkFileDocument,
 };
 const documents: Documents = {
+    "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    ": types.AppsDocument,
+    "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": types.CreateAppDocument,
+    "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    ": types.DeployDocument,
+    "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": types.CreateTestUserDocument,
+    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": types.MyWalletDocument,
+    "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": types.BudgetsDocument,
+    "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": types.SetEnvBudgetDocument,
+    "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    ": types.MoveFilesDocument,
+    "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": types.LinkFileDocument,
     "\n  fragment MeFields on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n  }\n": types.MeFieldsFragmentDoc,
     "\n  fragment ResourceFields on Resource {\n    id\n    type\n    name\n    visibility\n    discoverable\n    memberCount\n    currentMember { role state }\n  }\n": types.ResourceFieldsFragmentDoc,
     "\n  fragment RoomFields on Room {\n    id\n    name\n    isDefault\n    currentGrant { role }\n    effectiveRole\n  }\n": types.RoomFieldsFragmentDoc,
@@ -81,15 +90,6 @@ const documents: Documents = {
     "\n      query BrowseResources($type: String, $query: String, $limit: Int, $cursor: String) {\n        result: browseResources(type: $type, query: $query, limit: $limit, cursor: $cursor) {\n          resources { id type name memberCount createdAt }\n          nextCursor\n        }\n      }\n    ": types.BrowseResourcesDocument,
     "\n      query StaticResource($type: String!, $slug: String!) {\n        result: staticResource(type: $type, slug: $slug) { ...ResourceFields }\n      }\n    ": types.StaticResourceDocument,
     "\n      query Invitations($type: String, $limit: Int, $cursor: String) {\n        result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {\n          invitations { resourceId type name role invitedBy expiresAt }\n          nextCursor\n        }\n      }\n    ": types.InvitationsDocument,
-    "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    ": types.MyRoomGrantsDocument,
-    "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    ": types.CreateRoomDocument,
-    "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    ": types.RoomsDocument,
-    "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    ": types.RoomDocument,
-    "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    ": types.RenameRoomDocument,
-    "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    ": types.DeleteRoomDocument,
-    "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n      }\n    ": types.RoomGrantsDocument,
-    "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n      }\n    ": types.SetRoomGrantDocument,
-    "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    ": types.RemoveRoomGrantDocument,
     "\n      query Resource($id: ID!) {\n        result: resource(id: $id) { ...ResourceFields }\n      }\n    ": types.ResourceDocument,
     "\n      query Members($id: ID!, $limit: Int, $cursor: String) {\n        result: memberPage(resourceId: $id, limit: $limit, cursor: $cursor) {\n          members { userId role state kind ownerId ownerHandle ownerDisplayName }\n          nextCursor\n        }\n      }\n    ": types.MembersDocument,
     "\n      mutation Invite($id: ID!, $userId: ID!, $role: Role) {\n        result: invite(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": types.InviteDocument,
@@ -102,6 +102,8 @@ const documents: Documents = {
     "\n      mutation SetRole($id: ID!, $userId: ID!, $role: Role!) {\n        result: setRole(resourceId: $id, userId: $userId, role: $role) { ...TransitionFields }\n      }\n    ": types.SetRoleDocument,
     "\n      mutation RemoveMember($id: ID!, $userId: ID!) {\n        result: removeMember(resourceId: $id, userId: $userId) { ...TransitionFields }\n      }\n    ": types.RemoveMemberDocument,
     "\n      mutation ClaimInviteLink($code: String!) {\n        result: claimInviteLink(code: $code) { ok resourceId state role }\n      }\n    ": types.ClaimInviteLinkDocument,
+    "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": types.MyInvitationsAcrossAppsDocument,
+    "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    ": types.DeleteResourceAsOwnerDocument,
     "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    ": types.CreateAgentDocument,
     "\n      query Agents {\n        result: agents { id name createdAt }\n      }\n    ": types.AgentsDocument,
     "\n      mutation DeleteAgent($id: ID!) {\n        result: deleteAgent(id: $id) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": types.DeleteAgentDocument,
@@ -111,22 +113,56 @@ const documents: Documents = {
     "\n      query UserProfiles($ids: [ID!]!) {\n        result: userProfiles(ids: $ids) { id handle displayName }\n      }\n    ": types.UserProfilesDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": types.BlockUserDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": types.UnblockUserDocument,
-    "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    ": types.MyInvitationsAcrossAppsDocument,
-    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": types.MyWalletDocument,
-    "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    ": types.DeleteResourceAsOwnerDocument,
     "\n      mutation DeleteMyAccount($confirm: String!) {\n        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": types.DeleteMyAccountDocument,
+    "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    ": types.MyRoomGrantsDocument,
+    "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    ": types.CreateRoomDocument,
+    "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    ": types.RoomsDocument,
+    "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    ": types.RoomDocument,
+    "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    ": types.RenameRoomDocument,
+    "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    ": types.DeleteRoomDocument,
+    "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n      }\n    ": types.RoomGrantsDocument,
+    "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n      }\n    ": types.SetRoomGrantDocument,
+    "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    ": types.RemoveRoomGrantDocument,
     "\n      mutation DbQuery($input: DbOperationInput!) {\n        result: dbQuery(input: $input) { ...DbResultFields }\n      }\n    ": types.DbQueryDocument,
     "\n      mutation DbBatch($operations: [DbOperationInput!]!) {\n        result: dbBatch(operations: $operations) { ...DbResultFields }\n      }\n    ": types.DbBatchDocument,
-    "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    ": types.AppsDocument,
-    "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": types.CreateAppDocument,
-    "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": types.BudgetsDocument,
-    "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": types.SetEnvBudgetDocument,
-    "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    ": types.DeployDocument,
-    "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": types.CreateTestUserDocument,
-    "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    ": types.MoveFilesDocument,
-    "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": types.LinkFileDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    "): typeof import('./graphql.js').AppsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    "): typeof import('./graphql.js').CreateAppDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    "): typeof import('./graphql.js').DeployDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    "): typeof import('./graphql.js').CreateTestUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    "): typeof import('./graphql.js').MyWalletDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    "): typeof import('./graphql.js').BudgetsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    "): typeof import('./graphql.js').SetEnvBudgetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    "): typeof import('./graphql.js').MoveFilesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    "): typeof import('./graphql.js').LinkFileDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -167,42 +203,6 @@ export function graphql(source: "\n      query StaticResource($type: String!, $s
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      query Invitations($type: String, $limit: Int, $cursor: String) {\n        result: invitationPage(type: $type, limit: $limit, cursor: $cursor) {\n          invitations { resourceId type name role invitedBy expiresAt }\n          nextCursor\n        }\n      }\n    "): typeof import('./graphql.js').InvitationsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    "): typeof import('./graphql.js').MyRoomGrantsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').CreateRoomDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').RoomsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').RoomDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').RenameRoomDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    "): typeof import('./graphql.js').DeleteRoomDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n      }\n    "): typeof import('./graphql.js').RoomGrantsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n      }\n    "): typeof import('./graphql.js').SetRoomGrantDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    "): typeof import('./graphql.js').RemoveRoomGrantDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -254,6 +254,14 @@ export function graphql(source: "\n      mutation ClaimInviteLink($code: String!
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    "): typeof import('./graphql.js').MyInvitationsAcrossAppsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    "): typeof import('./graphql.js').DeleteResourceAsOwnerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n      mutation CreateAgent($name: String!) {\n        result: createAgent(name: $name) { id name ownerId token }\n      }\n    "): typeof import('./graphql.js').CreateAgentDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -290,19 +298,43 @@ export function graphql(source: "\n      mutation UnblockUser($userId: ID!) {\n 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      query MyInvitationsAcrossApps {\n        result: myInvitationsAcrossApps { resourceId type name role invitedBy expiresAt appId appName env }\n      }\n    "): typeof import('./graphql.js').MyInvitationsAcrossAppsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    "): typeof import('./graphql.js').MyWalletDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {\n        result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n      }\n    "): typeof import('./graphql.js').DeleteResourceAsOwnerDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n      mutation DeleteMyAccount($confirm: String!) {\n        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }\n      }\n    "): typeof import('./graphql.js').DeleteMyAccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    "): typeof import('./graphql.js').MyRoomGrantsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation CreateRoom($id: ID!, $name: String!) {\n        result: createRoom(resourceId: $id, name: $name) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').CreateRoomDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Rooms($id: ID!) {\n        result: rooms(resourceId: $id) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').RoomsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Room($id: ID!, $roomId: ID!) {\n        result: room(resourceId: $id, roomId: $roomId) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').RoomDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {\n        result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) { ...RoomFields }\n      }\n    "): typeof import('./graphql.js').RenameRoomDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DeleteRoom($id: ID!, $roomId: ID!) {\n        result: deleteRoom(resourceId: $id, roomId: $roomId) { ok }\n      }\n    "): typeof import('./graphql.js').DeleteRoomDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RoomGrants($id: ID!, $roomId: ID!) {\n        result: roomGrants(resourceId: $id, roomId: $roomId) { principalId role }\n      }\n    "): typeof import('./graphql.js').RoomGrantsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {\n        result: setRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId, role: $role) { ok resourceId roomId principalId role }\n      }\n    "): typeof import('./graphql.js').SetRoomGrantDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {\n        result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) { ok }\n      }\n    "): typeof import('./graphql.js').RemoveRoomGrantDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -311,38 +343,6 @@ export function graphql(source: "\n      mutation DbQuery($input: DbOperationInp
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation DbBatch($operations: [DbOperationInput!]!) {\n        result: dbBatch(operations: $operations) { ...DbResultFields }\n      }\n    "): typeof import('./graphql.js').DbBatchDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      query Apps {\n        result: apps { id name origins clientIds environments createdAt }\n      }\n    "): typeof import('./graphql.js').AppsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    "): typeof import('./graphql.js').CreateAppDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    "): typeof import('./graphql.js').BudgetsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    "): typeof import('./graphql.js').SetEnvBudgetDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    "): typeof import('./graphql.js').DeployDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    "): typeof import('./graphql.js').CreateTestUserDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    "): typeof import('./graphql.js').MoveFilesDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    "): typeof import('./graphql.js').LinkFileDocument;
 
 
 export function graphql(source: string) {

@@ -100,6 +100,77 @@ export type VisibilityChoice =
   | 'members'
   | 'unlisted';
 
+export type AppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AppsQuery = { result: Array<{ id: string, name: string, origins: Array<string>, clientIds: Array<string>, environments: Array<string>, createdAt: string }> };
+
+export type CreateAppMutationVariables = Exact<{
+  input: CreateAppInput;
+}>;
+
+
+export type CreateAppMutation = { result: { id: string, name: string, origins: Array<string>, clientIds: Array<string>, environments: Array<string>, createdAt: string } };
+
+export type DeployMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  schema: unknown;
+}>;
+
+
+export type DeployMutation = { result: { deploymentId: string, appId: string, env: string, version: number, resourceTypes: Array<string>, tables: Array<string>, buckets: Array<string> } };
+
+export type CreateTestUserMutationVariables = Exact<{
+  appId: string | number;
+  name: string;
+  env: string;
+}>;
+
+
+export type CreateTestUserMutation = { result: { userId: string, token: string, expiresAt: string, payer: string, env: string } };
+
+export type MyWalletQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyWalletQuery = { result: { balanceUsd: string, entries: Array<{ id: string, kind: string, amountUsd: string, appId: string | null, env: string | null, clientId: string | null, actorId: string | null, quantity: number | null, createdAt: string }> } };
+
+export type BudgetsQueryVariables = Exact<{
+  appId?: string | number | null | undefined;
+}>;
+
+
+export type BudgetsQuery = { result: { period: string, walletUsd: string, apps: Array<{ appId: string, name: string, envs: Array<{ env: string, limitUsd: string, spentUsd: string }>, users: Array<{ clientId: string | null, spentUsd: string }> }> } };
+
+export type SetEnvBudgetMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  usd: string;
+}>;
+
+
+export type SetEnvBudgetMutation = { result: { appId: string, env: string, limitUsd: string } };
+
+export type MoveFilesMutationVariables = Exact<{
+  resourceId: string | number;
+  bucket: string;
+  paths: Array<string> | string;
+  roomId?: string | number | null | undefined;
+}>;
+
+
+export type MoveFilesMutation = { result: { ok: boolean, moved: number } };
+
+export type LinkFileMutationVariables = Exact<{
+  resourceId: string | number;
+  bucket: string;
+  fileId: string | number;
+  path?: string | null | undefined;
+}>;
+
+
+export type LinkFileMutation = { result: { id: string, bucket: string, path: string, size: number, contentType: string, etag: string, roomId: string | null, creatorId: string | null, resourceId: string | null, linked: boolean, createdAt: string, updatedAt: string } };
+
 export type MeFieldsFragment = { id: string, kind: PrincipalKind, handle: string | null, displayName: string | null, email: string | null, profile: { handle: string | null, displayName: string | null } };
 
 export type ResourceFieldsFragment = { id: string, type: string, name: string, visibility: Visibility, discoverable: boolean, memberCount: number, currentMember: { role: Role, state: MembershipState } | null };
@@ -152,78 +223,6 @@ export type InvitationsQueryVariables = Exact<{
 
 
 export type InvitationsQuery = { result: { nextCursor: string | null, invitations: Array<{ resourceId: string, type: string, name: string, role: Role, invitedBy: string | null, expiresAt: string }> } };
-
-export type MyRoomGrantsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type MyRoomGrantsQuery = { result: Array<{ resourceId: string, roomId: string, role: Role }> };
-
-export type CreateRoomMutationVariables = Exact<{
-  id: string | number;
-  name: string;
-}>;
-
-
-export type CreateRoomMutation = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null } };
-
-export type RoomsQueryVariables = Exact<{
-  id: string | number;
-}>;
-
-
-export type RoomsQuery = { result: Array<{ id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null }> };
-
-export type RoomQueryVariables = Exact<{
-  id: string | number;
-  roomId: string | number;
-}>;
-
-
-export type RoomQuery = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null } };
-
-export type RenameRoomMutationVariables = Exact<{
-  id: string | number;
-  roomId: string | number;
-  name: string;
-}>;
-
-
-export type RenameRoomMutation = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null } };
-
-export type DeleteRoomMutationVariables = Exact<{
-  id: string | number;
-  roomId: string | number;
-}>;
-
-
-export type DeleteRoomMutation = { result: { ok: boolean } };
-
-export type RoomGrantsQueryVariables = Exact<{
-  id: string | number;
-  roomId: string | number;
-}>;
-
-
-export type RoomGrantsQuery = { result: Array<{ principalId: string, role: Role }> };
-
-export type SetRoomGrantMutationVariables = Exact<{
-  id: string | number;
-  roomId: string | number;
-  userId: string | number;
-  role: Role;
-}>;
-
-
-export type SetRoomGrantMutation = { result: { ok: boolean, resourceId: string, roomId: string, principalId: string, role: Role | null } };
-
-export type RemoveRoomGrantMutationVariables = Exact<{
-  id: string | number;
-  roomId: string | number;
-  userId: string | number;
-}>;
-
-
-export type RemoveRoomGrantMutation = { result: { ok: boolean } };
 
 export type ResourceQueryVariables = Exact<{
   id: string | number;
@@ -320,6 +319,19 @@ export type ClaimInviteLinkMutationVariables = Exact<{
 
 export type ClaimInviteLinkMutation = { result: { ok: boolean, resourceId: string, state: MembershipState, role: Role } };
 
+export type MyInvitationsAcrossAppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyInvitationsAcrossAppsQuery = { result: Array<{ resourceId: string, type: string, name: string, role: Role, invitedBy: string | null, expiresAt: string, appId: string, appName: string, env: string }> };
+
+export type DeleteResourceAsOwnerMutationVariables = Exact<{
+  appId: string | number;
+  resourceId: string | number;
+}>;
+
+
+export type DeleteResourceAsOwnerMutation = { result: { ok: boolean } };
+
 export type CreateAgentMutationVariables = Exact<{
   name: string;
 }>;
@@ -379,30 +391,84 @@ export type UnblockUserMutationVariables = Exact<{
 
 export type UnblockUserMutation = { result: { ok: boolean, userId: string } };
 
-export type MyInvitationsAcrossAppsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type MyInvitationsAcrossAppsQuery = { result: Array<{ resourceId: string, type: string, name: string, role: Role, invitedBy: string | null, expiresAt: string, appId: string, appName: string, env: string }> };
-
-export type MyWalletQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type MyWalletQuery = { result: { balanceUsd: string, entries: Array<{ id: string, kind: string, amountUsd: string, appId: string | null, env: string | null, clientId: string | null, actorId: string | null, quantity: number | null, createdAt: string }> } };
-
-export type DeleteResourceAsOwnerMutationVariables = Exact<{
-  appId: string | number;
-  resourceId: string | number;
-}>;
-
-
-export type DeleteResourceAsOwnerMutation = { result: { ok: boolean } };
-
 export type DeleteMyAccountMutationVariables = Exact<{
   confirm: string;
 }>;
 
 
 export type DeleteMyAccountMutation = { result: { ok: boolean, deleted: Array<string>, transferred: Array<{ resourceId: string, ownerId: string }> } };
+
+export type MyRoomGrantsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyRoomGrantsQuery = { result: Array<{ resourceId: string, roomId: string, role: Role }> };
+
+export type CreateRoomMutationVariables = Exact<{
+  id: string | number;
+  name: string;
+}>;
+
+
+export type CreateRoomMutation = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null } };
+
+export type RoomsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RoomsQuery = { result: Array<{ id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null }> };
+
+export type RoomQueryVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+}>;
+
+
+export type RoomQuery = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null } };
+
+export type RenameRoomMutationVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+  name: string;
+}>;
+
+
+export type RenameRoomMutation = { result: { id: string, name: string, isDefault: boolean, effectiveRole: Role | null, currentGrant: { role: Role } | null } };
+
+export type DeleteRoomMutationVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+}>;
+
+
+export type DeleteRoomMutation = { result: { ok: boolean } };
+
+export type RoomGrantsQueryVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+}>;
+
+
+export type RoomGrantsQuery = { result: Array<{ principalId: string, role: Role }> };
+
+export type SetRoomGrantMutationVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+  userId: string | number;
+  role: Role;
+}>;
+
+
+export type SetRoomGrantMutation = { result: { ok: boolean, resourceId: string, roomId: string, principalId: string, role: Role | null } };
+
+export type RemoveRoomGrantMutationVariables = Exact<{
+  id: string | number;
+  roomId: string | number;
+  userId: string | number;
+}>;
+
+
+export type RemoveRoomGrantMutation = { result: { ok: boolean } };
 
 export type DbQueryMutationVariables = Exact<{
   input: DbOperationInput;
@@ -417,72 +483,6 @@ export type DbBatchMutationVariables = Exact<{
 
 
 export type DbBatchMutation = { result: Array<{ op: DbOp, rows: Array<unknown> | null, nextCursor: string | null }> };
-
-export type AppsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type AppsQuery = { result: Array<{ id: string, name: string, origins: Array<string>, clientIds: Array<string>, environments: Array<string>, createdAt: string }> };
-
-export type CreateAppMutationVariables = Exact<{
-  input: CreateAppInput;
-}>;
-
-
-export type CreateAppMutation = { result: { id: string, name: string, origins: Array<string>, clientIds: Array<string>, environments: Array<string>, createdAt: string } };
-
-export type BudgetsQueryVariables = Exact<{
-  appId?: string | number | null | undefined;
-}>;
-
-
-export type BudgetsQuery = { result: { period: string, walletUsd: string, apps: Array<{ appId: string, name: string, envs: Array<{ env: string, limitUsd: string, spentUsd: string }>, users: Array<{ clientId: string | null, spentUsd: string }> }> } };
-
-export type SetEnvBudgetMutationVariables = Exact<{
-  appId: string | number;
-  env: string;
-  usd: string;
-}>;
-
-
-export type SetEnvBudgetMutation = { result: { appId: string, env: string, limitUsd: string } };
-
-export type DeployMutationVariables = Exact<{
-  appId: string | number;
-  env: string;
-  schema: unknown;
-}>;
-
-
-export type DeployMutation = { result: { deploymentId: string, appId: string, env: string, version: number, resourceTypes: Array<string>, tables: Array<string>, buckets: Array<string> } };
-
-export type CreateTestUserMutationVariables = Exact<{
-  appId: string | number;
-  name: string;
-  env: string;
-}>;
-
-
-export type CreateTestUserMutation = { result: { userId: string, token: string, expiresAt: string, payer: string, env: string } };
-
-export type MoveFilesMutationVariables = Exact<{
-  resourceId: string | number;
-  bucket: string;
-  paths: Array<string> | string;
-  roomId?: string | number | null | undefined;
-}>;
-
-
-export type MoveFilesMutation = { result: { ok: boolean, moved: number } };
-
-export type LinkFileMutationVariables = Exact<{
-  resourceId: string | number;
-  bucket: string;
-  fileId: string | number;
-  path?: string | null | undefined;
-}>;
-
-
-export type LinkFileMutation = { result: { id: string, bucket: string, path: string, size: number, contentType: string, etag: string, roomId: string | null, creatorId: string | null, resourceId: string | null, linked: boolean, createdAt: string, updatedAt: string } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -555,6 +555,138 @@ export const TransitionFieldsFragmentDoc = new TypedDocumentString(`
   role
 }
     `, {"fragmentName":"TransitionFields"}) as unknown as TypedDocumentString<TransitionFieldsFragment, unknown>;
+export const AppsDocument = new TypedDocumentString(`
+    query Apps {
+  result: apps {
+    id
+    name
+    origins
+    clientIds
+    environments
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<AppsQuery, AppsQueryVariables>;
+export const CreateAppDocument = new TypedDocumentString(`
+    mutation CreateApp($input: CreateAppInput!) {
+  result: createApp(input: $input) {
+    id
+    name
+    origins
+    clientIds
+    environments
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<CreateAppMutation, CreateAppMutationVariables>;
+export const DeployDocument = new TypedDocumentString(`
+    mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {
+  result: deploy(appId: $appId, env: $env, schema: $schema) {
+    deploymentId
+    appId
+    env
+    version
+    resourceTypes
+    tables
+    buckets
+  }
+}
+    `) as unknown as TypedDocumentString<DeployMutation, DeployMutationVariables>;
+export const CreateTestUserDocument = new TypedDocumentString(`
+    mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {
+  result: createTestUser(appId: $appId, name: $name, env: $env) {
+    userId
+    token
+    expiresAt
+    payer
+    env
+  }
+}
+    `) as unknown as TypedDocumentString<CreateTestUserMutation, CreateTestUserMutationVariables>;
+export const MyWalletDocument = new TypedDocumentString(`
+    query MyWallet {
+  result: myWallet {
+    balanceUsd
+    entries {
+      id
+      kind
+      amountUsd
+      appId
+      env
+      clientId
+      actorId
+      quantity
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MyWalletQuery, MyWalletQueryVariables>;
+export const BudgetsDocument = new TypedDocumentString(`
+    query Budgets($appId: ID) {
+  result: budgets(appId: $appId) {
+    period
+    walletUsd
+    apps {
+      appId
+      name
+      envs {
+        env
+        limitUsd
+        spentUsd
+      }
+      users {
+        clientId
+        spentUsd
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BudgetsQuery, BudgetsQueryVariables>;
+export const SetEnvBudgetDocument = new TypedDocumentString(`
+    mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {
+  result: setEnvBudget(appId: $appId, env: $env, usd: $usd) {
+    appId
+    env
+    limitUsd
+  }
+}
+    `) as unknown as TypedDocumentString<SetEnvBudgetMutation, SetEnvBudgetMutationVariables>;
+export const MoveFilesDocument = new TypedDocumentString(`
+    mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {
+  result: moveFiles(
+    resourceId: $resourceId
+    bucket: $bucket
+    paths: $paths
+    roomId: $roomId
+  ) {
+    ok
+    moved
+  }
+}
+    `) as unknown as TypedDocumentString<MoveFilesMutation, MoveFilesMutationVariables>;
+export const LinkFileDocument = new TypedDocumentString(`
+    mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {
+  result: linkFile(
+    resourceId: $resourceId
+    bucket: $bucket
+    fileId: $fileId
+    path: $path
+  ) {
+    id
+    bucket
+    path
+    size
+    contentType
+    etag
+    roomId
+    creatorId
+    resourceId
+    linked
+    createdAt
+    updatedAt
+  }
+}
+    `) as unknown as TypedDocumentString<LinkFileMutation, LinkFileMutationVariables>;
 export const CreateResourceDocument = new TypedDocumentString(`
     mutation CreateResource($input: CreateResourceInput!) {
   result: createResource(input: $input) {
@@ -646,113 +778,6 @@ export const InvitationsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;
-export const MyRoomGrantsDocument = new TypedDocumentString(`
-    query MyRoomGrants {
-  result: myRoomGrants {
-    resourceId
-    roomId
-    role
-  }
-}
-    `) as unknown as TypedDocumentString<MyRoomGrantsQuery, MyRoomGrantsQueryVariables>;
-export const CreateRoomDocument = new TypedDocumentString(`
-    mutation CreateRoom($id: ID!, $name: String!) {
-  result: createRoom(resourceId: $id, name: $name) {
-    ...RoomFields
-  }
-}
-    fragment RoomFields on Room {
-  id
-  name
-  isDefault
-  currentGrant {
-    role
-  }
-  effectiveRole
-}`) as unknown as TypedDocumentString<CreateRoomMutation, CreateRoomMutationVariables>;
-export const RoomsDocument = new TypedDocumentString(`
-    query Rooms($id: ID!) {
-  result: rooms(resourceId: $id) {
-    ...RoomFields
-  }
-}
-    fragment RoomFields on Room {
-  id
-  name
-  isDefault
-  currentGrant {
-    role
-  }
-  effectiveRole
-}`) as unknown as TypedDocumentString<RoomsQuery, RoomsQueryVariables>;
-export const RoomDocument = new TypedDocumentString(`
-    query Room($id: ID!, $roomId: ID!) {
-  result: room(resourceId: $id, roomId: $roomId) {
-    ...RoomFields
-  }
-}
-    fragment RoomFields on Room {
-  id
-  name
-  isDefault
-  currentGrant {
-    role
-  }
-  effectiveRole
-}`) as unknown as TypedDocumentString<RoomQuery, RoomQueryVariables>;
-export const RenameRoomDocument = new TypedDocumentString(`
-    mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {
-  result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) {
-    ...RoomFields
-  }
-}
-    fragment RoomFields on Room {
-  id
-  name
-  isDefault
-  currentGrant {
-    role
-  }
-  effectiveRole
-}`) as unknown as TypedDocumentString<RenameRoomMutation, RenameRoomMutationVariables>;
-export const DeleteRoomDocument = new TypedDocumentString(`
-    mutation DeleteRoom($id: ID!, $roomId: ID!) {
-  result: deleteRoom(resourceId: $id, roomId: $roomId) {
-    ok
-  }
-}
-    `) as unknown as TypedDocumentString<DeleteRoomMutation, DeleteRoomMutationVariables>;
-export const RoomGrantsDocument = new TypedDocumentString(`
-    query RoomGrants($id: ID!, $roomId: ID!) {
-  result: roomGrants(resourceId: $id, roomId: $roomId) {
-    principalId
-    role
-  }
-}
-    `) as unknown as TypedDocumentString<RoomGrantsQuery, RoomGrantsQueryVariables>;
-export const SetRoomGrantDocument = new TypedDocumentString(`
-    mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {
-  result: setRoomGrant(
-    resourceId: $id
-    roomId: $roomId
-    userId: $userId
-    role: $role
-  ) {
-    ok
-    resourceId
-    roomId
-    principalId
-    role
-  }
-}
-    `) as unknown as TypedDocumentString<SetRoomGrantMutation, SetRoomGrantMutationVariables>;
-export const RemoveRoomGrantDocument = new TypedDocumentString(`
-    mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {
-  result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) {
-    ok
-  }
-}
-    `) as unknown as TypedDocumentString<RemoveRoomGrantMutation, RemoveRoomGrantMutationVariables>;
 export const ResourceDocument = new TypedDocumentString(`
     query Resource($id: ID!) {
   result: resource(id: $id) {
@@ -902,6 +927,28 @@ export const ClaimInviteLinkDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ClaimInviteLinkMutation, ClaimInviteLinkMutationVariables>;
+export const MyInvitationsAcrossAppsDocument = new TypedDocumentString(`
+    query MyInvitationsAcrossApps {
+  result: myInvitationsAcrossApps {
+    resourceId
+    type
+    name
+    role
+    invitedBy
+    expiresAt
+    appId
+    appName
+    env
+  }
+}
+    `) as unknown as TypedDocumentString<MyInvitationsAcrossAppsQuery, MyInvitationsAcrossAppsQueryVariables>;
+export const DeleteResourceAsOwnerDocument = new TypedDocumentString(`
+    mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {
+  result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteResourceAsOwnerMutation, DeleteResourceAsOwnerMutationVariables>;
 export const CreateAgentDocument = new TypedDocumentString(`
     mutation CreateAgent($name: String!) {
   result: createAgent(name: $name) {
@@ -1001,46 +1048,6 @@ export const UnblockUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UnblockUserMutation, UnblockUserMutationVariables>;
-export const MyInvitationsAcrossAppsDocument = new TypedDocumentString(`
-    query MyInvitationsAcrossApps {
-  result: myInvitationsAcrossApps {
-    resourceId
-    type
-    name
-    role
-    invitedBy
-    expiresAt
-    appId
-    appName
-    env
-  }
-}
-    `) as unknown as TypedDocumentString<MyInvitationsAcrossAppsQuery, MyInvitationsAcrossAppsQueryVariables>;
-export const MyWalletDocument = new TypedDocumentString(`
-    query MyWallet {
-  result: myWallet {
-    balanceUsd
-    entries {
-      id
-      kind
-      amountUsd
-      appId
-      env
-      clientId
-      actorId
-      quantity
-      createdAt
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<MyWalletQuery, MyWalletQueryVariables>;
-export const DeleteResourceAsOwnerDocument = new TypedDocumentString(`
-    mutation DeleteResourceAsOwner($appId: ID!, $resourceId: ID!) {
-  result: deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) {
-    ok
-  }
-}
-    `) as unknown as TypedDocumentString<DeleteResourceAsOwnerMutation, DeleteResourceAsOwnerMutationVariables>;
 export const DeleteMyAccountDocument = new TypedDocumentString(`
     mutation DeleteMyAccount($confirm: String!) {
   result: deleteMyAccount(confirm: $confirm) {
@@ -1053,6 +1060,113 @@ export const DeleteMyAccountDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteMyAccountMutation, DeleteMyAccountMutationVariables>;
+export const MyRoomGrantsDocument = new TypedDocumentString(`
+    query MyRoomGrants {
+  result: myRoomGrants {
+    resourceId
+    roomId
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<MyRoomGrantsQuery, MyRoomGrantsQueryVariables>;
+export const CreateRoomDocument = new TypedDocumentString(`
+    mutation CreateRoom($id: ID!, $name: String!) {
+  result: createRoom(resourceId: $id, name: $name) {
+    ...RoomFields
+  }
+}
+    fragment RoomFields on Room {
+  id
+  name
+  isDefault
+  currentGrant {
+    role
+  }
+  effectiveRole
+}`) as unknown as TypedDocumentString<CreateRoomMutation, CreateRoomMutationVariables>;
+export const RoomsDocument = new TypedDocumentString(`
+    query Rooms($id: ID!) {
+  result: rooms(resourceId: $id) {
+    ...RoomFields
+  }
+}
+    fragment RoomFields on Room {
+  id
+  name
+  isDefault
+  currentGrant {
+    role
+  }
+  effectiveRole
+}`) as unknown as TypedDocumentString<RoomsQuery, RoomsQueryVariables>;
+export const RoomDocument = new TypedDocumentString(`
+    query Room($id: ID!, $roomId: ID!) {
+  result: room(resourceId: $id, roomId: $roomId) {
+    ...RoomFields
+  }
+}
+    fragment RoomFields on Room {
+  id
+  name
+  isDefault
+  currentGrant {
+    role
+  }
+  effectiveRole
+}`) as unknown as TypedDocumentString<RoomQuery, RoomQueryVariables>;
+export const RenameRoomDocument = new TypedDocumentString(`
+    mutation RenameRoom($id: ID!, $roomId: ID!, $name: String!) {
+  result: renameRoom(resourceId: $id, roomId: $roomId, name: $name) {
+    ...RoomFields
+  }
+}
+    fragment RoomFields on Room {
+  id
+  name
+  isDefault
+  currentGrant {
+    role
+  }
+  effectiveRole
+}`) as unknown as TypedDocumentString<RenameRoomMutation, RenameRoomMutationVariables>;
+export const DeleteRoomDocument = new TypedDocumentString(`
+    mutation DeleteRoom($id: ID!, $roomId: ID!) {
+  result: deleteRoom(resourceId: $id, roomId: $roomId) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteRoomMutation, DeleteRoomMutationVariables>;
+export const RoomGrantsDocument = new TypedDocumentString(`
+    query RoomGrants($id: ID!, $roomId: ID!) {
+  result: roomGrants(resourceId: $id, roomId: $roomId) {
+    principalId
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<RoomGrantsQuery, RoomGrantsQueryVariables>;
+export const SetRoomGrantDocument = new TypedDocumentString(`
+    mutation SetRoomGrant($id: ID!, $roomId: ID!, $userId: ID!, $role: Role!) {
+  result: setRoomGrant(
+    resourceId: $id
+    roomId: $roomId
+    userId: $userId
+    role: $role
+  ) {
+    ok
+    resourceId
+    roomId
+    principalId
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<SetRoomGrantMutation, SetRoomGrantMutationVariables>;
+export const RemoveRoomGrantDocument = new TypedDocumentString(`
+    mutation RemoveRoomGrant($id: ID!, $roomId: ID!, $userId: ID!) {
+  result: removeRoomGrant(resourceId: $id, roomId: $roomId, userId: $userId) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveRoomGrantMutation, RemoveRoomGrantMutationVariables>;
 export const DbQueryDocument = new TypedDocumentString(`
     mutation DbQuery($input: DbOperationInput!) {
   result: dbQuery(input: $input) {
@@ -1075,117 +1189,3 @@ export const DbBatchDocument = new TypedDocumentString(`
   rows
   nextCursor
 }`) as unknown as TypedDocumentString<DbBatchMutation, DbBatchMutationVariables>;
-export const AppsDocument = new TypedDocumentString(`
-    query Apps {
-  result: apps {
-    id
-    name
-    origins
-    clientIds
-    environments
-    createdAt
-  }
-}
-    `) as unknown as TypedDocumentString<AppsQuery, AppsQueryVariables>;
-export const CreateAppDocument = new TypedDocumentString(`
-    mutation CreateApp($input: CreateAppInput!) {
-  result: createApp(input: $input) {
-    id
-    name
-    origins
-    clientIds
-    environments
-    createdAt
-  }
-}
-    `) as unknown as TypedDocumentString<CreateAppMutation, CreateAppMutationVariables>;
-export const BudgetsDocument = new TypedDocumentString(`
-    query Budgets($appId: ID) {
-  result: budgets(appId: $appId) {
-    period
-    walletUsd
-    apps {
-      appId
-      name
-      envs {
-        env
-        limitUsd
-        spentUsd
-      }
-      users {
-        clientId
-        spentUsd
-      }
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<BudgetsQuery, BudgetsQueryVariables>;
-export const SetEnvBudgetDocument = new TypedDocumentString(`
-    mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {
-  result: setEnvBudget(appId: $appId, env: $env, usd: $usd) {
-    appId
-    env
-    limitUsd
-  }
-}
-    `) as unknown as TypedDocumentString<SetEnvBudgetMutation, SetEnvBudgetMutationVariables>;
-export const DeployDocument = new TypedDocumentString(`
-    mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {
-  result: deploy(appId: $appId, env: $env, schema: $schema) {
-    deploymentId
-    appId
-    env
-    version
-    resourceTypes
-    tables
-    buckets
-  }
-}
-    `) as unknown as TypedDocumentString<DeployMutation, DeployMutationVariables>;
-export const CreateTestUserDocument = new TypedDocumentString(`
-    mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {
-  result: createTestUser(appId: $appId, name: $name, env: $env) {
-    userId
-    token
-    expiresAt
-    payer
-    env
-  }
-}
-    `) as unknown as TypedDocumentString<CreateTestUserMutation, CreateTestUserMutationVariables>;
-export const MoveFilesDocument = new TypedDocumentString(`
-    mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {
-  result: moveFiles(
-    resourceId: $resourceId
-    bucket: $bucket
-    paths: $paths
-    roomId: $roomId
-  ) {
-    ok
-    moved
-  }
-}
-    `) as unknown as TypedDocumentString<MoveFilesMutation, MoveFilesMutationVariables>;
-export const LinkFileDocument = new TypedDocumentString(`
-    mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {
-  result: linkFile(
-    resourceId: $resourceId
-    bucket: $bucket
-    fileId: $fileId
-    path: $path
-  ) {
-    id
-    bucket
-    path
-    size
-    contentType
-    etag
-    roomId
-    creatorId
-    resourceId
-    linked
-    createdAt
-    updatedAt
-  }
-}
-    `) as unknown as TypedDocumentString<LinkFileMutation, LinkFileMutationVariables>;

@@ -1,0 +1,84 @@
+/**
+ * Developers' apps, deployments and test users (docs/api.md §3): REST routes that each run a stored GraphQL operation (src/http/stored-operations.ts).
+ */
+import { z } from 'zod';
+import { graphql } from '../graphql-client/generated/index.js';
+import { type StoredOperationEndpoint, storedOperation } from '../http/stored-operations.js';
+import { appOut, timestamp } from '../http/rest-shapes.js';
+
+export const appsEndpoints: StoredOperationEndpoint[] = [
+  storedOperation({
+    method: 'GET',
+    path: '/dev/apps',
+    credential: 'developer',
+    response: z.object({ apps: z.array(appOut) }),
+    errors: [],
+    operation: graphql(`
+      query Apps {
+        result: apps { id name origins clientIds environments createdAt }
+      }
+    `),
+    variables: () => ({}),
+    respond: apps => ({ apps }),
+  }),
+  storedOperation({
+    method: 'POST',
+    path: '/dev/apps',
+    credential: 'developer',
+    response: appOut,
+    errors: ['invalid_redirect_uri', 'origin_reserved', 'origin_taken'],
+    operation: graphql(`
+      mutation CreateApp($input: CreateAppInput!) {
+        result: createApp(input: $input) { id name origins clientIds environments createdAt }
+      }
+    `),
+    body: z.strictObject({
+      name: z.string({ message: 'is required and must be a string' }),
+      origins: z.array(z.string()).optional(),
+      redirectUris: z.array(z.string()).optional(),
+    }),
+    variables: ({ body }) => ({ input: body }),
+    respond: app => app,
+  }),
+  storedOperation({
+    method: 'PUT',
+    path: '/dev/apps/:appId/deployments/:env',
+    credential: 'developer',
+    response: z.object({
+      deploymentId: z.string(),
+      appId: z.string(),
+      env: z.string(),
+      version: z.number().int(),
+      resourceTypes: z.array(z.string()),
+      tables: z.array(z.string()),
+      buckets: z.array(z.string()),
+    }),
+    errors: ['app_not_found', 'invalid_schema', 'schema_drops_data'],
+    operation: graphql(`
+      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {
+        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }
+      }
+    `),
+    body: z.strictObject({ schema: z.record(z.string(), z.unknown(), { message: 'is required: the app schema IR object' }) }),
+    variables: ({ params, body }) => ({ appId: params.appId, env: params.env, schema: body.schema }),
+    respond: d => d,
+  }),
+  storedOperation({
+    method: 'POST',
+    path: '/dev/apps/:appId/test-users',
+    credential: 'developer',
+    response: z.object({ user_id: z.string(), token: z.string(), expires_at: timestamp, payer: z.string(), env: z.string() }),
+    errors: ['app_not_found', 'env_not_deployed', 'prod_not_allowed'],
+    operation: graphql(`
+      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {
+        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }
+      }
+    `),
+    body: z.strictObject({
+      name: z.string({ message: 'is required and must be a string' }),
+      env: z.string({ message: 'is required (for example "dev"); test users are pinned to one environment' }),
+    }),
+    variables: ({ params, body }) => ({ appId: params.appId, ...body }),
+    respond: r => ({ user_id: r.userId, token: r.token, expires_at: r.expiresAt, payer: r.payer, env: r.env }),
+  }),
+];
