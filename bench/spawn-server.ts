@@ -25,6 +25,8 @@ export interface SpawnOptions {
   args?: string[];
   /** Merged over the parent's environment; an undefined value removes the variable. */
   env?: Record<string, string | undefined>;
+  /** A script to run instead of bench/servers/<name> (the peers' servers, bench/peers.ts), with plain node. */
+  script?: string;
 }
 
 export interface RunningServer<T> {
@@ -63,6 +65,7 @@ function buildChildren(): Promise<string> {
         .filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))
         .map(file => path.join(SERVERS_DIR, file)),
       path.join(BENCH_DIR, 'feeds', 'fanout-server.ts'),
+      path.join(BENCH_DIR, 'feeds', 'ws-broadcast-server.ts'),
       path.join(BENCH_DIR, 'feeds', 'rows-live-server.ts'),
     ];
     await build({ ...buildOptions(outdir), outbase: BENCH_DIR, entryPoints });
@@ -92,7 +95,7 @@ function isRunning(pid: number): boolean {
 
 /** `name` is a file in bench/servers, without its extension. BENCH_FROM_SOURCES=1 runs it through tsx instead of built. */
 export async function spawnServer<T = object>(name: string, options: SpawnOptions = {}): Promise<RunningServer<T>> {
-  const { script, nodeArgs } = await childScript(`servers/${name}`);
+  const { script, nodeArgs } = options.script ? { script: options.script, nodeArgs: [] } : await childScript(`servers/${name}`);
   // The flags `gatehouse serve` runs with, for Gatehouse and its baselines alike: ratios compare code, not runtime settings.
   const child = spawn(process.execPath, [...serverNodeFlags([], {}), ...nodeArgs, script, ...(options.args ?? [])], {
     env: { ...process.env, ...serverEnv(), ...options.env },
