@@ -10,11 +10,18 @@ import { fileURLToPath } from 'node:url';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
+export interface ExtraOptions {
+  backend: string;
+  duration: number;
+  /** `npm run bench -- --peers`: the extras that have a peer measure it too. */
+  peers?: boolean;
+}
+
 export interface Extra {
   id: string;
   title: string;
   script: string;
-  args: (options: { backend: string; duration: number }) => string[];
+  args: (options: ExtraOptions) => string[];
 }
 
 export const EXTRAS: Extra[] = [
@@ -22,7 +29,7 @@ export const EXTRAS: Extra[] = [
     id: 'feeds',
     title: 'Live feeds: one roster change fanned out to N graphql-ws subscribers (bench/feeds/fanout.ts)',
     script: 'feeds/fanout.ts',
-    args: () => ['--subscribers', '1000,5000', '--rounds', '5'],
+    args: ({ peers }) => ['--subscribers', '1000,5000', '--rounds', '5', ...(peers ? ['--peers'] : [])],
   },
   {
     id: 'auth',
@@ -51,7 +58,7 @@ export interface ExtraResult {
 }
 
 /** Runs one stand-alone benchmark with --json; its progress goes to stderr, its last JSON line holds the rows. */
-export function runExtra(extra: Extra, options: { backend: string; duration: number }): Promise<ExtraResult> {
+export function runExtra(extra: Extra, options: ExtraOptions): Promise<ExtraResult> {
   return new Promise(resolve => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(BENCH_DIR, extra.script), ...extra.args(options), '--json'], {
       stdio: ['ignore', 'pipe', 'inherit'],
