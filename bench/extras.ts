@@ -2,7 +2,7 @@
  * The rows of the performance issue that are not request/second rows, each measured by its own
  * stand-alone benchmark with its own same-run baseline: live-feed fan-out (feeds/fanout.ts), a
  * provider token seen for the first time (auth/session.ts), start-up time and idle memory
- * (startup.ts), file throughput per storage backend (storage.ts). `npm run bench` runs them as children with `--json` and prints the rows they report.
+ * (startup.ts), file throughput per storage backend (storage.ts), the notes-app workload (workload.ts). `npm run bench` runs them as children with `--json` and prints the rows they report.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -42,6 +42,12 @@ export const EXTRAS: Extra[] = [
     title: 'Files: a 50 MB file up and down through the streaming routes, per storage backend, and peak memory (bench/storage.ts)',
     script: 'storage.ts',
     args: () => ['--mb', '50', '--runs', '3'],
+  },
+  {
+    id: 'workload',
+    title: 'The notes app: 200 users in 50 notebooks with live queries, 60 s at a fixed arrival rate, per store (bench/workload.ts)',
+    script: 'workload.ts',
+    args: ({ backend }) => (backend === 'both' ? [] : ['--stores', backend]),
   },
   {
     id: 'startup',

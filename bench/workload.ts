@@ -17,7 +17,7 @@
  * sustained operations per second, p50/p99 per operation, the delivery latency of live updates
  * (an edit's scheduled time to its arrival at each member's live query, the pusher's own included),
  * and the server's CPU per operation (/proc, utime + stime of the server process over the window).
- * `--json` ends the output with one line `{ bench: 'workload', rows: [...] }`.
+ * `--json` ends the output with one line `{ bench: 'workload', rows: [{ store, opsPerSecond, pullP50, ..., detail }] }`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -436,5 +436,29 @@ for (const row of rows) {
     out.push(`  note: the load generator sent up to ${row.maxSchedulerLagMs} ms late (its own CPU); latency still counts from the schedule`);
 }
 process.stdout.write(`${out.join('\n')}\n`);
-if (values.json) process.stdout.write(`${JSON.stringify({ bench: 'workload', rows })}\n`);
+// Flat rows for `npm run bench`'s extras table (it shows a row's non-object values).
+const flat = rows.map(row =>
+  'skipped' in row
+    ? row
+    : {
+        store: row.store,
+        opsPerSecond: row.opsPerSecond,
+        scheduledPerSecond: row.scheduledPerSecond,
+        ...Object.fromEntries(
+          OPS.flatMap(op => [
+            [`${op}P50`, row.ops[op].p50],
+            [`${op}P99`, row.ops[op].p99],
+            [`${op}Failed`, row.ops[op].failed],
+          ]),
+        ),
+        deliveryP50: row.delivery.p50,
+        deliveryP99: row.delivery.p99,
+        deliveries: row.delivery.count,
+        expectedDeliveries: row.delivery.expected,
+        serverMsPerOp: row.serverMsPerOp,
+        postgresMsPerOp: row.postgresMsPerOp,
+        detail: row,
+      },
+);
+if (values.json) process.stdout.write(`${JSON.stringify({ bench: 'workload', rows: flat })}\n`);
 process.exit(0);

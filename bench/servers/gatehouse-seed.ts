@@ -61,6 +61,9 @@ export interface NotesSeed {
   updateKeys: number;
   /** Rows with `seq` from connection x perConnection up, for the delete-by-filter row. */
   deleteRowsPerConnection: number;
+  /** How many: `seq` 0 to deletable - 1; `template` is the one written through the API (seq 0). */
+  deletable: number;
+  template: string;
 }
 
 export interface SeedOptions {
@@ -100,15 +103,19 @@ export async function seedGatehouse(url: string, services: Services, options: Se
   });
   // The write rows' notes: one per connection to update, and numbered rows to delete, 100 per request.
   const writeNotes = (values: Record<string, unknown>[]) =>
-    call(reader.token, 'POST', '/v1/db/query', { scope: { kind: 'resource', resourceId }, table: 'notes', op: 'insert', values });
+    call<{ rows: { id: string }[] }>(reader.token, 'POST', '/v1/db/query', {
+      scope: { kind: 'resource', resourceId },
+      table: 'notes',
+      op: 'insert',
+      values,
+    });
   const connections = options.pairs;
   for (let i = 0; i < connections; i += 100)
     await writeNotes(Array.from({ length: Math.min(100, connections - i) }, (_, j) => ({ key: `update-${i + j}`, title: 'To edit' })));
+  // The delete row's notes: the first through the API, the rest copied from it by the child (thousands; set-based SQL).
   const deletable = connections * (options.deleteRowsPerConnection ?? 0);
-  await mapLimit(Math.ceil(deletable / 100), 4, i =>
-    writeNotes(Array.from({ length: Math.min(100, deletable - i * 100) }, (_, j) => ({ seq: i * 100 + j, title: 'To delete' }))),
-  );
-  const notes = { deploymentId: '', updateKeys: connections, deleteRowsPerConnection: options.deleteRowsPerConnection ?? 0 };
+  const template = deletable ? (await writeNotes([{ seq: 0, title: 'To delete' }])).rows[0].id : '';
+  const notes = { deploymentId: '', updateKeys: connections, deleteRowsPerConnection: options.deleteRowsPerConnection ?? 0, deletable, template };
   return { reader, resourceId, rooms: options.rooms, pairs, creator, notes };
 }
 

@@ -33,6 +33,15 @@ main(async () => {
     seed.resourceId,
   );
   seed.notes.deploymentId = resource.deployment_id;
+  // The delete row's notes, seq 1 and up, copied from the one the API wrote (as bench/servers/gatehouse-scale.ts seeds).
+  if (seed.notes.deletable > 1)
+    await app.database.prisma.$executeRawUnsafe(
+      `INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
+       SELECT gen_random_uuid(), deployment_id, table_name, creator_id, resource_id, room_id, jsonb_set(data, '{seq}', to_jsonb(i)), created_at, updated_at
+       FROM rows, generate_series(1, $2::int - 1) AS i WHERE id = $1::uuid`,
+      seed.notes.template,
+      seed.notes.deletable,
+    );
   // Statistics for the seeded tables, as autovacuum would gather on a running PostgreSQL: without
   // them the planner guesses one row per table and picks plans no steady-state server would.
   await app.database.prisma.$executeRawUnsafe('ANALYZE');
