@@ -366,7 +366,7 @@ async function runStore(name: BackendName) {
       store: name,
       label: backend.label,
       opsPerSecond: ok / elapsed,
-      scheduledPerSecond: plan.length / elapsed,
+      scheduledPerSecond: plan.length / settings.duration,
       elapsed,
       ops: Object.fromEntries(
         OPS.map(op => {
@@ -419,7 +419,7 @@ for (const row of rows) {
   }
   out.push('', `${row.store}: ${row.label}`);
   out.push(
-    `  sustained ${row.opsPerSecond.toFixed(1)} ops/s of ${row.scheduledPerSecond.toFixed(1)} scheduled; server ${row.serverCores.toFixed(2)} cores, ${row.serverMsPerOp.toFixed(2)} ms CPU per op` +
+    `  sustained ${row.opsPerSecond.toFixed(1)} ops/s of ${row.scheduledPerSecond.toFixed(1)} scheduled (the last answer ${row.elapsed.toFixed(1)} s after the start); server ${row.serverCores.toFixed(2)} cores, ${row.serverMsPerOp.toFixed(2)} ms CPU per op` +
       (row.postgresCores !== undefined
         ? `; PostgreSQL (all its processes) ${row.postgresCores.toFixed(2)} cores, ${row.postgresMsPerOp!.toFixed(2)} ms per op`
         : ''),
