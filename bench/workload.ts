@@ -209,6 +209,9 @@ async function seed(url: string, developerToken: string): Promise<User[]> {
 }
 
 /** Each user's live query of its notebook's notes; `onChange` gets every change's row (not the snapshot). */
+/** Live queries that ended during the run (an error or the server completing them), by reason. */
+const liveEnded: Record<string, number> = {};
+
 async function holdLiveQueries(url: string, users: User[], onChange: (row: { stamp?: string }) => void): Promise<Client[]> {
   const wsUrl = `${url.replace(/^http/, 'ws')}/graphql`;
   return mapLimit(users.length, 20, async i => {
@@ -219,17 +222,26 @@ async function holdLiveQueries(url: string, users: User[], onChange: (row: { sta
       connectionParams: { authorization: `Bearer ${user.token}` },
       retryAttempts: 0,
     });
+    let ready = false;
+    const ended = (reason: string) => {
+      if (ready) liveEnded[reason] = (liveEnded[reason] ?? 0) + 1;
+    };
     await new Promise<void>((resolve, reject) =>
       client.subscribe<{ rowsLive: { op: string; snapshot: boolean; row: { stamp?: string } } }>(
         { query: LIVE_QUERY, variables: { input: { scope: { kind: 'resource', resourceId: user.notebook.id }, table: 'notes' } } },
         {
           next: ({ data, errors }) => {
             if (errors) return reject(new Error(JSON.stringify(errors)));
-            if (data!.rowsLive.op === 'ready') resolve();
-            else if (!data!.rowsLive.snapshot) onChange(data!.rowsLive.row);
+            if (data!.rowsLive.op === 'ready') {
+              ready = true;
+              resolve();
+            } else if (!data!.rowsLive.snapshot) onChange(data!.rowsLive.row);
           },
-          error: reject,
-          complete: () => {},
+          error: error => {
+            ended(`error: ${error instanceof Error ? error.message : ((error as { reason?: string }).reason ?? JSON.stringify(error))}`);
+            reject(error);
+          },
+          complete: () => ended('completed by the server'),
         },
       ),
     );
@@ -344,8 +356,11 @@ async function runStore(name: BackendName) {
             if (res.status === 200) result.latencies.push(performance.now() - scheduled);
             else result.failed++;
           })
-          .catch(() => {
-            results[op].failed++;
+          .catch((error: Error & { cause?: { code?: string } }) => {
+            const result = results[op];
+            const kind = `error ${error.cause?.code ?? error.message}`;
+            result.statuses[kind] = (result.statuses[kind] ?? 0) + 1;
+            result.failed++;
           });
         inFlight.add(request);
         void request.finally(() => inFlight.delete(request));
@@ -387,6 +402,7 @@ async function runStore(name: BackendName) {
         count: deliveries.length,
         expected: results.push.latencies.length * members,
         unmatched,
+        liveQueriesEnded: { ...liveEnded },
         p50: percentile(deliveries, 50),
         p99: percentile(deliveries, 99),
         max: percentile(deliveries, 100),
@@ -432,6 +448,12 @@ for (const row of rows) {
   }
   const d = row.delivery;
   out.push(`  live update delivery: ${d.count} of ${d.expected} expected, p50 ${d.p50}, p99 ${d.p99}, max ${d.max} ms (${d.unmatched} unmatched)`);
+  const ended = Object.entries(d.liveQueriesEnded);
+  if (ended.length) out.push(`  live queries ended during the run: ${ended.map(([why, n]) => `${n} x ${why}`).join(', ')}`);
+  for (const op of OPS) {
+    const failures = Object.entries(row.ops[op].statuses).filter(([status]) => status !== '200');
+    if (failures.length) out.push(`  ${op} failures: ${failures.map(([status, n]) => `${n} x ${status}`).join(', ')}`);
+  }
   if (row.maxSchedulerLagMs > 50)
     out.push(`  note: the load generator sent up to ${row.maxSchedulerLagMs} ms late (its own CPU); latency still counts from the schedule`);
 }

@@ -267,7 +267,6 @@ function print(r: Row) {
   log(
     `${''.padStart(11)} deliveries by round: ${r.roundDeliveries.join(', ')} of ${r.subscribers}; sockets held ${r.heldSeconds.toFixed(1)} s, ${r.pingsAnswered} pings answered, ${r.closedByServer} closed by the server`,
   );
-  if (r.vsPeerP99 !== undefined) log(`${''.padStart(11)} Gatehouse p99 / ws broadcast p99: ${r.vsPeerP99.toFixed(2)}`);
 }
 const rows: Row[] = [];
 for (const count of counts) {
@@ -281,6 +280,7 @@ for (const count of counts) {
     rows.push(broadcast);
     gatehouse.vsPeerP99 = gatehouse.p99 / broadcast.p99;
     print(broadcast);
+    log(`${''.padStart(11)} Gatehouse p99 / ws broadcast p99: ${gatehouse.vsPeerP99.toFixed(2)}`);
   }
 }
 await Promise.all([first, ...others, ...(peer ? [peer] : [])].map(instance => instance.stop()));
