@@ -99,7 +99,7 @@ const ROW_ORDER = [
 /** Rows the write rows are judged against: the floor insert, and PostGraphile's create with RLS. */
 const WRITE_ROW = { baseline: 'floor-insert', peer: 'postgraphile-create' };
 /**
- * The delete row's seeded notes per connection and run (times --repeats): what one connection
+ * The delete row's seeded notes per connection (every run of the row has connections of its own): what one connection
  * deletes in a run of 12 s at ~600 deletes/s over 50 connections. A connection past its notes gets
  * 404s, shown as failures.
  */
@@ -137,8 +137,10 @@ const PEERS: Record<PeerRow, { label: string; server: string; baseline?: string 
   'postgraphile-create': { label: 'peer: PostGraphile v5 + RLS createRow (same row)', server: 'postgraphile', baseline: 'floor-insert' },
   'mercurius-jit': { label: 'peer: Mercurius + graphql-jit { hello }', server: 'mercurius' },
 };
-/** Each connection of a pair-cycling row needs two pairs (warmup connections get their own). */
-const PAIRS = 2 * Math.max(settings.connections, ...Object.values(GATEHOUSE_ROWS).map(row => row.connections ?? 0));
+/** Each connection of a pair-cycling row needs two pairs (warmup connections get their own), in each of --repeats runs. */
+const PAIRS = 2 * repeats * Math.max(settings.connections, ...Object.values(GATEHOUSE_ROWS).map(row => row.connections ?? 0));
+/** Connections numbered so far per row: each run of a row (--repeats) gets connections, and so pairs and notes, of its own. */
+const connectionsUsed = new Map<string, number>();
 
 let current: Backend | undefined;
 process.on('SIGINT', () => {
@@ -295,7 +297,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
     label: PEERS[id].label,
     baseline: PEERS[id].baseline,
   }));
-  const gatehouseArgs = ['--pairs', String(PAIRS), ...(wanted('row-delete') ? ['--delete-rows', String(DELETE_ROWS_PER_CONNECTION * repeats)] : [])];
+  const gatehouseArgs = ['--pairs', String(PAIRS), ...(wanted('row-delete') ? ['--delete-rows', String(DELETE_ROWS_PER_CONNECTION)] : [])];
   if (peers && name === 'postgres') {
     try {
       const script = await peerScript('postgraphile', log);
@@ -419,7 +421,18 @@ async function measureRow<T extends object>(scope: string, running: RunningServe
     const load = typeof workload === 'function' ? workload(running.info) : workload;
     const beforeMeasuring = () => running.startLoopMonitor();
     const connections = GATEHOUSE_ROWS[row.id as GatehouseScenario]?.connections ?? settings.connections;
-    row.result = await measure({ url: running.info.url, serverPid: running.pid, beforeMeasuring, ...settings, connections, ...load });
+    const firstConnection = connectionsUsed.get(row.id) ?? 0;
+    // The warmup's connections and the measured run's.
+    connectionsUsed.set(row.id, firstConnection + 2 * connections);
+    row.result = await measure({
+      url: running.info.url,
+      serverPid: running.pid,
+      beforeMeasuring,
+      ...settings,
+      connections,
+      firstConnection,
+      ...load,
+    });
     row.loop = await running.stopLoopMonitor();
     log(`${scope}:   ${summary(row.result, row.loop)}`);
   } catch (error) {

@@ -105,9 +105,6 @@ export function peerWorkload(row: Exclude<PeerRow, 'mercurius-jit'>, seed: Seed)
   }
 }
 
-/** The next `seq` each connection of the delete row deletes, for the whole run (one seed per process run). */
-const deleteCursor = new Map<number, number>();
-
 export function gatehouseWorkload(scenario: GatehouseScenario, seed: Seed): Workload {
   const reader = seed.reader.token;
   switch (scenario) {
@@ -162,20 +159,20 @@ export function gatehouseWorkload(scenario: GatehouseScenario, seed: Seed): Work
       };
     case 'row-delete': {
       // Each connection deletes the next of its own numbered notes, by filter: one row per request.
-      // Its place is kept across runs of the row (--repeats number connections from 0 again).
       const { deleteRowsPerConnection: per } = seed.notes;
       return {
         requestsFor: connection => {
           const end = (connection + 1) * per;
+          let cursor: number | undefined;
           const request = post('/v1/db/query', {}, auth(reader));
           return [
             {
               ...request,
               // Past its seeded notes a connection asks for a path that answers 404: counted as failed, not as a delete.
               setupRequest: req => {
-                const seq = deleteCursor.get(connection) ?? connection * per;
+                const seq = cursor ?? connection * per;
                 if (seq >= end) return { ...req, path: '/v1/db/query/out-of-seeded-notes' };
-                deleteCursor.set(connection, seq + 1);
+                cursor = seq + 1;
                 return { ...req, body: JSON.stringify(notesQuery(seed, { op: 'delete', where: { seq } })) };
               },
             },

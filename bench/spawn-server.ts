@@ -16,7 +16,8 @@ import { buildOptions } from '../bin/server-build.mjs';
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const SERVERS_DIR = path.join(BENCH_DIR, 'servers');
 const ROOT = path.resolve(BENCH_DIR, '..');
-const START_TIMEOUT_MS = 180_000;
+/** Seeding (pairs for every connection of every repeat) takes minutes on a busy machine. */
+const START_TIMEOUT_MS = 600_000;
 const STOP_TIMEOUT_MS = 20_000;
 const ECHOED_STDERR_LINES = 12;
 const DRAIN_MS = 1_000;
