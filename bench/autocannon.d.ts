@@ -7,6 +7,8 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
+    /** Called before each send of this request; returns the request to send (e.g. a body that changes). */
+    setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
   }
 
   /** One connection; `setRequests` replaces the sequence it cycles through. */

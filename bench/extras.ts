@@ -2,7 +2,7 @@
  * The rows of the performance issue that are not request/second rows, each measured by its own
  * stand-alone benchmark with its own same-run baseline: live-feed fan-out (feeds/fanout.ts), a
  * provider token seen for the first time (auth/session.ts), start-up time and idle memory
- * (startup.ts), file throughput per storage backend (storage.ts). `npm run bench` runs them as children with `--json` and prints the rows they report.
+ * (startup.ts), file throughput per storage backend (storage.ts), the notes-app workload (workload.ts). `npm run bench` runs them as children with `--json` and prints the rows they report.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -10,11 +10,18 @@ import { fileURLToPath } from 'node:url';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
+export interface ExtraOptions {
+  backend: string;
+  duration: number;
+  /** `npm run bench -- --peers`: the extras that have a peer measure it too. */
+  peers?: boolean;
+}
+
 export interface Extra {
   id: string;
   title: string;
   script: string;
-  args: (options: { backend: string; duration: number }) => string[];
+  args: (options: ExtraOptions) => string[];
 }
 
 export const EXTRAS: Extra[] = [
@@ -22,7 +29,7 @@ export const EXTRAS: Extra[] = [
     id: 'feeds',
     title: 'Live feeds: one roster change fanned out to N graphql-ws subscribers (bench/feeds/fanout.ts)',
     script: 'feeds/fanout.ts',
-    args: () => ['--subscribers', '1000,5000', '--rounds', '5'],
+    args: ({ peers }) => ['--subscribers', '1000,5000', '--rounds', '5', ...(peers ? ['--peers'] : [])],
   },
   {
     id: 'auth',
@@ -35,6 +42,12 @@ export const EXTRAS: Extra[] = [
     title: 'Files: a 50 MB file up and down through the streaming routes, per storage backend, and peak memory (bench/storage.ts)',
     script: 'storage.ts',
     args: () => ['--mb', '50', '--runs', '3'],
+  },
+  {
+    id: 'workload',
+    title: 'The notes app: 200 users in 50 notebooks with live queries, 60 s at a fixed arrival rate, per store (bench/workload.ts)',
+    script: 'workload.ts',
+    args: ({ backend }) => (backend === 'both' ? [] : ['--stores', backend]),
   },
   {
     id: 'startup',
@@ -51,7 +64,7 @@ export interface ExtraResult {
 }
 
 /** Runs one stand-alone benchmark with --json; its progress goes to stderr, its last JSON line holds the rows. */
-export function runExtra(extra: Extra, options: { backend: string; duration: number }): Promise<ExtraResult> {
+export function runExtra(extra: Extra, options: ExtraOptions): Promise<ExtraResult> {
   return new Promise(resolve => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(BENCH_DIR, extra.script), ...extra.args(options), '--json'], {
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -16,6 +16,8 @@ export interface LoadOptions {
    * measured run, so each gets state of its own (e.g. its own pair of users).
    */
   requestsFor?: (connection: number) => Request[];
+  /** The number of the first connection (a row measured again, --repeats, gets connections of its own). */
+  firstConnection?: number;
   /** The server child, to report where CPU went during the measured run. */
   serverPid?: number;
   /** Runs after the warmup, right before the measured run (e.g. to start a profiler). */
@@ -39,7 +41,7 @@ export interface Measurement {
 }
 
 export async function measure(options: LoadOptions): Promise<Measurement> {
-  let nextConnection = 0;
+  let nextConnection = options.firstConnection ?? 0;
   const run = (duration: number) =>
     autocannon({
       url: options.url,

@@ -12,6 +12,12 @@ export interface RowResult {
   /** Shared rows do not touch the database and are measured once per run. */
   shared?: boolean;
   target?: Target;
+  /** The row the ratio is taken against (the DB floor, row b, unless said). */
+  baseline?: string;
+  /** A peer's row doing the same work: the `vs peer` column is this row's rate over the peer's. */
+  peer?: string;
+  /** Units of work per request (rows of a 100-row insert): ratios compare units per second. */
+  perRequest?: number;
   result?: Measurement;
   /** The server's event-loop delay during the measured run. */
   loop?: LoopDelay;
@@ -43,7 +49,9 @@ export function formatReport(settings: RunSettings, sections: Section[]): string
       .join(' ')} at the end.`,
     `Gatehouse benchmark: ${settings.connections} connections, ${settings.duration} s measured per row after ${settings.warmup} s of warmup.`,
     'req/s = 2xx responses per second (membership: successful transitions per second); p50/p99 = latency of 2xx responses in ms (1 ms resolution).',
-    "vs floor = req/s divided by the same backend's DB floor (row b), measured in this run.",
+    "vs floor = req/s divided by the same backend's DB floor (row b) measured in this run; the write rows by the floor insert (row b'), the 100-row insert in rows/s by the one-row insert's.",
+    'vs peer = req/s (rows/s) over the peer doing the same work in the same run (--peers: PostGraphile v5 + RLS, Mercurius + graphql-jit).',
+    "ms cpu/req = milliseconds of the server child's CPU per 2xx response.",
     "loop p99/max = the server's event-loop delay in ms during the measured run (how long a ready socket or timer can wait).",
     'cpu = cores used during the measured run by the server child, PostgreSQL, the load generator and everything else on the machine.',
   ];
@@ -59,8 +67,28 @@ export function formatReport(settings: RunSettings, sections: Section[]): string
 }
 
 function formatSection(section: Section): string[] {
-  const floor = section.rows.find(r => r.id === 'floor')?.result?.rps;
-  const header = ['', 'req/s', 'p50', 'p99', 'vs floor', 'target', '', 'failed', 'loop p99', 'max', 'cpu: server', 'db', 'loadgen', 'other'];
+  const rate = (id: string) => {
+    const row = section.rows.find(r => r.id === id);
+    return row?.result ? row.result.rps * (row.perRequest ?? 1) : undefined;
+  };
+  const header = [
+    '',
+    'req/s',
+    'p50',
+    'p99',
+    'vs floor',
+    'target',
+    '',
+    'vs peer',
+    'failed',
+    'loop p99',
+    'max',
+    'cpu: server',
+    'db',
+    'loadgen',
+    'other',
+    'ms cpu/req',
+  ];
   const notes: string[] = [];
   const lines = section.rows.map(row => {
     const label = row.shared ? `${row.label} [shared]` : row.label;
@@ -69,7 +97,10 @@ function formatSection(section: Section): string[] {
       return [label, 'error', ...header.slice(2).map(() => '')];
     }
     const { rps, p50, p99, failed, statusCodes, cpu } = row.result;
-    const ratio = floor ? rps / floor : undefined;
+    const base = rate(row.baseline ?? 'floor');
+    const ratio = base ? (rps * (row.perRequest ?? 1)) / base : undefined;
+    const peer = row.peer ? rate(row.peer) : undefined;
+    const vsPeer = row.peer ? (peer ? `${((rps * (row.perRequest ?? 1)) / peer).toFixed(2)}x` : '-') : '';
     const [goal, verdict] = judge(row.target, rps, ratio, section.judged);
     if (failed > 0) notes.push(`  ${row.label}: ${failed} failed (${describeFailures(failed, statusCodes)})`);
     if (row.result.warmup) {
@@ -78,6 +109,8 @@ function formatSection(section: Section): string[] {
       );
     }
     const cores = cpu ? [cpu.server, cpu.database, cpu.loadGenerator, cpu.other].map(c => c.toFixed(2)) : ['', '', '', ''];
+    // Server CPU per request: cores x 1,000 ms / requests per second.
+    const cpuPerRequest = cpu && rps > 0 ? ((cpu.server * 1000) / rps).toFixed(2) : '';
     const loop = row.loop ? [int(row.loop.p99), int(row.loop.max)] : ['', ''];
     return [
       label,
@@ -87,9 +120,11 @@ function formatSection(section: Section): string[] {
       ratio === undefined ? '-' : ratio.toFixed(2),
       goal,
       verdict,
+      vsPeer,
       failed ? int(failed) : '',
       ...loop,
       ...cores,
+      cpuPerRequest,
     ];
   });
   return [...table([header, ...lines]), ...(notes.length ? ['  notes:', ...notes] : [])];

@@ -11,14 +11,19 @@ import { type Backend, type BackendName, DEFAULT_POSTGRES_URL, prepareBackend } 
 import { busyElsewhere } from './cpu-usage.js';
 import { measure, type LoadOptions, type Measurement } from './load.js';
 import { EXTRAS, formatExtras, runExtra } from './extras.js';
-import { formatReport, type RowResult, type Section, type Target } from './report.js';
+import { formatReport, type RowResult, type Section } from './report.js';
+import { peerScript } from './peers.js';
 import {
+  floorInsertWorkload,
   GATEHOUSE_SCENARIOS,
   type GatehouseScenario,
   gatehouseWorkload,
   graphqlHelloWorkload,
   helloWorkload,
+  type PeerRow,
+  peerWorkload,
   resourceRowWorkload,
+  WRITE_SCENARIOS,
 } from './scenarios.js';
 import type { LoopDelay } from './servers/control.js';
 import type { Seed } from './servers/gatehouse-seed.js';
@@ -35,6 +40,14 @@ const { values } = parseArgs({
     /** The stand-alone rows after the tables (bench/extras.ts): all, none, or some of feeds,auth,startup; none by default with --only. */
     extras: { type: 'string' },
     'postgres-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL || DEFAULT_POSTGRES_URL },
+    /**
+     * Also the peers (bench/peers.ts, installed on demand outside the repository): PostGraphile v5
+     * with RLS, Mercurius + graphql-jit, and in the fan-out extra a plain ws broadcast. With it every
+     * server of a table stays up and the rows are measured interleaved, `--repeats` times (3), each
+     * row's median reported.
+     */
+    peers: { type: 'boolean', default: false },
+    repeats: { type: 'string' },
   },
 });
 
@@ -43,6 +56,8 @@ const settings = {
   warmup: nonNegative('warmup'),
   connections: positive('connections'),
 };
+const peers = values.peers!;
+const repeats = values.repeats === undefined ? (peers ? 3 : 1) : positiveInteger(values.repeats);
 const backendNames: BackendName[] =
   values.backend === 'both'
     ? ['pglite', 'postgres']
@@ -50,11 +65,52 @@ const backendNames: BackendName[] =
       ? [values.backend]
       : usage(`--backend ${values.backend}`);
 const only = values.only ? new Set(values.only.split(',').map(s => s.trim())) : undefined;
-const wanted = (id: string) => id === 'floor' || !only || only.has(id);
+const PEER_ROWS: PeerRow[] = ['postgraphile-get', 'postgraphile-create', 'mercurius-jit'];
+const anyWrite = () => WRITE_SCENARIOS.some(id => !only || only.has(id));
+const wanted = (id: string) => {
+  if (PEER_ROWS.includes(id as PeerRow)) return peers && (!only || only.has(id) || only.has(PEER_OF[id as PeerRow]));
+  if (id === 'floor-insert') return anyWrite();
+  return id === 'floor' || !only || only.has(id);
+};
+/** A peer row is shown with the Gatehouse row it answers (--only of that row measures it too). */
+const PEER_OF: Record<PeerRow, string> = { 'postgraphile-get': 'graphql-get', 'postgraphile-create': 'row-insert', 'mercurius-jit': 'yoga-jit' };
 
-const ROW_ORDER = ['hello', 'floor', 'prisma', 'yoga', 'yoga-jit', ...GATEHOUSE_SCENARIOS];
-/** `connections` overrides --connections for a row whose workload is defined by its client count. */
-const GATEHOUSE_ROWS: Record<GatehouseScenario, { label: string; target?: Target; connections?: number }> = {
+const ROW_ORDER = [
+  'hello',
+  'floor',
+  'floor-insert',
+  'prisma',
+  'yoga',
+  'yoga-jit',
+  'mercurius-jit',
+  'rest-get',
+  'rest-list',
+  'graphql-get',
+  'postgraphile-get',
+  'transitions',
+  'creates',
+  'row-insert',
+  'postgraphile-create',
+  'row-update',
+  'row-delete',
+  'row-upsert',
+  'row-insert-100',
+];
+/** Rows the write rows are judged against: the floor insert, and PostGraphile's create with RLS. */
+const WRITE_ROW = { baseline: 'floor-insert', peer: 'postgraphile-create' };
+/**
+ * The delete row's seeded notes per connection (every run of the row has connections of its own): what one connection
+ * deletes in a run of 12 s at ~600 deletes/s over 50 connections. A connection past its notes gets
+ * 404s, shown as failures.
+ */
+const DELETE_ROWS_PER_CONNECTION = 150;
+/**
+ * `connections` overrides --connections for a row whose workload is defined by its client count;
+ * `baseline` is the row its ratio is taken against (the DB floor unless said), `peer` a peer's row
+ * doing the same work, `perRequest` the units one request does (rows of a 100-row insert).
+ */
+type RowPlan = Pick<RowResult, 'label' | 'target' | 'baseline' | 'peer' | 'perRequest'> & { connections?: number };
+const GATEHOUSE_ROWS: Record<GatehouseScenario, RowPlan> = {
   'rest-get': { label: 'Gatehouse REST GET /v1/resources/:id', target: { ratio: 0.6 } },
   'rest-list': { label: 'Gatehouse REST GET /v1/resources?type=room (10 rows)' },
   'graphql-get': { label: 'Gatehouse GraphQL resource(id) (same read)', target: { ratio: 0.5 } },
@@ -65,9 +121,26 @@ const GATEHOUSE_ROWS: Record<GatehouseScenario, { label: string; target?: Target
     connections: 20,
   },
   creates: { label: 'Gatehouse REST POST /v1/resources (room creates/s)', target: { rate: 1500 } },
+  'row-insert': { label: 'Gatehouse POST /v1/db/query insert of one row', target: { ratio: 0.5 }, ...WRITE_ROW },
+  'row-update': { label: 'Gatehouse POST /v1/db/query update by filter, one row', target: { ratio: 0.5 }, ...WRITE_ROW },
+  'row-delete': { label: 'Gatehouse POST /v1/db/query delete by filter, one row', target: { ratio: 0.5 }, ...WRITE_ROW },
+  'row-upsert': { label: 'Gatehouse POST /v1/db/query upsert of one row (by a unique key)', ...WRITE_ROW },
+  'row-insert-100': {
+    label: 'Gatehouse POST /v1/db/query insert of 100 rows (vs: rows/s over one-row inserts)',
+    target: { ratio: 10 },
+    baseline: 'row-insert',
+    perRequest: 100,
+  },
 };
-/** Each connection of a pair-cycling row needs two pairs (warmup connections get their own). */
-const PAIRS = 2 * Math.max(settings.connections, ...Object.values(GATEHOUSE_ROWS).map(row => row.connections ?? 0));
+const PEERS: Record<PeerRow, { label: string; server: string; baseline?: string }> = {
+  'postgraphile-get': { label: 'peer: PostGraphile v5 + RLS resourceByRowId (same read)', server: 'postgraphile' },
+  'postgraphile-create': { label: 'peer: PostGraphile v5 + RLS createRow (same row)', server: 'postgraphile', baseline: 'floor-insert' },
+  'mercurius-jit': { label: 'peer: Mercurius + graphql-jit { hello }', server: 'mercurius' },
+};
+/** Each connection of a pair-cycling row needs two pairs (warmup connections get their own), in each of --repeats runs. */
+const PAIRS = 2 * repeats * Math.max(settings.connections, ...Object.values(GATEHOUSE_ROWS).map(row => row.connections ?? 0));
+/** Connections numbered so far per row: each run of a row (--repeats) gets connections, and so pairs and notes, of its own. */
+const connectionsUsed = new Map<string, number>();
 
 let current: Backend | undefined;
 process.on('SIGINT', () => {
@@ -77,9 +150,9 @@ process.on('SIGINT', () => {
     .finally(() => process.exit(130));
 });
 
-const SHARED_ROWS = 3;
-const ROWS_PER_BACKEND = 2 + GATEHOUSE_SCENARIOS.length;
-const estimate = (settings.duration + settings.warmup) * (SHARED_ROWS + ROWS_PER_BACKEND * backendNames.length);
+const SHARED_ROWS = 3 + (peers ? 1 : 0);
+const ROWS_PER_BACKEND = 3 + GATEHOUSE_SCENARIOS.length + (peers ? 2 : 0);
+const estimate = repeats * (settings.duration + settings.warmup) * (SHARED_ROWS + ROWS_PER_BACKEND * backendNames.length);
 log(`about ${Math.ceil(estimate / 60)} min of load (${settings.connections} connections), plus start-up and seeding`);
 
 const busy = await busyElsewhere();
@@ -100,7 +173,7 @@ if (extras.length) {
   const results = [];
   for (const extra of extras) {
     log(`${extra.id}: ${extra.title}`);
-    results.push(await runExtra(extra, { backend: values.backend!, duration: settings.duration }));
+    results.push(await runExtra(extra, { backend: values.backend!, duration: settings.duration, peers }));
   }
   process.stdout.write(formatExtras(results));
 }
@@ -113,12 +186,91 @@ async function measureShared(): Promise<RowResult[]> {
   const rows: RowResult[] = [
     { id: 'hello', label: '(a) node:http hello', shared: true },
     { id: 'yoga', label: '(d) graphql-yoga + Pothos { hello }', shared: true },
-    { id: 'yoga-jit', label: "(d') graphql-yoga + Pothos + graphql-jit { hello }", shared: true },
+    { id: 'yoga-jit', label: "(d') graphql-yoga + Pothos + graphql-jit { hello }", shared: true, peer: 'mercurius-jit' },
   ];
+  if (peers) {
+    // Every server up at once, the rows measured in turn `repeats` times.
+    const mercurius: RowResult = { id: 'mercurius-jit', label: PEERS['mercurius-jit'].label, shared: true };
+    rows.push(mercurius);
+    await interleave('shared', [
+      { server: 'hello', options: {}, rows: [[rows[0], helloWorkload()]] },
+      { server: 'yoga-hello', options: {}, rows: [[rows[1], graphqlHelloWorkload()]] },
+      { server: 'yoga-hello', options: { args: ['--jit'] }, rows: [[rows[2], graphqlHelloWorkload()]] },
+      {
+        server: 'mercurius',
+        options: { script: await peerScript('mercurius', log) },
+        rows: [[mercurius, graphqlHelloWorkload()]],
+      },
+    ]);
+    return rows;
+  }
   await onServer('shared', 'hello', {}, [[rows[0], helloWorkload()]]);
   await onServer('shared', 'yoga-hello', {}, [[rows[1], graphqlHelloWorkload()]]);
   await onServer('shared', 'yoga-hello', { args: ['--jit'] }, [[rows[2], graphqlHelloWorkload()]]);
   return rows;
+}
+
+type RowWork<T> = [RowResult, Workload | ((info: T) => Workload)];
+interface ServerPlan<T = any> {
+  server: string;
+  options: SpawnOptions;
+  rows: RowWork<T>[];
+}
+
+/**
+ * The peers' way (--peers): every server of a table up at once (each idle while the others are
+ * measured), the wanted rows measured in turn, all of them `repeats` times, so that the machine's
+ * drift over minutes falls on every row alike; each row's figure is its median run. The first
+ * plan's child starts first and the others get its announcement (Gatehouse's seed).
+ */
+async function interleave(scope: string, plans: ServerPlan[], after: (first: any) => ServerPlan[] = () => []): Promise<any> {
+  const running: RunningServer<any>[] = [];
+  const all = [...plans];
+  const runs = new Map<RowResult, RowResult[]>();
+  try {
+    for (let i = 0; i < all.length; i++) {
+      const plan = all[i];
+      const todo = plan.rows.filter(([row]) => wanted(row.id));
+      if (i > 0 && todo.length === 0) continue;
+      try {
+        log(`${scope}: starting ${plan.server}`);
+        running[i] = await spawnServer(plan.server, plan.options);
+      } catch (error) {
+        for (const [row] of todo) row.error = `server did not start: ${(error as Error).message.split('\n')[0]}`;
+        log(`${scope}: ${plan.server} did not start: ${(error as Error).message}`);
+        if (i === 0) return undefined;
+        continue;
+      }
+      if (i === 0) all.push(...after(running[0].info));
+    }
+    for (let round = 1; round <= repeats; round++) {
+      for (let i = 0; i < all.length; i++) {
+        if (!running[i]) continue;
+        for (const [row, workload] of all[i].rows.filter(([r]) => wanted(r.id))) {
+          const run: RowResult = { ...row };
+          await measureRow(`${scope} (round ${round}/${repeats})`, running[i], run, workload);
+          runs.set(row, [...(runs.get(row) ?? []), run]);
+        }
+      }
+    }
+    for (const [row, measured] of runs) Object.assign(row, medianOf(row, measured));
+    return running[0]?.info;
+  } finally {
+    for (const child of running.filter(Boolean)) await child.stop();
+  }
+}
+
+/** A row measured `repeats` times, as its median run by req/s (the whole run: latencies, CPU and failures with it). */
+function medianOf(row: RowResult, runs: RowResult[]): Partial<RowResult> {
+  const measured = runs.filter(run => run.result).sort((a, b) => a.result!.rps - b.result!.rps);
+  if (measured.length === 0) return { error: runs.find(run => run.error)?.error ?? 'not measured' };
+  const median = measured[Math.floor((measured.length - 1) / 2)];
+  if (runs.length === 1) return { result: median.result, loop: median.loop };
+  return {
+    label: `${row.label} (median of ${measured.length}: ${measured.map(run => Math.round(run.result!.rps)).join(', ')} req/s)`,
+    result: median.result,
+    loop: median.loop,
+  };
 }
 
 async function measureBackend(name: BackendName): Promise<Section> {
@@ -130,8 +282,54 @@ async function measureBackend(name: BackendName): Promise<Section> {
   }
   current = prepared;
   const floor: RowResult = { id: 'floor', label: `(b) DB floor: ${prepared.floorQuery}` };
+  const floorInsert: RowResult = {
+    id: 'floor-insert',
+    label: `(b') DB floor insert: node:http + 1 ${name === 'postgres' ? 'prepared ' : ''}INSERT INTO rows`,
+  };
   const prisma: RowResult = { id: 'prisma', label: '(c) node:http + Prisma findUnique (openDatabase)' };
-  const gatehouse: RowResult[] = GATEHOUSE_SCENARIOS.map(id => ({ id, label: GATEHOUSE_ROWS[id].label, target: GATEHOUSE_ROWS[id].target }));
+  const gatehouse: RowResult[] = GATEHOUSE_SCENARIOS.map(id => {
+    const { connections: _, ...plan } = GATEHOUSE_ROWS[id];
+    return { id, ...plan, peer: plan.peer ?? (id === 'graphql-get' ? 'postgraphile-get' : undefined) };
+  });
+  if (!peers) for (const row of gatehouse) delete row.peer;
+  const peerRows: RowResult[] = (['postgraphile-get', 'postgraphile-create'] as const).map(id => ({
+    id,
+    label: PEERS[id].label,
+    baseline: PEERS[id].baseline,
+  }));
+  const gatehouseArgs = ['--pairs', String(PAIRS), ...(wanted('row-delete') ? ['--delete-rows', String(DELETE_ROWS_PER_CONNECTION)] : [])];
+  if (peers && name === 'postgres') {
+    try {
+      const script = await peerScript('postgraphile', log);
+      const rowWork = (row: RowResult): RowWork<{ seed: Seed }> => [row, info => gatehouseWorkload(row.id as GatehouseScenario, info.seed)];
+      const seeded = await interleave(
+        name,
+        [{ server: 'gatehouse', options: { env: prepared.env, args: gatehouseArgs }, rows: gatehouse.map(rowWork) }],
+        (info: { seed: Seed }) => [
+          {
+            server: 'db-floor',
+            options: { env: prepared.env },
+            rows: [
+              [floor, resourceRowWorkload(info.seed.resourceId)],
+              [floorInsert, floorInsertWorkload(info.seed)],
+            ],
+          },
+          { server: 'prisma-find', options: { env: prepared.env }, rows: [[prisma, resourceRowWorkload(info.seed.resourceId)]] },
+          {
+            server: 'postgraphile',
+            options: { env: prepared.env, script },
+            rows: peerRows.map(row => [row, peerWorkload(row.id as Exclude<PeerRow, 'mercurius-jit'>, info.seed)] as RowWork<unknown>),
+          },
+        ],
+      );
+      if (!seeded) floor.error = floorInsert.error = prisma.error = 'no seeded database (Gatehouse did not start)';
+    } finally {
+      await prepared.drop().catch(error => log(`${name}: could not remove the scratch database: ${error.message}`));
+      current = undefined;
+    }
+    return { title: `${title}: ${prepared.label}`, rows: [floor, floorInsert, prisma, ...gatehouse, ...peerRows], judged: true };
+  }
+  for (const row of peerRows) row.error = 'PostGraphile runs on PostgreSQL only';
   try {
     // Gatehouse first: its child migrates and seeds the database the baselines then read. On
     // PostgreSQL the floor runs beside the idle Gatehouse child, before and after its rows, and
@@ -143,7 +341,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
     const seed = await onServer<{ seed: Seed }>(
       name,
       'gatehouse',
-      { env: prepared.env, args: ['--pairs', String(PAIRS)] },
+      { env: prepared.env, args: gatehouseArgs },
       gatehouse.map(row => [row, (info: { seed: Seed }) => gatehouseWorkload(row.id as GatehouseScenario, info.seed)]),
       {
         always: true,
@@ -152,22 +350,33 @@ async function measureBackend(name: BackendName): Promise<Section> {
           const rowRead = resourceRowWorkload(info.seed.resourceId);
           await onServer(name, 'db-floor', { env: prepared.env }, [[floorRuns[0], rowRead]]);
           await measureRows();
-          await onServer(name, 'db-floor', { env: prepared.env }, [[floorRuns[1], rowRead]]);
+          await onServer(name, 'db-floor', { env: prepared.env }, [
+            [floorRuns[1], rowRead],
+            [floorInsert, floorInsertWorkload(info.seed)],
+          ]);
         },
       },
     );
     if (seed) {
       if (beside) Object.assign(floor, meanOf(floor, floorRuns));
-      else await onServer(name, 'db-floor', { env: prepared.env }, [[floor, resourceRowWorkload(seed.seed.resourceId)]]);
+      else
+        await onServer(name, 'db-floor', { env: prepared.env }, [
+          [floor, resourceRowWorkload(seed.seed.resourceId)],
+          [floorInsert, floorInsertWorkload(seed.seed)],
+        ]);
       await onServer(name, 'prisma-find', { env: prepared.env }, [[prisma, resourceRowWorkload(seed.seed.resourceId)]]);
     } else {
-      floor.error = prisma.error = 'no seeded database (Gatehouse did not start)';
+      floor.error = floorInsert.error = prisma.error = 'no seeded database (Gatehouse did not start)';
     }
   } finally {
     await prepared.drop().catch(error => log(`${name}: could not remove the scratch database: ${error.message}`));
     current = undefined;
   }
-  return { title: `${title}: ${prepared.label}`, rows: [floor, prisma, ...gatehouse], judged: name === 'postgres' };
+  return {
+    title: `${title}: ${prepared.label}`,
+    rows: [floor, floorInsert, prisma, ...gatehouse, ...(peers ? peerRows : [])],
+    judged: name === 'postgres',
+  };
 }
 
 type Workload = Pick<LoadOptions, 'requests' | 'requestsFor'>;
@@ -195,26 +404,40 @@ async function onServer<T extends object>(
     return undefined;
   }
   const measureRows = async () => {
-    for (const [row, workload] of todo) {
-      log(`${scope}: ${row.label} (${settings.warmup} s warmup + ${settings.duration} s)`);
-      try {
-        const load = typeof workload === 'function' ? workload(running.info) : workload;
-        const beforeMeasuring = () => running.startLoopMonitor();
-        const connections = GATEHOUSE_ROWS[row.id as GatehouseScenario]?.connections ?? settings.connections;
-        row.result = await measure({ url: running.info.url, serverPid: running.pid, beforeMeasuring, ...settings, connections, ...load });
-        row.loop = await running.stopLoopMonitor();
-        log(`${scope}:   ${summary(row.result, row.loop)}`);
-      } catch (error) {
-        row.error = (error as Error).message;
-        log(`${scope}:   failed: ${row.error}`);
-      }
-    }
+    for (const [row, workload] of todo) await measureRow(scope, running, row, workload);
   };
   try {
     await (around ? around(running.info, measureRows) : measureRows());
     return running.info;
   } finally {
     await running.stop();
+  }
+}
+
+/** Measures one row on a running child; a failure marks the row instead of ending the run. */
+async function measureRow<T extends object>(scope: string, running: RunningServer<T>, row: RowResult, workload: RowWork<T>[1]): Promise<void> {
+  log(`${scope}: ${row.label} (${settings.warmup} s warmup + ${settings.duration} s)`);
+  try {
+    const load = typeof workload === 'function' ? workload(running.info) : workload;
+    const beforeMeasuring = () => running.startLoopMonitor();
+    const connections = GATEHOUSE_ROWS[row.id as GatehouseScenario]?.connections ?? settings.connections;
+    const firstConnection = connectionsUsed.get(row.id) ?? 0;
+    // The warmup's connections and the measured run's.
+    connectionsUsed.set(row.id, firstConnection + 2 * connections);
+    row.result = await measure({
+      url: running.info.url,
+      serverPid: running.pid,
+      beforeMeasuring,
+      ...settings,
+      connections,
+      firstConnection,
+      ...load,
+    });
+    row.loop = await running.stopLoopMonitor();
+    log(`${scope}:   ${summary(row.result, row.loop)}`);
+  } catch (error) {
+    row.error = (error as Error).message;
+    log(`${scope}:   failed: ${row.error}`);
   }
 }
 
@@ -260,9 +483,14 @@ function nonNegative(name: 'warmup'): number {
   return Number.isFinite(n) && n >= 0 ? n : usage(`--${name} ${values[name]}`);
 }
 
+function positiveInteger(text: string): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 ? n : usage(`--repeats ${text}`);
+}
+
 function usage(bad: string): never {
   console.error(
-    `bench: bad option ${bad}\nusage: npm run bench -- [--backend postgres|pglite|both] [--duration 10] [--warmup 2] [--connections 50] [--only rest-get,graphql-get]`,
+    `bench: bad option ${bad}\nusage: npm run bench -- [--backend postgres|pglite|both] [--duration 10] [--warmup 2] [--connections 50] [--only rest-get,graphql-get] [--peers] [--repeats 3]`,
   );
   process.exit(2);
 }

@@ -9,8 +9,36 @@ import type { Seed } from './servers/gatehouse-seed.js';
 export const RESOURCE_QUERY =
   'query($id: ID!) { resource(id: $id) { id type name visibility discoverable memberCount currentMember { role state } } }';
 
-export type GatehouseScenario = 'rest-get' | 'rest-list' | 'graphql-get' | 'transitions' | 'creates';
-export const GATEHOUSE_SCENARIOS: GatehouseScenario[] = ['rest-get', 'rest-list', 'graphql-get', 'transitions', 'creates'];
+export type GatehouseScenario =
+  | 'rest-get'
+  | 'rest-list'
+  | 'graphql-get'
+  | 'transitions'
+  | 'creates'
+  | 'row-insert'
+  | 'row-update'
+  | 'row-delete'
+  | 'row-upsert'
+  | 'row-insert-100';
+export const GATEHOUSE_SCENARIOS: GatehouseScenario[] = [
+  'rest-get',
+  'rest-list',
+  'graphql-get',
+  'transitions',
+  'creates',
+  'row-insert',
+  'row-update',
+  'row-delete',
+  'row-upsert',
+  'row-insert-100',
+];
+export const WRITE_SCENARIOS: GatehouseScenario[] = ['row-insert', 'row-update', 'row-delete', 'row-upsert', 'row-insert-100'];
+
+/** The peers' rows (bench/peers): PostGraphile v5 with RLS on a copy of the same data, Mercurius + graphql-jit. */
+export type PeerRow = 'postgraphile-get' | 'postgraphile-create' | 'mercurius-jit';
+
+/** What one note of the write rows holds. */
+const NOTE = { title: 'Bench note', body: 'Written by the row-store write rows of npm run bench.' };
 
 type Workload = Pick<LoadOptions, 'requests' | 'requestsFor'>;
 
@@ -22,6 +50,12 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
   body: JSON.stringify(body),
 });
 
+const notesQuery = (seed: Seed, operation: Record<string, unknown>) => ({
+  scope: { kind: 'resource', resourceId: seed.resourceId },
+  table: 'notes',
+  ...operation,
+});
+
 export const helloWorkload = (): Workload => ({ requests: [{ method: 'GET', path: '/' }] });
 
 export const graphqlHelloWorkload = (): Workload => ({ requests: [post('/graphql', { query: '{ hello }' })] });
@@ -30,6 +64,46 @@ export const graphqlHelloWorkload = (): Workload => ({ requests: [post('/graphql
 export const resourceRowWorkload = (resourceId: string): Workload => ({
   requests: [{ method: 'GET', path: `/resources/${encodeURIComponent(resourceId)}` }],
 });
+
+/** Baseline (b'): one prepared INSERT of the same row Gatehouse's `row-insert` writes (servers/db-floor.ts). */
+export const floorInsertWorkload = (seed: Seed): Workload => ({
+  requests: [
+    post('/rows', { deploymentId: seed.notes.deploymentId, tableName: 'notes', creatorId: seed.reader.id, resourceId: seed.resourceId, data: NOTE }),
+  ],
+});
+
+/** PostGraphile's read of the same resource, and its create of the same note, as the same member (peers/postgraphile.mjs). */
+export function peerWorkload(row: Exclude<PeerRow, 'mercurius-jit'>, seed: Seed): Workload {
+  const caller = { 'x-principal': seed.reader.id };
+  switch (row) {
+    case 'postgraphile-get':
+      return {
+        requests: [
+          post(
+            '/graphql',
+            {
+              query: 'query($id: String!) { resourceByRowId(rowId: $id) { rowId type name membershipsByResourceId { nodes { role state } } } }',
+              variables: { id: seed.resourceId },
+            },
+            caller,
+          ),
+        ],
+      };
+    case 'postgraphile-create':
+      return {
+        requests: [
+          post(
+            '/graphql',
+            {
+              query: 'mutation($row: RowInput!) { createRow(input: { row: $row }) { row { id } } }',
+              variables: { row: { resourceId: seed.resourceId, tableName: 'notes', data: NOTE } },
+            },
+            caller,
+          ),
+        ],
+      };
+  }
+}
 
 export function gatehouseWorkload(scenario: GatehouseScenario, seed: Seed): Workload {
   const reader = seed.reader.token;
@@ -60,5 +134,51 @@ export function gatehouseWorkload(scenario: GatehouseScenario, seed: Seed): Work
     case 'creates':
       // A user of its own, so the rooms it piles up stay out of the reader's list.
       return { requests: [post('/v1/resources', { type: 'room', name: 'Bench room' }, auth(seed.creator.token))] };
+    // The row-store writes: the reader (a writer member) writes notes in the room's default room.
+    case 'row-insert':
+      return { requests: [post('/v1/db/query', notesQuery(seed, { op: 'insert', values: NOTE }), auth(reader))] };
+    case 'row-insert-100':
+      return { requests: [post('/v1/db/query', notesQuery(seed, { op: 'insert', values: Array.from({ length: 100 }, () => NOTE) }), auth(reader))] };
+    case 'row-update':
+      // Each connection edits a note of its own, found by filter: no two wait on one row's lock.
+      return {
+        requestsFor: connection => [
+          post('/v1/db/query', notesQuery(seed, { op: 'update', where: { key: `update-${connection}` }, values: { title: 'Edited' } }), auth(reader)),
+        ],
+      };
+    case 'row-upsert':
+      // Presence-like: each connection upserts one row of its own by its unique key (the first inserts, the rest update).
+      return {
+        requestsFor: connection => [
+          post(
+            '/v1/db/query',
+            notesQuery(seed, { op: 'upsert', values: { key: `upsert-${connection}`, title: 'Here' }, onConflict: 'key' }),
+            auth(reader),
+          ),
+        ],
+      };
+    case 'row-delete': {
+      // Each connection deletes the next of its own numbered notes, by filter: one row per request.
+      const { deleteRowsPerConnection: per } = seed.notes;
+      return {
+        requestsFor: connection => {
+          const end = (connection + 1) * per;
+          let cursor: number | undefined;
+          const request = post('/v1/db/query', {}, auth(reader));
+          return [
+            {
+              ...request,
+              // Past its seeded notes a connection asks for a path that answers 404: counted as failed, not as a delete.
+              setupRequest: req => {
+                const seq = cursor ?? connection * per;
+                if (seq >= end) return { ...req, path: '/v1/db/query/out-of-seeded-notes' };
+                cursor = seq + 1;
+                return { ...req, body: JSON.stringify(notesQuery(seed, { op: 'delete', where: { seq } })) };
+              },
+            },
+          ];
+        },
+      };
+    }
   }
 }

@@ -16,7 +16,8 @@ import { buildOptions } from '../bin/server-build.mjs';
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const SERVERS_DIR = path.join(BENCH_DIR, 'servers');
 const ROOT = path.resolve(BENCH_DIR, '..');
-const START_TIMEOUT_MS = 180_000;
+/** Seeding (pairs for every connection of every repeat) takes minutes on a busy machine. */
+const START_TIMEOUT_MS = 600_000;
 const STOP_TIMEOUT_MS = 20_000;
 const ECHOED_STDERR_LINES = 12;
 const DRAIN_MS = 1_000;
@@ -25,6 +26,8 @@ export interface SpawnOptions {
   args?: string[];
   /** Merged over the parent's environment; an undefined value removes the variable. */
   env?: Record<string, string | undefined>;
+  /** A script to run instead of bench/servers/<name> (the peers' servers, bench/peers.ts), with plain node. */
+  script?: string;
 }
 
 export interface RunningServer<T> {
@@ -63,6 +66,7 @@ function buildChildren(): Promise<string> {
         .filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))
         .map(file => path.join(SERVERS_DIR, file)),
       path.join(BENCH_DIR, 'feeds', 'fanout-server.ts'),
+      path.join(BENCH_DIR, 'feeds', 'ws-broadcast-server.ts'),
       path.join(BENCH_DIR, 'feeds', 'rows-live-server.ts'),
     ];
     await build({ ...buildOptions(outdir), outbase: BENCH_DIR, entryPoints });
@@ -92,7 +96,7 @@ function isRunning(pid: number): boolean {
 
 /** `name` is a file in bench/servers, without its extension. BENCH_FROM_SOURCES=1 runs it through tsx instead of built. */
 export async function spawnServer<T = object>(name: string, options: SpawnOptions = {}): Promise<RunningServer<T>> {
-  const { script, nodeArgs } = await childScript(`servers/${name}`);
+  const { script, nodeArgs } = options.script ? { script: options.script, nodeArgs: [] } : await childScript(`servers/${name}`);
   // The flags `gatehouse serve` runs with, for Gatehouse and its baselines alike: ratios compare code, not runtime settings.
   const child = spawn(process.execPath, [...serverNodeFlags([], {}), ...nodeArgs, script, ...(options.args ?? [])], {
     env: { ...process.env, ...serverEnv(), ...options.env },

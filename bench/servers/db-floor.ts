@@ -2,31 +2,41 @@
  * Baseline (b), the DB floor: node:http answering `GET /resources/:id` with one query and nothing
  * else. PostgreSQL (DATABASE_URL): a prepared statement through a `pg` pool the size of
  * Gatehouse's. PGlite (DATA_DIR): one in-process PGlite query on the same data directory.
+ * Baseline (b'), the floor insert: `POST /rows` with a JSON body `{ deploymentId, tableName,
+ * creatorId, resourceId, data }` answered by one prepared INSERT into the row store's table
+ * (the same columns Gatehouse writes for a resource's row), RETURNING the new id.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { openPGlite } from '../../src/db/pglite.js';
 import { announce, closeServer, listen, main, onShutdown, sendJson } from './lifecycle.js';
 
 const SQL = 'SELECT id, name FROM resources WHERE id = $1';
+const INSERT =
+  'INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, data, created_at, updated_at) ' +
+  'VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, now(), now()) RETURNING id';
 /** Gatehouse's PostgreSQL pool size (src/db/postgres.ts). */
 const POOL_SIZE = 10;
 
 type Query = (id: string) => Promise<unknown[]>;
+type Insert = (values: unknown[]) => Promise<unknown[]>;
 
-async function openQuery(): Promise<{ query: Query; close: () => Promise<void> }> {
+async function openQuery(): Promise<{ query: Query; insert: Insert; close: () => Promise<void> }> {
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
     const statement = { name: 'bench_floor', text: SQL };
+    const insert = { name: 'bench_floor_insert', text: INSERT };
     return {
       query: async id => (await pool.query({ ...statement, values: [id] })).rows,
+      insert: async values => (await pool.query({ ...insert, values })).rows,
       close: () => pool.end(),
     };
   }
   const pglite = await openPGlite({ dataDir: process.env.DATA_DIR });
   return {
     query: async id => (await pglite.query(SQL, [id])).rows,
+    insert: async values => (await pglite.query(INSERT, values)).rows,
     close: () => pglite.close(),
   };
 }
@@ -34,12 +44,24 @@ async function openQuery(): Promise<{ query: Query; close: () => Promise<void> }
 main(async () => {
   const db = await openQuery();
   const server = createServer((req, res) => {
+    if (req.method === 'POST') return insertRow(req, res);
     const id = decodeURIComponent((req.url ?? '').slice('/resources/'.length));
     db.query(id).then(
       rows => (rows[0] ? sendJson(res, 200, rows[0]) : sendJson(res, 404, { error: 'not_found' })),
       error => sendJson(res, 500, { error: String(error) }),
     );
   });
+  function insertRow(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    req.on('data', chunk => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString());
+      db.insert([body.deploymentId, body.tableName, body.creatorId, body.resourceId, JSON.stringify(body.data)]).then(
+        rows => sendJson(res, 200, rows[0]),
+        error => sendJson(res, 500, { error: String(error) }),
+      );
+    });
+  }
   const url = await listen(server);
   onShutdown(async () => {
     await closeServer(server);

@@ -25,7 +25,7 @@ import { announce, main } from './lifecycle.js';
 /** bench/servers/gatehouse-seed.ts's rooms and teams, and the row benchmarks' project owning `tasks`. */
 export const SCALE_SCHEMA = {
   version: 1,
-  tables: ROWS_BENCH_SCHEMA.tables,
+  tables: { ...BENCH_SCHEMA.tables, ...ROWS_BENCH_SCHEMA.tables },
   resources: { ...BENCH_SCHEMA.resources, ...ROWS_BENCH_SCHEMA.resources },
 };
 

@@ -9,7 +9,26 @@ import { TEST_SCHEMA } from '../../test/helpers/app.js';
 /** The API tests' room type: members-only by default, any visibility allowed. */
 const MEMBERS_ONLY = TEST_SCHEMA.resources.room;
 
-export const BENCH_SCHEMA = { version: 1, tables: {}, resources: { room: MEMBERS_ONLY, team: MEMBERS_ONLY } };
+const col = (type: string, extra: Record<string, unknown> = {}) => ({ type, notNull: false, unique: false, ...extra });
+
+/**
+ * Rooms own `notes`, the row-store write rows' table: `key` is unique (the upsert's conflict key and
+ * the update's filter), `seq` numbers the rows the delete row removes one by one.
+ */
+export const BENCH_SCHEMA = {
+  version: 1,
+  tables: {
+    notes: {
+      columns: { key: col('text', { unique: true }), seq: col('integer'), title: col('text', { notNull: true }), body: col('text') },
+      timestamps: true,
+      indexes: [['key'], ['seq']],
+      access: null,
+      onOwnerDelete: 'remove',
+      ownedBy: 'room',
+    },
+  },
+  resources: { room: { ...MEMBERS_ONLY, owns: [{ table: 'notes', access: null }] }, team: MEMBERS_ONLY },
+};
 
 export interface User {
   id: string;
@@ -32,12 +51,27 @@ export interface Seed {
   pairs: Pair[];
   /** Creates rooms in the `creates` row (a user of its own, so the reader's list stays 10 rooms). */
   creator: User;
+  /** The row-store write rows: `reader` writes `notes` in the default room of `resourceId`. */
+  notes: NotesSeed;
+}
+
+export interface NotesSeed {
+  deploymentId: string;
+  /** Rows keyed `update-<connection>`, one per connection: the update-by-filter row's targets. */
+  updateKeys: number;
+  /** Rows with `seq` from connection x perConnection up, for the delete-by-filter row. */
+  deleteRowsPerConnection: number;
+  /** How many: `seq` 0 to deletable - 1; `template` is the one written through the API (seq 0). */
+  deletable: number;
+  template: string;
 }
 
 export interface SeedOptions {
   rooms: number;
   teams: number;
   pairs: number;
+  /** Notes for the delete row, per connection (0: none). Connections are `pairs` (warmup and measured). */
+  deleteRowsPerConnection?: number;
   /** Parallel seeding requests. */
   concurrency?: number;
 }
@@ -67,7 +101,22 @@ export async function seedGatehouse(url: string, services: Services, options: Se
     const [owner, member] = [await user(`owner-${i}`), await user(`member-${i}`)];
     return { resourceId: await createResource(owner, 'room', `Pair room ${i}`), owner, member };
   });
-  return { reader, resourceId, rooms: options.rooms, pairs, creator };
+  // The write rows' notes: one per connection to update, and numbered rows to delete, 100 per request.
+  const writeNotes = (values: Record<string, unknown>[]) =>
+    call<{ rows: { id: string }[] }>(reader.token, 'POST', '/v1/db/query', {
+      scope: { kind: 'resource', resourceId },
+      table: 'notes',
+      op: 'insert',
+      values,
+    });
+  const connections = options.pairs;
+  for (let i = 0; i < connections; i += 100)
+    await writeNotes(Array.from({ length: Math.min(100, connections - i) }, (_, j) => ({ key: `update-${i + j}`, title: 'To edit' })));
+  // The delete row's notes: the first through the API, the rest copied from it by the child (thousands; set-based SQL).
+  const deletable = connections * (options.deleteRowsPerConnection ?? 0);
+  const template = deletable ? (await writeNotes([{ seq: 0, title: 'To delete' }])).rows[0].id : '';
+  const notes = { deploymentId: '', updateKeys: connections, deleteRowsPerConnection: options.deleteRowsPerConnection ?? 0, deletable, template };
+  return { reader, resourceId, rooms: options.rooms, pairs, creator, notes };
 }
 
 /** POSTs and PUTs with a bearer token that must answer 200 (the other benchmark children seed through it too). */
