@@ -45,7 +45,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
 /** Names are per instance: two over one PGlite (tests) must not collide on its one connection. */
 let instances = 0;
 
-export function preparedQuery(pglite: PGlite, maxStatements = 64) {
+export function preparedQuery(pglite: PGlite, maxStatements = 256) {
   const prefix = `gh_lean_${++instances}_`;
   const names = new Map<string, string>();
   const exclusive = <T>(fn: () => Promise<T>) => pglite._runExclusiveTransaction(() => pglite.runExclusive(fn));

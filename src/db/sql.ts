@@ -114,6 +114,38 @@ export function transactionSql(run: Executor): Sql {
   return new Transaction<DB>(props);
 }
 
+/** A statement parameter `prepare`'s builder receives instead of a value. */
+class Placeholder {
+  constructor(readonly index: number) {}
+}
+
+/**
+ * A statement built and compiled once, then run with each call's values: for the hot reads, where
+ * building and compiling a Kysely query on every call costs more CPU than the statement itself.
+ * `build` gets one placeholder per parameter (`arity` of them) and must use each as a plain value
+ * (not to choose the statement's shape: branch outside, with one `prepare` per shape).
+ */
+export function prepare<A extends readonly unknown[], R>(
+  arity: A['length'],
+  build: (db: Sql, ...params: A) => { compile(): CompiledQuery<R> },
+): (db: Sql, ...args: A) => Promise<R[]> {
+  let compiled: { query: CompiledQuery<R>; values: readonly ((args: A) => unknown)[] } | undefined;
+  return async (db, ...args) => {
+    if (!compiled) {
+      const placeholders = Array.from({ length: arity }, (_, i) => new Placeholder(i)) as unknown as A;
+      const query = build(compiler, ...placeholders).compile();
+      const values = query.parameters.map(value => (value instanceof Placeholder ? (given: A) => given[value.index] : () => value));
+      compiled = { query, values };
+    }
+    const { query, values } = compiled;
+    const parameters = values.map(value => value(args));
+    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+  };
+}
+
+/** Builds and compiles statements for `prepare`; never runs one. */
+const compiler = new Kysely<DB>({ dialect: executorDialect(() => Promise.reject(new Error('compile only'))) });
+
 type PrismaRaw = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'> | Prisma.TransactionClient;
 
 const overPrisma = new WeakMap<object, Sql>();

@@ -5,7 +5,7 @@ import type { Role } from '../core/roles.rules.js';
 import { type StoredVisibility, type VisibilityName, canView, compileVisibility } from './visibility.rules.js';
 import { fail } from '../errors.js';
 import type { ExpressionBuilder } from 'kysely';
-import { type DB, type Sql, sql } from '../db/sql.js';
+import { type DB, type Sql, prepare, sql } from '../db/sql.js';
 import { memberRow } from '../bus/event-bus.js';
 import { newId } from '../lib/secrets.js';
 import type { AppService } from '../apps/apps.service.js';
@@ -61,6 +61,32 @@ const withMembership = (db: Sql, principalId: string) =>
     .selectFrom('resources as r')
     .leftJoin('memberships as m', join => join.onRef('m.resource_id', '=', 'r.id').on('m.principal_id', '=', principalId))
     .select([...RESOURCE_COLUMNS, ...MEMBER_COLUMNS]);
+
+// The hot reads: built and compiled once (`prepare`), run with each call's values.
+const getById = prepare(2, (db, id: string, principalId: string) => withMembership(db, principalId).where('r.id', '=', id));
+const getStatic = prepare(4, (db, deploymentId: string, type: string, slug: string, principalId: string) =>
+  withMembership(db, principalId).where('r.deployment_id', '=', deploymentId).where('r.type', '=', type).where('r.static_slug', '=', slug),
+);
+
+/** The caller's resources, newest first: one prepared statement per shape (a type asked for, a cursor given). */
+const listShapes = [false, true].map(typed =>
+  [false, true].map(paged =>
+    prepare(6, (db, principalId: string, deploymentId: string, type: string, afterAt: Date, afterId: string, take: number) =>
+      db
+        .selectFrom('memberships as m')
+        .innerJoin('resources as r', 'r.id', 'm.resource_id')
+        .select([...RESOURCE_COLUMNS, ...MEMBER_COLUMNS])
+        .where('m.principal_id', '=', principalId)
+        .where('m.state', '=', 'active')
+        .where('r.deployment_id', '=', deploymentId)
+        .$if(typed, query => query.where('r.type', '=', type))
+        .$if(paged, query => query.where(eb => eb(eb.refTuple('r.created_at', 'r.id'), '<', eb.tuple(afterAt, afterId))))
+        .orderBy('r.created_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(take),
+    ),
+  ),
+);
 
 /** Entries after a cursor's key in (created_at DESC, id DESC) order. */
 const afterKey = (after: readonly [number, string]) => (eb: ExpressionBuilder<{ r: DB['resources'] }, 'r'>) =>
@@ -164,7 +190,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
 
     /** docs/api.md §5.3, GET /v1/resources/:id: members, or anyone for a public resource. */
     async get(caller: PrincipalCaller, id: string): Promise<ResourceView> {
-      const row = await withMembership(deps.sql, caller.principal.id).where('r.id', '=', id).executeTakeFirst();
+      const [row] = await getById(deps.sql, id, caller.principal.id);
       if (!row || row.deployment_id !== caller.deployment.id) throw resourceNotFound(id);
       if (!canView(row.visibility, row.state ? { state: row.state } : null)) throw resourceNotFound(id);
       return view(row, 'fetch', deps.now());
@@ -174,19 +200,16 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
     async list(caller: PrincipalCaller, type?: string | null, input: PageInput = {}): Promise<ResourcePage> {
       const limit = pageLimit(input.limit, LIST_PAGE);
       const after = input.cursor ? decodeCursor(input.cursor, ['number', 'string']) : null;
-      const rows = await deps.sql
-        .selectFrom('memberships as m')
-        .innerJoin('resources as r', 'r.id', 'm.resource_id')
-        .select([...RESOURCE_COLUMNS, ...MEMBER_COLUMNS])
-        .where('m.principal_id', '=', caller.principal.id)
-        .where('m.state', '=', 'active')
-        .where('r.deployment_id', '=', caller.deployment.id)
-        .$if(!!type, query => query.where('r.type', '=', type!))
-        .$if(after !== null, query => query.where(afterKey(after!)))
-        .orderBy('r.created_at', 'desc')
-        .orderBy('r.id', 'desc')
-        .limit(limit + 1)
-        .execute();
+      const list = listShapes[type != null ? 1 : 0][after !== null ? 1 : 0];
+      const rows = await list(
+        deps.sql,
+        caller.principal.id,
+        caller.deployment.id,
+        type ?? '',
+        new Date(after?.[0] ?? 0),
+        after?.[1] ?? '',
+        limit + 1,
+      );
       const now = deps.now();
       const { entries, nextCursor } = pageOf(rows, limit, row => view(row, 'list', now), resourceKey);
       return { resources: entries, nextCursor };
@@ -216,11 +239,7 @@ export function createResourceService(deps: ServiceDeps, apps: AppService) {
 
     /** An app-owned singleton declared with static([...]); the same gate as fetch by id. */
     async static(caller: PrincipalCaller, type: string, slug: string): Promise<ResourceView> {
-      const row = await withMembership(deps.sql, caller.principal.id)
-        .where('r.deployment_id', '=', caller.deployment.id)
-        .where('r.type', '=', type)
-        .where('r.static_slug', '=', slug)
-        .executeTakeFirst();
+      const [row] = await getStatic(deps.sql, caller.deployment.id, type, slug, caller.principal.id);
       // A members-only singleton (like `_app`) answers a non-member exactly like a missing one.
       if (!row || !canView(row.visibility, row.state ? { state: row.state } : null)) {
         throw fail('static_not_found', `No static resource '${slug}' of type '${type}' in this app environment.`);
