@@ -4,28 +4,15 @@
  * refresh-once rule: auth.test.ts.
  */
 import { describe, expect } from 'vitest';
-import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
+import { createClient } from '../../src/sdk/index.js';
 import { refusal } from './refusal.js';
+import { sdkClients } from './sdk-clients.js';
 import { appTest } from '../helpers/fixtures.js';
 import { rowsSeed } from '../api/rows.fixture.js';
 import { Browser } from '../gateway-auth/browser.js';
 import { jarFetch, type Sent } from './jar-fetch.js';
 
-/** sdk[name]: a client per test user against the listening server, with its user id; closed when the file ends, before the app. */
-const it = appTest({ app: { listen: true }, users: ['alice', 'bob', 'carol', 'dave'], seed: rowsSeed }).extend(
-  'sdk',
-  { scope: 'file' },
-  async ({ ctx, s }, { onCleanup }) => {
-    const sdk: Record<string, GatehouseClient & { userId: string }> = {};
-    for (const [name, user] of Object.entries(s.users)) {
-      sdk[name] = Object.assign(createClient({ gatewayUrl: ctx.url, accessToken: user.token! }), { userId: user.id });
-    }
-    onCleanup(() => {
-      for (const client of Object.values(sdk)) client.close();
-    });
-    return sdk;
-  },
-);
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob', 'carol', 'dave'], seed: rowsSeed }).extend('sdk', { scope: 'file' }, sdkClients);
 
 describe('createClient', () => {
   it('bearer mode with a gateway URL; no arguments outside a hosted origin is a typed error', async ({ ctx, sdk }) => {

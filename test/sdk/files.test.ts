@@ -3,25 +3,13 @@
  * resource bucket, rooms, ranges, validators, mounts, moves and typed errors.
  */
 import { describe, expect } from 'vitest';
-import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
 import { addMember, createResource } from '../helpers/app.js';
 import { appTest } from '../helpers/fixtures.js';
 import { chunked, filesSeed } from '../api/files.fixture.js';
 import { refusal } from './refusal.js';
+import { sdkClients } from './sdk-clients.js';
 
-/** sdk[name]: a client per test user against the listening server; closed when the file ends, before the app. */
-const it = appTest({ app: { listen: true }, users: ['alice', 'bob'], seed: filesSeed }).extend(
-  'sdk',
-  { scope: 'file' },
-  async ({ ctx, s }, { onCleanup }) => {
-    const sdk: Record<string, GatehouseClient> = {};
-    for (const [name, user] of Object.entries(s.users)) sdk[name] = createClient({ gatewayUrl: ctx.url, accessToken: user.token! });
-    onCleanup(() => {
-      for (const client of Object.values(sdk)) client.close();
-    });
-    return sdk;
-  },
-);
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob'], seed: filesSeed }).extend('sdk', { scope: 'file' }, sdkClients);
 
 describe('files(bucket): your own files', () => {
   it('upload (a Blob, a string, a stream), download, stat, list, replace only-if, delete', async ({ sdk }) => {

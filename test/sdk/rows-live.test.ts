@@ -5,26 +5,15 @@
  * nothing across apps.
  */
 import { describe, expect } from 'vitest';
-import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
+import { createClient } from '../../src/sdk/index.js';
 import { addMember, createResource, seed } from '../helpers/app.js';
 import { appTest } from '../helpers/fixtures.js';
 import { rowsSeed } from '../api/rows.fixture.js';
 import { record } from './live-recorder.js';
 import { refusal } from './refusal.js';
+import { sdkClients } from './sdk-clients.js';
 
-/** sdk[name]: a client per test user against the listening server; closed when the file ends, before the app. */
-const it = appTest({ app: { listen: true }, users: ['alice', 'bob', 'carol'], seed: rowsSeed }).extend(
-  'sdk',
-  { scope: 'file' },
-  async ({ ctx, s }, { onCleanup }) => {
-    const sdk: Record<string, GatehouseClient> = {};
-    for (const [name, user] of Object.entries(s.users)) sdk[name] = createClient({ gatewayUrl: ctx.url, accessToken: user.token! });
-    onCleanup(() => {
-      for (const client of Object.values(sdk)) client.close();
-    });
-    return sdk;
-  },
-);
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob', 'carol'], seed: rowsSeed }).extend('sdk', { scope: 'file' }, sdkClients);
 
 type Task = { id: string; title: string; done: boolean; roomId: string | null };
 const titles = (events: { op: string; row: Partial<Task> }[]) => events.map(e => `${e.op}:${e.row.title ?? e.row.id}`);
