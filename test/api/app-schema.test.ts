@@ -5,13 +5,17 @@
  * `schema_drops_data` naming it, on the embedded database and PostgreSQL alike.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import team from '../../examples/team-schema.js';
 import { defineSchema, type SchemaIR } from '../../src/schema/index.js';
-import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
+import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTest, appTestOn } from '../helpers/fixtures.js';
 
 const available = await backends();
+const onBackend = appTestOn(available, { users: ['alice'] });
+const namesOnBackend = appTestOn(available, { users: ['alice'] });
+const creatorIdTest = appTest({ users: ['alice', 'bob'] });
 
 /** A copy of `ir` changed by `edit`, as a developer would edit and redeploy their schema. */
 function edited(ir: SchemaIR, edit: (copy: SchemaIR) => void): SchemaIR {
@@ -27,30 +31,29 @@ const withoutTeamTable = (copy: SchemaIR, name: string) => {
 };
 
 describe.each(available)('app schemas on $name', backend => {
-  let ctx: TestContext;
-  let s: Seed;
   let teamId: string;
 
-  const deploy = (schema: unknown, env = 'dev') => s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/${env}`, { schema });
-  const stored = async (env = 'dev') => {
-    const row = await ctx.database.prisma.deployment.findUniqueOrThrow({ where: { appId_env: { appId: s.appId, env } } });
-    return { id: row.id, version: row.version, schema: row.schema };
-  };
-  /** A row written straight to the store: the row API is not what this file tests. */
-  const insertRow = async (env: string, tableName: string, data: Record<string, unknown>, resourceId: string | null = teamId) => {
-    const { id: deploymentId } = await stored(env);
-    await ctx.database.prisma.row.create({
-      data: { id: randomUUID(), deploymentId, tableName, creatorId: s.users.alice.id, resourceId, data: data as object },
+  const it = onBackend(backend)
+    .extend('deploy', async ({ s }) => {
+      return (schema: unknown, env = 'dev') => s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/${env}`, { schema });
+    })
+    .extend('stored', async ({ ctx, s }) => {
+      return async (env = 'dev') => {
+        const row = await ctx.database.prisma.deployment.findUniqueOrThrow({ where: { appId_env: { appId: s.appId, env } } });
+        return { id: row.id, version: row.version, schema: row.schema };
+      };
+    })
+    /** A row written straight to the store: the row API is not what this file tests. */
+    .extend('insertRow', async ({ ctx, s, stored }) => {
+      return async (env: string, tableName: string, data: Record<string, unknown>, resourceId: string | null = teamId) => {
+        const { id: deploymentId } = await stored(env);
+        await ctx.database.prisma.row.create({
+          data: { id: randomUUID(), deploymentId, tableName, creatorId: s.users.alice.id, resourceId, data: data as object },
+        });
+      };
     });
-  };
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await seed(ctx, ['alice']);
-  });
-  afterAll(() => ctx.close());
-
-  it('deploys a schema shaped like a real app and stores its IR as compiled', async () => {
+  it('deploys a schema shaped like a real app and stores its IR as compiled', async ({ ctx, s, deploy, stored }) => {
     const res = await deploy(team);
     expect(res.status).toBe(200);
     expect(res.body.tables).toEqual(['member_budgets', 'member_events', 'member_notes', 'member_presence', 'posts', 'profiles']);
@@ -92,7 +95,7 @@ describe.each(available)('app schemas on $name', backend => {
     teamId = await createResource(s.users.alice, 'team', `crew-${backend.name}`);
   });
 
-  it('refuses an IR that uses the old snake_case timestamp names, naming the new ones', async () => {
+  it('refuses an IR that uses the old snake_case timestamp names, naming the new ones', async ({ deploy }) => {
     const res = await deploy(edited(team, copy => (copy.tables.posts.indexes = [['created_at']])));
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_schema');
@@ -104,7 +107,7 @@ describe.each(available)('app schemas on $name', backend => {
     ]);
   });
 
-  it('allows dropping tables and columns that hold no rows, and adding is always allowed', async () => {
+  it('allows dropping tables and columns that hold no rows, and adding is always allowed', async ({ deploy, insertRow }) => {
     await insertRow('dev', 'member_notes', { subjectId: randomUUID(), body: 'first' });
     const dropEmpty = edited(team, copy => {
       withoutTeamTable(copy, 'member_budgets');
@@ -118,7 +121,7 @@ describe.each(available)('app schemas on $name', backend => {
     expect((await deploy(added)).status).toBe(200);
   });
 
-  it('refuses dropping a table that holds rows, naming it, and keeps the deployed schema', async () => {
+  it('refuses dropping a table that holds rows, naming it, and keeps the deployed schema', async ({ deploy, stored }) => {
     await deploy(team);
     const before = await stored();
     const res = await deploy(edited(team, copy => withoutTeamTable(copy, 'member_notes')));
@@ -130,7 +133,7 @@ describe.each(available)('app schemas on $name', backend => {
     expect(await stored()).toEqual(before);
   });
 
-  it('refuses dropping a column that any row holds, naming table and column, with every offender in one answer', async () => {
+  it('refuses dropping a column that any row holds, naming table and column, with every offender in one answer', async ({ deploy, insertRow }) => {
     await insertRow('dev', 'member_events', { memberId: randomUUID(), kind: 'joined', payload: {}, sequence: '1' });
     await insertRow('dev', 'profiles', { displayName: 'Alice', bio: null }, null);
     const res = await deploy(
@@ -155,7 +158,7 @@ describe.each(available)('app schemas on $name', backend => {
     );
   });
 
-  it("judges only this environment's rows", async () => {
+  it("judges only this environment's rows", async ({ deploy, insertRow }) => {
     expect((await deploy(team, 'staging')).status).toBe(200);
     await insertRow('staging', 'posts', { title: 'staging only' }, null);
     const withoutPosts = edited(team, copy => {
@@ -173,7 +176,7 @@ describe.each(available)('app schemas on $name', backend => {
     expect(refused.body.columns).toEqual([{ table: 'posts', column: 'title' }]);
   });
 
-  it('answers the same refusal over GraphQL', async () => {
+  it('answers the same refusal over GraphQL', async ({ s }) => {
     const res = await s.developer.gql('mutation ($appId: ID!, $schema: JSON!) { deploy(appId: $appId, env: "dev", schema: $schema) { version } }', {
       appId: s.appId,
       schema: edited(team, copy => withoutTeamTable(copy, 'member_notes')),
@@ -183,16 +186,9 @@ describe.each(available)('app schemas on $name', backend => {
 });
 
 describe.each(available)('names as the product accepts them on $name (issue 25 item 14)', backend => {
-  let ctx: TestContext;
-  let s: Seed;
+  const it = namesOnBackend(backend);
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await seed(ctx, ['alice']);
-  });
-  afterAll(() => ctx.close());
-
-  it('camelCase (and capitalised) table and bucket names deploy, index, and take rows and files', async () => {
+  it('camelCase (and capitalised) table and bucket names deploy, index, and take rows and files', async ({ s }) => {
     const schema = defineSchema({
       tables: {
         chatMessages: table => table.text('body').notNull().timestamps().index(['body']),
@@ -229,16 +225,9 @@ describe.each(available)('names as the product accepts them on $name (issue 25 i
 });
 
 describe('an app column named creatorId (issue 25 item 15)', () => {
-  let ctx: TestContext;
-  let s: Seed;
+  const it = creatorIdTest;
 
-  beforeAll(async () => {
-    ctx = await startTestApp();
-    s = await seed(ctx, ['alice', 'bob']);
-  });
-  afterAll(() => ctx.close());
-
-  it("deploys and keeps the app's value; the server's creator reads back as _creatorId and the creator rule uses it", async () => {
+  it("deploys and keeps the app's value; the server's creator reads back as _creatorId and the creator rule uses it", async ({ s }) => {
     // The product's apps write their own creatorId on every push.
     const schema = defineSchema({
       resources: {

@@ -4,9 +4,10 @@
  * whole-list fields refuse past one page (400 too_many_results) instead of cutting the list or
  * answering without bound. The SDK's list() reads every page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createClient } from '../../src/sdk/index.js';
-import { type Client, type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { type Client, createResource } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
 /** Every page of a REST list, `limit` at a time. */
 async function everyPage(client: Client, path: string, key: 'resources' | 'members', limit: number) {
@@ -26,14 +27,12 @@ async function everyPage(client: Client, path: string, key: 'resources' | 'membe
   return { entries, pages };
 }
 
+const it = appTest({ app: { listen: true }, users: ['owner', 'ann', 'ben', 'cid', 'dot'] });
+
 describe('paged lists', () => {
-  let ctx: TestContext;
-  let s: Seed;
   let team: string;
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ listen: true });
-    s = await seed(ctx, ['owner', 'ann', 'ben', 'cid', 'dot']);
+  it.beforeAll(async ({ s }) => {
     for (let i = 0; i < 7; i++) await createResource(s.users.owner, i % 2 ? 'team' : 'room', `R${i}`);
     team = await createResource(s.users.owner, 'team', 'Crowd');
     for (const name of ['ann', 'ben', 'cid']) {
@@ -42,9 +41,8 @@ describe('paged lists', () => {
     }
     await s.users.owner.post(`/v1/resources/${team}/setRole`, { userId: s.users.ben.id, role: 'admin' });
   });
-  afterAll(() => ctx?.close());
 
-  it('GET /v1/resources: pages of `limit`, newest first, add up to the whole list', async () => {
+  it('GET /v1/resources: pages of `limit`, newest first, add up to the whole list', async ({ s }) => {
     const whole = await s.users.owner.get('/v1/resources');
     expect(whole.body.resources).toHaveLength(8);
     expect(whole.body.nextCursor).toBeNull();
@@ -57,7 +55,7 @@ describe('paged lists', () => {
     );
   });
 
-  it('GET /v1/resources/:id/members: pages, owner first, add up to the whole list', async () => {
+  it('GET /v1/resources/:id/members: pages, owner first, add up to the whole list', async ({ s }) => {
     const whole = await s.users.owner.get(`/v1/resources/${team}/members`);
     expect(whole.body.members.map((m: { role: string; state: string }) => `${m.role}/${m.state}`)).toEqual([
       'owner/active',
@@ -72,7 +70,7 @@ describe('paged lists', () => {
     }
   });
 
-  it('entries created in the same millisecond are neither skipped nor repeated across pages', async () => {
+  it('entries created in the same millisecond are neither skipped nor repeated across pages', async ({ ctx, s }) => {
     // A key that went back to a timestamp through a float could land a microsecond off.
     await ctx.database.prisma.$executeRaw`UPDATE resources SET created_at = '2026-03-01 12:34:56.789' WHERE owner_principal = ${s.users.owner.id}`;
     await ctx.database.prisma.$executeRaw`UPDATE memberships SET created_at = '2026-03-01 12:34:56.789' WHERE resource_id = ${team}`;
@@ -84,7 +82,7 @@ describe('paged lists', () => {
     expect(browsed.status).toBe(200);
   });
 
-  it('refuses a limit out of bounds and a cursor it did not issue, naming them', async () => {
+  it('refuses a limit out of bounds and a cursor it did not issue, naming them', async ({ s }) => {
     for (const query of ['limit=0', 'limit=1001', 'limit=two']) {
       const res = await s.users.owner.get(`/v1/resources?${query}`);
       expect(res.status, query).toBe(400);
@@ -107,7 +105,7 @@ describe('paged lists', () => {
 
   describe('past one page (1000)', () => {
     let crowd: string;
-    beforeAll(async () => {
+    it.beforeAll(async ({ ctx, s }) => {
       crowd = await createResource(s.users.owner, 'team', 'Stadium');
       // 1,001 more members, written directly: the API would take minutes.
       await ctx.database.prisma.$executeRaw`
@@ -117,7 +115,7 @@ describe('paged lists', () => {
         SELECT ${crowd}, id, 'reader', 'active', now(), now() FROM made`;
     });
 
-    it('REST pages it; GraphQL memberPage pages it; GraphQL members refuses with too_many_results', async () => {
+    it('REST pages it; GraphQL memberPage pages it; GraphQL members refuses with too_many_results', async ({ s }) => {
       const first = await s.users.owner.get(`/v1/resources/${crowd}/members`);
       expect(first.body.members).toHaveLength(1000);
       expect(first.body.nextCursor).toEqual(expect.any(String));
@@ -136,14 +134,14 @@ describe('paged lists', () => {
       expect(page.data.memberPage.members).toHaveLength(5);
     });
 
-    it("the default room's grants (its active members) refuse past one page with too_many_results, naming the members list", async () => {
+    it("the default room's grants (its active members) refuse past one page with too_many_results, naming the members list", async ({ s }) => {
       const res = await s.users.owner.get(`/v1/resources/${crowd}/rooms/${crowd}/grants`);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('too_many_results');
       expect(res.body.message).toMatch(/members list/);
     });
 
-    it('blocks refuse past one page rather than answering without bound', async () => {
+    it('blocks refuse past one page rather than answering without bound', async ({ ctx, s }) => {
       await ctx.database.prisma.$executeRaw`
         INSERT INTO blocks (blocker_id, blocked_id) SELECT ${s.users.dot.id}, 'usr_fan' || n FROM generate_series(1, 1001) n`;
       const res = await s.users.dot.gql('{ blocks { userId } }');
@@ -152,7 +150,7 @@ describe('paged lists', () => {
       expect((await s.users.dot.gql('{ blocks { userId } }')).data.blocks).toHaveLength(1000);
     });
 
-    it('invitations: REST and invitationPage page them, newest first; GraphQL invitations refuses; the SDK reads every page', async () => {
+    it('invitations: REST and invitationPage page them, newest first; GraphQL invitations refuses; the SDK reads every page', async ({ ctx, s }) => {
       // 1,001 more invitations for cid, each to its own resource, newer than the one cid holds already.
       await ctx.database.prisma.$executeRaw`
         WITH made AS (
@@ -187,7 +185,7 @@ describe('paged lists', () => {
       }
     });
 
-    it("the SDK's members.list() reads every page", async () => {
+    it("the SDK's members.list() reads every page", async ({ ctx, s }) => {
       const client = createClient({ gatewayUrl: ctx.url, accessToken: s.users.owner.token! });
       try {
         const all = await client.resource(crowd).members.list();

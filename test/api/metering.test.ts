@@ -4,40 +4,53 @@
  * a refused operation charges nothing; a short wallet or budget is 402 `payment_required` and
  * changes nothing; concurrent charges never overdraw. Runs on both stores.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { type Seed, type TestContext, createResource, startTestApp } from '../helpers/app.js';
+import { type Seed, type TestContext, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTest, appTestOn } from '../helpers/fixtures.js';
 import { blobKeys, fileRequest, filesSeed } from './files.fixture.js';
 import { ROWS_SCHEMA } from './rows.fixture.js';
 
+/** filesSeed with the row tables beside the buckets, and alice's project to write in. */
+async function meteredSeed(ctx: TestContext, users: string[]) {
+  const s = await filesSeed(ctx, users);
+  // Tables and buckets in one schema.
+  const { buckets } = (await import('./files.fixture.js')).FILES_SCHEMA;
+  const deployed = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: { ...ROWS_SCHEMA, buckets } });
+  expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+  return { ...s, project: await createResource(s.users.alice, 'project', 'Metered') };
+}
+
 const available = await backends();
+const onBackend = appTestOn(available, { users: ['alice', 'bob'], seed: meteredSeed });
 
 describe.each(available)('metering on $name', backend => {
-  let ctx: TestContext;
-  let s: Seed;
-  let project: string;
+  const it = onBackend(backend)
+    .extend('project', async ({ s }) => s.project)
+    .extend('prisma', async ({ ctx }) => ctx.database.prisma)
+    .extend('balance', async ({ s, prisma }) => {
+      return async () => (await prisma.wallet.findUnique({ where: { holderId: s.developerId } }))?.balanceMicros ?? 0n;
+    })
+    .extend('charges', async ({ s, prisma }) => {
+      return (kind?: string) =>
+        prisma.walletEntry.findMany({ where: { developerId: s.developerId, ...(kind ? { kind } : {}) }, orderBy: { createdAt: 'asc' } });
+    })
+    .extend('insert', async ({ s, project }) => {
+      return (title: string, who = s.users.alice) =>
+        who.post('/v1/db/query', { scope: { kind: 'resource', resourceId: project }, table: 'tasks', op: 'insert', values: { title } });
+    })
+    .extend('taskCount', async ({ prisma, project }) => {
+      return () => prisma.row.count({ where: { resourceId: project, tableName: 'tasks' } });
+    });
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await filesSeed(ctx, ['alice', 'bob']);
-    // Tables and buckets in one schema.
-    const { buckets } = (await import('./files.fixture.js')).FILES_SCHEMA;
-    const deployed = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: { ...ROWS_SCHEMA, buckets } });
-    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
-    project = await createResource(s.users.alice, 'project', 'Metered');
-  });
-  afterAll(() => ctx.close());
-
-  const prisma = () => ctx.database.prisma;
-  const balance = async () => (await prisma().wallet.findUnique({ where: { holderId: s.developerId } }))?.balanceMicros ?? 0n;
-  const charges = (kind?: string) =>
-    prisma().walletEntry.findMany({ where: { developerId: s.developerId, ...(kind ? { kind } : {}) }, orderBy: { createdAt: 'asc' } });
-  const insert = (title: string, who = s.users.alice) =>
-    who.post('/v1/db/query', { scope: { kind: 'resource', resourceId: project }, table: 'tasks', op: 'insert', values: { title } });
-  const taskCount = () => prisma().row.count({ where: { resourceId: project, tableName: 'tasks' } });
-
-  it("a test session's write charges the minting developer, who starts with the developer credit", async () => {
+  it("a test session's write charges the minting developer, who starts with the developer credit", async ({
+    s,
+    prisma,
+    balance,
+    charges,
+    insert,
+  }) => {
     expect((await insert('first')).status).toBe(200);
     const credit = await charges('developer_credit');
     expect(credit).toHaveLength(1);
@@ -45,11 +58,11 @@ describe.each(available)('metering on $name', backend => {
     const [charge] = await charges('charge:rows.insert');
     expect(charge).toMatchObject({ amountMicros: -2n, appId: s.appId, env: 'dev', actorId: s.users.alice.id, quantity: 1n });
     // The balance is the ledger's sum.
-    const entries = await prisma().walletEntry.aggregate({ where: { developerId: s.developerId }, _sum: { amountMicros: true } });
+    const entries = await prisma.walletEntry.aggregate({ where: { developerId: s.developerId }, _sum: { amountMicros: true } });
     expect(await balance()).toBe(entries._sum.amountMicros);
   });
 
-  it('reads charge once answered; a refused or invalid operation charges nothing', async () => {
+  it('reads charge once answered; a refused or invalid operation charges nothing', async ({ s, project, balance, insert }) => {
     const before = await balance();
     expect(
       (await s.users.alice.post('/v1/db/query', { scope: { kind: 'resource', resourceId: project }, table: 'tasks', op: 'select' })).status,
@@ -67,14 +80,21 @@ describe.each(available)('metering on $name', backend => {
     expect(await balance()).toBe(before - 1n);
   });
 
-  it("a test user's agent pays as the test user does: through the developer, within the environment budget", async () => {
+  it("a test user's agent pays as the test user does: through the developer, within the environment budget", async ({
+    ctx,
+    s,
+    project,
+    prisma,
+    balance,
+    insert,
+  }) => {
     const agent = await s.users.alice.post('/v1/agents', { name: 'worker' });
     expect((await s.users.alice.post(`/v1/resources/${project}/invite`, { userId: agent.body.id, role: 'writer' })).status).toBe(200);
     const before = await balance();
     const res = await insert('by the agent', ctx.client(agent.body.token) as typeof s.users.alice);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await balance()).toBe(before - 2n);
-    const [charge] = await prisma().walletEntry.findMany({ where: { developerId: s.developerId, actorId: agent.body.id } });
+    const [charge] = await prisma.walletEntry.findMany({ where: { developerId: s.developerId, actorId: agent.body.id } });
     expect(charge).toMatchObject({ kind: 'charge:rows.insert', amountMicros: -2n, appId: s.appId, env: 'dev', clientId: null });
     // It counts in the environment's budget: spent, the agent is refused as its owner would be.
     const { spentUsd } = (await s.developer.get('/dev/budgets')).body.apps[0].envs[0];
@@ -91,7 +111,7 @@ describe.each(available)('metering on $name', backend => {
     expect(upload.status).toBe(201);
   });
 
-  it('a batch is one charge for its operations', async () => {
+  it('a batch is one charge for its operations', async ({ s, project, charges }) => {
     const before = (await charges()).length;
     const scope = { kind: 'resource', resourceId: project };
     const res = await s.users.alice.post('/v1/db/batch', {
@@ -107,11 +127,18 @@ describe.each(available)('metering on $name', backend => {
     expect(added[0]).toMatchObject({ kind: 'charge:rows.batch', quantity: 3n, amountMicros: -5n });
   });
 
-  it('the env budget exists lazily at $2 and a short one answers 402 env_budget with nothing written', async () => {
+  it('the env budget exists lazily at $2 and a short one answers 402 env_budget with nothing written', async ({
+    ctx,
+    s,
+    prisma,
+    balance,
+    insert,
+    taskCount,
+  }) => {
     const budgets = await s.developer.get('/dev/budgets');
     expect(budgets.status).toBe(200);
     expect(budgets.body.apps[0].envs).toEqual([{ env: 'dev', limitUsd: '2.00', spentUsd: expect.stringMatching(/^0\.0000\d+$/) }]);
-    expect(await prisma().budget.count({ where: { payerId: s.developerId } })).toBe(1);
+    expect(await prisma.budget.count({ where: { payerId: s.developerId } })).toBe(1);
 
     const spent = budgets.body.apps[0].envs[0].spentUsd;
     expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/budgets/dev`, { usd: spent })).body).toEqual({
@@ -144,8 +171,8 @@ describe.each(available)('metering on $name', backend => {
     expect(long.body).toMatchObject({ error: 'invalid_argument', message: expect.stringMatching(/^env: /) });
   });
 
-  it('a short developer wallet answers 402 wallet; concurrent writes never overdraw it', async () => {
-    await prisma().wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 20n } });
+  it('a short developer wallet answers 402 wallet; concurrent writes never overdraw it', async ({ s, prisma, balance, insert }) => {
+    await prisma.wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 20n } });
     const results = await Promise.all(Array.from({ length: 15 }, (_, i) => insert(`race ${i}`)));
     const statuses = results.map(r => r.status).sort();
     expect(statuses.filter(st => st === 200)).toHaveLength(10);
@@ -154,7 +181,7 @@ describe.each(available)('metering on $name', backend => {
     expect(await balance()).toBe(0n);
   });
 
-  it("a fresh developer's first concurrent metered calls are never refused while the starting credit is due", async () => {
+  it("a fresh developer's first concurrent metered calls are never refused while the starting credit is due", async ({ ctx, prisma }) => {
     // Uploads check affordability before streaming; lists charge in a transaction of their own.
     // Each round is a new developer whose wallet row the first committed charge creates.
     for (let round = 0; round < 3; round++) {
@@ -170,28 +197,32 @@ describe.each(available)('metering on $name', backend => {
         answers.filter(status => status === 402),
         `round ${round}: ${answers}`,
       ).toEqual([]);
-      const entries = await prisma().walletEntry.aggregate({ where: { developerId: fresh.developerId }, _sum: { amountMicros: true } });
-      expect((await prisma().wallet.findUnique({ where: { holderId: fresh.developerId } }))?.balanceMicros).toBe(entries._sum.amountMicros);
+      const entries = await prisma.walletEntry.aggregate({ where: { developerId: fresh.developerId }, _sum: { amountMicros: true } });
+      expect((await prisma.wallet.findUnique({ where: { holderId: fresh.developerId } }))?.balanceMicros).toBe(entries._sum.amountMicros);
     }
   });
 
-  it("at rest: a day settles once per payer; a resource's bytes are its owner's to pay (a test user's: the developer)", async () => {
-    await prisma().wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 1_000_000n } });
+  it("at rest: a day settles once per payer; a resource's bytes are its owner's to pay (a test user's: the developer)", async ({
+    ctx,
+    s,
+    prisma,
+  }) => {
+    await prisma.wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 1_000_000n } });
     const day = new Date('2030-01-15T12:00:00Z');
     const first = await ctx.app.services.metering.settleStorage(day);
     expect(first.holders).toBeGreaterThan(0);
     // alice, a test user, owns the project: the developer who minted her pays for its rows at rest.
-    const entries = await prisma().walletEntry.findMany({ where: { developerId: s.developerId, kind: 'storage' } });
+    const entries = await prisma.walletEntry.findMany({ where: { developerId: s.developerId, kind: 'storage' } });
     expect(entries).toEqual([expect.objectContaining({ appId: s.appId, env: 'dev', amountMicros: expect.any(BigInt) })]);
     expect(entries[0].amountMicros).toBeLessThan(0n);
     expect(entries[0].quantity).toBeGreaterThan(0n);
     // No resource holds a wallet nothing funds.
-    expect(await prisma().walletEntry.count({ where: { resourceId: { not: null } } })).toBe(0);
+    expect(await prisma.walletEntry.count({ where: { resourceId: { not: null } } })).toBe(0);
     expect((await ctx.app.services.metering.settleStorage(day)).holders).toBe(0);
     // The test user's agent's own file is in the developer's entry too: no test user or agent pays.
-    expect(await prisma().walletEntry.count({ where: { principalId: s.users.alice.id, kind: 'storage' } })).toBe(0);
+    expect(await prisma.walletEntry.count({ where: { principalId: s.users.alice.id, kind: 'storage' } })).toBe(0);
     expect(entries[0].quantity).toBeGreaterThan(BigInt('held by an agent'.length));
-    expect(await prisma().walletEntry.count({ where: { developerId: s.developerId, kind: 'storage' } })).toBe(1);
+    expect(await prisma.walletEntry.count({ where: { developerId: s.developerId, kind: 'storage' } })).toBe(1);
   });
 });
 
@@ -201,17 +232,12 @@ describe.each(available)('metering on $name', backend => {
  * any other shortfall is. The owner here is a person's agent, so the owner's wallet (the person's)
  * is not the uploader's (a test user's developer).
  */
+const ownerPays = appTest({ users: ['alice'], seed: filesSeed });
+
 describe("a resource's bytes at rest are its owner's to pay", () => {
-  let ctx: TestContext;
-  let s: Seed;
+  const it = ownerPays;
 
-  beforeAll(async () => {
-    ctx = await startTestApp();
-    s = await filesSeed(ctx, ['alice']);
-  });
-  afterAll(() => ctx.close());
-
-  it('settles to the owner, and refuses uploads into the resource while the owner cannot pay', async () => {
+  it('settles to the owner, and refuses uploads into the resource while the owner cannot pay', async ({ ctx, s }) => {
     const { prisma } = ctx.database;
     const { services } = ctx.app;
     const { person, agent } = await personWithAgent(ctx, s);
@@ -267,19 +293,20 @@ describe("a resource's bytes at rest are its owner's to pay", () => {
   });
 });
 
-describe("a resource's rows at rest are its owner's to pay too", () => {
-  let ctx: TestContext;
-  let s: Seed;
-
-  beforeAll(async () => {
-    ctx = await startTestApp();
-    s = await filesSeed(ctx, ['alice']);
+const ownerPaysRows = appTest({
+  users: ['alice'],
+  seed: async (ctx, users) => {
+    const s = await filesSeed(ctx, users);
     const deployed = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: ROWS_SCHEMA });
     expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
-  });
-  afterAll(() => ctx.close());
+    return s;
+  },
+});
 
-  it("refuses writes that add rows to the resource while its owner's wallet cannot cover them; reads go on", async () => {
+describe("a resource's rows at rest are its owner's to pay too", () => {
+  const it = ownerPaysRows;
+
+  it("refuses writes that add rows to the resource while its owner's wallet cannot cover them; reads go on", async ({ ctx, s }) => {
     const { prisma } = ctx.database;
     const { services } = ctx.app;
     const { person, agent } = await personWithAgent(ctx, s);

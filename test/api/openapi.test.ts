@@ -9,12 +9,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authEndpoints } from '../../src/gateway-auth/auth.routes.js';
 import { type Endpoint, documentedMethods, methodsOf } from '../../src/http/endpoint.js';
 import { buildOpenApiDocument, documentedErrors, ERROR_STATUS, openApiPath } from '../../src/http/openapi.js';
 import { endpoints, storedOperationEndpoints as routes } from '../../src/http/routes.js';
-import { type HttpResult, type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { type HttpResult, createResource } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
 type Json = any;
 const doc: Json = buildOpenApiDocument();
@@ -358,15 +359,10 @@ describe('the gateway routes', () => {
   });
 });
 
-describe('GET /openapi.json and real answers', () => {
-  let ctx: TestContext;
-  let s: Seed;
+const withApp = appTest({ users: ['alice', 'bob'] });
 
-  beforeAll(async () => {
-    ctx = await startTestApp();
-    s = await seed(ctx, ['alice', 'bob']);
-  });
-  afterAll(() => ctx.close());
+describe('GET /openapi.json and real answers', () => {
+  const it = withApp;
 
   /** The answer matches what the document says for that route and status (an error's code is listed there). */
   function expectDocumented(method: string, path: string, res: HttpResult) {
@@ -400,7 +396,7 @@ describe('GET /openapi.json and real answers', () => {
     body: JSON.stringify(body),
   });
 
-  it('the /auth routes answer as documented', async () => {
+  it('the /auth routes answer as documented', async ({ ctx, s }) => {
     const call = (path: string, init?: RequestInit) => ctx.fetch(path, init);
     const token = { code: 'c', code_verifier: 'v'.repeat(43), redirect_uri: 'https://app.example/cb', client_id: 'nope' };
     await expectGatewayDocumented('GET', '/auth/session', await call('/auth/session'));
@@ -459,7 +455,7 @@ describe('GET /openapi.json and real answers', () => {
     await expectGatewayDocumented('GET', '/auth/session', hosted);
   });
 
-  it('the invite pages, /healthz and the provider pointer answer as documented', async () => {
+  it('the invite pages, /healthz and the provider pointer answer as documented', async ({ ctx }) => {
     const code = `inv_${'A'.repeat(43)}`;
     await expectGatewayDocumented('GET', '/_invite/:code', await ctx.fetch('/_invite/inv_short'));
     await expectGatewayDocumented('GET', '/_invite/:code', await ctx.fetch(`/_invite/${code}`));
@@ -479,14 +475,14 @@ describe('GET /openapi.json and real answers', () => {
     await expectGatewayDocumented('GET', '/idp/.well-known/openid-configuration', discovery);
   });
 
-  it('serves the generated document, without a credential', async () => {
+  it('serves the generated document, without a credential', async ({ ctx }) => {
     const res = await ctx.client().get('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(res.body).toEqual(JSON.parse(JSON.stringify(doc)));
   });
 
-  it('resources, membership, rooms and invite links answer as documented', async () => {
+  it('resources, membership, rooms and invite links answer as documented', async ({ s }) => {
     const { alice, bob } = s.users;
     const created = await alice.post('/v1/resources', { type: 'room', name: 'Lobby', visibility: 'discoverable' });
     expectDocumented('POST', '/v1/resources', created);
@@ -510,7 +506,7 @@ describe('GET /openapi.json and real answers', () => {
     expectDocumented('POST', '/v1/resources/:id/leave', await bob.post(`/v1/resources/${id}/leave`, {}));
   });
 
-  it('errors answer with a documented code and the §8.1 body', async () => {
+  it('errors answer with a documented code and the §8.1 body', async ({ ctx, s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'T');
     expectDocumented('GET', '/v1/resources/:id', await bob.get(`/v1/resources/${id}`)); // 404 resource_not_found
@@ -521,7 +517,7 @@ describe('GET /openapi.json and real answers', () => {
     expectDocumented('POST', '/v1/invite-links/claim', await bob.post('/v1/invite-links/claim', { code: 'nope' })); // 404
   });
 
-  it('the developer routes answer as documented', async () => {
+  it('the developer routes answer as documented', async ({ s }) => {
     expectDocumented('GET', '/dev/apps', await s.developer.get('/dev/apps'));
     const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'carol', env: 'dev' });
     expectDocumented('POST', '/dev/apps/:appId/test-users', minted);

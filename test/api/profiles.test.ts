@@ -4,31 +4,31 @@
  * profiles by handle and by ids, visible only within the caller's app environment and rate-limited.
  * Runs on both stores (a handle race is decided by the unique index).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { issueHandleOnce } from '../../src/principals/handles.service.js';
-import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { type Seed, createResource, seed } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTest, appTestOn } from '../helpers/fixtures.js';
 
 const available = await backends();
+/** The seed, with another app's person beside it (`s.other`): the first app must never see them. */
+const onBackend = appTestOn(available, {
+  app: { env: { PROFILE_LOOKUPS_PER_MINUTE: '1000' } },
+  users: ['alice', 'bob', 'carol'],
+  seed: async (ctx, users) => ({ ...(await seed(ctx, users)), other: await seed(ctx, ['olga']) }),
+});
 
 describe.each(available)('profiles on $name', backend => {
-  let ctx: TestContext;
-  let s: Seed;
-  let other: Seed;
   let n = 0;
+  const it = onBackend(backend)
+    .extend('prisma', async ({ ctx }) => ctx.database.prisma)
+    .extend('person', async ({ s }) => {
+      return () => s.user(`p${++n}`);
+    });
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create(), env: { PROFILE_LOOKUPS_PER_MINUTE: '1000' } });
-    s = await seed(ctx, ['alice', 'bob', 'carol']);
-    other = await seed(ctx, ['olga']);
-  });
-  afterAll(() => ctx.close());
-
-  const db = () => ctx.database.prisma;
-  const person = () => s.user(`p${++n}`);
   const setProfile = (who: { request: Seed['users'][string]['request'] }, body: unknown) => who.request('PATCH', '/v1/users/me', body);
 
-  it('item 2: GET /v1/users/me and GraphQL me answer { id, kind, handle, displayName, email, profile }', async () => {
+  it('item 2: GET /v1/users/me and GraphQL me answer { id, kind, handle, displayName, email, profile }', async ({ s }) => {
     const { alice } = s.users;
     const me = await alice.get('/v1/users/me');
     expect(me.status).toBe(200);
@@ -44,16 +44,16 @@ describe.each(available)('profiles on $name', backend => {
     expect(gql.data.me).toEqual({ id: alice.id, email: null, profile: { handle: null, displayName: 'alice' }, owner: null });
   });
 
-  it("item 2: email is only ever the caller's own (an agent does not see its owner's)", async () => {
+  it("item 2: email is only ever the caller's own (an agent does not see its owner's)", async ({ ctx, prisma, person }) => {
     const user = await person();
-    await db().account.create({ data: { id: `acc_${n}`, email: `p${n}@example.test`, passwordHash: 'x', principalId: user.id } });
+    await prisma.account.create({ data: { id: `acc_${n}`, email: `p${n}@example.test`, passwordHash: 'x', principalId: user.id } });
     expect((await user.get('/v1/users/me')).body.email).toBe(`p${n}@example.test`);
     const agent = await user.post('/v1/agents', { name: 'helper' });
     const asAgent = await ctx.client(agent.body.token).gql('{ me { kind email owner { id email } } }');
     expect(asAgent.data.me).toEqual({ kind: 'agent', email: null, owner: { id: user.id, email: null } });
   });
 
-  it('item 4: a user sets, changes and clears their handle and display name; any case; cleared is never reissued', async () => {
+  it('item 4: a user sets, changes and clears their handle and display name; any case; cleared is never reissued', async ({ prisma, person }) => {
     const user = await person();
     const set = await setProfile(user, { handle: 'Dana_Smith', displayName: '  Dana Smith ' });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
@@ -63,14 +63,14 @@ describe.each(available)('profiles on $name', backend => {
     const cleared = await setProfile(user, { handle: null });
     expect(cleared.body).toMatchObject({ handle: null, displayName: 'D.' });
     // Consent rule 6: a handle cleared by its user is never issued again by the gateway.
-    expect(await issueHandleOnce(db(), user.id, 'dana')).toBeNull();
-    expect((await db().principal.findUniqueOrThrow({ where: { id: user.id } })).handle).toBeNull();
+    expect(await issueHandleOnce(prisma, user.id, 'dana')).toBeNull();
+    expect((await prisma.principal.findUniqueOrThrow({ where: { id: user.id } })).handle).toBeNull();
     // Over GraphQL, the same.
     const gql = await user.gql('mutation { updateMyProfile(input: { handle: "DANA2" }) { handle profile { handle } } }');
     expect(gql.data.updateMyProfile).toEqual({ handle: 'dana2', profile: { handle: 'dana2' } });
   });
 
-  it('item 4: a taken handle is 409 handle_taken, any case, and changes nothing; bad input is 400; agents cannot edit', async () => {
+  it('item 4: a taken handle is 409 handle_taken, any case, and changes nothing; bad input is 400; agents cannot edit', async ({ ctx, person }) => {
     const [first, second] = [await person(), await person()];
     expect((await setProfile(first, { handle: 'taken_one' })).status).toBe(200);
     for (const handle of ['taken_one', 'TAKEN_ONE']) {
@@ -97,19 +97,19 @@ describe.each(available)('profiles on $name', backend => {
     expect(byAgent.body.error).toBe('agents_cannot_edit_profiles');
   });
 
-  it('item 4: two people racing for one handle: one gets it, the other 409', async () => {
+  it('item 4: two people racing for one handle: one gets it, the other 409', async ({ prisma, person }) => {
     const racers = await Promise.all([person(), person(), person()]);
     const answers = await Promise.all(racers.map(r => setProfile(r, { handle: 'raced_handle' })));
     expect(answers.map(a => a.status).sort()).toEqual([200, 409, 409]);
-    expect(await db().principal.count({ where: { handle: 'raced_handle' } })).toBe(1);
+    expect(await prisma.principal.count({ where: { handle: 'raced_handle' } })).toBe(1);
   });
 
-  it('item 3: byHandle and profiles see only principals the app has seen (members of its resources, _app included)', async () => {
+  it('item 3: byHandle and profiles see only principals the app has seen (members of its resources, _app included)', async ({ s, prisma }) => {
     const { alice, bob, carol } = s.users;
     for (const [who, handle] of [
       [bob, 'bob_h'],
       [carol, 'carol_h'],
-      [other.users.olga, 'olga_h'],
+      [s.other.users.olga, 'olga_h'],
     ] as const) {
       expect((await setProfile(who, { handle })).status).toBe(200);
     }
@@ -128,7 +128,7 @@ describe.each(available)('profiles on $name', backend => {
     const gql = await alice.gql('query ($h: String!) { userByHandle(handle: $h) { id } }', { h: 'carol_h' });
     expect(gql).toEqual({ data: { userByHandle: null } });
 
-    const ids = [carol.id, bob.id, other.users.olga.id, 'usr_nobody', alice.id, bob.id];
+    const ids = [carol.id, bob.id, s.other.users.olga.id, 'usr_nobody', alice.id, bob.id];
     const profiles = await alice.post('/v1/users/profiles', { ids });
     expect(profiles.body).toEqual({
       profiles: [
@@ -137,8 +137,8 @@ describe.each(available)('profiles on $name', backend => {
       ],
     });
     // _app counts: a member of the app's `_app` resource is seen (consent puts every person there).
-    const app = await db().resource.findFirstOrThrow({ where: { type: '_app', deployment: { appId: s.appId, env: 'dev' } } });
-    await db().membership.create({ data: { resourceId: app.id, principalId: carol.id, role: 'reader', state: 'active' } });
+    const app = await prisma.resource.findFirstOrThrow({ where: { type: '_app', deployment: { appId: s.appId, env: 'dev' } } });
+    await prisma.membership.create({ data: { resourceId: app.id, principalId: carol.id, role: 'reader', state: 'active' } });
     expect((await alice.get('/v1/users/by-handle/carol_h')).body.id).toBe(carol.id);
     const sdkShape = await alice.gql('query ($ids: [ID!]!) { userProfiles(ids: $ids) { id handle } }', { ids: [carol.id] });
     expect(sdkShape.data.userProfiles).toEqual([{ id: carol.id, handle: 'carol_h' }]);
@@ -149,17 +149,15 @@ describe.each(available)('profiles on $name', backend => {
   });
 });
 
+const rateLimited = appTest({ app: { env: { PROFILE_LOOKUPS_PER_MINUTE: '5' } }, users: ['eve', 'finn'] });
+
 describe('profile lookups are rate-limited per person and app', () => {
-  let ctx: TestContext;
-  let s: Seed;
+  const it = rateLimited;
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ env: { PROFILE_LOOKUPS_PER_MINUTE: '5' } });
-    s = await seed(ctx, ['eve', 'finn']);
-  });
-  afterAll(() => ctx.close());
-
-  it('past PROFILE_LOOKUPS_PER_MINUTE: 429 too_many_lookups with Retry-After; agents count as their owner; a minute later, allowed', async () => {
+  it('past PROFILE_LOOKUPS_PER_MINUTE: 429 too_many_lookups with Retry-After; agents count as their owner; a minute later, allowed', async ({
+    ctx,
+    s,
+  }) => {
     const { eve, finn } = s.users;
     const agent = await eve.post('/v1/agents', { name: 'prober' });
     const lookups = [

@@ -3,29 +3,33 @@
  * agents they own in one app. The next create past a quota is 429 with a stable code and changes
  * nothing; racing creates never pass it; an agent counts against its owner. Runs on both stores.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { Seed } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
 
 const available = await backends();
+const onBackend = appTestOn(available, { app: { env: { MAX_RESOURCES_PER_PERSON: '3', MAX_AGENTS_PER_PERSON: '2' } }, users: ['anchor'] });
 
 describe.each(available)('quotas per person and app on $name', backend => {
-  let ctx: TestContext;
-  let s: Seed;
   let n = 0;
+  const it = onBackend(backend)
+    .extend('person', async ({ s }) => {
+      return () => s.user(`person-${++n}`);
+    })
+    .extend('prisma', async ({ ctx }) => ctx.database.prisma)
+    .extend('ownedBy', async ({ prisma }) => {
+      return (id: string) => prisma.membership.count({ where: { principalId: id, role: 'owner' } });
+    });
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create(), env: { MAX_RESOURCES_PER_PERSON: '3', MAX_AGENTS_PER_PERSON: '2' } });
-    s = await seed(ctx, ['anchor']);
-  });
-  afterAll(() => ctx.close());
-
-  const db = () => ctx.database.prisma;
-  const person = () => s.user(`person-${++n}`);
   const create = (who: { post: Seed['users'][string]['post'] }, name = 'quota') => who.post('/v1/resources', { type: 'team', name });
-  const ownedBy = (id: string) => db().membership.count({ where: { principalId: id, role: 'owner' } });
 
-  it('resources: the next create past MAX_RESOURCES_PER_PERSON is 429 too_many_resources; an agent counts against its owner', async () => {
+  it('resources: the next create past MAX_RESOURCES_PER_PERSON is 429 too_many_resources; an agent counts against its owner', async ({
+    ctx,
+    s,
+    person,
+    ownedBy,
+  }) => {
     const user = await person();
     const created = [];
     for (let i = 0; i < 3; i++) created.push((await create(user)).body.id);
@@ -46,20 +50,20 @@ describe.each(available)('quotas per person and app on $name', backend => {
     expect((await create(user)).status).toBe(429);
   });
 
-  it('resources: racing creates never pass the quota', async () => {
+  it('resources: racing creates never pass the quota', async ({ person, ownedBy }) => {
     const user = await person();
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => create(user, `race ${i}`)));
     expect(answers.map(a => a.status).sort()).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
     expect(await ownedBy(user.id)).toBe(3);
   });
 
-  it('agents: the next past MAX_AGENTS_PER_PERSON is 429 too_many_agents; deleting one frees its place', async () => {
+  it('agents: the next past MAX_AGENTS_PER_PERSON is 429 too_many_agents; deleting one frees its place', async ({ ctx, prisma, person }) => {
     const user = await person();
     const agents = [(await user.post('/v1/agents', { name: 'a' })).body, (await user.post('/v1/agents', { name: 'b' })).body];
     const refused = await user.post('/v1/agents', { name: 'c' });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ error: 'too_many_agents', limit: 2, message: expect.stringContaining('DELETE /v1/agents/:id') });
-    expect(await db().principal.count({ where: { ownerId: user.id } })).toBe(2);
+    expect(await prisma.principal.count({ where: { ownerId: user.id } })).toBe(2);
     const listed = await user.get('/v1/agents');
     expect(listed.body.agents.map((a: { id: string; name: string }) => [a.id, a.name])).toEqual([
       [agents[0].id, 'a'],
@@ -76,14 +80,14 @@ describe.each(available)('quotas per person and app on $name', backend => {
     const deleted = await user.request('DELETE', `/v1/agents/${agents[0].id}`);
     expect(deleted.body).toEqual({ ok: true, transferred: [], deleted: [] });
     expect((await ctx.client(agents[0].token).get('/v1/resources')).status).toBe(401);
-    expect(await db().principal.findUnique({ where: { id: agents[0].id } })).toBeNull();
+    expect(await prisma.principal.findUnique({ where: { id: agents[0].id } })).toBeNull();
     expect((await user.post('/v1/agents', { name: 'c' })).status).toBe(200);
   });
 
-  it('agents: racing creates never pass the quota', async () => {
+  it('agents: racing creates never pass the quota', async ({ prisma, person }) => {
     const user = await person();
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => user.post('/v1/agents', { name: `racer ${i}` })));
     expect(answers.map(a => a.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
-    expect(await db().principal.count({ where: { ownerId: user.id } })).toBe(2);
+    expect(await prisma.principal.count({ where: { ownerId: user.id } })).toBe(2);
   });
 });

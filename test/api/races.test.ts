@@ -2,25 +2,20 @@
  * Concurrency is correctness: racing requests must leave the state of some serial order.
  * Each race runs against the embedded database and, where reachable, real PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
 
 const available = await backends();
 /** Bursts of 50-60 requests (plus minting their users) run one at a time on PGlite: tens of seconds on a loaded 2-core machine. */
 const BURST_TIMEOUT_MS = 120_000;
+const onBackend = appTestOn(available, { users: ['owner', 'joiner'] });
 
 describe.each(available)('races on $name', backend => {
-  let ctx: TestContext;
-  let s: Seed;
+  const it = onBackend(backend);
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await seed(ctx, ['owner', 'joiner']);
-  });
-  afterAll(() => ctx.close());
-
-  it('concurrent joins leave one membership', async () => {
+  it('concurrent joins leave one membership', async ({ ctx, s }) => {
     const id = await createResource(s.users.owner, 'forum', 'busy');
     const results = await Promise.all(Array.from({ length: 20 }, () => s.users.joiner.post(`/v1/resources/${id}/join`)));
     expect(results.map(r => r.status)).toEqual(Array(20).fill(200));
@@ -31,7 +26,7 @@ describe.each(available)('races on $name', backend => {
 
   it(
     'a link claimed by 50 clients at once is consumed exactly once',
-    async () => {
+    async ({ s }) => {
       const id = await createResource(s.users.owner, 'team', 'prize');
       const link = await s.users.owner.post(`/v1/resources/${id}/invite-link`, { role: 'reader' });
       const code = link.body.url.split('/_invite/')[1];
@@ -48,7 +43,7 @@ describe.each(available)('races on $name', backend => {
 
   it(
     'the 50-pending cap holds under concurrent invites',
-    async () => {
+    async ({ ctx, s }) => {
       const id = await createResource(s.users.owner, 'team', 'capped');
       const invitees = await Promise.all(Array.from({ length: 60 }, (_, i) => s.user(`invitee-${backend.name}-${i}`)));
       const results = await Promise.all(invitees.map(u => s.users.owner.post(`/v1/resources/${id}/invite`, { userId: u.id })));
@@ -59,7 +54,7 @@ describe.each(available)('races on $name', backend => {
     BURST_TIMEOUT_MS,
   );
 
-  it('racing setRole and remove on one member end in a serial outcome', async () => {
+  it('racing setRole and remove on one member end in a serial outcome', async ({ ctx, s }) => {
     const id = await createResource(s.users.owner, 'team', 'contested');
     await s.users.owner.post(`/v1/resources/${id}/invite`, { userId: s.users.joiner.id });
     await s.users.joiner.post(`/v1/resources/${id}/accept`);
@@ -77,7 +72,7 @@ describe.each(available)('races on $name', backend => {
     expect((await s.users.owner.get(`/v1/resources/${id}`)).body.memberCount).toBe(1);
   });
 
-  it('memberCount equals the active rows after a burst of mixed transitions', async () => {
+  it('memberCount equals the active rows after a burst of mixed transitions', async ({ ctx, s }) => {
     const id = await createResource(s.users.owner, 'forum', 'mixed');
     const people = await Promise.all(Array.from({ length: 15 }, (_, i) => s.user(`mix-${backend.name}-${i}`)));
     await Promise.all(people.map(p => p.post(`/v1/resources/${id}/join`)));

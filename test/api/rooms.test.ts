@@ -1,23 +1,12 @@
 /** docs/api.md §10: rooms and grants over REST and GraphQL, every rule and error code, and their races. */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { MAX_ROOMS_PER_RESOURCE } from '../../src/rooms/rooms.service.js';
-import { type Client, type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
+import { type Client, addMember, createResource, seed } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTest, appTestOn } from '../helpers/fixtures.js';
 
 type User = Client & { id: string };
-
-let ctx: TestContext;
-let s: Seed;
-/** Another app of the same server: its people must never reach the first app's rooms. */
-let other: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx, ['alice', 'bob', 'carol', 'dave']);
-  other = await seed(ctx, ['zed']);
-});
-afterAll(() => ctx.close());
 
 const rooms = (id: string) => `/v1/resources/${id}/rooms`;
 const room = (id: string, roomId: string) => `/v1/resources/${id}/rooms/${roomId}`;
@@ -33,23 +22,25 @@ async function setGrant(as: User, id: string, roomId: string, userId: string, ro
   return as.request('PUT', grant(id, roomId, userId), { role });
 }
 
-/** A team owned by alice with bob (admin), carol (writer), dave (reader). */
-async function team() {
-  const { alice, bob, carol, dave } = s.users;
-  const id = await createResource(alice, 'team', 'Team');
-  await addMember(alice, bob, id, 'admin');
-  await addMember(alice, carol, id, 'writer');
-  await addMember(alice, dave, id, 'reader');
-  return id;
-}
-
-/** A row placed straight into a room (the row store is another module; rooms only see placement). */
-async function placeRow(resourceId: string, roomId: string | null, creatorId: string) {
-  const resource = await ctx.database.prisma.resource.findUniqueOrThrow({ where: { id: resourceId } });
-  return ctx.database.prisma.row.create({
-    data: { id: randomUUID(), deploymentId: resource.deploymentId, tableName: 'notes', creatorId, resourceId, roomId, data: {} },
+const it = appTest({ users: ['alice', 'bob', 'carol', 'dave'] })
+  /** Another app of the same server: its people must never reach the first app's rooms. */
+  .extend('other', { scope: 'file', auto: true }, async ({ ctx }) => seed(ctx, ['zed']))
+  /** team(): a team owned by alice with bob (admin), carol (writer), dave (reader). */
+  .extend('team', async ({ s }) => async () => {
+    const { alice, bob, carol, dave } = s.users;
+    const id = await createResource(alice, 'team', 'Team');
+    await addMember(alice, bob, id, 'admin');
+    await addMember(alice, carol, id, 'writer');
+    await addMember(alice, dave, id, 'reader');
+    return id;
+  })
+  /** A row placed straight into a room (the row store is another module; rooms only see placement). */
+  .extend('placeRow', async ({ ctx }) => async (resourceId: string, roomId: string | null, creatorId: string) => {
+    const resource = await ctx.database.prisma.resource.findUniqueOrThrow({ where: { id: resourceId } });
+    return ctx.database.prisma.row.create({
+      data: { id: randomUUID(), deploymentId: resource.deploymentId, tableName: 'notes', creatorId, resourceId, roomId, data: {} },
+    });
   });
-}
 
 const expectError = (res: { status: number; body: any }, status: number, code: string) => {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
@@ -57,7 +48,7 @@ const expectError = (res: { status: number; body: any }, status: number, code: s
 };
 
 describe('docs/api.md §10.1 the default room (rule 1)', () => {
-  it('is listed first with isDefault: true and the resource id, and your resource role as currentGrant', async () => {
+  it('is listed first with isDefault: true and the resource id, and your resource role as currentGrant', async ({ s, team }) => {
     const id = await team();
     const list = await s.users.carol.get(rooms(id));
     expect(list.status).toBe(200);
@@ -65,7 +56,7 @@ describe('docs/api.md §10.1 the default room (rule 1)', () => {
     expect((await s.users.carol.get(room(id, id))).body).toEqual(list.body.rooms[0]);
   });
 
-  it('cannot be renamed, deleted, granted or left: 400 default_room_immutable', async () => {
+  it('cannot be renamed, deleted, granted or left: 400 default_room_immutable', async ({ s, team }) => {
     const id = await team();
     const { alice, carol } = s.users;
     expectError(await alice.request('PATCH', room(id, id), { name: 'New' }), 400, 'default_room_immutable');
@@ -76,7 +67,7 @@ describe('docs/api.md §10.1 the default room (rule 1)', () => {
     expect((await alice.get(`/v1/resources/${id}/members`)).body.members).toHaveLength(4);
   });
 
-  it('its grants are the active members and their resource roles (admin only)', async () => {
+  it('its grants are the active members and their resource roles (admin only)', async ({ s, team }) => {
     const id = await team();
     const { alice, bob, carol, dave } = s.users;
     await alice.post(`/v1/resources/${id}/invite`, { userId: (await s.user('pending-default')).id });
@@ -92,7 +83,7 @@ describe('docs/api.md §10.1 the default room (rule 1)', () => {
 });
 
 describe('docs/api.md §10.2 room records', () => {
-  it('admin+ creates rooms with { name }; nobody holds a grant in a new room', async () => {
+  it('admin+ creates rooms with { name }; nobody holds a grant in a new room', async ({ s, team }) => {
     const id = await team();
     const created = await s.users.bob.post(rooms(id), { name: '  Planning  ' });
     expect(created.status).toBe(200);
@@ -107,7 +98,7 @@ describe('docs/api.md §10.2 room records', () => {
     expectError(await s.users.dave.post(rooms(id), { name: 'Mine' }), 403, 'not_admin');
   });
 
-  it('names are validated: required string, 1-100 characters after trimming, no control characters', async () => {
+  it('names are validated: required string, 1-100 characters after trimming, no control characters', async ({ s, team }) => {
     const id = await team();
     const { alice } = s.users;
     for (const body of [{}, { name: 5 }, { name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'a\u0007b' }, { name: 'a', extra: 1 }]) {
@@ -118,7 +109,7 @@ describe('docs/api.md §10.2 room records', () => {
     expect((await alice.post(rooms(id), { name: 'Café ☕ 会議' })).body.name).toBe('Café ☕ 会議');
   });
 
-  it('lists rooms you hold; owners and admins also see rooms they hold nothing in', async () => {
+  it('lists rooms you hold; owners and admins also see rooms they hold nothing in', async ({ s, team }) => {
     const id = await team();
     const { alice, bob, carol, dave } = s.users;
     const a = await createRoom(alice, id, 'A');
@@ -132,7 +123,7 @@ describe('docs/api.md §10.2 room records', () => {
     expect(await names(dave)).toEqual(['Team:reader']);
   });
 
-  it('GET one room is 404 room_not_found to someone with no grant who is not admin+', async () => {
+  it('GET one room is 404 room_not_found to someone with no grant who is not admin+', async ({ s, team }) => {
     const id = await team();
     const { alice, bob, carol, dave } = s.users;
     const a = await createRoom(alice, id, 'A');
@@ -145,7 +136,7 @@ describe('docs/api.md §10.2 room records', () => {
     expectError(await dave.get(room(id, 'room_00000000000000000000')), 404, 'room_not_found');
   });
 
-  it('admin+ renames (PATCH); others are refused', async () => {
+  it('admin+ renames (PATCH); others are refused', async ({ s, team }) => {
     const id = await team();
     const { alice, bob, carol } = s.users;
     const a = await createRoom(alice, id, 'A');
@@ -156,7 +147,7 @@ describe('docs/api.md §10.2 room records', () => {
     expect((await carol.get(room(id, a))).body.name).toBe('Renamed');
   });
 
-  it('admin+ deletes an empty room, its grants with it', async () => {
+  it('admin+ deletes an empty room, its grants with it', async ({ ctx, s, team }) => {
     const id = await team();
     const { alice, bob, carol } = s.users;
     const a = await createRoom(alice, id, 'A');
@@ -169,7 +160,7 @@ describe('docs/api.md §10.2 room records', () => {
     expectError(await bob.request('DELETE', room(id, a)), 404, 'room_not_found');
   });
 
-  it('deleting a room that holds rows or row links is 409 room_not_empty, and changes nothing', async () => {
+  it('deleting a room that holds rows or row links is 409 room_not_empty, and changes nothing', async ({ ctx, s, team, placeRow }) => {
     const id = await team();
     const { alice, carol } = s.users;
     const a = await createRoom(alice, id, 'A');
@@ -188,7 +179,7 @@ describe('docs/api.md §10.2 room records', () => {
     expect((await alice.request('DELETE', room(id, a))).body).toEqual({ ok: true });
   });
 
-  it(`caps a resource at ${MAX_ROOMS_PER_RESOURCE} rooms: 409 room_limit`, async () => {
+  it(`caps a resource at ${MAX_ROOMS_PER_RESOURCE} rooms: 409 room_limit`, async ({ ctx, s }) => {
     const id = await createResource(s.users.alice, 'team', 'Crowded');
     await ctx.database.prisma.room.createMany({
       data: Array.from({ length: MAX_ROOMS_PER_RESOURCE }, (_, i) => ({
@@ -202,7 +193,7 @@ describe('docs/api.md §10.2 room records', () => {
 });
 
 describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
-  it('PUT is an idempotent upsert of { role }; DELETE removes the grant (idempotent too)', async () => {
+  it('PUT is an idempotent upsert of { role }; DELETE removes the grant (idempotent too)', async ({ ctx, s, team }) => {
     const id = await team();
     const { alice, carol } = s.users;
     const a = await createRoom(alice, id);
@@ -218,7 +209,7 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     expect(await ctx.database.prisma.roomGrant.count({ where: { roomId: a } })).toBe(0);
   });
 
-  it('a grant to someone who is not an active member is 409 grantee_not_member', async () => {
+  it('a grant to someone who is not an active member is 409 grantee_not_member', async ({ ctx, s, other, team }) => {
     const id = await team();
     const { alice } = s.users;
     const a = await createRoom(alice, id);
@@ -237,7 +228,7 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     expect(await ctx.database.prisma.roomGrant.count({ where: { roomId: { in: [a, f] } } })).toBe(0);
   });
 
-  it('the role stays within your grant ceiling and never above your own role in the room: 403 grant_ceiling', async () => {
+  it('the role stays within your grant ceiling and never above your own role in the room: 403 grant_ceiling', async ({ s, team }) => {
     const id = await team();
     const { alice, bob, carol, dave } = s.users;
     const a = await createRoom(alice, id);
@@ -256,7 +247,7 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     expectError(await s.users.dave.request('PUT', grant(id, a, dave.id), { role: 'reader' }), 403, 'not_admin');
   });
 
-  it('a narrowing by a superior holds: dropping it and granting yourself anew escapes nothing', async () => {
+  it('a narrowing by a superior holds: dropping it and granting yourself anew escapes nothing', async ({ ctx, s, team }) => {
     const id = await team();
     const { alice, bob, carol } = s.users;
     const r1 = await createRoom(alice, id, 'R1');
@@ -281,7 +272,7 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     expect((await setGrant(bob, id, r2, bob.id, 'writer')).status).toBe(200);
   });
 
-  it('peers and superiors keep their grants: 403 outranked; your own is yours', async () => {
+  it('peers and superiors keep their grants: 403 outranked; your own is yours', async ({ s, team }) => {
     const id = await team();
     const { alice, bob, carol } = s.users;
     const peer = await s.user('peer-admin');
@@ -297,7 +288,7 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     expect((await bob.request('DELETE', grant(id, a, carol.id))).status).toBe(200);
   });
 
-  it('anyone leaves a room by deleting their own grant; non-admins touch no other grant', async () => {
+  it('anyone leaves a room by deleting their own grant; non-admins touch no other grant', async ({ s, team }) => {
     const id = await team();
     const { alice, carol, dave } = s.users;
     const a = await createRoom(alice, id);
@@ -311,7 +302,7 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
     expectError(await dave.request('DELETE', grant(id, a, carol.id)), 404, 'room_not_found');
   });
 
-  it('the grants list is admin only (rule 2); members learn only their own role', async () => {
+  it('the grants list is admin only (rule 2); members learn only their own role', async ({ s, team }) => {
     const id = await team();
     const { alice, bob, carol } = s.users;
     const a = await createRoom(alice, id);
@@ -329,7 +320,7 @@ describe('docs/api.md §10.3 grants (rules 2 and 3)', () => {
 });
 
 describe('docs/api.md §10.3 effective role = min(resource role, grant)', () => {
-  it('a grant narrows but never promotes; no grant is no role, the owner included', async () => {
+  it('a grant narrows but never promotes; no grant is no role, the owner included', async ({ s, team }) => {
     const id = await team();
     const { alice, carol, dave } = s.users;
     const a = await createRoom(alice, id);
@@ -343,7 +334,7 @@ describe('docs/api.md §10.3 effective role = min(resource role, grant)', () => 
     expectError(await carol.get(room(id, b)), 404, 'room_not_found');
   });
 
-  it('a resource demotion narrows every room at once; a promotion back restores the grant', async () => {
+  it('a resource demotion narrows every room at once; a promotion back restores the grant', async ({ s, team }) => {
     const id = await team();
     const { alice, carol } = s.users;
     const a = await createRoom(alice, id, 'A');
@@ -357,7 +348,7 @@ describe('docs/api.md §10.3 effective role = min(resource role, grant)', () => 
     expect(await roles()).toEqual(['writer/writer', 'writer/writer', 'writer/writer']);
   });
 
-  it('leaving or removal drops every grant; rejoining restores none', async () => {
+  it('leaving or removal drops every grant; rejoining restores none', async ({ ctx, s, team }) => {
     const id = await team();
     const { alice, carol, dave } = s.users;
     const a = await createRoom(alice, id);
@@ -375,7 +366,7 @@ describe('docs/api.md §10.3 effective role = min(resource role, grant)', () => 
 });
 
 describe('docs/api.md §10.1 invalid_room and who reaches the routes', () => {
-  it('a malformed room id, or one of another resource or app, is 400 invalid_room on every room route', async () => {
+  it('a malformed room id, or one of another resource or app, is 400 invalid_room on every room route', async ({ ctx, s, other, team }) => {
     const id = await team();
     const { alice, carol } = s.users;
     const elsewhere = await createResource(alice, 'team', 'Elsewhere');
@@ -396,7 +387,7 @@ describe('docs/api.md §10.1 invalid_room and who reaches the routes', () => {
     expect(await ctx.database.prisma.room.findUnique({ where: { id: foreign } })).not.toBeNull();
   });
 
-  it('another app cannot reach a resource, its rooms or its grants', async () => {
+  it('another app cannot reach a resource, its rooms or its grants', async ({ ctx, s, other, team }) => {
     const id = await team();
     const { alice, carol } = s.users;
     const { zed } = other.users;
@@ -414,7 +405,7 @@ describe('docs/api.md §10.1 invalid_room and who reaches the routes', () => {
     expect(await ctx.database.prisma.roomGrant.count({ where: { roomId: a } })).toBe(1);
   });
 
-  it('non-members: 404 on a members-only resource, 403 not_resource_member on a public one', async () => {
+  it('non-members: 404 on a members-only resource, 403 not_resource_member on a public one', async ({ ctx, s }) => {
     const { alice, dave } = s.users;
     const id = await createResource(alice, 'team', 'Private');
     expectError(await dave.get(rooms(id)), 404, 'resource_not_found');
@@ -432,7 +423,7 @@ describe('docs/api.md §10.1 invalid_room and who reaches the routes', () => {
 });
 
 describe('docs/api.md §10.4 GET /v1/resources/grants', () => {
-  it('lists every room you hold across the app environment, and nothing else', async () => {
+  it('lists every room you hold across the app environment, and nothing else', async ({ s }) => {
     const { alice, carol } = s.users;
     const viewer = await s.user('grant-viewer');
     const one = await createResource(alice, 'team', 'One');
@@ -460,7 +451,7 @@ describe('docs/api.md §10.4 GET /v1/resources/grants', () => {
 describe('docs/api.md §10 over GraphQL', () => {
   const ROOM = 'id name isDefault currentGrant { role } effectiveRole createdAt';
 
-  it('every operation, with the same codes in extensions', async () => {
+  it('every operation, with the same codes in extensions', async ({ ctx, s, team, placeRow }) => {
     const id = await team();
     const { alice, carol, dave } = s.users;
     const created = await alice.gql(`mutation($id: ID!) { createRoom(resourceId: $id, name: "G") { ${ROOM} } }`, { id });
@@ -530,19 +521,13 @@ describe('docs/api.md §10 over GraphQL', () => {
 });
 
 const available = await backends();
+const onBackend = appTestOn(available, { users: ['owner', 'member'] });
 
 describe.each(available)('docs/api.md §10 races on $name', backend => {
-  let rctx: TestContext;
-  let rs: Seed;
+  const it = onBackend(backend);
 
-  beforeAll(async () => {
-    rctx = await startTestApp({ database: await backend.create() });
-    rs = await seed(rctx, ['owner', 'member']);
-  });
-  afterAll(() => rctx.close());
-
-  it('racing grants and the member removal end in a serial outcome: no grant outlives the membership', async () => {
-    const { owner, member } = rs.users;
+  it('racing grants and the member removal end in a serial outcome: no grant outlives the membership', async ({ ctx, s }) => {
+    const { owner, member } = s.users;
     const id = await createResource(owner, 'team', 'contested');
     await addMember(owner, member, id, 'writer');
     const roomIds = await Promise.all(Array.from({ length: 5 }, (_, i) => owner.post(rooms(id), { name: `R${i}` }).then(r => r.body.id as string)));
@@ -553,23 +538,23 @@ describe.each(available)('docs/api.md §10 races on $name', backend => {
     ]);
     for (const r of results) expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
     expect(results.filter(r => r.status === 409).every(r => r.body.error === 'grantee_not_member')).toBe(true);
-    expect(await rctx.database.prisma.roomGrant.count({ where: { resourceId: id } })).toBe(0);
+    expect(await ctx.database.prisma.roomGrant.count({ where: { resourceId: id } })).toBe(0);
   });
 
-  it('concurrent identical PUTs leave one grant', async () => {
-    const { owner, member } = rs.users;
+  it('concurrent identical PUTs leave one grant', async ({ ctx, s }) => {
+    const { owner, member } = s.users;
     const id = await createResource(owner, 'team', 'idempotent');
     await addMember(owner, member, id, 'writer');
     const r = (await owner.post(rooms(id), { name: 'R' })).body.id;
     const results = await Promise.all(Array.from({ length: 10 }, () => owner.request('PUT', grant(id, r, member.id), { role: 'writer' })));
     expect(results.map(x => x.status)).toEqual(Array(10).fill(200));
-    expect(await rctx.database.prisma.roomGrant.count({ where: { roomId: r } })).toBe(1);
+    expect(await ctx.database.prisma.roomGrant.count({ where: { roomId: r } })).toBe(1);
   });
 
-  it('a room delete racing rows placed into it: either the delete is refused or the placement fails, never a row in no room', async () => {
-    const { owner } = rs.users;
+  it('a room delete racing rows placed into it: either the delete is refused or the placement fails, never a row in no room', async ({ ctx, s }) => {
+    const { owner } = s.users;
     const id = await createResource(owner, 'team', 'moving');
-    const { prisma } = rctx.database;
+    const { prisma } = ctx.database;
     const resource = await prisma.resource.findUniqueOrThrow({ where: { id } });
     for (let round = 0; round < 5; round++) {
       const r = (await owner.post(rooms(id), { name: `R${round}` })).body.id;

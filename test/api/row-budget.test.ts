@@ -5,12 +5,13 @@
  * on the fast path alike; ordinary documents, and the same fields with small pages, pass.
  */
 import { parse } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_GRAPHQL_LIMITS } from '../../src/graphql/limits.js';
 import { operationRows } from '../../src/graphql/row-budget.js';
 import { schema } from '../../src/graphql/schema.js';
 import { storedOperationEndpoints as routes } from '../../src/http/routes.js';
-import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { createResource } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
 const { maxRows } = DEFAULT_GRAPHQL_LIMITS;
 
@@ -64,30 +65,29 @@ describe('operationRows: what an operation may read', () => {
   });
 });
 
+const overHttp = appTest({ users: ['owner'] });
+
 describe('the row budget over HTTP', () => {
-  let ctx: TestContext;
-  let s: Seed;
   let team: string;
 
-  beforeAll(async () => {
-    ctx = await startTestApp();
-    s = await seed(ctx, ['owner']);
+  /** bothPaths(query, variables) sends `query` as the fast path serves it (JSON) and as only Yoga serves it (a GraphQL GET). */
+  const it = overHttp.extend('bothPaths', async ({ s }) => {
+    return async (query: string, variables: Record<string, unknown>) => {
+      const post = await s.users.owner.request('POST', '/graphql', { query, variables });
+      const search = new URLSearchParams({ query, variables: JSON.stringify(variables) });
+      const get = await s.users.owner.request('GET', `/graphql?${search}`);
+      return [post, get];
+    };
+  });
+
+  it.beforeAll(async ({ s }) => {
     team = await createResource(s.users.owner, 'team', 'Crowd');
   });
-  afterAll(() => ctx?.close());
 
   const flood = (limit: string) =>
     `query($id: ID!${limit === '$limit' ? ', $limit: Int' : ''}) { ${aliases(20, `memberPage(resourceId: $id, limit: ${limit})`, 'members { userId }')} }`;
 
-  /** Sends `query` as the fast path serves it (JSON) and as only Yoga serves it (a GraphQL GET). */
-  async function bothPaths(query: string, variables: Record<string, unknown>) {
-    const post = await s.users.owner.request('POST', '/graphql', { query, variables });
-    const search = new URLSearchParams({ query, variables: JSON.stringify(variables) });
-    const get = await s.users.owner.request('GET', `/graphql?${search}`);
-    return [post, get];
-  }
-
-  it('refuses 20 aliases of memberPage(limit: 1000) with 400 too_many_rows, on both paths', async () => {
+  it('refuses 20 aliases of memberPage(limit: 1000) with 400 too_many_rows, on both paths', async ({ bothPaths }) => {
     for (const res of await bothPaths(flood('1000'), { id: team })) {
       expect(res.status).toBe(400);
       expect(res.body.data ?? null).toBeNull();
@@ -97,7 +97,7 @@ describe('the row budget over HTTP', () => {
     }
   });
 
-  it('counts a variable limit at its value: the same document passes with small pages and is refused with large ones', async () => {
+  it('counts a variable limit at its value: the same document passes with small pages and is refused with large ones', async ({ s, bothPaths }) => {
     for (const res of await bothPaths(flood('$limit'), { id: team, limit: 10 })) {
       expect(res.status).toBe(200);
       expect(res.body.errors).toBeUndefined();
@@ -112,7 +112,7 @@ describe('the row budget over HTTP', () => {
     expect(defaulted.body.errors[0].extensions.code).toBe('too_many_rows');
   });
 
-  it('refuses twenty dbBatch mutations of large selects before any runs', async () => {
+  it('refuses twenty dbBatch mutations of large selects before any runs', async ({ s }) => {
     const select = '{ op: select, table: "notes", scope: { kind: user }, limit: 200 }';
     const batch = `dbBatch(operations: [${Array(5).fill(select).join(', ')}])`;
     const res = await s.users.owner.request('POST', '/graphql', { query: `mutation { ${aliases(6, batch, 'ok')} }` });
@@ -120,7 +120,7 @@ describe('the row budget over HTTP', () => {
     expect(res.body.errors[0].extensions.code).toBe('too_many_rows');
   });
 
-  it('still answers an out-of-range limit with invalid_argument', async () => {
+  it('still answers an out-of-range limit with invalid_argument', async ({ s }) => {
     const res = await s.users.owner.gql('query($id: ID!) { memberPage(resourceId: $id, limit: 2147483647) { nextCursor } }', { id: team });
     expect(res.errors[0].extensions).toMatchObject({ code: 'invalid_argument', status: 400 });
   });

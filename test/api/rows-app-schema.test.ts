@@ -5,29 +5,28 @@
  * round-trips rows through REST and GraphQL (docs/api.md §11), as the README's example does.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import team from '../../examples/team-schema.js';
-import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
+import { type TestContext, addMember, createResource, seed } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 import { db, inResource } from './rows.fixture.js';
 
-let ctx: TestContext;
-let s: Seed;
-let teamId: string;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx, ['alice', 'bob', 'carol', 'dave', 'visitor']);
+/** The seed with examples/team-schema.ts deployed, and alice's team: bob a writer, carol an admin, dave a reader. */
+async function teamSeed(ctx: TestContext, users: string[]) {
+  const s = await seed(ctx, users);
   const deployed = await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: team });
   if (deployed.status !== 200) throw new Error(`deploy failed: ${JSON.stringify(deployed.body)}`);
-  teamId = await createResource(s.users.alice, 'team', 'Core');
+  const teamId = await createResource(s.users.alice, 'team', 'Core');
   await addMember(s.users.alice, s.users.bob, teamId, 'writer');
   await addMember(s.users.alice, s.users.carol, teamId, 'admin');
   await addMember(s.users.alice, s.users.dave, teamId, 'reader');
-});
-afterAll(() => ctx.close());
+  return { ...s, teamId };
+}
+
+const it = appTest({ users: ['alice', 'bob', 'carol', 'dave', 'visitor'], seed: teamSeed }).extend('teamId', async ({ s }) => s.teamId);
 
 describe('examples/team-schema.ts through the row store', () => {
-  it('member_events: a writer inserts over REST (uuid, bigint, jsonb default, timestamps), a reader reads over GraphQL', async () => {
+  it('member_events: a writer inserts over REST (uuid, bigint, jsonb default, timestamps), a reader reads over GraphQL', async ({ s, teamId }) => {
     const { bob, dave } = s.users;
     const memberId = randomUUID();
     const inserted = await db(bob, {
@@ -72,7 +71,7 @@ describe('examples/team-schema.ts through the row store', () => {
     expect([update.status, update.body.error]).toEqual([403, 'access_denied']);
   });
 
-  it("member_notes: read: 'admin' admits admins and the owner, not writers; create too", async () => {
+  it("member_notes: read: 'admin' admits admins and the owner, not writers; create too", async ({ s, teamId }) => {
     const { alice, bob, carol } = s.users;
     const note = await db(carol, {
       scope: inResource(teamId),
@@ -89,7 +88,7 @@ describe('examples/team-schema.ts through the row store', () => {
     ).toBe(403);
   });
 
-  it('member_budgets: a unique uuid per team, bigint default, owner-only create', async () => {
+  it('member_budgets: a unique uuid per team, bigint default, owner-only create', async ({ s, teamId }) => {
     const { alice, carol } = s.users;
     const memberId = randomUUID();
     const first = await db(alice, {
@@ -107,7 +106,7 @@ describe('examples/team-schema.ts through the row store', () => {
     );
   });
 
-  it("member_presence: presence by upsert on unique(['memberId', 'device']), as the README's example", async () => {
+  it("member_presence: presence by upsert on unique(['memberId', 'device']), as the README's example", async ({ s, teamId }) => {
     const { bob, dave } = s.users;
     const memberId = randomUUID();
     const seen = (as: typeof bob, state: string) =>
@@ -128,7 +127,7 @@ describe('examples/team-schema.ts through the row store', () => {
     expect(rows.body.rows.map((r: { state: string }) => r.state)).toEqual(['away']);
   });
 
-  it('a club shares posts: a visitor’s first post (a GraphQL batch) auto-joins them as a writer', async () => {
+  it('a club shares posts: a visitor’s first post (a GraphQL batch) auto-joins them as a writer', async ({ s }) => {
     const { alice, visitor } = s.users;
     const club = await createResource(alice, 'club', 'Readers');
     const res = await visitor.gql(`mutation($ops: [DbOperationInput!]!) { dbBatch(operations: $ops) { op rows } }`, {
@@ -148,7 +147,7 @@ describe('examples/team-schema.ts through the row store', () => {
     ]);
   });
 
-  it('the declared index on member_notes(subjectId, createdAt) exists', async () => {
+  it('the declared index on member_notes(subjectId, createdAt) exists', async ({ ctx }) => {
     const defs = await ctx.database.prisma.$queryRaw<{ indexdef: string }[]>`
       SELECT indexdef FROM pg_indexes WHERE tablename = 'rows' AND indexdef LIKE '%member_notes%'`;
     expect(defs.map(d => d.indexdef)).toEqual([

@@ -3,37 +3,43 @@
  * a public resource makes them an active member at the type's default role, atomically with the
  * write. Runs on the embedded database and, where reachable, PostgreSQL (the races matter there).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { MembershipEvent } from '../../src/bus/event-bus.js';
-import { type TestContext, createResource, startTestApp } from '../helpers/app.js';
+import { createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { type RowsSeed, db, inResource, mine, rowsSeed } from './rows.fixture.js';
+import { appTestOn } from '../helpers/fixtures.js';
+import { db, inResource, mine, rowsSeed } from './rows.fixture.js';
 
 const available = await backends();
 const RACE_TIMEOUT_MS = 120_000;
+const onBackend = appTestOn(available, { users: ['owner'], seed: rowsSeed });
 
 describe.each(available)('auto-join on $name', backend => {
-  let ctx: TestContext;
-  let s: RowsSeed;
   let n = 0;
-  const fresh = () => s.user(`u${backend.name}${n++}`);
-
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await rowsSeed(ctx, ['owner']);
-  });
-  afterAll(() => ctx.close());
-
-  const membership = (resourceId: string, principalId: string) =>
-    ctx.database.prisma.membership.findUnique({
-      where: { resourceId_principalId: { resourceId, principalId } },
-      select: { role: true, state: true },
+  const it = onBackend(backend)
+    .extend('fresh', async ({ s }) => {
+      return () => s.user(`u${backend.name}${n++}`);
+    })
+    .extend('membership', async ({ ctx }) => {
+      return (resourceId: string, principalId: string) =>
+        ctx.database.prisma.membership.findUnique({
+          where: { resourceId_principalId: { resourceId, principalId } },
+          select: { role: true, state: true },
+        });
+    })
+    .extend('memberCount', async ({ ctx }) => {
+      return async (resourceId: string) => (await ctx.database.prisma.resource.findUniqueOrThrow({ where: { id: resourceId } })).memberCount;
     });
-  const memberCount = async (resourceId: string) => (await ctx.database.prisma.resource.findUniqueOrThrow({ where: { id: resourceId } })).memberCount;
   const post = (as: any, resourceId: string, body = 'hi') =>
     db(as, { scope: inResource(resourceId), table: 'posts', op: 'insert', values: { body } });
 
-  it('a first insert joins at the default role, in the same transaction, and publishes the join', async () => {
+  it('a first insert joins at the default role, in the same transaction, and publishes the join', async ({
+    ctx,
+    s,
+    fresh,
+    membership,
+    memberCount,
+  }) => {
     const forum = await createResource(s.users.owner, 'forum', 'F');
     const visitor = await fresh();
     const events: MembershipEvent[] = [];
@@ -53,7 +59,7 @@ describe.each(available)('auto-join on $name', backend => {
     }
   });
 
-  it('reads never join; a non-member of a public resource reads as a visitor', async () => {
+  it('reads never join; a non-member of a public resource reads as a visitor', async ({ s, fresh, membership }) => {
     const forum = await createResource(s.users.owner, 'forum', 'read only');
     await post(s.users.owner, forum, 'by the owner');
     const visitor = await fresh();
@@ -62,7 +68,7 @@ describe.each(available)('auto-join on $name', backend => {
     expect(await membership(forum, visitor.id)).toBeNull();
   });
 
-  it('a failed or refused write leaves no membership', async () => {
+  it('a failed or refused write leaves no membership', async ({ s, fresh, membership, memberCount }) => {
     const forum = await createResource(s.users.owner, 'forum', 'strict');
     const [owners] = (await post(s.users.owner, forum, 'owner post')).body.rows;
     const visitor = await fresh();
@@ -86,7 +92,7 @@ describe.each(available)('auto-join on $name', backend => {
     expect(await memberCount(forum)).toBe(1);
   });
 
-  it('never on a members resource, nor with a pending invite or request', async () => {
+  it('never on a members resource, nor with a pending invite or request', async ({ s, fresh, membership }) => {
     const { owner } = s.users;
     const project = await createResource(owner, 'project', 'closed');
     const stranger = await fresh();
@@ -106,7 +112,7 @@ describe.each(available)('auto-join on $name', backend => {
     expect(await membership(forum, invitee.id)).toMatchObject({ state: 'invited', role: 'reader' });
   });
 
-  it('link joins; unlink and moveRoom never do', async () => {
+  it('link joins; unlink and moveRoom never do', async ({ s, fresh, membership }) => {
     const forum = await createResource(s.users.owner, 'forum', 'links');
     const linker = await fresh();
     const [note] = (await db(linker, { scope: mine, table: 'notes', op: 'insert', values: { title: 'shared' } })).body.rows;
@@ -121,7 +127,7 @@ describe.each(available)('auto-join on $name', backend => {
     expect(await membership(forum, other.id)).toBeNull();
   });
 
-  it('the type’s default role decides: a club joins readers, whose create rule its override allows', async () => {
+  it('the type’s default role decides: a club joins readers, whose create rule its override allows', async ({ s, fresh, membership }) => {
     const club = await createResource(s.users.owner, 'club', 'club');
     const visitor = await fresh();
     expect((await db(visitor, { scope: inResource(club), table: 'comments', op: 'insert', values: { body: 'hello' } })).status).toBe(200);
@@ -130,7 +136,7 @@ describe.each(available)('auto-join on $name', backend => {
 
   it(
     'racing first writes leave one membership and every row',
-    async () => {
+    async ({ ctx, s, fresh, memberCount }) => {
       const forum = await createResource(s.users.owner, 'forum', 'race');
       const racer = await fresh();
       const results = await Promise.all(Array.from({ length: 12 }, (_, i) => post(racer, forum, `race ${i}`)));
@@ -144,7 +150,7 @@ describe.each(available)('auto-join on $name', backend => {
 
   it(
     'racing first writes of many people: one membership each, memberCount exact',
-    async () => {
+    async ({ ctx, s, fresh, memberCount }) => {
       const forum = await createResource(s.users.owner, 'forum', 'crowd');
       const people = await Promise.all(Array.from({ length: 8 }, () => fresh()));
       const results = await Promise.all(people.flatMap(p => [post(p, forum, 'a'), post(p, forum, 'b')]));
@@ -157,7 +163,7 @@ describe.each(available)('auto-join on $name', backend => {
 
   it(
     'racing inserts of one unique value: exactly one wins',
-    async () => {
+    async ({ s }) => {
       const { owner } = s.users;
       const project = await createResource(owner, 'project', 'unique race');
       const ref = 'd0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11';

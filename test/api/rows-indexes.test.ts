@@ -3,34 +3,33 @@
  * `index([...])`es become partial expression indexes at deploy (and go when the schema drops
  * them), and the reads that matter are planned on indexes, never a scan of `rows`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { PrincipalCaller } from '../../src/core/caller.rules.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/lib/secrets.js';
-import { type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
+import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { ROWS_SCHEMA, type RowsSeed, inResource, mine, rowsSeed } from './rows.fixture.js';
+import { appTestOn } from '../helpers/fixtures.js';
+import { ROWS_SCHEMA, inResource, mine, rowsSeed } from './rows.fixture.js';
 
 const available = await backends();
 const SEED_TIMEOUT_MS = 180_000;
+const onBackend = appTestOn(available, { users: ['owner', 'member'], seed: rowsSeed });
 
 describe.each(available)('row indexes on $name', backend => {
-  let ctx: TestContext;
-  let s: RowsSeed;
-
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await rowsSeed(ctx, ['owner', 'member']);
-  });
-  afterAll(() => ctx.close());
-
-  const declared = async () =>
-    (
-      await ctx.database.prisma.$queryRaw<{ indexdef: string }[]>`
+  /** declared(): the definitions of this deployment's declared-column indexes. */
+  const it = onBackend(backend).extend('declared', async ({ ctx, s }) => {
+    return async () =>
+      (
+        await ctx.database.prisma.$queryRaw<{ indexdef: string }[]>`
         SELECT indexdef FROM pg_indexes WHERE tablename = 'rows' AND indexname LIKE 'rows\\_x\\_%' AND indexdef LIKE ${`%'${s.deploymentId}'%`}`
-    ).map(r => r.indexdef);
+      ).map(r => r.indexdef);
+  });
 
-  it('a deploy turns each declared index into partial expression indexes; a redeploy drops the ones it no longer declares', async () => {
+  it('a deploy turns each declared index into partial expression indexes; a redeploy drops the ones it no longer declares', async ({
+    s,
+    declared,
+  }) => {
     const defs = await declared();
     // notes(title): resource rows (shared tables' retained copies) and users' own rows; tasks(priority), tasks(done, due):
     // resource rows only (inline); tasks(createdAt) is the built-in index's.
@@ -58,7 +57,7 @@ describe.each(available)('row indexes on $name', backend => {
 
   it(
     'resource pages, user pages and declared-column reads are planned on indexes (EXPLAIN, 40,000 rows)',
-    async () => {
+    async ({ ctx, s }) => {
       const { owner, member } = s.users;
       const project = await createResource(owner, 'project', 'big');
       const other = await createResource(owner, 'project', 'noise');

@@ -5,12 +5,14 @@
  * attack here is the one of issue 24 item 1 (a binary search on a hidden value through filtered
  * writes), run to the end: it must recover nothing and change nothing. Both stores.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
 import { type RowsSeed, db, inResource, rowsSeed } from './rows.fixture.js';
 
 const available = await backends();
+const onBackend = appTestOn(available, { users: ['alice', 'bob', 'dave'], seed: rowsSeed });
 
 type Answer = { status: number; body: unknown };
 type Probe = (value: string) => Promise<Answer>;
@@ -50,42 +52,41 @@ async function binarySearch(probe: Probe, nothing: Answer, maxLength = 12): Prom
 const answer = (res: { status: number; body: unknown }): Answer => ({ status: res.status, body: res.body });
 
 describe.each(available)('writes are no oracle on rows the caller cannot read, on $name', backend => {
-  let ctx: TestContext;
-  let s: RowsSeed;
+  const it = onBackend(backend)
+    /** project(name): a project owned by alice; bob a writer, dave an admin. */
+    .extend('project', async ({ s }) => {
+      return async (name: string) => {
+        const { alice, bob, dave } = s.users;
+        const id = await createResource(alice, 'project', name);
+        await addMember(alice, bob, id, 'writer');
+        await addMember(alice, dave, id, 'admin');
+        return id;
+      };
+    })
+    .extend('room', async ({ s }) => {
+      return async (resourceId: string, name: string, grants: [{ id: string }, string][]) => {
+        const res = await s.users.alice.post(`/v1/resources/${resourceId}/rooms`, { name });
+        for (const [user, role] of grants) {
+          const granted = await s.users.alice.request(
+            'PUT',
+            `/v1/resources/${resourceId}/rooms/${res.body.id}/grants/${encodeURIComponent(user.id)}`,
+            {
+              role,
+            },
+          );
+          expect(granted.status).toBe(200);
+        }
+        return res.body.id as string;
+      };
+    });
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await rowsSeed(ctx, ['alice', 'bob', 'dave']);
-  });
-  afterAll(() => ctx.close());
-
-  /** A project owned by alice; bob a writer, dave an admin. */
-  async function project(name: string) {
-    const { alice, bob, dave } = s.users;
-    const id = await createResource(alice, 'project', name);
-    await addMember(alice, bob, id, 'writer');
-    await addMember(alice, dave, id, 'admin');
-    return id;
-  }
-
-  async function room(resourceId: string, name: string, grants: [{ id: string }, string][]) {
-    const res = await s.users.alice.post(`/v1/resources/${resourceId}/rooms`, { name });
-    for (const [user, role] of grants) {
-      const granted = await s.users.alice.request('PUT', `/v1/resources/${resourceId}/rooms/${res.body.id}/grants/${encodeURIComponent(user.id)}`, {
-        role,
-      });
-      expect(granted.status).toBe(200);
-    }
-    return res.body.id as string;
-  }
-
-  async function insert(as: (typeof s.users)[string], scope: unknown, table: string, values: unknown) {
+  async function insert(as: RowsSeed['users'][string], scope: unknown, table: string, values: unknown) {
     const res = await db(as, { scope, table, op: 'insert', values });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.rows[0];
   }
 
-  it("a filtered delete or update on a `read: 'creator'` table recovers nothing of another member's row", async () => {
+  it("a filtered delete or update on a `read: 'creator'` table recovers nothing of another member's row", async ({ s, project }) => {
     const { alice, bob, dave } = s.users;
     const p = await project('creator-only');
     const secret = await insert(alice, inResource(p), 'diary', { text: 'the-secret' });
@@ -112,7 +113,7 @@ describe.each(available)('writes are no oracle on rows the caller cannot read, o
     expect(mine.body.rows).toEqual([expect.objectContaining({ id: secret.id, text: 'the-secret' })]);
   });
 
-  it('scope.roomId on a room the caller holds nothing in: the same refusal whatever rows are in it', async () => {
+  it('scope.roomId on a room the caller holds nothing in: the same refusal whatever rows are in it', async ({ s, project, room }) => {
     const { alice, bob, dave } = s.users;
     const p = await project('hidden-room');
     const hidden = await room(p, 'Hidden', [[alice, 'writer']]);
@@ -146,7 +147,12 @@ describe.each(available)('writes are no oracle on rows the caller cannot read, o
     expect(still.body.rows).toEqual([expect.objectContaining({ id: row.id, title: 'hidden title' })]);
   });
 
-  it('a hidden row named by id answers exactly as an id of no row (update, delete, unlink, moveRoom), never 403', async () => {
+  it('a hidden row named by id answers exactly as an id of no row (update, delete, unlink, moveRoom), never 403', async ({
+    ctx,
+    s,
+    project,
+    room,
+  }) => {
     const { alice, bob, dave } = s.users;
     const p = await project('hidden-ids');
     const hidden = await room(p, 'Hidden', [[alice, 'admin']]);
@@ -179,7 +185,12 @@ describe.each(available)('writes are no oracle on rows the caller cannot read, o
     expect((await ctx.database.prisma.rowLink.findMany({ where: { rowId: note.id } })).map(l => l.roomId)).toEqual([hidden]);
   });
 
-  it("issue 24 item 2: the owner with no grant in a room deletes nothing there and reads nothing back (read: 'reader', delete: 'admin')", async () => {
+  it("issue 24 item 2: the owner with no grant in a room deletes nothing there and reads nothing back (read: 'reader', delete: 'admin')", async ({
+    ctx,
+    s,
+    project,
+    room,
+  }) => {
     const { alice, bob } = s.users;
     const p = await project('owner-no-grant');
     const r1 = await room(p, 'R1', [[bob, 'writer']]);

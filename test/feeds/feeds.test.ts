@@ -1,20 +1,12 @@
 /** docs/api.md §6: live feeds over real sockets (graphql-ws) and over SSE. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { addMember, createResource, seed } from '../helpers/app.js';
 import { MEMBERS_LIVE, RESOURCES_LIVE, snapshotOf, subscribe } from '../helpers/feeds.js';
+import { appTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-let s: Seed;
+// graphql-ws needs a real socket; the SSE test goes through ctx.fetch either way.
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob', 'carol'] });
 
-beforeAll(async () => {
-  // graphql-ws needs a real socket; the SSE test goes through ctx.fetch either way.
-  ctx = await startTestApp({ listen: true });
-  s = await seed(ctx, ['alice', 'bob', 'carol']);
-});
-afterAll(() => ctx.close());
-
-/** graphql-ws does not acknowledge a subscription: wait until its feed listens on `topic`. */
-const _attached = (topic: string) => ctx.attached(topic);
 const row = (resourceId: string, userId: string, role: string, state: string) => ({ id: `${resourceId}:${userId}`, resourceId, userId, role, state });
 /** A delete carries the row's identity, not its data columns (docs/api.md §6). */
 const gone = (resourceId: string, userId: string) => ({ id: `${resourceId}:${userId}`, resourceId, userId, role: null, state: null });
@@ -22,7 +14,7 @@ const change = (op: string, r: ReturnType<typeof row> | ReturnType<typeof gone>)
 const token = (c: { token?: string }) => c.token!;
 
 describe('members.live()', () => {
-  it('carries every roster change in commit order, rows of exactly { id, resourceId, userId, role, state }', async () => {
+  it('carries every roster change in commit order, rows of exactly { id, resourceId, userId, role, state }', async ({ ctx, s }) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'Live');
     const feed = subscribe(ctx.url, token(alice), MEMBERS_LIVE, { id });
@@ -42,7 +34,7 @@ describe('members.live()', () => {
     await feed.dispose();
   });
 
-  it('sends nothing for a refused or rolled-back transition', async () => {
+  it('sends nothing for a refused or rolled-back transition', async ({ ctx, s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'Quiet');
     const feed = subscribe(ctx.url, token(alice), MEMBERS_LIVE, { id });
@@ -53,7 +45,7 @@ describe('members.live()', () => {
     await feed.dispose();
   });
 
-  it('is gated like GET members: non-members are refused at subscribe time', async () => {
+  it('is gated like GET members: non-members are refused at subscribe time', async ({ ctx, s }) => {
     const { alice, bob } = s.users;
     const team = await createResource(alice, 'team', 'Gated');
     const hidden = subscribe(ctx.url, token(bob), MEMBERS_LIVE, { id: team });
@@ -66,7 +58,7 @@ describe('members.live()', () => {
     await outsider.dispose();
   });
 
-  it("delivers the subscriber's own removal, then ends the subscription", async () => {
+  it("delivers the subscriber's own removal, then ends the subscription", async ({ ctx, s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'Exit');
     await addMember(alice, bob, id, 'reader');
@@ -78,7 +70,7 @@ describe('members.live()', () => {
     await feed.dispose();
   });
 
-  it('reports expiry of pending rows when they are purged', async () => {
+  it('reports expiry of pending rows when they are purged', async ({ ctx }) => {
     const fresh = await seed(ctx, ['ivy', 'jon']);
     const id = await createResource(fresh.users.ivy, 'team', 'TTL');
     await fresh.users.ivy.post(`/v1/resources/${id}/invite`, { userId: fresh.users.jon.id });
@@ -100,7 +92,7 @@ describe('members.live()', () => {
 });
 
 describe('resources.live()', () => {
-  it("carries the caller's own rows: a new invite, an accepted request, a role change, being removed", async () => {
+  it("carries the caller's own rows: a new invite, an accepted request, a role change, being removed", async ({ ctx, s }) => {
     const { alice, bob } = s.users;
     const feed = subscribe(ctx.url, token(bob), RESOURCES_LIVE);
     await snapshotOf(feed);
@@ -126,7 +118,7 @@ describe('resources.live()', () => {
     await feed.dispose();
   });
 
-  it('the membershipLive alias is the same feed', async () => {
+  it('the membershipLive alias is the same feed', async ({ ctx, s }) => {
     const { alice, carol } = s.users;
     const feed = subscribe(ctx.url, token(carol), 'subscription { membershipLive { op row { id state } } }');
     await snapshotOf(feed);
@@ -138,13 +130,13 @@ describe('resources.live()', () => {
 });
 
 describe('connections', () => {
-  it('refuses a socket without a valid credential with 4403', async () => {
+  it('refuses a socket without a valid credential with 4403', async ({ ctx }) => {
     const feed = subscribe(ctx.url, 'gst_invalid', RESOURCES_LIVE);
     expect((await feed.closeEvent).code).toBe(4403);
     await feed.dispose();
   });
 
-  it('closes the socket with 4401 when the credential expires', async () => {
+  it('closes the socket with 4401 when the credential expires', async ({ ctx, s }) => {
     const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'short', env: 'dev' });
     ctx.advance(24 * 3_600_000 - 500);
     try {
@@ -160,7 +152,7 @@ describe('connections', () => {
 });
 
 describe('SSE', () => {
-  it('serves the same subscriptions as server-sent events', async () => {
+  it('serves the same subscriptions as server-sent events', async ({ ctx, s }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'SSE');
     const controller = new AbortController();

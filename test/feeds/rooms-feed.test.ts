@@ -1,30 +1,26 @@
 /** docs/api.md §10.4: the rooms feed (`roomsLive`) over graphql-ws and SSE, and its snapshot GET /v1/resources/grants. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, type Seed, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { type Client, addMember, createResource } from '../helpers/app.js';
 import { snapshotOf, subscribe } from '../helpers/feeds.js';
+import { appTest } from '../helpers/fixtures.js';
 
 type User = Client & { id: string };
-
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  // graphql-ws needs a real socket; the SSE test goes through ctx.fetch either way.
-  ctx = await startTestApp({ listen: true });
-  s = await seed(ctx, ['alice', 'bob', 'carol']);
-});
-afterAll(() => ctx.close());
 
 const ROOMS_LIVE = 'subscription { roomsLive { op row { resourceId roomId role } } }';
 const change = (op: string, resourceId: string, roomId: string, role: string) => ({ data: { roomsLive: { op, row: { resourceId, roomId, role } } } });
 /** A delete carries the grant's identity, not its role (docs/api.md §6). */
 const dropped = (resourceId: string, roomId: string) => ({ data: { roomsLive: { op: 'delete', row: { resourceId, roomId, role: null } } } });
-/** Subscribes and reads the snapshot: once it ends (`ready`), every later change reaches the feed. */
-const live = async (user: User) => {
-  const feed = subscribe(ctx.url, user.token!, ROOMS_LIVE);
-  await snapshotOf(feed);
-  return feed;
-};
+
+// graphql-ws needs a real socket; the SSE test goes through ctx.fetch either way.
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob', 'carol'] })
+  /** live(user) subscribes and reads the snapshot: once it ends (`ready`), every later change reaches the feed. */
+  .extend('live', async ({ ctx }) => {
+    return async (user: User) => {
+      const feed = subscribe(ctx.url, user.token!, ROOMS_LIVE);
+      await snapshotOf(feed);
+      return feed;
+    };
+  });
 
 async function newRoom(as: User, id: string, name = 'R'): Promise<string> {
   const res = await as.post(`/v1/resources/${id}/rooms`, { name });
@@ -36,7 +32,7 @@ const put = (as: User, id: string, roomId: string, userId: string, role: string)
 const drop = (as: User, id: string, roomId: string, userId: string) => as.request('DELETE', `/v1/resources/${id}/rooms/${roomId}/grants/${userId}`);
 
 describe('roomsLive', () => {
-  it('carries your own grants, insert, update and delete, in commit order; rows of exactly { resourceId, roomId, role }', async () => {
+  it('carries your own grants, insert, update and delete, in commit order; rows of exactly { resourceId, roomId, role }', async ({ s, live }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'Live');
     await addMember(alice, bob, id, 'writer');
@@ -53,7 +49,7 @@ describe('roomsLive', () => {
     await feed.dispose();
   });
 
-  it("shows nobody else's grants, and nothing for refused changes", async () => {
+  it("shows nobody else's grants, and nothing for refused changes", async ({ s, live }) => {
     const { alice, bob, carol } = s.users;
     const id = await createResource(alice, 'team', 'Private feed');
     await addMember(alice, bob, id, 'admin');
@@ -67,7 +63,7 @@ describe('roomsLive', () => {
     await feed.dispose();
   });
 
-  it('publishes deletes when a leave, a removal, a room deletion or a resource deletion takes grants away', async () => {
+  it('publishes deletes when a leave, a removal, a room deletion or a resource deletion takes grants away', async ({ ctx, s, live }) => {
     const { alice } = s.users;
     // Someone new: the snapshot below is app wide, and the other tests give bob grants.
     const bob = await s.user('leaver');
@@ -104,7 +100,7 @@ describe('roomsLive', () => {
     await feed.dispose();
   });
 
-  it('a demotion at the resource sends nothing: the feed carries grants, the effective role is computed', async () => {
+  it('a demotion at the resource sends nothing: the feed carries grants, the effective role is computed', async ({ s, live }) => {
     const { alice, bob } = s.users;
     const id = await createResource(alice, 'team', 'Demoted');
     await addMember(alice, bob, id, 'writer');
@@ -117,7 +113,7 @@ describe('roomsLive', () => {
     await feed.dispose();
   });
 
-  it('needs a credential', async () => {
+  it('needs a credential', async ({ ctx }) => {
     const feed = subscribe(ctx.url, null, ROOMS_LIVE);
     expect((await feed.closeEvent).code).toBe(4403);
     await feed.dispose();
@@ -125,7 +121,7 @@ describe('roomsLive', () => {
 });
 
 describe('roomsLive over SSE', () => {
-  it('serves the same subscription as server-sent events', async () => {
+  it('serves the same subscription as server-sent events', async ({ ctx, s }) => {
     const { alice, carol } = s.users;
     const id = await createResource(alice, 'team', 'SSE rooms');
     await addMember(alice, carol, id, 'writer');

@@ -5,11 +5,12 @@
  * resource are bounded (ROWS_LIVE_MAX_PER_RESOURCE, `too_many_row_feeds`).
  */
 import { type Client as WsClient, createClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import WebSocket from 'ws';
 import { ROWS_LIVE_JUDGE_BATCH } from '../../src/rows/rows-live.service.js';
-import { db, inResource, mine, rowsSeed, type RowsSeed } from '../api/rows.fixture.js';
-import { type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
+import { db, inResource, mine, rowsSeed } from '../api/rows.fixture.js';
+import { addMember, createResource } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 import { snapshotOf, subscribe, wsUrl } from '../helpers/feeds.js';
 
 /** Every role lookup the row store and its feed make: one-principal (roomRoles) and batched (roomRolesOf). */
@@ -57,17 +58,10 @@ async function manyFeeds(url: string, token: string, inputs: Record<string, unkn
   return { received, dispose: () => client.dispose() };
 }
 
-let ctx: TestContext;
-let s: RowsSeed;
-
-beforeAll(async () => {
-  ctx = await startTestApp({ listen: true, env: { ROWS_LIVE_MAX_PER_RESOURCE: '70' } });
-  s = await rowsSeed(ctx, ['alice', 'bob', 'carol']);
-});
-afterAll(() => ctx?.close());
+const it = appTest({ app: { listen: true, env: { ROWS_LIVE_MAX_PER_RESOURCE: '70' } }, users: ['alice', 'bob', 'carol'], seed: rowsSeed });
 
 describe('rowsLive fan-out', () => {
-  it('reads the roles one change needs in one batch, however many subscriptions, and delivers to every one', async () => {
+  it('reads the roles one change needs in one batch, however many subscriptions, and delivers to every one', async ({ ctx, s }) => {
     const { alice, bob, carol } = s.users;
     const project = await createResource(alice, 'project', 'Fan-out');
     await addMember(alice, bob, project, 'writer');
@@ -105,7 +99,7 @@ describe('rowsLive fan-out', () => {
     for (const feed of feeds) await feed.dispose();
   });
 
-  it('gives the event loop turns between batches of judgements', async () => {
+  it('gives the event loop turns between batches of judgements', async ({ ctx, s }) => {
     const { alice } = s.users;
     // More distinct queries than one batch judges: each its own group.
     const inputs = Array.from({ length: ROWS_LIVE_JUDGE_BATCH + 10 }, (_, i) => ({ scope: mine, table: 'notes', where: { title: `note ${i}` } }));
@@ -130,7 +124,7 @@ describe('rowsLive fan-out', () => {
     for (const socket of sockets) await socket.dispose();
   });
 
-  it('a delete carries the row id only, not its columns (issue 25 item 11)', async () => {
+  it('a delete carries the row id only, not its columns (issue 25 item 11)', async ({ ctx, s }) => {
     const { alice } = s.users;
     const project = await createResource(alice, 'project', 'Deletes');
     const socket = await manyFeeds(ctx.url, alice.token!, [{ scope: { kind: 'resource', resourceId: project }, table: 'tasks' }]);
@@ -144,7 +138,7 @@ describe('rowsLive fan-out', () => {
     await socket.dispose();
   });
 
-  it('bounds the subscriptions on one resource: the next is too_many_row_feeds (429)', async () => {
+  it('bounds the subscriptions on one resource: the next is too_many_row_feeds (429)', async ({ ctx, s }) => {
     const { alice } = s.users;
     const project = await createResource(alice, 'project', 'Bounded');
     const input = { scope: { kind: 'resource', resourceId: project }, table: 'tasks' };

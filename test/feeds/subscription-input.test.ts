@@ -2,19 +2,12 @@
  * Issue 24 item 20: a subscription whose variables their types refuse answers `invalid_argument`
  * like a query, over graphql-ws and SSE, and logs no unexpected error.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { captureLogs, setLogLevel } from '../../src/lib/logger.js';
-import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
 import { MEMBERS_LIVE, subscribe } from '../helpers/feeds.js';
+import { appTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp({ listen: true });
-  s = await seed(ctx, ['alice']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ app: { listen: true }, users: ['alice'] });
 
 const ROWS_LIVE = 'subscription($input: DbSelectInput!) { rowsLive(input: $input) { op row } }';
 const mistakes: [string, string, Record<string, unknown>][] = [
@@ -37,7 +30,7 @@ async function loudLines(fn: () => Promise<void>) {
 }
 
 describe('a subscription with wrong-typed variables', () => {
-  it.each(mistakes)('%s: graphql-ws answers invalid_argument and logs nothing', async (_, query, variables) => {
+  it.for(mistakes)('%s: graphql-ws answers invalid_argument and logs nothing', async ([, query, variables], { ctx, s }) => {
     const loud = await loudLines(async () => {
       const feed = subscribe(ctx.url, s.users.alice.token!, query, variables);
       const answer = await feed.next();
@@ -48,7 +41,7 @@ describe('a subscription with wrong-typed variables', () => {
     expect(loud).toEqual([]);
   });
 
-  it.each(mistakes)('%s: SSE answers invalid_argument and logs nothing', async (_, query, variables) => {
+  it.for(mistakes)('%s: SSE answers invalid_argument and logs nothing', async ([, query, variables], { ctx, s }) => {
     const loud = await loudLines(async () => {
       const res = await ctx.fetch('/graphql', {
         method: 'POST',
@@ -64,7 +57,7 @@ describe('a subscription with wrong-typed variables', () => {
     expect(loud).toEqual([]);
   });
 
-  it('a query with the same mistake answers the same code', async () => {
+  it('a query with the same mistake answers the same code', async ({ s }) => {
     const res = await s.users.alice.post('/graphql', { query: 'query($id: ID!) { resource(id: $id) { id } }', variables: { id: true } });
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'invalid_argument', status: 400 });
   });

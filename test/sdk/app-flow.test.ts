@@ -4,27 +4,22 @@
  * invite, accept seen on both sides, leave, and the list no longer showing the resource; the rooms
  * feed on a grant. Feed reconnects are live.test.ts's.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { createClient, type GatehouseClient, type MemberRow, type RoomGrantRow } from '../../src/sdk/index.js';
-import { seed, startTestApp, type TestContext } from '../helpers/app.js';
+import type { Client, TestContext } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-let alice: GatehouseClient;
-let bob: GatehouseClient;
-let ids: { alice: string; bob: string };
+/** A client of `user` against the listening server, closed when the file ends, before the app. */
+function clientOf(ctx: TestContext, user: Client, onCleanup: (fn: () => void) => void): GatehouseClient {
+  const client = createClient({ gatewayUrl: ctx.url, accessToken: user.token! });
+  onCleanup(() => client.close());
+  return client;
+}
 
-beforeAll(async () => {
-  ctx = await startTestApp({ listen: true });
-  const s = await seed(ctx, ['alice', 'bob']);
-  alice = createClient({ gatewayUrl: ctx.url, accessToken: s.users.alice.token! });
-  bob = createClient({ gatewayUrl: ctx.url, accessToken: s.users.bob.token! });
-  ids = { alice: s.users.alice.id, bob: s.users.bob.id };
-});
-afterAll(async () => {
-  alice?.close();
-  bob?.close();
-  await ctx?.close();
-});
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob'] })
+  .extend('alice', { scope: 'file' }, async ({ ctx, s }, { onCleanup }) => clientOf(ctx, s.users.alice, onCleanup))
+  .extend('bob', { scope: 'file' }, async ({ ctx, s }, { onCleanup }) => clientOf(ctx, s.users.bob, onCleanup))
+  .extend('ids', async ({ s }) => ({ alice: s.users.alice.id, bob: s.users.bob.id }));
 
 /** Resolves when `check` holds (polled), failing after `ms` with what was seen. */
 async function until(check: () => boolean, what: () => string, ms = 5000) {
@@ -35,7 +30,7 @@ async function until(check: () => boolean, what: () => string, ms = 5000) {
   }
 }
 
-it('invite, accept seen on both sides, leave, and the list no longer shows the resource', async () => {
+it('invite, accept seen on both sides, leave, and the list no longer shows the resource', async ({ ctx, alice, bob, ids }) => {
   const team = await alice.resource.create('team', { name: 'Live team' });
   const ownerSaw: [string, Partial<MemberRow>][] = [];
   const inviteeSaw: [string, Partial<MemberRow>][] = [];
@@ -87,7 +82,7 @@ it('invite, accept seen on both sides, leave, and the list no longer shows the r
   mine.close();
 });
 
-it('membership.live() is resources.live(); rooms.live() carries a grant', async () => {
+it('membership.live() is resources.live(); rooms.live() carries a grant', async ({ ctx, alice, bob, ids }) => {
   expect(alice.membership.live).toBe(alice.resources.live);
   const project = await alice.resource.create('team', { name: 'Rooms feed' });
   await alice.resource(project.id).members.invite(ids.bob);

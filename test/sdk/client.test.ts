@@ -3,32 +3,19 @@
  * resource, membership, invite, room and row method, and typed errors. Cookie sessions and the
  * refresh-once rule: auth.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
+import { describe, expect } from 'vitest';
+import { createClient } from '../../src/sdk/index.js';
 import { refusal } from './refusal.js';
-import { startTestApp, type TestContext } from '../helpers/app.js';
-import { type RowsSeed, rowsSeed } from '../api/rows.fixture.js';
+import { sdkClients } from './sdk-clients.js';
+import { appTest } from '../helpers/fixtures.js';
+import { rowsSeed } from '../api/rows.fixture.js';
 import { Browser } from '../gateway-auth/browser.js';
 import { jarFetch, type Sent } from './jar-fetch.js';
 
-let ctx: TestContext;
-let s: RowsSeed;
-const sdk: Record<string, GatehouseClient & { userId: string }> = {};
-
-beforeAll(async () => {
-  ctx = await startTestApp({ listen: true });
-  s = await rowsSeed(ctx, ['alice', 'bob', 'carol', 'dave']);
-  for (const [name, user] of Object.entries(s.users)) {
-    sdk[name] = Object.assign(createClient({ gatewayUrl: ctx.url, accessToken: user.token! }), { userId: user.id });
-  }
-});
-afterAll(async () => {
-  for (const client of Object.values(sdk)) client.close();
-  await ctx?.close();
-});
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob', 'carol', 'dave'], seed: rowsSeed }).extend('sdk', { scope: 'file' }, sdkClients);
 
 describe('createClient', () => {
-  it('bearer mode with a gateway URL; no arguments outside a hosted origin is a typed error', async () => {
+  it('bearer mode with a gateway URL; no arguments outside a hosted origin is a typed error', async ({ ctx, sdk }) => {
     expect(sdk.alice.mode).toBe('bearer');
     expect(sdk.alice.gatewayUrl).toBe(ctx.url);
     const error = await refusal((async () => createClient())());
@@ -50,7 +37,7 @@ describe('createClient', () => {
 });
 
 describe('a hosted app origin (/_osg)', () => {
-  it("the app's own token works on its origin; another app's is 403 audience_mismatch", async () => {
+  it("the app's own token works on its origin; another app's is 403 audience_mismatch", async ({ ctx, s }) => {
     const sent: Sent[] = [];
     const onOrigin = (token: string) =>
       createClient({ gatewayUrl: `${s.origin}/_osg`, accessToken: token, fetch: jarFetch(new Browser(ctx.url), sent) });
@@ -64,7 +51,7 @@ describe('a hosted app origin (/_osg)', () => {
 });
 
 describe('auth (bearer)', () => {
-  it('getSession and getUser name the test-session user; signOut is a no-op for a bearer token', async () => {
+  it('getSession and getUser name the test-session user; signOut is a no-op for a bearer token', async ({ sdk }) => {
     expect(await sdk.alice.auth.getSession()).toEqual({ authenticated: true, userId: sdk.alice.userId });
     const user = await sdk.alice.auth.getUser();
     expect(user).toMatchObject({ id: sdk.alice.userId, kind: 'user' });
@@ -72,7 +59,7 @@ describe('auth (bearer)', () => {
     expect((await sdk.alice.auth.getSession()).authenticated).toBe(true);
   });
 
-  it('an unknown token: getSession is signed out, other calls reject 401 with no refresh', async () => {
+  it('an unknown token: getSession is signed out, other calls reject 401 with no refresh', async ({ ctx }) => {
     const stranger = createClient({ gatewayUrl: ctx.url, accessToken: 'gst_not-a-token' });
     expect(await stranger.auth.getSession()).toEqual({ authenticated: false, userId: null });
     const error = await refusal(stranger.resource.list());
@@ -80,7 +67,7 @@ describe('auth (bearer)', () => {
     expect(stranger.refreshCount).toBe(0);
   });
 
-  it('a token function is asked again once on a 401 (the refresh-once rule for bearer tokens)', async () => {
+  it('a token function is asked again once on a 401 (the refresh-once rule for bearer tokens)', async ({ ctx, s }) => {
     let calls = 0;
     const client = createClient({ gatewayUrl: ctx.url, accessToken: () => (++calls === 1 ? 'gst_stale' : s.users.alice.token!) });
     const list = await client.resource.list();
@@ -91,7 +78,7 @@ describe('auth (bearer)', () => {
 });
 
 describe('resources', () => {
-  it('create, list (with currentMember), get, static, browse with cursors', async () => {
+  it('create, list (with currentMember), get, static, browse with cursors', async ({ sdk }) => {
     const team = await sdk.alice.resource.create('team', { name: 'Core' });
     expect(team).toMatchObject({ type: 'team', name: 'Core', visibility: 'members', currentMember: { role: 'owner', state: 'active' } });
     const list = await sdk.alice.resource.list({ type: 'team' });
@@ -112,14 +99,14 @@ describe('resources', () => {
     expect(second.nextCursor).toBeNull();
   });
 
-  it('has no delete method', () => {
+  it('has no delete method', ({ sdk }) => {
     expect((sdk.alice.resource as unknown as Record<string, unknown>).delete).toBeUndefined();
     expect((sdk.alice.resource('x') as unknown as Record<string, unknown>).delete).toBeUndefined();
   });
 });
 
 describe('members and invites', () => {
-  it('invite, invitations, accept, list, setRole, remove', async () => {
+  it('invite, invitations, accept, list, setRole, remove', async ({ sdk }) => {
     const { id } = await sdk.alice.resource.create('team', { name: 'Invites' });
     const team = sdk.alice.resource(id);
     expect(await team.members.invite(sdk.bob.userId, { role: 'writer' })).toMatchObject({ ok: true, resourceId: id, state: 'invited' });
@@ -136,7 +123,7 @@ describe('members and invites', () => {
     expect((await team.members.list()).map(m => m.userId)).toEqual([sdk.alice.userId]);
   });
 
-  it('request, accept by an admin, reject, join, leave', async () => {
+  it('request, accept by an admin, reject, join, leave', async ({ sdk }) => {
     const forum = await sdk.alice.resource.create('forum', { name: 'Open' });
     expect(await sdk.carol.resource(forum.id).members.join()).toMatchObject({ ok: true, state: 'active' });
     expect(await sdk.carol.resource(forum.id).members.leave()).toMatchObject({ ok: true, state: null });
@@ -150,7 +137,7 @@ describe('members and invites', () => {
     expect(await sdk.dave.resource(room.id).members.reject()).toMatchObject({ ok: true });
   });
 
-  it('createInviteLink and invites.claim (the URL or the bare code)', async () => {
+  it('createInviteLink and invites.claim (the URL or the bare code)', async ({ sdk }) => {
     const { id } = await sdk.alice.resource.create('team', { name: 'Linked' });
     const link = await sdk.alice.resource(id).members.createInviteLink({ role: 'reader' });
     expect(link.url).toMatch(/\/_invite\/[^/]+$/);
@@ -165,7 +152,7 @@ describe('members and invites', () => {
 });
 
 describe('rooms and grants', () => {
-  it('create, list (default first), get, rename, grants set/list/remove, myRoomGrants, delete', async () => {
+  it('create, list (default first), get, rename, grants set/list/remove, myRoomGrants, delete', async ({ sdk }) => {
     const { id } = await sdk.alice.resource.create('project', { name: 'Rooms' });
     await sdk.alice.resource(id).members.invite(sdk.bob.userId, { role: 'writer' });
     await sdk.bob.resource(id).members.accept();
@@ -195,7 +182,7 @@ describe('rooms and grants', () => {
     expect((await project.rooms.list()).map(r => r.id)).toEqual([id]);
   });
 
-  it('room(id) of a room record needs its resource; the default room id is the resource id', async () => {
+  it('room(id) of a room record needs its resource; the default room id is the resource id', async ({ sdk }) => {
     const error = await refusal((async () => sdk.alice.room('room_0123456789abcdef'))());
     expect(error.code).toBe('resource_id_required');
     const { id } = await sdk.alice.resource.create('project', { name: 'Default' });
@@ -204,7 +191,7 @@ describe('rooms and grants', () => {
 });
 
 describe('tables (the row store)', () => {
-  it('user scope: insert, select with filters, order, limit, after, page, maybeSingle, update, delete', async () => {
+  it('user scope: insert, select with filters, order, limit, after, page, maybeSingle, update, delete', async ({ sdk }) => {
     const notes = sdk.carol.table('notes');
     const one = await notes.insert({ title: 'a', slug: 'sdk-a' });
     expect(one).toMatchObject({ title: 'a', pinned: false, _creatorId: sdk.carol.userId });
@@ -243,7 +230,7 @@ describe('tables (the row store)', () => {
     expect((await notes.select()).map(r => r.title)).toEqual(['b', 'c']);
   });
 
-  it('resource and room scopes, moveRoom, and the server refusals as typed errors', async () => {
+  it('resource and room scopes, moveRoom, and the server refusals as typed errors', async ({ sdk }) => {
     const { id } = await sdk.alice.resource.create('project', { name: 'Rows' });
     const project = sdk.alice.resource(id);
     const room = await project.rooms.create({ name: 'Archive' });
@@ -268,7 +255,7 @@ describe('tables (the row store)', () => {
     expect(outsider).toMatchObject({ status: 404, code: 'resource_not_found' });
   });
 
-  it('a type-scoped table reads default rooms across resources', async () => {
+  it('a type-scoped table reads default rooms across resources', async ({ sdk }) => {
     const { id } = await sdk.alice.resource.create('project', { name: 'Typed' });
     await sdk.alice.resource(id).table('tasks').insert({ title: 'typed' });
     const rows = await sdk.alice.typeTable('project', 'tasks').select().eq('title', 'typed');
@@ -277,7 +264,7 @@ describe('tables (the row store)', () => {
 });
 
 describe('GatehouseError', () => {
-  it('carries status, code, message and the x-request-id of the answer', async () => {
+  it('carries status, code, message and the x-request-id of the answer', async ({ sdk }) => {
     const error = await refusal(sdk.alice.resource('res_missing').get());
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe('GatehouseError');
@@ -287,7 +274,7 @@ describe('GatehouseError', () => {
     expect(error.requestId).toMatch(/\S+/);
   });
 
-  it('a refused operation and a network failure', async () => {
+  it('a refused operation and a network failure', async ({ sdk }) => {
     const reserved = await refusal(sdk.alice.resource.create('_app', { name: 'x' }));
     expect(reserved).toMatchObject({ status: 403, code: 'reserved_type' });
     const offline = createClient({ gatewayUrl: 'http://127.0.0.1:9', accessToken: 'x' });

@@ -2,28 +2,17 @@
  * gatehouse/client's files (src/sdk/files.ts) against a real listening server: a user bucket and a
  * resource bucket, rooms, ranges, validators, mounts, moves and typed errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
-import { type Seed, type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { addMember, createResource } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 import { chunked, filesSeed } from '../api/files.fixture.js';
 import { refusal } from './refusal.js';
+import { sdkClients } from './sdk-clients.js';
 
-let ctx: TestContext;
-let s: Seed;
-const sdk: Record<string, GatehouseClient> = {};
-
-beforeAll(async () => {
-  ctx = await startTestApp({ listen: true });
-  s = await filesSeed(ctx, ['alice', 'bob']);
-  for (const [name, user] of Object.entries(s.users)) sdk[name] = createClient({ gatewayUrl: ctx.url, accessToken: user.token! });
-});
-afterAll(async () => {
-  for (const client of Object.values(sdk)) client.close();
-  await ctx?.close();
-});
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob'], seed: filesSeed }).extend('sdk', { scope: 'file' }, sdkClients);
 
 describe('files(bucket): your own files', () => {
-  it('upload (a Blob, a string, a stream), download, stat, list, replace only-if, delete', async () => {
+  it('upload (a Blob, a string, a stream), download, stat, list, replace only-if, delete', async ({ sdk }) => {
     const docs = sdk.alice.files('docs');
     const file = await docs.upload('notes/a.txt', new Blob(['hello sdk'], { type: 'text/plain' }));
     expect(file).toMatchObject({ path: 'notes/a.txt', size: 9, contentType: 'text/plain', linked: false });
@@ -49,14 +38,14 @@ describe('files(bucket): your own files', () => {
     expect(missing.requestId).toEqual(expect.any(String));
   });
 
-  it('typed errors: a type the bucket refuses, a file too large', async () => {
+  it('typed errors: a type the bucket refuses, a file too large', async ({ sdk }) => {
     expect((await refusal(sdk.alice.files('avatars').upload('a.txt', 'text', { contentType: 'text/plain' }))).code).toBe('unsupported_media_type');
     expect((await refusal(sdk.alice.files('docs').upload('big.bin', new Uint8Array(1024 * 1024 + 1)))).code).toBe('file_too_large');
   });
 });
 
 describe('resource(id).files(bucket) and room(roomId).files(bucket)', () => {
-  it('uploads to the default room or a room, lists the union, moves, mounts', async () => {
+  it('uploads to the default room or a room, lists the union, moves, mounts', async ({ s, sdk }) => {
     const resource = await createResource(s.users.alice, 'room', 'SDK files');
     await addMember(s.users.alice, s.users.bob as never, resource, 'writer');
     const room = await sdk.alice.resource(resource).rooms.create({ name: 'Inner' });

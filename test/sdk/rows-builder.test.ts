@@ -4,31 +4,19 @@
  * on select, update and delete; writes that answer what they changed (replays succeed);
  * `.single()` and `.maybeSingle()` on selects and writes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
-import { type RowsSeed, rowsSeed } from '../api/rows.fixture.js';
-import { type TestContext, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { rowsSeed } from '../api/rows.fixture.js';
+import { appTest } from '../helpers/fixtures.js';
 import { refusal } from './refusal.js';
+import { sdkClients } from './sdk-clients.js';
 
-let ctx: TestContext;
-let s: RowsSeed;
-const sdk: Record<string, GatehouseClient> = {};
-
-beforeAll(async () => {
-  ctx = await startTestApp({ listen: true });
-  s = await rowsSeed(ctx, ['alice', 'bob']);
-  for (const [name, user] of Object.entries(s.users)) sdk[name] = createClient({ gatewayUrl: ctx.url, accessToken: user.token! });
-});
-afterAll(async () => {
-  for (const client of Object.values(sdk)) client.close();
-  await ctx?.close();
-});
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob'], seed: rowsSeed }).extend('sdk', { scope: 'file' }, sdkClients);
 
 type Task = { id: string; title: string; done: boolean; priority: number | null; roomId: string | null };
 const titles = (rows: { title: string }[]) => rows.map(r => r.title).sort();
 
 describe('filters: in, neq, is, not, match', () => {
-  it('select, update and delete take every operator', async () => {
+  it('select, update and delete take every operator', async ({ sdk }) => {
     const { id } = await sdk.alice.resource.create('project', { name: 'Filters' });
     const tasks = sdk.alice.resource(id).table<Task>('tasks');
     await tasks.insert([{ title: 'a', priority: 1 }, { title: 'b', priority: 2, done: true }, { title: 'c' }, { title: 'd', priority: 4 }]);
@@ -47,7 +35,7 @@ describe('filters: in, neq, is, not, match', () => {
     expect(refused).toMatchObject({ status: 400, code: 'invalid_value' });
   });
 
-  it('writes by id answer what they changed: a replay succeeds and changes nothing; more than 1,000 ids go in batches', async () => {
+  it('writes by id answer what they changed: a replay succeeds and changes nothing; more than 1,000 ids go in batches', async ({ sdk }) => {
     const notes = sdk.bob.table<{ id: string; title: string; pinned: boolean }>('notes');
     const made = await notes.insert(Array.from({ length: 3 }, (_, i) => ({ title: `n${i}` })));
     const ids = made.map(r => r.id);
@@ -61,7 +49,7 @@ describe('filters: in, neq, is, not, match', () => {
 });
 
 describe('single() and maybeSingle()', () => {
-  it('a select answers its one row, null, or 406 no_rows / multiple_rows', async () => {
+  it('a select answers its one row, null, or 406 no_rows / multiple_rows', async ({ sdk }) => {
     const notes = sdk.alice.table<{ id: string; title: string; slug: string | null }>('notes');
     await notes.insert([
       { title: 'one', slug: 'single-1' },
@@ -73,7 +61,7 @@ describe('single() and maybeSingle()', () => {
     expect(await notes.select().eq('slug', 'none').maybeSingle()).toBeNull();
   });
 
-  it('writes chain .select() and .single() / .maybeSingle() on the rows they answer', async () => {
+  it('writes chain .select() and .single() / .maybeSingle() on the rows they answer', async ({ sdk }) => {
     const notes = sdk.alice.table<{ id: string; title: string; body: string | null }>('notes');
     const made = await notes.insert({ title: 'chained' }).select().single();
     expect(made).toMatchObject({ title: 'chained' });
@@ -91,7 +79,7 @@ describe('single() and maybeSingle()', () => {
 });
 
 describe('upsert(values, { onConflict })', () => {
-  it('inserts, then updates the row holding the key; a list of columns, one column, or a comma-separated string', async () => {
+  it('inserts, then updates the row holding the key; a list of columns, one column, or a comma-separated string', async ({ sdk }) => {
     const { id } = await sdk.bob.resource.create('project', { name: 'Presence' });
     type Presence = { id: string; member: string; device: string; state: string | null; seen: number | null };
     const presence = sdk.bob.resource(id).table<Presence>('presence');
@@ -129,7 +117,7 @@ interface Note {
 
 // The types are checked by `npm run typecheck` (tsc): the row constraint once required an index signature.
 describe('row types', () => {
-  it("an app's interface types a table, and a Partial of it is a write's values", async () => {
+  it("an app's interface types a table, and a Partial of it is a write's values", async ({ sdk }) => {
     const notes = sdk.alice.table<Note>('notes');
     const made: Note = await notes.insert({ title: 'typed' });
     const patch: Partial<Note> = { pinned: true };

@@ -4,32 +4,22 @@
  * the select's filter, a moveRoom out of sight (delete) or into it (insert), a revoked grant, and
  * nothing across apps.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
-import { addMember, createResource, seed, startTestApp, type TestContext } from '../helpers/app.js';
-import { type RowsSeed, rowsSeed } from '../api/rows.fixture.js';
+import { describe, expect } from 'vitest';
+import { createClient } from '../../src/sdk/index.js';
+import { addMember, createResource, seed } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
+import { rowsSeed } from '../api/rows.fixture.js';
 import { record } from './live-recorder.js';
 import { refusal } from './refusal.js';
+import { sdkClients } from './sdk-clients.js';
 
-let ctx: TestContext;
-let s: RowsSeed;
-const sdk: Record<string, GatehouseClient> = {};
-
-beforeAll(async () => {
-  ctx = await startTestApp({ listen: true });
-  s = await rowsSeed(ctx, ['alice', 'bob', 'carol']);
-  for (const [name, user] of Object.entries(s.users)) sdk[name] = createClient({ gatewayUrl: ctx.url, accessToken: user.token! });
-});
-afterAll(async () => {
-  for (const client of Object.values(sdk)) client.close();
-  await ctx?.close();
-});
+const it = appTest({ app: { listen: true }, users: ['alice', 'bob', 'carol'], seed: rowsSeed }).extend('sdk', { scope: 'file' }, sdkClients);
 
 type Task = { id: string; title: string; done: boolean; roomId: string | null };
 const titles = (events: { op: string; row: Partial<Task> }[]) => events.map(e => `${e.op}:${e.row.title ?? e.row.id}`);
 
 describe('table(...).select().live()', () => {
-  it('carries each change to the subscribers whose access and filter admit it', async () => {
+  it('carries each change to the subscribers whose access and filter admit it', async ({ s, sdk }) => {
     const { alice, bob, carol } = s.users;
     const project = await createResource(alice, 'project', 'Live rows');
     await addMember(alice, bob, project, 'writer');
@@ -79,7 +69,7 @@ describe('table(...).select().live()', () => {
     expect(titles(open.events)).toEqual(['insert:a', 'insert:inner', `delete:${a.id}`, 'insert:hidden from bob', 'insert:after revoke']);
   });
 
-  it('filters with in, neq, is and not, judged as the select judges them; upserts arrive as inserts then updates', async () => {
+  it('filters with in, neq, is and not, judged as the select judges them; upserts arrive as inserts then updates', async ({ s, sdk }) => {
     const project = await createResource(s.users.alice, 'project', 'Live filters');
     const tasks = sdk.alice.resource(project).table<Task & { priority: number | null }>('tasks');
     const picked = record(tasks.select().in('title', ['x', 'y']).not('priority', 'is', null).live());
@@ -112,7 +102,10 @@ describe('table(...).select().live()', () => {
     expect(presence.events.map(e => `${e.op}:${e.row.seen}`)).toEqual(['insert:1', 'update:2']);
   });
 
-  it('resync() after a room grant is given or taken: the rows it reveals or hides arrive marked snapshot, and the feed stays live', async () => {
+  it('resync() after a room grant is given or taken: the rows it reveals or hides arrive marked snapshot, and the feed stays live', async ({
+    s,
+    sdk,
+  }) => {
     const { alice, bob } = s.users;
     const project = await createResource(alice, 'project', 'Resync');
     await addMember(alice, bob, project, 'writer');
@@ -140,7 +133,7 @@ describe('table(...).select().live()', () => {
     expect(handle.rows().map(row => row.title)).toEqual(['after']);
   });
 
-  it("your own rows' feed; another app's user is refused like a select", async () => {
+  it("your own rows' feed; another app's user is refused like a select", async ({ ctx, s, sdk }) => {
     const notes = record(sdk.alice.table<{ id: string; title: string }>('notes').select().live());
     await notes.status('live');
     await sdk.alice.table('notes').insert({ title: 'mine' });

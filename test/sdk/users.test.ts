@@ -2,18 +2,15 @@
  * gatehouse/client profiles (issue 25 items 2–4): auth.getUser()'s shape, auth.updateProfile(),
  * users.byHandle() and users(ids).profiles(), in-process against the server (bearer mode).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createClient, type GatehouseClient } from '../../src/sdk/index.js';
-import { type Seed, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { createResource } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 import { refusal } from './refusal.js';
 
-let ctx: TestContext;
-let s: Seed;
-const sdk: Record<string, GatehouseClient> = {};
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  s = await seed(ctx, ['ana', 'ben', 'cy']);
+/** sdk[name]: a bearer-mode client per test user, in-process; closed when the file ends, before the app. */
+const it = appTest({ users: ['ana', 'ben', 'cy'] }).extend('sdk', { scope: 'file' }, async ({ ctx, s }, { onCleanup }) => {
+  const sdk: Record<string, GatehouseClient> = {};
   for (const [name, user] of Object.entries(s.users)) {
     sdk[name] = createClient({
       gatewayUrl: ctx.url,
@@ -21,14 +18,14 @@ beforeAll(async () => {
       fetch: (input, init) => ctx.app.fetch(new Request(input, init)),
     });
   }
-});
-afterAll(async () => {
-  for (const client of Object.values(sdk)) client.close();
-  await ctx?.close();
+  onCleanup(() => {
+    for (const client of Object.values(sdk)) client.close();
+  });
+  return sdk;
 });
 
 describe('users and profiles', () => {
-  it('auth.getUser() is { id, kind, handle, displayName, email, profile: { handle, displayName } }', async () => {
+  it('auth.getUser() is { id, kind, handle, displayName, email, profile: { handle, displayName } }', async ({ s, sdk }) => {
     expect(await sdk.ana.auth.getUser()).toEqual({
       id: s.users.ana.id,
       kind: 'user',
@@ -40,7 +37,7 @@ describe('users and profiles', () => {
     });
   });
 
-  it('auth.updateProfile() sets and clears; a taken handle is a GatehouseError handle_taken (409)', async () => {
+  it('auth.updateProfile() sets and clears; a taken handle is a GatehouseError handle_taken (409)', async ({ sdk }) => {
     const user = await sdk.ana.auth.updateProfile({ handle: 'Ana_B', displayName: 'Ana B.' });
     expect(user).toMatchObject({ handle: 'ana_b', displayName: 'Ana B.', profile: { handle: 'ana_b', displayName: 'Ana B.' } });
     expect(await refusal(sdk.ben.auth.updateProfile({ handle: 'ANA_B' }))).toMatchObject({ status: 409, code: 'handle_taken' });
@@ -48,7 +45,7 @@ describe('users and profiles', () => {
     expect((await sdk.ben.auth.updateProfile({ displayName: null })).profile).toEqual({ handle: 'ben_c', displayName: null });
   });
 
-  it('users.byHandle() and users(ids).profiles() within the app; null and omissions for the unseen', async () => {
+  it('users.byHandle() and users(ids).profiles() within the app; null and omissions for the unseen', async ({ s, sdk }) => {
     const team = await createResource(s.users.ana, 'team', 'Shared by handle');
     // Sharing by handle: look the person up, then invite their id.
     expect(await sdk.ana.users.byHandle('BEN_C')).toBeNull(); // ben is in no resource of the app yet
