@@ -3,7 +3,7 @@ import { authLookups, authService } from './gateway-auth/gateway-auth.service.js
 import { createTokenValidator } from './gateway-auth/token-validator.service.js';
 import { providerSetup } from './gateway-auth/provider-setup.service.js';
 import { createAccountDeletionService } from './principals/account-deletion.service.js';
-import { createAppService } from './apps/apps.service.js';
+import { appOperations, deploymentCache, originCache } from './apps/apps.service.js';
 import { type BlobStore, lazyBlobStore } from './storage/index.js';
 import type { ServiceDeps } from './core/deps.js';
 import { bindDeps, extendDeps } from './core/bind-deps.js';
@@ -27,7 +27,7 @@ import { createWalletService } from './billing/wallet.service.js';
 export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch; blobs?: BlobStore } = {}) {
   const tokens = bindDeps(extendDeps(deps, { tokenCache: tokenCache() }), tokenOperations);
   const gatewayHosts = createGatewayHosts(deps.config);
-  const apps = createAppService(deps, tokens, gatewayHosts);
+  const apps = bindDeps(extendDeps(deps, { tokens, gatewayHosts, originCache: originCache(), deploymentCache: deploymentCache() }), appOperations);
   const wallet = createWalletService(deps);
   const metering = createMeteringService(deps, wallet);
   const blobs = options.blobs ?? lazyBlobStore(deps.config.files);
