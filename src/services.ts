@@ -13,27 +13,27 @@ import { fileOperations } from './files/files.service.js';
 import { createGatewayHosts } from './gateway-auth/gateway-hosts.service.js';
 import { createInviteLinkService } from './membership/invite-links.service.js';
 import { createMembershipService } from './membership/membership.service.js';
-import { createMeteringService } from './billing/metering.service.js';
+import { meteringOperations, meteringSeen } from './billing/metering.service.js';
 import { createPrincipalService } from './principals/principals.service.js';
 import { createProfileService } from './principals/profiles.service.js';
 import { createResourceDeletionService } from './membership/resource-deletion.service.js';
 import { createResourceService } from './membership/resources.service.js';
 import { roomOperations } from './rooms/rooms.service.js';
-import { createRowService } from './rows/rows.service.js';
+import { rowOperations } from './rows/rows.service.js';
 import { createLiveRows } from './rows/rows-live.service.js';
 import { tokenCache, tokenOperations } from './gateway-auth/tokens.service.js';
-import { createWalletService } from './billing/wallet.service.js';
+import { walletOperations } from './billing/wallet.service.js';
 
 export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch; blobs?: BlobStore } = {}) {
   const tokens = bindDeps(extendDeps(deps, { tokenCache: tokenCache() }), tokenOperations);
   const gatewayHosts = createGatewayHosts(deps.config);
   const apps = bindDeps(extendDeps(deps, { tokens, gatewayHosts, originCache: originCache(), deploymentCache: deploymentCache() }), appOperations);
-  const wallet = createWalletService(deps);
-  const metering = createMeteringService(deps, wallet);
+  const wallet = bindDeps(deps, walletOperations);
+  const metering = bindDeps(extendDeps(deps, { meteringSeen: meteringSeen() }), meteringOperations);
   const blobs = options.blobs ?? lazyBlobStore(deps.config.files);
   // Deletions remove files' rows in their transaction and the bytes after it commits (a failure
   // there leaves garbage the hourly sweep removes, never a row without its bytes).
-  const rows = createRowService(deps, apps, metering);
+  const rows = bindDeps(extendDeps(deps, { apps, metering }), rowOperations);
   const liveRows = createLiveRows(deps, rows, apps);
   const blobsOrphaned = (keys: string[]) => void blobs.delete(keys).catch(() => {});
   const providers = providerSetup(deps.config, options.fetch);
