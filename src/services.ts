@@ -14,8 +14,8 @@ import { createGatewayHosts } from './gateway-auth/gateway-hosts.service.js';
 import { createInviteLinkService } from './membership/invite-links.service.js';
 import { createMembershipService } from './membership/membership.service.js';
 import { meteringOperations, meteringSeen } from './billing/metering.service.js';
-import { createPrincipalService } from './principals/principals.service.js';
-import { createProfileService } from './principals/profiles.service.js';
+import { principalOperations } from './principals/principals.service.js';
+import { profileLookups, profileOperations } from './principals/profiles.service.js';
 import { createResourceDeletionService } from './membership/resource-deletion.service.js';
 import { createResourceService } from './membership/resources.service.js';
 import { roomOperations } from './rooms/rooms.service.js';
@@ -62,8 +62,8 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
         auth.validator.clear();
       },
     }),
-    principals: createPrincipalService(deps, tokens),
-    profiles: createProfileService(deps),
+    principals: bindDeps(extendDeps(deps, { tokens }), principalOperations),
+    profiles: bindDeps(extendDeps(deps, { profileLookups: profileLookups(() => deps.now()) }), profileOperations),
     resources: createResourceService(deps, apps),
     resourceDeletion: createResourceDeletionService(deps, { blobsOrphaned }),
     membership: createMembershipService(deps, apps),
