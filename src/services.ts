@@ -2,7 +2,7 @@
 import { authLookups, authService } from './gateway-auth/gateway-auth.service.js';
 import { createTokenValidator } from './gateway-auth/token-validator.service.js';
 import { providerSetup } from './gateway-auth/provider-setup.service.js';
-import { createAccountDeletionService } from './principals/account-deletion.service.js';
+import { accountDeletionOperations } from './principals/account-deletion.service.js';
 import { appOperations, deploymentCache, originCache } from './apps/apps.service.js';
 import { type BlobStore, lazyBlobStore } from './storage/index.js';
 import type { ServiceDeps } from './core/deps.js';
@@ -55,13 +55,16 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     providers,
     auth,
     // A deleted account's tokens stop on this instance at once, not when their cache entries expire.
-    accountDeletion: createAccountDeletionService(deps, {
-      blobsOrphaned,
-      credentialsEnded: () => {
-        tokens.clearCache();
-        auth.validator.clear();
-      },
-    }),
+    accountDeletion: bindDeps(
+      extendDeps(deps, {
+        blobsOrphaned,
+        credentialsEnded: () => {
+          tokens.clearCache();
+          auth.validator.clear();
+        },
+      }),
+      accountDeletionOperations,
+    ),
     principals: bindDeps(extendDeps(deps, { tokens }), principalOperations),
     profiles: bindDeps(extendDeps(deps, { profileLookups: profileLookups(() => deps.now()) }), profileOperations),
     resources: createResourceService(deps, apps),
