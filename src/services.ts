@@ -2,8 +2,8 @@
 import { authLookups, authService } from './gateway-auth/gateway-auth.service.js';
 import { createTokenValidator } from './gateway-auth/token-validator.service.js';
 import { providerSetup } from './gateway-auth/provider-setup.service.js';
-import { createAccountDeletionService } from './principals/account-deletion.service.js';
-import { createAppService } from './apps/apps.service.js';
+import { accountDeletionOperations } from './principals/account-deletion.service.js';
+import { appOperations, deploymentCache, originCache } from './apps/apps.service.js';
 import { type BlobStore, lazyBlobStore } from './storage/index.js';
 import type { ServiceDeps } from './core/deps.js';
 import { bindDeps, extendDeps } from './core/bind-deps.js';
@@ -13,27 +13,27 @@ import { fileOperations } from './files/files.service.js';
 import { createGatewayHosts } from './gateway-auth/gateway-hosts.service.js';
 import { createInviteLinkService } from './membership/invite-links.service.js';
 import { createMembershipService } from './membership/membership.service.js';
-import { createMeteringService } from './billing/metering.service.js';
-import { createPrincipalService } from './principals/principals.service.js';
-import { createProfileService } from './principals/profiles.service.js';
+import { meteringOperations, meteringSeen } from './billing/metering.service.js';
+import { principalOperations } from './principals/principals.service.js';
+import { profileLookups, profileOperations } from './principals/profiles.service.js';
 import { createResourceDeletionService } from './membership/resource-deletion.service.js';
 import { createResourceService } from './membership/resources.service.js';
 import { roomOperations } from './rooms/rooms.service.js';
-import { createRowService } from './rows/rows.service.js';
+import { rowOperations } from './rows/rows.service.js';
 import { createLiveRows } from './rows/rows-live.service.js';
 import { tokenCache, tokenOperations } from './gateway-auth/tokens.service.js';
-import { createWalletService } from './billing/wallet.service.js';
+import { walletOperations } from './billing/wallet.service.js';
 
 export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch; blobs?: BlobStore } = {}) {
   const tokens = bindDeps(extendDeps(deps, { tokenCache: tokenCache() }), tokenOperations);
   const gatewayHosts = createGatewayHosts(deps.config);
-  const apps = createAppService(deps, tokens, gatewayHosts);
-  const wallet = createWalletService(deps);
-  const metering = createMeteringService(deps, wallet);
+  const apps = bindDeps(extendDeps(deps, { tokens, gatewayHosts, originCache: originCache(), deploymentCache: deploymentCache() }), appOperations);
+  const wallet = bindDeps(deps, walletOperations);
+  const metering = bindDeps(extendDeps(deps, { meteringSeen: meteringSeen() }), meteringOperations);
   const blobs = options.blobs ?? lazyBlobStore(deps.config.files);
   // Deletions remove files' rows in their transaction and the bytes after it commits (a failure
   // there leaves garbage the hourly sweep removes, never a row without its bytes).
-  const rows = createRowService(deps, apps, metering);
+  const rows = bindDeps(extendDeps(deps, { apps, metering }), rowOperations);
   const liveRows = createLiveRows(deps, rows, apps);
   const blobsOrphaned = (keys: string[]) => void blobs.delete(keys).catch(() => {});
   const providers = providerSetup(deps.config, options.fetch);
@@ -55,15 +55,18 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     providers,
     auth,
     // A deleted account's tokens stop on this instance at once, not when their cache entries expire.
-    accountDeletion: createAccountDeletionService(deps, {
-      blobsOrphaned,
-      credentialsEnded: () => {
-        tokens.clearCache();
-        auth.validator.clear();
-      },
-    }),
-    principals: createPrincipalService(deps, tokens),
-    profiles: createProfileService(deps),
+    accountDeletion: bindDeps(
+      extendDeps(deps, {
+        blobsOrphaned,
+        credentialsEnded: () => {
+          tokens.clearCache();
+          auth.validator.clear();
+        },
+      }),
+      accountDeletionOperations,
+    ),
+    principals: bindDeps(extendDeps(deps, { tokens }), principalOperations),
+    profiles: bindDeps(extendDeps(deps, { profileLookups: profileLookups(() => deps.now()) }), profileOperations),
     resources: createResourceService(deps, apps),
     resourceDeletion: createResourceDeletionService(deps, { blobsOrphaned }),
     membership: createMembershipService(deps, apps),

@@ -14,11 +14,21 @@ import { type Usage, costMicros } from './pricing.rules.js';
 import { z } from 'zod';
 import { usdToMicros } from '../config.js';
 import { type AppError, fail, parseInput } from '../errors.js';
-import { appNotFound, envNameSchema } from '../apps/apps.service.js';
+import { appNotFound, envNameSchema } from '../apps/apps.rules.js';
 import { sql, sqlOf } from '../db/sql.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
-import { DEVELOPER_CREDIT_KIND, type Holder, type WalletService, appendEntry, holderColumns, microsToUsd } from './wallet.service.js';
+import type { Bound } from '../core/bind-deps.js';
+import {
+  DEVELOPER_CREDIT_KIND,
+  type Holder,
+  appendEntry,
+  balanceMicros,
+  credit,
+  grantDeveloperCredit,
+  holderColumns,
+  microsToUsd,
+} from './wallet.service.js';
 
 export type { Usage, UsageClass } from './pricing.rules.js';
 
@@ -46,18 +56,22 @@ const storageHolderOf = (row: HolderFacts): StorageHolder => ({
 const defaultLimit = (config: ServiceDeps['config'], key: BudgetKey) =>
   key.kind === 'env' ? config.metering.testEnvBudgetMicros : config.metering.appBudgetMicros;
 
-/** What metering's functions are built from; one per server (`createMeteringService`). */
-export interface MeteringDeps {
-  deps: ServiceDeps;
-  wallet: WalletService;
-  /**
-   * Rows this process has seen committed (a conflicting insert found them): budgets and developer
-   * credits are created once and never removed while their payer lives, so a charge skips those
-   * inserts after the first. A row this process inserted itself is not cached: its transaction may
-   * still roll back.
-   */
-  seen: { budgets: Set<string>; creditedDevelopers: Set<string> };
+/**
+ * Rows this process has seen committed (a conflicting insert found them): budgets and developer
+ * credits are created once and never removed while their payer lives, so a charge skips those
+ * inserts after the first. A row this process inserted itself is not cached: its transaction may
+ * still roll back. One per server (`meteringSeen()`).
+ */
+export interface MeteringSeen {
+  budgets: Set<string>;
+  creditedDevelopers: Set<string>;
 }
+export const meteringSeen = (): MeteringSeen => ({ budgets: new Set(), creditedDevelopers: new Set() });
+
+/** What charging uses: the database, the clock, the price table and what this process has seen committed. */
+export type ChargeDeps = Pick<ServiceDeps, 'transaction' | 'config' | 'now'> & { meteringSeen: MeteringSeen };
+/** What the checks before a write use: the SQL layer outside transactions, the clock and the price table. */
+export type CheckDeps = Pick<ServiceDeps, 'sql' | 'config' | 'now'>;
 
 function shortWallet(holder: Holder, cost: bigint, caller: PrincipalCaller): AppError {
   if (holder.kind === 'developer') {
@@ -90,27 +104,27 @@ function shortBudget(key: BudgetKey, cost: bigint, limit: bigint): AppError {
 }
 
 /** Creates the budget with its default limit if it is new. */
-async function ensureBudget(m: MeteringDeps, tx: Tx, key: BudgetKey): Promise<void> {
+async function ensureBudget(deps: Pick<ChargeDeps, 'config' | 'meteringSeen'>, tx: Tx, key: BudgetKey): Promise<void> {
   const id = budgetId(key);
-  if (m.seen.budgets.has(id)) return;
+  if (deps.meteringSeen.budgets.has(id)) return;
   const inserted = await sqlOf(tx)
     .insertInto('budgets')
-    .values({ id, kind: key.kind, payer_id: key.payerId, app_id: key.appId, key: key.key, limit_micros: defaultLimit(m.deps.config, key) })
+    .values({ id, kind: key.kind, payer_id: key.payerId, app_id: key.appId, key: key.key, limit_micros: defaultLimit(deps.config, key) })
     .onConflict(conflict => conflict.columns(['kind', 'payer_id', 'app_id', 'key']).doNothing())
     .executeTakeFirst();
-  if (inserted.numInsertedOrUpdatedRows === 0n) m.seen.budgets.add(id);
+  if (inserted.numInsertedOrUpdatedRows === 0n) deps.meteringSeen.budgets.add(id);
 }
 
-async function chargeIn(m: MeteringDeps, tx: Tx, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
-  const { deps, wallet } = m;
+async function chargeIn(deps: ChargeDeps, tx: Tx, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
+  const { meteringSeen } = deps;
   const payer = payerOf(caller);
   const now = deps.now();
   const db = sqlOf(tx);
-  if (payer.holder.kind === 'developer' && !m.seen.creditedDevelopers.has(payer.holder.id)) {
-    if (!(await wallet.grantDeveloperCredit(payer.holder.id, tx))) m.seen.creditedDevelopers.add(payer.holder.id);
+  if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) {
+    if (!(await grantDeveloperCredit(deps, payer.holder.id, tx))) meteringSeen.creditedDevelopers.add(payer.holder.id);
   }
   if (payer.budget) {
-    await ensureBudget(m, tx, payer.budget);
+    await ensureBudget(deps, tx, payer.budget);
     const id = budgetId(payer.budget);
     // One guarded upsert: the month's spend rises only while it stays within the limit.
     const costed = sql<bigint>`${cost}::bigint`;
@@ -139,7 +153,7 @@ async function chargeIn(m: MeteringDeps, tx: Tx, caller: PrincipalCaller, usage:
       .executeTakeFirst();
     if (raised.numInsertedOrUpdatedRows !== 1n) {
       const budget = await db.selectFrom('budgets').select('limit_micros').where('id', '=', id).executeTakeFirst();
-      throw shortBudget(payer.budget, cost, budget?.limit_micros ?? defaultLimit(m.deps.config, payer.budget));
+      throw shortBudget(payer.budget, cost, budget?.limit_micros ?? defaultLimit(deps.config, payer.budget));
     }
   }
   const paid = await db
@@ -173,8 +187,7 @@ async function chargeIn(m: MeteringDeps, tx: Tx, caller: PrincipalCaller, usage:
  * still due. One statement reads both, so a first charge committing meanwhile is seen whole or
  * not at all (two reads could see no credit due and, before it, no balance: a spurious 402).
  */
-async function spendableMicros(m: MeteringDeps, holder: Holder, db: Tx | null = null): Promise<bigint> {
-  const { deps } = m;
+async function spendableMicros(deps: Pick<ServiceDeps, 'sql' | 'config'>, holder: Holder, db: Tx | null = null): Promise<bigint> {
   const { config } = deps;
   const creditKey = holder.kind === 'developer' ? `${DEVELOPER_CREDIT_KIND}:${holder.id}` : null;
   const row = await (db ? sqlOf(db) : deps.sql)
@@ -192,22 +205,26 @@ const usdAmount = z
   .transform(v => String(v))
   .pipe(z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'must be a non-negative amount in dollars such as 10 or 2.50 (at most 6 decimals)'));
 
-async function ownedApp(deps: ServiceDeps, developerId: string, appId: string) {
+async function ownedApp(deps: Pick<ServiceDeps, 'prisma'>, developerId: string, appId: string) {
   const app = await deps.prisma.app.findUnique({ where: { id: appId }, select: { id: true, name: true, developerId: true } });
   if (!app || app.developerId !== developerId) throw appNotFound(appId);
   return app;
 }
+
 /** The operator's top-up of a developer's wallet (`gatehouse wallet credit`; loopback bootstrap route or the database). */
-export async function creditDeveloper(m: MeteringDeps, email: string, usd: unknown): Promise<{ developerId: string; balanceUsd: string }> {
-  const { deps, wallet } = m;
+export async function creditDeveloper(
+  deps: Pick<ServiceDeps, 'prisma' | 'transaction' | 'config' | 'now'>,
+  email: string,
+  usd: unknown,
+): Promise<{ developerId: string; balanceUsd: string }> {
   const amount = usdToMicros(parseInput(usdAmount, usd, 'usd'));
   const developer = await deps.prisma.developer.findUnique({ where: { email }, select: { id: true } });
   if (!developer) throw fail('developer_not_found', `No developer ${email}: create one with gatehouse dev-token create --developer ${email}.`);
   await deps.transaction(async tx => {
-    await wallet.grantDeveloperCredit(developer.id, tx);
-    await wallet.credit({ kind: 'developer', id: developer.id }, amount, tx);
+    await grantDeveloperCredit(deps, developer.id, tx);
+    await credit(deps, { kind: 'developer', id: developer.id }, amount, tx);
   });
-  return { developerId: developer.id, balanceUsd: microsToUsd(await wallet.balanceMicros(developer.id)) };
+  return { developerId: developer.id, balanceUsd: microsToUsd(await balanceMicros(deps, developer.id)) };
 }
 
 /**
@@ -215,10 +232,9 @@ export async function creditDeveloper(m: MeteringDeps, email: string, usd: unkno
  * test environment's budget and this month's spend, and what signed-in users spent there by
  * OAuth client this month.
  */
-export async function budgets(m: MeteringDeps, developerId: string, appId?: string | null) {
-  const { deps, wallet } = m;
+export async function budgets(deps: Pick<ServiceDeps, 'prisma' | 'transaction' | 'config' | 'now'>, developerId: string, appId?: string | null) {
   const { config } = deps;
-  if (appId) await ownedApp(m.deps, developerId, appId);
+  if (appId) await ownedApp(deps, developerId, appId);
   const period = budgetPeriod(deps.now());
   const monthStart = new Date(`${period}-01T00:00:00.000Z`);
   const apps = await deps.prisma.app.findMany({
@@ -236,10 +252,10 @@ export async function budgets(m: MeteringDeps, developerId: string, appId?: stri
     where: { appId: { in: ids }, principalId: { not: null }, kind: { startsWith: 'charge:' }, createdAt: { gte: monthStart } },
     _sum: { amountMicros: true },
   });
-  await wallet.grantDeveloperCredit(developerId);
+  await grantDeveloperCredit(deps, developerId);
   return {
     period,
-    walletUsd: microsToUsd(await wallet.balanceMicros(developerId)),
+    walletUsd: microsToUsd(await balanceMicros(deps, developerId)),
     apps: apps.map(app => {
       const envs = new Set([
         ...app.deployments.map(d => d.env).filter(env => env !== 'prod'),
@@ -263,9 +279,8 @@ export async function budgets(m: MeteringDeps, developerId: string, appId?: stri
 }
 
 /** Sets a test environment's monthly budget (PUT /dev/apps/:appId/budgets/:env, `gatehouse budget set`). */
-export async function setEnvBudget(m: MeteringDeps, developerId: string, appId: string, env: string, usd: unknown) {
-  const { deps } = m;
-  await ownedApp(m.deps, developerId, appId);
+export async function setEnvBudget(deps: Pick<ServiceDeps, 'prisma' | 'now'>, developerId: string, appId: string, env: string, usd: unknown) {
+  await ownedApp(deps, developerId, appId);
   env = parseInput(envNameSchema, env, 'env');
   if (env === 'prod') throw fail('prod_not_allowed', 'prod has no test budget: test sessions never run there.');
   const limit = usdToMicros(parseInput(usdAmount, usd, 'usd'));
@@ -283,20 +298,18 @@ export async function setEnvBudget(m: MeteringDeps, developerId: string, appId: 
  * it, as its last statements; with null in a transaction of its own (reads). 402
  * `payment_required` when the wallet or the budget is short; then nothing changes.
  */
-export async function charge(m: MeteringDeps, db: Tx | null, caller: PrincipalCaller, usage: readonly Usage[], operation: string): Promise<void> {
-  const { deps } = m;
+export async function charge(deps: ChargeDeps, db: Tx | null, caller: PrincipalCaller, usage: readonly Usage[], operation: string): Promise<void> {
   const { config } = deps;
   const prices = config.metering.prices;
   if (!config.metering.enabled) return;
   const cost = costMicros(prices, usage);
   if (cost === 0n) return;
-  if (db) await chargeIn(m, db, caller, usage, operation, cost);
-  else await deps.transaction(tx => chargeIn(m, tx, caller, usage, operation, cost));
+  if (db) await chargeIn(deps, db, caller, usage, operation, cost);
+  else await deps.transaction(tx => chargeIn(deps, tx, caller, usage, operation, cost));
 }
 
 /** The 402 `charge` would answer now, without charging: checked before streaming a large upload. */
-export async function assertAffordable(m: MeteringDeps, caller: PrincipalCaller, usage: readonly Usage[]): Promise<void> {
-  const { deps } = m;
+export async function assertAffordable(deps: CheckDeps, caller: PrincipalCaller, usage: readonly Usage[]): Promise<void> {
   const { config } = deps;
   const prices = config.metering.prices;
   if (!config.metering.enabled) return;
@@ -310,10 +323,10 @@ export async function assertAffordable(m: MeteringDeps, caller: PrincipalCaller,
       .select(['b.limit_micros', 's.spent_micros as spent'])
       .where('b.id', '=', budgetId(payer.budget))
       .executeTakeFirst();
-    const limit = row?.limit_micros ?? defaultLimit(m.deps.config, payer.budget);
+    const limit = row?.limit_micros ?? defaultLimit(config, payer.budget);
     if ((row?.spent ?? 0n) + cost > limit) throw shortBudget(payer.budget, cost, limit);
   }
-  if ((await spendableMicros(m, payer.holder)) < cost) throw shortWallet(payer.holder, cost, caller);
+  if ((await spendableMicros(deps, payer.holder)) < cost) throw shortWallet(payer.holder, cost, caller);
 }
 
 /**
@@ -324,13 +337,12 @@ export async function assertAffordable(m: MeteringDeps, caller: PrincipalCaller,
  * what is held.
  */
 export async function assertStorageCovered(
-  m: MeteringDeps,
+  deps: Pick<ServiceDeps, 'sql' | 'config'>,
   db: Tx | null,
   caller: PrincipalCaller,
   resourceId: string,
   bytes: number,
 ): Promise<void> {
-  const { deps } = m;
   const { config } = deps;
   const prices = config.metering.prices;
   if (!config.metering.enabled) return;
@@ -345,7 +357,7 @@ export async function assertStorageCovered(
     .executeTakeFirst();
   if (!facts) return;
   const payer = storagePayerOf(storageHolderOf(facts));
-  if ((await spendableMicros(m, payer, db)) >= cost) return;
+  if ((await spendableMicros(deps, payer, db)) >= cost) return;
   const own = payer.id === payerOf(caller).holder.id;
   throw paymentRequired(
     'storage',
@@ -363,8 +375,10 @@ export async function assertStorageCovered(
  * resource's the app's developer. At-rest cost accrues whatever the balance: the next metered
  * operation of an empty wallet is refused, and so is an upload into a resource it pays for.
  */
-export async function settleStorage(m: MeteringDeps, now: Date = m.deps.now()): Promise<{ holders: number; chargedMicros: bigint }> {
-  const { deps } = m;
+export async function settleStorage(
+  deps: Pick<ServiceDeps, 'sql' | 'transaction' | 'config' | 'now'>,
+  now: Date = deps.now(),
+): Promise<{ holders: number; chargedMicros: bigint }> {
   const { config } = deps;
   const prices = config.metering.prices;
   if (!config.metering.enabled) return { holders: 0, chargedMicros: 0n };
@@ -437,22 +451,7 @@ export async function settleStorage(m: MeteringDeps, now: Date = m.deps.now()): 
   return { holders, chargedMicros: charged };
 }
 
-/** The metering functions over one server's deps: `services.metering`. */
-export function createMeteringService(deps: ServiceDeps, wallet: WalletService) {
-  const m: MeteringDeps = { deps, wallet, seen: { budgets: new Set(), creditedDevelopers: new Set() } };
-  const bound =
-    <A extends unknown[], R>(fn: (m: MeteringDeps, ...args: A) => R) =>
-    (...args: A): R =>
-      fn(m, ...args);
-  return {
-    creditDeveloper: bound(creditDeveloper),
-    budgets: bound(budgets),
-    setEnvBudget: bound(setEnvBudget),
-    charge: bound(charge),
-    assertAffordable: bound(assertAffordable),
-    assertStorageCovered: bound(assertStorageCovered),
-    settleStorage: bound(settleStorage),
-  };
-}
+/** What `services.metering` offers; src/services.ts binds each to the server's dependencies. */
+export const meteringOperations = { creditDeveloper, budgets, setEnvBudget, charge, assertAffordable, assertStorageCovered, settleStorage };
 
-export type MeteringService = ReturnType<typeof createMeteringService>;
+export type MeteringService = Bound<typeof meteringOperations>;

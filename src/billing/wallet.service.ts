@@ -7,6 +7,7 @@
 import { sqlOf } from '../db/sql.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
+import type { Bound } from '../core/bind-deps.js';
 
 export const WELCOME_CREDIT_KIND = 'welcome_credit';
 export const DEVELOPER_CREDIT_KIND = 'developer_credit';
@@ -28,10 +29,10 @@ export interface EntryFacts {
   quantity?: bigint | null;
 }
 
-/** 5_250_000n -> "5.25", -1n -> "-0.000001": exact, at least two decimals. */
 /** Entries a wallet statement lists (the newest). */
 export const STATEMENT_ENTRIES = 50;
 
+/** 5_250_000n -> "5.25", -1n -> "-0.000001": exact, at least two decimals. */
 export function microsToUsd(micros: bigint): string {
   const sign = micros < 0n ? '-' : '';
   const abs = micros < 0n ? -micros : micros;
@@ -86,74 +87,72 @@ export async function appendEntry(tx: Tx, holder: Holder, amountMicros: bigint, 
   return true;
 }
 
-export function createWalletService(deps: ServiceDeps) {
-  const inTx = <T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>) => (tx ? fn(tx) : deps.transaction(fn));
+type WalletDeps = Pick<ServiceDeps, 'transaction' | 'config' | 'now'>;
 
+/** Runs `fn` in the caller's transaction `tx`, else in one of its own. */
+const inTx = <T>(deps: Pick<ServiceDeps, 'transaction'>, tx: Tx | undefined, fn: (tx: Tx) => Promise<T>) => (tx ? fn(tx) : deps.transaction(fn));
+
+/** docs/api.md §4.7, consent rule 3: the welcome credit, at most once per user ever. */
+export function grantWelcomeCredit(deps: WalletDeps, principalId: string, tx?: Tx): Promise<boolean> {
+  return inTx(deps, tx, t =>
+    appendEntry(
+      t,
+      { kind: 'principal', id: principalId },
+      deps.config.auth.welcomeCreditMicros,
+      { kind: WELCOME_CREDIT_KIND, onceKey: `${WELCOME_CREDIT_KIND}:${principalId}` },
+      deps.now(),
+    ),
+  );
+}
+
+/** A developer's starting credit (DEVELOPER_CREDIT_USD), once, on their first metered use. */
+export function grantDeveloperCredit(deps: WalletDeps, developerId: string, tx?: Tx): Promise<boolean> {
+  return inTx(deps, tx, t =>
+    appendEntry(
+      t,
+      { kind: 'developer', id: developerId },
+      deps.config.metering.developerCreditMicros,
+      { kind: DEVELOPER_CREDIT_KIND, onceKey: `${DEVELOPER_CREDIT_KIND}:${developerId}` },
+      deps.now(),
+    ),
+  );
+}
+
+/** An operator's top-up (`gatehouse wallet credit`). */
+export function credit(deps: Pick<ServiceDeps, 'transaction' | 'now'>, holder: Holder, amountMicros: bigint, tx?: Tx): Promise<boolean> {
+  return inTx(deps, tx, t => appendEntry(t, holder, amountMicros, { kind: 'credit' }, deps.now()));
+}
+
+export async function balanceMicros(deps: Pick<ServiceDeps, 'prisma'>, holderId: string): Promise<bigint> {
+  const wallet = await deps.prisma.wallet.findUnique({ where: { holderId } });
+  return wallet?.balanceMicros ?? 0n;
+}
+
+/** The holder's view: balance and the newest entries, amounts as exact decimal strings. */
+export async function statement(deps: Pick<ServiceDeps, 'prisma'>, holder: Holder, limit = STATEMENT_ENTRIES) {
+  const where =
+    holder.kind === 'principal' ? { principalId: holder.id } : holder.kind === 'developer' ? { developerId: holder.id } : { resourceId: holder.id };
+  const [balance, entries] = await Promise.all([
+    balanceMicros(deps, holder.id),
+    deps.prisma.walletEntry.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit }),
+  ]);
   return {
-    /** docs/api.md §4.7, consent rule 3: the welcome credit, at most once per user ever. */
-    grantWelcomeCredit(principalId: string, tx?: Tx): Promise<boolean> {
-      return inTx(tx, t =>
-        appendEntry(
-          t,
-          { kind: 'principal', id: principalId },
-          deps.config.auth.welcomeCreditMicros,
-          { kind: WELCOME_CREDIT_KIND, onceKey: `${WELCOME_CREDIT_KIND}:${principalId}` },
-          deps.now(),
-        ),
-      );
-    },
-
-    /** A developer's starting credit (DEVELOPER_CREDIT_USD), once, on their first metered use. */
-    grantDeveloperCredit(developerId: string, tx?: Tx): Promise<boolean> {
-      return inTx(tx, t =>
-        appendEntry(
-          t,
-          { kind: 'developer', id: developerId },
-          deps.config.metering.developerCreditMicros,
-          { kind: DEVELOPER_CREDIT_KIND, onceKey: `${DEVELOPER_CREDIT_KIND}:${developerId}` },
-          deps.now(),
-        ),
-      );
-    },
-
-    /** An operator's top-up (`gatehouse wallet credit`). */
-    credit(holder: Holder, amountMicros: bigint, tx?: Tx): Promise<boolean> {
-      return inTx(tx, t => appendEntry(t, holder, amountMicros, { kind: 'credit' }, deps.now()));
-    },
-
-    async balanceMicros(holderId: string): Promise<bigint> {
-      const wallet = await deps.prisma.wallet.findUnique({ where: { holderId } });
-      return wallet?.balanceMicros ?? 0n;
-    },
-
-    /** The holder's view: balance and the newest entries, amounts as exact decimal strings. */
-    async statement(holder: Holder, limit = STATEMENT_ENTRIES) {
-      const where =
-        holder.kind === 'principal'
-          ? { principalId: holder.id }
-          : holder.kind === 'developer'
-            ? { developerId: holder.id }
-            : { resourceId: holder.id };
-      const [balance, entries] = await Promise.all([
-        this.balanceMicros(holder.id),
-        deps.prisma.walletEntry.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit }),
-      ]);
-      return {
-        balanceUsd: microsToUsd(balance),
-        entries: entries.map(e => ({
-          id: e.id,
-          kind: e.kind,
-          amountUsd: microsToUsd(e.amountMicros),
-          appId: e.appId,
-          env: e.env,
-          clientId: e.clientId,
-          actorId: e.actorId,
-          quantity: e.quantity === null ? null : Number(e.quantity),
-          createdAt: e.createdAt.toISOString(),
-        })),
-      };
-    },
+    balanceUsd: microsToUsd(balance),
+    entries: entries.map(e => ({
+      id: e.id,
+      kind: e.kind,
+      amountUsd: microsToUsd(e.amountMicros),
+      appId: e.appId,
+      env: e.env,
+      clientId: e.clientId,
+      actorId: e.actorId,
+      quantity: e.quantity === null ? null : Number(e.quantity),
+      createdAt: e.createdAt.toISOString(),
+    })),
   };
 }
 
-export type WalletService = ReturnType<typeof createWalletService>;
+/** What `services.wallet` offers; src/services.ts binds each to the server's dependencies. */
+export const walletOperations = { grantWelcomeCredit, grantDeveloperCredit, credit, balanceMicros, statement };
+
+export type WalletService = Bound<typeof walletOperations>;

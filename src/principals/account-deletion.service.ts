@@ -4,7 +4,7 @@
  * 1. Lock every resource the account (and each agent it owns) has a membership in, in id order,
  *    then the principal rows themselves. From then on no membership, agent or row can be added for
  *    them: those inserts wait on the principal's foreign key and fail once it is gone.
- * 2. Apply each table's `onOwnerDelete` to the account's rows, in every app: `remove` deletes them;
+ * 2. Apply each table's `onOwnerDelete` to the account's rows, in every app (owner-deletion.service.ts): `remove` deletes them;
  *    `tombstone` keeps them where others see them (authorship becomes the deleted-user profile,
  *    `creator_id` null) and deletes the own rows nobody else could ever read; `retain` hands them
  *    to the resources: rows created in a resource stay there, own rows linked into resources are
@@ -19,14 +19,15 @@
  * Feed events (each removed member's `delete`, an heir's promotion, grant deletes) are published
  * after commit; the token caches of this instance are cleared so the ended tokens stop at once.
  */
-import { accountExit, heirOf, isAccountDeletionConfirmed, ownerDeletionPlan, ACCOUNT_DELETION_CONFIRMATION } from '../membership/lifecycle.rules.js';
+import { accountExit, heirOf, isAccountDeletionConfirmed, ACCOUNT_DELETION_CONFIRMATION } from '../membership/lifecycle.rules.js';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { MembershipState } from '../membership/membership.rules.js';
 import type { Role } from '../core/roles.rules.js';
 import type { StoredVisibility } from '../membership/visibility.rules.js';
 import { fail } from '../errors.js';
-import type { SchemaIR } from '../schema/index.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
+import type { Bound } from '../core/bind-deps.js';
+import { applyOwnerDeletion } from './owner-deletion.service.js';
 import { sql, sqlOf } from '../db/sql.js';
 import { ChangeSet, type LockedResource } from '../membership/membership-store.service.js';
 import { findPrincipalInApp, userNotFound } from './principals.service.js';
@@ -57,12 +58,6 @@ interface MembershipFact {
   state: MembershipState;
 }
 
-/** Rows of the (deployment, table) pairs in `keys`, each written `deployment table`. */
-const tableKeyIn = (keys: string[], alias?: 'r') => {
-  const column = (name: string) => sql.ref(alias ? `${alias}.${name}` : name);
-  return sql<boolean>`${column('deployment_id')} || ' ' || ${column('table_name')} IN (${sql.join(keys)})`;
-};
-
 interface LockedRow {
   id: string;
   deployment_id: string;
@@ -71,240 +66,177 @@ interface LockedRow {
   app_id: string;
 }
 
-export function createAccountDeletionService(deps: ServiceDeps, hooks: DeletionHooks & { credentialsEnded?: () => void } = {}) {
-  /** The memberships of `principals`, every state, in every app. */
-  const membershipsOf = (tx: Tx, principals: string[]): Promise<MembershipFact[]> =>
-    sqlOf(tx).selectFrom('memberships').select(['resource_id', 'principal_id', 'role', 'state']).where('principal_id', 'in', principals).execute();
+/**
+ * What deleting an account uses: the database, the bus and the clock, and what to do after commit
+ * with the blobs no row names any more and with this instance's credential caches.
+ */
+export type AccountDeletionDeps = Pick<ServiceDeps, 'prisma' | 'transaction' | 'bus' | 'now'> & DeletionHooks & { credentialsEnded?: () => void };
 
-  /** Row locks in id order (the lock is taken as the sorted rows come out), so two deletions cannot deadlock. */
-  const lockResources = (tx: Tx, ids: string[]): Promise<LockedRow[]> =>
-    sqlOf(tx)
-      .selectFrom('resources as r')
-      .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
-      .select(['r.id', 'r.deployment_id', 'r.type', 'r.visibility', 'd.app_id'])
-      .where('r.id', 'in', ids)
-      .orderBy('r.id')
-      .forUpdate('r')
-      .execute();
+/** The memberships of `principals`, every state, in every app. */
+const membershipsOf = (tx: Tx, principals: string[]): Promise<MembershipFact[]> =>
+  sqlOf(tx).selectFrom('memberships').select(['resource_id', 'principal_id', 'role', 'state']).where('principal_id', 'in', principals).execute();
 
-  /** Step 2: each table's onOwnerDelete on every row the doomed principals created. */
-  async function applyOwnerDeletion(tx: Tx, doomed: string[]) {
-    // Hidden links (onMemberRemove: hide) only waited for their member to come back.
-    const db = sqlOf(tx);
-    await db
-      .deleteFrom('row_links as l')
-      .using('rows as r')
-      .whereRef('l.row_id', '=', 'r.id')
-      .where('r.creator_id', 'in', doomed)
-      .where('l.hidden', '=', true)
-      .execute();
-    const tables = await db.selectFrom('rows').select(['deployment_id', 'table_name']).distinct().where('creator_id', 'in', doomed).execute();
-    if (tables.length === 0) return;
-    const deploymentIds = [...new Set(tables.map(t => t.deployment_id))];
-    const schemas = await tx.deployment.findMany({ where: { id: { in: deploymentIds } }, select: { id: true, schema: true } });
-    // Policies are per (deployment, table): one key list per policy, matched as `deployment table`.
-    const keys = { remove: [] as string[], tombstone: [] as string[], retain: [] as string[] };
-    for (const { id, schema } of schemas) {
-      const plan = ownerDeletionPlan(
-        (schema as unknown as SchemaIR).tables ?? {},
-        tables.filter(t => t.deployment_id === id).map(t => t.table_name),
-      );
-      for (const policy of ['remove', 'tombstone', 'retain'] as const) keys[policy].push(...plan[policy].map(table => `${id} ${table}`));
-    }
-    if (keys.remove.length > 0) {
-      await db.deleteFrom('rows').where('creator_id', 'in', doomed).where(tableKeyIn(keys.remove)).execute();
-    }
-    if (keys.retain.length > 0) {
-      // One independent copy per resource an own row is linked into, in the link's room.
-      await db
-        .insertInto('rows')
-        .columns(['id', 'deployment_id', 'table_name', 'creator_id', 'resource_id', 'room_id', 'data', 'created_at', 'updated_at'])
-        .expression(
-          db
-            .selectFrom('rows as r')
-            .innerJoin('row_links as l', 'l.row_id', 'r.id')
-            .select([
-              sql<string>`gen_random_uuid()`.as('id'),
-              'r.deployment_id',
-              'r.table_name',
-              sql<null>`NULL`.as('creator_id'),
-              'l.resource_id',
-              'l.room_id',
-              'r.data',
-              'r.created_at',
-              'r.updated_at',
-            ])
-            .where('r.creator_id', 'in', doomed)
-            .where('r.resource_id', 'is', null)
-            .where(tableKeyIn(keys.retain, 'r')),
-        )
-        .execute();
-      await db.deleteFrom('rows').where('creator_id', 'in', doomed).where('resource_id', 'is', null).where(tableKeyIn(keys.retain)).execute();
-    }
-    if (keys.tombstone.length > 0) {
-      // An own row linked nowhere would be content nobody can ever read again.
-      await db
-        .deleteFrom('rows as r')
-        .where('r.creator_id', 'in', doomed)
-        .where('r.resource_id', 'is', null)
-        .where(tableKeyIn(keys.tombstone, 'r'))
-        .where(eb => eb.not(eb.exists(eb.selectFrom('row_links as l').select(sql`1`.as('one')).whereRef('l.row_id', '=', 'r.id'))))
-        .execute();
-    }
-    // What is left (retain's rows in resources, tombstone's rows) stays, authored by the deleted-user profile.
-    await db.updateTable('rows').set({ creator_id: null }).where('creator_id', 'in', doomed).execute();
+/** Row locks in id order (the lock is taken as the sorted rows come out), so two deletions cannot deadlock. */
+const lockResources = (tx: Tx, ids: string[]): Promise<LockedRow[]> =>
+  sqlOf(tx)
+    .selectFrom('resources as r')
+    .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
+    .select(['r.id', 'r.deployment_id', 'r.type', 'r.visibility', 'd.app_id'])
+    .where('r.id', 'in', ids)
+    .orderBy('r.id')
+    .forUpdate('r')
+    .execute();
+
+/** Step 3 for one locked resource: withdraw, leave, transfer or delete (domain `accountExit`). */
+async function leaveResource(tx: Tx, changes: ChangeSet, resource: LockedResource, doomed: Set<string>, result: AccountDeletionResult) {
+  const members = await sqlOf(tx)
+    .selectFrom('memberships as m')
+    .innerJoin('principals as p', 'p.id', 'm.principal_id')
+    .select(['m.principal_id', 'm.role', 'm.state', 'p.kind', 'm.created_at'])
+    .where('m.resource_id', '=', resource.id)
+    .orderBy('m.created_at')
+    .orderBy('m.principal_id')
+    .execute();
+  const mine = members.filter(m => doomed.has(m.principal_id));
+  const owner = mine.find(m => m.role === 'owner' && m.state === 'active');
+  const heir = owner
+    ? heirOf(
+        members.map(m => ({ principalId: m.principal_id, role: m.role, state: m.state, kind: m.kind, since: new Date(m.created_at) })),
+        doomed,
+      )
+    : null;
+  const fate = owner ? accountExit(owner, heir) : null;
+  // An app's reserved resource (`_app`) has no owner and is never deleted; were it owned, the owner just leaves.
+  if (fate === 'delete_resource' && !isReservedType(resource.type)) {
+    await deleteLockedResource(
+      tx,
+      resource,
+      changes,
+      members.map(m => ({ principalId: m.principal_id, role: m.role, state: m.state })),
+    );
+    result.deleted.push(resource.id);
+    return;
   }
-
-  /** Step 3 for one locked resource: withdraw, leave, transfer or delete (domain `accountExit`). */
-  async function leaveResource(tx: Tx, changes: ChangeSet, resource: LockedResource, doomed: Set<string>, result: AccountDeletionResult) {
-    const members = await sqlOf(tx)
-      .selectFrom('memberships as m')
-      .innerJoin('principals as p', 'p.id', 'm.principal_id')
-      .select(['m.principal_id', 'm.role', 'm.state', 'p.kind', 'm.created_at'])
-      .where('m.resource_id', '=', resource.id)
-      .orderBy('m.created_at')
-      .orderBy('m.principal_id')
-      .execute();
-    const mine = members.filter(m => doomed.has(m.principal_id));
-    const owner = mine.find(m => m.role === 'owner' && m.state === 'active');
-    const heir = owner
-      ? heirOf(
-          members.map(m => ({ principalId: m.principal_id, role: m.role, state: m.state, kind: m.kind, since: new Date(m.created_at) })),
-          doomed,
-        )
-      : null;
-    const fate = owner ? accountExit(owner, heir) : null;
-    // An app's reserved resource (`_app`) has no owner and is never deleted; were it owned, the owner just leaves.
-    if (fate === 'delete_resource' && !isReservedType(resource.type)) {
-      await deleteLockedResource(
-        tx,
-        resource,
-        changes,
-        members.map(m => ({ principalId: m.principal_id, role: m.role, state: m.state })),
-      );
-      result.deleted.push(resource.id);
-      return;
-    }
-    if (fate === 'transfer' && heir) {
-      await changes.apply(heir, { role: 'admin', state: 'active' }, { role: 'owner', state: 'active' });
-      await tx.resource.update({ where: { id: resource.id }, data: { ownerPrincipal: heir } });
-      result.transferred.push({ resourceId: resource.id, ownerId: heir });
-    }
-    // Withdrawn (pending) or left (active, the old owner too): the row goes with its events and onMemberRemove.
-    for (const m of mine) await changes.apply(m.principal_id, { role: m.role, state: m.state }, null);
-    await changes.flush();
+  if (fate === 'transfer' && heir) {
+    await changes.apply(heir, { role: 'admin', state: 'active' }, { role: 'owner', state: 'active' });
+    await tx.resource.update({ where: { id: resource.id }, data: { ownerPrincipal: heir } });
+    result.transferred.push({ resourceId: resource.id, ownerId: heir });
   }
-
-  /** Steps 1–4 for `principalId` and every agent it owns (an agent owns none). */
-  async function erase(principalId: string): Promise<AccountDeletionResult> {
-    const now = deps.now();
-    const result: AccountDeletionResult = { ok: true, transferred: [], deleted: [] };
-    const changeSets: ChangeSet[] = [];
-    const orphanedBlobs: string[] = [];
-
-    await deps.transaction(async tx => {
-      // Step 1: resources first (the order every transition takes), then the principals.
-      const agentsBefore = await tx.principal.findMany({ where: { ownerId: principalId }, select: { id: true } });
-      const firstLook = await membershipsOf(tx, [principalId, ...agentsBefore.map(a => a.id)]);
-      const locked = new Map<string, LockedRow>();
-      const lockNew = async (facts: MembershipFact[]) => {
-        const ids = [...new Set(facts.map(f => f.resource_id))].filter(id => !locked.has(id));
-        if (ids.length > 0) for (const row of await lockResources(tx, ids)) locked.set(row.id, row);
-      };
-      await lockNew(firstLook);
-      const principals = await sqlOf(tx)
-        .selectFrom('principals')
-        .select('id')
-        .where(eb => eb.or([eb('id', '=', principalId), eb('owner_id', '=', principalId)]))
-        .orderBy('id')
-        .forUpdate()
-        .execute();
-      if (!principals.some(p => p.id === principalId)) throw userNotFound(principalId); // deleted meanwhile
-      const doomedIds = principals.map(p => p.id);
-      const doomed = new Set(doomedIds);
-      // Memberships added before the principal lock (they held its key share until they committed).
-      const memberships = await membershipsOf(tx, doomedIds);
-      await lockNew(memberships);
-
-      // Step 2, before anyone leaves, so onMemberRemove never runs ahead of onOwnerDelete.
-      await applyOwnerDeletion(tx, doomedIds);
-
-      // Step 3.
-      for (const id of [...locked.keys()].sort()) {
-        const row = locked.get(id)!;
-        const resource: LockedResource = { id: row.id, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
-        const changes = new ChangeSet(tx, resource, now, row.app_id);
-        changeSets.push(changes);
-        await leaveResource(tx, changes, resource, doomed, result);
-      }
-
-      // Step 4.
-      await tx.inviteLink.deleteMany({ where: { resourceId: { in: [...locked.keys()] }, creatorId: { in: doomedIds } } });
-      await tx.block.deleteMany({ where: { OR: [{ blockerId: { in: doomedIds } }, { blockedId: { in: doomedIds } }] } });
-      // Sessions, grants, codes and tokens of the embedded provider carry the subject as accountId.
-      await sqlOf(tx)
-        .deleteFrom('oidc_payloads')
-        .where(eb =>
-          eb.or([
-            eb(sql<string>`payload->>'accountId'`, '=', principalId),
-            eb.and([eb('model', '=', REMEMBERED_CONSENT_MODEL), eb(sql<boolean>`starts_with(id, ${`${principalId} `})`, '=', true)]),
-          ]),
-        )
-        .execute();
-      // Their own files go with them (files they put in resources stay there, as rows do); the bytes after commit.
-      const ownFiles = await sqlOf(tx)
-        .deleteFrom('files')
-        .where(
-          'scope',
-          'in',
-          doomedIds.map(id => `u:${id}`),
-        )
-        .returning('blob_key')
-        .execute();
-      orphanedBlobs.push(...ownFiles.map(f => f.blob_key));
-      await tx.wallet.deleteMany({ where: { holderId: { in: doomedIds } } });
-      // Cascades: api_tokens, accounts, wallet_entries, agents (and theirs), memberships, room grants.
-      const gone = await tx.principal.deleteMany({ where: { id: principalId } });
-      if (gone.count !== 1) throw fail('conflict', 'The account changed while it was being deleted; retry.');
-    });
-
-    for (const changes of changeSets) {
-      deps.bus.publish(changes.events);
-      deps.bus.publishGrants(changes.grantEvents);
-    }
-    orphanedBlobs.push(...changeSets.flatMap(c => c.orphanedBlobs));
-    if (orphanedBlobs.length) hooks.blobsOrphaned?.(orphanedBlobs);
-    hooks.credentialsEnded?.();
-    return result;
-  }
-
-  return {
-    /**
-     * Deletes the account of `principalId` (a person; their agents go with them) once `confirm`
-     * is the confirmation phrase. The caller has authenticated as that person.
-     */
-    async deleteAccount(principalId: string, confirm: unknown): Promise<AccountDeletionResult> {
-      if (!isAccountDeletionConfirmed(confirm)) throw confirmationRequired();
-      const principal = await deps.prisma.principal.findUnique({ where: { id: principalId }, select: { kind: true } });
-      if (!principal) throw userNotFound(principalId);
-      if (principal.kind !== 'user') {
-        throw fail('agents_cannot_delete_accounts', 'An agent cannot delete an account; its owner deletes their own account, and the agent with it.');
-      }
-      return erase(principalId);
-    },
-
-    /**
-     * Deletes one of the caller's agents (`DELETE /v1/agents/:id`) exactly as account deletion
-     * deletes an account's agents: its rows by each table's onOwnerDelete, its memberships (an owned
-     * resource passes to an admin or goes), its tokens. An agent that is not the caller's own, in
-     * this app, is 404 `user_not_found`, as one that does not exist.
-     */
-    async deleteAgent(caller: PrincipalCaller, agentId: string): Promise<AccountDeletionResult> {
-      const agent = await findPrincipalInApp(deps.prisma, agentId, caller.deployment.appId);
-      if (agent?.kind !== 'agent' || agent.ownerId !== caller.principal.id) throw userNotFound(agentId);
-      return erase(agentId);
-    },
-  };
+  // Withdrawn (pending) or left (active, the old owner too): the row goes with its events and onMemberRemove.
+  for (const m of mine) await changes.apply(m.principal_id, { role: m.role, state: m.state }, null);
+  await changes.flush();
 }
 
-export type AccountDeletionService = ReturnType<typeof createAccountDeletionService>;
+/** Steps 1–4 for `principalId` and every agent it owns (an agent owns none). */
+async function erase(deps: AccountDeletionDeps, principalId: string): Promise<AccountDeletionResult> {
+  const now = deps.now();
+  const result: AccountDeletionResult = { ok: true, transferred: [], deleted: [] };
+  const changeSets: ChangeSet[] = [];
+  const orphanedBlobs: string[] = [];
+
+  await deps.transaction(async tx => {
+    // Step 1: resources first (the order every transition takes), then the principals.
+    const agentsBefore = await tx.principal.findMany({ where: { ownerId: principalId }, select: { id: true } });
+    const firstLook = await membershipsOf(tx, [principalId, ...agentsBefore.map(a => a.id)]);
+    const locked = new Map<string, LockedRow>();
+    const lockNew = async (facts: MembershipFact[]) => {
+      const ids = [...new Set(facts.map(f => f.resource_id))].filter(id => !locked.has(id));
+      if (ids.length > 0) for (const row of await lockResources(tx, ids)) locked.set(row.id, row);
+    };
+    await lockNew(firstLook);
+    const principals = await sqlOf(tx)
+      .selectFrom('principals')
+      .select('id')
+      .where(eb => eb.or([eb('id', '=', principalId), eb('owner_id', '=', principalId)]))
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    if (!principals.some(p => p.id === principalId)) throw userNotFound(principalId); // deleted meanwhile
+    const doomedIds = principals.map(p => p.id);
+    const doomed = new Set(doomedIds);
+    // Memberships added before the principal lock (they held its key share until they committed).
+    const memberships = await membershipsOf(tx, doomedIds);
+    await lockNew(memberships);
+
+    // Step 2, before anyone leaves, so onMemberRemove never runs ahead of onOwnerDelete.
+    await applyOwnerDeletion(tx, doomedIds);
+
+    // Step 3.
+    for (const id of [...locked.keys()].sort()) {
+      const row = locked.get(id)!;
+      const resource: LockedResource = { id: row.id, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
+      const changes = new ChangeSet(tx, resource, now, row.app_id);
+      changeSets.push(changes);
+      await leaveResource(tx, changes, resource, doomed, result);
+    }
+
+    // Step 4.
+    await tx.inviteLink.deleteMany({ where: { resourceId: { in: [...locked.keys()] }, creatorId: { in: doomedIds } } });
+    await tx.block.deleteMany({ where: { OR: [{ blockerId: { in: doomedIds } }, { blockedId: { in: doomedIds } }] } });
+    // Sessions, grants, codes and tokens of the embedded provider carry the subject as accountId.
+    await sqlOf(tx)
+      .deleteFrom('oidc_payloads')
+      .where(eb =>
+        eb.or([
+          eb(sql<string>`payload->>'accountId'`, '=', principalId),
+          eb.and([eb('model', '=', REMEMBERED_CONSENT_MODEL), eb(sql<boolean>`starts_with(id, ${`${principalId} `})`, '=', true)]),
+        ]),
+      )
+      .execute();
+    // Their own files go with them (files they put in resources stay there, as rows do); the bytes after commit.
+    const ownFiles = await sqlOf(tx)
+      .deleteFrom('files')
+      .where(
+        'scope',
+        'in',
+        doomedIds.map(id => `u:${id}`),
+      )
+      .returning('blob_key')
+      .execute();
+    orphanedBlobs.push(...ownFiles.map(f => f.blob_key));
+    await tx.wallet.deleteMany({ where: { holderId: { in: doomedIds } } });
+    // Cascades: api_tokens, accounts, wallet_entries, agents (and theirs), memberships, room grants.
+    const gone = await tx.principal.deleteMany({ where: { id: principalId } });
+    if (gone.count !== 1) throw fail('conflict', 'The account changed while it was being deleted; retry.');
+  });
+
+  for (const changes of changeSets) {
+    deps.bus.publish(changes.events);
+    deps.bus.publishGrants(changes.grantEvents);
+  }
+  orphanedBlobs.push(...changeSets.flatMap(c => c.orphanedBlobs));
+  if (orphanedBlobs.length) deps.blobsOrphaned?.(orphanedBlobs);
+  deps.credentialsEnded?.();
+  return result;
+}
+
+/**
+ * Deletes the account of `principalId` (a person; their agents go with them) once `confirm`
+ * is the confirmation phrase. The caller has authenticated as that person.
+ */
+export async function deleteAccount(deps: AccountDeletionDeps, principalId: string, confirm: unknown): Promise<AccountDeletionResult> {
+  if (!isAccountDeletionConfirmed(confirm)) throw confirmationRequired();
+  const principal = await deps.prisma.principal.findUnique({ where: { id: principalId }, select: { kind: true } });
+  if (!principal) throw userNotFound(principalId);
+  if (principal.kind !== 'user') {
+    throw fail('agents_cannot_delete_accounts', 'An agent cannot delete an account; its owner deletes their own account, and the agent with it.');
+  }
+  return erase(deps, principalId);
+}
+
+/**
+ * Deletes one of the caller's agents (`DELETE /v1/agents/:id`) exactly as account deletion
+ * deletes an account's agents: its rows by each table's onOwnerDelete, its memberships (an owned
+ * resource passes to an admin or goes), its tokens. An agent that is not the caller's own, in
+ * this app, is 404 `user_not_found`, as one that does not exist.
+ */
+export async function deleteAgent(deps: AccountDeletionDeps, caller: PrincipalCaller, agentId: string): Promise<AccountDeletionResult> {
+  const agent = await findPrincipalInApp(deps.prisma, agentId, caller.deployment.appId);
+  if (agent?.kind !== 'agent' || agent.ownerId !== caller.principal.id) throw userNotFound(agentId);
+  return erase(deps, agentId);
+}
+
+/** What `services.accountDeletion` offers; src/services.ts binds each to the server's dependencies. */
+export const accountDeletionOperations = { deleteAccount, deleteAgent };
+
+export type AccountDeletionService = Bound<typeof accountDeletionOperations>;

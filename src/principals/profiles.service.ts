@@ -15,6 +15,7 @@ import { fail, parseInput } from '../errors.js';
 import { Cache } from '../lib/cache.js';
 import { type Sql, sql } from '../db/sql.js';
 import type { ServiceDeps } from '../core/deps.js';
+import type { Bound } from '../core/bind-deps.js';
 import { displayNameSchema, handleSchema } from './handles.service.js';
 import { accountDeleted } from '../membership/lifecycle.service.js';
 
@@ -57,79 +58,84 @@ const seenProfiles = (db: Sql, caller: PrincipalCaller) =>
 
 const handleTaken = (handle: string) => fail('handle_taken', `The handle "${handle}" belongs to someone else: choose another.`);
 
-export function createProfileService(deps: ServiceDeps) {
-  const { prisma } = deps;
-  /** Lookups per (person, app) in the current window; per process. */
-  const lookups = new Cache<{ count: number; until: number }>({ ttlMs: LOOKUP_WINDOW_MS, max: 100_000, now: () => deps.now().getTime() });
+/** Lookups per (person, app) in the current window; per process. */
+export type ProfileLookups = Cache<{ count: number; until: number }>;
+export const profileLookups = (now: () => Date): ProfileLookups =>
+  new Cache<{ count: number; until: number }>({ ttlMs: LOOKUP_WINDOW_MS, max: 100_000, now: () => now().getTime() });
 
-  function countLookup(caller: PrincipalCaller): void {
-    const key = `${caller.deployment.appId} ${personOf(caller.principal)}`;
-    const now = deps.now().getTime();
-    const window = lookups.get(key);
-    if (!window || window.until <= now) {
-      lookups.set(key, { count: 1, until: now + LOOKUP_WINDOW_MS });
-      return;
-    }
-    window.count++;
-    const limit = deps.config.quotas.profileLookupsPerMinute;
-    if (window.count > limit) {
-      const retryAfter = Math.max(1, Math.ceil((window.until - now) / 1000));
-      throw fail('too_many_lookups', `Too many profile lookups: at most ${limit} a minute. Try again in ${retryAfter} s.`, {
-        retryAfter,
-      });
-    }
+/** What profile lookups use: the SQL layer, the clock, the lookup limit and this process's lookup counts. */
+export type ProfileDeps = Pick<ServiceDeps, 'sql' | 'config' | 'now'> & { profileLookups: ProfileLookups };
+
+/** Counts one lookup of the caller's; 429 too_many_lookups past PROFILE_LOOKUPS_PER_MINUTE in the window. */
+export function countLookup(deps: Pick<ProfileDeps, 'config' | 'now' | 'profileLookups'>, caller: PrincipalCaller): void {
+  const lookups = deps.profileLookups;
+  const key = `${caller.deployment.appId} ${personOf(caller.principal)}`;
+  const now = deps.now().getTime();
+  const window = lookups.get(key);
+  if (!window || window.until <= now) {
+    lookups.set(key, { count: 1, until: now + LOOKUP_WINDOW_MS });
+    return;
   }
-
-  return {
-    /** The public profile of the principal whose handle is `handle` (any case), or null: unknown and unseen look the same. */
-    async byHandle(caller: PrincipalCaller, handle: string): Promise<PublicProfile | null> {
-      countLookup(caller);
-      const parsed = handleSchema.safeParse(handle);
-      // A string no handle can be is a handle nobody has.
-      if (!parsed.success) return null;
-      return (await seenProfiles(deps.sql, caller).where('p.handle', '=', parsed.data).executeTakeFirst()) ?? null;
-    },
-
-    /** The public profiles of those of `ids` the caller's app has seen, in the order asked; the others are left out. */
-    async profiles(caller: PrincipalCaller, ids: string[]): Promise<PublicProfile[]> {
-      if (ids.length > PROFILE_IDS_MAX) throw fail('invalid_argument', `ids: at most ${PROFILE_IDS_MAX} per call.`);
-      countLookup(caller);
-      if (ids.length === 0) return [];
-      const found = new Map(
-        (
-          await seenProfiles(deps.sql, caller)
-            .where(eb => eb('p.id', '=', eb.fn.any(eb.val([...new Set(ids)]))))
-            .execute()
-        ).map(p => [p.id, p]),
-      );
-      return [...new Set(ids)].flatMap(id => found.get(id) ?? []);
-    },
-
-    /**
-     * Edits the caller's own profile (a person's, in every app: a profile is the person's, not an
-     * app's). A handle someone else holds is 409 `handle_taken`; clearing it is allowed, and the
-     * gateway never issues one again (consent rule 6).
-     */
-    async update(caller: PrincipalCaller, patch: unknown): Promise<void> {
-      if (caller.principal.kind !== 'user')
-        throw fail('agents_cannot_edit_profiles', "An agent's profile is its owner's to name: only a person edits their profile.");
-      const input = parseInput(profilePatchSchema, patch, 'input');
-      const data = {
-        ...(input.displayName !== undefined ? { displayName: input.displayName } : {}),
-        // Set or cleared by hand: the handle counts as issued, so consent never generates another.
-        ...(input.handle !== undefined ? { handle: input.handle, handleIssued: true } : {}),
-      };
-      if (Object.keys(data).length === 0) return;
-      try {
-        const { count } = await prisma.principal.updateMany({ where: { id: caller.principal.id }, data });
-        if (count === 0) throw accountDeleted();
-      } catch (error) {
-        // The unique index decides a race for a handle: one person gets it, the other 409.
-        if ((error as { code?: string }).code === 'P2002' && input.handle) throw handleTaken(input.handle);
-        throw error;
-      }
-    },
-  };
+  window.count++;
+  const limit = deps.config.quotas.profileLookupsPerMinute;
+  if (window.count > limit) {
+    const retryAfter = Math.max(1, Math.ceil((window.until - now) / 1000));
+    throw fail('too_many_lookups', `Too many profile lookups: at most ${limit} a minute. Try again in ${retryAfter} s.`, {
+      retryAfter,
+    });
+  }
 }
 
-export type ProfileService = ReturnType<typeof createProfileService>;
+/** The public profile of the principal whose handle is `handle` (any case), or null: unknown and unseen look the same. */
+export async function byHandle(deps: ProfileDeps, caller: PrincipalCaller, handle: string): Promise<PublicProfile | null> {
+  countLookup(deps, caller);
+  const parsed = handleSchema.safeParse(handle);
+  // A string no handle can be is a handle nobody has.
+  if (!parsed.success) return null;
+  return (await seenProfiles(deps.sql, caller).where('p.handle', '=', parsed.data).executeTakeFirst()) ?? null;
+}
+
+/** The public profiles of those of `ids` the caller's app has seen, in the order asked; the others are left out. */
+export async function profiles(deps: ProfileDeps, caller: PrincipalCaller, ids: string[]): Promise<PublicProfile[]> {
+  if (ids.length > PROFILE_IDS_MAX) throw fail('invalid_argument', `ids: at most ${PROFILE_IDS_MAX} per call.`);
+  countLookup(deps, caller);
+  if (ids.length === 0) return [];
+  const found = new Map(
+    (
+      await seenProfiles(deps.sql, caller)
+        .where(eb => eb('p.id', '=', eb.fn.any(eb.val([...new Set(ids)]))))
+        .execute()
+    ).map(p => [p.id, p]),
+  );
+  return [...new Set(ids)].flatMap(id => found.get(id) ?? []);
+}
+
+/**
+ * Edits the caller's own profile (a person's, in every app: a profile is the person's, not an
+ * app's). A handle someone else holds is 409 `handle_taken`; clearing it is allowed, and the
+ * gateway never issues one again (consent rule 6).
+ */
+export async function update(deps: Pick<ServiceDeps, 'prisma'>, caller: PrincipalCaller, patch: unknown): Promise<void> {
+  if (caller.principal.kind !== 'user')
+    throw fail('agents_cannot_edit_profiles', "An agent's profile is its owner's to name: only a person edits their profile.");
+  const input = parseInput(profilePatchSchema, patch, 'input');
+  const data = {
+    ...(input.displayName !== undefined ? { displayName: input.displayName } : {}),
+    // Set or cleared by hand: the handle counts as issued, so consent never generates another.
+    ...(input.handle !== undefined ? { handle: input.handle, handleIssued: true } : {}),
+  };
+  if (Object.keys(data).length === 0) return;
+  try {
+    const { count } = await deps.prisma.principal.updateMany({ where: { id: caller.principal.id }, data });
+    if (count === 0) throw accountDeleted();
+  } catch (error) {
+    // The unique index decides a race for a handle: one person gets it, the other 409.
+    if ((error as { code?: string }).code === 'P2002' && input.handle) throw handleTaken(input.handle);
+    throw error;
+  }
+}
+
+/** What `services.profiles` offers; src/services.ts binds each to the server's dependencies. */
+export const profileOperations = { byHandle, profiles, update };
+
+export type ProfileService = Bound<typeof profileOperations>;

@@ -19,21 +19,19 @@ const typeWrite = { op: 'insert', scope: { kind: 'type', type: 'team' }, table: 
 function fakeStore(maxWritesPerCall = 10) {
   const log: string[] = [];
   const store = {
-    deps: {
-      prisma: {},
-      now: () => new Date(0),
-      config: { rows: { maxWritesPerCall } },
-      transaction: async (fn: (tx: Tx) => Promise<unknown>) => {
-        log.push('begin');
-        const result = await fn({} as Tx);
-        log.push('commit');
-        return result;
-      },
-      bus: {
-        publish: () => log.push('publish'),
-        publishRows: () => log.push('publishRows'),
-        publishGrants: () => log.push('publishGrants'),
-      },
+    prisma: {},
+    now: () => new Date(0),
+    config: { rows: { maxWritesPerCall } },
+    transaction: async (fn: (tx: Tx) => Promise<unknown>) => {
+      log.push('begin');
+      const result = await fn({} as Tx);
+      log.push('commit');
+      return result;
+    },
+    bus: {
+      publish: () => log.push('publish'),
+      publishRows: () => log.push('publishRows'),
+      publishGrants: () => log.push('publishGrants'),
     },
     apps: { deployment: async () => ({ schema }) },
     metering: {

@@ -7,8 +7,8 @@
  * Writes run in one transaction per call (a batch is one transaction for all its operations);
  * membership events of an auto-join are published only after it commits.
  *
- * This file runs calls (runOperation, executeCall) and binds them to a server's deps for
- * `services.rows`. The operations are module functions beside it, each taking what it uses:
+ * This file runs calls (runOperation, executeCall) and names what `services.rows` offers
+ * (`rowOperations`, bound in src/services.ts). The operations are module functions beside it, each taking what it uses:
  *
  *   row-select       reads: pages at user, resource and type scope
  *   row-write-user   writes among a user's own rows      row-write-resource  writes into a resource
@@ -28,6 +28,7 @@ import type { GrantEvent, MembershipEvent } from '../bus/event-bus.js';
 import type { SchemaIR } from '../schema/index.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { ServiceDeps } from '../core/deps.js';
+import type { Bound } from '../core/bind-deps.js';
 import { type DbOperation, parseBatch, parseOperation } from './rows-input.service.js';
 import { type Db, type DbResult, type Run, invalidOperation, readRun } from './row-run.service.js';
 import { selectResource, selectType, selectUser } from './row-select.service.js';
@@ -41,11 +42,10 @@ export type { RowOut, Binding } from './row-binding.service.js';
 export { bindingIn, userBinding } from './row-binding.service.js';
 
 /** What running a call needs: the database, the clock, the bus, the write limit, the deployed schema and metering. */
-export interface RowStoreDeps {
-  deps: Pick<ServiceDeps, 'prisma' | 'transaction' | 'bus' | 'config' | 'now'>;
+export type RowStoreDeps = Pick<ServiceDeps, 'prisma' | 'transaction' | 'bus' | 'config' | 'now'> & {
   apps: Pick<AppService, 'deployment'>;
   metering: RowMetering;
-}
+};
 
 /** One operation of a call: a read at any scope, or a write at user or resource scope inside the call's transaction. */
 export async function runOperation(run: Run, op: DbOperation): Promise<DbResult> {
@@ -68,8 +68,8 @@ export function inOperation(error: unknown, index: number): unknown {
 }
 
 /** Runs `ops` (one transaction unless it is a lone select), then publishes what auto-joins changed. */
-export async function executeCall(store: RowStoreDeps, caller: PrincipalCaller, ops: DbOperation[], batch: boolean): Promise<DbResult[]> {
-  const { deps, apps, metering } = store;
+export async function executeCall(deps: RowStoreDeps, caller: PrincipalCaller, ops: DbOperation[], batch: boolean): Promise<DbResult[]> {
+  const { apps, metering } = deps;
   const deployment = await apps.deployment(caller.deployment.id);
   const now = deps.now();
   if (!batch && ops[0].op === 'select') {
@@ -107,41 +107,38 @@ export async function executeCall(store: RowStoreDeps, caller: PrincipalCaller, 
 }
 
 /** POST /v1/db/query, `dbQuery`, `dbSelect`. */
-export async function queryRows(store: RowStoreDeps, caller: PrincipalCaller, input: unknown): Promise<DbResult> {
-  const [result] = await executeCall(store, caller, [parseOperation(input)], false);
+export async function queryRows(deps: RowStoreDeps, caller: PrincipalCaller, input: unknown): Promise<DbResult> {
+  const [result] = await executeCall(deps, caller, [parseOperation(input)], false);
   return result;
 }
 
 /** POST /v1/db/batch, `dbBatch`: every operation in one transaction, all or nothing. */
-export const batchRows = (store: RowStoreDeps, caller: PrincipalCaller, input: unknown): Promise<DbResult[]> =>
-  executeCall(store, caller, parseBatch(input), true);
+export const batchRows = (deps: RowStoreDeps, caller: PrincipalCaller, input: unknown): Promise<DbResult[]> =>
+  executeCall(deps, caller, parseBatch(input), true);
 
 /**
  * A select on `db` with the deployment's `schema` (read before: no other query inside the
  * transaction), unmetered: the live row feed's gate and snapshot (src/rows/rows-live.service.ts).
  */
-export const selectOn = (now: Date, db: Db, caller: PrincipalCaller, schema: SchemaIR, op: DbOperation): Promise<DbResult> =>
-  runOperation(readRun(db, caller, schema, now), { ...op, op: 'select' });
+export const selectOn = (deps: Pick<ServiceDeps, 'now'>, db: Db, caller: PrincipalCaller, schema: SchemaIR, op: DbOperation): Promise<DbResult> =>
+  runOperation(readRun(db, caller, schema, deps.now()), { ...op, op: 'select' });
 
 /** The plan of a select's page query as EXPLAIN prints it, ANALYZE'd on request (bench/rows.ts, the index tests). */
-export async function explainSelect(store: RowStoreDeps, caller: PrincipalCaller, input: unknown, { analyze = false } = {}): Promise<string[]> {
+export async function explainSelect(
+  deps: Pick<RowStoreDeps, 'prisma' | 'now' | 'apps'>,
+  caller: PrincipalCaller,
+  input: unknown,
+  { analyze = false }: { analyze?: boolean } = {},
+): Promise<string[]> {
   const op = parseOperation(input);
   if (op.op !== 'select') throw invalidOperation('explain takes a select.');
-  const deployment = await store.apps.deployment(caller.deployment.id);
+  const deployment = await deps.apps.deployment(caller.deployment.id);
   const explain = { lines: [] as string[], analyze };
-  await runOperation(readRun(store.deps.prisma, caller, deployment.schema, store.deps.now(), explain), op);
+  await runOperation(readRun(deps.prisma, caller, deployment.schema, deps.now(), explain), op);
   return explain.lines;
 }
 
-/** The row store as services.rows: the functions above bound to this server's dependencies. */
-export function createRowService(deps: ServiceDeps, apps: AppService, metering: RowMetering) {
-  const store: RowStoreDeps = { deps, apps, metering };
-  return {
-    query: (caller: PrincipalCaller, input: unknown) => queryRows(store, caller, input),
-    batch: (caller: PrincipalCaller, input: unknown) => batchRows(store, caller, input),
-    selectOn: (db: Db, caller: PrincipalCaller, schema: SchemaIR, op: DbOperation) => selectOn(deps.now(), db, caller, schema, op),
-    explain: (caller: PrincipalCaller, input: unknown, options?: { analyze?: boolean }) => explainSelect(store, caller, input, options),
-  };
-}
+/** What `services.rows` offers; src/services.ts binds each to the server's dependencies. */
+export const rowOperations = { query: queryRows, batch: batchRows, selectOn, explain: explainSelect };
 
-export type RowService = ReturnType<typeof createRowService>;
+export type RowService = Bound<typeof rowOperations>;
