@@ -23,8 +23,7 @@ import { fail } from '../errors.js';
 import { type GrantEvent, type MembershipEvent, memberRow } from '../bus/event-bus.js';
 import type { DeploymentInfo } from '../apps/apps.service.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
-import type { SqlTx as DriverTx } from '../db/database.js';
-import { type RawBuilder, sql, sqlOf } from '../db/sql.js';
+import { type RawBuilder, type Sql, sql, sqlOf } from '../db/sql.js';
 import { applyMemberRemoval, dropVisibleLinks, removalIsDropOnly, restoreHiddenLinks, unhideLinks, violatesForeignKey } from './lifecycle.service.js';
 import { findPrincipalInApp, userNotFound } from '../principals/principals.service.js';
 import { stampAll, stampCommit } from '../bus/commit-order.js';
@@ -287,8 +286,8 @@ export interface WriteOptions {
 }
 
 export interface StatementScope {
-  /** The transition's driver transaction (Database.sqlTransaction). */
-  tx: DriverTx;
+  /** The SQL layer on the transition's driver transaction (Database.sqlTransaction). */
+  tx: Sql;
   resource: LockedResource;
   now: Date;
   /** The caller with its current row on the resource. */
@@ -372,7 +371,7 @@ class StatementRun {
   private written = false;
 
   constructor(
-    private readonly tx: DriverTx,
+    private readonly tx: Sql,
     caller: PrincipalCaller,
     private readonly facts: FactsRow,
     private readonly query: FactsQuery,
