@@ -239,6 +239,7 @@ export function targetParty({ actor, target, access, resource }: StatementScope,
   return target;
 }
 
+/** A transition's answer: the row it left (nulls when none is left). */
 export const transitionResult = (resourceId: string, outcome: { state: TransitionResult['state']; role: Role | null } | null): TransitionResult => ({
   ok: true,
   resourceId,
