@@ -11,13 +11,13 @@ import { feedOperations } from './feeds/feeds.service.js';
 import { snapshotTurns } from './feeds/feed-follow.service.js';
 import { fileOperations } from './files/files.service.js';
 import { createGatewayHosts } from './gateway-auth/gateway-hosts.service.js';
-import { createInviteLinkService } from './membership/invite-links.service.js';
-import { createMembershipService } from './membership/membership.service.js';
+import { inviteLinkOperations } from './membership/invite-links.service.js';
+import { membershipOperations } from './membership/membership.service.js';
+import { resourceDeletionOperations } from './membership/resource-deletion.service.js';
+import { resourceOperations } from './membership/resources.service.js';
 import { meteringOperations, meteringSeen } from './billing/metering.service.js';
 import { principalOperations } from './principals/principals.service.js';
 import { profileLookups, profileOperations } from './principals/profiles.service.js';
-import { createResourceDeletionService } from './membership/resource-deletion.service.js';
-import { createResourceService } from './membership/resources.service.js';
 import { roomOperations } from './rooms/rooms.service.js';
 import { rowOperations } from './rows/rows.service.js';
 import { createLiveRows } from './rows/rows-live.service.js';
@@ -67,10 +67,10 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     ),
     principals: bindDeps(extendDeps(deps, { tokens }), principalOperations),
     profiles: bindDeps(extendDeps(deps, { profileLookups: profileLookups(() => deps.now()) }), profileOperations),
-    resources: createResourceService(deps, apps),
-    resourceDeletion: createResourceDeletionService(deps, { blobsOrphaned }),
-    membership: createMembershipService(deps, apps),
-    inviteLinks: createInviteLinkService(deps, apps),
+    resources: bindDeps(extendDeps(deps, { apps }), resourceOperations),
+    resourceDeletion: bindDeps(extendDeps(deps, { blobsOrphaned }), resourceDeletionOperations),
+    membership: bindDeps(extendDeps(deps, { apps }), membershipOperations),
+    inviteLinks: bindDeps(extendDeps(deps, { apps }), inviteLinkOperations),
     rooms: bindDeps(extendDeps(deps, { apps }), roomOperations),
     rows,
     files: { blobs, ...bindDeps(extendDeps(deps, { apps, metering, blobs }), fileOperations) },

@@ -32,7 +32,7 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { StatementResult } from './sql-values.js';
 
 export type { DB };
-export type { Selectable, Insertable, Updateable } from 'kysely';
+export type { Selectable, Insertable, Updateable, RawBuilder } from 'kysely';
 export { sql } from 'kysely';
 
 /** The SQL layer: a Kysely over Gatehouse's tables. */

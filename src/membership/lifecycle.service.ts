@@ -12,7 +12,7 @@ import { sqlStateOf } from '../db/sql-values.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { SchemaIR } from '../schema/index.js';
 import type { Tx } from '../core/deps.js';
-import { type Sql, sql, sqlOf } from '../db/sql.js';
+import { type RawBuilder, type Sql, sql, sqlOf } from '../db/sql.js';
 
 /**
  * True when a write failed because the principal it names is gone: an account deletion committed
@@ -114,12 +114,12 @@ export const removalIsDropOnly = (shares: readonly SharePolicy[] | undefined): b
   shares?.every(share => share.onMemberRemove === 'remove') === true;
 
 /** `applyMemberRemoval` when `removalIsDropOnly`: the member's visible links in the resource go. */
-export const dropVisibleLinks = (resourceId: string, principalId: string, when: Prisma.Sql) => Prisma.sql`
+export const dropVisibleLinks = (resourceId: string, principalId: string, when: RawBuilder<unknown>) => sql`
   DELETE FROM row_links l USING rows w
   WHERE l.row_id = w.id AND w.creator_id = ${principalId} AND l.resource_id = ${resourceId} AND NOT l.hidden AND ${when}`;
 
 /** `restoreHiddenLinks` as one part of a write statement. */
-export const unhideLinks = (resourceId: string, principalId: string, when: Prisma.Sql) => Prisma.sql`
+export const unhideLinks = (resourceId: string, principalId: string, when: RawBuilder<unknown>) => sql`
   UPDATE row_links l SET hidden = false FROM rows w
   WHERE l.row_id = w.id AND w.creator_id = ${principalId} AND l.resource_id = ${resourceId} AND l.hidden AND ${when}`;
 

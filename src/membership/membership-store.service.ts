@@ -20,12 +20,10 @@ import { isTestUserId, isTestUserOf } from '../core/principals.rules.js';
 import type { Role } from '../core/roles.rules.js';
 import { type ResourceAccess, type StoredVisibility, resourceAccess } from './visibility.rules.js';
 import { fail } from '../errors.js';
-import { Prisma } from '../generated/prisma/client.js';
 import { type GrantEvent, type MembershipEvent, memberRow } from '../bus/event-bus.js';
 import type { DeploymentInfo } from '../apps/apps.service.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
-import type { SqlTx as DriverTx } from '../db/database.js';
-import { sqlOf } from '../db/sql.js';
+import { type RawBuilder, type Sql, sql, sqlOf } from '../db/sql.js';
 import { applyMemberRemoval, dropVisibleLinks, removalIsDropOnly, restoreHiddenLinks, unhideLinks, violatesForeignKey } from './lifecycle.service.js';
 import { findPrincipalInApp, userNotFound } from '../principals/principals.service.js';
 import { stampAll, stampCommit } from '../bus/commit-order.js';
@@ -173,7 +171,7 @@ async function ownsInvitedAgent(tx: Tx, resourceId: string, ownerId: string, now
  * and write through the change set, commit, then publish the events (never for a rolled-back change).
  */
 export async function runTransition<T>(
-  deps: ServiceDeps,
+  deps: Pick<ServiceDeps, 'now' | 'transaction' | 'bus'>,
   caller: PrincipalCaller,
   resourceId: string,
   work: (scope: TransitionScope) => Promise<T>,
@@ -241,11 +239,11 @@ interface FactsQuery {
  * way; the actor's unexpired invites on the resource; whether an agent the actor owns is invited
  * (the access gate). Expired pending rows are returned as stored; the caller reads them as none.
  */
-function factsSelect({ resourceId, actorId, targetId, appId, now }: FactsQuery): Prisma.Sql {
+function factsSelect({ resourceId, actorId, targetId, appId, now }: FactsQuery): RawBuilder<FactsRow> {
   // Test users belong to the app their id names, whatever their tokens; others as findPrincipalInApp.
   const testUser = targetId !== null && isTestUserId(targetId);
   const lookup = testUser && !isTestUserOf(targetId, appId) ? null : targetId;
-  return Prisma.sql`
+  return sql<FactsRow>`
     SELECT r.deployment_id, r.type, r.visibility::text AS visibility, d.version AS schema_version,
       am.role::text AS actor_role, am.state::text AS actor_state, am.expires_at AS actor_expires_at,
       tp.id AS target_id, tp.kind::text AS target_kind, tp.owner_id AS target_owner_id,
@@ -272,7 +270,7 @@ function factsSelect({ resourceId, actorId, targetId, appId, now }: FactsQuery):
  * are unchanged (same digest); otherwise the transition reads and decides again. A decision that
  * throws on stale facts writes nothing: it is ordered before the transition it did not see.
  */
-const digest = (inner: Prisma.Sql) => Prisma.sql`SELECT f.*, md5(row(f.*)::text) AS fingerprint FROM (${inner}) f`;
+const digest = (inner: RawBuilder<unknown>) => sql<FactsRow>`SELECT f.*, md5(row(f.*)::text) AS fingerprint FROM (${inner}) f`;
 
 /** Another transition changed the facts between the read and the write: read and decide again. */
 class StaleFacts extends Error {}
@@ -288,8 +286,8 @@ export interface WriteOptions {
 }
 
 export interface StatementScope {
-  /** The transition's driver transaction (Database.sqlTransaction). */
-  tx: DriverTx;
+  /** The SQL layer on the transition's driver transaction (Database.sqlTransaction). */
+  tx: Sql;
   resource: LockedResource;
   now: Date;
   /** The caller with its current row on the resource. */
@@ -321,7 +319,7 @@ export interface StatementTransitionOptions extends TransitionOptions {
  * write (`scope.write`). Events are published after commit, never for a rolled-back change.
  */
 export async function runStatementTransition<T>(
-  deps: ServiceDeps,
+  deps: Pick<ServiceDeps, 'now' | 'sqlTransaction' | 'bus'>,
   caller: PrincipalCaller,
   resourceId: string,
   work: (scope: StatementScope) => Promise<T>,
@@ -333,7 +331,9 @@ export async function runStatementTransition<T>(
   const query: FactsQuery = { resourceId, actorId, targetId, appId: caller.deployment.appId, now };
   const outcome = await deps.sqlTransaction(async tx => {
     for (let attempt = 1; ; attempt++) {
-      const [facts] = await tx.$queryRaw<FactsRow[]>(digest(Prisma.sql`${factsSelect(query)} FOR UPDATE OF r`));
+      const {
+        rows: [facts],
+      } = await digest(sql`${factsSelect(query)} FOR UPDATE OF r`).execute(tx);
       if (!facts || facts.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
       const run = new StatementRun(tx, caller, facts, query, options.deployment);
       try {
@@ -351,6 +351,14 @@ export async function runStatementTransition<T>(
   return outcome.result;
 }
 
+/** What the write statement answers: whether the facts held, the transaction id, the removed grants, a consumed link. */
+interface WriteRow {
+  ok: boolean;
+  xid: string;
+  grants?: unknown;
+  consumed?: number;
+}
+
 /** One attempt of a statement transition: the facts it read, and its one write. */
 class StatementRun {
   readonly events: MembershipEvent[] = [];
@@ -363,7 +371,7 @@ class StatementRun {
   private written = false;
 
   constructor(
-    private readonly tx: DriverTx,
+    private readonly tx: Sql,
     caller: PrincipalCaller,
     private readonly facts: FactsRow,
     private readonly query: FactsQuery,
@@ -413,10 +421,10 @@ class StatementRun {
     const { tx, resource, query } = this;
     const r = resource.id;
     const now = query.now;
-    const when = Prisma.sql`(SELECT ok FROM guard)`;
-    const parts: Prisma.Sql[] = [];
+    const when = sql`(SELECT ok FROM guard)`;
+    const parts: RawBuilder<unknown>[] = [];
     // The transaction id stamps the events (src/bus/commit-order.ts).
-    const columns: Prisma.Sql[] = [Prisma.sql`(SELECT ok FROM guard) AS ok`, Prisma.sql`pg_current_xact_id()::text AS xid`];
+    const columns: RawBuilder<unknown>[] = [sql`(SELECT ok FROM guard) AS ok`, sql`pg_current_xact_id()::text AS xid`];
     const events: MembershipEvent[] = [];
     const record = (principalId: string, change: RowChangeEvent) =>
       events.push({ op: change.op, deploymentId: resource.deploymentId, row: memberRow(r, principalId, change.role, change.state) });
@@ -427,7 +435,7 @@ class StatementRun {
     for (const [id, row] of parties) {
       if (!row || !isExpired(row, now)) continue;
       record(id, { op: 'delete', role: row.role, state: row.state });
-      if (id !== party?.id) parts.push(Prisma.sql`DELETE FROM memberships WHERE resource_id = ${r} AND principal_id = ${id} AND ${when}`);
+      if (id !== party?.id) parts.push(sql`DELETE FROM memberships WHERE resource_id = ${r} AND principal_id = ${id} AND ${when}`);
     }
 
     let removal: 'none' | 'joined' | 'call' = 'none';
@@ -437,38 +445,38 @@ class StatementRun {
       for (const change of plan.events) record(p, change);
       const w = plan.write;
       const invitedBy = options.invitedBy ?? null;
-      const at = (date: Date | null) => Prisma.sql`${date}::timestamp(3)`;
-      const role = (value: Role) => Prisma.sql`CAST(${value} AS "Role")`;
-      const state = (value: MembershipState) => Prisma.sql`CAST(${value} AS "MembershipState")`;
+      const at = (date: Date | null) => sql`${date}::timestamp(3)`;
+      const role = (value: Role) => sql`CAST(${value} AS "Role")`;
+      const state = (value: MembershipState) => sql`CAST(${value} AS "MembershipState")`;
       // Prisma's @updatedAt is the wall clock, not the service clock.
       const updatedAt = at(new Date());
       if (w.kind === 'delete') {
-        parts.push(Prisma.sql`DELETE FROM memberships WHERE resource_id = ${r} AND principal_id = ${p} AND ${when}`);
+        parts.push(sql`DELETE FROM memberships WHERE resource_id = ${r} AND principal_id = ${p} AND ${when}`);
       } else if (w.kind === 'insert') {
-        parts.push(Prisma.sql`
+        parts.push(sql`
           INSERT INTO memberships (resource_id, principal_id, role, state, invited_by, expires_at, created_at, updated_at)
           SELECT ${r}, ${p}, ${role(w.role)}, ${state(w.state)}, ${invitedBy}::text, ${at(w.expiresAt)}, ${at(now)}, ${updatedAt} WHERE ${when}`);
       } else if (w.kind === 'replace') {
         // The expired row deleted and a new one created, as one update of every column.
-        parts.push(Prisma.sql`
+        parts.push(sql`
           UPDATE memberships SET role = ${role(w.role)}, state = ${state(w.state)}, invited_by = ${invitedBy}::text,
             expires_at = ${at(w.expiresAt)}, created_at = ${at(now)}, updated_at = ${updatedAt}
           WHERE resource_id = ${r} AND principal_id = ${p} AND ${when}`);
       } else if (w.kind === 'update') {
-        const expiry = w.expiresAt === undefined ? Prisma.empty : Prisma.sql`, expires_at = ${at(w.expiresAt)}`;
-        const inviter = options.invitedBy ? Prisma.sql`, invited_by = ${options.invitedBy}` : Prisma.empty;
-        parts.push(Prisma.sql`
+        const expiry = w.expiresAt === undefined ? sql`` : sql`, expires_at = ${at(w.expiresAt)}`;
+        const inviter = options.invitedBy ? sql`, invited_by = ${options.invitedBy}` : sql``;
+        parts.push(sql`
           UPDATE memberships SET role = ${role(w.role)}, state = ${state(w.state)}, updated_at = ${updatedAt}${expiry}${inviter}
           WHERE resource_id = ${r} AND principal_id = ${p} AND ${when}`);
       }
       if (plan.countDelta !== 0) {
-        parts.push(Prisma.sql`UPDATE resources SET member_count = member_count + ${plan.countDelta}::int WHERE id = ${r} AND ${when}`);
+        parts.push(sql`UPDATE resources SET member_count = member_count + ${plan.countDelta}::int WHERE id = ${r} AND ${when}`);
       }
       // Active again by any path (join, accept, link claim): hidden links reappear (§12).
       if (plan.restoresLinks) parts.push(unhideLinks(r, p, when));
       if (plan.endsActive) {
         // The membership foreign key drops the member's room grants with the row: their events.
-        columns.push(Prisma.sql`${grantsJson(r, p)} AS grants`);
+        columns.push(sql`${grantsJson(r, p)} AS grants`);
         // Leave and remove (docs/api.md §12): each shared table's onMemberRemove, in this transaction.
         // When every shared table drops links (the usual case), that is one more part of this
         // statement; the cached schema is used only while it is the version the resource's deployment has.
@@ -479,13 +487,13 @@ class StatementRun {
         } else removal = 'call';
       }
     }
-    let consume: Prisma.Sql | undefined;
+    let consume: RawBuilder<unknown> | undefined;
     if (options.consumeLink) {
-      consume = Prisma.sql`
+      consume = sql`
         UPDATE invite_links SET used_at = ${now}::timestamp(3), used_by = ${party!.id}
         WHERE id = ${options.consumeLink.id} AND used_at IS NULL AND ${when} RETURNING 1`;
       parts.push(consume);
-      columns.push(Prisma.sql`(SELECT count(*)::int FROM consumed) AS consumed`);
+      columns.push(sql`(SELECT count(*)::int FROM consumed) AS consumed`);
     }
     if (parts.length === 0) {
       // Nothing to write: the decision stands on the facts as read (a no-op is ordered where it read).
@@ -494,14 +502,14 @@ class StatementRun {
     }
 
     // Data-modifying parts of WITH run once each whether or not the final SELECT reads them.
-    const named = parts.map((part, i) => (part === consume ? Prisma.sql`consumed AS (${part})` : Prisma.sql`${Prisma.raw(`w${i}`)} AS (${part})`));
-    const statement = Prisma.sql`
+    const named = parts.map((part, i) => (part === consume ? sql`consumed AS (${part})` : sql`${sql.raw(`w${i}`)} AS (${part})`));
+    const statement = sql<WriteRow>`
       WITH guard AS (SELECT EXISTS (SELECT 1 FROM (${digest(factsSelect(query))}) facts WHERE facts.fingerprint = ${this.facts.fingerprint}) AS ok),
-        ${Prisma.join(named, ',\n        ')}
-      SELECT ${Prisma.join(columns)}`;
-    let row: { ok: boolean; xid: string; grants?: unknown; consumed?: number };
+        ${sql.join(named, sql`,\n        `)}
+      SELECT ${sql.join(columns)}`;
+    let row: WriteRow;
     try {
-      [row] = await tx.$queryRaw<(typeof row)[]>(statement);
+      [row] = (await statement.execute(tx)).rows;
     } catch (error) {
       // The principal's account was deleted while this transition ran (docs/api.md §12).
       if (party && violatesForeignKey(error, 'memberships_principal_id_fkey')) throw userNotFound(party.id);

@@ -17,6 +17,7 @@ import { fail } from '../errors.js';
 import { type Sql, sql } from '../db/sql.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { ServiceDeps } from '../core/deps.js';
+import type { Bound } from '../core/bind-deps.js';
 import { type StatementScope, type TransitionOptions, resourceNotFound, runStatementTransition } from './membership-store.service.js';
 import { BOUNDED_LIST_TAKE, boundedList, decodeCursor, LIST_PAGE, type PageInput, pageLimit, pageOf } from '../core/pages.js';
 import { userNotFound } from '../principals/principals.service.js';
@@ -152,235 +153,259 @@ interface InvitationScope {
   type?: string | null;
 }
 
-export function createMembershipService(deps: ServiceDeps, apps: AppService) {
-  /**
-   * The one invitations rule (docs/api.md §2.1): `userId`'s invites that have not expired (pending rows
-   * always carry an expiry), minus any across a block in either direction, in one query (the
-   * block test is SQL, not a lookup per row), newest first. `scope` narrows it (a deployment, a type).
-   */
-  function invitationRows(userId: string, scope: InvitationScope | null, page: { take: number; cursor?: string | null }): Promise<InvitationRow[]> {
-    const after = page.cursor ? decodeCursor(page.cursor, ['number', 'string']) : null;
-    return deps.sql
-      .selectFrom('memberships as m')
-      .innerJoin('resources as r', 'r.id', 'm.resource_id')
-      .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
-      .innerJoin('apps as a', 'a.id', 'd.app_id')
-      .select([
-        'm.resource_id',
-        'r.type',
-        'r.name',
-        'm.role',
-        'm.invited_by',
-        'm.expires_at',
-        'd.app_id',
-        'a.name as app_name',
-        'd.env',
-        'm.created_at',
-      ])
-      .where('m.principal_id', '=', userId)
-      .where('m.state', '=', 'invited')
-      .where('m.expires_at', '>', deps.now())
-      .$if(scope !== null, query => query.where('r.deployment_id', '=', scope!.deploymentId))
-      .$if(!!scope?.type, query => query.where('r.type', '=', scope!.type!))
-      .$if(after !== null, query =>
-        query.where(eb => eb(eb.refTuple('m.created_at', 'm.resource_id'), '<', eb.tuple(new Date(after![0]), after![1]))),
-      )
-      .where(eb =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('blocks as b')
-              .select(sql`1`.as('one'))
-              .where(eb =>
-                eb.or([
-                  eb.and([eb('b.blocker_id', '=', userId), eb('b.blocked_id', '=', eb.ref('m.invited_by'))]),
-                  eb.and([eb('b.blocker_id', '=', eb.ref('m.invited_by')), eb('b.blocked_id', '=', userId)]),
-                ]),
-              ),
-          ),
+/** What a transition needs: the statement transition's dependencies and the caller's deployment (its schema) from `apps`. */
+export type TransitionDeps = Pick<ServiceDeps, 'now' | 'sqlTransaction' | 'bus'> & { apps: Pick<AppService, 'deployment'> };
+
+/**
+ * The one invitations rule (docs/api.md §2.1): `userId`'s invites that have not expired (pending rows
+ * always carry an expiry), minus any across a block in either direction, in one query (the
+ * block test is SQL, not a lookup per row), newest first. `scope` narrows it (a deployment, a type).
+ */
+function invitationRows(
+  deps: Pick<ServiceDeps, 'sql' | 'now'>,
+  userId: string,
+  scope: InvitationScope | null,
+  page: { take: number; cursor?: string | null },
+): Promise<InvitationRow[]> {
+  const after = page.cursor ? decodeCursor(page.cursor, ['number', 'string']) : null;
+  return deps.sql
+    .selectFrom('memberships as m')
+    .innerJoin('resources as r', 'r.id', 'm.resource_id')
+    .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
+    .innerJoin('apps as a', 'a.id', 'd.app_id')
+    .select([
+      'm.resource_id',
+      'r.type',
+      'r.name',
+      'm.role',
+      'm.invited_by',
+      'm.expires_at',
+      'd.app_id',
+      'a.name as app_name',
+      'd.env',
+      'm.created_at',
+    ])
+    .where('m.principal_id', '=', userId)
+    .where('m.state', '=', 'invited')
+    .where('m.expires_at', '>', deps.now())
+    .$if(scope !== null, query => query.where('r.deployment_id', '=', scope!.deploymentId))
+    .$if(!!scope?.type, query => query.where('r.type', '=', scope!.type!))
+    .$if(after !== null, query => query.where(eb => eb(eb.refTuple('m.created_at', 'm.resource_id'), '<', eb.tuple(new Date(after![0]), after![1]))))
+    .where(eb =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('blocks as b')
+            .select(sql`1`.as('one'))
+            .where(eb =>
+              eb.or([
+                eb.and([eb('b.blocker_id', '=', userId), eb('b.blocked_id', '=', eb.ref('m.invited_by'))]),
+                eb.and([eb('b.blocker_id', '=', eb.ref('m.invited_by')), eb('b.blocked_id', '=', userId)]),
+              ]),
+            ),
         ),
-      )
-      .orderBy('m.created_at', 'desc')
-      .orderBy('m.resource_id', 'desc')
-      .limit(page.take)
-      .execute() as Promise<InvitationRow[]>;
-  }
-
-  /**
-   * Every per-resource transition is gated by resource access (404 first) unless it is an entry
-   * route. Two statements each: the facts (locking the resource) and one write (membership-store.service.ts).
-   */
-  async function transition(
-    caller: PrincipalCaller,
-    resourceId: string,
-    targetId: string | null | undefined,
-    work: (scope: StatementScope & { rules: ReturnType<typeof typeRules> }) => Promise<TransitionResult>,
-    options: TransitionOptions = { gate: 'reach' },
-  ) {
-    const deployment = await apps.deployment(caller.deployment.id);
-    return runStatementTransition(deps, caller, resourceId, scope => work({ ...scope, rules: typeRules(deployment, scope.resource.type) }), {
-      ...options,
-      targetId,
-      deployment,
-    });
-  }
-
-  /** The named target (the caller when none). Who may be named is decided before whether they exist. */
-  function targetParty({ actor, target, access, resource }: StatementScope, userId: string | undefined | null): Party {
-    if (!canTarget(access, actor.id, target)) throw resourceNotFound(resource.id);
-    if (!target) throw userNotFound(userId!);
-    return target;
-  }
-
-  const result = (resourceId: string, outcome: { state: TransitionResult['state']; role: Role | null } | null): TransitionResult => ({
-    ok: true,
-    resourceId,
-    state: outcome?.state ?? null,
-    role: outcome?.role ?? null,
-  });
-
-  return {
-    invite(caller: PrincipalCaller, resourceId: string, userId: string, role?: Role) {
-      return transition(caller, resourceId, userId, async scope => {
-        const { write, actor, rules, resource, pendingByActor, blocked } = scope;
-        const target = targetParty(scope, userId);
-        const outcome = decideInvite({ actor, target, role, rules, pendingByActor, blocked });
-        await write(target, outcome, { invitedBy: actor.id });
-        return result(resource.id, outcome);
-      });
-    },
-
-    accept(caller: PrincipalCaller, resourceId: string, userId?: string | null) {
-      return transition(caller, resourceId, userId, async scope => {
-        const { write, actor, rules, resource } = scope;
-        const target = targetParty(scope, userId);
-        const outcome = decideAccept({ actor, target, rules });
-        await write(target, outcome);
-        return result(resource.id, outcome);
-      });
-    },
-
-    reject(caller: PrincipalCaller, resourceId: string, userId?: string | null) {
-      return transition(caller, resourceId, userId, async scope => {
-        const { write, actor, rules, resource } = scope;
-        const target = targetParty(scope, userId);
-        decideReject({ actor, target, rules });
-        await write(target, null);
-        return result(resource.id, null);
-      });
-    },
-
-    request(caller: PrincipalCaller, resourceId: string, role?: Role) {
-      // An entry route: asking for access to a members-only resource is what request is for.
-      return transition(
-        caller,
-        resourceId,
-        null,
-        async ({ write, actor, rules, resource }) => {
-          // `_app` membership comes with consent only; refused before anything about the resource is read.
-          if (isReservedType(resource.type)) throw reservedTypeError(resource.type, 'request access to');
-          const outcome = decideRequest({ actor, role, rules });
-          await write(actor, outcome);
-          return result(resource.id, outcome);
-        },
-        { gate: 'entry' },
-      );
-    },
-
-    join(caller: PrincipalCaller, resourceId: string) {
-      // docs/api.md §5.2: join on a members resource is 403 members_only for everyone (an invitee accepts instead).
-      return transition(
-        caller,
-        resourceId,
-        null,
-        async ({ write, actor, rules, resource }) => {
-          const outcome = decideJoin({ actor, visibility: resource.visibility, rules });
-          await write(actor, outcome);
-          return result(resource.id, outcome);
-        },
-        { gate: 'entry' },
-      );
-    },
-
-    leave(caller: PrincipalCaller, resourceId: string) {
-      return transition(caller, resourceId, null, async ({ write, actor, resource }) => {
-        decideLeave(actor);
-        await write(actor, null);
-        return result(resource.id, null);
-      });
-    },
-
-    setRole(caller: PrincipalCaller, resourceId: string, userId: string, role: Role) {
-      return transition(caller, resourceId, userId, async scope => {
-        const { write, actor, rules, resource } = scope;
-        const target = targetParty(scope, userId);
-        const outcome = decideSetRole({ actor, target, rules }, role);
-        await write(target, outcome);
-        return result(resource.id, outcome);
-      });
-    },
-
-    remove(caller: PrincipalCaller, resourceId: string, userId: string) {
-      return transition(caller, resourceId, userId, async scope => {
-        const { write, actor, rules, resource } = scope;
-        const target = targetParty(scope, userId);
-        decideRemove({ actor, target, rules });
-        await write(target, null);
-        return result(resource.id, null);
-      });
-    },
-
-    /** Active and unexpired pending rows, owner first, keyset-paginated; visible to active members (docs/api.md §2.1, §5.3). */
-    async members(caller: PrincipalCaller, resourceId: string, input: PageInput = {}): Promise<MemberPage> {
-      const limit = pageLimit(input.limit, LIST_PAGE);
-      const after = input.cursor ? decodeCursor(input.cursor, ['number', 'number', 'string']) : null;
-      const now = deps.now();
-      const rows: RosterRow[] = await rosterPage(deps.sql, resourceId, caller.principal.id, now, after, limit + 1);
-      const head = rows[0];
-      if (!head || head.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
-      const own = head.caller_state ? { state: head.caller_state } : null;
-      const access = rosterAccess(head.visibility, own);
-      if (access === 'hidden') throw resourceNotFound(resourceId);
-      if (access === 'not_member') throw fail('not_resource_member', 'Only active members can see the member list.');
-      const { entries, nextCursor } = pageOf(
-        rows.filter(row => row.user_id !== null),
-        limit,
-        row => ({
-          userId: row.user_id!,
-          role: row.role!,
-          state: row.state!,
-          kind: row.kind!,
-          ownerId: row.owner_id,
-          ownerHandle: row.owner_id ? row.owner_handle : null,
-          ownerDisplayName: row.owner_id ? row.owner_display_name : null,
-        }),
-        row => [row.rank!, row.created_at!.getTime(), row.user_id!],
-      );
-      return { members: entries, nextCursor };
-    },
-
-    /** The caller's own unexpired invites in this deployment, minus those across a block, newest first, keyset-paginated (docs/api.md §2.1). */
-    async invitations(caller: PrincipalCaller, type?: string | null, input: PageInput = {}): Promise<InvitationPage> {
-      const limit = pageLimit(input.limit, LIST_PAGE);
-      const rows = await invitationRows(caller.principal.id, { deploymentId: caller.deployment.id, type }, { take: limit + 1, cursor: input.cursor });
-      const { entries, nextCursor } = pageOf(rows, limit, toInvitation, row => [row.created_at.getTime(), row.resource_id]);
-      return { invitations: entries, nextCursor };
-    },
-
-    /**
-     * A person's invites in every app (the dashboard's GET /v1/me/invitations), by the same rule
-     * as `invitations`: unexpired, and none across a block in either direction.
-     */
-    async invitationsAcrossApps(userId: string): Promise<CrossAppInvitation[]> {
-      const rows = await invitationRows(userId, null, { take: BOUNDED_LIST_TAKE });
-      return boundedList(rows, 'pending invitations', "decline those in each app's own invitations list.").map(r => ({
-        appId: r.app_id,
-        appName: r.app_name,
-        env: r.env,
-        ...toInvitation(r),
-      }));
-    },
-  };
+      ),
+    )
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.resource_id', 'desc')
+    .limit(page.take)
+    .execute() as Promise<InvitationRow[]>;
 }
 
-export type MembershipService = ReturnType<typeof createMembershipService>;
+/**
+ * Every per-resource transition is gated by resource access (404 first) unless it is an entry
+ * route. Two statements each: the facts (locking the resource) and one write (membership-store.service.ts).
+ */
+async function transition(
+  deps: TransitionDeps,
+  caller: PrincipalCaller,
+  resourceId: string,
+  targetId: string | null | undefined,
+  work: (scope: StatementScope & { rules: ReturnType<typeof typeRules> }) => Promise<TransitionResult>,
+  options: TransitionOptions = { gate: 'reach' },
+) {
+  const deployment = await deps.apps.deployment(caller.deployment.id);
+  return runStatementTransition(deps, caller, resourceId, scope => work({ ...scope, rules: typeRules(deployment, scope.resource.type) }), {
+    ...options,
+    targetId,
+    deployment,
+  });
+}
+
+/** The named target (the caller when none). Who may be named is decided before whether they exist. */
+export function targetParty({ actor, target, access, resource }: StatementScope, userId: string | undefined | null): Party {
+  if (!canTarget(access, actor.id, target)) throw resourceNotFound(resource.id);
+  if (!target) throw userNotFound(userId!);
+  return target;
+}
+
+/** A transition's answer: the row it left (nulls when none is left). */
+export const transitionResult = (resourceId: string, outcome: { state: TransitionResult['state']; role: Role | null } | null): TransitionResult => ({
+  ok: true,
+  resourceId,
+  state: outcome?.state ?? null,
+  role: outcome?.role ?? null,
+});
+
+export function invite(deps: TransitionDeps, caller: PrincipalCaller, resourceId: string, userId: string, role?: Role) {
+  return transition(deps, caller, resourceId, userId, async scope => {
+    const { write, actor, rules, resource, pendingByActor, blocked } = scope;
+    const target = targetParty(scope, userId);
+    const outcome = decideInvite({ actor, target, role, rules, pendingByActor, blocked });
+    await write(target, outcome, { invitedBy: actor.id });
+    return transitionResult(resource.id, outcome);
+  });
+}
+
+export function accept(deps: TransitionDeps, caller: PrincipalCaller, resourceId: string, userId?: string | null) {
+  return transition(deps, caller, resourceId, userId, async scope => {
+    const { write, actor, rules, resource } = scope;
+    const target = targetParty(scope, userId);
+    const outcome = decideAccept({ actor, target, rules });
+    await write(target, outcome);
+    return transitionResult(resource.id, outcome);
+  });
+}
+
+export function reject(deps: TransitionDeps, caller: PrincipalCaller, resourceId: string, userId?: string | null) {
+  return transition(deps, caller, resourceId, userId, async scope => {
+    const { write, actor, rules, resource } = scope;
+    const target = targetParty(scope, userId);
+    decideReject({ actor, target, rules });
+    await write(target, null);
+    return transitionResult(resource.id, null);
+  });
+}
+
+export function request(deps: TransitionDeps, caller: PrincipalCaller, resourceId: string, role?: Role) {
+  // An entry route: asking for access to a members-only resource is what request is for.
+  return transition(
+    deps,
+    caller,
+    resourceId,
+    null,
+    async ({ write, actor, rules, resource }) => {
+      // `_app` membership comes with consent only; refused before anything about the resource is read.
+      if (isReservedType(resource.type)) throw reservedTypeError(resource.type, 'request access to');
+      const outcome = decideRequest({ actor, role, rules });
+      await write(actor, outcome);
+      return transitionResult(resource.id, outcome);
+    },
+    { gate: 'entry' },
+  );
+}
+
+export function join(deps: TransitionDeps, caller: PrincipalCaller, resourceId: string) {
+  // docs/api.md §5.2: join on a members resource is 403 members_only for everyone (an invitee accepts instead).
+  return transition(
+    deps,
+    caller,
+    resourceId,
+    null,
+    async ({ write, actor, rules, resource }) => {
+      const outcome = decideJoin({ actor, visibility: resource.visibility, rules });
+      await write(actor, outcome);
+      return transitionResult(resource.id, outcome);
+    },
+    { gate: 'entry' },
+  );
+}
+
+export function leave(deps: TransitionDeps, caller: PrincipalCaller, resourceId: string) {
+  return transition(deps, caller, resourceId, null, async ({ write, actor, resource }) => {
+    decideLeave(actor);
+    await write(actor, null);
+    return transitionResult(resource.id, null);
+  });
+}
+
+export function setRole(deps: TransitionDeps, caller: PrincipalCaller, resourceId: string, userId: string, role: Role) {
+  return transition(deps, caller, resourceId, userId, async scope => {
+    const { write, actor, rules, resource } = scope;
+    const target = targetParty(scope, userId);
+    const outcome = decideSetRole({ actor, target, rules }, role);
+    await write(target, outcome);
+    return transitionResult(resource.id, outcome);
+  });
+}
+
+export function remove(deps: TransitionDeps, caller: PrincipalCaller, resourceId: string, userId: string) {
+  return transition(deps, caller, resourceId, userId, async scope => {
+    const { write, actor, rules, resource } = scope;
+    const target = targetParty(scope, userId);
+    decideRemove({ actor, target, rules });
+    await write(target, null);
+    return transitionResult(resource.id, null);
+  });
+}
+
+/** Active and unexpired pending rows, owner first, keyset-paginated; visible to active members (docs/api.md §2.1, §5.3). */
+export async function members(
+  deps: Pick<ServiceDeps, 'sql' | 'now'>,
+  caller: PrincipalCaller,
+  resourceId: string,
+  input: PageInput = {},
+): Promise<MemberPage> {
+  const limit = pageLimit(input.limit, LIST_PAGE);
+  const after = input.cursor ? decodeCursor(input.cursor, ['number', 'number', 'string']) : null;
+  const now = deps.now();
+  const rows: RosterRow[] = await rosterPage(deps.sql, resourceId, caller.principal.id, now, after, limit + 1);
+  const head = rows[0];
+  if (!head || head.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
+  const own = head.caller_state ? { state: head.caller_state } : null;
+  const access = rosterAccess(head.visibility, own);
+  if (access === 'hidden') throw resourceNotFound(resourceId);
+  if (access === 'not_member') throw fail('not_resource_member', 'Only active members can see the member list.');
+  const { entries, nextCursor } = pageOf(
+    rows.filter(row => row.user_id !== null),
+    limit,
+    row => ({
+      userId: row.user_id!,
+      role: row.role!,
+      state: row.state!,
+      kind: row.kind!,
+      ownerId: row.owner_id,
+      ownerHandle: row.owner_id ? row.owner_handle : null,
+      ownerDisplayName: row.owner_id ? row.owner_display_name : null,
+    }),
+    row => [row.rank!, row.created_at!.getTime(), row.user_id!],
+  );
+  return { members: entries, nextCursor };
+}
+
+/** The caller's own unexpired invites in this deployment, minus those across a block, newest first, keyset-paginated (docs/api.md §2.1). */
+export async function invitations(
+  deps: Pick<ServiceDeps, 'sql' | 'now'>,
+  caller: PrincipalCaller,
+  type?: string | null,
+  input: PageInput = {},
+): Promise<InvitationPage> {
+  const limit = pageLimit(input.limit, LIST_PAGE);
+  const rows = await invitationRows(
+    deps,
+    caller.principal.id,
+    { deploymentId: caller.deployment.id, type },
+    { take: limit + 1, cursor: input.cursor },
+  );
+  const { entries, nextCursor } = pageOf(rows, limit, toInvitation, row => [row.created_at.getTime(), row.resource_id]);
+  return { invitations: entries, nextCursor };
+}
+
+/**
+ * A person's invites in every app (the dashboard's GET /v1/me/invitations), by the same rule
+ * as `invitations`: unexpired, and none across a block in either direction.
+ */
+export async function invitationsAcrossApps(deps: Pick<ServiceDeps, 'sql' | 'now'>, userId: string): Promise<CrossAppInvitation[]> {
+  const rows = await invitationRows(deps, userId, null, { take: BOUNDED_LIST_TAKE });
+  return boundedList(rows, 'pending invitations', "decline those in each app's own invitations list.").map(r => ({
+    appId: r.app_id,
+    appName: r.app_name,
+    env: r.env,
+    ...toInvitation(r),
+  }));
+}
+
+/** What `services.membership` offers; src/services.ts binds each to the server's dependencies. */
+export const membershipOperations = { invite, accept, reject, request, join, leave, setRole, remove, members, invitations, invitationsAcrossApps };
+
+export type MembershipService = Bound<typeof membershipOperations>;

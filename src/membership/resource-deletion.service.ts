@@ -14,6 +14,7 @@ import type { Role } from '../core/roles.rules.js';
 import { fail } from '../errors.js';
 import { memberRow } from '../bus/event-bus.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
+import type { Bound } from '../core/bind-deps.js';
 import { type ChangeSet, type LockedResource, runTransition } from './membership-store.service.js';
 import { grantDeletes } from '../rooms/room-events.service.js';
 import { isReservedType } from './resources.rules.js';
@@ -26,47 +27,43 @@ export interface DeletionHooks {
   blobsOrphaned?: (keys: string[]) => void;
 }
 
-export function createResourceDeletionService(deps: ServiceDeps, hooks: DeletionHooks = {}) {
-  const { prisma } = deps;
+export type ResourceDeletionDeps = Pick<ServiceDeps, 'prisma' | 'now' | 'transaction' | 'bus'> & DeletionHooks;
 
-  return {
-    /**
-     * Deletes `resourceId` of app `appId` for the dashboard user `userId`. The checks are made
-     * again under the lock, so a concurrent role change or deletion cannot slip past them.
-     */
-    async deleteAsOwner(userId: string, appId: string, resourceId: string): Promise<{ ok: true }> {
-      const found = await prisma.resource.findUnique({
-        where: { id: resourceId },
-        select: { deployment: { select: { id: true, appId: true, env: true } } },
-      });
-      if (!found || found.deployment.appId !== appId) throw notInApp(appId, resourceId);
-      // The signed-in person (only people sign in to the dashboard) acting in the resource's environment.
-      const caller: PrincipalCaller = {
-        type: 'principal',
-        principal: { id: userId, kind: 'user', ownerId: null },
-        deployment: found.deployment,
-        credential: 'session',
-        payer: null,
-      };
-
-      let orphaned: string[] = [];
-      const result = await runTransition(deps, caller, resourceId, async ({ tx, resource, changes }) => {
-        if (isReservedType(resource.type)) throw fail('reserved_resource', `The ${resource.type} resource of an app cannot be deleted.`);
-        const members = await tx.membership.findMany({
-          where: { resourceId: resource.id },
-          select: { principalId: true, role: true, state: true },
-          orderBy: [{ createdAt: 'asc' }, { principalId: 'asc' }],
-        });
-        const own = members.find(m => m.principalId === userId);
-        if (own?.role !== 'owner' || own.state !== 'active') throw ownerOnly();
-        await deleteLockedResource(tx, resource, changes, members);
-        orphaned = changes.orphanedBlobs;
-        return { ok: true as const };
-      });
-      if (orphaned.length) hooks.blobsOrphaned?.(orphaned);
-      return result;
-    },
+/**
+ * Deletes `resourceId` of app `appId` for the dashboard user `userId`. The checks are made
+ * again under the lock, so a concurrent role change or deletion cannot slip past them.
+ */
+export async function deleteAsOwner(deps: ResourceDeletionDeps, userId: string, appId: string, resourceId: string): Promise<{ ok: true }> {
+  const found = await deps.prisma.resource.findUnique({
+    where: { id: resourceId },
+    select: { deployment: { select: { id: true, appId: true, env: true } } },
+  });
+  if (!found || found.deployment.appId !== appId) throw notInApp(appId, resourceId);
+  // The signed-in person (only people sign in to the dashboard) acting in the resource's environment.
+  const caller: PrincipalCaller = {
+    type: 'principal',
+    principal: { id: userId, kind: 'user', ownerId: null },
+    deployment: found.deployment,
+    credential: 'session',
+    payer: null,
   };
+
+  let orphaned: string[] = [];
+  const result = await runTransition(deps, caller, resourceId, async ({ tx, resource, changes }) => {
+    if (isReservedType(resource.type)) throw fail('reserved_resource', `The ${resource.type} resource of an app cannot be deleted.`);
+    const members = await tx.membership.findMany({
+      where: { resourceId: resource.id },
+      select: { principalId: true, role: true, state: true },
+      orderBy: [{ createdAt: 'asc' }, { principalId: 'asc' }],
+    });
+    const own = members.find(m => m.principalId === userId);
+    if (own?.role !== 'owner' || own.state !== 'active') throw ownerOnly();
+    await deleteLockedResource(tx, resource, changes, members);
+    orphaned = changes.orphanedBlobs;
+    return { ok: true as const };
+  });
+  if (orphaned.length) deps.blobsOrphaned?.(orphaned);
+  return result;
 }
 
 /**
@@ -94,4 +91,7 @@ export async function deleteLockedResource(
   }
 }
 
-export type ResourceDeletionService = ReturnType<typeof createResourceDeletionService>;
+/** What `services.resourceDeletion` offers; src/services.ts binds each to the server's dependencies. */
+export const resourceDeletionOperations = { deleteAsOwner };
+
+export type ResourceDeletionService = Bound<typeof resourceDeletionOperations>;

@@ -4,7 +4,7 @@
  * deleted. Read just before the delete, inside the same transaction, and published after commit.
  */
 import type { Role } from '../core/roles.rules.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { sql } from '../db/sql.js';
 import type { GrantEvent } from '../bus/event-bus.js';
 import type { Tx } from '../core/deps.js';
 
@@ -37,7 +37,7 @@ export async function grantDeletes(
  * `grantDeletes` as a column of a write statement: the grants as the statement found them (its
  * snapshot, before the membership delete cascades), in the same order, as JSON.
  */
-export const grantsJson = (resourceId: string, principalId: string) => Prisma.sql`
+export const grantsJson = (resourceId: string, principalId: string) => sql<unknown>`
   (SELECT json_agg(json_build_object('resourceId', g.resource_id, 'roomId', g.room_id, 'principalId', g.principal_id, 'role', g.role::text)
      ORDER BY g.room_id, g.principal_id)
    FROM room_grants g WHERE g.resource_id = ${resourceId} AND g.principal_id = ${principalId})`;
