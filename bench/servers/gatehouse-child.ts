@@ -22,8 +22,13 @@ export async function startGatehouse(env: Record<string, string> = {}) {
     MAX_RESOURCES_PER_PERSON: process.env.MAX_RESOURCES_PER_PERSON || '10000000',
     ...env,
   });
-  // BENCH_GRAPHQL_FAST_PATH=0: every /graphql request through Yoga (the fast path's same-run baseline).
-  const app = await buildApp({ config, graphqlFastPath: process.env.BENCH_GRAPHQL_FAST_PATH === '0' ? false : {} });
+  // Same-run baselines: BENCH_GRAPHQL_FAST_PATH=0 runs every /graphql query on Yoga's own path,
+  // BENCH_NODE_EDGE=0 serves every request through the fetch adapter.
+  const app = await buildApp({
+    config,
+    graphqlFastPath: process.env.BENCH_GRAPHQL_FAST_PATH === '0' ? false : {},
+    nodeEdge: process.env.BENCH_NODE_EDGE !== '0',
+  });
   onShutdown(() => app.stop());
   const { url } = await app.start();
   return { app, config, url };

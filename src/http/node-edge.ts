@@ -67,7 +67,7 @@ class NodeIncoming implements Incoming {
 
 /**
  * The requests served on node's objects: GETs of the route table's paths, except files, which
- * stream, and POSTs to /graphql (its fast path reads the body through the pipeline's reader), here
+ * stream, and POSTs to /graphql (the body is read through the pipeline's reader before Yoga), here
  * and under /_osg on app origins. Only a choice of speed: whatever the path turns out to be, the
  * pipeline routes it, and builds the Request if its handler needs one.
  */
@@ -82,6 +82,8 @@ interface EdgeOptions {
   fetchAPI: FetchAPI;
   /** The adapter's listener, for everything else. */
   fallback(req: IncomingMessage, res: ServerResponse): unknown;
+  /** false: every request through the adapter (the benchmark's baseline for this edge). */
+  onNodeObjects?: boolean;
 }
 
 /** A JSON answer in one head and one write; anything else as the adapter writes it. The response's own fields win, as in `writeHead`. */
@@ -95,12 +97,12 @@ function write(response: Response, headers: Record<string, string>, req: Incomin
   res.end(response.payload);
 }
 
-export function createNodeEdge({ respond, fetchAPI, fallback }: EdgeOptions) {
+export function createNodeEdge({ respond, fetchAPI, fallback, onNodeObjects = true }: EdgeOptions) {
   function incomingOf(req: IncomingMessage, res: ServerResponse): Incoming | null {
     const target = req.url;
     const host = req.headers.host;
     const { method } = req;
-    const served = method && NODE_SERVED.get(method);
+    const served = onNodeObjects && method && NODE_SERVED.get(method);
     if (!served || !host || !target || !served.test(target) || !usableHost(host)) return null;
     const url = URL.parse(`${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}${target}`);
     return url && new NodeIncoming(method, url, req, res, fetchAPI);
