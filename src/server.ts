@@ -38,7 +38,7 @@ import { endpoints, storedOperationEndpoints } from './http/routes.js';
 import { createRouteRegistry } from './http/route-registry.js';
 import { createSdkScript } from './http/sdk-script.js';
 import { createDevBootstrap } from './apps/dev-bootstrap.routes.js';
-import { useGraphqlFastPath } from './http/graphql-fast-path.js';
+import { createGraphqlFastPath } from './http/graphql-fast-path.js';
 import { healthAnswer } from './http/health.js';
 import { type PipelineServerContext, createStoredOperations } from './http/stored-operations.js';
 import {
@@ -62,7 +62,7 @@ export interface AppOptions {
   opening?: Promise<Database>;
   /** Service clock override (tests). */
   now?: () => Date;
-  /** false: every /graphql query runs on Yoga's own path (tests compare the two); onServed sees the fast path's answers. */
+  /** false: every /graphql request goes through Yoga (tests compare the two paths); onServed sees the fast path's answers. */
   graphqlFastPath?: false | { onServed?: () => void };
   /** false: every request through the fetch adapter, none on node's own objects (the node edge's same-run baseline). */
   nodeEdge?: boolean;
@@ -159,12 +159,11 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       // SSE streams per principal and in all, as sockets are bounded (src/feeds/sse-limits.graphql.ts).
       useSseLimits(config.feeds),
       useCsrfForMutations(),
-      // A repeated query runs compiled once Yoga's plugins above have checked its request (src/http/graphql-fast-path.ts).
-      ...(graphqlFastPath ? [useGraphqlFastPath({ schema, contextFor, rowBudget, maskError, ...graphqlFastPath })] : []),
     ],
   });
 
   const storedOperations = createStoredOperations({ yoga, schema, contextFor }, storedOperationEndpoints);
+  const fastPath = graphqlFastPath ? createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, ...graphqlFastPath }) : null;
   let ready = false;
   // Every endpoint, matched by one router (src/http/route-registry.ts); handlers reach the per-process state here.
   const registry = createRouteRegistry(
@@ -226,6 +225,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     let forYoga = request;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       try {
+        const answered = await fastPath?.handle(context);
+        if (answered) return answered;
         forYoga = new yoga.fetchAPI.Request(request.url, {
           method: request.method,
           headers: request.headers,

@@ -116,7 +116,7 @@ function isGraphqlRefusal(error: GraphQLError): boolean {
 }
 
 /** Yoga's maskError hook: same classification, carried in extensions. */
-export function maskError(error: unknown): GraphQLError {
+export function maskError(error: unknown): Error {
   const shape = describeError(error);
   const graphqlError = error instanceof GraphQLError ? error : null;
   return new GraphQLError(shape.message, {

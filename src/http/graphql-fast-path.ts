@@ -1,31 +1,32 @@
 /**
- * /graphql's fast path, a Yoga plugin: a repeated query runs compiled, without Yoga's per-request
- * envelop work (parse and validation lookups, the context factory, the execute hooks). Yoga has
- * already read the request (body, media types, parameters) and its other plugins have checked it
- * (NUL bytes, parameter shape, method) before this runs; its result goes back through Yoga, which
- * picks the media type and status and writes the answer. Each distinct document goes through
- * Yoga's parse and validation plugins (the GraphQL limits among them) once and is compiled once
- * with graphql-jit. Anything else (mutations, subscriptions, a document the plugins refuse, a
- * request over the row budget, a credential that does not work) takes Yoga's own path: the answers
- * of both are compared in test/api/graphql-fast-path.test.ts.
+ * /graphql's fast path for the common request: a JSON POST of a query document, answered as JSON.
+ * Each distinct document goes through Yoga's parse and validation plugins (the GraphQL limits among
+ * them) once and is compiled once with graphql-jit; a repeated query then costs only its
+ * execution, without Yoga's per-request machinery (measured in bench/README.md). Everything else
+ * (mutations, subscriptions, GET, other media types, persisted-query extensions, a document the
+ * plugins refuse, NUL bytes) is left to Yoga, which answers it as before: the answers of both paths
+ * are compared in test/api/graphql-fast-path.test.ts.
  */
-import { type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema, getOperationAST } from 'graphql';
-import type { GraphQLParams, Plugin, YogaServerInstance } from 'graphql-yoga';
+import { type DocumentNode, type GraphQLSchema, getOperationAST } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { RequestContext } from './request-context.js';
 import type { ResolvedAuth } from '../gateway-auth/resolve-caller.http.js';
+import { maskError } from './error-responses.js';
 import type { Context } from '../graphql/builder.js';
 import { PARSE_CACHE_MAX_CHARS, type RowBudgetCheck } from '../graphql/limits.js';
+import { assertNoNulInOperation } from './body.js';
+import { JsonResponse } from './responses.js';
 import { type CompiledOperation, compileOperation } from './compiled-operation.js';
 import type { PipelineServerContext } from './stored-operations.js';
 
 export interface GraphqlFastPathOptions {
+  // biome-ignore lint/suspicious/noExplicitAny: the Yoga instance's user context is the resolvers' Context
+  yoga: YogaServerInstance<PipelineServerContext, any>;
   schema: GraphQLSchema;
   contextFor(request: RequestContext, auth: ResolvedAuth): Promise<Context>;
   /** The row budget, checked per request (it depends on the variables). */
   rowBudget: RowBudgetCheck;
-  /** The masking Yoga applies to execution errors (its `maskedErrors`): the compiled path skips Yoga's execute hooks. */
-  maskError(error: unknown): GraphQLError;
   /** Called for each request this path answered (tests). */
   onServed?: () => void;
 }
@@ -35,13 +36,41 @@ interface CompiledQuery {
   document: DocumentNode;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the Yoga instance's user context is the resolvers' Context
-type Enveloped = ReturnType<YogaServerInstance<PipelineServerContext, any>['getEnveloped']>;
+interface QueryParams {
+  query: string;
+  variables: Record<string, unknown>;
+  operationName?: string;
+}
 
-export function useGraphqlFastPath({ schema, contextFor, rowBudget, maskError, onServed }: GraphqlFastPathOptions): Plugin<PipelineServerContext> {
-  // Yoga's parse and validation with its plugins (the limits), known once Yoga is built.
-  let enveloped: (() => Enveloped) | undefined;
-  let plugins: Enveloped | undefined;
+/** The response media type Yoga would pick for this Accept header, when it is plain JSON; else null. */
+function jsonMediaType(accept: string | null): string | null {
+  if (accept === null) return 'application/json';
+  // Yoga takes the first listed type it serves (quality values aside).
+  const first = accept.split(',', 1)[0].split(';', 1)[0].trim().toLowerCase();
+  if (first === 'application/json' || first === '*/*' || first === 'application/*') return 'application/json';
+  return first === 'application/graphql-response+json' ? first : null;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The request's GraphQL parameters when they are the plain shape this path serves; else null. */
+function queryParams(bytes: Uint8Array): QueryParams | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!isPlainObject(body) || typeof body.query !== 'string' || body.extensions !== undefined) return null;
+  const { query, variables, operationName } = body;
+  if (variables !== undefined && variables !== null && !isPlainObject(variables)) return null;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
+  if (Object.keys(body).some(key => key !== 'query' && key !== 'variables' && key !== 'operationName')) return null;
+  return { query, variables: variables ?? {}, operationName: operationName ?? undefined };
+}
+
+export function createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, onServed }: GraphqlFastPathOptions) {
+  const plugins = yoga.getEnveloped({});
   // Per document text and operation name: the compiled query, or the mark of one left to Yoga
   // (parsed once more there: a refused document costs its parse twice). Bounded by total text like
   // Yoga's own parse cache.
@@ -58,7 +87,6 @@ export function useGraphqlFastPath({ schema, contextFor, rowBudget, maskError, o
     if (!entry) {
       entry = LEFT_TO_YOGA;
       try {
-        plugins ??= (enveloped as () => Enveloped)();
         const document = plugins.parse(query);
         const valid = plugins.validate(plugins.schema, document).length === 0;
         if (valid && getOperationAST(document, operationName)?.operation === 'query') {
@@ -73,36 +101,36 @@ export function useGraphqlFastPath({ schema, contextFor, rowBudget, maskError, o
     return 'run' in entry ? entry : null;
   }
 
-  /** The compiled query's result, or undefined to leave the request to Yoga. */
-  async function run(params: GraphQLParams, requestContext: RequestContext, given: ResolvedAuth | undefined): Promise<ExecutionResult | undefined> {
-    if (typeof params.query !== 'string') return undefined;
-    const operationName = params.operationName ?? undefined;
-    const variables = params.variables ?? {};
-    const query = compiledQuery(params.query, operationName);
+  /** The answer to a request this path serves, or undefined to hand it to Yoga. */
+  async function handle(context: RequestContext): Promise<Response | undefined> {
+    const { method, headers } = context;
+    if (method !== 'POST' || !/^application\/json\s*(;|$)/i.test(headers.get('content-type') ?? '')) return undefined;
+    const mediaType = jsonMediaType(headers.get('accept'));
+    if (!mediaType) return undefined;
+    const params = queryParams(await context.body());
+    if (!params) return undefined;
+    try {
+      assertNoNulInOperation(params);
+    } catch {
+      return undefined;
+    }
+    const query = compiledQuery(params.query, params.operationName);
     // Over the row budget: Yoga gives the refusal.
-    if (!query || rowBudget(query.document, operationName, variables)) return undefined;
+    if (!query || rowBudget(query.document, params.operationName, params.variables)) return undefined;
     let auth: ResolvedAuth;
     try {
-      auth = given ?? (await requestContext.auth());
+      auth = await context.auth();
     } catch {
       // A credential that does not work: Yoga answers it (the same memoized refusal).
       return undefined;
     }
-    const result = await query.run(await contextFor(requestContext, auth), variables);
+    const result = await query.run(await contextFor(context, auth), params.variables);
+    const body = result.errors?.length ? { ...result, errors: result.errors.map(maskError) } : result;
     onServed?.();
-    return result.errors?.length ? { ...result, errors: result.errors.map(maskError) } : result;
+    // Written in one head and one write on the node edge (src/http/node-edge.ts).
+    const payload = JSON.stringify(body);
+    return new JsonResponse(200, payload, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': String(Buffer.byteLength(payload)) });
   }
 
-  return {
-    onYogaInit({ yoga }) {
-      enveloped = () => yoga.getEnveloped({}) as Enveloped;
-    },
-    // Persisted-query extensions and methods other than POST stay on Yoga's path. The handler runs
-    // after every plugin's onParams (Yoga's parameter checks among them).
-    onParams({ params, request, context, paramsHandler, setParamsHandler }) {
-      const { requestContext, auth } = context as Partial<PipelineServerContext>;
-      if (request.method !== 'POST' || params.extensions !== undefined || !requestContext) return;
-      setParamsHandler(async payload => (await run(payload.params, requestContext, auth)) ?? paramsHandler(payload));
-    },
-  };
+  return { handle };
 }

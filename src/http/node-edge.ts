@@ -67,7 +67,7 @@ class NodeIncoming implements Incoming {
 
 /**
  * The requests served on node's objects: GETs of the route table's paths, except files, which
- * stream, and POSTs to /graphql (the body is read through the pipeline's reader before Yoga), here
+ * stream, and POSTs to /graphql (its fast path reads the body through the pipeline's reader), here
  * and under /_osg on app origins. Only a choice of speed: whatever the path turns out to be, the
  * pipeline routes it, and builds the Request if its handler needs one.
  */
