@@ -17,7 +17,7 @@ import { type AppError, fail, parseInput } from '../errors.js';
 import { appNotFound, envNameSchema } from '../apps/apps.rules.js';
 import { sql, sqlOf } from '../db/sql.js';
 import { newId } from '../lib/secrets.js';
-import type { ServiceDeps, Tx } from '../core/deps.js';
+import type { AnyTx, ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import {
   DEVELOPER_CREDIT_KIND,
@@ -104,7 +104,7 @@ function shortBudget(key: BudgetKey, cost: bigint, limit: bigint): AppError {
 }
 
 /** Creates the budget with its default limit if it is new. */
-async function ensureBudget(deps: Pick<ChargeDeps, 'config' | 'meteringSeen'>, tx: Tx, key: BudgetKey): Promise<void> {
+async function ensureBudget(deps: Pick<ChargeDeps, 'config' | 'meteringSeen'>, tx: AnyTx, key: BudgetKey): Promise<void> {
   const id = budgetId(key);
   if (deps.meteringSeen.budgets.has(id)) return;
   const inserted = await sqlOf(tx)
@@ -115,7 +115,14 @@ async function ensureBudget(deps: Pick<ChargeDeps, 'config' | 'meteringSeen'>, t
   if (inserted.numInsertedOrUpdatedRows === 0n) deps.meteringSeen.budgets.add(id);
 }
 
-async function chargeIn(deps: ChargeDeps, tx: Tx, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
+async function chargeIn(
+  deps: ChargeDeps,
+  tx: AnyTx,
+  caller: PrincipalCaller,
+  usage: readonly Usage[],
+  operation: string,
+  cost: bigint,
+): Promise<void> {
   const { meteringSeen } = deps;
   const payer = payerOf(caller);
   const now = deps.now();
@@ -187,7 +194,7 @@ async function chargeIn(deps: ChargeDeps, tx: Tx, caller: PrincipalCaller, usage
  * still due. One statement reads both, so a first charge committing meanwhile is seen whole or
  * not at all (two reads could see no credit due and, before it, no balance: a spurious 402).
  */
-async function spendableMicros(deps: Pick<ServiceDeps, 'sql' | 'config'>, holder: Holder, db: Tx | null = null): Promise<bigint> {
+async function spendableMicros(deps: Pick<ServiceDeps, 'sql' | 'config'>, holder: Holder, db: AnyTx | null = null): Promise<bigint> {
   const { config } = deps;
   const creditKey = holder.kind === 'developer' ? `${DEVELOPER_CREDIT_KIND}:${holder.id}` : null;
   const row = await (db ? sqlOf(db) : deps.sql)
@@ -298,7 +305,7 @@ export async function setEnvBudget(deps: Pick<ServiceDeps, 'prisma' | 'now'>, de
  * it, as its last statements; with null in a transaction of its own (reads). 402
  * `payment_required` when the wallet or the budget is short; then nothing changes.
  */
-export async function charge(deps: ChargeDeps, db: Tx | null, caller: PrincipalCaller, usage: readonly Usage[], operation: string): Promise<void> {
+export async function charge(deps: ChargeDeps, db: AnyTx | null, caller: PrincipalCaller, usage: readonly Usage[], operation: string): Promise<void> {
   const { config } = deps;
   const prices = config.metering.prices;
   if (!config.metering.enabled) return;
@@ -338,7 +345,7 @@ export async function assertAffordable(deps: CheckDeps, caller: PrincipalCaller,
  */
 export async function assertStorageCovered(
   deps: Pick<ServiceDeps, 'sql' | 'config'>,
-  db: Tx | null,
+  db: AnyTx | null,
   caller: PrincipalCaller,
   resourceId: string,
   bytes: number,

@@ -6,7 +6,7 @@
  */
 import { sqlOf } from '../db/sql.js';
 import { newId } from '../lib/secrets.js';
-import type { ServiceDeps, Tx } from '../core/deps.js';
+import type { AnyTx, ServiceDeps, Tx } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 
 export const WELCOME_CREDIT_KIND = 'welcome_credit';
@@ -54,7 +54,7 @@ export const holderColumns = (holder: Holder) => ({
  * Appends one entry and moves the holder's balance by its amount, in `tx`. With a `onceKey` that
  * already exists nothing happens and it answers false.
  */
-export async function appendEntry(tx: Tx, holder: Holder, amountMicros: bigint, facts: EntryFacts, now: Date): Promise<boolean> {
+export async function appendEntry(tx: AnyTx, holder: Holder, amountMicros: bigint, facts: EntryFacts, now: Date): Promise<boolean> {
   const db = sqlOf(tx);
   const inserted = await db
     .insertInto('wallet_entries')
@@ -90,7 +90,8 @@ export async function appendEntry(tx: Tx, holder: Holder, amountMicros: bigint, 
 type WalletDeps = Pick<ServiceDeps, 'transaction' | 'config' | 'now'>;
 
 /** Runs `fn` in the caller's transaction `tx`, else in one of its own. */
-const inTx = <T>(deps: Pick<ServiceDeps, 'transaction'>, tx: Tx | undefined, fn: (tx: Tx) => Promise<T>) => (tx ? fn(tx) : deps.transaction(fn));
+const inTx = <T>(deps: Pick<ServiceDeps, 'transaction'>, tx: AnyTx | undefined, fn: (tx: AnyTx) => Promise<T>) =>
+  tx ? fn(tx) : deps.transaction(fn);
 
 /** docs/api.md §4.7, consent rule 3: the welcome credit, at most once per user ever. */
 export function grantWelcomeCredit(deps: WalletDeps, principalId: string, tx?: Tx): Promise<boolean> {
@@ -106,7 +107,7 @@ export function grantWelcomeCredit(deps: WalletDeps, principalId: string, tx?: T
 }
 
 /** A developer's starting credit (DEVELOPER_CREDIT_USD), once, on their first metered use. */
-export function grantDeveloperCredit(deps: WalletDeps, developerId: string, tx?: Tx): Promise<boolean> {
+export function grantDeveloperCredit(deps: WalletDeps, developerId: string, tx?: AnyTx): Promise<boolean> {
   return inTx(deps, tx, t =>
     appendEntry(
       t,

@@ -6,6 +6,8 @@ import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import type { EventBus } from '../bus/event-bus.js';
 
 export type Tx = Prisma.TransactionClient;
+/** A write's transaction of either kind: Prisma's interactive one, or a driver one (the SQL layer); `sqlOf` reads both. */
+export type AnyTx = Tx | Sql;
 export type { Sql };
 /** Prisma's raw calls, on a Prisma transaction or a driver one; goes once services use the SQL layer. */
 export type SqlTx = RawStatements;

@@ -159,9 +159,12 @@ function writesWithoutRows(query: CompiledQuery): boolean {
 /**
  * The SQL layer inside a Prisma interactive transaction (`Database.transaction`), or on the
  * client outside one: the statements run on Prisma's connection, in its transaction. A raw
- * statement (`sql\`...\``) returns its rows; a builder's write its count.
+ * statement (`sql\`...\``) returns its rows; a builder's write its count. Given the SQL layer
+ * itself (a driver transaction), it is that: code that takes either kind of transaction calls this once.
  */
-export function sqlOf(prisma: PrismaRaw): Sql {
+export function sqlOf(prisma: PrismaRaw | Sql): Sql {
+  // Already the SQL layer (a driver transaction, Database.sqlTransaction): used as it is.
+  if (prisma instanceof Kysely) return prisma;
   let kysely = overPrisma.get(prisma);
   if (!kysely) {
     const run: Executor = async query => {

@@ -4,7 +4,8 @@
  */
 import type { RowData } from './row-values.rules.js';
 import { fail } from '../errors.js';
-import { sqlOf } from '../db/sql.js';
+import { sql } from '../db/sql.js';
+import { uuidList } from './rows.sql.js';
 import { rowIds } from './rows-input.service.js';
 import { reachesNothing } from './row-access.rules.js';
 import { readable } from './row-reach.service.js';
@@ -18,10 +19,15 @@ export async function linkRows(w: ResourceWrite): Promise<DbResult> {
   const { run, tx, binding, resource, me } = w;
   if (!admits(w, 'create', true)) throw refused(w, 'create');
   const ids = rowIds(w.op.ids!);
-  const own = await tx.row.findMany({
-    where: { id: { in: ids }, deploymentId: run.caller.deployment.id, tableName: binding.name, creatorId: me, resourceId: null },
-    select: { id: true, data: true },
-  });
+  const own = await tx
+    .selectFrom('rows')
+    .select([sql<string>`id::text`.as('id'), 'data'])
+    .where(sql<boolean>`id IN (${uuidList(ids)})`)
+    .where('deployment_id', '=', run.caller.deployment.id)
+    .where('table_name', '=', binding.name)
+    .where('creator_id', '=', me)
+    .where('resource_id', 'is', null)
+    .execute();
   const missing = ids.filter(id => !own.some(r => r.id === id));
   if (missing.length)
     throw fail('row_not_found', `Only your own rows of ${binding.name} can be linked; not yours or not there: ${missing.slice(0, 5).join(', ')}.`);
@@ -29,7 +35,7 @@ export async function linkRows(w: ResourceWrite): Promise<DbResult> {
   for (const row of own) {
     await checkUnique(tx, run.caller.deployment.id, binding, [{ kind: 'resource', id: resource.id }], row.data as RowData, null, [row.id]);
     // Linking again is a no-op (moveRoom moves a link); a hidden link comes back.
-    await sqlOf(tx)
+    await tx
       .insertInto('row_links')
       .values({ row_id: row.id, resource_id: resource.id, room_id: w.room, linked_by: me, hidden: false, created_at: run.now })
       .onConflict(oc => oc.columns(['row_id', 'resource_id']).doUpdateSet({ hidden: false }))
@@ -51,7 +57,12 @@ export async function unlinkRows(w: ResourceWrite): Promise<DbResult> {
       `${owned.slice(0, 5).join(', ')}: the resource's own rows (copies a member left behind, docs/api.md §12.1) are not linked: delete them instead.`,
     );
   for (const t of targets) if (!admits(w, 'unlink', t.creator_id === me)) throw refused(w, 'unlink');
-  await tx.rowLink.deleteMany({ where: { resourceId: resource.id, rowId: { in: targets.map(t => t.id) } } });
+  if (targets.length)
+    await tx
+      .deleteFrom('row_links')
+      .where('resource_id', '=', resource.id)
+      .where(sql<boolean>`row_id IN (${uuidList(targets.map(t => t.id))})`)
+      .execute();
   recordChanges(w, 'delete', targets);
   return okResult('unlink');
 }

@@ -5,7 +5,7 @@
  */
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { RowEvent } from '../bus/event-bus.js';
-import type { Tx } from '../core/deps.js';
+import type { AnyTx } from '../core/deps.js';
 import type { MeteringService, Usage } from '../billing/metering.service.js';
 import type { DbOperation } from './rows-input.service.js';
 
@@ -43,7 +43,7 @@ export function resourcesGrownBy(events: readonly RowEvent[]): Set<string> {
  */
 export async function meterWriteCall(
   metering: RowMetering,
-  tx: Tx,
+  tx: AnyTx,
   caller: PrincipalCaller,
   ops: readonly DbOperation[],
   batch: boolean,

@@ -3,7 +3,9 @@
  * in every source room and the create rule admits them in the destination; one call.
  */
 import { canMoveOutOf } from './rows.rules.js';
-import { roomOf } from '../membership/writer-standing.service.js';
+import { sql } from '../db/sql.js';
+import { uuidList } from './rows.sql.js';
+import { roomIn } from './row-resource-facts.service.js';
 import { rowIds } from './rows-input.service.js';
 import { moveRefused, reachesNothing, roleIn } from './row-access.rules.js';
 import { readable } from './row-reach.service.js';
@@ -14,7 +16,7 @@ import { type ResourceWrite, admits, recordChanges, refused } from './row-write-
 export async function moveRows(w: ResourceWrite): Promise<DbResult> {
   const { tx, op, binding, resource, roles, me } = w;
   // What does not depend on rows is judged before matching: the destination, and a named source room.
-  const destination = await roomOf(tx, resource.id, op.destination);
+  const destination = await roomIn(tx, resource.id, op.destination);
   const destRole = roleIn(roles, destination);
   if (!admits(w, 'create', true, destRole)) throw refused(w, 'create', destRole, destination);
   const source = op.scope.roomId === undefined ? undefined : w.room;
@@ -29,8 +31,19 @@ export async function moveRows(w: ResourceWrite): Promise<DbResult> {
   }
   const owned = targets.filter(t => t.via === 'owned').map(t => t.id);
   const linked = targets.filter(t => t.via === 'linked').map(t => t.id);
-  if (owned.length) await tx.row.updateMany({ where: { id: { in: owned } }, data: { roomId: destination } });
-  if (linked.length) await tx.rowLink.updateMany({ where: { resourceId: resource.id, rowId: { in: linked } }, data: { roomId: destination } });
+  if (owned.length)
+    await tx
+      .updateTable('rows')
+      .set({ room_id: destination })
+      .where(sql<boolean>`id IN (${uuidList(owned)})`)
+      .execute();
+  if (linked.length)
+    await tx
+      .updateTable('row_links')
+      .set({ room_id: destination })
+      .where('resource_id', '=', resource.id)
+      .where(sql<boolean>`row_id IN (${uuidList(linked)})`)
+      .execute();
   const from = new Map(targets.map(t => [t.id, t.room_id]));
   recordChanges(
     w,

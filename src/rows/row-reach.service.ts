@@ -10,6 +10,7 @@ import { type Reach, type RoomRoles, reachOf } from './row-access.rules.js';
 import type { ResourceRef } from '../membership/writer-standing.service.js';
 import type { Binding } from './row-binding.service.js';
 import type { Db } from './row-run.service.js';
+import { sqlOf } from '../db/sql.js';
 
 /**
  * What the read rule lets the caller read, with `base` as their role in the default room. `room`
@@ -27,7 +28,7 @@ export async function readable(
   const rule = ruleFor('read', binding.override, binding.table.access);
   const everyRoom =
     room === undefined && reachesEveryRoom(rule, roles.resourceRole)
-      ? (await db.room.findMany({ where: { resourceId: resource.id }, select: { id: true } })).map(r => r.id)
+      ? (await sqlOf(db).selectFrom('rooms').select('id').where('resource_id', '=', resource.id).execute()).map(r => r.id)
       : [];
   return reachOf(rule, roles, base, room, everyRoom);
 }

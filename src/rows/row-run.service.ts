@@ -8,12 +8,13 @@ import { fail } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import type { SchemaIR } from '../schema/index.js';
-import type { Tx } from '../core/deps.js';
+import type { Sql, Tx } from '../core/deps.js';
 import type { ChangeSet } from '../membership/membership-store.service.js';
 import type { DbOp } from './rows-input.service.js';
 import type { Binding, RowOut } from './row-binding.service.js';
 
-export type Db = PrismaClient | Tx;
+/** Where a call reads: Prisma's client or transaction, or the SQL layer (`sqlOf` takes each). */
+export type Db = PrismaClient | Tx | Sql;
 
 export interface DbResult {
   op: DbOp;
@@ -23,10 +24,26 @@ export interface DbResult {
   ok: true;
 }
 
+/**
+ * A write call runs on a driver transaction (Database.sqlTransaction), without Prisma. A write
+ * that would auto-join the caller (docs/api.md §5.2) needs the membership change set, which runs
+ * on Prisma's interactive transaction: it throws this, and the whole call runs again there.
+ */
+export class NeedsPrismaTransaction extends Error {
+  constructor() {
+    super('rows: this call auto-joins; it runs again in a Prisma transaction');
+  }
+}
+
 /** One call's state: the transaction (null for a lone read), and what auto-joins must publish. */
 export interface Run {
   db: Db;
-  tx: Tx | null;
+  /** The write call's transaction as the SQL layer (a driver transaction, or sqlOf of Prisma's). */
+  tx: Sql | null;
+  /** Prisma's transaction when the call runs in one (a call that auto-joins); null on the driver path. */
+  prismaTx: Tx | null;
+  /** The transaction's id once a statement returned it (the events' stamp, src/bus/commit-order.ts). */
+  xid?: string;
   caller: PrincipalCaller;
   schema: SchemaIR;
   now: Date;
@@ -41,6 +58,7 @@ export interface Run {
 export const readRun = (db: Db, caller: PrincipalCaller, schema: SchemaIR, now: Date, explain?: Run['explain']): Run => ({
   db,
   tx: null,
+  prismaTx: null,
   caller,
   schema,
   now,

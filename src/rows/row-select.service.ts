@@ -8,8 +8,8 @@ import { isPublic } from '../membership/visibility.rules.js';
 import { fail } from '../errors.js';
 import { sql, sqlOf } from '../db/sql.js';
 import { resourceNotFound } from '../membership/membership-store.service.js';
-import { roomRoles } from '../rooms/rooms.service.js';
-import { type ResourceRef, loadResource, roomOf } from '../membership/writer-standing.service.js';
+import type { ResourceRef } from '../membership/writer-standing.service.js';
+import { resourceFacts } from './row-resource-facts.service.js';
 import { type DbOperation, ROWS_DEFAULT_LIMIT, decodeCursor, encodeCursor, querySignature, resumeValue, rowIds } from './rows-input.service.js';
 import { EMPTY, type Fragment, type SqlRow, afterSql, andAll, conditionSql, joined, orderSql, sameTable, selectList, uuidList } from './rows.sql.js';
 import { type Reach, reachesNothing, refusedIn, roleIn } from './row-access.rules.js';
@@ -137,13 +137,13 @@ export function resourceBranches(me: string, resource: ResourceRef, binding: Bin
 }
 
 export async function selectResource(run: Run, op: DbOperation & { scope: { kind: 'resource' } }): Promise<DbResult> {
-  const resource = await loadResource(run.db, run.caller, op.scope.resourceId);
+  const facts = await resourceFacts(sqlOf(run.db), run.caller, op.scope.resourceId, op.scope.roomId);
+  const { resource, roles } = facts;
   const binding = bindingIn(run.schema, resource.type, op.table);
-  const roles = await roomRoles(run.db, resource.id, run.caller.principal.id);
   if (!roles.resourceRole && !isPublic(resource)) throw resourceNotFound(resource.id);
   const defaultRole = run.schema.resources[resource.type]?.defaultRole ?? 'reader';
   const base = roles.resourceRole ?? visitorRole(resource.visibility, defaultRole);
-  const room = op.scope.roomId === undefined ? undefined : await roomOf(run.db, resource.id, op.scope.roomId);
+  const room = op.scope.roomId === undefined ? undefined : facts.room();
   const reach = await readable(run.db, resource, binding, roles, base, room);
   // Rule 6: a room-scoped read is that room alone, refused when its role reads nothing there.
   if (reachesNothing(reach))

@@ -7,8 +7,7 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { type Condition, type RowData, parseWhere } from './row-values.rules.js';
 import { fail } from '../errors.js';
-import { sql, sqlOf } from '../db/sql.js';
-import type { Tx } from '../core/deps.js';
+import { type Sql, sql } from '../db/sql.js';
 import type { ResourceRef } from '../membership/writer-standing.service.js';
 import { type DbOperation, ROWS_MAX_WHERE, rowIds } from './rows-input.service.js';
 import { type Fragment, andAll, conditionSql, joined, sameTable, uuidList } from './rows.sql.js';
@@ -78,14 +77,13 @@ export function reachSql(reach: Reach, roomCol: string, me: string): Fragment {
  * (reading back rows just linked, for their events) reaches every room.
  */
 export async function resourceTargets(
-  tx: Tx,
+  db: Sql,
   me: string,
   resource: ResourceRef,
   binding: Binding,
   pickOf: RowPick,
   reach: Reach | null,
 ): Promise<Target[]> {
-  const db = sqlOf(tx);
   const table = sameTable(resource.deploymentId, binding.name);
   const within = (col: string) => (reach ? reachSql(reach, col, me) : sql`TRUE`);
   const owned = await db
@@ -120,8 +118,8 @@ const TARGET_COLUMNS = [sql<string>`r.id::text`.as('id'), 'r.creator_id', 'r.dat
 const asTarget = <T extends { data: unknown }>(row: T): Target => ({ ...row, data: row.data as RowData }) as unknown as Target;
 
 /** The rows `pickOf` names among the caller's own rows of a top-level table, locked for the write. */
-export async function userTargets(tx: Tx, caller: PrincipalCaller, binding: Binding, pickOf: RowPick): Promise<Target[]> {
-  const rows = await sqlOf(tx)
+export async function userTargets(db: Sql, caller: PrincipalCaller, binding: Binding, pickOf: RowPick): Promise<Target[]> {
+  const rows = await db
     .selectFrom('rows as r')
     .select(TARGET_COLUMNS)
     .select(['r.resource_id', 'r.room_id', sql<'owned'>`'owned'`.as('via')])

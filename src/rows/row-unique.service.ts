@@ -5,9 +5,8 @@
  */
 import type { Condition, RowData } from './row-values.rules.js';
 import { fail } from '../errors.js';
-import { sql, sqlOf } from '../db/sql.js';
+import { type Sql, sql } from '../db/sql.js';
 import type { TableIR } from '../schema/index.js';
-import type { Tx } from '../core/deps.js';
 import { EMPTY, andAll, conditionSql, sameTable, uuidList } from './rows.sql.js';
 import type { Binding } from './row-binding.service.js';
 import { invalidOperation } from './row-run.service.js';
@@ -15,12 +14,12 @@ import { invalidOperation } from './row-run.service.js';
 export type UniqueScope = { kind: 'resource'; id: string } | { kind: 'user'; id: string };
 
 /** Where a row's values must be unique: its resource, or its creator's own rows and every resource it is linked into. */
-export async function scopesOf(tx: Tx, row: { id: string; resource_id: string | null; creator_id: string | null }): Promise<UniqueScope[]> {
+export async function scopesOf(tx: Sql, row: { id: string; resource_id: string | null; creator_id: string | null }): Promise<UniqueScope[]> {
   if (row.resource_id) return [{ kind: 'resource', id: row.resource_id }];
-  const links = await tx.rowLink.findMany({ where: { rowId: row.id }, select: { resourceId: true } });
+  const links = await tx.selectFrom('row_links').select('resource_id').where('row_id', '=', row.id).execute();
   return [
     ...(row.creator_id ? [{ kind: 'user' as const, id: row.creator_id }] : []),
-    ...links.map(l => ({ kind: 'resource' as const, id: l.resourceId })),
+    ...links.map(l => ({ kind: 'resource' as const, id: l.resource_id })),
   ];
 }
 
@@ -41,8 +40,7 @@ export const uniqueLockKeys = (deploymentId: string, tableName: string, scopes: 
  * (deployment, table, scope). Called in FROM so the statement returns a row, not a `void` column
  * (which Prisma's raw path cannot read).
  */
-export async function lockUniqueScopes(tx: Tx, deploymentId: string, binding: Binding, scopes: readonly UniqueScope[]): Promise<void> {
-  const db = sqlOf(tx);
+export async function lockUniqueScopes(db: Sql, deploymentId: string, binding: Binding, scopes: readonly UniqueScope[]): Promise<void> {
   for (const key of uniqueLockKeys(deploymentId, binding.name, scopes))
     await sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
 }
@@ -65,7 +63,7 @@ export const keysToCheck = (table: TableIR, data: RowData, changed: readonly str
  * of `scopes` by a row other than `except`; hidden links count, since they may come back.
  */
 export async function checkUnique(
-  tx: Tx,
+  db: Sql,
   deploymentId: string,
   binding: Binding,
   scopes: UniqueScope[],
@@ -75,10 +73,9 @@ export async function checkUnique(
 ): Promise<void> {
   const keys = keysToCheck(binding.table, data, changed);
   if (keys.length === 0 || scopes.length === 0) return;
-  await lockUniqueScopes(tx, deploymentId, binding, scopes);
+  await lockUniqueScopes(db, deploymentId, binding, scopes);
   const table = sameTable(deploymentId, binding.name);
   const others = except.length ? sql`AND r.id NOT IN (${uuidList(except)})` : EMPTY;
-  const db = sqlOf(tx);
   for (const key of keys) {
     const same = andAll(keyConditions(binding, key, data).map(c => conditionSql(c)));
     for (const scope of scopes) {

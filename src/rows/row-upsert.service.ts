@@ -5,7 +5,7 @@
  */
 import { type RowData, updateData } from './row-values.rules.js';
 import { fail } from '../errors.js';
-import type { Tx } from '../core/deps.js';
+import type { Sql } from '../db/sql.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
@@ -43,7 +43,7 @@ export function upsertItems(binding: Binding, values: unknown, key: readonly str
 /** An upsert among the caller's own rows; `seen` records and shapes what it wrote. */
 export async function upsertUser(
   run: Run,
-  tx: Tx,
+  tx: Sql,
   binding: Binding,
   op: DbOperation,
   seen: (kind: RowEvent['op'], rows: SqlRow[]) => RowOut[],

@@ -3,7 +3,7 @@
  * effective role in the targeted room before any row is matched, so the answer cannot depend on
  * rows the caller does not read.
  */
-import type { Tx } from '../core/deps.js';
+import type { Sql } from '../db/sql.js';
 import { reachesNothing } from './row-access.rules.js';
 import { readable } from './row-reach.service.js';
 import { type DbResult, type Run, invalidOperation } from './row-run.service.js';
@@ -14,7 +14,7 @@ import { type ResourceWrite, type ResourceWriteOp, admits, openResourceWrite, re
 import { linkRows, unlinkRows } from './row-links.service.js';
 import { moveRows } from './row-move.service.js';
 
-export async function writeResource(run: Run, tx: Tx, op: ResourceWriteOp): Promise<DbResult> {
+export async function writeResource(run: Run, tx: Sql, op: ResourceWriteOp): Promise<DbResult> {
   const w = await openResourceWrite(run, tx, op);
   switch (op.op) {
     case 'insert':

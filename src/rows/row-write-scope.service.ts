@@ -9,13 +9,17 @@ import type { Role } from '../core/roles.rules.js';
 import { type RowAction, ruleFor } from './rows.rules.js';
 import { type AccessRule, passesAccessRule } from '../rooms/rooms.rules.js';
 import type { RowEvent } from '../bus/event-bus.js';
-import type { Tx } from '../core/deps.js';
-import { type ResourceRef, type Roles, loadResource, roomOf, writerRoles } from '../membership/writer-standing.service.js';
+import type { Sql } from '../db/sql.js';
+import { type ResourceRef, type Roles, type Writer, writerRoles } from '../membership/writer-standing.service.js';
+import { resourceNotFound } from '../membership/membership-store.service.js';
+import { isPublic } from '../membership/visibility.rules.js';
+import { resourceFacts } from './row-resource-facts.service.js';
+import { grantsOf, lockForWrite, rolesNow } from './row-write.sql.js';
 import type { DbOp, DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
 import { refusedIn, roleIn } from './row-access.rules.js';
 import { type Binding, bindingIn, shape } from './row-binding.service.js';
-import { type DbResult, type Run, invalidOperation, rowEvent } from './row-run.service.js';
+import { type DbResult, NeedsPrismaTransaction, type Run, invalidOperation, rowEvent } from './row-run.service.js';
 
 /** Auto-join, write ops only (docs/api.md §5.2): reads, unlink and moveRoom never join. */
 const JOINING_OPS = new Set<DbOp>(['insert', 'update', 'delete', 'upsert', 'link']);
@@ -24,7 +28,7 @@ export type ResourceWriteOp = DbOperation & { scope: { kind: 'resource' } };
 
 export interface ResourceWrite {
   run: Run;
-  tx: Tx;
+  tx: Sql;
   op: ResourceWriteOp;
   me: string;
   resource: ResourceRef;
@@ -39,22 +43,37 @@ export interface ResourceWrite {
 }
 
 /** Loads what a write into a resource is judged by; the resource's table must be its own or shared. */
-export async function openResourceWrite(run: Run, tx: Tx, op: ResourceWriteOp): Promise<ResourceWrite> {
-  const resource = await loadResource(tx, run.caller, op.scope.resourceId);
+export async function openResourceWrite(run: Run, tx: Sql, op: ResourceWriteOp): Promise<ResourceWrite> {
+  const facts = await resourceFacts(tx, run.caller, op.scope.resourceId, op.scope.roomId);
+  const { resource } = facts;
   const binding = bindingIn(run.schema, resource.type, op.table);
   if ((op.op === 'link' || op.op === 'unlink') && binding.kind !== 'shared') {
     throw invalidOperation(`${op.op} is for shared tables; resources of type ${resource.type} own ${binding.name}, whose rows are written in place.`);
   }
   // Rule 5 and 6: writes go to the default room unless the scope names a room.
-  const room = await roomOf(tx, resource.id, op.scope.roomId);
+  const room = facts.room();
   const defaultRole = run.schema.resources[resource.type]?.defaultRole ?? 'reader';
-  const { roles, join } = await writerRoles(tx, run.caller, resource, {
-    joining: JOINING_OPS.has(op.op),
-    defaultRole,
-    now: run.now,
-    joins: run.joins,
-  });
+  const { roles, join } = run.prismaTx
+    ? await writerRoles(run.prismaTx, run.caller, resource, { joining: JOINING_OPS.has(op.op), defaultRole, now: run.now, joins: run.joins })
+    : await memberStanding(run, tx, resource, facts.roles);
   return { run, tx, op, me: run.caller.principal.id, resource, binding, room, roles, role: roleIn(roles, room), join };
+}
+
+/**
+ * A member's standing on the driver path: their write shares the resource row lock a leave or
+ * removal takes FOR UPDATE, and their roles are read again once it is held, so the write sees the
+ * membership as it is when it commits (a member who just left writes nothing). Anyone else
+ * writes only into a public resource, through writerRoles's auto-join on Prisma's transaction.
+ */
+async function memberStanding(run: Run, tx: Sql, resource: ResourceRef, unlocked: Roles): Promise<Writer> {
+  if (unlocked.resourceRole) {
+    const [lock] = await lockForWrite(tx, resource.id);
+    run.xid ??= lock?.xid;
+    const [now] = await rolesNow(tx, resource.id, run.caller.principal.id);
+    if (now?.state === 'active' && now.role) return { roles: { resourceRole: now.role, grants: grantsOf(now.grants) }, join: null };
+  }
+  if (!isPublic(resource)) throw resourceNotFound(resource.id);
+  throw new NeedsPrismaTransaction();
 }
 
 /** The table's rule for `action` here (the type's override over the table's own). */

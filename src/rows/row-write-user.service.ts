@@ -1,6 +1,6 @@
 /** Writes among the caller's own rows of a top-level table (docs/api.md §11.2): insert, upsert, update, delete. */
 import type { RowEvent } from '../bus/event-bus.js';
-import type { Tx } from '../core/deps.js';
+import type { Sql } from '../db/sql.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
 import { type RowOut, shape, userBinding } from './row-binding.service.js';
@@ -9,7 +9,7 @@ import { pick, userTargets } from './row-targets.service.js';
 import { upsertUser } from './row-upsert.service.js';
 import { USER_PLACEMENT, deleteTargets, insertRows, updateTargets } from './row-write.service.js';
 
-export async function writeUser(run: Run, tx: Tx, op: DbOperation): Promise<DbResult> {
+export async function writeUser(run: Run, tx: Sql, op: DbOperation): Promise<DbResult> {
   const binding = userBinding(run.schema, op.table);
   const seen = (kind: RowEvent['op'], rows: SqlRow[]): RowOut[] => {
     const shaped = rows.map(r => shape(r, binding, 'user'));

@@ -3,16 +3,16 @@
  * updates of matched targets, and deletes, each checked against the table's unique keys.
  */
 import type { PrincipalCaller } from '../core/caller.rules.js';
-import { applyUpdate, insertData, updateData } from './row-values.rules.js';
+import { type RowData, applyUpdate, insertData, updateData } from './row-values.rules.js';
 import { fail } from '../errors.js';
-import type { Prisma } from '../generated/prisma/client.js';
-import type { Tx } from '../core/deps.js';
+import type { Sql } from '../db/sql.js';
 import { accountDeleted, violatesForeignKey } from '../membership/lifecycle.service.js';
 import type { SqlRow } from './rows.sql.js';
 import { type Binding, rowTable } from './row-binding.service.js';
 import { newRowId } from './row-id.service.js';
 import type { Target } from './row-targets.service.js';
-import { type UniqueScope, checkUnique, scopesOf } from './row-unique.service.js';
+import { type UniqueScope, checkUnique, keysToCheck, scopesOf } from './row-unique.service.js';
+import { deleteRowList, insertLinkList, insertRowList, updateRowList } from './row-write.sql.js';
 import { spendWrites } from './row-write-budget.service.js';
 
 /** Who writes and when: the call's caller and clock. */
@@ -41,73 +41,76 @@ export function valueList(values: unknown): unknown[] {
   return list;
 }
 
-export async function insertRows(w: Writing, tx: Tx, binding: Binding, values: unknown, place: RowPlacement): Promise<SqlRow[]> {
+/**
+ * Inserts `values` (one object or 1 to 100) at `place`. Without a unique key to check, one
+ * statement for all of them (and one for their links); with one, each row is checked and
+ * inserted in turn, so a later row of the same call meets an earlier one as a taken key.
+ */
+export async function insertRows(w: Writing, tx: Sql, binding: Binding, values: unknown, place: RowPlacement): Promise<SqlRow[]> {
   const list = valueList(values);
   spendWrites(list.length);
   const datas = list.map((v, i) => insertData(binding.name, rowTable(binding.table), v, Array.isArray(values) ? `values[${i}]` : 'values'));
   const me = w.caller.principal.id;
   const scopes: UniqueScope[] = place.resourceId ? [{ kind: 'resource', id: place.resourceId }] : [{ kind: 'user', id: me }];
   if (place.link) scopes.push({ kind: 'resource', id: place.link.resourceId });
-  const out: SqlRow[] = [];
-  for (const data of datas) {
-    await checkUnique(tx, w.caller.deployment.id, binding, scopes, data, null, []);
-    const id = newRowId();
-    await tx.row
-      .create({
-        data: {
-          id,
-          deploymentId: w.caller.deployment.id,
-          tableName: binding.name,
-          creatorId: me,
-          resourceId: place.resourceId,
-          roomId: place.roomId,
-          data: data as Prisma.InputJsonValue,
-          createdAt: w.now,
-          updatedAt: w.now,
-        },
-      })
-      .catch(error => {
-        // The caller's account was deleted while this write ran (docs/api.md §12).
-        throw violatesForeignKey(error, 'rows_creator_id_fkey') ? accountDeleted() : error;
-      });
-    if (place.link)
-      await tx.rowLink.create({
-        data: { rowId: id, resourceId: place.link.resourceId, roomId: place.link.roomId, linkedBy: me, createdAt: w.now },
-      });
-    out.push({
-      id,
-      creator_id: me,
-      resource_id: place.resourceId ?? place.link?.resourceId ?? null,
-      room_id: place.link ? place.link.roomId : place.roomId,
-      data,
-      created_at: w.now,
-      updated_at: w.now,
-    });
+  const rows = datas.map(data => ({ id: newRowId(), data }));
+  const checked = datas.some(data => keysToCheck(binding.table, data, null).length > 0);
+  for (const batch of checked ? rows.map(row => [row]) : [rows]) {
+    for (const row of batch) await checkUnique(tx, w.caller.deployment.id, binding, scopes, row.data, null, []);
+    await insertBatch(w, tx, binding, place, batch);
   }
+  return rows.map(({ id, data }) => ({
+    id,
+    creator_id: me,
+    resource_id: place.resourceId ?? place.link?.resourceId ?? null,
+    room_id: place.link ? place.link.roomId : place.roomId,
+    data,
+    created_at: w.now,
+    updated_at: w.now,
+  }));
+}
+
+/** One INSERT of `rows` (and one of their links, for a shared table). */
+async function insertBatch(w: Writing, tx: Sql, binding: Binding, place: RowPlacement, rows: { id: string; data: RowData }[]): Promise<void> {
+  const me = w.caller.principal.id;
+  const now = w.now.toISOString();
+  const list = JSON.stringify(rows.map(r => [r.id, r.data]));
+  await insertRowList(tx, w.caller.deployment.id, binding.name, me, place.resourceId, place.roomId, now, list).catch(error => {
+    // The caller's account was deleted while this write ran (docs/api.md §12).
+    throw violatesForeignKey(error, 'rows_creator_id_fkey') ? accountDeleted() : error;
+  });
+  if (place.link) await insertLinkList(tx, place.link.resourceId, place.link.roomId, me, now, JSON.stringify(rows.map(r => r.id)));
+}
+
+/**
+ * Writes `values` over `targets`. Without a unique key the change touches, one statement for
+ * all of them; with one, each row is checked and written in turn (as inserts are).
+ */
+export async function updateTargets(w: Writing, tx: Sql, binding: Binding, targets: Target[], values: unknown): Promise<SqlRow[]> {
+  const change = updateData(binding.name, rowTable(binding.table), values);
+  const changed = Object.keys(change.set);
+  const out: SqlRow[] = [];
+  const pending: SqlRow[] = [];
+  for (const target of targets) {
+    const data = applyUpdate(binding.name, target.data, change);
+    const row = { ...target, data, updated_at: w.now };
+    if (keysToCheck(binding.table, data, changed).length > 0) {
+      await flushUpdates(tx, w.now, pending.splice(0));
+      const scopes = await scopesOf(tx, { ...target, resource_id: target.via === 'owned' ? target.resource_id : null });
+      await checkUnique(tx, w.caller.deployment.id, binding, scopes, data, changed, [target.id]);
+      await flushUpdates(tx, w.now, [row]);
+    } else pending.push(row);
+    out.push(row);
+  }
+  await flushUpdates(tx, w.now, pending);
   return out;
 }
 
-export async function updateTargets(w: Writing, tx: Tx, binding: Binding, targets: Target[], values: unknown): Promise<SqlRow[]> {
-  const change = updateData(binding.name, rowTable(binding.table), values);
-  const out: SqlRow[] = [];
-  for (const target of targets) {
-    const data = applyUpdate(binding.name, target.data, change);
-    await checkUnique(
-      tx,
-      w.caller.deployment.id,
-      binding,
-      await scopesOf(tx, { ...target, resource_id: target.via === 'owned' ? target.resource_id : null }),
-      data,
-      Object.keys(change.set),
-      [target.id],
-    );
-    await tx.row.update({ where: { id: target.id }, data: { data: data as Prisma.InputJsonValue, updatedAt: w.now } });
-    out.push({ ...target, data, updated_at: w.now });
-  }
-  return out;
+async function flushUpdates(tx: Sql, now: Date, rows: readonly SqlRow[]): Promise<void> {
+  if (rows.length) await updateRowList(tx, now.toISOString(), JSON.stringify(rows.map(r => [r.id, r.data])));
 }
 
 /** Deletes `targets` wherever they are (a shared row is its creator's: deleted here, it is gone everywhere it is linked). */
-export async function deleteTargets(tx: Tx, targets: readonly Target[]): Promise<void> {
-  await tx.row.deleteMany({ where: { id: { in: targets.map(t => t.id) } } });
+export async function deleteTargets(tx: Sql, targets: readonly Target[]): Promise<void> {
+  if (targets.length) await deleteRowList(tx, JSON.stringify(targets.map(t => t.id)));
 }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PrincipalCaller } from '../core/caller.rules.js';
-import type { Tx } from '../core/deps.js';
+import type { Sql } from '../core/deps.js';
 import { defineSchema } from '../schema/index.js';
 import type { DbOperation } from './rows-input.service.js';
 import { type RowStoreDeps, executeCall } from './rows.service.js';
@@ -22,9 +22,10 @@ function fakeStore(maxWritesPerCall = 10) {
     prisma: {},
     now: () => new Date(0),
     config: { rows: { maxWritesPerCall } },
-    transaction: async (fn: (tx: Tx) => Promise<unknown>) => {
+    // Writes run on a driver transaction (Prisma's only for an auto-join, which needs a database).
+    sqlTransaction: async (fn: (tx: Sql) => Promise<unknown>) => {
       log.push('begin');
-      const result = await fn({} as Tx);
+      const result = await fn({} as Sql);
       log.push('commit');
       return result;
     },

@@ -4,8 +4,9 @@
  * shape, access rules judged against the caller's effective role in the targeted room, and
  * auto-join on a first write to a public resource.
  *
- * Writes run in one transaction per call (a batch is one transaction for all its operations);
- * membership events of an auto-join are published only after it commits.
+ * Writes run in one transaction per call (a batch is one transaction for all its operations): a
+ * driver transaction through the SQL layer, or Prisma's when the call auto-joins (the membership
+ * change set's); membership events of an auto-join are published only after it commits.
  *
  * This file runs calls (runOperation, executeCall) and names what `services.rows` offers
  * (`rowOperations`, bound in src/services.ts). The operations are module functions beside it, each taking what it uses:
@@ -23,14 +24,16 @@
  */
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { AppError, fail } from '../errors.js';
-import { stampCommit } from '../bus/commit-order.js';
+import { stampAll, stampCommit } from '../bus/commit-order.js';
+import { type Sql, sqlOf } from '../db/sql.js';
+import type { Tx } from '../core/deps.js';
 import type { GrantEvent, MembershipEvent } from '../bus/event-bus.js';
 import type { SchemaIR } from '../schema/index.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import { type DbOperation, parseBatch, parseOperation } from './rows-input.service.js';
-import { type Db, type DbResult, type Run, invalidOperation, readRun } from './row-run.service.js';
+import { type Db, type DbResult, NeedsPrismaTransaction, type Run, invalidOperation, readRun } from './row-run.service.js';
 import { selectResource, selectType, selectUser } from './row-select.service.js';
 import { writeUser } from './row-write-user.service.js';
 import { writeResource } from './row-write-resource.service.js';
@@ -42,7 +45,7 @@ export type { RowOut, Binding } from './row-binding.service.js';
 export { bindingIn, userBinding } from './row-binding.service.js';
 
 /** What running a call needs: the database, the clock, the bus, the write limit, the deployed schema and metering. */
-export type RowStoreDeps = Pick<ServiceDeps, 'prisma' | 'transaction' | 'bus' | 'config' | 'now'> & {
+export type RowStoreDeps = Pick<ServiceDeps, 'prisma' | 'transaction' | 'sqlTransaction' | 'bus' | 'config' | 'now'> & {
   apps: Pick<AppService, 'deployment'>;
   metering: RowMetering;
 };
@@ -77,33 +80,52 @@ export async function executeCall(deps: RowStoreDeps, caller: PrincipalCaller, o
     await chargeRead(metering, caller);
     return [result];
   }
-  const { results, events, grantEvents, rowEvents } = await withWriteBudget(deps.config.rows.maxWritesPerCall, ops, () =>
-    deps.transaction(async tx => {
-      const run: Run = { db: tx, tx, caller, schema: deployment.schema, now, joins: [], rowEvents: [] };
-      const results: DbResult[] = [];
-      for (const [i, op] of ops.entries()) {
-        try {
-          results.push(await runOperation(run, op));
-        } catch (error) {
-          throw batch ? inOperation(error, i) : error;
-        }
-      }
-      await meterWriteCall(metering, tx, caller, ops, batch, run.rowEvents);
-      const events: MembershipEvent[] = [];
-      const grantEvents: GrantEvent[] = [];
-      for (const changes of run.joins) {
-        await changes.flush();
-        events.push(...changes.events);
-        grantEvents.push(...changes.grantEvents);
-      }
-      await stampCommit(tx, run.rowEvents);
-      return { results, events, grantEvents, rowEvents: run.rowEvents };
-    }),
-  );
+  const limit = deps.config.rows.maxWritesPerCall;
+  const call = (tx: Sql, prismaTx: Tx | null) => runWrites({ metering, caller, schema: deployment.schema, now }, tx, prismaTx, ops, batch);
+  const { results, events, grantEvents, rowEvents } = await withWriteBudget(limit, ops, async () => {
+    try {
+      return await deps.sqlTransaction(tx => call(tx, null));
+    } catch (error) {
+      if (!(error instanceof NeedsPrismaTransaction)) throw error;
+      // An auto-join: the call runs again from the start (a fresh budget) on Prisma's transaction.
+      return withWriteBudget(limit, ops, () => deps.transaction(tx => call(sqlOf(tx), tx)));
+    }
+  });
   deps.bus.publish(events);
   deps.bus.publishRows(rowEvents);
   deps.bus.publishGrants(grantEvents);
   return results;
+}
+
+/** A write call's operations in `tx`, then its charge and the auto-joins' changes; last, the events' stamp. */
+async function runWrites(
+  call: { metering: RowMetering; caller: PrincipalCaller; schema: SchemaIR; now: Date },
+  tx: Sql,
+  prismaTx: Tx | null,
+  ops: DbOperation[],
+  batch: boolean,
+) {
+  const { metering, caller } = call;
+  const run: Run = { db: prismaTx ?? tx, tx, prismaTx, caller, schema: call.schema, now: call.now, joins: [], rowEvents: [] };
+  const results: DbResult[] = [];
+  for (const [i, op] of ops.entries()) {
+    try {
+      results.push(await runOperation(run, op));
+    } catch (error) {
+      throw batch ? inOperation(error, i) : error;
+    }
+  }
+  await meterWriteCall(metering, tx, caller, ops, batch, run.rowEvents);
+  const events: MembershipEvent[] = [];
+  const grantEvents: GrantEvent[] = [];
+  for (const changes of run.joins) {
+    await changes.flush();
+    events.push(...changes.events);
+    grantEvents.push(...changes.grantEvents);
+  }
+  if (run.xid) stampAll(run.xid, run.rowEvents);
+  else await stampCommit(tx, run.rowEvents);
+  return { results, events, grantEvents, rowEvents: run.rowEvents };
 }
 
 /** POST /v1/db/query, `dbQuery`, `dbSelect`. */

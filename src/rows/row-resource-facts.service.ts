@@ -1,0 +1,64 @@
+/**
+ * What a row-store call into a resource is judged by, read in one statement (row-write.sql.ts
+ * `writerFacts`): the resource, the scope's room, and the caller's roles, as loadResource, roomOf
+ * and roomRoles (src/membership/writer-standing.service.ts, src/rooms) read them in four. Errors
+ * keep their order: the caller throws them as it judges (the resource, the table, the room...).
+ */
+import type { PrincipalCaller } from '../core/caller.rules.js';
+import { fail } from '../errors.js';
+import type { Sql } from '../db/sql.js';
+import { resourceNotFound } from '../membership/membership-store.service.js';
+import type { ResourceRef, Roles } from '../membership/writer-standing.service.js';
+import { invalidRoom, roomRef } from '../rooms/rooms.service.js';
+import { grantsOf, writerFacts } from './row-write.sql.js';
+
+export interface ResourceFacts {
+  resource: ResourceRef;
+  /** The caller's active role and room grants, read without a lock. */
+  roles: Roles;
+  /** The scope's room: null for the default room (or none named); throws roomOf's errors for a bad one. */
+  room(): string | null;
+}
+
+/** The room error of a named room as roomOf answers it: no such room, or another resource's. */
+const noRoom = (ref: string, resourceId: string) => fail('room_not_found', `No room ${ref} in resource ${resourceId}.`);
+
+/** 404 resource_not_found for a resource of another app environment or none. */
+export async function resourceFacts(db: Sql, caller: PrincipalCaller, resourceId: string, roomId: string | undefined): Promise<ResourceFacts> {
+  // A malformed room id is refused once the resource is found (as roomOf does, after loadResource).
+  let ref: string | null = null;
+  let refError: unknown = null;
+  if (roomId !== undefined) {
+    try {
+      ref = roomRef(resourceId, roomId);
+    } catch (error) {
+      refError = error;
+    }
+  }
+  const [row] = await writerFacts(db, resourceId, caller.principal.id, ref);
+  if (!row || row.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
+  const resource: ResourceRef = { id: resourceId, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
+  const active = row.state === 'active' && row.role !== null;
+  return {
+    resource,
+    roles: { resourceRole: active ? row.role : null, grants: active ? grantsOf(row.grants) : new Map() },
+    room: () => {
+      if (refError) throw refError;
+      if (ref === null) return null;
+      if (row.room_resource === null) throw noRoom(ref, resourceId);
+      if (row.room_resource !== resourceId) throw invalidRoom(roomId!, resourceId);
+      return ref;
+    },
+  };
+}
+
+/** roomOf on the SQL layer: `roomId` of a destination, null for the default room, else a room record of this resource. */
+export async function roomIn(db: Sql, resourceId: string, roomId: string | undefined): Promise<string | null> {
+  if (roomId === undefined) return null;
+  const ref = roomRef(resourceId, roomId);
+  if (ref === null) return null;
+  const room = await db.selectFrom('rooms').select('resource_id').where('id', '=', ref).executeTakeFirst();
+  if (!room) throw noRoom(ref, resourceId);
+  if (room.resource_id !== resourceId) throw invalidRoom(roomId, resourceId);
+  return ref;
+}

@@ -1,0 +1,104 @@
+/**
+ * The statements of the row store's hot writes (issue 27 item 1), each built once (`prepare`) and
+ * of one shape whatever the number of rows: a list of rows travels as one jsonb parameter, so 1
+ * and 100 rows are the same named statement on the driver (src/db/pg-statements.ts). Times go
+ * as UTC ISO text (`toISOString()`), the columns' convention, on every path (Prisma's too).
+ */
+import type { Role } from '../core/roles.rules.js';
+import type { StoredVisibility } from '../membership/visibility.rules.js';
+import type { CompiledQuery } from 'kysely';
+import { type RawBuilder, type Sql, prepare, sql } from '../db/sql.js';
+
+/** A raw statement as `prepare` wants it: compiled by its compile-only Kysely. */
+const compiled =
+  <R>(statement: RawBuilder<R>) =>
+  (db: Sql): { compile(): CompiledQuery<R> } => ({ compile: () => statement.compile(db) });
+
+/** A caller's room grants as the statements return them: [room id, role] pairs (json), null for none. */
+type GrantPairs = [string, Role][] | string | null;
+
+/** The grants of a statement's json column (a driver may leave json as text). */
+export const grantsOf = (pairs: GrantPairs): Map<string, Role> =>
+  new Map(pairs === null ? [] : typeof pairs === 'string' ? (JSON.parse(pairs) as [string, Role][]) : pairs);
+
+/** A write's facts before any lock: the resource, the caller's membership and grants, the scope's room. */
+export interface WriterFactsRow {
+  deployment_id: string;
+  type: string;
+  visibility: StoredVisibility;
+  role: Role | null;
+  state: string | null;
+  grants: GrantPairs;
+  /** The resource of the scope's room record (null: no such room, or no room named). */
+  room_resource: string | null;
+}
+
+/** Grants count only for an active member (a pending one has no role); their foreign key is the membership. */
+const grantsOfMember = (resourceId: unknown, me: unknown) =>
+  sql`CASE WHEN m.state = 'active' THEN (SELECT json_agg(json_build_array(g.room_id, g.role::text)) FROM room_grants g
+        WHERE g.resource_id = ${resourceId} AND g.principal_id = ${me}) END`;
+
+/** One statement for what loadResource, roomOf and roomRoles read: the resource, the room, the caller's roles. */
+export const writerFacts = prepare<[resourceId: string, me: string, room: string | null], WriterFactsRow>(3, (db, resourceId, me, room) =>
+  compiled(
+    sql<WriterFactsRow>`SELECT r.deployment_id, r.type, r.visibility::text AS visibility, m.role::text AS role, m.state::text AS state,
+        ${grantsOfMember(resourceId, me)} AS grants,
+        (SELECT rm.resource_id FROM rooms rm WHERE rm.id = ${room}) AS room_resource
+      FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${me}
+      WHERE r.id = ${resourceId}`,
+  )(db),
+);
+
+/**
+ * A member's write shares the resource row lock a leave or removal takes FOR UPDATE; the
+ * transaction's id comes with it (src/bus/commit-order.ts stamps the write's events with it).
+ */
+export const lockForWrite = prepare<[resourceId: string], { xid: string }>(1, (db, resourceId) =>
+  compiled(sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid FROM resources WHERE id = ${resourceId} FOR KEY SHARE`)(db),
+);
+
+/** The caller's membership and grants as they are now: read after the lock, in a statement of its own (a fresh snapshot). */
+export const rolesNow = prepare<[resourceId: string, me: string], Pick<WriterFactsRow, 'role' | 'state' | 'grants'>>(2, (db, resourceId, me) =>
+  compiled(
+    sql<
+      Pick<WriterFactsRow, 'role' | 'state' | 'grants'>
+    >`SELECT m.role::text AS role, m.state::text AS state, ${grantsOfMember(resourceId, me)} AS grants
+      FROM memberships m WHERE m.resource_id = ${resourceId} AND m.principal_id = ${me}`,
+  )(db),
+);
+
+/** Rows to insert: `rows` is JSON text of [[id, data], ...]. */
+export const insertRowList = prepare<
+  [deploymentId: string, table: string, creatorId: string, resourceId: string | null, roomId: string | null, now: string, rows: string],
+  never
+>(7, (db, deploymentId, table, creatorId, resourceId, roomId, now, rows) =>
+  compiled(
+    sql<never>`INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
+      SELECT (x.value ->> 0)::uuid, ${deploymentId}, ${table}, ${creatorId}, ${resourceId}::text, ${roomId}::text, x.value -> 1,
+        ${now}::timestamp, ${now}::timestamp
+      FROM jsonb_array_elements(${rows}::jsonb) AS x`,
+  )(db),
+);
+
+/** Links of rows just inserted (a shared table's): `ids` is JSON text of the row ids. */
+export const insertLinkList = prepare<[resourceId: string, roomId: string | null, linkedBy: string, now: string, ids: string], never>(
+  5,
+  (db, resourceId, roomId, linkedBy, now, ids) =>
+    compiled(
+      sql<never>`INSERT INTO row_links (row_id, resource_id, room_id, linked_by, created_at)
+        SELECT x.id::uuid, ${resourceId}, ${roomId}::text, ${linkedBy}, ${now}::timestamp FROM jsonb_array_elements_text(${ids}::jsonb) AS x(id)`,
+    )(db),
+);
+
+/** New data of rows: `rows` is JSON text of [[id, data], ...]. */
+export const updateRowList = prepare<[now: string, rows: string], never>(2, (db, now, rows) =>
+  compiled(
+    sql<never>`UPDATE rows AS r SET data = x.value -> 1, updated_at = ${now}::timestamp
+      FROM jsonb_array_elements(${rows}::jsonb) AS x WHERE r.id = (x.value ->> 0)::uuid`,
+  )(db),
+);
+
+/** Deletes rows by id: `ids` is JSON text of the ids. */
+export const deleteRowList = prepare<[ids: string], never>(1, (db, ids) =>
+  compiled(sql<never>`DELETE FROM rows WHERE id IN (SELECT x.id::uuid FROM jsonb_array_elements_text(${ids}::jsonb) AS x(id))`)(db),
+);

@@ -1,0 +1,96 @@
+/**
+ * What one row write costs the database (issue 27 item 1): the statements a single insert, update
+ * and delete by filter, upsert, and a 100-row insert send to PostgreSQL, recorded at the driver
+ * (pg's Client.query, which Prisma's adapter and the SQL layer both go through). Bounds, not exact
+ * lists, so a refactor that adds a round trip to the hot write path fails here.
+ * GATEHOUSE_PRINT_STATEMENTS=1 prints each list.
+ */
+import pg from 'pg';
+import { afterEach, describe, expect } from 'vitest';
+import { addMember, createResource } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
+import { type RowsSeed, db, inResource, rowsSeed } from './rows.fixture.js';
+
+const postgres = (await backends()).filter(b => b.name === 'postgres');
+const onBackend = appTestOn<RowsSeed>(postgres, { users: ['alice', 'carol'], seed: rowsSeed });
+
+/** Metering's statements (src/billing): the storage check and the charge. */
+const METERING = /wallet|budget|"appDeveloperId"/;
+
+type Query = (this: pg.Client, ...args: unknown[]) => unknown;
+const original = pg.Client.prototype.query as unknown as Query;
+
+/** The statements sent while `fn` runs, as their text (first line, collapsed). */
+async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  (pg.Client.prototype as unknown as { query: Query }).query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    const text = typeof first === 'string' ? first : (first?.text ?? '?');
+    seen.push(text.replace(/\s+/g, ' ').trim());
+    return original.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    (pg.Client.prototype as unknown as { query: Query }).query = original;
+  }
+  if (process.env.GATEHOUSE_PRINT_STATEMENTS === '1') console.log(`${seen.length} statements:\n  ${seen.map(s => s.slice(0, 200)).join('\n  ')}`);
+  return seen;
+}
+
+afterEach(() => {
+  (pg.Client.prototype as unknown as { query: Query }).query = original;
+});
+
+describe.each(postgres)('statements of one row write on $name', backend => {
+  const it = onBackend(backend);
+
+  it('insert, update and delete by filter, upsert, 100-row insert', async ({ s }) => {
+    const { alice, carol } = s.users;
+    const p = await createResource(alice, 'project', 'Stmts');
+    await addMember(alice, carol, p, 'writer');
+    const scope = inResource(p);
+    // Warm: the caller's token and the deployment are cached after the first call.
+    expect((await db(carol, { scope, table: 'tasks', op: 'insert', values: { title: 'warm', priority: 0 } })).status).toBe(200);
+
+    const insert = await statementsOf(async () => {
+      const res = await db(carol, { scope, table: 'tasks', op: 'insert', values: { title: 't', priority: 1 } });
+      expect(res.status).toBe(200);
+    });
+    const update = await statementsOf(async () => {
+      const res = await db(carol, { scope, table: 'tasks', op: 'update', where: { priority: 1 }, values: { title: 'u' } });
+      expect(res.body.rows).toHaveLength(1);
+    });
+    const upsert = await statementsOf(async () => {
+      const res = await db(carol, {
+        scope,
+        table: 'presence',
+        op: 'upsert',
+        values: { member: 'c', device: 'd', state: 'on' },
+        onConflict: ['member', 'device'],
+      });
+      expect(res.status).toBe(200);
+    });
+    const remove = await statementsOf(async () => {
+      const res = await db(alice, { scope, table: 'tasks', op: 'delete', where: { priority: 1 } });
+      expect(res.body.rows).toHaveLength(1);
+    });
+    const many = await statementsOf(async () => {
+      const values = Array.from({ length: 100 }, (_, i) => ({ title: `m${i}`, priority: 5 }));
+      const res = await db(carol, { scope, table: 'tasks', op: 'insert', values });
+      expect(res.body.rows).toHaveLength(100);
+    });
+    // The row path's own statements (metering's charge and storage check are counted apart):
+    // BEGIN, the facts, the lock, the roles now, [the targets,] the write, COMMIT.
+    const rowPath = (list: string[]) => list.filter(text => !METERING.test(text));
+    expect(rowPath(insert)).toHaveLength(6);
+    expect(rowPath(update)).toHaveLength(7);
+    expect(rowPath(remove)).toHaveLength(7);
+    expect(rowPath(many)).toHaveLength(6);
+    // The upsert also locks its key's scope and checks the key before it inserts.
+    expect(rowPath(upsert).length).toBeLessThanOrEqual(10);
+    expect(insert.filter(text => /^INSERT INTO rows\b/i.test(text))).toHaveLength(1);
+    expect(many.filter(text => /^INSERT INTO rows\b/i.test(text))).toHaveLength(1);
+  });
+});
