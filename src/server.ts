@@ -325,6 +325,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     },
     async start() {
       await ensureListening(config.port, config.host);
+      // Wallet leases a stopped process left open: their charges reach the balances now.
+      await services.metering.closeWalletLeases(true);
       // Off the way to healthy: the REST operations compile now rather than on their first requests.
       storedOperations.compileAll().catch(error => logger.error({ err: error }, 'a REST route does not compile'));
       upkeep.start();
@@ -339,6 +341,9 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
         server.closeAllConnections();
         await new Promise<void>(resolve => server.close(() => resolve()));
       }
+      // No request is running now: this process's wallet leases close, their charges in the balances.
+      services.metering.stopLeaseSweep();
+      await services.metering.closeWalletLeases().catch(error => logger.error({ err: error }, 'closing wallet leases at stop failed'));
       await bus.close();
       await services.files.blobs.close();
       await devBootstrap.unpublish();

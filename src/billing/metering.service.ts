@@ -1,11 +1,12 @@
 /**
  * Metering (docs/api.md §14): every metered operation charges its payer (src/billing/payer.rules.ts) the
  * price-table cost of its usage (src/billing/pricing.rules.ts), in the same transaction as the write it
- * pays for: no charge without the write, no write without the charge. A charge is two guarded
- * statements under row locks, budget first then wallet (one order, so charges never deadlock):
- * the budget's spend for the month rises only while it stays within the limit, the wallet's
- * balance falls only while it stays >= 0. Either refusal is a 402 `payment_required` and the
- * transaction rolls back, so nothing changes. At-rest storage is settled once a day per holder.
+ * pays for: no charge without the write, no write without the charge. A charge is its ledger entry,
+ * paid from a wallet lease (src/billing/wallet-leases.service.ts): money this process reserved
+ * from the payer's wallet and budget, so the write does not queue on those rows; the balance and
+ * the month's spend move when the lease closes, and never past zero or the limit. A payer who
+ * cannot pay is a 402 `payment_required` and the transaction rolls back, so nothing changes.
+ * At-rest storage is settled once a day per holder.
  */
 import { createHash } from 'node:crypto';
 import type { PrincipalCaller } from '../core/caller.rules.js';
@@ -15,20 +16,24 @@ import { z } from 'zod';
 import { usdToMicros } from '../config.js';
 import { type AppError, fail, parseInput } from '../errors.js';
 import { appNotFound, envNameSchema } from '../apps/apps.rules.js';
-import { sql, sqlOf } from '../db/sql.js';
-import { newId } from '../lib/secrets.js';
-import type { AnyTx, ServiceDeps } from '../core/deps.js';
+import { type Sql, sql, sqlOf } from '../db/sql.js';
+import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
+import { DEVELOPER_CREDIT_KIND, type Holder, appendEntry, balanceMicros, credit, grantDeveloperCredit, microsToUsd } from './wallet.service.js';
 import {
-  DEVELOPER_CREDIT_KIND,
-  type Holder,
-  appendEntry,
-  balanceMicros,
-  credit,
-  grantDeveloperCredit,
-  holderColumns,
-  microsToUsd,
-} from './wallet.service.js';
+  type ChargeEntry,
+  type Db,
+  type LeaseDeps,
+  type LeasePayer,
+  type Shortfall,
+  type WalletLeases,
+  closeLeases,
+  openChargesOf,
+  openSpendOf,
+  payFromLease,
+  stopSweeping,
+  walletLeases,
+} from './wallet-leases.service.js';
 
 export type { Usage, UsageClass } from './pricing.rules.js';
 
@@ -65,11 +70,19 @@ const defaultLimit = (config: ServiceDeps['config'], key: BudgetKey) =>
 export interface MeteringSeen {
   budgets: Set<string>;
   creditedDevelopers: Set<string>;
+  /** This process's wallet leases. */
+  leases: WalletLeases;
 }
-export const meteringSeen = (): MeteringSeen => ({ budgets: new Set(), creditedDevelopers: new Set() });
+export const meteringSeen = (): MeteringSeen => ({ budgets: new Set(), creditedDevelopers: new Set(), leases: walletLeases() });
 
 /** What charging uses: the database, the clock, the price table and what this process has seen committed. */
-export type ChargeDeps = Pick<ServiceDeps, 'transaction' | 'config' | 'now'> & { meteringSeen: MeteringSeen };
+export type ChargeDeps = Pick<ServiceDeps, 'transaction' | 'sqlTransaction' | 'sql' | 'config' | 'now'> & { meteringSeen: MeteringSeen };
+
+const leaseDeps = (deps: Pick<ServiceDeps, 'sqlTransaction' | 'now'> & { meteringSeen: MeteringSeen }): LeaseDeps => ({
+  sqlTransaction: deps.sqlTransaction,
+  now: deps.now,
+  walletLeases: deps.meteringSeen.leases,
+});
 /** What the checks before a write use: the SQL layer outside transactions, the clock and the price table. */
 export type CheckDeps = Pick<ServiceDeps, 'sql' | 'config' | 'now'>;
 
@@ -104,10 +117,10 @@ function shortBudget(key: BudgetKey, cost: bigint, limit: bigint): AppError {
 }
 
 /** Creates the budget with its default limit if it is new. */
-async function ensureBudget(deps: Pick<ChargeDeps, 'config' | 'meteringSeen'>, tx: AnyTx, key: BudgetKey): Promise<void> {
+async function ensureBudget(deps: Pick<ChargeDeps, 'config' | 'meteringSeen'>, db: Sql, key: BudgetKey): Promise<void> {
   const id = budgetId(key);
   if (deps.meteringSeen.budgets.has(id)) return;
-  const inserted = await sqlOf(tx)
+  const inserted = await db
     .insertInto('budgets')
     .values({ id, kind: key.kind, payer_id: key.payerId, app_id: key.appId, key: key.key, limit_micros: defaultLimit(deps.config, key) })
     .onConflict(conflict => conflict.columns(['kind', 'payer_id', 'app_id', 'key']).doNothing())
@@ -115,96 +128,64 @@ async function ensureBudget(deps: Pick<ChargeDeps, 'config' | 'meteringSeen'>, t
   if (inserted.numInsertedOrUpdatedRows === 0n) deps.meteringSeen.budgets.add(id);
 }
 
-async function chargeIn(
-  deps: ChargeDeps,
-  tx: AnyTx,
-  caller: PrincipalCaller,
-  usage: readonly Usage[],
-  operation: string,
-  cost: bigint,
-): Promise<void> {
-  const { meteringSeen } = deps;
+/** The lease payer and ledger entry of one charge. */
+function chargeOf(caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint, now: Date) {
   const payer = payerOf(caller);
-  const now = deps.now();
-  const db = sqlOf(tx);
-  if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) {
-    if (!(await grantDeveloperCredit(deps, payer.holder.id, tx))) meteringSeen.creditedDevelopers.add(payer.holder.id);
-  }
-  if (payer.budget) {
-    await ensureBudget(deps, tx, payer.budget);
-    const id = budgetId(payer.budget);
-    // One guarded upsert: the month's spend rises only while it stays within the limit.
-    const costed = sql<bigint>`${cost}::bigint`;
-    const raised = await db
-      .insertInto('budget_spends')
-      .columns(['budget_id', 'period', 'spent_micros'])
-      .expression(
-        db
-          .selectFrom('budgets as b')
-          .select(['b.id', sql<string>`${budgetPeriod(now)}::text`.as('period'), costed.as('spent_micros')])
-          .where('b.id', '=', id)
-          .where(eb => eb(costed, '<=', eb.ref('b.limit_micros'))),
-      )
-      .onConflict(conflict =>
-        conflict
-          .columns(['budget_id', 'period'])
-          .doUpdateSet(eb => ({ spent_micros: eb('budget_spends.spent_micros', '+', eb.ref('excluded.spent_micros')) }))
-          .where(eb =>
-            eb(
-              eb('budget_spends.spent_micros', '+', eb.ref('excluded.spent_micros')),
-              '<=',
-              eb.selectFrom('budgets').select('limit_micros').where('id', '=', id),
-            ),
-          ),
-      )
-      .executeTakeFirst();
-    if (raised.numInsertedOrUpdatedRows !== 1n) {
-      const budget = await db.selectFrom('budgets').select('limit_micros').where('id', '=', id).executeTakeFirst();
-      throw shortBudget(payer.budget, cost, budget?.limit_micros ?? defaultLimit(deps.config, payer.budget));
-    }
-  }
-  const paid = await db
-    .updateTable('wallets')
-    .set(eb => ({ balance_micros: eb('balance_micros', '-', cost), updated_at: now }))
-    .where('holder_id', '=', payer.holder.id)
-    .where('balance_micros', '>=', cost)
-    .executeTakeFirst();
-  if (paid.numUpdatedRows !== 1n) throw shortWallet(payer.holder, cost, caller);
   const operations = usage.filter(u => u.class === 'reads' || u.class === 'writes').reduce((n, u) => n + BigInt(u.quantity), 0n);
-  // The balance moved in the guarded UPDATE above; the entry records it.
-  await db
-    .insertInto('wallet_entries')
-    .values({
-      id: newId('wal'),
-      ...holderColumns(payer.holder),
-      amount_micros: -cost,
-      kind: `charge:${operation}`,
-      app_id: caller.deployment.appId,
-      env: caller.deployment.env,
-      client_id: payer.budget?.kind === 'app' ? payer.budget.key : null,
-      actor_id: caller.principal.id,
-      quantity: operations,
-      created_at: now,
-    })
-    .execute();
+  const leasePayer: LeasePayer = {
+    holder: payer.holder,
+    budget: payer.budget ? { id: budgetId(payer.budget), period: budgetPeriod(now) } : null,
+  };
+  const entry: ChargeEntry = {
+    principal_id: payer.holder.kind === 'principal' ? payer.holder.id : null,
+    developer_id: payer.holder.kind === 'developer' ? payer.holder.id : null,
+    amount_micros: -cost,
+    kind: `charge:${operation}`,
+    app_id: caller.deployment.appId,
+    env: caller.deployment.env,
+    client_id: payer.budget?.kind === 'app' ? payer.budget.key : null,
+    actor_id: caller.principal.id,
+    quantity: operations,
+    created_at: now,
+  };
+  return { payer, leasePayer, entry };
+}
+
+function refusal(caller: PrincipalCaller, cost: bigint, shortfall: Shortfall): AppError {
+  const payer = payerOf(caller);
+  if (shortfall.reason === 'budget' && payer.budget) return shortBudget(payer.budget, cost, shortfall.limitMicros);
+  return shortWallet(payer.holder, cost, caller);
+}
+
+async function chargeIn(deps: ChargeDeps, db: Sql, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
+  const { meteringSeen } = deps;
+  const { payer, leasePayer, entry } = chargeOf(caller, usage, operation, cost, deps.now());
+  if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) {
+    if (!(await grantDeveloperCredit(deps, payer.holder.id, db))) meteringSeen.creditedDevelopers.add(payer.holder.id);
+  }
+  if (payer.budget) await ensureBudget(deps, db, payer.budget);
+  const shortfall = await payFromLease(leaseDeps(deps), db, leasePayer, cost, entry);
+  if (shortfall) throw refusal(caller, cost, shortfall);
 }
 
 /**
- * What the holder can spend now: its balance, plus a developer's starting credit while it is
- * still due. One statement reads both, so a first charge committing meanwhile is seen whole or
- * not at all (two reads could see no credit due and, before it, no balance: a spurious 402).
+ * What the holder can spend now: its balance with what its open leases charged, plus a
+ * developer's starting credit while it is still due. One statement reads them all, so a first
+ * charge or a lease closing meanwhile is seen whole or not at all (two reads could see no credit
+ * due and, before it, no balance: a spurious 402).
  */
-async function spendableMicros(deps: Pick<ServiceDeps, 'sql' | 'config'>, holder: Holder, db: AnyTx | null = null): Promise<bigint> {
+async function spendableMicros(deps: Pick<ServiceDeps, 'sql' | 'config'>, holder: Holder, db: Db | null = null): Promise<bigint> {
   const { config } = deps;
   const creditKey = holder.kind === 'developer' ? `${DEVELOPER_CREDIT_KIND}:${holder.id}` : null;
   const row = await (db ? sqlOf(db) : deps.sql)
     .selectNoFrom(eb => [
       eb.selectFrom('wallets').select('balance_micros').where('holder_id', '=', holder.id).as('balance'),
       eb.exists(eb.selectFrom('wallet_entries').select(sql`1`.as('one')).where('once_key', '=', creditKey)).as('credited'),
+      openChargesOf(holder.id).as('open'),
     ])
     .executeTakeFirstOrThrow();
   const due = creditKey !== null && !row.credited ? config.metering.developerCreditMicros : 0n;
-  return (row.balance ?? 0n) + due;
+  return (row.balance ?? 0n) + BigInt(row.open) + due;
 }
 
 const usdAmount = z
@@ -220,7 +201,7 @@ async function ownedApp(deps: Pick<ServiceDeps, 'prisma'>, developerId: string, 
 
 /** The operator's top-up of a developer's wallet (`gatehouse wallet credit`; loopback bootstrap route or the database). */
 export async function creditDeveloper(
-  deps: Pick<ServiceDeps, 'prisma' | 'transaction' | 'config' | 'now'>,
+  deps: Pick<ServiceDeps, 'prisma' | 'sql' | 'transaction' | 'config' | 'now'>,
   email: string,
   usd: unknown,
 ): Promise<{ developerId: string; balanceUsd: string }> {
@@ -239,7 +220,11 @@ export async function creditDeveloper(
  * test environment's budget and this month's spend, and what signed-in users spent there by
  * OAuth client this month.
  */
-export async function budgets(deps: Pick<ServiceDeps, 'prisma' | 'transaction' | 'config' | 'now'>, developerId: string, appId?: string | null) {
+export async function budgets(
+  deps: Pick<ServiceDeps, 'prisma' | 'sql' | 'transaction' | 'config' | 'now'>,
+  developerId: string,
+  appId?: string | null,
+) {
   const { config } = deps;
   if (appId) await ownedApp(deps, developerId, appId);
   const period = budgetPeriod(deps.now());
@@ -250,10 +235,24 @@ export async function budgets(deps: Pick<ServiceDeps, 'prisma' | 'transaction' |
     orderBy: { createdAt: 'asc' },
   });
   const ids = apps.map(a => a.id);
-  const budgets = await deps.prisma.budget.findMany({
-    where: { kind: 'env', payerId: developerId, appId: { in: ids } },
-    include: { spends: { where: { period } } },
-  });
+  // The month's spend with what open leases have charged, in one statement (one snapshot).
+  const budgets =
+    ids.length === 0
+      ? []
+      : await deps.sql
+          .selectFrom('budgets as b')
+          .leftJoin('budget_spends as s', join => join.onRef('s.budget_id', '=', 'b.id').on('s.period', '=', period))
+          .select([
+            'b.app_id as appId',
+            'b.key',
+            'b.limit_micros as limitMicros',
+            's.spent_micros as spent',
+            openSpendOf(sql.ref('b.id'), period).as('open'),
+          ])
+          .where('b.kind', '=', 'env')
+          .where('b.payer_id', '=', developerId)
+          .where('b.app_id', 'in', ids)
+          .execute();
   const users = await deps.prisma.walletEntry.groupBy({
     by: ['appId', 'clientId'],
     where: { appId: { in: ids }, principalId: { not: null }, kind: { startsWith: 'charge:' }, createdAt: { gte: monthStart } },
@@ -276,7 +275,7 @@ export async function budgets(deps: Pick<ServiceDeps, 'prisma' | 'transaction' |
           return {
             env,
             limitUsd: microsToUsd(budget?.limitMicros ?? config.metering.testEnvBudgetMicros),
-            spentUsd: microsToUsd(budget?.spends[0]?.spentMicros ?? 0n),
+            spentUsd: microsToUsd((budget?.spent ?? 0n) + BigInt(budget?.open ?? 0n)),
           };
         }),
         users: users.filter(u => u.appId === app.id).map(u => ({ clientId: u.clientId, spentUsd: microsToUsd(-(u._sum.amountMicros ?? 0n)) })),
@@ -286,7 +285,13 @@ export async function budgets(deps: Pick<ServiceDeps, 'prisma' | 'transaction' |
 }
 
 /** Sets a test environment's monthly budget (PUT /dev/apps/:appId/budgets/:env, `gatehouse budget set`). */
-export async function setEnvBudget(deps: Pick<ServiceDeps, 'prisma' | 'now'>, developerId: string, appId: string, env: string, usd: unknown) {
+export async function setEnvBudget(
+  deps: Pick<ServiceDeps, 'prisma' | 'sqlTransaction' | 'now'> & { meteringSeen: MeteringSeen },
+  developerId: string,
+  appId: string,
+  env: string,
+  usd: unknown,
+) {
   await ownedApp(deps, developerId, appId);
   env = parseInput(envNameSchema, env, 'env');
   if (env === 'prod') throw fail('prod_not_allowed', 'prod has no test budget: test sessions never run there.');
@@ -297,22 +302,43 @@ export async function setEnvBudget(deps: Pick<ServiceDeps, 'prisma' | 'now'>, de
     create: { id: budgetId(key), kind: 'env', payerId: developerId, appId, key: env, limitMicros: limit },
     update: { limitMicros: limit, updatedAt: deps.now() },
   });
+  // This process's leases reserved under the old limit: the next charge is granted under the new one.
+  // (Another process's take the new limit within a lease's lifetime.)
+  await closeLeases(leaseDeps(deps), { holderId: developerId });
   return { appId, env, limitUsd: microsToUsd(limit) };
 }
 
 /**
- * Charges the caller's payer for one call's usage. With `db` (the write's transaction) inside
- * it, as its last statements; with null in a transaction of its own (reads). 402
- * `payment_required` when the wallet or the budget is short; then nothing changes.
+ * Charges the caller's payer for one call's usage. With `db` (the write's transaction: Prisma's
+ * or the SQL layer's) inside it, as its last statement; with null in a transaction of its own
+ * (reads). 402 `payment_required` when the wallet or the budget is short; then nothing changes.
  */
-export async function charge(deps: ChargeDeps, db: AnyTx | null, caller: PrincipalCaller, usage: readonly Usage[], operation: string): Promise<void> {
+export async function charge(deps: ChargeDeps, db: Db | null, caller: PrincipalCaller, usage: readonly Usage[], operation: string): Promise<void> {
   const { config } = deps;
   const prices = config.metering.prices;
   if (!config.metering.enabled) return;
   const cost = costMicros(prices, usage);
   if (cost === 0n) return;
-  if (db) await chargeIn(deps, db, caller, usage, operation, cost);
-  else await deps.transaction(tx => chargeIn(deps, tx, caller, usage, operation, cost));
+  if (db) return chargeIn(deps, sqlOf(db), caller, usage, operation, cost);
+  // A read: its entry alone, outside a transaction, while this process holds a lease that pays it.
+  const { leasePayer, entry } = chargeOf(caller, usage, operation, cost, deps.now());
+  const paid = await payFromLease(leaseDeps(deps), deps.sql, leasePayer, cost, entry, { grant: false });
+  if (paid === 'no_lease') await deps.sqlTransaction(tx => chargeIn(deps, tx, caller, usage, operation, cost));
+  else if (paid) throw refusal(caller, cost, paid);
+}
+
+/**
+ * Closes this process's wallet leases, so `wallets` and `budget_spends` hold every charge (before
+ * reading them straight from the tables; on shutdown); with `everyProcess` every open lease
+ * (startup: what a stopped process left). Answers how many closed.
+ */
+export function closeWalletLeases(deps: Pick<ServiceDeps, 'sqlTransaction' | 'now'> & { meteringSeen: MeteringSeen }, everyProcess = false) {
+  return closeLeases(leaseDeps(deps), { everyProcess });
+}
+
+/** Stops closing leases in the background (server stop, after closeWalletLeases). */
+export function stopLeaseSweep(deps: { meteringSeen: MeteringSeen }): void {
+  stopSweeping({ walletLeases: deps.meteringSeen.leases });
 }
 
 /** The 402 `charge` would answer now, without charging: checked before streaming a large upload. */
@@ -324,14 +350,15 @@ export async function assertAffordable(deps: CheckDeps, caller: PrincipalCaller,
   if (cost === 0n) return;
   const payer = payerOf(caller);
   if (payer.budget) {
+    const period = budgetPeriod(deps.now());
     const row = await deps.sql
       .selectFrom('budgets as b')
-      .leftJoin('budget_spends as s', join => join.onRef('s.budget_id', '=', 'b.id').on('s.period', '=', budgetPeriod(deps.now())))
-      .select(['b.limit_micros', 's.spent_micros as spent'])
+      .leftJoin('budget_spends as s', join => join.onRef('s.budget_id', '=', 'b.id').on('s.period', '=', period))
+      .select(['b.limit_micros', 's.spent_micros as spent', openSpendOf(sql.ref('b.id'), period).as('open')])
       .where('b.id', '=', budgetId(payer.budget))
       .executeTakeFirst();
     const limit = row?.limit_micros ?? defaultLimit(config, payer.budget);
-    if ((row?.spent ?? 0n) + cost > limit) throw shortBudget(payer.budget, cost, limit);
+    if ((row?.spent ?? 0n) + BigInt(row?.open ?? 0n) + cost > limit) throw shortBudget(payer.budget, cost, limit);
   }
   if ((await spendableMicros(deps, payer.holder)) < cost) throw shortWallet(payer.holder, cost, caller);
 }
@@ -345,7 +372,7 @@ export async function assertAffordable(deps: CheckDeps, caller: PrincipalCaller,
  */
 export async function assertStorageCovered(
   deps: Pick<ServiceDeps, 'sql' | 'config'>,
-  db: AnyTx | null,
+  db: Db | null,
   caller: PrincipalCaller,
   resourceId: string,
   bytes: number,
@@ -459,6 +486,16 @@ export async function settleStorage(
 }
 
 /** What `services.metering` offers; src/services.ts binds each to the server's dependencies. */
-export const meteringOperations = { creditDeveloper, budgets, setEnvBudget, charge, assertAffordable, assertStorageCovered, settleStorage };
+export const meteringOperations = {
+  creditDeveloper,
+  budgets,
+  setEnvBudget,
+  charge,
+  assertAffordable,
+  assertStorageCovered,
+  settleStorage,
+  closeWalletLeases,
+  stopLeaseSweep,
+};
 
 export type MeteringService = Bound<typeof meteringOperations>;

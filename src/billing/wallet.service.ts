@@ -1,13 +1,15 @@
 /**
  * Wallets: an append-only ledger per holder (a person, a developer or a resource) in integer
  * micro-dollars ($1 = 1_000_000), and the holder's balance in `wallets`, kept in step in the same
- * transaction as every entry. One-time entries carry a `onceKey`, whose unique index makes them
+ * transaction as every entry, except charges: those move the balance when the wallet lease they
+ * were paid from closes (src/billing/wallet-leases.service.ts), and balance views add them meanwhile. One-time entries carry a `onceKey`, whose unique index makes them
  * race-safe: concurrent attempts insert one row between them.
  */
 import { sqlOf } from '../db/sql.js';
 import { newId } from '../lib/secrets.js';
-import type { AnyTx, ServiceDeps, Tx } from '../core/deps.js';
+import type { ServiceDeps, Tx } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
+import { type Db, balanceWithOpenCharges } from './wallet-leases.service.js';
 
 export const WELCOME_CREDIT_KIND = 'welcome_credit';
 export const DEVELOPER_CREDIT_KIND = 'developer_credit';
@@ -54,7 +56,7 @@ export const holderColumns = (holder: Holder) => ({
  * Appends one entry and moves the holder's balance by its amount, in `tx`. With a `onceKey` that
  * already exists nothing happens and it answers false.
  */
-export async function appendEntry(tx: AnyTx, holder: Holder, amountMicros: bigint, facts: EntryFacts, now: Date): Promise<boolean> {
+export async function appendEntry(tx: Db, holder: Holder, amountMicros: bigint, facts: EntryFacts, now: Date): Promise<boolean> {
   const db = sqlOf(tx);
   const inserted = await db
     .insertInto('wallet_entries')
@@ -90,11 +92,11 @@ export async function appendEntry(tx: AnyTx, holder: Holder, amountMicros: bigin
 type WalletDeps = Pick<ServiceDeps, 'transaction' | 'config' | 'now'>;
 
 /** Runs `fn` in the caller's transaction `tx`, else in one of its own. */
-const inTx = <T>(deps: Pick<ServiceDeps, 'transaction'>, tx: AnyTx | undefined, fn: (tx: AnyTx) => Promise<T>) =>
-  tx ? fn(tx) : deps.transaction(fn);
+const inTx = <T>(deps: Pick<ServiceDeps, 'transaction'>, tx: Db | undefined, fn: (tx: Db) => Promise<T>) =>
+  tx ? fn(tx) : deps.transaction((t: Tx) => fn(t));
 
 /** docs/api.md §4.7, consent rule 3: the welcome credit, at most once per user ever. */
-export function grantWelcomeCredit(deps: WalletDeps, principalId: string, tx?: Tx): Promise<boolean> {
+export function grantWelcomeCredit(deps: WalletDeps, principalId: string, tx?: Db): Promise<boolean> {
   return inTx(deps, tx, t =>
     appendEntry(
       t,
@@ -107,7 +109,7 @@ export function grantWelcomeCredit(deps: WalletDeps, principalId: string, tx?: T
 }
 
 /** A developer's starting credit (DEVELOPER_CREDIT_USD), once, on their first metered use. */
-export function grantDeveloperCredit(deps: WalletDeps, developerId: string, tx?: AnyTx): Promise<boolean> {
+export function grantDeveloperCredit(deps: WalletDeps, developerId: string, tx?: Db): Promise<boolean> {
   return inTx(deps, tx, t =>
     appendEntry(
       t,
@@ -120,17 +122,17 @@ export function grantDeveloperCredit(deps: WalletDeps, developerId: string, tx?:
 }
 
 /** An operator's top-up (`gatehouse wallet credit`). */
-export function credit(deps: Pick<ServiceDeps, 'transaction' | 'now'>, holder: Holder, amountMicros: bigint, tx?: Tx): Promise<boolean> {
+export function credit(deps: Pick<ServiceDeps, 'transaction' | 'now'>, holder: Holder, amountMicros: bigint, tx?: Db): Promise<boolean> {
   return inTx(deps, tx, t => appendEntry(t, holder, amountMicros, { kind: 'credit' }, deps.now()));
 }
 
-export async function balanceMicros(deps: Pick<ServiceDeps, 'prisma'>, holderId: string): Promise<bigint> {
-  const wallet = await deps.prisma.wallet.findUnique({ where: { holderId } });
-  return wallet?.balanceMicros ?? 0n;
+/** The holder's balance: the `wallets` column plus what its open leases have charged so far. */
+export async function balanceMicros(deps: Pick<ServiceDeps, 'sql'>, holderId: string): Promise<bigint> {
+  return balanceWithOpenCharges(deps.sql, holderId);
 }
 
 /** The holder's view: balance and the newest entries, amounts as exact decimal strings. */
-export async function statement(deps: Pick<ServiceDeps, 'prisma'>, holder: Holder, limit = STATEMENT_ENTRIES) {
+export async function statement(deps: Pick<ServiceDeps, 'prisma' | 'sql'>, holder: Holder, limit = STATEMENT_ENTRIES) {
   const where =
     holder.kind === 'principal' ? { principalId: holder.id } : holder.kind === 'developer' ? { developerId: holder.id } : { resourceId: holder.id };
   const [balance, entries] = await Promise.all([

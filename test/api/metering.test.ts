@@ -29,8 +29,18 @@ describe.each(available)('metering on $name', backend => {
   const it = onBackend(backend)
     .extend('project', async ({ s }) => s.project)
     .extend('prisma', async ({ ctx }) => ctx.database.prisma)
-    .extend('balance', async ({ s, prisma }) => {
-      return async () => (await prisma.wallet.findUnique({ where: { holderId: s.developerId } }))?.balanceMicros ?? 0n;
+    // Charges reach `wallets` when their wallet lease closes: close this server's before reading the table.
+    .extend(
+      'closeLeases',
+      async ({ ctx }) =>
+        () =>
+          ctx.app.services.metering.closeWalletLeases(),
+    )
+    .extend('balance', async ({ s, prisma, closeLeases }) => {
+      return async () => {
+        await closeLeases();
+        return (await prisma.wallet.findUnique({ where: { holderId: s.developerId } }))?.balanceMicros ?? 0n;
+      };
     })
     .extend('charges', async ({ s, prisma }) => {
       return (kind?: string) =>
@@ -171,7 +181,8 @@ describe.each(available)('metering on $name', backend => {
     expect(long.body).toMatchObject({ error: 'invalid_argument', message: expect.stringMatching(/^env: /) });
   });
 
-  it('a short developer wallet answers 402 wallet; concurrent writes never overdraw it', async ({ s, prisma, balance, insert }) => {
+  it('a short developer wallet answers 402 wallet; concurrent writes never overdraw it', async ({ s, prisma, balance, insert, closeLeases }) => {
+    await closeLeases();
     await prisma.wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 20n } });
     const results = await Promise.all(Array.from({ length: 15 }, (_, i) => insert(`race ${i}`)));
     const statuses = results.map(r => r.status).sort();
@@ -197,6 +208,7 @@ describe.each(available)('metering on $name', backend => {
         answers.filter(status => status === 402),
         `round ${round}: ${answers}`,
       ).toEqual([]);
+      await ctx.app.services.metering.closeWalletLeases();
       const entries = await prisma.walletEntry.aggregate({ where: { developerId: fresh.developerId }, _sum: { amountMicros: true } });
       expect((await prisma.wallet.findUnique({ where: { holderId: fresh.developerId } }))?.balanceMicros).toBe(entries._sum.amountMicros);
     }
@@ -206,7 +218,9 @@ describe.each(available)('metering on $name', backend => {
     ctx,
     s,
     prisma,
+    closeLeases,
   }) => {
+    await closeLeases();
     await prisma.wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: 1_000_000n } });
     const day = new Date('2030-01-15T12:00:00Z');
     const first = await ctx.app.services.metering.settleStorage(day);
@@ -250,7 +264,12 @@ describe("a resource's bytes at rest are its owner's to pay", () => {
         body: 'held bytes',
         headers: { 'content-type': 'text/plain' },
       });
-    const personBalance = async () => (await prisma.wallet.findUnique({ where: { holderId: person } }))?.balanceMicros ?? 0n;
+    // Charges reach `wallets` when their wallet lease closes: close this server's before reading the table.
+    const walletRow = async (holderId: string) => {
+      await services.metering.closeWalletLeases();
+      return prisma.wallet.findUniqueOrThrow({ where: { holderId } });
+    };
+    const personBalance = async () => (await walletRow(person)).balanceMicros;
 
     await services.wallet.credit({ kind: 'principal', id: person }, 1_000_000n);
     expect((await upload('a.txt')).status).toBe(201);
@@ -262,17 +281,18 @@ describe("a resource's bytes at rest are its owner's to pay", () => {
 
     // At-rest charges take the owner's wallet below zero: the next upload into the resource is refused,
     // though alice's own payer could pay for it, and it leaves nothing behind.
+    await services.metering.closeWalletLeases();
     await prisma.wallet.update({ where: { holderId: person }, data: { balanceMicros: 0n } });
     await services.metering.settleStorage(new Date('2030-02-02T12:00:00Z'));
     expect(await personBalance()).toBeLessThan(0n);
-    const developerBalance = (await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros;
+    const developerBalance = (await walletRow(s.developerId)).balanceMicros;
     const blobs = await blobKeys(ctx);
     const refused = await upload('b.txt');
     expect(refused.status).toBe(402);
     expect(await refused.json()).toMatchObject({ error: 'payment_required', reason: 'storage', resourceId: resource });
     expect(await blobKeys(ctx)).toEqual(blobs);
     expect(await prisma.file.count({ where: { resourceId: resource } })).toBe(1);
-    expect((await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros).toBe(developerBalance);
+    expect((await walletRow(s.developerId)).balanceMicros).toBe(developerBalance);
     // A body of unknown length is refused too, once its size is known, with nothing kept.
     const chunked = await fileRequest(ctx, alice, 'PUT', `/v1/files/resources/${resource}/attachments/c.txt`, {
       body: new Blob(['streamed']).stream(),
@@ -323,13 +343,19 @@ describe("a resource's rows at rest are its owner's to pay too", () => {
 
     // The owner's wallet goes below zero: alice's payer (the developer) could pay for the write, but
     // the bytes the project would hold are the owner's to pay.
+    // Charges reach `wallets` when their wallet lease closes: close this server's before reading the table.
+    const developerBalance = async () => {
+      await services.metering.closeWalletLeases();
+      return (await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros;
+    };
+    await services.metering.closeWalletLeases();
     await prisma.wallet.update({ where: { holderId: person }, data: { balanceMicros: -1n } });
-    const developerBalance = (await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros;
+    const before = await developerBalance();
     const refused = await insert('unpaid');
     expect(refused.status).toBe(402);
     expect(refused.body).toMatchObject({ error: 'payment_required', reason: 'storage', resourceId: project });
     expect(await prisma.row.count({ where: { resourceId: project } })).toBe(1);
-    expect((await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros).toBe(developerBalance);
+    expect(await developerBalance()).toBe(before);
 
     // Reads add nothing at rest.
     expect((await alice.post('/v1/db/query', { scope, table: 'tasks', op: 'select' })).status).toBe(200);

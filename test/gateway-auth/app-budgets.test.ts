@@ -29,6 +29,8 @@ describe('app budgets for signed-in users', () => {
     expect(first.status, first.text).toBe(200);
 
     const prisma = rig.app.services.deps.prisma;
+    // Charges reach `wallets` and `budget_spends` when their wallet lease closes: close them before reading the tables.
+    await rig.app.services.metering.closeWalletLeases();
     const [charge] = await prisma.walletEntry.findMany({ where: { principalId: userId, kind: 'charge:rows.insert' } });
     expect(charge).toMatchObject({ amountMicros: -2n, appId: app.appId, env: 'prod', clientId: app.clientId, actorId: userId });
     expect((await prisma.wallet.findUnique({ where: { holderId: userId } }))?.balanceMicros).toBe(5_000_000n - 2n);
@@ -60,6 +62,8 @@ describe('app budgets for signed-in users', () => {
     const first = await asAgent('by the agent');
     expect(first.status, first.text).toBe(200);
     const prisma = rig.app.services.deps.prisma;
+    // Charges reach `wallets` and `budget_spends` when their wallet lease closes: close them before reading the tables.
+    await rig.app.services.metering.closeWalletLeases();
     const [charge] = await prisma.walletEntry.findMany({ where: { principalId: userId, actorId: agent.json.id } });
     expect(charge).toMatchObject({ kind: 'charge:rows.insert', amountMicros: -2n, appId: app.appId, clientId: app.clientId });
     const budget = await prisma.budget.findFirstOrThrow({ where: { kind: 'app', payerId: userId, key: app.clientId } });

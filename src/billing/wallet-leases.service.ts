@@ -1,0 +1,398 @@
+/**
+ * Wallet leases (docs/api.md §14.1): how a charge stays exact without every write of one payer
+ * queueing on that payer's wallet and budget rows.
+ *
+ * A lease reserves some of a payer's money (and of its budget for the month) for this process.
+ * Granting one locks the wallet row (FOR UPDATE) and counts what the other open leases reserve,
+ * so the reservations of all processes together never exceed the balance (nor the budget's limit).
+ * A charge then is one statement on no shared row: its ledger entry, inserted against the open
+ * lease (`INSERT ... SELECT ... FROM wallet_leases ... FOR KEY SHARE`), while the lease's
+ * allowance in memory falls synchronously, so concurrent writes of this process never spend more
+ * than it reserved. Closing a lease (after LEASE_LIFETIME_MS, when idle, on shutdown, at startup
+ * for leases a stopped process left) locks it FOR UPDATE, which waits for the writes still
+ * charging it, and moves the wallet's balance and the month's spend by the sum of its entries:
+ * then the balance is the ledger's sum again. An entry can only be inserted while its lease is
+ * open, so none is left out.
+ *
+ * Lock order, the same everywhere: wallet row, then lease row. A lease is granted inside the
+ * transaction of the write that needed it (no second connection: the embedded store has one, and
+ * a pool could run dry), so it exists only if that write commits.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { type RawBuilder, type Sql, sql, sqlOf } from '../db/sql.js';
+import { newId } from '../lib/secrets.js';
+import type { AnyTx, ServiceDeps } from '../core/deps.js';
+import type { Holder } from './wallet.service.js';
+import { LEASE_EXPIRY_MS, type Headroom, leaseDue, leaseGrant, nextLeaseSize } from './wallet-leases.rules.js';
+
+/** A write's transaction as the callers hold it: a Prisma transaction (or client) or an SQL-layer handle. */
+export type Db = AnyTx;
+
+/** One of this process's leases, as its charges see it. */
+interface Lease {
+  id: string;
+  /** The payer it serves (leaseKey). */
+  key: string;
+  holderId: string;
+  /** What it reserved, and what of that this process's charges have not taken yet. */
+  reserved: bigint;
+  allowance: bigint;
+  /** The transaction that granted it: others cannot see it until that one commits. */
+  grantedIn: Sql;
+  /** A charge from another transaction found it: it committed. */
+  confirmed: boolean;
+  /** Monotonic ms (performance.now()). */
+  openedAt: number;
+  lastUsedAt: number;
+  /** It could not pay a charge, or stopped serving its payer: close it now. */
+  exhausted: boolean;
+  closing: boolean;
+}
+
+/** This process's leases; one per server (`walletLeases()`). */
+export interface WalletLeases {
+  /** Who holds the leases this process grants (wallet_leases.opened_by). */
+  instance: string;
+  /** The lease each payer charges now. */
+  usable: Map<string, Lease>;
+  /** Every lease this process granted and has not closed yet, by id. */
+  open: Map<string, Lease>;
+  timer: NodeJS.Timeout | null;
+}
+
+export const walletLeases = (): WalletLeases => ({
+  instance: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+  usable: new Map(),
+  open: new Map(),
+  timer: null,
+});
+
+export type LeaseDeps = Pick<ServiceDeps, 'sqlTransaction' | 'now'> & { walletLeases: WalletLeases };
+
+/** Who a charge draws on: the wallet's holder, and the budget and month it counts in. */
+export interface LeasePayer {
+  holder: Holder;
+  budget: { id: string; period: string } | null;
+}
+
+/** A charge's ledger entry, as wallet_entries holds it (id and lease are added here). */
+export interface ChargeEntry {
+  principal_id: string | null;
+  developer_id: string | null;
+  amount_micros: bigint;
+  kind: string;
+  app_id: string;
+  env: string;
+  client_id: string | null;
+  actor_id: string;
+  quantity: bigint;
+  created_at: Date;
+}
+
+/** Why a charge cannot be paid: the wallet, or the budget (with its limit). */
+export type Shortfall = { reason: 'wallet' } | { reason: 'budget'; limitMicros: bigint };
+
+const leaseKey = (payer: LeasePayer) => `${payer.holder.id}\0${payer.budget?.id ?? ''}\0${payer.budget?.period ?? ''}`;
+
+/** How often this process looks for leases to close while it holds some. */
+const SWEEP_MS = 100;
+
+/**
+ * Pays `entry` (its amount is -cost) from the payer's lease, granting one in `db` when there is
+ * none with enough left. Answers the shortfall when the payer cannot pay; then nothing was written.
+ * With `grant: false` (`db` outside a transaction) it answers 'no_lease' instead of granting.
+ */
+export async function payFromLease(
+  deps: LeaseDeps,
+  db: Sql,
+  payer: LeasePayer,
+  cost: bigint,
+  entry: ChargeEntry,
+  options: { grant: false },
+): Promise<Shortfall | null | 'no_lease'>;
+export async function payFromLease(deps: LeaseDeps, db: Sql, payer: LeasePayer, cost: bigint, entry: ChargeEntry): Promise<Shortfall | null>;
+export async function payFromLease(
+  deps: LeaseDeps,
+  db: Sql,
+  payer: LeasePayer,
+  cost: bigint,
+  entry: ChargeEntry,
+  options: { grant: boolean } = { grant: true },
+): Promise<Shortfall | null | 'no_lease'> {
+  const leases = deps.walletLeases;
+  const key = leaseKey(payer);
+  for (let attempt = 0; ; attempt++) {
+    const lease = leases.usable.get(key);
+    if (lease && !lease.closing && lease.allowance >= cost) {
+      lease.allowance -= cost;
+      lease.lastUsedAt = performance.now();
+      if (await insertEntry(db, lease.id, entry)) {
+        if (db !== lease.grantedIn) lease.confirmed = true;
+        return null;
+      }
+      // Closed meanwhile, or granted by a transaction that has not committed yet.
+      lease.allowance += cost;
+      if (lease.confirmed && leases.usable.get(key) === lease) leases.usable.delete(key);
+    } else if (lease) lease.exhausted = true;
+    // Outside a transaction (a read's charge, one statement): granting needs one.
+    if (!options.grant) return 'no_lease';
+    const granted = await grantLease(deps, db, payer, cost, lease ?? null, attempt < 4);
+    if (granted === 'retry') continue;
+    if ('reason' in granted) return granted;
+    leases.usable.set(key, granted);
+  }
+}
+
+async function insertEntry(db: Sql, leaseId: string, e: ChargeEntry): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id)
+    SELECT ${newId('wal')}::text, ${e.principal_id}::text, ${e.developer_id}::text, ${e.amount_micros}::bigint, ${e.kind}::text,
+      ${e.app_id}::text, ${e.env}::text, ${e.client_id}::text, ${e.actor_id}::text, ${e.quantity}::bigint, ${e.created_at}::timestamp(3), l.id
+    FROM wallet_leases l WHERE l.id = ${leaseId} AND l.closed_at IS NULL FOR KEY SHARE
+    RETURNING id`.execute(db);
+  return rows.length === 1;
+}
+
+/** The payer's headroom now, and its budget's limit. Read after the wallet row is locked. */
+async function headroomOf(db: Sql, payer: LeasePayer): Promise<Headroom & { limit: bigint }> {
+  const holder = payer.holder.id;
+  const budget = payer.budget?.id ?? null;
+  const period = payer.budget?.period ?? null;
+  const { rows } = await sql<{ balance: bigint | null; reserved: bigint; limit: bigint | null; spent: bigint | null; budget_reserved: bigint }>`
+    SELECT (SELECT balance_micros FROM wallets WHERE holder_id = ${holder}) AS balance,
+      (SELECT COALESCE(SUM(reserved_micros), 0)::bigint FROM wallet_leases WHERE holder_id = ${holder} AND closed_at IS NULL) AS reserved,
+      (SELECT limit_micros FROM budgets WHERE id = ${budget}::text) AS limit,
+      (SELECT spent_micros FROM budget_spends WHERE budget_id = ${budget}::text AND period = ${period}::text) AS spent,
+      (SELECT COALESCE(SUM(reserved_micros), 0)::bigint FROM wallet_leases
+        WHERE budget_id = ${budget}::text AND period = ${period}::text AND closed_at IS NULL) AS budget_reserved`.execute(db);
+  const row = rows[0];
+  const limit = row.limit ?? 0n;
+  return {
+    wallet: (row.balance ?? 0n) - BigInt(row.reserved),
+    budget: budget === null ? null : limit - (row.spent ?? 0n) - BigInt(row.budget_reserved),
+    limit,
+  };
+}
+
+/**
+ * Grants the payer a lease in `db`, under the wallet row's lock. Refused: first this process's own
+ * leases of the payer and any expired one are closed (their unused reservations must not be what
+ * refuses it), then it is decided again. 'retry' when, while it waited for the lock, the
+ * transaction that held it granted a lease this charge can use.
+ */
+async function grantLease(
+  deps: LeaseDeps,
+  db: Sql,
+  payer: LeasePayer,
+  cost: bigint,
+  previous: Lease | null,
+  mayRetry: boolean,
+): Promise<Lease | Shortfall | 'retry'> {
+  const leases = deps.walletLeases;
+  const key = leaseKey(payer);
+  await db.selectFrom('wallets').select('holder_id').where('holder_id', '=', payer.holder.id).forUpdate().execute();
+  const current = leases.usable.get(key);
+  if (mayRetry && current && current !== previous && !current.closing && current.allowance >= cost) return 'retry';
+  const wanted = nextLeaseSize(cost, previous ? { reserved: previous.reserved, exhausted: previous.exhausted } : null);
+  let headroom = await headroomOf(db, payer);
+  let decision = leaseGrant(cost, wanted, headroom);
+  if ('refused' in decision && (await reclaim(deps, db, payer))) {
+    headroom = await headroomOf(db, payer);
+    decision = leaseGrant(cost, wanted, headroom);
+  }
+  if ('refused' in decision) return decision.refused === 'budget' ? { reason: 'budget', limitMicros: headroom.limit } : { reason: 'wallet' };
+  const id = newId('wls');
+  await db
+    .insertInto('wallet_leases')
+    .values({
+      id,
+      holder_id: payer.holder.id,
+      principal_id: payer.holder.kind === 'principal' ? payer.holder.id : null,
+      developer_id: payer.holder.kind === 'developer' ? payer.holder.id : null,
+      budget_id: payer.budget?.id ?? null,
+      period: payer.budget?.period ?? null,
+      reserved_micros: decision.granted,
+      opened_by: leases.instance,
+      opened_at: deps.now(),
+    })
+    .execute();
+  const at = performance.now();
+  const lease: Lease = {
+    id,
+    key,
+    holderId: payer.holder.id,
+    reserved: decision.granted,
+    allowance: decision.granted,
+    grantedIn: db,
+    confirmed: false,
+    openedAt: at,
+    lastUsedAt: at,
+    exhausted: false,
+    closing: false,
+  };
+  leases.open.set(id, lease);
+  if (previous) previous.exhausted = true;
+  sweepWhileOpen(deps);
+  return lease;
+}
+
+/**
+ * Closes, in `db`, this process's open leases of the payer's wallet and any of its leases left
+ * open past LEASE_EXPIRY_MS; true when one was closed. Should `db` roll back, those of this
+ * process are closed again by the sweep (they are marked exhausted: no charge uses them now).
+ */
+async function reclaim(deps: LeaseDeps, db: Sql, payer: LeasePayer): Promise<boolean> {
+  const leases = deps.walletLeases;
+  const ids = new Set<string>();
+  for (const lease of leases.open.values()) {
+    if (lease.holderId !== payer.holder.id) continue;
+    lease.exhausted = true;
+    if (leases.usable.get(lease.key) === lease) leases.usable.delete(lease.key);
+    ids.add(lease.id);
+  }
+  const expired = await db
+    .selectFrom('wallet_leases')
+    .select('id')
+    .where('holder_id', '=', payer.holder.id)
+    .where('closed_at', 'is', null)
+    .where('opened_at', '<', new Date(deps.now().getTime() - LEASE_EXPIRY_MS))
+    .execute();
+  for (const { id } of expired) ids.add(id);
+  let closed = false;
+  for (const id of ids) if ((await closeLeaseIn(db, id, deps.now())) === 'closed') closed = true;
+  return closed;
+}
+
+/**
+ * Closes one lease in `db`: the wallet's balance and the month's spend move by the sum of its
+ * entries. Waits for the writes still charging it (their FOR KEY SHARE). 'absent' when it is
+ * already closed or not (yet) there.
+ */
+export async function closeLeaseIn(db: Sql, id: string, now: Date): Promise<'closed' | 'absent'> {
+  const found = await db.selectFrom('wallet_leases').select('holder_id').where('id', '=', id).where('closed_at', 'is', null).executeTakeFirst();
+  if (!found) return 'absent';
+  // Wallet row first, then the lease: the order every lease statement takes them in.
+  await db.selectFrom('wallets').select('holder_id').where('holder_id', '=', found.holder_id).forUpdate().execute();
+  const lease = await db
+    .selectFrom('wallet_leases')
+    .select(['holder_id', 'budget_id', 'period'])
+    .where('id', '=', id)
+    .where('closed_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!lease) return 'absent';
+  const { rows } = await sql<{ used: bigint }>`
+    SELECT COALESCE(-SUM(amount_micros), 0)::bigint AS used FROM wallet_entries WHERE lease_id = ${id}`.execute(db);
+  const used = BigInt(rows[0].used);
+  if (used !== 0n) {
+    await db
+      .updateTable('wallets')
+      .set(eb => ({ balance_micros: eb('balance_micros', '-', used), updated_at: now }))
+      .where('holder_id', '=', lease.holder_id)
+      .execute();
+    if (lease.budget_id && lease.period) {
+      // The budget may be gone (its app deleted): then there is no spend to count.
+      await sql`
+        INSERT INTO budget_spends (budget_id, period, spent_micros)
+        SELECT id, ${lease.period}::text, ${used}::bigint FROM budgets WHERE id = ${lease.budget_id}
+        ON CONFLICT (budget_id, period) DO UPDATE SET spent_micros = budget_spends.spent_micros + EXCLUDED.spent_micros`.execute(db);
+    }
+  }
+  await db.updateTable('wallet_leases').set({ closed_at: now, used_micros: used }).where('id', '=', id).execute();
+  return 'closed';
+}
+
+/** Closes one of this process's leases in a transaction of its own; it stays listed if that fails. */
+async function closeOwn(deps: LeaseDeps, lease: Lease): Promise<void> {
+  const leases = deps.walletLeases;
+  lease.closing = true;
+  if (leases.usable.get(lease.key) === lease) leases.usable.delete(lease.key);
+  try {
+    const result = await deps.sqlTransaction(tx => closeLeaseIn(tx, lease.id, deps.now()));
+    // Absent and never seen committed: the transaction that granted it may still be running
+    // (close it later) or rolled back (forget it once no transaction can still be running).
+    if (result === 'closed' || lease.confirmed || performance.now() - lease.openedAt > LEASE_EXPIRY_MS) leases.open.delete(lease.id);
+    else lease.exhausted = true;
+  } catch {
+    // A deadlock victim or a lost connection: the next sweep tries again.
+  } finally {
+    lease.closing = false;
+  }
+}
+
+function sweepWhileOpen(deps: LeaseDeps): void {
+  const leases = deps.walletLeases;
+  if (leases.timer) return;
+  leases.timer = setInterval(() => {
+    const now = performance.now();
+    for (const lease of leases.open.values()) if (!lease.closing && leaseDue(lease, now)) void closeOwn(deps, lease);
+    if (leases.open.size === 0 && leases.timer) {
+      clearInterval(leases.timer);
+      leases.timer = null;
+    }
+  }, SWEEP_MS);
+  leases.timer.unref();
+}
+
+/**
+ * Closes every lease this process holds (shutdown, and before reading balances straight from the
+ * tables); with `everyProcess`, every open lease in the database too (startup: leases a stopped
+ * process left). Safe while other processes run: a lease closed under them is replaced.
+ */
+export async function closeLeases(deps: LeaseDeps, options: { everyProcess?: boolean; holderId?: string } = {}): Promise<number> {
+  const leases = deps.walletLeases;
+  const ids = new Set<string>();
+  for (const lease of leases.open.values()) {
+    if (options.holderId && lease.holderId !== options.holderId) continue;
+    ids.add(lease.id);
+    lease.exhausted = true;
+    if (leases.usable.get(lease.key) === lease) leases.usable.delete(lease.key);
+  }
+  if (options.everyProcess) {
+    const rows = await deps.sqlTransaction(tx => tx.selectFrom('wallet_leases').select('id').where('closed_at', 'is', null).execute());
+    for (const { id } of rows) ids.add(id);
+  }
+  let closed = 0;
+  for (const id of ids) {
+    if ((await deps.sqlTransaction(tx => closeLeaseIn(tx, id, deps.now()))) === 'closed') closed++;
+    leases.open.delete(id);
+  }
+  return closed;
+}
+
+/** Stops the sweep (server stop); what is still open is closed by closeLeases or the next startup. */
+export function stopSweeping(deps: Pick<LeaseDeps, 'walletLeases'>): void {
+  const leases = deps.walletLeases;
+  if (leases.timer) clearInterval(leases.timer);
+  leases.timer = null;
+}
+
+/**
+ * What the holder's open leases have charged so far (negative micros), not yet in `wallets`: a
+ * fragment for a statement that also reads the balance, so both come from one snapshot (a lease
+ * closing between two reads would count its entries twice or not at all).
+ */
+export const openChargesOf = (holderId: string) =>
+  sql<bigint>`(SELECT COALESCE(SUM(e.amount_micros), 0)::bigint FROM wallet_leases l JOIN wallet_entries e ON e.lease_id = l.id
+    WHERE l.holder_id = ${holderId} AND l.closed_at IS NULL)`;
+
+/** The holder's balance with its open leases' charges, in one statement. */
+export async function balanceWithOpenCharges(db: Sql, holderId: string): Promise<bigint> {
+  const row = await db
+    .selectNoFrom(eb => [
+      eb.selectFrom('wallets').select('balance_micros').where('holder_id', '=', holderId).as('balance'),
+      openChargesOf(holderId).as('open'),
+    ])
+    .executeTakeFirstOrThrow();
+  return (row.balance ?? 0n) + BigInt(row.open);
+}
+
+/**
+ * What the budget's open leases have spent in `period` (positive micros), not yet in
+ * `budget_spends`: a fragment for the statement that reads the spend (one snapshot, as above).
+ */
+export const openSpendOf = (budgetId: RawBuilder<string> | string, period: string) =>
+  sql<bigint>`(SELECT COALESCE(-SUM(e.amount_micros), 0)::bigint FROM wallet_leases l JOIN wallet_entries e ON e.lease_id = l.id
+    WHERE l.budget_id = ${budgetId} AND l.period = ${period} AND l.closed_at IS NULL)`;
