@@ -93,4 +93,20 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     expect(insert.filter(text => /^INSERT INTO rows\b/i.test(text))).toHaveLength(1);
     expect(many.filter(text => /^INSERT INTO rows\b/i.test(text))).toHaveLength(1);
   });
+
+  it("a first write to a public resource auto-joins: the call runs again on Prisma's transaction", async ({ ctx, s }) => {
+    const { alice, carol } = s.users;
+    const forum = await createResource(alice, 'forum', 'Open');
+    const statements = await statementsOf(async () => {
+      const res = await db(carol, { scope: inResource(forum), table: 'posts', op: 'insert', values: { body: 'hello' } });
+      expect(res.status).toBe(200);
+    });
+    // The driver transaction rolled back before writing anything; the row is written once.
+    expect(statements.filter(text => /^ROLLBACK/i.test(text))).toHaveLength(1);
+    expect(await ctx.database.prisma.row.count({ where: { resourceId: forum } })).toBe(1);
+    const member = await ctx.database.prisma.membership.findUnique({
+      where: { resourceId_principalId: { resourceId: forum, principalId: carol.id } },
+    });
+    expect(member).toMatchObject({ state: 'active', role: 'writer' });
+  });
 });
