@@ -150,10 +150,11 @@ describe.each(available)('wallet leases on $name', backend => {
     const offset = start.balance - start.ledger;
     const crashed = processOf(ctx);
     const payer = { holder: { kind: 'developer' as const, id: s.developerId }, budget: null };
-    for (let i = 0; i < 40; i++)
+    // A process whose sweep never runs (it is stopped after every charge), then dies: its memory is gone.
+    for (let i = 0; i < 40; i++) {
       expect(await crashed.sqlTransaction(tx => payFromLease(crashed, tx, payer, 2n, entryOf(s, i, crashed.now())))).toBeNull();
-    // The process dies: its sweep never runs, its memory is gone.
-    stopSweeping(crashed);
+      stopSweeping(crashed);
+    }
     const open = await prisma.walletLease.findMany({ where: { holderId: s.developerId, closedAt: null } });
     expect(open.length).toBeGreaterThan(0);
     const balance = (await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros;
