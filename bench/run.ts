@@ -68,12 +68,16 @@ const only = values.only ? new Set(values.only.split(',').map(s => s.trim())) : 
 const PEER_ROWS: PeerRow[] = ['postgraphile-get', 'postgraphile-create', 'mercurius-jit'];
 const anyWrite = () => WRITE_SCENARIOS.some(id => !only || only.has(id));
 const wanted = (id: string) => {
-  if (PEER_ROWS.includes(id as PeerRow)) return peers && (!only || only.has(id) || only.has(PEER_OF[id as PeerRow]));
+  if (PEER_ROWS.includes(id as PeerRow)) return peers && (!only || only.has(id) || PEER_OF[id as PeerRow].some(row => only.has(row)));
   if (id === 'floor-insert') return anyWrite();
   return id === 'floor' || !only || only.has(id);
 };
 /** A peer row is shown with the Gatehouse row it answers (--only of that row measures it too). */
-const PEER_OF: Record<PeerRow, string> = { 'postgraphile-get': 'graphql-get', 'postgraphile-create': 'row-insert', 'mercurius-jit': 'yoga-jit' };
+const PEER_OF: Record<PeerRow, string[]> = {
+  'postgraphile-get': ['graphql-get'],
+  'postgraphile-create': ['row-insert'],
+  'mercurius-jit': ['yoga-jit', 'graphql-me'],
+};
 
 const ROW_ORDER = [
   'hello',
@@ -87,6 +91,7 @@ const ROW_ORDER = [
   'rest-list',
   'graphql-get',
   'postgraphile-get',
+  'graphql-me',
   'transitions',
   'creates',
   'row-insert',
@@ -114,6 +119,8 @@ const GATEHOUSE_ROWS: Record<GatehouseScenario, RowPlan> = {
   'rest-get': { label: 'Gatehouse REST GET /v1/resources/:id', target: { ratio: 0.6 } },
   'rest-list': { label: 'Gatehouse REST GET /v1/resources?type=room (10 rows)' },
   'graphql-get': { label: 'Gatehouse GraphQL resource(id) (same read)', target: { ratio: 0.5 } },
+  // Issue 27 item 2: the cheapest authenticated query, next to Mercurius + jit's { hello } (--peers).
+  'graphql-me': { label: 'Gatehouse GraphQL { me { id } } (bearer; vs peer: Mercurius + jit { hello })', peer: 'mercurius-jit' },
   // The issue's shape: 20 clients on 20 resources, whatever --connections says.
   transitions: {
     label: 'Gatehouse invite/accept/setRole/remove, 20 clients on 20 rooms (transitions/s)',

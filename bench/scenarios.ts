@@ -9,10 +9,14 @@ import type { Seed } from './servers/gatehouse-seed.js';
 export const RESOURCE_QUERY =
   'query($id: ID!) { resource(id: $id) { id type name visibility discoverable memberCount currentMember { role state } } }';
 
+/** The cheapest authenticated query: the caller's own id (issue 27, item 2). */
+export const ME_QUERY = '{ me { id } }';
+
 export type GatehouseScenario =
   | 'rest-get'
   | 'rest-list'
   | 'graphql-get'
+  | 'graphql-me'
   | 'transitions'
   | 'creates'
   | 'row-insert'
@@ -24,6 +28,7 @@ export const GATEHOUSE_SCENARIOS: GatehouseScenario[] = [
   'rest-get',
   'rest-list',
   'graphql-get',
+  'graphql-me',
   'transitions',
   'creates',
   'row-insert',
@@ -114,6 +119,8 @@ export function gatehouseWorkload(scenario: GatehouseScenario, seed: Seed): Work
       return { requests: [{ method: 'GET', path: '/v1/resources?type=room', headers: auth(reader) }] };
     case 'graphql-get':
       return { requests: [post('/graphql', { query: RESOURCE_QUERY, variables: { id: seed.resourceId } }, auth(reader))] };
+    case 'graphql-me':
+      return { requests: [post('/graphql', { query: ME_QUERY }, auth(reader))] };
     case 'transitions':
       // One pair per connection (warmup connections get pairs of their own), cycling on its room:
       // every request is one transition, so 2xx/s is transitions/s. setRole moves the member off the

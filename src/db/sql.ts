@@ -87,9 +87,14 @@ function executorDialect(run: Executor): Dialect {
   };
 }
 
+/** The executor behind a Kysely of this module, for `prepare` to call without Kysely's per-query machinery. */
+const executors = new WeakMap<Sql, Executor>();
+
 /** A Kysely whose statements `run` executes: the database's fast path (`Database.sql`). */
 export function sqlOver(run: Executor): Sql {
-  return new Kysely<DB>({ dialect: executorDialect(run) });
+  const db = new Kysely<DB>({ dialect: executorDialect(run) });
+  executors.set(db, run);
+  return db;
 }
 
 /** What per-transaction instances are derived from: compiler, adapter and plugins, built once. */
@@ -111,7 +116,9 @@ export function transactionSql(run: Executor): Sql {
     driver: template.driver,
     executor: template.executor.withConnectionProvider(new SingleConnectionProvider(new ExecutorConnection(run))),
   };
-  return new Transaction<DB>(props);
+  const db = new Transaction<DB>(props);
+  executors.set(db, run);
+  return db;
 }
 
 /** A statement parameter `prepare`'s builder receives instead of a value. */
@@ -139,6 +146,10 @@ export function prepare<A extends readonly unknown[], R>(
     }
     const { query, values } = compiled;
     const parameters = values.map(value => value(args));
+    // Straight to the executor when the Kysely is ours: no plugins to apply, no connection to
+    // acquire and release (Kysely's executeQuery would do both, for nothing, on every call).
+    const run = executors.get(db);
+    if (run) return (await run({ ...query, parameters })).rows as R[];
     return (await db.executeQuery<R>({ ...query, parameters })).rows;
   };
 }

@@ -1,5 +1,5 @@
 /** Random ids, bearer secrets and their hashes. Secrets are stored only as SHA-256 digests. */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A short random id with a type prefix, e.g. `res_4f9c2a…`. */
 export const newId = (prefix: string, bytes = 10) => `${prefix}_${randomBytes(bytes).toString('hex')}`;
@@ -7,7 +7,8 @@ export const newId = (prefix: string, bytes = 10) => `${prefix}_${randomBytes(by
 /** A bearer secret: `<prefix>_<43 url-safe chars>` (256 bits). */
 export const newSecret = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
 
-export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+/** Hex SHA-256; the one-shot `hash` (no Hash object): a bearer token is hashed on every request. */
+export const sha256 = (value: string) => hash('sha256', value, 'hex');
 
 /** Constant-time equality of two hex digests. */
 export function digestsEqual(a: string, b: string): boolean {

@@ -14,7 +14,7 @@ import {
 import type { Role } from '../core/roles.rules.js';
 import { type StoredVisibility, canTarget, rosterAccess } from './visibility.rules.js';
 import { fail } from '../errors.js';
-import { type Sql, sql } from '../db/sql.js';
+import { type Sql, prepare, sql } from '../db/sql.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
@@ -106,45 +106,50 @@ interface RosterRow {
 
 const ROLE_RANK = sql<number>`CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'writer' THEN 2 ELSE 3 END`;
 
+/** The roster statement, one prepared shape per `paged` (an `after` key given or not). */
+const rosterShapes = [false, true].map(paged =>
+  prepare(7, (db, resourceId: string, callerId: string, now: Date, afterRank: number, afterAt: Date, afterId: string, take: number) =>
+    db
+      .selectFrom('resources as r')
+      .leftJoin('memberships as me', join => join.onRef('me.resource_id', '=', 'r.id').on('me.principal_id', '=', callerId))
+      .leftJoin('memberships as m', join => {
+        const live = join.onRef('m.resource_id', '=', 'r.id').on(eb => eb.or([eb('m.state', '=', 'active'), eb('m.expires_at', '>', now)]));
+        return paged
+          ? live.on(sql<boolean>`(${ROLE_RANK}, m.created_at, m.principal_id) > (${afterRank}::int, ${afterAt}::timestamp(3), ${afterId}::text)`)
+          : live;
+      })
+      .leftJoin('principals as p', 'p.id', 'm.principal_id')
+      .leftJoin('principals as o', 'o.id', 'p.owner_id')
+      .select([
+        'r.deployment_id',
+        'r.visibility',
+        'me.state as caller_state',
+        'm.principal_id as user_id',
+        'm.role',
+        'm.state',
+        'p.kind',
+        'p.owner_id',
+        'o.handle as owner_handle',
+        'o.display_name as owner_display_name',
+        ROLE_RANK.as('rank'),
+        'm.created_at',
+      ])
+      .where('r.id', '=', resourceId)
+      .orderBy(ROLE_RANK)
+      .orderBy('m.created_at')
+      .orderBy('m.principal_id')
+      .limit(take),
+  ),
+);
+
 /**
- * A page of the roster and the caller's own row in one statement (a hot read): members live at
- * `now`, after `after` (the last entry's sort key) when given. The resource's row comes back even
- * when the page is empty (members' columns null).
+ * A page of the roster and the caller's own row in one statement (a hot read, prepared): members
+ * live at `now`, after `after` (the last entry's sort key) when given. The resource's row comes
+ * back even when the page is empty (members' columns null).
  */
 function rosterPage(db: Sql, resourceId: string, callerId: string, now: Date, after: readonly [number, number, string] | null, take: number) {
-  return db
-    .selectFrom('resources as r')
-    .leftJoin('memberships as me', join => join.onRef('me.resource_id', '=', 'r.id').on('me.principal_id', '=', callerId))
-    .leftJoin('memberships as m', join => {
-      const live = join.onRef('m.resource_id', '=', 'r.id').on(eb => eb.or([eb('m.state', '=', 'active'), eb('m.expires_at', '>', now)]));
-      return after === null
-        ? live
-        : live.on(
-            sql<boolean>`(${ROLE_RANK}, m.created_at, m.principal_id) > (${after[0]}::int, ${new Date(after[1])}::timestamp(3), ${after[2]}::text)`,
-          );
-    })
-    .leftJoin('principals as p', 'p.id', 'm.principal_id')
-    .leftJoin('principals as o', 'o.id', 'p.owner_id')
-    .select([
-      'r.deployment_id',
-      'r.visibility',
-      'me.state as caller_state',
-      'm.principal_id as user_id',
-      'm.role',
-      'm.state',
-      'p.kind',
-      'p.owner_id',
-      'o.handle as owner_handle',
-      'o.display_name as owner_display_name',
-      ROLE_RANK.as('rank'),
-      'm.created_at',
-    ])
-    .where('r.id', '=', resourceId)
-    .orderBy(ROLE_RANK)
-    .orderBy('m.created_at')
-    .orderBy('m.principal_id')
-    .limit(take)
-    .execute();
+  const run = rosterShapes[after === null ? 0 : 1];
+  return run(db, resourceId, callerId, now, after?.[0] ?? 0, new Date(after?.[1] ?? 0), after?.[2] ?? '', take);
 }
 
 /** Narrows the invitations rule to one app environment, and one resource type. */

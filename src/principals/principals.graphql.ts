@@ -60,12 +60,20 @@ const BlockRef = builder.objectRef<{ userId: string; createdAt: Date }>('Block')
   fields: t => ({ userId: t.exposeID('userId'), createdAt: t.field({ type: 'DateTime', resolve: b => b.createdAt }) }),
 });
 
+/** A Pothos query that includes and selects nothing: the row's own columns answer every field asked. */
+const isEmpty = (query: object) => Object.keys(query).length === 0;
+
 builder.queryFields(t => ({
   me: t.prismaField({
     type: 'Principal',
     description: 'The principal your credential acts as.',
-    resolve: (query, _, __, ctx) =>
-      ctx.services.deps.prisma.principal.findUniqueOrThrow({ ...query, where: { id: requirePrincipal(ctx.caller).principal.id } }),
+    resolve: async (query, _, __, ctx) => {
+      const { id } = requirePrincipal(ctx.caller).principal;
+      // Own columns only (`{ me { id kind } }`, Pothos' query `{}`): the prepared read. A relation
+      // asked for (email, owner) is Prisma's one query, as is a principal that is gone (its error).
+      const row = isEmpty(query) ? await ctx.services.principals.principalRow(id) : null;
+      return row ?? ctx.services.deps.prisma.principal.findUniqueOrThrow({ ...query, where: { id } });
+    },
   }),
   agents: t.field({
     type: [AgentRef],

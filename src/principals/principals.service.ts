@@ -8,7 +8,7 @@ import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import { reserveQuota } from '../billing/quotas.service.js';
-import { sqlOf } from '../db/sql.js';
+import { prepare, sqlOf } from '../db/sql.js';
 import type { TokenService } from '../gateway-auth/tokens.service.js';
 import { BOUNDED_LIST_TAKE, boundedList } from '../core/pages.js';
 
@@ -40,6 +40,33 @@ export async function findPrincipalInApp(tx: Tx, id: string, appId: string): Pro
     where: { id, OR: [{ kind: 'user' }, { kind: 'agent', tokens: { some: { deployment: { appId } } } }] },
     select: { id: true, kind: true, ownerId: true },
   });
+}
+
+/** A principal's own columns, named as Prisma's `Principal` model names them (Pothos' `Principal` type resolves from it). */
+const principalById = prepare(1, (db, id: string) =>
+  db
+    .selectFrom('principals')
+    .select([
+      'id',
+      'kind',
+      'owner_id as ownerId',
+      'name',
+      'handle',
+      'display_name as displayName',
+      'handle_issued as handleIssued',
+      'onboarded_at as onboardedAt',
+      'created_at as createdAt',
+    ])
+    .where('id', '=', id),
+);
+
+/**
+ * The principal `id` without its relations, or null when there is none: one prepared statement
+ * (`me { id }` is the cheapest authenticated query, so it should cost one statement, not an ORM read).
+ */
+export async function principalRow(deps: Pick<ServiceDeps, 'sql'>, id: string) {
+  const [row] = await principalById(deps.sql, id);
+  return row ?? null;
 }
 
 /** What the principal operations use: the database, the quotas and token minting. */
@@ -126,6 +153,6 @@ export async function blocks(deps: Pick<ServiceDeps, 'prisma'>, caller: Principa
 }
 
 /** What `services.principals` offers; src/services.ts binds each to the server's dependencies. */
-export const principalOperations = { createDeveloperToken, createAgent, agents, block, unblock, blocks };
+export const principalOperations = { principalRow, createDeveloperToken, createAgent, agents, block, unblock, blocks };
 
 export type PrincipalService = Bound<typeof principalOperations>;

@@ -13,7 +13,7 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import { personOf } from '../core/principals.rules.js';
 import { fail, parseInput } from '../errors.js';
 import { Cache } from '../lib/cache.js';
-import { type Sql, sql } from '../db/sql.js';
+import { type Sql, prepare, sql } from '../db/sql.js';
 import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import { displayNameSchema, handleSchema } from './handles.service.js';
@@ -38,23 +38,31 @@ export const profilePatchSchema = z.strictObject({
 export type ProfilePatch = z.infer<typeof profilePatchSchema>;
 
 /** Public profiles of the principals the caller's app environment has seen: the caller, or a member (any state) of one of its resources. */
-const seenProfiles = (db: Sql, caller: PrincipalCaller) =>
+const seenProfiles = (db: Sql, callerId: string, deploymentId: string) =>
   db
     .selectFrom('principals as p')
     .select(['p.id', 'p.handle', 'p.display_name as displayName'])
     .where(eb =>
       eb.or([
-        eb('p.id', '=', caller.principal.id),
+        eb('p.id', '=', callerId),
         eb.exists(
           eb
             .selectFrom('memberships as m')
             .innerJoin('resources as r', 'r.id', 'm.resource_id')
             .select(sql`1`.as('one'))
             .whereRef('m.principal_id', '=', 'p.id')
-            .where('r.deployment_id', '=', caller.deployment.id),
+            .where('r.deployment_id', '=', deploymentId),
         ),
       ]),
     );
+
+// The two lookups, prepared: by handle, and by a list of ids (one array parameter).
+const seenByHandle = prepare(3, (db, callerId: string, deploymentId: string, handle: string) =>
+  seenProfiles(db, callerId, deploymentId).where('p.handle', '=', handle),
+);
+const seenByIds = prepare(3, (db, callerId: string, deploymentId: string, ids: string[]) =>
+  seenProfiles(db, callerId, deploymentId).where(eb => eb('p.id', '=', eb.fn.any(eb.val(ids)))),
+);
 
 const handleTaken = (handle: string) => fail('handle_taken', `The handle "${handle}" belongs to someone else: choose another.`);
 
@@ -92,7 +100,8 @@ export async function byHandle(deps: ProfileDeps, caller: PrincipalCaller, handl
   const parsed = handleSchema.safeParse(handle);
   // A string no handle can be is a handle nobody has.
   if (!parsed.success) return null;
-  return (await seenProfiles(deps.sql, caller).where('p.handle', '=', parsed.data).executeTakeFirst()) ?? null;
+  const [found] = await seenByHandle(deps.sql, caller.principal.id, caller.deployment.id, parsed.data);
+  return found ?? null;
 }
 
 /** The public profiles of those of `ids` the caller's app has seen, in the order asked; the others are left out. */
@@ -100,13 +109,7 @@ export async function profiles(deps: ProfileDeps, caller: PrincipalCaller, ids: 
   if (ids.length > PROFILE_IDS_MAX) throw fail('invalid_argument', `ids: at most ${PROFILE_IDS_MAX} per call.`);
   countLookup(deps, caller);
   if (ids.length === 0) return [];
-  const found = new Map(
-    (
-      await seenProfiles(deps.sql, caller)
-        .where(eb => eb('p.id', '=', eb.fn.any(eb.val([...new Set(ids)]))))
-        .execute()
-    ).map(p => [p.id, p]),
-  );
+  const found = new Map((await seenByIds(deps.sql, caller.principal.id, caller.deployment.id, [...new Set(ids)])).map(p => [p.id, p]));
   return [...new Set(ids)].flatMap(id => found.get(id) ?? []);
 }
 

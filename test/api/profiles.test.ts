@@ -42,6 +42,9 @@ describe.each(available)('profiles on $name', backend => {
     });
     const gql = await alice.gql('{ me { id email profile { handle displayName } owner { id } } }');
     expect(gql.data.me).toEqual({ id: alice.id, email: null, profile: { handle: null, displayName: 'alice' }, owner: null });
+    // Own columns only is the prepared read (no Prisma query): the same answer.
+    const own = await alice.gql('{ me { id kind handle displayName profile { handle displayName } } }');
+    expect(own.data.me).toEqual({ id: alice.id, kind: 'user', handle: null, displayName: 'alice', profile: { handle: null, displayName: 'alice' } });
   });
 
   it("item 2: email is only ever the caller's own (an agent does not see its owner's)", async ({ ctx, prisma, person }) => {
@@ -51,6 +54,7 @@ describe.each(available)('profiles on $name', backend => {
     const agent = await user.post('/v1/agents', { name: 'helper' });
     const asAgent = await ctx.client(agent.body.token).gql('{ me { kind email owner { id email } } }');
     expect(asAgent.data.me).toEqual({ kind: 'agent', email: null, owner: { id: user.id, email: null } });
+    expect((await ctx.client(agent.body.token).gql('{ me { kind handle } }')).data.me).toEqual({ kind: 'agent', handle: null });
   });
 
   it('item 4: a user sets, changes and clears their handle and display name; any case; cleared is never reissued', async ({ prisma, person }) => {
