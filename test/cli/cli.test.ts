@@ -505,7 +505,9 @@ describe('usage errors', () => {
   it('a missing GATEHOUSE_DEV_TOKEN says what to do, exit 2', async () => {
     const text = await gatehouse(['apps', 'list'], { GATEHOUSE_URL: url });
     expect(text.code).toBe(2);
-    expect(text.stderr).toMatch(/^error: GATEHOUSE_DEV_TOKEN is not set\. .*gatehouse dev-token create --developer <email>/);
+    expect(text.stderr).toMatch(
+      /^error: GATEHOUSE_DEV_TOKEN is not set and you are not logged in to \S+\. Run `gatehouse login --developer <email>`.*gatehouse dev-token create --developer <email>/,
+    );
 
     const json = await gatehouse(['test-session', '--app', 'a', '--user', 'u', '--json'], { GATEHOUSE_URL: url });
     expect(json.code).toBe(2);
