@@ -52,7 +52,7 @@ APP=$(gatehouse apps list --json | jq -r '[.apps[] | select(.name == "Demo")][0]
 if [[ -z "$APP" ]]; then
   APP=$(gatehouse apps create Demo --origin https://demo.example.com --json | jq -r .id)
 fi
-gatehouse deploy examples/team-schema.ts --app "$APP" --env dev
+gatehouse deploy examples/team-schema.ts --app "$APP" --env dev --create-env
 
 # 3. Two test users (tokens only, like an e2e test would; the same name is the same user).
 ALICE=$(gatehouse test-session --app "$APP" --user alice)

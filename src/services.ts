@@ -4,6 +4,7 @@ import { createTokenValidator } from './gateway-auth/token-validator.service.js'
 import { providerSetup } from './gateway-auth/provider-setup.service.js';
 import { accountDeletionOperations } from './principals/account-deletion.service.js';
 import { appOperations, deploymentCache, originCache } from './apps/apps.service.js';
+import { appRemovalOperations } from './apps/app-removal.service.js';
 import { type BlobStore, lazyBlobStore } from './storage/index.js';
 import type { ServiceDeps } from './core/deps.js';
 import { bindDeps, extendDeps } from './core/bind-deps.js';
@@ -27,7 +28,8 @@ import { walletOperations } from './billing/wallet.service.js';
 export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch; blobs?: BlobStore } = {}) {
   const tokens = bindDeps(extendDeps(deps, { tokenCache: tokenCache() }), tokenOperations);
   const gatewayHosts = createGatewayHosts(deps.config);
-  const apps = bindDeps(extendDeps(deps, { tokens, gatewayHosts, originCache: originCache(), deploymentCache: deploymentCache() }), appOperations);
+  const appCaches = { originCache: originCache(), deploymentCache: deploymentCache() };
+  const apps = bindDeps(extendDeps(deps, { tokens, gatewayHosts, ...appCaches }), appOperations);
   const wallet = bindDeps(deps, walletOperations);
   const metering = bindDeps(extendDeps(deps, { meteringSeen: meteringSeen() }), meteringOperations);
   const blobs = options.blobs ?? lazyBlobStore(deps.config.files);
@@ -68,6 +70,8 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     principals: bindDeps(extendDeps(deps, { tokens }), principalOperations),
     profiles: bindDeps(extendDeps(deps, { profileLookups: profileLookups(() => deps.now()) }), profileOperations),
     resources: bindDeps(extendDeps(deps, { apps }), resourceOperations),
+    // Deleting an app or an environment: its caches and tokens forgotten on this instance at once.
+    appRemoval: bindDeps(extendDeps(deps, { tokens, blobsOrphaned, ...appCaches }), appRemovalOperations),
     resourceDeletion: bindDeps(extendDeps(deps, { blobsOrphaned }), resourceDeletionOperations),
     membership: bindDeps(extendDeps(deps, { apps }), membershipOperations),
     inviteLinks: bindDeps(extendDeps(deps, { apps }), inviteLinkOperations),

@@ -83,3 +83,76 @@ builder.mutationFields(t => ({
     resolve: (_, a, ctx) => ctx.services.apps.mintTestUser(requireDeveloper(ctx.caller).developerId, String(a.appId), { name: a.name, env: a.env }),
   }),
 }));
+
+const RemovalRef = builder
+  .objectRef<{ appId: string; environments: string[]; rows: number; files: number; resources: number; testUsers: number }>('Removal')
+  .implement({
+    description: 'What deleting an app or an environment, or resetting one, removed (docs/api.md §3.2).',
+    fields: t => ({
+      appId: t.exposeID('appId'),
+      environments: t.exposeStringList('environments', { description: 'The environments deleted or reset.' }),
+      rows: t.exposeInt('rows'),
+      files: t.exposeInt('files'),
+      resources: t.exposeInt('resources', { description: 'Resources deleted (a reset makes the static ones anew).' }),
+      testUsers: t.exposeInt('testUsers'),
+    }),
+  });
+
+const DeveloperRef = builder.objectRef<{ developerId: string; email: string }>('Developer').implement({
+  description: 'The developer a developer token belongs to.',
+  fields: t => ({ developerId: t.exposeID('developerId'), email: t.exposeString('email') }),
+});
+
+const DeployedSchemaRef = builder
+  .objectRef<{ appId: string; env: string; version: number; schema: Record<string, unknown> }>('DeployedSchema')
+  .implement({
+    fields: t => ({
+      appId: t.exposeID('appId'),
+      env: t.exposeString('env'),
+      version: t.exposeInt('version'),
+      schema: t.field({ type: 'JSON', description: 'The schema IR as deployed.', resolve: d => d.schema }),
+    }),
+  });
+
+builder.queryFields(t => ({
+  developer: t.field({
+    type: DeveloperRef,
+    description: 'Who this developer token belongs to (`gatehouse whoami`).',
+    resolve: (_, __, ctx) => ctx.services.apps.developer(requireDeveloper(ctx.caller).developerId),
+  }),
+  deployedSchema: t.field({
+    type: DeployedSchemaRef,
+    description: "The schema deployed to one of your app's environments.",
+    args: { appId: t.arg.id({ required: true }), env: t.arg.string({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.apps.deployedSchema(requireDeveloper(ctx.caller).developerId, String(a.appId), a.env),
+  }),
+}));
+
+builder.mutationFields(t => ({
+  deleteApp: t.field({
+    type: RemovalRef,
+    description: 'Deletes your app with every environment, its data, test users, origins and clients.',
+    args: { appId: t.arg.id({ required: true }), confirm: t.arg.string({ description: '"prod" when the app has a prod environment.' }) },
+    resolve: (_, a, ctx) => ctx.services.appRemoval.deleteApp(requireDeveloper(ctx.caller).developerId, String(a.appId), a.confirm),
+  }),
+  deleteEnvironment: t.field({
+    type: RemovalRef,
+    description: 'Deletes one environment of your app: its deployment, rows, files, resources and test users.',
+    args: {
+      appId: t.arg.id({ required: true }),
+      env: t.arg.string({ required: true }),
+      confirm: t.arg.string({ description: '"prod" to delete prod.' }),
+    },
+    resolve: (_, a, ctx) => ctx.services.appRemoval.deleteEnvironment(requireDeveloper(ctx.caller).developerId, String(a.appId), a.env, a.confirm),
+  }),
+  resetEnvironment: t.field({
+    type: RemovalRef,
+    description: 'Empties one environment of your app (rows, files, resources, test users); its schema stays deployed.',
+    args: {
+      appId: t.arg.id({ required: true }),
+      env: t.arg.string({ required: true }),
+      confirm: t.arg.string({ description: '"prod" to reset prod.' }),
+    },
+    resolve: (_, a, ctx) => ctx.services.appRemoval.resetEnvironment(requireDeveloper(ctx.caller).developerId, String(a.appId), a.env, a.confirm),
+  }),
+}));

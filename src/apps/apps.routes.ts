@@ -6,6 +6,19 @@ import { graphql } from '../graphql-client/generated/index.js';
 import { type StoredOperationEndpoint, storedOperation } from '../http/stored-operations.js';
 import { appOut, timestamp } from '../http/rest-shapes.js';
 
+/** What a deletion or reset removed (docs/api.md §3.2). */
+const removalOut = z.object({
+  appId: z.string(),
+  environments: z.array(z.string()),
+  rows: z.number().int(),
+  files: z.number().int(),
+  resources: z.number().int(),
+  testUsers: z.number().int(),
+});
+
+/** `?confirm=prod`: the extra, explicit word a removal touching prod needs. */
+const confirmQuery = z.strictObject({ confirm: z.string().optional() });
+
 export const appsEndpoints: StoredOperationEndpoint[] = [
   storedOperation({
     method: 'GET',
@@ -80,5 +93,78 @@ export const appsEndpoints: StoredOperationEndpoint[] = [
     }),
     variables: ({ params, body }) => ({ appId: params.appId, ...body }),
     respond: r => ({ user_id: r.userId, token: r.token, expires_at: r.expiresAt, payer: r.payer, env: r.env }),
+  }),
+  storedOperation({
+    method: 'GET',
+    path: '/dev/me',
+    credential: 'developer',
+    response: z.object({ developerId: z.string(), email: z.string() }),
+    errors: [],
+    operation: graphql(`
+      query Developer {
+        result: developer { developerId email }
+      }
+    `),
+    variables: () => ({}),
+    respond: d => d,
+  }),
+  storedOperation({
+    method: 'GET',
+    path: '/dev/apps/:appId/deployments/:env',
+    credential: 'developer',
+    response: z.object({ appId: z.string(), env: z.string(), version: z.number().int(), schema: z.record(z.string(), z.unknown()) }),
+    errors: ['app_not_found', 'env_not_found'],
+    operation: graphql(`
+      query DeployedSchema($appId: ID!, $env: String!) {
+        result: deployedSchema(appId: $appId, env: $env) { appId env version schema }
+      }
+    `),
+    variables: ({ params }) => ({ appId: params.appId, env: params.env }),
+    respond: d => ({ ...d, schema: d.schema as Record<string, unknown> }),
+  }),
+  storedOperation({
+    method: 'DELETE',
+    path: '/dev/apps/:appId',
+    credential: 'developer',
+    response: removalOut,
+    errors: ['app_not_found', 'prod_confirmation_required'],
+    operation: graphql(`
+      mutation DeleteApp($appId: ID!, $confirm: String) {
+        result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }
+      }
+    `),
+    query: confirmQuery,
+    variables: ({ params, query }) => ({ appId: params.appId, confirm: query.confirm }),
+    respond: r => r,
+  }),
+  storedOperation({
+    method: 'DELETE',
+    path: '/dev/apps/:appId/environments/:env',
+    credential: 'developer',
+    response: removalOut,
+    errors: ['app_not_found', 'env_not_found', 'prod_confirmation_required'],
+    operation: graphql(`
+      mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) {
+        result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }
+      }
+    `),
+    query: confirmQuery,
+    variables: ({ params, query }) => ({ appId: params.appId, env: params.env, confirm: query.confirm }),
+    respond: r => r,
+  }),
+  storedOperation({
+    method: 'POST',
+    path: '/dev/apps/:appId/environments/:env/reset',
+    credential: 'developer',
+    response: removalOut,
+    errors: ['app_not_found', 'env_not_found', 'prod_confirmation_required'],
+    operation: graphql(`
+      mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) {
+        result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }
+      }
+    `),
+    query: confirmQuery,
+    variables: ({ params, query }) => ({ appId: params.appId, env: params.env, confirm: query.confirm }),
+    respond: r => r,
   }),
 ];

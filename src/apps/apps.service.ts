@@ -137,6 +137,21 @@ export async function deploy(
   };
 }
 
+/** Who a developer token belongs to (`gatehouse whoami`). */
+export async function developer(deps: Pick<ServiceDeps, 'prisma'>, developerId: string): Promise<{ developerId: string; email: string }> {
+  const found = await deps.prisma.developer.findUniqueOrThrow({ where: { id: developerId }, select: { id: true, email: true } });
+  return { developerId: found.id, email: found.email };
+}
+
+/** The schema deployed to one environment of the developer's app (`gatehouse typegen --deployed`); 404 env_not_found. */
+export async function deployedSchema(deps: Pick<ServiceDeps, 'prisma'>, developerId: string, appId: string, env: string) {
+  await ownedApp(deps, developerId, appId);
+  const envName = parseInput(envNameSchema, env);
+  const found = await deps.prisma.deployment.findUnique({ where: { appId_env: { appId, env: envName } } });
+  if (!found) throw fail('env_not_found', `App ${appId} has no environment '${envName}': deploy a schema to it first.`);
+  return { appId, env: envName, version: found.version, schema: found.schema as Record<string, unknown> };
+}
+
 /** The app's first OAuth client (the one the gateway signs people in with for invite links), or null. */
 export async function signInClientOf(deps: Pick<ServiceDeps, 'prisma'>, appId: string): Promise<string | null> {
   const client = await deps.prisma.appClient.findFirst({ where: { appId }, orderBy: { createdAt: 'asc' }, select: { clientId: true } });
@@ -172,6 +187,18 @@ export async function mintTestUser(
 }
 
 /** What `services.apps` offers; src/services.ts binds each to the server's dependencies. */
-export const appOperations = { create, list, get, deploy, deployment, appOfOrigin, appOfHost, signInClientOf, mintTestUser };
+export const appOperations = {
+  create,
+  list,
+  get,
+  deploy,
+  deployment,
+  developer,
+  deployedSchema,
+  appOfOrigin,
+  appOfHost,
+  signInClientOf,
+  mintTestUser,
+};
 
 export type AppService = Bound<typeof appOperations>;

@@ -15,10 +15,41 @@ export interface CliIO extends Streams {
   signals: { on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown };
   /** Ends the process at once (a second signal while stopping). */
   exit(code: number): void;
+  /** All of standard input (`login --token-stdin`). */
+  readStdin(): Promise<string>;
+  /** Asks a person a question on the terminal and returns the answer; null when no one can answer (no TTY). */
+  ask(question: string): Promise<string | null>;
 }
 
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), signals: process, exit: code => process.exit(code) };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd: process.cwd(),
+    signals: process,
+    exit: code => process.exit(code),
+    readStdin: async () => {
+      let text = '';
+      for await (const chunk of process.stdin) text += chunk;
+      return text;
+    },
+    ask: async question => {
+      if (!process.stdin.isTTY || !process.stderr.isTTY) return null;
+      const { createInterface } = await import('node:readline/promises');
+      const terminal = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return await terminal.question(question);
+      } finally {
+        terminal.close();
+      }
+    },
+  };
+}
+
+/** A yes/no question answered yes; false when the answer is anything else or no one can answer. */
+export async function confirmed(io: Pick<CliIO, 'ask'>, question: string): Promise<boolean> {
+  const answer = await io.ask(`${question} [y/N] `);
+  return answer !== null && /^y(es)?$/i.test(answer.trim());
 }
 
 export interface CommandContext {

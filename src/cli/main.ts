@@ -11,12 +11,36 @@ import { budget, budgetSet, walletCredit } from './commands/budget.js';
 import { deploy } from './commands/deploy.js';
 import { devTokenCreate } from './commands/dev-token.js';
 import { idp } from './commands/idp.js';
+import { init } from './commands/init.js';
+import { login, logout, whoami } from './commands/login.js';
+import { appsDelete, envDelete, envReset } from './commands/remove.js';
+import { typegen } from './commands/typegen.js';
 import { migrate } from './commands/migrate.js';
 import { serve } from './commands/serve.js';
 import { testSession } from './commands/test-session.js';
 import { CliError, type Output, createOutput, reportError, usageError } from './output.js';
 
-const COMMANDS: Command[] = [serve, idp, migrate, devTokenCreate, appsCreate, appsList, deploy, testSession, budget, budgetSet, walletCredit];
+const COMMANDS: Command[] = [
+  serve,
+  idp,
+  migrate,
+  devTokenCreate,
+  init,
+  login,
+  logout,
+  whoami,
+  appsCreate,
+  appsList,
+  appsDelete,
+  deploy,
+  envDelete,
+  envReset,
+  typegen,
+  testSession,
+  budget,
+  budgetSet,
+  walletCredit,
+];
 
 const COMMON_OPTIONS = `Common options:
   --json       Print exactly one JSON object on stdout (errors too: { "error", "message" }).

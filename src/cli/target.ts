@@ -13,20 +13,24 @@ export const DEFAULT_URL = 'http://127.0.0.1:4000';
 export interface ServerUrl {
   /** Without a trailing slash. */
   url: string;
-  /** Whether GATEHOUSE_URL set it (else it is the default). */
+  /** Whether GATEHOUSE_URL set it (else gatehouse.json's "gateway", or the default). */
   explicit: boolean;
+  /** Where the URL came from, as a note names it. */
+  source: 'GATEHOUSE_URL' | 'gatehouse.json' | 'default';
 }
 
-export function serverUrlOf(env: NodeJS.ProcessEnv): ServerUrl {
+/** The server: GATEHOUSE_URL, else the project file's `gateway` (when given), else the default. */
+export function serverUrlOf(env: NodeJS.ProcessEnv, projectGateway?: string | null): ServerUrl {
   const set = env.GATEHOUSE_URL?.trim();
-  const url = (set || DEFAULT_URL).replace(/\/+$/, '');
-  if (!URL.canParse(url)) throw new CliError('invalid_url', `GATEHOUSE_URL is not a URL: ${url}`, EXIT_USAGE);
-  return { url, explicit: !!set };
+  const source = set ? 'GATEHOUSE_URL' : projectGateway ? 'gatehouse.json' : 'default';
+  const url = (set || projectGateway || DEFAULT_URL).replace(/\/+$/, '');
+  if (!URL.canParse(url)) throw new CliError('invalid_url', `${source === 'default' ? 'GATEHOUSE_URL' : source} is not a URL: ${url}`, EXIT_USAGE);
+  return { url, explicit: !!set, source };
 }
 
 /** How a note names the server: its URL and where the URL came from. */
-export const describeServer = ({ url, explicit }: ServerUrl) =>
-  `${url} (${explicit ? 'GATEHOUSE_URL' : 'the default; set GATEHOUSE_URL for another'})`;
+export const describeServer = ({ url, source }: ServerUrl) =>
+  `${url} (${source === 'default' ? 'the default; set GATEHOUSE_URL for another' : source})`;
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0', '[::]']);
 

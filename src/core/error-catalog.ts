@@ -60,6 +60,10 @@ export const ERROR_CATALOG = {
   confirmation_required: { status: 400, meaning: '`DELETE /v1/me` without `confirm: "delete my account"` exactly (§12.2); nothing changed' },
   invalid_schema: { status: 400, meaning: 'A deployed schema IR fails validation (`issues` lists every problem)' },
   prod_not_allowed: { status: 400, meaning: 'A test user minted for `prod`' },
+  prod_confirmation_required: {
+    status: 400,
+    meaning: 'Deleting or resetting `prod` (or an app that has it) without `confirm=prod` (§3.2)',
+  },
   invalid_redirect_uri: { status: 400, meaning: '`createApp`: a redirect URI that is not absolute and exact' },
   origin_reserved: { status: 400, meaning: "`createApp`: an origin that is one of the gateway's own hosts (§4.6)" },
   invalid_room: { status: 400, meaning: 'A room id that is malformed, or a room of another resource, app or environment (§10.1)' },
@@ -166,6 +170,7 @@ export const ERROR_CATALOG = {
   static_not_found: { status: 404, meaning: 'No static resource of that slug and type' },
   user_not_found: { status: 404, meaning: 'No such user' },
   app_not_found: { status: 404, meaning: 'No such app (or not yours)' },
+  env_not_found: { status: 404, meaning: 'Deleting, resetting or reading an environment the app has no deployment in (§3.2)' },
   invite_link_not_found: { status: 404, meaning: 'No such invite code' },
   no_pending_invite: { status: 404, meaning: 'Accept/reject of your invitation without a pending row' },
   no_pending_membership: { status: 404, meaning: "Accept/reject of someone else's request without a pending row" },

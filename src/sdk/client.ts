@@ -53,7 +53,7 @@ import {
   StaticResourceDocument,
 } from './operations.js';
 import { Bucket } from './files.js';
-import { type LiveFeeds, type Row, type RowType, Table } from './table.js';
+import { type LiveFeeds, type Row, type RowType, Table, type TableOf, type TableTypes, type Untyped } from './table.js';
 import { type TokenSource, Transport } from './transport.js';
 import { usersOf } from './users.js';
 
@@ -110,7 +110,8 @@ export interface ClientOptions {
   keepAlive?: LiveKeepAlive | false;
 }
 
-export type GatehouseClient = ReturnType<typeof createClient>;
+/** A client; \`GatehouseClient<Tables>\` with the map \`gatehouse typegen\` writes types its tables. */
+export type GatehouseClient<S extends TableTypes = Untyped> = ReturnType<typeof createClient<S>>;
 
 function hostedGateway(): string {
   if (typeof location === 'undefined' || !location.origin || location.origin === 'null') {
@@ -129,7 +130,11 @@ function inviteCode(codeOrUrl: string): string {
   return match ? decodeURIComponent(match[1]) : codeOrUrl;
 }
 
-export function createClient(options: ClientOptions = {}) {
+/**
+ * A client of the gateway. \`createClient<Tables>(...)\`, with the \`Tables\` map \`gatehouse typegen\`
+ * writes, types \`table(name)\` by the schema: known names only, rows as the schema declares them.
+ */
+export function createClient<S extends TableTypes = Untyped>(options: ClientOptions = {}) {
   const transport = new Transport({
     baseUrl: options.gatewayUrl ?? hostedGateway(),
     clientId: options.clientId,
@@ -160,6 +165,9 @@ export function createClient(options: ClientOptions = {}) {
 
   /** Row feeds share the client's one connection with the other feeds. */
   const feeds: LiveFeeds = (query, variables) => connection().subscribe(query, variables);
+  /** `table(name)` in `scope`, typed by the client's table map (TableOf). */
+  const tableIn = (scope: ConstructorParameters<typeof Table>[1]) =>
+    ((name: string) => new Table<Row>(transport, scope, name, feeds)) as unknown as TableOf<S>;
 
   const resourcesPage = async (opts: PageOptions & { type?: string } = {}): Promise<{ rows: Resource[]; nextCursor: string | null }> => {
     const page = await transport.graphql(ResourcesDocument, { type: opts.type, limit: opts.limit, cursor: opts.cursor });
@@ -226,7 +234,7 @@ export function createClient(options: ClientOptions = {}) {
         remove: async (userId: string): Promise<{ ok: boolean }> => transport.graphql(RemoveRoomGrantDocument, { ...ids, userId }),
       },
       /** The room's rows of `name` (reads and writes touch this room alone, §11.5 rule 6). */
-      table: <T extends RowType = Row>(name: string) => new Table<T>(transport, { kind: 'resource', resourceId: owner, roomId }, name, feeds),
+      table: tableIn({ kind: 'resource', resourceId: owner, roomId }),
       /** The room's files of bucket `name` (this room alone). */
       files: (name: string) => new Bucket(transport, { kind: 'resource', resourceId: owner, roomId }, name),
     };
@@ -248,7 +256,7 @@ export function createClient(options: ClientOptions = {}) {
       },
       room: (roomId: string) => room(roomId, id),
       /** The resource's rows of `name` (§11.2); reads span the rooms you may read, writes go to the default room. */
-      table: <T extends RowType = Row>(name: string) => new Table<T>(transport, { kind: 'resource', resourceId: id }, name, feeds),
+      table: tableIn({ kind: 'resource', resourceId: id }),
       /** The resource's files of bucket `name`: reads span the rooms you may read and mounts; uploads go to the default room. */
       files: (name: string) => new Bucket(transport, { kind: 'resource', resourceId: id }, name),
     };
@@ -308,7 +316,7 @@ export function createClient(options: ClientOptions = {}) {
       live: (): LiveHandle<RoomGrantRow> => connection().subscribe<RoomGrantRow>(RoomsLiveDocument.toString(), undefined, GRANT_IDENTITY),
     },
     /** Your own rows of a top-level table (`{ kind: 'user' }` scope, §11.2). */
-    table: <T extends RowType = Row>(name: string) => new Table<T>(transport, { kind: 'user' }, name, feeds),
+    table: tableIn({ kind: 'user' }),
     /** Your own files in a user bucket (`files(name, ...)` at the top of the schema). */
     files: (name: string) => new Bucket(transport, { kind: 'user' }, name),
     /** Rows of a table across every resource of `type` you can read (default rooms only, §11.5 rule 8): select only. */

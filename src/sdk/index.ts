@@ -26,6 +26,20 @@ export type {
 export { createClient } from './client.js';
 export { GatehouseError } from './errors.js';
 export type { LiveConnection, LiveEventInfo, LiveHandle, LiveKeepAlive, LiveOp, LiveRowIdentity, LiveStatus } from './live.js';
-export type { InsertQuery, Operator, Page, Row, RowType, RowValues, SelectQuery, Table, UpsertOptions, WriteQuery } from './table.js';
+export type {
+  InsertQuery,
+  Operator,
+  Page,
+  Row,
+  RowType,
+  RowValues,
+  SelectQuery,
+  Table,
+  TableOf,
+  TableTypes,
+  Untyped,
+  UpsertOptions,
+  WriteQuery,
+} from './table.js';
 export type { Bucket, ByteRange, FileBody, FileEntry, FileScope, UploadOptions } from './files.js';
 export type { UserProfile, Users } from './users.js';

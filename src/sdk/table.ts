@@ -26,6 +26,17 @@ export type Row = { id: string; _creatorId?: string | null; [column: string]: un
  * an app's `interface` included (an interface has no implicit index signature, so `Row` would refuse it).
  */
 export type RowType = { id: string };
+/**
+ * A map of table names to row types, as \`gatehouse typegen\` writes it (its \`Tables\` interface):
+ * \`createClient<Tables>()\` makes \`table('tasks')\` a \`Table<TasksRow>\` and an unknown name an error.
+ */
+export type TableTypes = object;
+/** Untyped: any table name, rows \`Row\` (or the \`T\` given to \`table<T>(name)\`). */
+export type Untyped = Record<string, Row>;
+/** A client's \`table(name)\`: by the map's names when it has some, any name otherwise. */
+export type TableOf<S extends TableTypes> = string extends keyof S
+  ? <T extends RowType = Row>(name: string) => Table<T>
+  : <K extends keyof S & string>(name: K) => Table<S[K] & RowType>;
 /** Values to write: some columns of the table's row type (an interface's `Partial` too), or any object of columns. */
 export type RowValues<T> = Partial<T> | Record<string, unknown>;
 /** Opens a feed on the client's one graphql-ws connection (client.ts). */

@@ -384,7 +384,7 @@ describe('apps, deploy and test-session over HTTP', () => {
 
   it("deploys a TypeScript schema outside the repo that imports 'gatehouse/schema' (the real bin, default file name)", async () => {
     await writeFile(path.join(scratch, 'gatehouse.schema.ts'), SCHEMA_TS);
-    const text = await spawnToCompletion(['deploy', '--app', appId, '--env', 'dev'], api, scratch);
+    const text = await spawnToCompletion(['deploy', '--app', appId, '--env', 'dev', '--create-env'], api, scratch);
     expect(text.stderr).toBe(`gatehouse: server ${url} (GATEHOUSE_URL)\n`);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`to app ${appId}, env dev (version 1)`);
@@ -401,7 +401,7 @@ describe('apps, deploy and test-session over HTTP', () => {
 
   it('deploys a .json schema IR', async () => {
     const ir = JSON.parse(await readFile(sampleJson, 'utf8'));
-    const run = await gatehouse(['deploy', sampleJson, '--app', appId, '--env', 'staging', '--json'], api);
+    const run = await gatehouse(['deploy', sampleJson, '--app', appId, '--env', 'staging', '--create-env', '--json'], api);
     expect(run.code).toBe(0);
     const body = parseJson(run);
     expect(body).toMatchObject({ appId, env: 'staging', version: 1 });
@@ -505,7 +505,9 @@ describe('usage errors', () => {
   it('a missing GATEHOUSE_DEV_TOKEN says what to do, exit 2', async () => {
     const text = await gatehouse(['apps', 'list'], { GATEHOUSE_URL: url });
     expect(text.code).toBe(2);
-    expect(text.stderr).toMatch(/^error: GATEHOUSE_DEV_TOKEN is not set\. .*gatehouse dev-token create --developer <email>/);
+    expect(text.stderr).toMatch(
+      /^error: GATEHOUSE_DEV_TOKEN is not set and you are not logged in to \S+\. Run `gatehouse login --developer <email>`.*gatehouse dev-token create --developer <email>/,
+    );
 
     const json = await gatehouse(['test-session', '--app', 'a', '--user', 'u', '--json'], { GATEHOUSE_URL: url });
     expect(json.code).toBe(2);
@@ -514,7 +516,7 @@ describe('usage errors', () => {
 
   it.each([
     [['apps', 'list', '--bogus'], /Unknown option '--bogus'/],
-    [['deploy', 'x.json', '--env', 'dev'], /--app is required/],
+    [['deploy', 'x.json', '--env', 'dev'], /no app given: pass --app <id>/],
     [['test-session', '--app', 'a'], /--user is required/],
     [['test-session', '--app'], /--app/],
     [['apps', 'create'], /missing argument <name>/],

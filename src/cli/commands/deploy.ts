@@ -2,9 +2,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Command, requireString } from '../command.js';
-import { API_ENV_HELP, createApiClient } from '../http.js';
+import { type Command, type CommandContext, confirmed } from '../command.js';
+import { API_ENV_HELP, type ApiClient, createApiClient } from '../http.js';
 import { CliError, usageError } from '../output.js';
+import { appOf, envOf, loadProject } from '../project.js';
 
 const DEFAULT_SCHEMA_FILE = './gatehouse.schema.ts';
 const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
@@ -24,23 +25,28 @@ export const deploy: Command = {
   summary: "Deploy an app schema to one of the app's environments.",
   positionals: { min: 0, max: 1, usage: '[schemaFile]' },
   help: `Arguments:
-  schemaFile        ${DEFAULT_SCHEMA_FILE} by default. A ${MODULE_EXTENSIONS.join('/')} module whose default
-                    export is defineSchema({...}) from 'gatehouse/schema', or a .json schema IR.
+  schemaFile        gatehouse.json's "schema", else ${DEFAULT_SCHEMA_FILE}. A ${MODULE_EXTENSIONS.join('/')} module whose
+                    default export is defineSchema({...}) from 'gatehouse/schema', or a .json schema IR.
 
 Options:
-  --app <id>        The app to deploy to (required).
-  --env <name>      The environment, e.g. dev, staging or prod (required).
+  --app <id>        The app to deploy to (default: "app" in gatehouse.json).
+  --env <name>      The environment, e.g. dev, staging or prod (default: gatehouse.json's "env", else dev).
+  --create-env      Create the environment when the app does not have it yet. Without it, deploy
+                    asks on a terminal, and refuses elsewhere: a typo never makes an environment.
 
 Deploying again replaces the schema and bumps the version. Prints a summary; with --json, the
 server's response { deploymentId, appId, env, version, resourceTypes, tables, buckets }.
 ${API_ENV_HELP}`,
-  options: { app: { type: 'string' }, env: { type: 'string' } },
-  async run({ values, positionals, env, out, io }) {
-    const appId = requireString(values, 'app');
-    const envName = requireString(values, 'env');
-    const file = path.resolve(io.cwd, positionals[0] ?? DEFAULT_SCHEMA_FILE);
-    const api = createApiClient(env, out);
+  options: { app: { type: 'string' }, env: { type: 'string' }, 'create-env': { type: 'boolean' } },
+  async run(context) {
+    const { values, positionals, env, out, io } = context;
+    const project = loadProject(io.cwd);
+    const appId = appOf(project, values);
+    const envName = envOf(project, values);
+    const file = positionals[0] ? path.resolve(io.cwd, positionals[0]) : project.schema;
+    const api = createApiClient(env, out, { gateway: project.gateway });
     const schema = await loadSchema(file);
+    await refuseNewEnvUnlessAsked(context, api, appId, envName);
     const result = await api.request<DeployResult>('PUT', `/dev/apps/${encodeURIComponent(appId)}/deployments/${encodeURIComponent(envName)}`, {
       schema,
     });
@@ -52,6 +58,17 @@ ${API_ENV_HELP}`,
     ]);
   },
 };
+
+/** A deploy to an environment the app lacks goes on with --create-env or a person's yes; otherwise it stops. */
+async function refuseNewEnvUnlessAsked({ values, io }: CommandContext, api: ApiClient, appId: string, envName: string): Promise<void> {
+  const { apps } = await api.request<{ apps: { id: string; environments: string[] }[] }>('GET', '/dev/apps');
+  const app = apps.find(a => a.id === appId);
+  // Not yours or not there: the deploy's own 404 says so.
+  if (!app || app.environments.includes(envName) || values['create-env']) return;
+  const has = `app ${appId} has no environment '${envName}' (it has: ${app.environments.join(', ') || 'none yet'})`;
+  if (await confirmed(io, `The ${has}. Create it?`)) return;
+  throw new CliError('env_not_found', `The ${has}: nothing deployed. Check the name, or pass --create-env to create it.`, 2);
+}
 
 /** The schema IR from a JSON file, or from a module's default export (imported in-process through tsx). */
 export async function loadSchema(file: string): Promise<Record<string, unknown>> {

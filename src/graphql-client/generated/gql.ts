@@ -19,6 +19,11 @@ type Documents = {
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.CreateAppDocument,
     "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    ": typeof types.DeployDocument,
     "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": typeof types.CreateTestUserDocument,
+    "\n      query Developer {\n        result: developer { developerId email }\n      }\n    ": typeof types.DeveloperDocument,
+    "\n      query DeployedSchema($appId: ID!, $env: String!) {\n        result: deployedSchema(appId: $appId, env: $env) { appId env version schema }\n      }\n    ": typeof types.DeployedSchemaDocument,
+    "\n      mutation DeleteApp($appId: ID!, $confirm: String) {\n        result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": typeof types.DeleteAppDocument,
+    "\n      mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": typeof types.DeleteEnvironmentDocument,
+    "\n      mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": typeof types.ResetEnvironmentDocument,
     "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": typeof types.MyWalletDocument,
     "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": typeof types.BudgetsDocument,
     "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": typeof types.SetEnvBudgetDocument,
@@ -75,6 +80,11 @@ const documents: Documents = {
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": types.CreateAppDocument,
     "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    ": types.DeployDocument,
     "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": types.CreateTestUserDocument,
+    "\n      query Developer {\n        result: developer { developerId email }\n      }\n    ": types.DeveloperDocument,
+    "\n      query DeployedSchema($appId: ID!, $env: String!) {\n        result: deployedSchema(appId: $appId, env: $env) { appId env version schema }\n      }\n    ": types.DeployedSchemaDocument,
+    "\n      mutation DeleteApp($appId: ID!, $confirm: String) {\n        result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": types.DeleteAppDocument,
+    "\n      mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": types.DeleteEnvironmentDocument,
+    "\n      mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": types.ResetEnvironmentDocument,
     "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": types.MyWalletDocument,
     "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": types.BudgetsDocument,
     "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": types.SetEnvBudgetDocument,
@@ -143,6 +153,26 @@ export function graphql(source: "\n      mutation Deploy($appId: ID!, $env: Stri
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    "): typeof import('./graphql.js').CreateTestUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Developer {\n        result: developer { developerId email }\n      }\n    "): typeof import('./graphql.js').DeveloperDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query DeployedSchema($appId: ID!, $env: String!) {\n        result: deployedSchema(appId: $appId, env: $env) { appId env version schema }\n      }\n    "): typeof import('./graphql.js').DeployedSchemaDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DeleteApp($appId: ID!, $confirm: String) {\n        result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    "): typeof import('./graphql.js').DeleteAppDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    "): typeof import('./graphql.js').DeleteEnvironmentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    "): typeof import('./graphql.js').ResetEnvironmentDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -130,6 +130,45 @@ export type CreateTestUserMutationVariables = Exact<{
 
 export type CreateTestUserMutation = { result: { userId: string, token: string, expiresAt: string, payer: string, env: string } };
 
+export type DeveloperQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DeveloperQuery = { result: { developerId: string, email: string } };
+
+export type DeployedSchemaQueryVariables = Exact<{
+  appId: string | number;
+  env: string;
+}>;
+
+
+export type DeployedSchemaQuery = { result: { appId: string, env: string, version: number, schema: unknown } };
+
+export type DeleteAppMutationVariables = Exact<{
+  appId: string | number;
+  confirm?: string | null | undefined;
+}>;
+
+
+export type DeleteAppMutation = { result: { appId: string, environments: Array<string>, rows: number, files: number, resources: number, testUsers: number } };
+
+export type DeleteEnvironmentMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  confirm?: string | null | undefined;
+}>;
+
+
+export type DeleteEnvironmentMutation = { result: { appId: string, environments: Array<string>, rows: number, files: number, resources: number, testUsers: number } };
+
+export type ResetEnvironmentMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  confirm?: string | null | undefined;
+}>;
+
+
+export type ResetEnvironmentMutation = { result: { appId: string, environments: Array<string>, rows: number, files: number, resources: number, testUsers: number } };
+
 export type MyWalletQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -603,6 +642,60 @@ export const CreateTestUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateTestUserMutation, CreateTestUserMutationVariables>;
+export const DeveloperDocument = new TypedDocumentString(`
+    query Developer {
+  result: developer {
+    developerId
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<DeveloperQuery, DeveloperQueryVariables>;
+export const DeployedSchemaDocument = new TypedDocumentString(`
+    query DeployedSchema($appId: ID!, $env: String!) {
+  result: deployedSchema(appId: $appId, env: $env) {
+    appId
+    env
+    version
+    schema
+  }
+}
+    `) as unknown as TypedDocumentString<DeployedSchemaQuery, DeployedSchemaQueryVariables>;
+export const DeleteAppDocument = new TypedDocumentString(`
+    mutation DeleteApp($appId: ID!, $confirm: String) {
+  result: deleteApp(appId: $appId, confirm: $confirm) {
+    appId
+    environments
+    rows
+    files
+    resources
+    testUsers
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteAppMutation, DeleteAppMutationVariables>;
+export const DeleteEnvironmentDocument = new TypedDocumentString(`
+    mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) {
+  result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) {
+    appId
+    environments
+    rows
+    files
+    resources
+    testUsers
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteEnvironmentMutation, DeleteEnvironmentMutationVariables>;
+export const ResetEnvironmentDocument = new TypedDocumentString(`
+    mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) {
+  result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) {
+    appId
+    environments
+    rows
+    files
+    resources
+    testUsers
+  }
+}
+    `) as unknown as TypedDocumentString<ResetEnvironmentMutation, ResetEnvironmentMutationVariables>;
 export const MyWalletDocument = new TypedDocumentString(`
     query MyWallet {
   result: myWallet {
