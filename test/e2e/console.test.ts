@@ -242,7 +242,45 @@ describe.skipIf(missing && !process.env.CI)('the web console in Chromium', { tim
     expect(membership).toMatchObject({ state: 'active', role: 'writer' });
   });
 
-  it.todo('deletes an owned resource; a member watching its roster live receives the removal');
+  it('deletes an owned resource; a member watching its roster live receives the removal', async () => {
+    // The person (signed in to the demo app in the step above) creates a team there and shares an invite link.
+    const app = await person.context.newPage();
+    await app.goto(`${rig.appOrigin}/`);
+    await app.waitForFunction(() => (window as any).demo?.session?.authenticated === true);
+    const team: { id: string; inviteUrl: string } = await app.evaluate(() => (window as any).demo.createTeam('Rowing club'));
+    await app.close();
+
+    // A member joins through the link and watches the roster live.
+    const memberContext = await newContext();
+    const member = await memberContext.newPage();
+    await member.goto(team.inviteUrl);
+    await signUpAndConsent(member, 'Mateo');
+    await member.waitForURL(u => u.pathname.startsWith('/_invite/'));
+    await member.getByRole('button', { name: 'Join' }).click();
+    await member.waitForURL(u => u.searchParams.get('invite') === 'accepted');
+    await member.waitForFunction(() => (window as any).demo?.session?.authenticated === true);
+    const memberId: string = await member.evaluate(() => (window as any).demo.session.userId);
+    await member.evaluate(id => (window as any).demo.watchMembers(id), team.id);
+    await expect.poll(() => member.textContent('#feed-status')).toBe('live');
+
+    // The owner deletes it from the console, typing its name.
+    const { page } = person;
+    await page.goto(`${rig.url}/console#/resources`);
+    await page.getByRole('button', { name: 'Delete Rowing club…' }).click();
+    const confirm = page.getByRole('button', { name: 'Delete Rowing club', exact: true });
+    await expect.poll(() => confirm.isDisabled()).toBe(true);
+    await page.getByLabel('Type the name to confirm').fill('Rowing club');
+    await shot(page, 'resources-delete');
+    await confirm.click();
+    await expect.poll(() => page.textContent('[role=status]')).toContain('Rowing club was deleted');
+
+    // The member's live feed received the removal of their own row.
+    await expect
+      .poll(() => member.evaluate(() => (window as any).demo.events.filter((e: any) => e.op === 'delete').map((e: any) => e.row.userId)))
+      .toContain(memberId);
+    expect(await rig.app().services.deps.prisma.resource.count({ where: { id: team.id } })).toBe(0);
+    await memberContext.close();
+  });
 
   it('deletes the account with the typed confirmation; the session ends', async () => {
     const { page } = person;
