@@ -6,7 +6,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
-import { fail } from '../errors.js';
 import { layout, PAGE_HEADERS } from '../identity-provider/pages.js';
 import { escapeHtml, html, parseCookies, redirect, serializeCookie } from '../http/responses.js';
 import { GATEWAY_HOST, type RequestContext } from '../http/request-context.js';
@@ -20,11 +19,8 @@ const PENDING_MAX_AGE_S = 10 * 60;
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
-function dashboardClientOf(config: Config): string {
-  const clientId = config.auth.dashboardClientId;
-  if (!clientId) throw fail('dashboard_session_required', 'No dashboard client is configured (DASHBOARD_CLIENT_ID): the console cannot sign in.');
-  return clientId;
-}
+/** DASHBOARD_CLIENT_ID (default `gatehouse-console`). */
+const dashboardClientOf = (config: Config): string => config.auth.dashboardClientId;
 
 const callbackUrl = (config: Config) => `${new URL(config.publicUrl).origin}${CONSOLE_CALLBACK_PATH}`;
 
