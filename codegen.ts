@@ -9,7 +9,7 @@ const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
   generates: {
     'src/graphql-client/generated/': {
-      documents: ['src/**/*.ts', '!src/generated/**', '!src/graphql-client/generated/**', '!src/**/*.spec.ts', '!src/sdk/**'],
+      documents: ['src/**/*.ts', '!src/generated/**', '!src/graphql-client/generated/**', '!src/**/*.spec.ts', '!src/sdk/**', '!src/console/ui/**'],
       preset: 'client',
       // The REST shim compiles each route's operation text with graphql-jit, so documents are typed
       // strings (TypedDocumentString) rather than parsed DocumentNodes; the server reads fields
@@ -28,6 +28,20 @@ const config: CodegenConfig = {
     // its own documents, typed against the same SDL.
     'src/sdk/generated/': {
       documents: ['src/sdk/**/*.ts', '!src/sdk/generated/**'],
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        documentMode: 'string',
+        importExtension: '.js',
+        useTypeImports: true,
+        enumType: 'string-literal',
+        scalars: { DateTime: 'string', JSON: 'unknown' },
+        strictScalars: true,
+      },
+    },
+    // The web console (src/console/ui): its own target, so its bundle carries only its own documents.
+    'src/console/ui/generated/': {
+      documents: ['src/console/ui/**/*.tsx', '!src/console/ui/generated/**'],
       preset: 'client',
       presetConfig: { fragmentMasking: false },
       config: {

@@ -115,7 +115,8 @@ const schema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be an environment name such as prod')
     .default('prod'),
-  DASHBOARD_CLIENT_ID: z.string().min(1).optional(),
+  // The console's client (src/console): registered by the console itself with the embedded provider.
+  DASHBOARD_CLIENT_ID: z.string().min(1).default('gatehouse-console'),
   // Embedded provider sign-in/sign-up throttles (README "Storage"), and whose X-Forwarded-For to believe.
   SIGNIN_MAX_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(50),
   SIGNIN_MAX_GLOBAL: z.coerce.number().int().min(1).max(1_000_000).default(300),

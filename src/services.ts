@@ -14,6 +14,7 @@ import { fileOperations } from './files/files.service.js';
 import { createGatewayHosts } from './gateway-auth/gateway-hosts.service.js';
 import { inviteLinkOperations } from './membership/invite-links.service.js';
 import { membershipOperations } from './membership/membership.service.js';
+import { dashboardOperations } from './membership/dashboard.service.js';
 import { resourceDeletionOperations } from './membership/resource-deletion.service.js';
 import { resourceOperations } from './membership/resources.service.js';
 import { meteringOperations, meteringSeen } from './billing/metering.service.js';
@@ -74,6 +75,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     appRemoval: bindDeps(extendDeps(deps, { tokens, blobsOrphaned, ...appCaches }), appRemovalOperations),
     resourceDeletion: bindDeps(extendDeps(deps, { blobsOrphaned }), resourceDeletionOperations),
     membership: bindDeps(extendDeps(deps, { apps }), membershipOperations),
+    dashboard: bindDeps(deps, dashboardOperations),
     inviteLinks: bindDeps(extendDeps(deps, { apps }), inviteLinkOperations),
     rooms: bindDeps(extendDeps(deps, { apps }), roomOperations),
     rows,

@@ -162,6 +162,7 @@ export const ERROR_CATALOG = {
     meaning: '`/sdk/client@<version>.js` names a version this gateway does not serve (the message names the one it does) (§4.4)',
   },
   sdk_not_built: { status: 404, meaning: 'The server has no build of the client SDK (`npm run build:sdk`) (§4.4)' },
+  console_not_built: { status: 404, meaning: 'The server has no build of the web console (`npm run build:console`) (§4.2)' },
   resource_not_found: {
     status: 404,
     meaning: 'Unknown resource; a members-only resource viewed by a non-member; a transition on a resource the caller cannot see (§5.3)',

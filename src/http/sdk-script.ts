@@ -66,7 +66,7 @@ async function loadScript(packageDir: string): Promise<Script> {
 }
 
 /** Whether Accept-Encoding admits gzip (by name or `*`, with a nonzero q). */
-function acceptsGzip(header: string | null): boolean {
+export function acceptsGzip(header: string | null): boolean {
   if (!header) return false;
   return header.split(',').some(entry => {
     const [coding, ...parameters] = entry.split(';').map(part => part.trim().toLowerCase());

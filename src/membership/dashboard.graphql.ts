@@ -9,6 +9,8 @@ import { STATEMENT_ENTRIES } from '../billing/wallet.service.js';
 import { builder, type Context } from '../graphql/builder.js';
 import { OkRef, RoleEnum, ids, validate } from '../graphql/common.js';
 import { wholeListRows } from '../graphql/row-budget.js';
+import { type DashboardAccount, type OwnedResource, OWNED_RESOURCES_MAX } from './dashboard.service.js';
+import { MembershipResultRef } from './members.graphql.js';
 
 /** The signed-in dashboard user's id; any other credential (a bearer token, an app's cookie, a socket) is refused. */
 export const dashboardUser = (ctx: Context) => {
@@ -93,5 +95,58 @@ builder.mutationFields(t => ({
         validate(ids.resourceId, String(args.appId), 'appId'),
         validate(ids.resourceId, String(args.resourceId), 'resourceId'),
       ),
+  }),
+}));
+
+const DashboardAccountRef = builder.objectRef<DashboardAccount>('DashboardAccount').implement({
+  description: 'The signed-in dashboard user (the same person in every app).',
+  fields: t => ({
+    id: t.exposeID('id'),
+    displayName: t.exposeString('displayName', { nullable: true }),
+    handle: t.exposeString('handle', { nullable: true }),
+    email: t.exposeString('email', { nullable: true, description: "The embedded provider's sign-in email; null with an external provider." }),
+    createdAt: t.field({ type: 'DateTime', resolve: a => a.createdAt }),
+  }),
+});
+
+const OwnedResourceRef = builder.objectRef<OwnedResource>('OwnedResource').implement({
+  description: 'A resource the dashboard user owns, in any app (reserved `_` resources are not listed).',
+  fields: t => ({
+    resourceId: t.exposeID('resourceId'),
+    type: t.exposeString('type'),
+    name: t.exposeString('name'),
+    memberCount: t.exposeInt('memberCount'),
+    appId: t.exposeID('appId'),
+    appName: t.exposeString('appName'),
+    env: t.exposeString('env'),
+    createdAt: t.field({ type: 'DateTime', resolve: r => r.createdAt }),
+  }),
+});
+
+builder.queryFields(t => ({
+  myDashboardAccount: t.field({
+    type: DashboardAccountRef,
+    description: "The dashboard user's account: id, display name, handle (dashboard session only).",
+    resolve: async (_root, _args, ctx) => ctx.services.dashboard.account(await dashboardUser(ctx)),
+  }),
+  myOwnedResources: t.field({
+    type: [OwnedResourceRef],
+    description: `The resources the dashboard user owns in every app, newest first, at most ${OWNED_RESOURCES_MAX} (dashboard session only).`,
+    extensions: wholeListRows(OWNED_RESOURCES_MAX),
+    resolve: async (_root, _args, ctx) => ctx.services.dashboard.ownedResources(await dashboardUser(ctx)),
+  }),
+}));
+
+builder.mutationFields(t => ({
+  answerInvitationAcrossApps: t.field({
+    type: MembershipResultRef,
+    description:
+      "Accepts or declines one of the dashboard user's pending invitations, in whatever app it is (dashboard session only): the same transition as that app's `accept` and `reject`.",
+    args: { resourceId: t.arg.id({ required: true }), accept: t.arg.boolean({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const resourceId = validate(ids.resourceId, String(args.resourceId), 'resourceId');
+      const caller = await ctx.services.dashboard.callerInResourceEnv(await dashboardUser(ctx), resourceId);
+      return args.accept ? ctx.services.membership.accept(caller, resourceId) : ctx.services.membership.reject(caller, resourceId);
+    },
   }),
 }));

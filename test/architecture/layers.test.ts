@@ -28,7 +28,9 @@
  *
  * Beside them, apart: sdk/ (`gatehouse/client`, issue #11) runs in browsers and knows nothing of the
  * server. It imports only sdk/ (its generated documents included) and the packages a browser
- * needs (graphql-ws); no server module imports it (rank 7: above everything).
+ * needs (graphql-ws); no server module imports it (rank 7: above everything). So is console/ui/ (the
+ * web console, issue #29, .tsx included): it imports only console/ui/ and preact, and reaches the
+ * server only over HTTP.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
@@ -40,6 +42,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 /** First match wins: the SDK and the provider by folder, then roles by suffix, then folders. Paths are relative to src/, posix. */
 export const LAYERS: { name: string; rank: number; match: RegExp }[] = [
   { name: 'sdk', rank: 7, match: /^sdk\// },
+  { name: 'console-ui', rank: 7, match: /^console\/ui\// },
   { name: 'identity-provider', rank: 2, match: /^identity-provider\// },
   { name: 'rules', rank: 0, match: /\.rules(\.spec)?\.ts$/ },
   { name: 'services', rank: 3, match: /\.(service|sql)(\.spec)?\.ts$/ },
@@ -63,6 +66,8 @@ const RULES_MAY_IMPORT = new Set(['errors.ts']);
 const RULES_PACKAGES = new Set(['zod']);
 /** The SDK's packages: what its browser bundle carries (the typed-document import is types only). */
 const SDK_PACKAGES = new Set(['graphql-ws', '@graphql-typed-document-node/core']);
+/** The console's packages: preact (its hooks and JSX runtime) and, types only, the typed documents'. */
+const CONSOLE_UI_PACKAGES = new Set(['preact', '@graphql-typed-document-node/core']);
 
 export function layerOf(path: string) {
   return LAYERS.find(l => l.match.test(path)) ?? null;
@@ -114,6 +119,9 @@ export function violations(files: Map<string, string>): Violation[] {
         if (own.name === 'sdk' && !SDK_PACKAGES.has(pkg)) {
           out.push({ from, to: spec, why: `the SDK runs in browsers: its packages are ${[...SDK_PACKAGES].join(', ')}` });
         }
+        if (own.name === 'console-ui' && !CONSOLE_UI_PACKAGES.has(pkg)) {
+          out.push({ from, to: spec, why: `the console runs in browsers: its packages are ${[...CONSOLE_UI_PACKAGES].join(', ')}` });
+        }
         continue;
       }
       const to = posix.normalize(posix.join(posix.dirname(from), spec)).replace(/\.js$/, '.ts');
@@ -125,6 +133,10 @@ export function violations(files: Map<string, string>): Violation[] {
       }
       if (own.name === 'sdk') {
         if (!to.startsWith('sdk/')) out.push({ from, to, why: 'the SDK imports only sdk/: it knows nothing of the server' });
+      } else if (own.name === 'console-ui') {
+        if (!to.startsWith('console/ui/')) out.push({ from, to, why: 'the console imports only console/ui/: it reaches the server over HTTP' });
+      } else if (target.name === 'console-ui') {
+        out.push({ from, to, why: 'no server module imports the console: it is built for browsers' });
       } else if (own.name === 'rules') {
         // The one exception to ranks: errors.ts (the one error class) sits below the rules.
         if (target.name !== 'rules' && !RULES_MAY_IMPORT.has(to)) {
@@ -142,7 +154,7 @@ function sourceFiles(dir: string, out = new Map<string, string>()): Map<string, 
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) sourceFiles(full, out);
-    else if (entry.name.endsWith('.ts')) out.set(relative(SRC, full).split('\\').join('/'), readFileSync(full, 'utf8'));
+    else if (/\.tsx?$/.test(entry.name)) out.set(relative(SRC, full).split('\\').join('/'), readFileSync(full, 'utf8'));
   }
   return out;
 }

@@ -26,6 +26,8 @@ export interface E2eRig {
   /** The demo app's origin, registered with the gateway. */
   appOrigin: string;
   clientId: string;
+  /** The developer who owns the demo app (its /dev API). */
+  developer: Client;
   app(): App;
   /** Stops the gateway and starts a new one on the same database behind the same port. */
   restart(options?: { downMs?: number }): Promise<void>;
@@ -92,6 +94,7 @@ export async function startE2eRig(): Promise<E2eRig> {
     url,
     appOrigin,
     clientId,
+    developer,
     app: () => app,
     async restart({ downMs = 500 } = {}) {
       target = null;
