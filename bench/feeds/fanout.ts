@@ -28,6 +28,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { serverEnv, serverNodeFlags } from '../../bin/server-flags.mjs';
 import { prepareBackend } from '../backends.js';
 import { childScript } from '../spawn-server.js';
+import { childIpc } from './child-ipc.js';
 import { clientFrame, frameReader, OPCODE, upgradeRequest } from './raw-websocket.js';
 
 const { values } = parseArgs({
@@ -70,29 +71,7 @@ async function startInstance(role: 'primary' | 'secondary', env: NodeJS.ProcessE
     stdio: ['ignore', values.json ? 'ignore' : 'inherit', 'inherit', 'ipc'],
     env: { ...env, ...serverEnv(env) },
   });
-  let nextId = 1;
-  const pending = new Map<number, (reply: any) => void>();
-  const ready = new Promise<Ready>((resolve, reject) => {
-    child.on('message', (message: any) => {
-      if (message.ready) resolve(message);
-      else pending.get(message.id)?.(message);
-    });
-    child.on('exit', code => reject(new Error(`fan-out server exited (${code})`)));
-  });
-  const ask = (type: string) =>
-    new Promise<any>((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, reply => (reply.error ? reject(new Error(reply.error)) : resolve(reply)));
-      child.send({ type, id });
-    });
-  // The child exits on `stop` without answering.
-  const stop = () =>
-    new Promise(resolve => {
-      child.once('exit', resolve);
-      child.send({ type: 'stop', id: 0 });
-      setTimeout(() => child.kill(), 5000).unref();
-    });
-  return { ready, ask, stop };
+  return childIpc<Ready>(child, 'fan-out server');
 }
 
 const backend = instanceCount > 1 || values.postgres ? await prepareBackend('postgres') : null;

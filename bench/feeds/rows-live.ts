@@ -23,6 +23,7 @@ import WebSocket from 'ws';
 import { serverEnv, serverNodeFlags } from '../../bin/server-flags.mjs';
 import { type BackendName, prepareBackend } from '../backends.js';
 import { childScript } from '../spawn-server.js';
+import { childIpc } from './child-ipc.js';
 
 const { values } = parseArgs({
   options: {
@@ -66,27 +67,7 @@ async function startServer(principals: number, env: Record<string, string | unde
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...childEnv, ...serverEnv(childEnv) },
   });
-  let nextId = 1;
-  const pending = new Map<number, (reply: any) => void>();
-  const ready = new Promise<Ready>((resolve, reject) => {
-    child.on('message', (message: any) => {
-      if (message.ready) resolve(message);
-      else pending.get(message.id)?.(message);
-    });
-    child.once('exit', code => reject(new Error(`rows-live server exited (${code})`)));
-  });
-  const ask = (type: string) =>
-    new Promise<any>((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, reply => (reply.error ? reject(new Error(reply.error)) : resolve(reply)));
-      child.send({ type, id });
-    });
-  const stop = () =>
-    new Promise(resolve => {
-      child.once('exit', resolve);
-      child.send({ type: 'stop', id: 0 });
-      setTimeout(() => child.kill(), 5000).unref();
-    });
+  const { ready, ask, stop } = childIpc<Ready>(child, 'rows-live server');
   return { ready: await ready, ask, stop };
 }
 

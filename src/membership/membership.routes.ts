@@ -2,6 +2,8 @@
  * Resources, membership and invite links (docs/api.md §2, §5), and the dashboard's own membership routes (§4.2): REST routes that each run a stored GraphQL operation (src/http/stored-operations.ts).
  */
 import { z } from 'zod';
+import type { ErrorCode } from '../core/error-catalog.js';
+import type { TypedDocumentString } from '../graphql-client/generated/graphql.js';
 import { graphql } from '../graphql-client/generated/index.js';
 import { LIST_PAGE } from '../core/pages.js';
 import { BROWSE_PAGE } from './resources.service.js';
@@ -23,6 +25,28 @@ import {
   stateOut,
   timestamp,
 } from '../http/rest-shapes.js';
+
+/**
+ * A membership transition (docs/api.md §5): `POST /v1/resources/:id/<verb>`, its operation taking
+ * the resource's id as `$id` and the body's fields beside it.
+ */
+function resourceAction<R extends { result: unknown }, B extends Record<string, unknown> = Record<string, never>, O = unknown>(
+  action: string,
+  row: {
+    operation: TypedDocumentString<R, { id: string } & B>;
+    body?: z.ZodType<B>;
+    respond: (result: R['result']) => O;
+    response: z.ZodType<NoInfer<O>>;
+    errors: readonly ErrorCode[];
+  },
+): StoredOperationEndpoint {
+  return storedOperation({
+    method: 'POST',
+    path: `/v1/resources/:id/${action}`,
+    variables: ({ params, body }) => ({ id: params.id, ...body }),
+    ...row,
+  });
+}
 
 export const membershipEndpoints: StoredOperationEndpoint[] = [
   storedOperation({
@@ -161,9 +185,7 @@ export const membershipEndpoints: StoredOperationEndpoint[] = [
     variables: ({ params, query }) => ({ id: params.id, ...query }),
     respond: page => page,
   }),
-  storedOperation({
-    method: 'POST',
-    path: '/v1/resources/:id/invite',
+  resourceAction('invite', {
     response: okStateOut,
     errors: [
       'resource_not_found',
@@ -184,12 +206,9 @@ export const membershipEndpoints: StoredOperationEndpoint[] = [
       }
     `),
     body: z.strictObject({ userId: id, role: role.optional() }),
-    variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: okState,
   }),
-  storedOperation({
-    method: 'POST',
-    path: '/v1/resources/:id/invite-link',
+  resourceAction('invite-link', {
     response: z.object({ url: z.string(), role: roleOut, expiresAt: timestamp }),
     errors: ['resource_not_found', 'not_resource_member', 'not_admin', 'grant_ceiling', 'invite_link_limit'],
     operation: graphql(`
@@ -198,12 +217,9 @@ export const membershipEndpoints: StoredOperationEndpoint[] = [
       }
     `),
     body: z.strictObject({ role: role.optional() }),
-    variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: link => link,
   }),
-  storedOperation({
-    method: 'POST',
-    path: '/v1/resources/:id/request',
+  resourceAction('request', {
     response: okStateOut,
     errors: ['resource_not_found', 'reserved_type', 'grant_ceiling', 'already_member', 'already_invited', 'pending_request', 'blocked', 'conflict'],
     operation: graphql(`
@@ -212,12 +228,9 @@ export const membershipEndpoints: StoredOperationEndpoint[] = [
       }
     `),
     body: z.strictObject({ role: role.optional() }),
-    variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: okState,
   }),
-  storedOperation({
-    method: 'POST',
-    path: '/v1/resources/:id/accept',
+  resourceAction('accept', {
     response: okStateOut,
     errors: [
       'resource_not_found',
@@ -237,12 +250,9 @@ export const membershipEndpoints: StoredOperationEndpoint[] = [
       }
     `),
     body: optionalUser,
-    variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: okState,
   }),
-  storedOperation({
-    method: 'POST',
-    path: '/v1/resources/:id/reject',
+  resourceAction('reject', {
     response: okOut,
     errors: [
       'resource_not_found',
@@ -260,12 +270,9 @@ export const membershipEndpoints: StoredOperationEndpoint[] = [
       }
     `),
     body: optionalUser,
-    variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: ok,
   }),
-  storedOperation({
-    method: 'POST',
-    path: '/v1/resources/:id/join',
+  resourceAction('join', {
     response: okStateOut,
     errors: ['resource_not_found', 'members_only', 'already_member', 'already_invited', 'pending_request', 'blocked', 'conflict'],
     operation: graphql(`
@@ -273,12 +280,9 @@ export const membershipEndpoints: StoredOperationEndpoint[] = [
         result: join(resourceId: $id) { ...TransitionFields }
       }
     `),
-    variables: ({ params }) => ({ id: params.id }),
     respond: okState,
   }),
-  storedOperation({
-    method: 'POST',
-    path: '/v1/resources/:id/leave',
+  resourceAction('leave', {
     response: okOut,
     errors: ['resource_not_found', 'owner_cannot_leave', 'not_member', 'conflict'],
     operation: graphql(`
@@ -286,12 +290,9 @@ export const membershipEndpoints: StoredOperationEndpoint[] = [
         result: leave(resourceId: $id) { ...TransitionFields }
       }
     `),
-    variables: ({ params }) => ({ id: params.id }),
     respond: ok,
   }),
-  storedOperation({
-    method: 'POST',
-    path: '/v1/resources/:id/setRole',
+  resourceAction('setRole', {
     response: z.object({ ok: z.literal(true), role: roleOut.nullable() }),
     errors: [
       'resource_not_found',
@@ -310,12 +311,9 @@ export const membershipEndpoints: StoredOperationEndpoint[] = [
       }
     `),
     body: z.strictObject({ userId: id, role }),
-    variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: r => ({ ok: true, role: r.role }),
   }),
-  storedOperation({
-    method: 'POST',
-    path: '/v1/resources/:id/remove',
+  resourceAction('remove', {
     response: okOut,
     errors: [
       'resource_not_found',
@@ -334,7 +332,6 @@ export const membershipEndpoints: StoredOperationEndpoint[] = [
       }
     `),
     body: z.strictObject({ userId: id }),
-    variables: ({ params, body }) => ({ id: params.id, ...body }),
     respond: ok,
   }),
   storedOperation({

@@ -3,21 +3,20 @@
  * CDN, so it works offline), with the CSRF header preset so a cookie session can run mutations, and
  * headers that neither block it nor let it be framed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, startTestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { startTestApp } from '../helpers/app.js';
+import { unseededAppTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
+const it = unseededAppTest();
 let page: string;
 let headers: Headers;
 
-beforeAll(async () => {
-  ctx = await startTestApp();
+it.beforeAll(async ({ ctx }) => {
   const res = await ctx.fetch('/graphql', { headers: { accept: 'text/html' } });
   expect(res.status).toBe(200);
   headers = res.headers;
   page = await res.text();
 });
-afterAll(() => ctx.close());
 
 describe('GraphiQL at /graphql', () => {
   it('is an HTML page with the playground inlined: no external script, stylesheet or font', () => {
@@ -51,7 +50,7 @@ describe('GraphiQL at /graphql', () => {
     expect(csp).toMatch(/connect-src[^;]*'self'/);
   });
 
-  it('a JSON GraphQL request is still answered as GraphQL', async () => {
+  it('a JSON GraphQL request is still answered as GraphQL', async ({ ctx }) => {
     const res = await ctx.fetch('/graphql?query=%7B__typename%7D', { headers: { accept: 'application/json' } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { __typename: 'Query' } });

@@ -5,11 +5,12 @@
  */
 import { parse, validate } from 'graphql';
 import { compileOperation } from '../../src/http/compiled-operation.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_GRAPHQL_LIMITS, PARSE_CACHE_MAX_CHARS, boundedParseCache, checkDocumentLimits, parseWithLimits } from '../../src/graphql/limits.js';
 import { schema } from '../../src/graphql/schema.js';
 import { storedOperationEndpoints as routes } from '../../src/http/routes.js';
-import { seed, startTestApp, type TestContext } from '../helpers/app.js';
+import { seed, startTestApp } from '../helpers/app.js';
+import { unseededAppTest } from '../helpers/fixtures.js';
 import { aliasFlood, fragmentBomb, ownerChain } from '../helpers/graphql-documents.js';
 
 /**
@@ -50,19 +51,19 @@ async function refusedWhileHealthy(target: Target, query: string) {
 
 const codes = (body: any) => (body.errors ?? []).map((e: any) => e.extensions?.code);
 
+const limitsTest = unseededAppTest();
+
 describe('GraphQL limits refuse abusive documents cheaply', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await startTestApp();
+  const it = limitsTest;
+  it.beforeAll(async ({ ctx }) => {
     // Warm the server (first request pays for lazy initialisation), then take the same-run baseline.
     expect((await timedPost(ctx, '{ __typename }')).status).toBe(200);
     const baseline: number[] = [];
     for (let i = 0; i < 5; i++) baseline.push((await timedPost(ctx, `{ __typename } # ${i}`)).ms);
     FAST_MS = Math.max(FAST_MS, 5 * baseline.sort((a, b) => a - b)[2]);
   });
-  afterAll(() => ctx?.close());
 
-  it('#8.1: the F0..F16 fragment bomb (no token) is a 400 query_too_deep in milliseconds while /healthz answers', async () => {
+  it('#8.1: the F0..F16 fragment bomb (no token) is a 400 query_too_deep in milliseconds while /healthz answers', async ({ ctx }) => {
     const document = fragmentBomb(16);
     expect(document.length).toBeLessThan(1024);
     const res = await refusedWhileHealthy(ctx, document);
@@ -77,7 +78,7 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
     expect(res.ms).toBeLessThan(FAST_MS);
   });
 
-  it('#8.1: the depth-20 bomb and a one-byte variant (no cache help) are refused just as fast', async () => {
+  it('#8.1: the depth-20 bomb and a one-byte variant (no cache help) are refused just as fast', async ({ ctx }) => {
     for (const document of [fragmentBomb(20), `${fragmentBomb(20)} `]) {
       const res = await refusedWhileHealthy(ctx, document);
       expect(res.status).toBe(400);
@@ -86,7 +87,7 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
     }
   });
 
-  it('#8.1: a flat fragment bomb (no depth) is refused by cost', async () => {
+  it('#8.1: a flat fragment bomb (no depth) is refused by cost', async ({ ctx }) => {
     const fragments = ['fragment W0 on Principal { id kind }'];
     for (let i = 1; i <= 16; i++) fragments.push(`fragment W${i} on Principal { ...W${i - 1} ...W${i - 1} }`);
     const res = await timedPost(ctx, `{ me { ...W16 } } ${fragments.join(' ')}`);
@@ -95,7 +96,7 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
     expect(res.body.errors[0].message).toMatch(/^Query cost limit of 5000 exceeded, found \d+\. /);
   });
 
-  it('#8.2: 20,000 aliases of me { id } (no token) are a 400 query_too_large in milliseconds while /healthz answers', async () => {
+  it('#8.2: 20,000 aliases of me { id } (no token) are a 400 query_too_large in milliseconds while /healthz answers', async ({ ctx }) => {
     const document = aliasFlood(20_000);
     expect(document.length).toBeGreaterThan(200_000);
     const res = await refusedWhileHealthy(ctx, document);
@@ -109,26 +110,26 @@ describe('GraphQL limits refuse abusive documents cheaply', () => {
     expect(res.ms).toBeLessThan(FAST_MS);
   });
 
-  it('#8.2: aliases past the alias limit (under the token limit) are a 400 too_many_aliases', async () => {
+  it('#8.2: aliases past the alias limit (under the token limit) are a 400 too_many_aliases', async ({ ctx }) => {
     const res = await timedPost(ctx, aliasFlood(DEFAULT_GRAPHQL_LIMITS.maxAliases + 1));
     expect(res.status).toBe(400);
     expect(codes(res.body)).toEqual(['too_many_aliases']);
     expect(res.body.errors[0].message).toMatch(/Aliases limit of 20 exceeded, found 21\./);
   });
 
-  it('#8.3: me { owner { owner ... } } 120 levels deep is a 400 query_too_deep, not a 500', async () => {
+  it('#8.3: me { owner { owner ... } } 120 levels deep is a 400 query_too_deep, not a 500', async ({ ctx }) => {
     const res = await timedPost(ctx, ownerChain(120));
     expect(res.status).toBe(400);
     expect(codes(res.body)).toContain('query_too_deep');
   });
 
-  it('counts directives, fragments expanded', async () => {
+  it('counts directives, fragments expanded', async ({ ctx }) => {
     const res = await timedPost(ctx, `{ me { ${Array.from({ length: 21 }, () => 'id @include(if: true)').join(' ')} } }`);
     expect(res.status).toBe(400);
     expect(codes(res.body)).toEqual(['too_many_directives']);
   });
 
-  it('lets ordinary documents through, fragments and nesting within the limits', async () => {
+  it('lets ordinary documents through, fragments and nesting within the limits', async ({ ctx }) => {
     const { alice } = (await seed(ctx, ['alice'])).users;
     const res = await alice.gql(`fragment P on Principal { id kind } { me { ...P owner { ...P owner { id } } } again: me { id } }`);
     expect(res.errors).toBeUndefined();
@@ -170,16 +171,13 @@ describe('every stored REST operation fits the limits, validates and compiles', 
   });
 });
 
+const productionTest = unseededAppTest({ app: { env: { NODE_ENV: 'production' } } }).extend('prod', ({ ctx }) => ctx);
+
 describe('production hides the schema', () => {
   const productionApp = (env: Record<string, string> = {}) => startTestApp({ env: { NODE_ENV: 'production', ...env } });
+  const it = productionTest;
 
-  let prod: Awaited<ReturnType<typeof productionApp>>;
-  beforeAll(async () => {
-    prod = await productionApp();
-  });
-  afterAll(() => prod?.close());
-
-  it('answers no "Did you mean" for a misspelt field, argument, type or enum value', async () => {
+  it('answers no "Did you mean" for a misspelt field, argument, type or enum value', async ({ prod }) => {
     for (const query of [
       '{ mee { id } }',
       '{ me { handel } }',
@@ -201,7 +199,7 @@ describe('production hides the schema', () => {
     expect(variable.errors[0].message).not.toMatch(/Did you mean/);
   });
 
-  it('refuses introspection with a 400 introspection_disabled', async () => {
+  it('refuses introspection with a 400 introspection_disabled', async ({ prod }) => {
     for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "Query") { name } }']) {
       const res = await timedPost(prod, query);
       expect(res.status).toBe(400);

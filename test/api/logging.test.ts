@@ -1,20 +1,16 @@
 /** One structured logger: client errors at debug without stacks; unexpected ones with stack and request id. */
 import * as oauth from 'oauth4webapi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { describeError } from '../../src/http/error-responses.js';
 import { captureLogs, logger, setLogLevel, withRequestId } from '../../src/lib/logger.js';
 import { Browser } from '../gateway-auth/browser.js';
 import { CSRF, discover, finishAtApp, signInToConsent, startAuthRig, startAuthorization, uniqueEmail } from '../gateway-auth/harness.js';
-import { startTestApp, type TestContext } from '../helpers/app.js';
+import { unseededAppTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const it = unseededAppTest();
 
 describe('logging', () => {
-  it('an unauthenticated request and a GraphQL syntax error log nothing above debug, and no stack', async () => {
+  it('an unauthenticated request and a GraphQL syntax error log nothing above debug, and no stack', async ({ ctx }) => {
     setLogLevel('debug');
     const logs = captureLogs();
     try {
@@ -39,7 +35,7 @@ describe('logging', () => {
     for (const line of access) expect(line.reqId).toMatch(/\S{8,}/);
   });
 
-  it('every response carries x-request-id; a sane client id is kept', async () => {
+  it('every response carries x-request-id; a sane client id is kept', async ({ ctx }) => {
     const fresh = await ctx.anonymous.get('/healthz');
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const kept = await ctx.anonymous.request('GET', '/healthz', undefined, { 'x-request-id': 'trace-1234567' });

@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import type { RequestContext } from '../../src/http/request-context.js';
 import { CLIENT_PACKAGE_DIR, createSdkScript } from '../../src/http/sdk-script.js';
-import { type TestContext, startTestApp } from '../helpers/app.js';
+import { unseededAppTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
+const it = unseededAppTest();
 let script: Buffer;
 let version: string;
 let versioned: string;
@@ -26,15 +26,13 @@ beforeAll(async () => {
   script = await readFile(path.join(CLIENT_PACKAGE_DIR, 'dist', 'index.js'));
   version = JSON.parse(await readFile(path.join(CLIENT_PACKAGE_DIR, 'package.json'), 'utf8')).version;
   versioned = `/sdk/client@${version}.js`;
-  ctx = await startTestApp();
 });
-afterAll(() => ctx?.close());
 
 /** A page on another origin loading the script: what a browser sends for `<script type="module">`. */
 const fromPage = (extra: Record<string, string> = {}) => ({ headers: { origin: 'https://app.example.test', ...extra } });
 
 describe('/sdk/client.js', () => {
-  it('redirects to the version the gateway serves, revalidated on every use, for any origin', async () => {
+  it('redirects to the version the gateway serves, revalidated on every use, for any origin', async ({ ctx }) => {
     const res = await ctx.fetch('/sdk/client.js', { ...fromPage(), redirect: 'manual' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(versioned);
@@ -43,7 +41,7 @@ describe('/sdk/client.js', () => {
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
-  it("answers @gatehouse/client's built file as JavaScript, cacheable for good, with an ETag", async () => {
+  it("answers @gatehouse/client's built file as JavaScript, cacheable for good, with an ETag", async ({ ctx }) => {
     const res = await ctx.fetch(versioned, fromPage());
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(script)).toBe(true);
@@ -62,7 +60,7 @@ describe('/sdk/client.js', () => {
     expect(text).toContain('graphql-ws@');
   });
 
-  it('answers 304 to its own ETag, weak or in a list', async () => {
+  it('answers 304 to its own ETag, weak or in a list', async ({ ctx }) => {
     const etag = (await ctx.fetch(versioned)).headers.get('etag')!;
     for (const sent of [etag, `W/${etag}`, `"other", ${etag}`]) {
       const res = await ctx.fetch(versioned, { headers: { 'if-none-match': sent } });
@@ -74,7 +72,7 @@ describe('/sdk/client.js', () => {
     expect((await ctx.fetch(versioned, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
   });
 
-  it('is gzip-encoded when accepted, under its own ETag', async () => {
+  it('is gzip-encoded when accepted, under its own ETag', async ({ ctx }) => {
     const plain = (await ctx.fetch(versioned)).headers.get('etag');
     const res = await ctx.fetch(versioned, { headers: { 'accept-encoding': 'br, gzip;q=0.8' } });
     expect(res.status).toBe(200);
@@ -89,14 +87,14 @@ describe('/sdk/client.js', () => {
     expect(refused.headers.get('content-encoding')).toBeNull();
   });
 
-  it('HEAD answers the headers alone', async () => {
+  it('HEAD answers the headers alone', async ({ ctx }) => {
     const res = await ctx.fetch(versioned, { method: 'HEAD' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-length')).toBe(String(script.length));
     expect(await res.text()).toBe('');
   });
 
-  it('another version is 404 sdk_version_unavailable, naming the one served', async () => {
+  it('another version is 404 sdk_version_unavailable, naming the one served', async ({ ctx }) => {
     const res = await ctx.fetch('/sdk/client@0.0.0-old.js', fromPage());
     expect(res.status).toBe(404);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -105,7 +103,7 @@ describe('/sdk/client.js', () => {
     expect(body.message).toContain(versioned);
   });
 
-  it('a method other than GET or HEAD is 405 method_not_allowed', async () => {
+  it('a method other than GET or HEAD is 405 method_not_allowed', async ({ ctx }) => {
     const res = await ctx.fetch('/sdk/client.js', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-service-csrf': '1' },
@@ -129,7 +127,7 @@ it('a server without a build of the client answers 404 sdk_not_built until there
   }
 });
 
-it('the served module works: createClient and typed errors against this server', async () => {
+it('the served module works: createClient and typed errors against this server', async ({ ctx }) => {
   const served = await ctx.fetch(versioned);
   const dir = await mkdtemp(path.join(tmpdir(), 'gatehouse-sdk-script-'));
   try {

@@ -3,20 +3,16 @@
  * the login-CSRF check: an exact registered `scheme://host[:port]`, and a host belongs to one app.
  */
 import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { seed, startTestApp, type TestContext } from '../helpers/app.js';
+import { unseededAppTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx?.close());
+const it = unseededAppTest();
 
 const host = () => `app-${Math.random().toString(36).slice(2, 10)}.example.test`;
 
 describe('apps.appOfOrigin / appOfHost', () => {
-  it('an Origin names an app only when it is exactly a registered origin', async () => {
+  it('an Origin names an app only when it is exactly a registered origin', async ({ ctx }) => {
     const h = host();
     const { appId } = await seed(ctx, [], `https://${h}`);
     const { apps } = ctx.app.services;
@@ -26,7 +22,7 @@ describe('apps.appOfOrigin / appOfHost', () => {
     }
   });
 
-  it('a Host names the app of its registered origin, whichever scheme it was registered with', async () => {
+  it('a Host names the app of its registered origin, whichever scheme it was registered with', async ({ ctx }) => {
     const secure = host();
     const plain = host();
     const a = await seed(ctx, [], `https://${secure}`);
@@ -38,7 +34,7 @@ describe('apps.appOfOrigin / appOfHost', () => {
     expect(await apps.appOfHost('bad host/with path')).toBeNull();
   });
 
-  it('a host registered by one app cannot be registered by another under the other scheme', async () => {
+  it('a host registered by one app cannot be registered by another under the other scheme', async ({ ctx }) => {
     const h = host();
     const first = await seed(ctx, [], `https://${h}`);
     const taken = await first.developer.post('/dev/apps', { name: 'Other', origins: [`http://${h}`] });

@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generate } from '@graphql-codegen/cli';
 import { buildSchema, parse, validate } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import config from '../../codegen.js';
 import * as generated from '../../src/graphql-client/generated/graphql.js';
 import { storedOperationEndpoints as routes } from '../../src/http/routes.js';
 import { CreateTeam, TeamRoster, execute } from '../../examples/graphql-client/client.js';
-import { type Seed, type TestContext, seed, startTestApp } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -42,17 +42,13 @@ describe('codegen', () => {
   });
 });
 
-describe('the README third-party client example', () => {
-  let ctx: TestContext;
-  let s: Seed;
-  beforeAll(async () => {
-    // The example client takes a URL and uses the global fetch.
-    ctx = await startTestApp({ listen: true });
-    s = await seed(ctx, ['alice']);
-  });
-  afterAll(() => ctx?.close());
+// The example client takes a URL and uses the global fetch.
+const withApp = appTest({ app: { listen: true }, users: ['alice'] });
 
-  it('creates a team and reads its roster through typed documents', async () => {
+describe('the README third-party client example', () => {
+  const it = withApp;
+
+  it('creates a team and reads its roster through typed documents', async ({ ctx, s }) => {
     const alice = s.users.alice;
     const { createResource } = await execute(ctx.url, alice.token!, CreateTeam, { name: 'Core team' });
     expect(createResource).toMatchObject({ name: 'Core team', memberCount: 1 });

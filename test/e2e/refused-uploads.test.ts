@@ -11,9 +11,10 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Browser, type Page, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { filesSeed } from '../api/files.fixture.js';
-import { type Seed, type TestContext, startTestApp } from '../helpers/app.js';
+import type { Client } from '../helpers/app.js';
+import { appTest } from '../helpers/fixtures.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const missing = !existsSync(CHROMIUM);
@@ -23,14 +24,7 @@ const MiB = 1024 * 1024;
 /** Far over the `docs` bucket's 1 MiB, and over what loopback socket buffers absorb unread. */
 const TOO_LARGE = 40 * MiB;
 
-let ctx: TestContext;
-let s: Seed;
-
-beforeAll(async () => {
-  ctx = await startTestApp({ listen: true });
-  s = await filesSeed(ctx, ['alice']);
-});
-afterAll(() => ctx.close());
+const it = appTest({ app: { listen: true }, users: ['alice'], seed: filesSeed });
 
 /** `total` zero bytes in 64 KiB chunks, a short pause between them: an upload at network pace. */
 function paced(total: number): ReadableStream<Uint8Array> {
@@ -46,13 +40,13 @@ function paced(total: number): ReadableStream<Uint8Array> {
   });
 }
 
-/** What a fetch in Node answers, or the network error it reports instead. */
-async function nodeFetch(path: string, init: { method: string; contentType: string; body: BodyInit; length?: number }) {
+/** What a fetch in Node by `as` answers, or the network error it reports instead. */
+async function nodeFetch(as: Client, path: string, init: { method: string; contentType: string; body: BodyInit; length?: number }) {
   try {
-    const res = await fetch(`${ctx.url}${path}`, {
+    const res = await fetch(`${as.baseUrl}${path}`, {
       method: init.method,
       headers: {
-        authorization: `Bearer ${s.users.alice.token}`,
+        authorization: `Bearer ${as.token}`,
         'content-type': init.contentType,
         ...(init.length === undefined ? {} : { 'content-length': String(init.length) }),
       },
@@ -66,9 +60,9 @@ async function nodeFetch(path: string, init: { method: string; contentType: stri
 }
 
 describe("Node's fetch", () => {
-  it('reads 413 file_too_large for an upload far over the bucket limit, its length declared or not', async () => {
+  it('reads 413 file_too_large for an upload far over the bucket limit, its length declared or not', async ({ s }) => {
     for (const length of [TOO_LARGE, undefined]) {
-      const answer = await nodeFetch('/v1/files/me/docs/big.bin', {
+      const answer = await nodeFetch(s.users.alice, '/v1/files/me/docs/big.bin', {
         method: 'PUT',
         contentType: 'application/octet-stream',
         body: paced(TOO_LARGE),
@@ -78,8 +72,13 @@ describe("Node's fetch", () => {
     }
   });
 
-  it('reads 413 body_too_large for a JSON body far over MAX_BODY_BYTES, its length declared', async () => {
-    const answer = await nodeFetch('/v1/resources', { method: 'POST', contentType: 'application/json', body: paced(TOO_LARGE), length: TOO_LARGE });
+  it('reads 413 body_too_large for a JSON body far over MAX_BODY_BYTES, its length declared', async ({ s }) => {
+    const answer = await nodeFetch(s.users.alice, '/v1/resources', {
+      method: 'POST',
+      contentType: 'application/json',
+      body: paced(TOO_LARGE),
+      length: TOO_LARGE,
+    });
     expect(answer).toMatchObject({ status: 413, body: { error: 'body_too_large' } });
   });
 });
@@ -88,7 +87,7 @@ describe.skipIf(missing && !process.env.CI)('Chromium', { timeout: 60_000 }, () 
   let browser: Browser;
   let page: Page;
 
-  beforeAll(async () => {
+  it.beforeAll(async ({ ctx }) => {
     if (missing) throw new Error(`Chromium is required in CI and was not found at ${CHROMIUM}: install Debian's chromium package.`);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
     page = await browser.newPage();
@@ -103,8 +102,8 @@ describe.skipIf(missing && !process.env.CI)('Chromium', { timeout: 60_000 }, () 
     await browser?.close();
   });
 
-  /** fetch() in the page, as a web app uploads: what it shows, or the network error it reports. */
-  const pageFetch = (path: string, init: { method: string; size: number; contentType: string }) =>
+  /** fetch() in the page by `as`, as a web app uploads: what it shows, or the network error it reports. */
+  const pageFetch = (as: Client, path: string, init: { method: string; size: number; contentType: string }) =>
     page.evaluate(
       async ({ url, token, init }) => {
         try {
@@ -118,16 +117,20 @@ describe.skipIf(missing && !process.env.CI)('Chromium', { timeout: 60_000 }, () 
           return { status: 0, body: { networkError: String(error) } };
         }
       },
-      { url: `${ctx.url}${path}`, token: s.users.alice.token, init },
+      { url: `${as.baseUrl}${path}`, token: as.token, init },
     );
 
-  it('shows 413 file_too_large to the page for an upload far over the bucket limit', async () => {
-    const answer = await pageFetch('/v1/files/me/docs/from-page.bin', { method: 'PUT', size: TOO_LARGE, contentType: 'application/octet-stream' });
+  it('shows 413 file_too_large to the page for an upload far over the bucket limit', async ({ s }) => {
+    const answer = await pageFetch(s.users.alice, '/v1/files/me/docs/from-page.bin', {
+      method: 'PUT',
+      size: TOO_LARGE,
+      contentType: 'application/octet-stream',
+    });
     expect(answer).toMatchObject({ status: 413, body: { error: 'file_too_large' } });
   });
 
-  it('shows 413 body_too_large to the page for a JSON body far over MAX_BODY_BYTES', async () => {
-    const answer = await pageFetch('/v1/resources', { method: 'POST', size: TOO_LARGE, contentType: 'application/json' });
+  it('shows 413 body_too_large to the page for a JSON body far over MAX_BODY_BYTES', async ({ s }) => {
+    const answer = await pageFetch(s.users.alice, '/v1/resources', { method: 'POST', size: TOO_LARGE, contentType: 'application/json' });
     expect(answer).toMatchObject({ status: 413, body: { error: 'body_too_large' } });
   });
 });

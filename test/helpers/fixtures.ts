@@ -33,21 +33,30 @@ export interface AppTestOptions<S extends Seed = Seed> {
 
 /** A test API with the app fixtures. Call it at the top of a file. */
 export function appTest<S extends Seed = Seed>(options: AppTestOptions<S> = {}) {
-  // auto: the app starts and is seeded before the file's first test, whether or not the test names
-  // them, as the beforeAll these fixtures replace did.
-  return test
-    .extend('appOptions', { scope: 'file' }, options)
-    .extend('ctx', { scope: 'file', auto: true }, async ({ appOptions }, { onCleanup }) => {
-      const database = appOptions.database ? await appOptions.database() : undefined;
-      const ctx = await startTestApp({ ...appOptions.app, database });
-      onCleanup(() => ctx.close());
-      return ctx;
-    })
-    .extend('s', { scope: 'file', auto: true }, async ({ appOptions, ctx }) => {
-      // Without a seed option S is Seed, which seed() answers.
-      const seedWith = (appOptions.seed ?? seed) as (ctx: TestContext, users: string[]) => Promise<S>;
-      return seedWith(ctx, appOptions.users ?? DEFAULT_TEST_USERS);
-    });
+  return startedApp(options).extend('s', { scope: 'file', auto: true }, async ({ appOptions, ctx }) => {
+    // Without a seed option S is Seed, which seed() answers.
+    const seedWith = (appOptions.seed ?? seed) as (ctx: TestContext, users: string[]) => Promise<S>;
+    return seedWith(ctx, appOptions.users ?? DEFAULT_TEST_USERS);
+  });
+}
+
+/**
+ * A test API with the started app `ctx` and no seed: for files that seed inside their tests (apps
+ * with given origins, several apps of one server) or test what needs no app, developer or user.
+ */
+export function unseededAppTest(options: Pick<AppTestOptions, 'app' | 'database'> = {}) {
+  return startedApp(options);
+}
+
+function startedApp(options: AppTestOptions) {
+  // auto: the app starts (and is seeded) before the file's first test, whether or not the test
+  // names it, as the beforeAll these fixtures replace did.
+  return test.extend('appOptions', { scope: 'file' }, options).extend('ctx', { scope: 'file', auto: true }, async ({ appOptions }, { onCleanup }) => {
+    const database = appOptions.database ? await appOptions.database() : undefined;
+    const ctx = await startTestApp({ ...appOptions.app, database });
+    onCleanup(() => ctx.close());
+    return ctx;
+  });
 }
 
 /**

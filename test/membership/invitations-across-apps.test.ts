@@ -3,18 +3,14 @@
  * service, by the same rule as the per-deployment `invitations` (docs/api.md §2.1): unexpired, none across
  * a block in either direction, and in one query (no block lookup per row).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createResource, seed, startTestApp, type TestContext } from '../helpers/app.js';
+import { describe, expect, vi } from 'vitest';
+import { createResource, seed } from '../helpers/app.js';
+import { unseededAppTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx?.close());
+const it = unseededAppTest();
 
 describe('membership.invitationsAcrossApps', () => {
-  it('lists unexpired invites across apps, none across a block either way, in one query', async () => {
+  it('lists unexpired invites across apps, none across a block either way, in one query', async ({ ctx }) => {
     const a = await seed(ctx, ['owner', 'blocked', 'blocker']);
     const b = await seed(ctx, ['owner']);
     const { prisma } = ctx.app.services.deps;

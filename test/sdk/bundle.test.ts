@@ -8,17 +8,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { CLIENT_PACKAGE_DIR } from '../../src/http/sdk-script.js';
-import { seed, startTestApp, type TestContext } from '../helpers/app.js';
+import { seed } from '../helpers/app.js';
+import { unseededAppTest } from '../helpers/fixtures.js';
 
-let ctx: TestContext;
+const it = unseededAppTest({ app: { listen: true } });
 let code: string;
 let scratch: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   execFileSync(process.execPath, [path.join(CLIENT_PACKAGE_DIR, 'build.mjs')], { stdio: 'inherit' });
-  ctx = await startTestApp({ listen: true });
+});
+it.beforeAll(async ({ ctx }) => {
   // fetch follows the redirect and undoes the gzip, as a browser does.
   const res = await fetch(`${ctx.url}/sdk/client.js`, { headers: { 'accept-encoding': 'gzip' } });
   expect(res.status).toBe(200);
@@ -27,7 +29,6 @@ beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'gatehouse-bundle-'));
 });
 afterAll(async () => {
-  await ctx?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
@@ -39,7 +40,7 @@ it('is one ESM file with no import, no Node built-in and no server module', () =
   expect(code.length).toBeLessThan(200_000);
 });
 
-it('works from the served module against a real server, a live feed included', async () => {
+it('works from the served module against a real server, a live feed included', async ({ ctx }) => {
   const s = await seed(ctx, ['alice']);
   const file = path.join(scratch, 'client.mjs');
   await writeFile(file, code);
