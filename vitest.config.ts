@@ -28,7 +28,8 @@ export default defineConfig({
     ],
   },
   test: {
-    testTimeout: 30_000,
+    // File-scoped fixtures (test/helpers/fixtures.ts) start and seed the app inside the first test, so a test gets what a setup hook gets.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
