@@ -111,7 +111,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   const gatewayAuth = await createGatewayAuth({ services, config });
   const corsPolicy = createCors({ services, config });
   // `gatehouse dev-token create` while this process holds DATA_DIR (loopback + a secret file).
-  const devBootstrap = createDevBootstrap({ services, config });
+  const devBootstrap = createDevBootstrap({ services, config, database: db });
   const sdkScript = createSdkScript();
 
   /** The resolvers' context: the caller resolved once per request (RequestContext.auth). */

@@ -7,6 +7,7 @@ import { DataDirNotPrivateError } from '../db/private-files.js';
 import { packageRoot } from '../db/paths.js';
 import { type CliIO, type Command, processIO } from './command.js';
 import { appsCreate, appsList } from './commands/apps.js';
+import { backup, restore } from './commands/backup.js';
 import { budget, budgetSet, walletCredit } from './commands/budget.js';
 import { deploy } from './commands/deploy.js';
 import { devTokenCreate } from './commands/dev-token.js';
@@ -16,7 +17,7 @@ import { serve } from './commands/serve.js';
 import { testSession } from './commands/test-session.js';
 import { CliError, type Output, createOutput, reportError, usageError } from './output.js';
 
-const COMMANDS: Command[] = [serve, idp, migrate, devTokenCreate, appsCreate, appsList, deploy, testSession, budget, budgetSet, walletCredit];
+const COMMANDS: Command[] = [serve, idp, migrate, devTokenCreate, appsCreate, appsList, deploy, testSession, budget, budgetSet, walletCredit, backup, restore];
 
 const COMMON_OPTIONS = `Common options:
   --json       Print exactly one JSON object on stdout (errors too: { "error", "message" }).
