@@ -29,8 +29,11 @@ interface Listed {
   changedMs: number;
 }
 
-/** Every file under `dir` (relative paths), with size and last change, skipping NOT_CLUSTER at the top. */
-async function listTree(dir: string): Promise<Map<string, Listed>> {
+/**
+ * Every file under `dir` (relative paths), with size and last change, skipping NOT_CLUSTER at the
+ * top; `directories` gets every directory (PostgreSQL needs its empty ones: pg_tblspc, pg_notify…).
+ */
+async function listTree(dir: string, directories = new Set<string>()): Promise<Map<string, Listed>> {
   const listed = new Map<string, Listed>();
   const walk = async (rel: string) => {
     let entries: import('node:fs').Dirent[];
@@ -45,7 +48,10 @@ async function listTree(dir: string): Promise<Map<string, Listed>> {
       entries.map(async entry => {
         if (!rel && (NOT_CLUSTER.has(entry.name) || entry.name.startsWith('.'))) return;
         const name = rel ? `${rel}/${entry.name}` : entry.name;
-        if (entry.isDirectory()) return walk(name);
+        if (entry.isDirectory()) {
+          directories.add(name);
+          return walk(name);
+        }
         if (!entry.isFile()) return;
         const info = await lstat(path.join(dir, name)).catch(() => null);
         if (info) listed.set(name, { size: info.size, changedMs: Math.max(info.mtimeMs, info.ctimeMs) });
@@ -97,7 +103,9 @@ export async function copyClusterLive(source: string, target: string, exclusivel
   });
   return exclusively(async () => {
     const started = performance.now();
-    const now = await listTree(source);
+    const directories = new Set<string>();
+    const now = await listTree(source, directories);
+    for (const name of directories) await mkdir(path.join(target, name), { recursive: true, mode: 0o700 });
     const changed = [...now].filter(
       ([name, info]) => !copied.has(name) || info.size !== first.get(name)?.size || info.changedMs >= firstPassAt - MARGIN_MS,
     );

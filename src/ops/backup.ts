@@ -84,7 +84,12 @@ export async function createBackup(sources: BackupSources): Promise<{ manifest: 
     await writeFile(path.join(staging, MANIFEST_FILE), JSON.stringify(manifest, null, 2), { mode: 0o600 });
     logger.info({ pauseMs: copy.pauseMs, recopied: copy.recopied, clusterFiles: copy.files, blobs: Object.keys(manifest.files).length }, 'backup: snapshot taken');
 
+    // The listed blobs and the folders on their way: nothing else of the store is read (an
+    // upload's temporary file in files/.tmp, a blob written since).
     const listedBlobs = new Set(Object.keys(manifest.files));
+    for (const name of Object.keys(manifest.files)) {
+      for (let at = path.posix.dirname(name); at !== '.' && !listedBlobs.has(at); at = path.posix.dirname(at)) listedBlobs.add(at);
+    }
     const packed = tar.c(
       {
         cwd: staging,
@@ -93,7 +98,7 @@ export async function createBackup(sources: BackupSources): Promise<{ manifest: 
         // files/ is a link to the blob store; nothing in a cluster is a link.
         follow: true,
         // Only the blobs listed: one written since is not in the manifest.
-        filter: (name, info) => !name.startsWith(`${FILES_DIR}/`) || ('isDirectory' in info && info.isDirectory()) || listedBlobs.has(name),
+        filter: name => !name.startsWith(`${FILES_DIR}/`) || listedBlobs.has(name.replace(/\/$/, '')),
       },
       [MANIFEST_FILE, CLUSTER_DIR, ...(filesRoot ? [FILES_DIR] : [])],
     );
