@@ -1,6 +1,6 @@
 /**
- * The backup archive of an embedded deployment (`gatehouse backup` / `gatehouse restore`): a gzipped
- * tar of
+ * The backup archive of an embedded deployment (`gatehouse backup` / `gatehouse restore`): a tar
+ * (gzipped by the CLI) of
  *   gatehouse-backup.json  the manifest below, first;
  *   pgdata/...             the PGlite cluster (DATA_DIR without Gatehouse's own entries);
  *   files/...              the filesystem blob store's blobs (by key).

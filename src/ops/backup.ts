@@ -39,7 +39,7 @@ const gatehouseVersion = () => (JSON.parse(readFileSync(path.join(packageRoot, '
 let running = false;
 
 /**
- * Takes the snapshot and returns the archive as a stream (gzipped tar) with its manifest. The
+ * Takes the snapshot and returns the archive as a stream (tar) with its manifest. The
  * staging copy and the delete hold last until the stream ends or fails.
  */
 export async function createBackup(sources: BackupSources): Promise<{ manifest: BackupManifest; archive: Readable }> {
@@ -93,7 +93,8 @@ export async function createBackup(sources: BackupSources): Promise<{ manifest: 
     const packed = tar.c(
       {
         cwd: staging,
-        gzip: true,
+        // Plain tar: node-tar compresses on the event loop's thread, which would slow every request
+        // for the length of the backup; the CLI gzips it in its own process.
         portable: true,
         // files/ is a link to the blob store; nothing in a cluster is a link.
         follow: true,

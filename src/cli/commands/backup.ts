@@ -9,6 +9,7 @@ import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import type { Command } from '../command.js';
 import { configFrom } from '../config.js';
 import { CliError, EXIT_USAGE } from '../output.js';
@@ -25,7 +26,7 @@ statements back only while it copies what changed during the copy (the pause is 
 Restore it with 'gatehouse restore <file>' into a stopped DATA_DIR.
 
 With DATABASE_URL (PostgreSQL) use pg_dump, and back up the S3 bucket apart (README "Backups").
-Prints the file; with --json, { file, bytes, pauseMs }.`,
+Prints the file; with --json, { file, bytes (as received, before compression), pauseMs }.`,
   async run({ positionals, env, out, io }) {
     const config = configFrom(env);
     if (config.databaseUrl) {
@@ -78,7 +79,8 @@ export async function downloadBackup(server: { url: string; pid: number; dataDir
     bytes += chunk.length;
   });
   try {
-    await pipeline(counted, createWriteStream(partial, { mode: 0o600 }));
+    // Compressed here, off the server's event loop (zlib's thread pool).
+    await pipeline(counted, createGzip(), createWriteStream(partial, { mode: 0o600 }));
     await rename(partial, file);
   } catch (error) {
     await rm(partial, { force: true });
