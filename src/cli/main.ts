@@ -17,7 +17,21 @@ import { serve } from './commands/serve.js';
 import { testSession } from './commands/test-session.js';
 import { CliError, type Output, createOutput, reportError, usageError } from './output.js';
 
-const COMMANDS: Command[] = [serve, idp, migrate, devTokenCreate, appsCreate, appsList, deploy, testSession, budget, budgetSet, walletCredit, backup, restore];
+const COMMANDS: Command[] = [
+  serve,
+  idp,
+  migrate,
+  devTokenCreate,
+  appsCreate,
+  appsList,
+  deploy,
+  testSession,
+  budget,
+  budgetSet,
+  walletCredit,
+  backup,
+  restore,
+];
 
 const COMMON_OPTIONS = `Common options:
   --json       Print exactly one JSON object on stdout (errors too: { "error", "message" }).

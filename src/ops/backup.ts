@@ -44,7 +44,8 @@ let running = false;
  */
 export async function createBackup(sources: BackupSources): Promise<{ manifest: BackupManifest; archive: Readable }> {
   const { database, blobs, dataDir, filesRoot } = sources;
-  if (!database.liveCopy) throw fail('bootstrap_unavailable', 'Backups are of an embedded DATA_DIR on disk; with PostgreSQL use pg_dump (README "Backups").');
+  if (!database.liveCopy)
+    throw fail('bootstrap_unavailable', 'Backups are of an embedded DATA_DIR on disk; with PostgreSQL use pg_dump (README "Backups").');
   if (running) throw fail('backup_in_progress', 'A backup of this server is being written: wait for it to finish.');
   running = true;
   const staging = path.join(path.resolve(dataDir), '.backups', `${Date.now()}-${randomBytes(4).toString('hex')}`);
@@ -82,7 +83,10 @@ export async function createBackup(sources: BackupSources): Promise<{ manifest: 
       manifest.cluster[`${CLUSTER_DIR}/${name}`] = { size: (await stat(file)).size, sha256: await sha256File(file) };
     }
     await writeFile(path.join(staging, MANIFEST_FILE), JSON.stringify(manifest, null, 2), { mode: 0o600 });
-    logger.info({ pauseMs: copy.pauseMs, recopied: copy.recopied, clusterFiles: copy.files, blobs: Object.keys(manifest.files).length }, 'backup: snapshot taken');
+    logger.info(
+      { pauseMs: copy.pauseMs, recopied: copy.recopied, clusterFiles: copy.files, blobs: Object.keys(manifest.files).length },
+      'backup: snapshot taken',
+    );
 
     // The listed blobs and the folders on their way: nothing else of the store is read (an
     // upload's temporary file in files/.tmp, a blob written since).

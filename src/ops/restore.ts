@@ -111,9 +111,15 @@ async function unpackAndVerify(archive: string, staging: string): Promise<Backup
     throw new RestoreError('backup_invalid', `${archive} has no readable ${MANIFEST_FILE}: it is not a Gatehouse backup.`);
   }
   if (manifest.format !== BACKUP_FORMAT || manifest.version !== BACKUP_VERSION) {
-    throw new RestoreError('backup_invalid', `${archive} is not a Gatehouse backup of version ${BACKUP_VERSION} (format ${manifest.format}, version ${manifest.version}).`);
+    throw new RestoreError(
+      'backup_invalid',
+      `${archive} is not a Gatehouse backup of version ${BACKUP_VERSION} (format ${manifest.format}, version ${manifest.version}).`,
+    );
   }
-  const expected = new Map<string, { size: number; sha256?: string }>([...Object.entries(manifest.cluster ?? {}), ...Object.entries(manifest.files ?? {})]);
+  const expected = new Map<string, { size: number; sha256?: string }>([
+    ...Object.entries(manifest.cluster ?? {}),
+    ...Object.entries(manifest.files ?? {}),
+  ]);
   if (!Object.keys(manifest.cluster ?? {}).some(name => name === `${CLUSTER_DIR}/PG_VERSION`)) {
     throw new RestoreError('backup_invalid', `${archive} holds no database cluster (${CLUSTER_DIR}/PG_VERSION).`);
   }
@@ -123,8 +129,10 @@ async function unpackAndVerify(archive: string, staging: string): Promise<Backup
     const file = path.join(staging, name);
     const info = await lstat(file).catch(() => null);
     if (!info?.isFile()) throw new RestoreError('backup_invalid', `${archive}: ${name} is in the manifest but not in the archive.`);
-    if (info.size !== want.size) throw new RestoreError('backup_invalid', `${archive}: ${name} has ${info.size} bytes, the manifest says ${want.size}.`);
-    if (want.sha256 && (await sha256File(file)) !== want.sha256) throw new RestoreError('backup_invalid', `${archive}: ${name} does not match its SHA-256 in the manifest.`);
+    if (info.size !== want.size)
+      throw new RestoreError('backup_invalid', `${archive}: ${name} has ${info.size} bytes, the manifest says ${want.size}.`);
+    if (want.sha256 && (await sha256File(file)) !== want.sha256)
+      throw new RestoreError('backup_invalid', `${archive}: ${name} does not match its SHA-256 in the manifest.`);
   }
   // The cluster must not carry Gatehouse's own entries (a lock would name a process long gone).
   for (const name of await readdir(path.join(staging, CLUSTER_DIR))) {

@@ -97,7 +97,10 @@ describe('gatehouse backup / restore of the embedded store', () => {
           continue;
         }
         victim.deleteAskedAt = Date.now();
-        const deleted = await ctx.fetch(`/v1/files/me/docs/${victim.name}`, { method: 'DELETE', headers: { authorization: `Bearer ${alice.token}` } });
+        const deleted = await ctx.fetch(`/v1/files/me/docs/${victim.name}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${alice.token}` },
+        });
         await deleted.arrayBuffer();
         if (deleted.ok) victim.deleteAckedAt = Date.now();
       }
@@ -141,7 +144,13 @@ describe('gatehouse backup / restore of the embedded store', () => {
       const as = restoredCtx.client(alice.token);
       const titles = new Set<string>();
       for (let cursor: string | undefined, page = 0; page === 0 || cursor; page++) {
-        const rows = await as.post('/v1/db/query', { scope: { kind: 'user' }, table: 'notes', op: 'select', limit: 200, ...(cursor ? { cursor } : {}) });
+        const rows = await as.post('/v1/db/query', {
+          scope: { kind: 'user' },
+          table: 'notes',
+          op: 'select',
+          limit: 200,
+          ...(cursor ? { cursor } : {}),
+        });
         expect(rows.status, JSON.stringify(rows.body)).toBe(200);
         for (const row of rows.body.rows as { title: string }[]) titles.add(row.title);
         cursor = rows.body.nextCursor ?? undefined;

@@ -30,10 +30,15 @@ Prints the file; with --json, { file, bytes (as received, before compression), p
   async run({ positionals, env, out, io }) {
     const config = configFrom(env);
     if (config.databaseUrl) {
-      throw new CliError('backup_unavailable', 'DATABASE_URL is set: back up PostgreSQL with pg_dump (README "Backups"), not gatehouse backup.', EXIT_USAGE);
+      throw new CliError(
+        'backup_unavailable',
+        'DATABASE_URL is set: back up PostgreSQL with pg_dump (README "Backups"), not gatehouse backup.',
+        EXIT_USAGE,
+      );
     }
     const { isMemoryDataDir } = await import('../../db/pglite.js');
-    if (isMemoryDataDir(config.dataDir)) throw new CliError('backup_unavailable', 'DATA_DIR is in memory: there is nothing on disk to back up.', EXIT_USAGE);
+    if (isMemoryDataDir(config.dataDir))
+      throw new CliError('backup_unavailable', 'DATA_DIR is in memory: there is nothing on disk to back up.', EXIT_USAGE);
     const server = await runningServer(config.dataDir);
     if (!server) {
       throw new CliError(
@@ -43,13 +48,18 @@ Prints the file; with --json, { file, bytes (as received, before compression), p
     }
     const file = path.resolve(io.cwd, positionals[0]);
     const written = await downloadBackup({ ...server, dataDir: config.dataDir }, file);
-    out.note(`gatehouse: backup of DATA_DIR ${config.dataDir} taken by the server at ${server.url} (pid ${server.pid}); statements paused ${written.pauseMs} ms.`);
+    out.note(
+      `gatehouse: backup of DATA_DIR ${config.dataDir} taken by the server at ${server.url} (pid ${server.pid}); statements paused ${written.pauseMs} ms.`,
+    );
     out.result({ file, ...written }, file);
   },
 };
 
 /** Asks the server holding DATA_DIR for a backup and writes it to `file` (whole or not at all). */
-export async function downloadBackup(server: { url: string; pid: number; dataDir: string }, file: string): Promise<{ bytes: number; pauseMs: number }> {
+export async function downloadBackup(
+  server: { url: string; pid: number; dataDir: string },
+  file: string,
+): Promise<{ bytes: number; pauseMs: number }> {
   const { BACKUP_PATH, BOOTSTRAP_SECRET_FILE, BOOTSTRAP_SECRET_HEADER } = await import('../../apps/dev-bootstrap.routes.js');
   const who = `the server at ${server.url} (pid ${server.pid})`;
   let secret: string;
@@ -104,9 +114,11 @@ A server holding DATA_DIR is refused: stop it first. Start the server afterwards
 Prints DATA_DIR; with --json, { dataDir, createdAt, clusterFiles, blobs, blobsLeftOut }.`,
   async run({ positionals, values, env, out, io }) {
     const config = configFrom(env);
-    if (config.databaseUrl) throw new CliError('backup_unavailable', 'DATABASE_URL is set: restore PostgreSQL with pg_restore (README "Backups").', EXIT_USAGE);
+    if (config.databaseUrl)
+      throw new CliError('backup_unavailable', 'DATABASE_URL is set: restore PostgreSQL with pg_restore (README "Backups").', EXIT_USAGE);
     const { isMemoryDataDir } = await import('../../db/pglite.js');
-    if (isMemoryDataDir(config.dataDir)) throw new CliError('backup_unavailable', 'DATA_DIR is in memory: set DATA_DIR to the directory to restore into.', EXIT_USAGE);
+    if (isMemoryDataDir(config.dataDir))
+      throw new CliError('backup_unavailable', 'DATA_DIR is in memory: set DATA_DIR to the directory to restore into.', EXIT_USAGE);
     const { RestoreError, restoreBackup } = await import('../../ops/restore.js');
     const backend = config.files.backend;
     try {
@@ -116,7 +128,8 @@ Prints DATA_DIR; with --json, { dataDir, createdAt, clusterFiles, blobs, blobsLe
         filesRoot: backend.kind === 'fs' ? path.resolve(io.cwd, backend.root) : null,
         force: values.force === true,
       });
-      if (restored.blobsLeftOut) out.note(`gatehouse: FILES_BACKEND=s3: the archive's ${restored.blobsLeftOut} files were not restored (restore the bucket apart).`);
+      if (restored.blobsLeftOut)
+        out.note(`gatehouse: FILES_BACKEND=s3: the archive's ${restored.blobsLeftOut} files were not restored (restore the bucket apart).`);
       out.note(`gatehouse: restored the backup of ${restored.createdAt} (${restored.clusterFiles} database files, ${restored.blobs} stored files).`);
       out.result({ dataDir: config.dataDir, ...restored }, config.dataDir);
     } catch (error) {
