@@ -53,7 +53,12 @@ describe('GET /metrics', () => {
 
   it('with METRICS_TOKEN: the bearer token is required, compared whole', async () => {
     const ctx = await app({ METRICS_TOKEN: TOKEN });
-    for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${TOKEN}x` }, { authorization: `Bearer ${TOKEN.slice(0, -1)}` }, { authorization: TOKEN }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: `Bearer ${TOKEN.slice(0, -1)}` },
+      { authorization: TOKEN },
+    ]) {
       const refused = await scrape(ctx, headers);
       expect(refused.status).toBe(401);
       expect(JSON.parse(refused.text).error).toBe('metrics_unauthorized');
