@@ -150,6 +150,11 @@ const schema = z.object({
   TEST_ENV_BUDGET_USD: usd.default('2'),
   APP_BUDGET_USD: usd.default('5'),
   DEVELOPER_CREDIT_USD: usd.default('5'),
+  // Operations (README "Metrics"): /metrics, behind a token or on a listener of its own.
+  METRICS: boolFlag.default(true),
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters (a random secret)').optional(),
+  METRICS_PORT: port.optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 /** Defaults of ROWS_MAX_WRITES_PER_CALL: the embedded database runs one transaction at a time for everyone. */
@@ -205,6 +210,8 @@ function crossVariableProblems(c: Env): string[] {
   }
   if (c.FILES_BACKEND === 's3' && !c.S3_BUCKET) problems.push('S3_BUCKET: required with FILES_BACKEND=s3');
   if (!!c.S3_ACCESS_KEY_ID !== !!c.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  if (!c.METRICS && (c.METRICS_TOKEN || c.METRICS_PORT !== undefined))
+    problems.push('METRICS_TOKEN and METRICS_PORT: only meaningful with METRICS on');
   return problems;
 }
 
@@ -303,6 +310,11 @@ function configOf(c: Env) {
       /** Rows one call (a query or a whole batch) may insert, update or delete (400 too_many_rows past it). */
       maxWritesPerCall: c.ROWS_MAX_WRITES_PER_CALL ?? (c.DATABASE_URL ? ROWS_MAX_WRITES_PER_CALL.postgres : ROWS_MAX_WRITES_PER_CALL.embedded),
     },
+    /**
+     * /metrics (README "Metrics"): with `port`, served only on that listener (on `host`); otherwise on
+     * the public port, to loopback callers outside production, else with the bearer `token` only.
+     */
+    metrics: { enabled: c.METRICS, token: c.METRICS_TOKEN ?? null, port: c.METRICS_PORT ?? null, host: c.METRICS_HOST },
     /** Amounts in micro-dollars ($1 = 1_000_000); prices per unit as documented (README "Billing"). */
     metering: {
       enabled: c.METERING,

@@ -53,6 +53,8 @@ import {
 import type { HeaderReader } from './http/responses.js';
 import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
 import { createServices, type Services } from './services.js';
+import { UNROUTED, createMetrics } from './ops/metrics.js';
+import { createMetricsHttp } from './ops/metrics.routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -77,7 +79,8 @@ export interface App {
    * as seen from loopback. SSE streams through; WebSocket upgrades need a listening server.
    */
   fetch(request: Request): Promise<Response>;
-  start(): Promise<{ url: string }>;
+  /** Listens; `metricsUrl` when METRICS_PORT gives /metrics a listener of its own. */
+  start(): Promise<{ url: string; metricsUrl?: string }>;
   stop(): Promise<void>;
 }
 
@@ -111,8 +114,15 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   const gatewayAuth = await createGatewayAuth({ services, config });
   const corsPolicy = createCors({ services, config });
   // `gatehouse dev-token create` while this process holds DATA_DIR (loopback + a secret file).
-  const devBootstrap = createDevBootstrap({ services, config });
+  const devBootstrap = createDevBootstrap({ services, config, database: db });
   const sdkScript = createSdkScript();
+  const sseLimits = useSseLimits(config.feeds);
+  // Read at scrape time; the sockets exist once the server does (below).
+  let liveSockets: () => { sockets: number; subscriptions: number } = () => ({ sockets: 0, subscriptions: 0 });
+  const metrics = config.metrics.enabled
+    ? createMetrics({ database: db, bus, feeds: () => ({ ...liveSockets(), sseStreams: sseLimits.streams() }) })
+    : null;
+  const metricsHttp = createMetricsHttp(config, metrics);
 
   /** The resolvers' context: the caller resolved once per request (RequestContext.auth). */
   const contextFor = async (request: RequestContext, auth?: ResolvedAuth): Promise<Context> => ({
@@ -157,7 +167,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       // subscriptions run on graphql-js, sharing each event's result across subscribers.
       useSharedSubscribe,
       // SSE streams per principal and in all, as sockets are bounded (src/feeds/sse-limits.graphql.ts).
-      useSseLimits(config.feeds),
+      sseLimits,
       useCsrfForMutations(),
     ],
   });
@@ -180,6 +190,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       graphql,
       health: () => healthAnswer(ready, db.kind, bus.health()),
       openApiDocument,
+      metrics: metricsHttp,
     },
     { identityProviderMount: gatewayAuth.identityProviderMount },
   );
@@ -190,7 +201,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
    * request context (computed once, passed down) -> the route registry (one matcher, then the
    * route's declared credential, CSRF rule and input, then its handler).
    */
-  async function pipeline(incoming: Incoming, requestId: string, edge: EdgeContext): Promise<Response> {
+  async function pipeline(incoming: Incoming, requestId: string, edge: EdgeContext, trace: { route: string }): Promise<Response> {
     const remoteAddress = edge.req?.socket.remoteAddress ?? edge.remoteAddress ?? '127.0.0.1';
     const { url, headers } = incoming;
     const graphqlPath = url.pathname.endsWith('/graphql');
@@ -209,12 +220,16 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     const mount = mountOf instanceof Promise ? await mountOf : mountOf;
     const decided = corsPolicy.decide(incoming, host, url.pathname);
     const cors = decided instanceof Promise ? await decided : decided;
-    if (cors.preflight) return cors.preflight;
+    if (cors.preflight) {
+      trace.route = UNROUTED.preflight;
+      return cors.preflight;
+    }
     const context = new PipelineContext(incoming, edge, requestId, remoteAddress, mount, mount.host?.appId ?? cors.audienceAppId, contextParts);
     let response: Response;
     if (cors.refusal) response = graphqlPath ? graphqlErrorResponse(cors.refusal) : restError(cors.refusal);
     // On the embedded database, the request's turns are its caller's (its address until the caller is known).
     else response = await (db.kind === 'pglite' ? withParty(context.party, () => registry.dispatch(context)) : registry.dispatch(context));
+    trace.route = context.route ?? UNROUTED.notFound;
     // Every response of a CORS path carries the decision (errors and 404s too).
     return withHeaders(response, cors.headers, edge);
   }
@@ -251,9 +266,11 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     const requestId = requestIdFrom(incoming.headers.get('x-request-id') ?? undefined);
     const started = performance.now();
     return withRequestId(requestId, async () => {
-      const answered = await pipeline(incoming, requestId, edge).catch(error => restError(error));
+      const trace = { route: UNROUTED.refused as string };
+      const answered = await pipeline(incoming, requestId, edge, trace).catch(error => restError(error));
       // Every response, whoever built it (Yoga, the provider, the shims): its id, no MIME sniffing.
       const response = withHeaders(answered, { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' }, edge);
+      metrics?.requestDone(trace.route, incoming.method, response.status, (performance.now() - started) / 1000);
       // An access line per request at debug (path only: query strings can carry codes).
       if (logger.isLevelEnabled('debug')) {
         logger.debug(
@@ -313,6 +330,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   server.on('clientError', answerClientError);
   const upkeep = scheduleUpkeep(services);
   const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', mountOf: gatewayAuth.mountOf, limits: config.feeds });
+  liveSockets = sockets.live;
 
   return {
     services,
@@ -330,12 +348,15 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       // Off the way to healthy: the REST operations compile now rather than on their first requests.
       storedOperations.compileAll().catch(error => logger.error({ err: error }, 'a REST route does not compile'));
       upkeep.start();
+      const metricsUrl = await metricsHttp.listen();
+      if (metricsUrl) logger.info({ url: metricsUrl }, 'metrics listening');
       await devBootstrap.publish(baseUrl());
-      return { url: baseUrl() };
+      return { url: baseUrl(), ...(metricsUrl ? { metricsUrl } : {}) };
     },
     async stop() {
       ready = false;
       upkeep.stop();
+      await metricsHttp.close();
       await sockets.close();
       if (server.listening) {
         server.closeAllConnections();
@@ -383,6 +404,7 @@ class PipelineContext implements RequestContext {
   #body: Promise<Uint8Array> | undefined;
   #auth: Promise<ResolvedAuth> | undefined;
   #party: Party | undefined;
+  route: string | undefined = undefined;
 
   constructor(
     private readonly incoming: Incoming,

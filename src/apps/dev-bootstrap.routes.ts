@@ -22,11 +22,16 @@ import { claimedAddresses, isLoopbackAddress } from '../http/client-ip.js';
 import { json } from '../http/responses.js';
 import { emailSchema } from '../principals/principals.service.js';
 import type { Services } from '../services.js';
+import type { Database } from '../db/database.js';
+import { createBackup } from '../ops/backup.js';
+import { Readable } from 'node:stream';
 import { type Endpoint, defineEndpoint } from '../http/endpoint.js';
 
 export const BOOTSTRAP_PATH = '/dev/bootstrap/developer-token';
 /** The operator's top-up of a developer's wallet (`gatehouse wallet credit`), under the same guard. */
 export const WALLET_CREDIT_PATH = '/dev/bootstrap/wallet-credit';
+/** A backup of the embedded deployment, streamed (`gatehouse backup`, src/ops/backup.ts), under the same guard. */
+export const BACKUP_PATH = '/dev/bootstrap/backup';
 export const BOOTSTRAP_SECRET_FILE = 'bootstrap.secret';
 export const BOOTSTRAP_SECRET_HEADER = 'x-gatehouse-bootstrap-secret';
 
@@ -38,7 +43,7 @@ function loopbackUrl(url: string): string {
   return parsed.origin;
 }
 
-export function createDevBootstrap({ services, config }: { services: Services; config: Config }) {
+export function createDevBootstrap({ services, config, database }: { services: Services; config: Config; database?: Database }) {
   let secretDigest: string | null = null;
   let secretFile: string | null = null;
 
@@ -71,6 +76,7 @@ export function createDevBootstrap({ services, config }: { services: Services; c
       );
     }
     try {
+      if (path === BACKUP_PATH) return await backup();
       const body = parseJsonObject(await context.body());
       const email = parseInput(emailSchema, body.developer, 'body.developer');
       if (path === WALLET_CREDIT_PATH) return json(200, await services.metering.creditDeveloper(email, body.usd));
@@ -79,6 +85,27 @@ export function createDevBootstrap({ services, config }: { services: Services; c
     } catch (error) {
       return restError(error);
     }
+  }
+
+  /** The archive as it is written: the manifest's facts in headers, the snapshot already taken. */
+  async function backup(): Promise<Response> {
+    if (!database) throw fail('bootstrap_unavailable', 'This server was built without its database handle: backups are unavailable.');
+    const backend = config.files.backend;
+    const { manifest, archive } = await createBackup({
+      database,
+      blobs: services.files.blobs,
+      dataDir: config.dataDir,
+      filesRoot: backend.kind === 'fs' ? backend.root : null,
+    });
+    return new Response(Readable.toWeb(archive) as ReadableStream, {
+      status: 200,
+      headers: {
+        'content-type': 'application/x-tar',
+        'content-disposition': `attachment; filename="gatehouse-backup-${manifest.createdAt.replace(/[:.]/g, '-')}.tar"`,
+        'x-gatehouse-backup-pause-ms': String(manifest.pauseMs),
+        'cache-control': 'no-store',
+      },
+    });
   }
 
   return {
@@ -113,13 +140,19 @@ export type DevBootstrap = ReturnType<typeof createDevBootstrap>;
  * The two bootstrap routes: for the local operator's CLI only (a loopback address and the secret
  * file), so not in the OpenAPI document. The handler checks its guards before reading the body.
  */
-export const devBootstrapEndpoints: Endpoint[] = [BOOTSTRAP_PATH, WALLET_CREDIT_PATH].map(path =>
+export const devBootstrapEndpoints: Endpoint[] = [BOOTSTRAP_PATH, WALLET_CREDIT_PATH, BACKUP_PATH].map(path =>
   defineEndpoint({
     method: 'POST',
     path,
     credential: 'none',
     bodyReading: 'handler',
-    errors: ['bootstrap_unavailable', 'loopback_only', 'bootstrap_secret_mismatch', 'invalid_json'],
+    errors: [
+      'bootstrap_unavailable',
+      'loopback_only',
+      'bootstrap_secret_mismatch',
+      'invalid_json',
+      ...(path === BACKUP_PATH ? (['backup_in_progress'] as const) : []),
+    ],
     docs: null,
     handle: ({ context, runtime }) => runtime.devBootstrap.handle(context),
   }),

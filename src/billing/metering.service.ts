@@ -41,8 +41,15 @@ export type { Usage, UsageClass } from './pricing.rules.js';
 export const budgetId = (key: BudgetKey): string =>
   `bud_${createHash('sha256').update(`${key.kind}\0${key.payerId}\0${key.appId}\0${key.key}`).digest('hex').slice(0, 24)}`;
 
-const paymentRequired = (reason: 'wallet' | 'env_budget' | 'app_budget' | 'storage', message: string, details: Record<string, unknown>) =>
-  fail('payment_required', message, { reason, ...details });
+type RefusalReason = 'wallet' | 'env_budget' | 'app_budget' | 'storage';
+
+/** 402 refusals made by this process, by reason (read by /metrics; every refusal is thrown). */
+export const meteringRefusals: Record<RefusalReason, number> = { wallet: 0, env_budget: 0, app_budget: 0, storage: 0 };
+
+const paymentRequired = (reason: RefusalReason, message: string, details: Record<string, unknown>) => {
+  meteringRefusals[reason]++;
+  return fail('payment_required', message, { reason, ...details });
+};
 
 /** A stored-bytes holder as SQL reads it: the answerable principal (null: the app) and the app's developer. */
 interface HolderFacts {

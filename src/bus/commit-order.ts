@@ -18,6 +18,8 @@ import { type Sql, sql, sqlOf } from '../db/sql.js';
 /** What a feed event carries of its transaction: its id (xid8 as text), set just before commit. */
 export interface Stamped {
   xid?: string;
+  /** When the bus published it (epoch ms), for the delivery lag /metrics reports (src/ops/metrics.ts). */
+  publishedAt?: number;
 }
 
 /** Stamps `lists`' events with the transaction's id; no query when there is nothing to stamp. */

@@ -85,6 +85,8 @@ interface Transport {
 export class EventBus {
   private readonly topics = new Map<string, { listeners: Set<(event: never) => void>; relay: (e: Event) => void }>();
   private readonly everything = new Set<Listener>();
+  /** Told each event's delivery lag in seconds, once per topic it reaches here (/metrics). */
+  private lagObserver: ((seconds: number) => void) | null = null;
 
   private constructor(
     private readonly transport: Transport,
@@ -151,6 +153,11 @@ export class EventBus {
     return () => this.everything.delete(listener);
   }
 
+  /** Reports every event's publish-to-delivery lag to `observer` (one observer: the metrics). */
+  observeLag(observer: (seconds: number) => void): void {
+    this.lagObserver = observer;
+  }
+
   /** Whether any feed listens on `topic` in this process (tests and diagnostics: a finished feed leaves none). */
   hasListeners(topic: Topic): boolean {
     return this.topics.has(topic);
@@ -163,6 +170,9 @@ export class EventBus {
       const listeners = new Set<(event: never) => void>();
       const relay = (event: Event) => {
         const detail = (event as CustomEvent<never>).detail;
+        const publishedAt = (detail as Stamped | null)?.publishedAt;
+        // Over Redis it includes the clocks' difference between instances.
+        if (this.lagObserver && publishedAt) this.lagObserver(Math.max(0, Date.now() - publishedAt) / 1000);
         for (const deliver of listeners) deliver(detail);
       };
       entry = { listeners, relay };
@@ -188,6 +198,7 @@ export class EventBus {
 
   publish(events: readonly MembershipEvent[]): void {
     for (const event of events) {
+      event.publishedAt ??= Date.now();
       for (const listener of this.everything) {
         try {
           listener(event);
@@ -203,6 +214,7 @@ export class EventBus {
   /** Room grant changes, each to its holder's `grants:` topic only (the rooms feed, docs/api.md §10.4). */
   publishGrants(events: readonly GrantEvent[]): void {
     for (const event of events) {
+      event.publishedAt ??= Date.now();
       this.transport.target.dispatchEvent(new CustomEvent(`grants:${event.principalId}`, { detail: event }));
     }
   }
@@ -210,6 +222,7 @@ export class EventBus {
   /** Row-store changes, to their table's topic (the live row feed). */
   publishRows(events: readonly RowEvent[]): void {
     for (const event of events) {
+      event.publishedAt ??= Date.now();
       this.transport.target.dispatchEvent(new CustomEvent(`rows:${event.deploymentId}:${event.table}`, { detail: event }));
     }
   }

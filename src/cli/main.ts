@@ -7,6 +7,7 @@ import { DataDirNotPrivateError } from '../db/private-files.js';
 import { packageRoot } from '../db/paths.js';
 import { type CliIO, type Command, processIO } from './command.js';
 import { appsCreate, appsList } from './commands/apps.js';
+import { backup, restore } from './commands/backup.js';
 import { budget, budgetSet, walletCredit } from './commands/budget.js';
 import { deploy } from './commands/deploy.js';
 import { devTokenCreate } from './commands/dev-token.js';
@@ -40,6 +41,8 @@ const COMMANDS: Command[] = [
   budget,
   budgetSet,
   walletCredit,
+  backup,
+  restore,
 ];
 
 const COMMON_OPTIONS = `Common options:

@@ -97,6 +97,10 @@ export const ERROR_CATALOG = {
 
   // 401: who you are is missing or no longer holds
   unauthenticated: { status: 401, meaning: 'No credential where one is needed' },
+  metrics_unauthorized: {
+    status: 401,
+    meaning: '`/metrics` without `Authorization: Bearer <METRICS_TOKEN>` when a token is set, or with another one (README "Metrics")',
+  },
   account_deleted: { status: 401, meaning: 'A request whose own account was deleted while it ran (a row write, §12.2)' },
   invalid_token: { status: 401, meaning: 'A bearer token that is unknown or revoked' },
   token_expired: { status: 401, meaning: 'A bearer token past its expiry (the message says how to get a new one)' },
@@ -144,7 +148,15 @@ export const ERROR_CATALOG = {
   owner_only: { status: 403, meaning: 'Dashboard routes (§4.2): only the owner of a resource can delete it' },
   reserved_resource: { status: 403, meaning: 'Dashboard routes (§4.2): the reserved resource of an app cannot be deleted' },
   subject_reserved: { status: 403, meaning: "The provider's subject is not a valid person id" },
-  loopback_only: { status: 403, meaning: 'The `/dev/bootstrap/*` routes (§3) from another address than loopback' },
+  loopback_only: {
+    status: 403,
+    meaning:
+      'The `/dev/bootstrap/*` routes (§3) from another address than loopback; `/metrics` without `METRICS_TOKEN` from another address (README "Metrics")',
+  },
+  metrics_token_required: {
+    status: 403,
+    meaning: '`/metrics` on the public port in production without `METRICS_TOKEN` set: use `METRICS_PORT` or set a token (README "Metrics")',
+  },
   bootstrap_secret_mismatch: { status: 403, meaning: 'The `/dev/bootstrap/*` routes (§3) without the bootstrap secret' },
 
   // 404: nothing there that you can see
@@ -192,6 +204,7 @@ export const ERROR_CATALOG = {
 
   // 409: the state of things refuses the change
   already_member: { status: 409, meaning: 'Invite, request or join of someone already a member (§5.2)' },
+  backup_in_progress: { status: 409, meaning: '`POST /dev/bootstrap/backup` while this server is writing another backup (README "Backups")' },
   already_invited: { status: 409, meaning: 'Invite of someone already invited (§5.2)' },
   pending_request: { status: 409, meaning: 'The person has a pending request to join: accept or reject it (§5.2)' },
   pending_limit: { status: 409, meaning: '50 pending invites by one member on one resource' },

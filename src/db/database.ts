@@ -7,6 +7,7 @@ import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { applyMigrations, type MigrationPaths, migrationsDigest, readMigrations } from './migrations.js';
 import { MEMORY_DATA_DIR, openPGlite } from './pglite.js';
 import { isPostgresUrl, postgresDatabase, redactUrl } from './postgres.js';
+import type { LiveCopy } from './live-copy.js';
 import type { RawStatements } from './sql-tx.js';
 import type { Sql } from './sql.js';
 
@@ -76,6 +77,27 @@ export interface Database {
   identity(): Promise<string>;
   /** PGlite: the transactions waiting for their turn, by party (src/db/fair-queue.ts; diagnostics and tests). */
   waiting?(): Record<string, number>;
+  /** Connections in use and the waits for one, so far (the /metrics gauges and counters, src/ops/metrics.ts). */
+  usage(): DatabaseUsage;
+  /**
+   * PGlite on disk: copies the cluster into `target` (an empty directory) as a consistent image
+   * while the server runs, holding statements back only briefly (src/db/live-copy.ts).
+   */
+  liveCopy?(target: string): Promise<LiveCopy>;
+}
+
+/** A database's connections now, and its waits for one since it opened. */
+export interface DatabaseUsage {
+  /** The most connections it opens (PGlite: its one). */
+  max: number;
+  /** Connections open, and of them idle. */
+  open: number;
+  idle: number;
+  /** Callers waiting for a connection (PGlite: for their transaction's turn). */
+  waiting: number;
+  /** Waits that were not served at once, and their total time in seconds. */
+  waits: number;
+  waitSeconds: number;
 }
 
 export interface OpenDatabaseOptions extends TransactionSettings {

@@ -15,6 +15,7 @@ import { DATABASE_DEFAULTS } from './busy.js';
 import type { Database, SqlTx, TransactionOptions, TransactionSettings, Tx } from './database.js';
 import { giveTurn } from './event-loop-turns.js';
 import { FairQueue } from './fair-queue.js';
+import { copyClusterLive } from './live-copy.js';
 import { isMemoryDataDir } from './pglite.js';
 import { preparedQuery } from './pglite-statements.js';
 import { rawStatements } from './sql-tx.js';
@@ -175,6 +176,20 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
       })()),
     describe: () => (isMemoryDataDir(dataDir) ? 'PGlite in memory' : `PGlite at ${dataDir}`),
     waiting: () => queue.waiting(),
+    usage: () => queue.usage(),
+    // After the transaction in progress and before the next one (its turn in the queue), with
+    // every statement outside transactions held back too (PGlite's own two locks).
+    liveCopy: isMemoryDataDir(dataDir)
+      ? undefined
+      : target =>
+          copyClusterLive(path.resolve(dataDir), target, async fn => {
+            const release = await queue.acquire('system');
+            try {
+              return await pglite._runExclusiveTransaction(() => pglite.runExclusive(fn));
+            } finally {
+              release();
+            }
+          }),
     // One process holds a data directory (its copies share PostgreSQL's system identifier): the
     // machine and the path name it; an in-memory database is this process's alone.
     identity: async () => (isMemoryDataDir(dataDir) ? `pglite:memory:${memoryIdentity}` : `pglite:${hostname()}:${path.resolve(dataDir)}`),

@@ -31,6 +31,9 @@ export class FairQueue {
   readonly #waiting = new Map<string, (() => void)[]>();
   /** The party whose turn it is, or null when the connection is free. */
   #holder: string | null = null;
+  /** Turns that had to wait, and their waiting time in ms, since the queue was made (/metrics). */
+  #waits = 0;
+  #waitedMs = 0;
 
   /** Resolves with the turn's release (idempotent) once it is `party`'s turn. */
   acquire(party = currentParty()): Promise<() => void> {
@@ -41,15 +44,29 @@ export class FairQueue {
         grant();
         return;
       }
+      const queuedAt = performance.now();
+      const grantLater = () => {
+        this.#waits++;
+        this.#waitedMs += performance.now() - queuedAt;
+        grant();
+      };
       const queue = this.#waiting.get(party);
-      if (queue) queue.push(grant);
-      else this.#waiting.set(party, [grant]);
+      if (queue) queue.push(grantLater);
+      else this.#waiting.set(party, [grantLater]);
     });
   }
 
   /** How many turns are waiting, by party (diagnostics and tests). */
   waiting(): Record<string, number> {
     return Object.fromEntries([...this.#waiting].map(([party, queue]) => [party, queue.length]));
+  }
+
+  /** The one connection's use now and the waits for it so far (Database.usage). */
+  usage() {
+    let waiting = 0;
+    for (const queue of this.#waiting.values()) waiting += queue.length;
+    const busy = this.#holder !== null;
+    return { max: 1, open: 1, idle: busy ? 0 : 1, waiting, waits: this.#waits, waitSeconds: this.#waitedMs / 1000 };
   }
 
   #releaser(): () => void {

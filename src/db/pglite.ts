@@ -166,7 +166,7 @@ function defaultTemplateCacheDir(): string {
   return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'gatehouse');
 }
 
-async function pgliteVersion(): Promise<string> {
+export async function pgliteVersion(): Promise<string> {
   const require = createRequire(import.meta.url);
   // The package's exports hide package.json; it sits above the resolved entry (dist/).
   const file = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');

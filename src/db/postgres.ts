@@ -44,6 +44,7 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
   pool.on('error', error => {
     if (!closing) logger.error({ err: error.message }, 'idle PostgreSQL connection failed');
   });
+  const waits = countWaits(pool);
   const adapter = new PrismaPg(pool, {
     // Named statements let PostgreSQL reuse its parse and plan (measured: 170 -> 46 us of
     // server CPU per query). The name is a digest of the SQL and its argument types, so the
@@ -72,8 +73,43 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
       if (!pool.ended) await pool.end();
     },
     describe: () => `PostgreSQL ${redactUrl(databaseUrl)}`,
+    usage: () => ({
+      max: poolSize,
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      waits: waits.count,
+      waitSeconds: waits.ms / 1000,
+    }),
     identity: () => postgresIdentity(pool, databaseUrl),
   };
+}
+
+/**
+ * Counts the checkouts that found no idle connection and how long they waited (Database.usage):
+ * Prisma, the SQL layer and pool.query all check out through `pool.connect`, in its callback or
+ * its promise form. A checkout served at once costs one comparison.
+ */
+function countWaits(pool: pg.Pool): { count: number; ms: number } {
+  const waits = { count: 0, ms: 0 };
+  const connect = pool.connect.bind(pool) as (callback?: (...args: unknown[]) => void) => unknown;
+  const measured = (callback?: (...args: unknown[]) => void) => {
+    if (pool.idleCount > 0 || pool.totalCount < (pool.options.max ?? 10)) return connect(callback);
+    const started = performance.now();
+    const done = () => {
+      waits.count++;
+      waits.ms += performance.now() - started;
+    };
+    if (callback) {
+      return connect((...args: unknown[]) => {
+        done();
+        callback(...args);
+      });
+    }
+    return (connect() as Promise<unknown>).finally(done);
+  };
+  (pool as unknown as { connect: typeof measured }).connect = measured;
+  return waits;
 }
 
 /**

@@ -20,7 +20,7 @@ interface SseContext {
   caller?: Caller | null;
 }
 
-export function useSseLimits(limits: Pick<FeedLimits, 'maxSocketsPerPrincipal' | 'maxSockets'>): Plugin {
+export function useSseLimits(limits: Pick<FeedLimits, 'maxSocketsPerPrincipal' | 'maxSockets'>): Plugin & { streams(): number } {
   const byPrincipal = new PlacesPerPrincipal(limits.maxSocketsPerPrincipal);
   let total = 0;
 
@@ -46,6 +46,8 @@ export function useSseLimits(limits: Pick<FeedLimits, 'maxSocketsPerPrincipal' |
   }
 
   return {
+    /** Live SSE streams now (/metrics). */
+    streams: () => total,
     onSubscribe({ context }) {
       const { requestContext, caller } = context as SseContext;
       // Sockets are bounded where they connect; an anonymous stream is refused by its resolver.

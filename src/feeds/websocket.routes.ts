@@ -207,6 +207,12 @@ export function attachWebSocketFeeds({ server, yoga, services, path, mountOf, li
 
   return {
     wss,
+    /** Open sockets and the operations they carry now (/metrics). */
+    live() {
+      let subscriptions = 0;
+      for (const person of operationsByPerson.keys()) subscriptions += operationsOf(person);
+      return { sockets: wss.clients.size, subscriptions };
+    },
     async close() {
       for (const client of wss.clients) client.terminate();
       await disposable.dispose();

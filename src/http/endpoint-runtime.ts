@@ -12,6 +12,7 @@ import type { DevBootstrap } from '../apps/dev-bootstrap.routes.js';
 import type { RequestContext } from './request-context.js';
 import type { SdkScript } from './sdk-script.js';
 import type { StoredOperations } from './stored-operations.js';
+import type { MetricsHttp } from '../ops/metrics.routes.js';
 
 export interface EndpointRuntime {
   services: Services;
@@ -27,6 +28,8 @@ export interface EndpointRuntime {
   graphql(context: RequestContext): Promise<Response>;
   /** /healthz's answer now. */
   health(): Response;
+  /** GET /metrics's guard and answer (src/ops/metrics.routes.ts). */
+  metrics?: MetricsHttp;
   /** The OpenAPI document, built from the registry (src/http/openapi.ts). */
   openApiDocument(): unknown;
 }

@@ -55,6 +55,8 @@ export interface RequestContext {
    * which count the bytes against their bucket's limit themselves. Use it or `body()`, not both.
    */
   bodyStream(): AsyncIterable<Uint8Array>;
+  /** The matched endpoint's declared path (set by the route registry): the /metrics route label. */
+  route?: string;
   /** The request's credential resolved to a caller (and the CSRF facts), at most once. */
   auth(): Promise<ResolvedAuth>;
 }

@@ -74,6 +74,7 @@ export function createRouteRegistry(endpoints: readonly Endpoint[], runtime: End
     const matched = match(context);
     if ('refused' in matched) return matched.refused;
     const { endpoint } = matched;
+    context.route = endpoint.path;
     try {
       const params = decodeParams(matched.params, endpoint);
       const { method, url } = context;

@@ -14,6 +14,7 @@ import { fileRouteEndpoints } from '../files/files.routes.js';
 import { authEndpoints } from '../gateway-auth/auth.routes.js';
 import { inviteEndpoints } from '../gateway-auth/invite.routes.js';
 import { consoleEndpoints } from '../console/console.routes.js';
+import { metricsEndpoints } from '../ops/metrics.routes.js';
 import type { Endpoint } from './endpoint.js';
 import { serviceEndpoints } from './service.routes.js';
 import { isStoredOperation, type StoredOperationEndpoint } from './stored-operations.js';
@@ -31,6 +32,7 @@ export const endpoints: readonly Endpoint[] = [
   ...serviceEndpoints,
   ...devBootstrapEndpoints,
   ...consoleEndpoints,
+  ...metricsEndpoints,
 ];
 
 /** The endpoints that run a stored GraphQL operation (the REST shims over the schema). */

@@ -40,6 +40,12 @@ export interface BlobStore {
   get(key: string, range?: BlobRange): Promise<Readable>;
   /** Deletes the keys; missing keys are not an error. */
   delete(keys: string[]): Promise<void>;
+  /**
+   * Defers deletes until the returned release is called (a backup reading the blobs a database
+   * snapshot names: src/ops/backup.ts); deletes asked meanwhile run at the release. Keys are
+   * never overwritten, so held, every blob stays as it was.
+   */
+  holdDeletes?(): () => Promise<void>;
   /** Every stored key (under `prefix`), for the garbage sweep. */
   list(prefix?: string): AsyncIterable<BlobListing>;
   close(): Promise<void>;

@@ -19,12 +19,32 @@ export async function createBlobStore(config: FilesConfig): Promise<BlobStore> {
 export function lazyBlobStore(config: FilesConfig): BlobStore & { ready(): Promise<BlobStore> } {
   let opened: Promise<BlobStore> | null = null;
   const ready = () => (opened ??= createBlobStore(config));
+  let holds = 0;
+  let deferred: string[] = [];
   return {
     kind: config.backend.kind,
     ready,
     put: async (key, body, options) => (await ready()).put(key, body, options),
     get: async (key, range) => (await ready()).get(key, range),
-    delete: async keys => (await ready()).delete(keys),
+    delete: async keys => {
+      if (holds > 0) {
+        deferred.push(...keys);
+        return;
+      }
+      await (await ready()).delete(keys);
+    },
+    holdDeletes() {
+      holds++;
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        if (--holds > 0 || !deferred.length) return;
+        const keys = deferred;
+        deferred = [];
+        await (await ready()).delete(keys);
+      };
+    },
     async *list(prefix) {
       yield* (await ready()).list(prefix);
     },

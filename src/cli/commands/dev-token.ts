@@ -62,7 +62,7 @@ export async function databaseTargetOf(config: Config, env: NodeJS.ProcessEnv): 
  * The live server holding `dataDir` and its URL, waiting for one that is still starting to listen;
  * null when no live process holds it (the command opens the database itself).
  */
-async function runningServer(dataDir: string): Promise<{ pid: number; url: string } | null> {
+export async function runningServer(dataDir: string): Promise<{ pid: number; url: string } | null> {
   const { dataDirHolder } = await import('../../db/data-dir-lock.js');
   let holder = await dataDirHolder(dataDir);
   // A server that is still starting (migrating) records its URL once it listens.

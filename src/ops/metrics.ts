@@ -1,0 +1,149 @@
+/**
+ * /metrics in the Prometheus text format (prom-client), README "Metrics". The hot path costs one
+ * Map lookup and one histogram observation per request: the request's labels are the route's
+ * declared pattern (never the raw path), its method and its status, so their number is bounded by
+ * the route table. Everything else is read when Prometheus scrapes: live sockets and
+ * subscriptions, the database's connections and waits, metering's refusals.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { meteringRefusals } from '../billing/metering.service.js';
+import type { EventBus } from '../bus/event-bus.js';
+import type { Database } from '../db/database.js';
+import { timingSafeEqual, createHash } from 'node:crypto';
+
+export interface MetricsSources {
+  database: Database;
+  bus: EventBus;
+  /** Live-feed sockets and their subscriptions, and SSE streams, now. */
+  feeds(): { sockets: number; subscriptions: number; sseStreams: number };
+}
+
+/** The route label of a request that reached no route, or was answered before routing. */
+export const UNROUTED = { notFound: '(no route)', refused: '(refused before routing)', preflight: '(CORS preflight)' } as const;
+
+/** Methods as node's parser admits them; anything else is `other` (one label value, not one per method). */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+const DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createMetrics({ database, bus, feeds }: MetricsSources) {
+  const registry = new Registry();
+  const registers = [registry];
+  // Process CPU, memory, event-loop delay, GC: prom-client's defaults, sampled at scrape time.
+  collectDefaultMetrics({ register: registry, prefix: 'gatehouse_' });
+
+  const requests = new Histogram({
+    name: 'gatehouse_http_request_duration_seconds',
+    help: 'HTTP requests by route pattern, method and status: time to the response head (its _count is the request rate).',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const byLabels = new Map<string, ReturnType<typeof requests.labels>>();
+
+  const busLag = new Histogram({
+    name: 'gatehouse_bus_delivery_lag_seconds',
+    help: 'Time from an event being published on the event bus to its delivery in this process (over Redis, across instances).',
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers,
+  });
+  bus.observeLag(seconds => busLag.observe(seconds));
+
+  const live = () => feeds();
+  new Gauge({
+    name: 'gatehouse_websocket_sockets',
+    help: 'Open live-feed WebSocket connections.',
+    registers,
+    collect() {
+      this.set(live().sockets);
+    },
+  });
+  new Gauge({
+    name: 'gatehouse_subscriptions',
+    help: 'Live subscriptions, by transport (websocket: operations on open sockets; sse: event streams).',
+    labelNames: ['transport'] as const,
+    registers,
+    collect() {
+      const now = live();
+      this.set({ transport: 'websocket' }, now.subscriptions);
+      this.set({ transport: 'sse' }, now.sseStreams);
+    },
+  });
+
+  new Gauge({
+    name: 'gatehouse_db_connections',
+    help: 'Database connections by state (PGlite: its one connection; busy while a transaction holds it).',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const usage = database.usage();
+      this.set({ state: 'max' }, usage.max);
+      this.set({ state: 'open' }, usage.open);
+      this.set({ state: 'idle' }, usage.idle);
+    },
+  });
+  new Gauge({
+    name: 'gatehouse_db_waiting',
+    help: 'Callers waiting for a database connection now (PGlite: transactions waiting for their turn).',
+    registers,
+    collect() {
+      this.set(database.usage().waiting);
+    },
+  });
+  cumulative('gatehouse_db_waits_total', 'Checkouts that waited for a database connection (PGlite: for their turn).', () => database.usage().waits);
+  cumulative('gatehouse_db_wait_seconds_total', 'Time spent waiting for a database connection, in seconds.', () => database.usage().waitSeconds);
+
+  const refusalsSeen: Record<string, number> = {};
+  new Counter({
+    name: 'gatehouse_metering_refusals_total',
+    help: 'Metered operations refused with 402 payment_required, by reason (this process, since it started).',
+    labelNames: ['reason'] as const,
+    registers,
+    collect() {
+      for (const [reason, count] of Object.entries(meteringRefusals)) {
+        this.inc({ reason }, Math.max(0, count - (refusalsSeen[reason] ?? 0)));
+        refusalsSeen[reason] = count;
+      }
+    },
+  });
+
+  /** A counter that follows a running total read at scrape time. */
+  function cumulative(name: string, help: string, read: () => number) {
+    let seen = 0;
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        const now = read();
+        if (now > seen) this.inc(now - seen);
+        seen = now;
+      },
+    });
+  }
+
+  return {
+    registry,
+    contentType: registry.contentType,
+    /** One request answered: its route pattern (or an UNROUTED label), method, status and time. */
+    requestDone(route: string, method: string, status: number, seconds: number): void {
+      const key = `${status} ${method} ${route}`;
+      let child = byLabels.get(key);
+      if (!child) {
+        child = requests.labels(route, METHODS.has(method) ? method : 'other', String(status));
+        byLabels.set(key, child);
+      }
+      child.observe(seconds);
+    },
+    text: () => registry.metrics(),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Compares a presented bearer token with METRICS_TOKEN in constant time (digests of equal length). */
+export function metricsTokenMatches(presented: string | null, token: string): boolean {
+  if (!presented?.startsWith('Bearer ')) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(presented.slice('Bearer '.length).trim()), digest(token));
+}
