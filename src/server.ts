@@ -339,6 +339,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
         server.closeAllConnections();
         await new Promise<void>(resolve => server.close(() => resolve()));
       }
+      // Site bytes sent since the last flush are charged before the process goes.
+      await services.hosting.flushTransfer().catch(error => logger.warn({ err: error }, 'site transfer charge failed at stop'));
       await bus.close();
       await services.files.blobs.close();
       await devBootstrap.unpublish();

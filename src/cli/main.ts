@@ -12,11 +12,25 @@ import { deploy } from './commands/deploy.js';
 import { devTokenCreate } from './commands/dev-token.js';
 import { idp } from './commands/idp.js';
 import { migrate } from './commands/migrate.js';
+import { publish } from './commands/publish.js';
 import { serve } from './commands/serve.js';
 import { testSession } from './commands/test-session.js';
 import { CliError, type Output, createOutput, reportError, usageError } from './output.js';
 
-const COMMANDS: Command[] = [serve, idp, migrate, devTokenCreate, appsCreate, appsList, deploy, testSession, budget, budgetSet, walletCredit];
+const COMMANDS: Command[] = [
+  serve,
+  idp,
+  migrate,
+  devTokenCreate,
+  appsCreate,
+  appsList,
+  deploy,
+  publish,
+  testSession,
+  budget,
+  budgetSet,
+  walletCredit,
+];
 
 const COMMON_OPTIONS = `Common options:
   --json       Print exactly one JSON object on stdout (errors too: { "error", "message" }).

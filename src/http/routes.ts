@@ -13,6 +13,7 @@ import { rowsEndpoints } from '../rows/rows.routes.js';
 import { fileRouteEndpoints } from '../files/files.routes.js';
 import { authEndpoints } from '../gateway-auth/auth.routes.js';
 import { inviteEndpoints } from '../gateway-auth/invite.routes.js';
+import { hostingEndpoints } from '../hosting/hosting.routes.js';
 import type { Endpoint } from './endpoint.js';
 import { serviceEndpoints } from './service.routes.js';
 import { isStoredOperation, type StoredOperationEndpoint } from './stored-operations.js';
@@ -29,6 +30,7 @@ export const endpoints: readonly Endpoint[] = [
   ...inviteEndpoints,
   ...serviceEndpoints,
   ...devBootstrapEndpoints,
+  ...hostingEndpoints,
 ];
 
 /** The endpoints that run a stored GraphQL operation (the REST shims over the schema). */
