@@ -9,6 +9,7 @@ import { type CliIO, type Command, processIO } from './command.js';
 import { appsCreate, appsList } from './commands/apps.js';
 import { budget, budgetSet, walletCredit } from './commands/budget.js';
 import { deploy } from './commands/deploy.js';
+import { dev } from './commands/dev.js';
 import { devTokenCreate } from './commands/dev-token.js';
 import { idp } from './commands/idp.js';
 import { migrate } from './commands/migrate.js';
@@ -26,6 +27,7 @@ const COMMANDS: Command[] = [
   appsList,
   deploy,
   publish,
+  dev,
   testSession,
   budget,
   budgetSet,

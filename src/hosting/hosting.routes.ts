@@ -3,6 +3,7 @@
  * `gatehouse publish` calls); a hosted origin serves the active version and tells its page where
  * its gateway is:
  *
+ *   POST /dev/apps/:appId/origins                  register one more origin (`gatehouse dev`'s)
  *   POST /dev/apps/:appId/sites/:env/missing        which file hashes are not uploaded yet
  *   PUT  /dev/apps/:appId/sites/:env/files/:sha256  one file's bytes (raw body)
  *   POST /dev/apps/:appId/sites/:env/versions       publish { files: { path: sha256 }, spa? } and serve it
@@ -18,6 +19,7 @@ import { fail } from '../errors.js';
 import { type Endpoint, type EndpointCall, type EndpointParameter, defineEndpoint } from '../http/endpoint.js';
 import { json } from '../http/responses.js';
 import { restError } from '../http/error-responses.js';
+import { appOut } from '../http/rest-shapes.js';
 import { answerFromSite } from './site-pages.http.js';
 import { configScript, manifestLookup } from './sites.rules.js';
 import { type StoredSiteFile, publishInput } from './sites.service.js';
@@ -54,6 +56,22 @@ const sitePathParameter: EndpointParameter = {
 };
 
 export const hostingEndpoints: Endpoint[] = [
+  defineEndpoint<{ origin: string }>({
+    ...developer,
+    method: 'POST',
+    path: '/dev/apps/:appId/origins',
+    body: z.strictObject({ origin: z.string({ message: 'is required: scheme://host[:port]' }) }),
+    responses: { 200: { description: 'The app (`added: false`: it had the origin already)', json: appOut.extend({ added: z.boolean() }) } },
+    errors: ['app_not_found', 'origin_reserved', 'origin_taken'],
+    docs: {
+      operationId: 'addAppOrigin',
+      summary: 'Register one more origin for an app (what `gatehouse dev` does for its local origin)',
+      description:
+        'The origin then serves the app as a hosted origin (`/_osg`, `/_invite`, its site); its root `/` is an allowed redirect URI of the app’s client.',
+      tag: 'developer',
+    },
+    handle: async call => json(200, await call.runtime.services.apps.addOrigin(who(call), call.params.appId, call.body.origin)),
+  }),
   defineEndpoint<{ sha256: string[] }>({
     ...developer,
     method: 'POST',
