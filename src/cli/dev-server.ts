@@ -13,8 +13,9 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { answerFromSite } from '../hosting/site-pages.http.js';
-import { type SiteFile, contentTypeOf, isReservedPath } from '../hosting/sites.rules.js';
+import { type SiteFile, isReservedPath } from '../hosting/sites.rules.js';
 import { writeNodeResponse } from '../http/responses.js';
+import { contentTypeOf } from '../lib/content-types.js';
 
 export interface DevServerOptions {
   /** The gateway's URL (http). */

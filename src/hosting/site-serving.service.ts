@@ -12,8 +12,7 @@ import { costMicros } from '../billing/pricing.rules.js';
 import { appendEntry, grantDeveloperCredit } from '../billing/wallet.service.js';
 import { logger } from '../lib/logger.js';
 import { signInClientOf } from '../apps/apps.service.js';
-import { HOSTED_PREFIX, type HostedApp } from '../http/request-context.js';
-import type { SiteConfig } from './sites.rules.js';
+import { HOSTED_PREFIX, type SiteConfig } from './sites.rules.js';
 import type { StoredSiteFile } from './sites.service.js';
 
 /** After a publish, other instances may serve the previous version this long. */
@@ -108,7 +107,7 @@ export function activeSite(deps: ServingDeps, appId: string): Promise<ActiveSite
 }
 
 /** What a hosted page learns about its gateway: public values only. */
-export async function siteConfig(deps: Pick<ServiceDeps, 'prisma' | 'config'>, host: HostedApp): Promise<SiteConfig> {
+export async function siteConfig(deps: Pick<ServiceDeps, 'prisma' | 'config'>, host: { appId: string; origin: string }): Promise<SiteConfig> {
   return {
     gateway: `${host.origin}${HOSTED_PREFIX}`,
     clientId: await signInClientOf(deps, host.appId),

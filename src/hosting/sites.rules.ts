@@ -3,9 +3,10 @@
  * file paths, which request path names which file (the single-page fallback), and the headers a
  * page or asset is served with (type, caching, CSP). Pure: the service and `gatehouse dev` share it.
  */
-import mime from 'mime-types';
 import { fail } from '../errors.js';
-import { HOSTED_PREFIX } from '../http/request-context.js';
+
+/** Where the gateway is mounted on a hosted origin (the same as src/http/request-context.ts's). */
+export const HOSTED_PREFIX = '/_osg';
 
 /** One file of a version: its content's hash, size and media type. */
 export interface SiteFile {
@@ -52,13 +53,6 @@ export function sitePath(raw: string): string {
               : null;
   if (problem) throw fail('invalid_site', `files: the path ${JSON.stringify(raw.slice(0, 200))} ${problem}.`);
   return path;
-}
-
-/** The media type a file is served with, from its name (`application/octet-stream` when unknown). */
-export function contentTypeOf(path: string): string {
-  const type = mime.lookup(path) || 'application/octet-stream';
-  const charset = mime.charset(type);
-  return charset ? `${type}; charset=${charset.toLowerCase()}` : type;
 }
 
 export const isHtml = (type: string) => type.startsWith('text/html');

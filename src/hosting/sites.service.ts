@@ -16,7 +16,8 @@ import { fail, parseInput } from '../errors.js';
 import { newId } from '../lib/secrets.js';
 import type { BlobStore } from '../storage/index.js';
 import type { SiteCache } from './site-serving.service.js';
-import { MAX_SITE_FILES, type SiteFile, contentTypeOf, isSha256, sitePath } from './sites.rules.js';
+import { contentTypeOf } from '../lib/content-types.js';
+import { MAX_SITE_FILES, type SiteFile, isSha256, sitePath } from './sites.rules.js';
 
 export type SiteDeps = Pick<ServiceDeps, 'prisma' | 'transaction' | 'config' | 'now'> & { blobs: BlobStore; siteCache: SiteCache };
 
