@@ -204,8 +204,10 @@ export const hostingEndpoints: Endpoint[] = [
     hosted: 'site',
     credential: 'none',
     responses: {
-      200: { description: 'The file (or `/index.html` for a single-page app)', content: { '*/*': { type: 'string', format: 'binary' } } },
-      304: { description: 'Not modified (If-None-Match)' },
+      200: {
+        description: 'The file (or `/index.html` for a single-page app); 304 with no body to a matching If-None-Match',
+        content: { '*/*': { type: 'string', format: 'binary' } },
+      },
       404: { description: 'A page: no such file (the site’s `404.html` when it has one)', html: true },
     },
     errors: ['site_not_found', 'blob_missing'],
