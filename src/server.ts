@@ -362,6 +362,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
         server.closeAllConnections();
         await new Promise<void>(resolve => server.close(() => resolve()));
       }
+      // Site bytes sent since the last flush are charged before the process goes.
+      await services.hosting.flushTransfer().catch(error => logger.warn({ err: error }, 'site transfer charge failed at stop'));
       // No request is running now: this process's wallet leases close, their charges in the balances.
       services.metering.stopLeaseSweep();
       await services.metering.closeWalletLeases().catch(error => logger.error({ err: error }, 'closing wallet leases at stop failed'));

@@ -25,6 +25,8 @@ import { rowOperations } from './rows/rows.service.js';
 import { createLiveRows } from './rows/rows-live.service.js';
 import { tokenCache, tokenOperations } from './gateway-auth/tokens.service.js';
 import { walletOperations } from './billing/wallet.service.js';
+import { siteOperations } from './hosting/sites.service.js';
+import { siteCache, siteServingOperations, transferMeter } from './hosting/site-serving.service.js';
 
 export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch; blobs?: BlobStore } = {}) {
   const tokens = bindDeps(extendDeps(deps, { tokenCache: tokenCache() }), tokenOperations);
@@ -40,6 +42,8 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
   const liveRows = createLiveRows(deps, rows, apps);
   const blobsOrphaned = (keys: string[]) => void blobs.delete(keys).catch(() => {});
   const providers = providerSetup(deps.config, options.fetch);
+  // Published sites: one cache of active versions for publishing and serving, one transfer meter.
+  const sites = { siteCache: siteCache(), transfer: transferMeter(deps) };
   const auth = authService(
     extendDeps(deps, {
       provider: providers.client,
@@ -80,6 +84,9 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     rooms: bindDeps(extendDeps(deps, { apps }), roomOperations),
     rows,
     files: { blobs, ...bindDeps(extendDeps(deps, { apps, metering, blobs }), fileOperations) },
+    /** Publishing static sites (src/hosting), and serving them on hosted origins. */
+    sites: bindDeps(extendDeps(deps, { blobs, siteCache: sites.siteCache }), siteOperations),
+    hosting: bindDeps(extendDeps(deps, sites), siteServingOperations),
     /** The live row feed's fan-out (its stats: tests and diagnostics). */
     liveRows,
     feeds: bindDeps(extendDeps(deps, { liveRows, snapshotTurn: snapshotTurns(deps.config) }), feedOperations),

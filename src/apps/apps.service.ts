@@ -80,6 +80,34 @@ export async function create(
   return appView(await ownedApp(deps, developerId, id));
 }
 
+/**
+ * Registers one more origin for the developer's app (`gatehouse dev` registers its local origin):
+ * the same rules as at creation. Already this app's: nothing changes; another app's: 409 `origin_taken`.
+ */
+export async function addOrigin(
+  deps: Pick<AppDeps, 'prisma' | 'originCache' | 'gatewayHosts'>,
+  developerId: string,
+  appId: string,
+  rawOrigin: unknown,
+): Promise<AppView & { added: boolean }> {
+  const app = await ownedApp(deps, developerId, appId);
+  const [origin] = parseInput(appInputSchema, { name: app.name, origins: [rawOrigin] }, 'body').origins;
+  if (deps.gatewayHosts.has(new URL(origin).host)) {
+    throw fail('origin_reserved', `${origin} is this gateway's own host; register the host your app is served from.`);
+  }
+  const taken = await deps.prisma.appOrigin.findMany({ where: { origin: { in: sameHostOrigins(origin) } } });
+  if (taken.some(row => row.appId !== appId)) throw fail('origin_taken', `Origin ${taken[0].origin} already belongs to another app.`);
+  const added = !taken.some(row => row.origin === origin);
+  if (added) {
+    await deps.prisma.appOrigin.create({ data: { origin, appId } }).catch(error => {
+      if ((error as { code?: string }).code === 'P2002') throw fail('origin_taken', `Origin ${origin} was registered at the same time.`);
+      throw error;
+    });
+  }
+  for (const name of sameHostOrigins(origin)) deps.originCache.delete(name);
+  return { ...appView(await ownedApp(deps, developerId, appId)), added };
+}
+
 export async function list(deps: Pick<ServiceDeps, 'prisma'>, developerId: string): Promise<AppView[]> {
   const apps = await deps.prisma.app.findMany({
     where: { developerId },
@@ -191,6 +219,7 @@ export const appOperations = {
   create,
   list,
   get,
+  addOrigin,
   deploy,
   deployment,
   developer,

@@ -413,7 +413,7 @@ export async function assertStorageCovered(
  * At-rest cost for one day (`now`'s UTC date), once per payer and app environment per day (the
  * ledger's once key). Every stored byte has one payer (storagePayerOf): a resource's bytes (its
  * files, its rows, retain copies) its owner's, a user's own files that user's, an app-owned
- * resource's the app's developer. At-rest cost accrues whatever the balance: the next metered
+ * resource's and a published site's the app's developer. At-rest cost accrues whatever the balance: the next metered
  * operation of an empty wallet is refused, and so is an upload into a resource it pays for.
  */
 export async function settleStorage(
@@ -433,6 +433,7 @@ export async function settleStorage(
           'resource_id',
           sql<string | null>`CASE WHEN resource_id IS NULL THEN creator_id END`.as('creator_id'),
           'size as bytes',
+          sql<boolean>`false`.as('site'),
         ])
         .unionAll(
           db
@@ -442,15 +443,28 @@ export async function settleStorage(
               'resource_id',
               sql<string | null>`NULL`.as('creator_id'),
               sql<bigint>`octet_length(data::text)::bigint`.as('bytes'),
+              sql<boolean>`false`.as('site'),
             ])
             .where('resource_id', 'is not', null),
+        )
+        // A published site's files (every version's, stored once each): the app's developer pays.
+        .unionAll(
+          db
+            .selectFrom('site_blobs')
+            .select([
+              'deployment_id',
+              sql<string | null>`NULL`.as('resource_id'),
+              sql<string | null>`NULL`.as('creator_id'),
+              'size as bytes',
+              sql<boolean>`true`.as('site'),
+            ]),
         ),
     )
     .with('held', db =>
       db
         .selectFrom('stored')
         .select(['deployment_id', 'resource_id', 'creator_id', sql<bigint>`SUM(bytes)::bigint`.as('bytes')])
-        .where(eb => eb.or([eb('resource_id', 'is not', null), eb('creator_id', 'is not', null)]))
+        .where(eb => eb.or([eb('resource_id', 'is not', null), eb('creator_id', 'is not', null), eb('site', '=', true)]))
         .groupBy(['deployment_id', 'resource_id', 'creator_id']),
     )
     .selectFrom('held as h')

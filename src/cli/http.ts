@@ -18,6 +18,10 @@ export interface ApiClient {
   /** Where its token came from. */
   tokenSource: TokenSource;
   request<T = any>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  /** A raw body (a file's bytes), the answer read as JSON like `request`'s. */
+  upload<T = any>(method: 'PUT', path: string, bytes: Uint8Array, contentType?: string): Promise<T>;
+  /** The server's URL, without a trailing slash. */
+  readonly url: string;
 }
 
 export type TokenSource = { kind: 'env' } | { kind: 'login'; file: string; email: string; developerId: string };
@@ -52,45 +56,46 @@ export function createApiClient(env: NodeJS.ProcessEnv, out: Pick<Output, 'note'
   const base = server.url;
   let noted = false;
 
+  async function send(method: string, path: string, headers: Record<string, string>, body: BodyInit | undefined) {
+    if (!noted) out.note(`gatehouse: server ${describeServer(server)}`);
+    noted = true;
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...headers }, body });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new CliError(
+        'unreachable',
+        `cannot reach the Gatehouse server at ${base} (${cause?.code ?? cause?.message ?? String(error)}). Is it running? Set GATEHOUSE_URL if it is elsewhere.`,
+      );
+    }
+    const text = await response.text();
+    let payload: any;
+    try {
+      payload = text ? JSON.parse(text) : {};
+    } catch {
+      throw new CliError('bad_response', `${method} ${path}: the server at ${base} answered ${response.status} with a body that is not JSON.`);
+    }
+    if (!response.ok) {
+      const { error, message, ...details } = payload ?? {};
+      const code = typeof error === 'string' ? error : `http_${response.status}`;
+      let said = typeof message === 'string' ? message : `${method} ${path} failed with status ${response.status}.`;
+      // The token is refused by this server: the way out is a token made where this server reads it.
+      if (response.status === 401 || TOKEN_REFUSED.has(code)) {
+        const which = source.kind === 'env' ? 'GATEHOUSE_DEV_TOKEN' : `the login stored in ${source.file}`;
+        said += ` (${which}, refused by the server at ${base}: create one for it with GATEHOUSE_URL=${base} gatehouse dev-token create --developer <email>, run with that server's DATABASE_URL or DATA_DIR, or log in again with gatehouse login.)`;
+      }
+      throw new CliError(code, said, undefined, Object.keys(details).length ? details : undefined);
+    }
+    return payload as any;
+  }
+
   return {
     server,
     tokenSource: source,
-    async request(method, path, body) {
-      if (!noted) out.note(`gatehouse: server ${describeServer(server)}`);
-      noted = true;
-      let response: Response;
-      try {
-        response = await fetch(`${base}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-      } catch (error) {
-        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        throw new CliError(
-          'unreachable',
-          `cannot reach the Gatehouse server at ${base} (${cause?.code ?? cause?.message ?? String(error)}). Is it running? Set GATEHOUSE_URL if it is elsewhere.`,
-        );
-      }
-      const text = await response.text();
-      let payload: any;
-      try {
-        payload = text ? JSON.parse(text) : {};
-      } catch {
-        throw new CliError('bad_response', `${method} ${path}: the server at ${base} answered ${response.status} with a body that is not JSON.`);
-      }
-      if (!response.ok) {
-        const { error, message, ...details } = payload ?? {};
-        const code = typeof error === 'string' ? error : `http_${response.status}`;
-        let said = typeof message === 'string' ? message : `${method} ${path} failed with status ${response.status}.`;
-        // The token is refused by this server: the way out is a token made where this server reads it.
-        if (response.status === 401 || TOKEN_REFUSED.has(code)) {
-          const which = source.kind === 'env' ? 'GATEHOUSE_DEV_TOKEN' : `the login stored in ${source.file}`;
-          said += ` (${which}, refused by the server at ${base}: create one for it with GATEHOUSE_URL=${base} gatehouse dev-token create --developer <email>, run with that server's DATABASE_URL or DATA_DIR, or log in again with gatehouse login.)`;
-        }
-        throw new CliError(code, said, undefined, Object.keys(details).length ? details : undefined);
-      }
-      return payload as any;
-    },
+    url: base,
+    request: (method, path, body) =>
+      send(method, path, body === undefined ? {} : { 'content-type': 'application/json' }, body === undefined ? undefined : JSON.stringify(body)),
+    upload: (method, path, bytes, contentType = 'application/octet-stream') => send(method, path, { 'content-type': contentType }, bytes as BodyInit),
   };
 }

@@ -10,6 +10,7 @@ import { appsCreate, appsList } from './commands/apps.js';
 import { backup, restore } from './commands/backup.js';
 import { budget, budgetSet, walletCredit } from './commands/budget.js';
 import { deploy } from './commands/deploy.js';
+import { dev } from './commands/dev.js';
 import { devTokenCreate } from './commands/dev-token.js';
 import { idp } from './commands/idp.js';
 import { init } from './commands/init.js';
@@ -17,6 +18,7 @@ import { login, logout, whoami } from './commands/login.js';
 import { appsDelete, envDelete, envReset } from './commands/remove.js';
 import { typegen } from './commands/typegen.js';
 import { migrate } from './commands/migrate.js';
+import { publish } from './commands/publish.js';
 import { serve } from './commands/serve.js';
 import { testSession } from './commands/test-session.js';
 import { CliError, type Output, createOutput, reportError, usageError } from './output.js';
@@ -37,6 +39,8 @@ const COMMANDS: Command[] = [
   envDelete,
   envReset,
   typegen,
+  publish,
+  dev,
   testSession,
   budget,
   budgetSet,

@@ -66,6 +66,12 @@ export const ERROR_CATALOG = {
   },
   invalid_redirect_uri: { status: 400, meaning: '`createApp`: a redirect URI that is not absolute and exact' },
   origin_reserved: { status: 400, meaning: "`createApp`: an origin that is one of the gateway's own hosts (§4.6)" },
+  invalid_site: {
+    status: 400,
+    meaning:
+      'Publishing a site: a file path that is empty, relative (`.`/`..`), reserved (`_osg/`, `_invite/`) or too long, or a manifest that is not `{ path: sha256 }` (§15)',
+  },
+  site_file_mismatch: { status: 400, meaning: 'A site file upload whose bytes do not hash to the SHA-256 its URL names; nothing was stored (§15)' },
   invalid_room: { status: 400, meaning: 'A room id that is malformed, or a room of another resource, app or environment (§10.1)' },
   default_room_immutable: { status: 400, meaning: 'Rename, delete, grant change or leave on the default room (§10.1)' },
   query_too_large: { status: 400, meaning: 'A GraphQL document over its token limit (§9.3)' },
@@ -192,6 +198,8 @@ export const ERROR_CATALOG = {
   consent_request_not_found: { status: 404, meaning: 'Unknown or expired consent challenge' },
   flow_not_found: { status: 404, meaning: 'Unknown or expired identity flow' },
   bootstrap_unavailable: { status: 404, meaning: 'Developer-token bootstrap on a server without an embedded `DATA_DIR`' },
+  site_not_found: { status: 404, meaning: 'A hosted origin or site route of an environment with no published site (§15)' },
+  site_version_not_found: { status: 404, meaning: 'Activating a site version number the environment does not have (§15)' },
 
   // 405, 406, 408
   method_not_allowed: { status: 405, meaning: 'A known path with another method' },
@@ -216,6 +224,8 @@ export const ERROR_CATALOG = {
   file_is_mounted: { status: 409, meaning: 'Files: moving or replacing a mount (§13)' },
   unique_violation: { status: 409, meaning: "Row store: a `unique` column's value is taken in the scope (§11.3)" },
   env_not_deployed: { status: 409, meaning: "The app has no deployment in the credential's (or `GATEWAY_ENV`'s) environment" },
+  site_files_missing: { status: 409, meaning: 'Publishing a site version naming files not uploaded yet: `missing` lists their SHA-256s (§15)' },
+  no_previous_version: { status: 409, meaning: 'A site rollback with no version older than the active one (§15)' },
   schema_drops_data: {
     status: 409,
     meaning: 'A deploy drops a table or column that still holds data (§5.5); the answer lists `tables` and `columns`',

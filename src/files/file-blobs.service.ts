@@ -33,7 +33,10 @@ export async function blobKeysOf(
   return rows.map(r => r.blobKey);
 }
 
-/** Deletes blobs no file row names, older than the grace period (uploads in flight have no row yet). */
+/** Site bytes (src/hosting) live under their own prefix; their rows are `site_blobs`. */
+const SITE_PREFIX = 'site/';
+
+/** Deletes blobs no file (or site file) row names, older than the grace period (uploads in flight have no row yet). */
 export async function sweep(deps: Pick<ServiceDeps, 'prisma'> & { blobs: BlobStore }, now: Date = new Date()): Promise<{ deleted: number }> {
   const stale: string[] = [];
   for await (const blob of deps.blobs.list()) {
@@ -42,8 +45,12 @@ export async function sweep(deps: Pick<ServiceDeps, 'prisma'> & { blobs: BlobSto
   }
   const named = new Set<string>();
   for (let i = 0; i < stale.length; i += 1000) {
-    const rows = await deps.prisma.file.findMany({ where: { blobKey: { in: stale.slice(i, i + 1000) } }, select: { blobKey: true } });
-    for (const r of rows) named.add(r.blobKey);
+    const batch = stale.slice(i, i + 1000);
+    const files = batch.filter(key => !key.startsWith(SITE_PREFIX));
+    const sites = batch.filter(key => key.startsWith(SITE_PREFIX));
+    const rows = files.length ? await deps.prisma.file.findMany({ where: { blobKey: { in: files } }, select: { blobKey: true } }) : [];
+    const siteRows = sites.length ? await deps.prisma.siteBlob.findMany({ where: { blobKey: { in: sites } }, select: { blobKey: true } }) : [];
+    for (const r of [...rows, ...siteRows]) named.add(r.blobKey);
   }
   const garbage = stale.filter(key => !named.has(key));
   await deps.blobs.delete(garbage);

@@ -38,9 +38,12 @@ export type CsrfRule = 'by-method' | 'header' | 'none';
 
 /**
  * Where else a route is served beside the gateway's own host (docs/api.md §4.3): `prefixed` under
- * `/_osg` on a hosted app origin, `same-path` at the same path there, `no` only on the gateway's host.
+ * `/_osg` on a hosted app origin, `same-path` at the same path there, `no` only on the gateway's host,
+ * `hosted-only` only on a hosted app origin, at its path (`/_osg/config.json`); `site`: on a hosted
+ * app origin, the answer to a GET or HEAD no other route takes, outside `/_osg` and `/_invite` (the
+ * published site: one such endpoint).
  */
-export type HostedVariant = 'prefixed' | 'same-path' | 'no';
+export type HostedVariant = 'prefixed' | 'same-path' | 'no' | 'hosted-only' | 'site';
 
 /**
  * How the request body reaches the handler: `json` through the one limited reader and the declared

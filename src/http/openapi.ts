@@ -82,6 +82,8 @@ const errorSchema = (codes: string[]) => ({
 function hostedServers(variant: HostedVariant) {
   if (variant === 'no') return undefined;
   const appOrigin = { default: 'https://app.example', description: "A registered app origin (the app's own host)" };
+  if (variant === 'hosted-only' || variant === 'site')
+    return [{ url: '{appOrigin}', description: 'A hosted app origin only', variables: { appOrigin } }];
   return [
     { url: '/', description: "The gateway's own host" },
     variant === 'prefixed'

@@ -4,8 +4,10 @@
  * declared CSRF rule, read and validate the declared input, run the handler; errors answer as REST
  * errors, and "no route" (404) and "wrong method" (405) have one builder (`noRoute`).
  *
- * A request is matched by where it arrived: the gateway's own host serves every route at its path;
- * a hosted app origin serves the `prefixed` routes under /_osg and the `same-path` ones as they are.
+ * A request is matched by where it arrived: the gateway's own host serves every route at its path
+ * (but the `hosted-only` ones); a hosted app origin serves the `prefixed` routes under /_osg and the
+ * `same-path` and `hosted-only` ones as they are, and its published site answers any other GET or
+ * HEAD outside /_osg and /_invite.
  */
 import { addRoute, createRouter, findRoute, type RouterContext } from 'rou3';
 import { fail, parseInput, shown } from '../errors.js';
@@ -17,6 +19,7 @@ import type { EndpointRuntime } from './endpoint-runtime.js';
 import { restError } from './error-responses.js';
 import { HOSTED_PREFIX, type RequestContext } from './request-context.js';
 import { isStoredOperation } from './stored-operations.js';
+import { isReservedPath } from '../hosting/sites.rules.js';
 
 interface MountRouters {
   /** By method (`''`: an `ANY` endpoint). */
@@ -31,9 +34,15 @@ export interface RegistryOptions {
 }
 
 export function createRouteRegistry(endpoints: readonly Endpoint[], runtime: EndpointRuntime, options: RegistryOptions = {}) {
-  const gatewayHost = mountRouters(endpoints, endpoint => endpoint.path);
+  const gatewayHost = mountRouters(endpoints, endpoint => (endpoint.hosted === 'hosted-only' || endpoint.hosted === 'site' ? null : endpoint.path));
+  // The published site answers what no route takes on a hosted origin (src/hosting).
+  const site = endpoints.find(endpoint => endpoint.hosted === 'site') ?? null;
   const hosted = mountRouters(endpoints, endpoint =>
-    endpoint.hosted === 'prefixed' ? `${HOSTED_PREFIX}${endpoint.path}` : endpoint.hosted === 'same-path' ? endpoint.path : null,
+    endpoint.hosted === 'prefixed'
+      ? `${HOSTED_PREFIX}${endpoint.path}`
+      : endpoint.hosted === 'same-path' || endpoint.hosted === 'hosted-only'
+        ? endpoint.path
+        : null,
   );
   const provider = options.identityProviderMount ?? null;
   if (provider !== null && runtime.identityProvider) {
@@ -55,6 +64,9 @@ export function createRouteRegistry(endpoints: readonly Endpoint[], runtime: End
       // Empty segments count for nothing in the REST shims' paths (`/v1//resources/`), as they
       // always have; in a wildcard (a file path) they are the value's own, for its handler to judge.
       if (collapsed && (isStoredOperation(collapsed.data) || collapsed.data.path.includes('**:'))) found = collapsed;
+    }
+    if (!found && site && context.mount.host && (method === 'GET' || method === 'HEAD') && !isReservedPath(raw)) {
+      return { endpoint: site, params: { path: raw.slice(1) } };
     }
     if (!found) return { refused: noRoute(context, findRoute(routers.patterns, '', path)?.data ?? []) };
     const endpoint = found.data;

@@ -15,6 +15,7 @@ import { authEndpoints } from '../gateway-auth/auth.routes.js';
 import { inviteEndpoints } from '../gateway-auth/invite.routes.js';
 import { consoleEndpoints } from '../console/console.routes.js';
 import { metricsEndpoints } from '../ops/metrics.routes.js';
+import { hostingEndpoints } from '../hosting/hosting.routes.js';
 import type { Endpoint } from './endpoint.js';
 import { serviceEndpoints } from './service.routes.js';
 import { isStoredOperation, type StoredOperationEndpoint } from './stored-operations.js';
@@ -33,6 +34,7 @@ export const endpoints: readonly Endpoint[] = [
   ...devBootstrapEndpoints,
   ...consoleEndpoints,
   ...metricsEndpoints,
+  ...hostingEndpoints,
 ];
 
 /** The endpoints that run a stored GraphQL operation (the REST shims over the schema). */

@@ -113,7 +113,9 @@ export async function clientMetadata(prisma: PrismaClient, clientId: string, gat
     include: { app: { select: { name: true, origins: { select: { origin: true } } } } },
   });
   if (!row) return undefined;
-  const hosted = row.app.origins.map(o => `${o.origin}${HOSTED_CALLBACK_PATH}`);
+  // A registered origin's gateway callback, and its root: the page a published site or `gatehouse
+  // dev` signs in from (createClient() with no options) without registering it by hand.
+  const hosted = row.app.origins.flatMap(o => [`${o.origin}${HOSTED_CALLBACK_PATH}`, `${o.origin}/`]);
   return {
     client_id: row.clientId,
     client_name: row.app.name,

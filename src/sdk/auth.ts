@@ -92,7 +92,7 @@ export class Auth {
 
   /** Starts sign-in: stores the PKCE verifier and state, then sends the browser to `/auth/authorize`. */
   async signIn(options: SignInOptions = {}): Promise<string> {
-    const clientId = this.transport.clientId;
+    const clientId = await this.transport.resolveClientId();
     if (!clientId) {
       throw new GatehouseError({ status: 400, code: 'client_id_required', message: 'auth.signIn() needs createClient({ clientId }).' });
     }
@@ -140,6 +140,7 @@ export class Auth {
       });
     }
     this.storage.removeItem(PENDING_KEY);
+    await this.transport.resolveClientId();
     await this.transport.rest('POST', '/auth/token', {
       code,
       code_verifier: pending.verifier,

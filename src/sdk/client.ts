@@ -91,9 +91,15 @@ async function everyPage<T>(page: (cursor: string | null) => Promise<{ rows: T[]
 export type MemberRow = { id: string; resourceId: string; userId: string; role: Role; state: 'active' | 'invited' | 'requested' };
 
 export interface ClientOptions {
-  /** The gateway, e.g. `https://gatehouse.example`. Default: this page's origin + `/_osg` (a hosted app origin). */
+  /**
+   * The gateway, e.g. `https://gatehouse.example`. Default: on a hosted app origin (or `gatehouse
+   * dev`), the one its `/_osg/config.js` names, else this page's origin + `/_osg`.
+   */
   gatewayUrl?: string;
-  /** Browser apps: the app's OAuth client id (sign-in and refresh); the session lives in httpOnly cookies. */
+  /**
+   * Browser apps: the app's OAuth client id (sign-in and refresh); the session lives in httpOnly
+   * cookies. Default on a hosted origin: the one its config names.
+   */
   clientId?: string;
   /** Scripts, servers, tests: a bearer token (test-session, agent or provider token), or a function answering one. */
   accessToken?: TokenSource;
@@ -124,6 +130,20 @@ function hostedGateway(): string {
   return `${location.origin}/_osg`;
 }
 
+/** What a hosted page's `/_osg/config.js` sets (docs/api.md §15): its gateway and the app's client id. */
+export interface HostedConfig {
+  gateway: string;
+  clientId: string | null;
+  appId: string;
+  env: string;
+}
+
+/** The config a hosted origin injected into this page, if it did. */
+function injectedConfig(): HostedConfig | null {
+  const config = (globalThis as { __GATEHOUSE_CONFIG__?: Partial<HostedConfig> }).__GATEHOUSE_CONFIG__;
+  return config && typeof config.gateway === 'string' ? (config as HostedConfig) : null;
+}
+
 /** `/_invite/<code>` URLs and bare codes alike. */
 function inviteCode(codeOrUrl: string): string {
   const match = /\/_invite\/([^/?#]+)/.exec(codeOrUrl);
@@ -135,9 +155,13 @@ function inviteCode(codeOrUrl: string): string {
  * writes, types \`table(name)\` by the schema: known names only, rows as the schema declares them.
  */
 export function createClient<S extends TableTypes = Untyped>(options: ClientOptions = {}) {
+  // On a hosted origin (or under `gatehouse dev`) the page's injected config names the gateway and
+  // client; without it the client id is fetched from `<gateway>/config.json` when sign-in needs it.
+  const hosted = options.gatewayUrl === undefined ? injectedConfig() : null;
   const transport = new Transport({
-    baseUrl: options.gatewayUrl ?? hostedGateway(),
-    clientId: options.clientId,
+    baseUrl: options.gatewayUrl ?? hosted?.gateway ?? hostedGateway(),
+    clientId: options.clientId ?? hosted?.clientId ?? undefined,
+    hostedConfig: options.gatewayUrl === undefined,
     accessToken: options.accessToken,
     fetch: options.fetch,
   });

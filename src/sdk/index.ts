@@ -24,6 +24,7 @@ export type {
   VisibilityChoice,
 } from './client.js';
 export { createClient } from './client.js';
+export type { HostedConfig } from './client.js';
 export { GatehouseError } from './errors.js';
 export type { LiveConnection, LiveEventInfo, LiveHandle, LiveKeepAlive, LiveOp, LiveRowIdentity, LiveStatus } from './live.js';
 export type {

@@ -14,6 +14,8 @@ export interface TransportOptions {
   /** Gateway base URL without a trailing slash: `https://gw.example`, or `<origin>/_osg` on a hosted origin. */
   baseUrl: string;
   clientId?: string;
+  /** Without a clientId, ask `<baseUrl>/config.json` (a hosted origin's) for it when sign-in needs it. */
+  hostedConfig?: boolean;
   /** Bearer mode when set; cookie mode otherwise. */
   accessToken?: TokenSource;
   fetch?: typeof fetch;
@@ -23,7 +25,8 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export class Transport {
   readonly baseUrl: string;
-  readonly clientId: string | undefined;
+  clientId: string | undefined;
+  private readonly hostedConfig: boolean;
   readonly mode: 'cookie' | 'bearer';
   private readonly token: TokenSource | undefined;
   private readonly fetchImpl: typeof fetch;
@@ -36,11 +39,25 @@ export class Transport {
   constructor(options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.clientId = options.clientId;
+    this.hostedConfig = options.hostedConfig === true;
     this.token = options.accessToken;
     this.mode = options.accessToken === undefined ? 'cookie' : 'bearer';
     // Bound so a browser's window.fetch is not called with another `this`.
     const impl = options.fetch ?? globalThis.fetch;
     this.fetchImpl = (input, init) => impl(input, init);
+  }
+
+  /** The client id: the given one, else (on a hosted origin) the one its `/_osg/config.json` names. */
+  async resolveClientId(): Promise<string | undefined> {
+    if (this.clientId || !this.hostedConfig || this.mode !== 'cookie') return this.clientId;
+    try {
+      const res = await this.fetchImpl(`${this.baseUrl}/config.json`, { credentials: 'include' });
+      const config = res.ok ? ((await res.json()) as { clientId?: unknown }) : null;
+      if (typeof config?.clientId === 'string') this.clientId = config.clientId;
+    } catch {
+      // Not a hosted origin: the caller reports the missing client id.
+    }
+    return this.clientId;
   }
 
   /** A fixed bearer token cannot be refreshed: its 401 is final. */
