@@ -53,7 +53,7 @@ import {
 import type { HeaderReader } from './http/responses.js';
 import { logger, requestIdFrom, setLogLevel, withRequestId, yogaLogger } from './lib/logger.js';
 import { createServices, type Services } from './services.js';
-import { UNROUTED, createMetrics } from './ops/metrics.js';
+import { UNROUTED, createMetrics } from './ops/metrics.service.js';
 import { createMetricsHttp } from './ops/metrics.routes.js';
 
 export interface AppOptions {

@@ -23,7 +23,7 @@ import { json } from '../http/responses.js';
 import { emailSchema } from '../principals/principals.service.js';
 import type { Services } from '../services.js';
 import type { Database } from '../db/database.js';
-import { createBackup } from '../ops/backup.js';
+import { createBackup } from '../ops/backup.service.js';
 import { Readable } from 'node:stream';
 import { type Endpoint, defineEndpoint } from '../http/endpoint.js';
 

@@ -17,7 +17,7 @@ import { restError } from '../http/error-responses.js';
 import type { RequestContext } from '../http/request-context.js';
 import { NodeHeaders } from '../http/node-edge.js';
 import type { HeaderReader } from '../http/responses.js';
-import { type Metrics, metricsTokenMatches } from './metrics.js';
+import { type Metrics, metricsTokenMatches } from './metrics.service.js';
 
 export const METRICS_PATH = '/metrics';
 

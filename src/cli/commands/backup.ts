@@ -119,7 +119,7 @@ Prints DATA_DIR; with --json, { dataDir, createdAt, clusterFiles, blobs, blobsLe
     const { isMemoryDataDir } = await import('../../db/pglite.js');
     if (isMemoryDataDir(config.dataDir))
       throw new CliError('backup_unavailable', 'DATA_DIR is in memory: set DATA_DIR to the directory to restore into.', EXIT_USAGE);
-    const { RestoreError, restoreBackup } = await import('../../ops/restore.js');
+    const { RestoreError, restoreBackup } = await import('../../ops/restore.service.js');
     const backend = config.files.backend;
     try {
       const restored = await restoreBackup({

@@ -12,7 +12,7 @@ import * as tar from 'tar';
 import { LOCK_FILE, acquireDataDirLock } from '../db/data-dir-lock.js';
 import { NOT_CLUSTER } from '../db/live-copy.js';
 import { makePrivate, syncTree } from '../db/private-files.js';
-import { BACKUP_FORMAT, BACKUP_VERSION, type BackupManifest, CLUSTER_DIR, FILES_DIR, MANIFEST_FILE, sha256File } from './backup-format.js';
+import { BACKUP_FORMAT, BACKUP_VERSION, type BackupManifest, CLUSTER_DIR, FILES_DIR, MANIFEST_FILE, sha256File } from './backup-format.service.js';
 
 export class RestoreError extends Error {
   constructor(

@@ -22,7 +22,7 @@ import { pgliteVersion } from '../db/pglite.js';
 import { fail } from '../errors.js';
 import { logger } from '../lib/logger.js';
 import type { BlobStore } from '../storage/index.js';
-import { BACKUP_FORMAT, BACKUP_VERSION, type BackupManifest, CLUSTER_DIR, FILES_DIR, MANIFEST_FILE, sha256File } from './backup-format.js';
+import { BACKUP_FORMAT, BACKUP_VERSION, type BackupManifest, CLUSTER_DIR, FILES_DIR, MANIFEST_FILE, sha256File } from './backup-format.service.js';
 
 export interface BackupSources {
   database: Database;
