@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { type RawBuilder, type Sql, sql, sqlOf } from '../db/sql.js';
+import { type RawBuilder, type Sql, sql } from '../db/sql.js';
 import { newId } from '../lib/secrets.js';
 import type { AnyTx, ServiceDeps } from '../core/deps.js';
 import type { Holder } from './wallet.service.js';

@@ -5,7 +5,7 @@
  * (as `dev-token create` is); a restore goes into a stopped DATA_DIR.
  */
 import { createWriteStream } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,7 +13,7 @@ import { createGzip } from 'node:zlib';
 import type { Command } from '../command.js';
 import { configFrom } from '../config.js';
 import { CliError, EXIT_USAGE } from '../output.js';
-import { runningServer } from './dev-token.js';
+import { type RunningServer, bootstrapSecret, runningServer } from './dev-token.js';
 
 export const backup: Command = {
   name: 'backup',
@@ -56,24 +56,12 @@ Prints the file; with --json, { file, bytes (as received, before compression), p
 };
 
 /** Asks the server holding DATA_DIR for a backup and writes it to `file` (whole or not at all). */
-export async function downloadBackup(
-  server: { url: string; pid: number; dataDir: string },
-  file: string,
-): Promise<{ bytes: number; pauseMs: number }> {
-  const { BACKUP_PATH, BOOTSTRAP_SECRET_FILE, BOOTSTRAP_SECRET_HEADER } = await import('../../apps/dev-bootstrap.routes.js');
-  const who = `the server at ${server.url} (pid ${server.pid})`;
-  let secret: string;
-  try {
-    secret = (await readFile(path.join(server.dataDir, BOOTSTRAP_SECRET_FILE), 'utf8')).trim();
-  } catch (error) {
-    throw new CliError(
-      'bootstrap_unavailable',
-      `${who} holds DATA_DIR ${server.dataDir} but left no ${BOOTSTRAP_SECRET_FILE} there (${(error as NodeJS.ErrnoException).code}). Run this command as the user that runs the server.`,
-    );
-  }
+export async function downloadBackup(server: RunningServer, file: string): Promise<{ bytes: number; pauseMs: number }> {
+  const { BACKUP_PATH } = await import('../../apps/dev-bootstrap.routes.js');
+  const { header, secret, who } = await bootstrapSecret(server);
   let response: Response;
   try {
-    response = await fetch(`${server.url}${BACKUP_PATH}`, { method: 'POST', headers: { [BOOTSTRAP_SECRET_HEADER]: secret } });
+    response = await fetch(`${server.url}${BACKUP_PATH}`, { method: 'POST', headers: { [header]: secret } });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
     throw new CliError('unreachable', `DATA_DIR ${server.dataDir} is held by ${who}, but it does not answer (${cause}).`);

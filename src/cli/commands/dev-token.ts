@@ -81,28 +81,34 @@ export async function runningServer(dataDir: string): Promise<{ pid: number; url
   return { pid: holder.pid, url: holder.url };
 }
 
-/** POSTs `body` to a bootstrap route (`/dev/bootstrap/*`) of the server holding DATA_DIR, with the secret it keeps there. */
-export async function postBootstrap<T>(
-  server: { url: string; pid: number; dataDir: string },
-  route: string,
-  body: Record<string, unknown>,
-): Promise<T> {
+/** The server holding DATA_DIR, as the CLI found it through its lock file. */
+export type RunningServer = { url: string; pid: number; dataDir: string };
+
+/**
+ * The secret a running server keeps in DATA_DIR for its bootstrap routes (`/dev/bootstrap/*`), its
+ * header name, and how to name the server in messages.
+ */
+export async function bootstrapSecret(server: RunningServer): Promise<{ header: string; secret: string; who: string }> {
   const { BOOTSTRAP_SECRET_FILE, BOOTSTRAP_SECRET_HEADER } = await import('../../apps/dev-bootstrap.routes.js');
   const who = `the server at ${server.url} (pid ${server.pid})`;
-  let secret: string;
   try {
-    secret = (await readFile(path.join(server.dataDir, BOOTSTRAP_SECRET_FILE), 'utf8')).trim();
+    return { header: BOOTSTRAP_SECRET_HEADER, secret: (await readFile(path.join(server.dataDir, BOOTSTRAP_SECRET_FILE), 'utf8')).trim(), who };
   } catch (error) {
     throw new CliError(
       'bootstrap_unavailable',
       `${who} holds DATA_DIR ${server.dataDir} but left no ${BOOTSTRAP_SECRET_FILE} there (${(error as NodeJS.ErrnoException).code}). Run this command as the user that runs the server.`,
     );
   }
+}
+
+/** POSTs `body` to a bootstrap route (`/dev/bootstrap/*`) of the server holding DATA_DIR, with the secret it keeps there. */
+export async function postBootstrap<T>(server: RunningServer, route: string, body: Record<string, unknown>): Promise<T> {
+  const { header, secret, who } = await bootstrapSecret(server);
   let response: Response;
   try {
     response = await fetch(`${server.url}${route}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [BOOTSTRAP_SECRET_HEADER]: secret },
+      headers: { 'content-type': 'application/json', [header]: secret },
       body: JSON.stringify(body),
     });
   } catch (error) {

@@ -9,19 +9,12 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { APP_TARGET_HELP, APP_TARGET_OPTIONS, resolveAppTarget, sitePath } from '../app-target.js';
 import type { Command } from '../command.js';
+import type { SiteVersionView } from '../../hosting/sites.service.js';
 import { loadProject } from '../project.js';
 import { API_ENV_HELP, type ApiClient, createApiClient } from '../http.js';
 import { CliError, usageError } from '../output.js';
 
-interface Version {
-  number: number;
-  id: string;
-  files: number;
-  bytes: number;
-  spa: boolean;
-  active: boolean;
-  createdAt: string;
-}
+type Version = SiteVersionView;
 
 /** Uploads at once: enough to hide latency, few enough not to crowd the server. */
 const UPLOADS_AT_ONCE = 4;
@@ -85,7 +78,7 @@ ${API_ENV_HELP}`,
     const version = await api.request<Version>('POST', `${base}/versions`, { files: Object.fromEntries(files), spa: values.spa === true });
     out.result({ ...version, uploaded: missing.length, uploadedBytes: sent }, [
       `Published version ${version.number} of app ${target.appId}, env ${target.env}: ${version.files} files, ${version.bytes} bytes (${missing.length} uploaded, ${version.files - missing.length} unchanged).`,
-      "  Served now on the app's origins; roll back with: gatehouse publish --rollback" + ` --app ${target.appId} --env ${target.env}`,
+      `  Served now on the app's origins; roll back with: gatehouse publish --rollback --app ${target.appId} --env ${target.env}`,
     ]);
   },
 };

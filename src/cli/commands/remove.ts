@@ -6,15 +6,7 @@ import type { Command, CommandContext } from '../command.js';
 import { API_ENV_HELP, createApiClient } from '../http.js';
 import { CliError, usageError } from '../output.js';
 import { appOf, loadProject } from '../project.js';
-
-interface Removal {
-  appId: string;
-  environments: string[];
-  rows: number;
-  files: number;
-  resources: number;
-  testUsers: number;
-}
+import type { Removal } from '../../apps/app-removal.service.js';
 
 const OPTIONS_HELP = `  --yes             Do not ask (needed where no one can answer: scripts, CI).
   --confirm-prod    Required on top when prod is removed: its data cannot come back.`;

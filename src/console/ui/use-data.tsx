@@ -11,7 +11,7 @@ export interface Loaded<T> {
 export function useData<T>(load: () => Promise<T>): Loaded<T> {
   const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({ data: null, error: null, loading: true });
   const [turn, setTurn] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `load` is a new closure each render; `turn` is what asks again
+  // Runs again when `turn` changes (reload), not when `load` (a new closure each render) does.
   useEffect(() => {
     let live = true;
     setState(s => ({ ...s, loading: true }));
