@@ -22,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { type RawBuilder, type Sql, sql } from '../db/sql.js';
+import { asSystemWork } from '../db/fair-queue.js';
 import { newId } from '../lib/secrets.js';
 import type { AnyTx, ServiceDeps } from '../core/deps.js';
 import type { Holder } from './wallet.service.js';
@@ -325,14 +326,17 @@ async function closeOwn(deps: LeaseDeps, lease: Lease): Promise<void> {
 function sweepWhileOpen(deps: LeaseDeps): void {
   const leases = deps.walletLeases;
   if (leases.timer) return;
-  leases.timer = setInterval(() => {
-    const now = performance.now();
-    for (const lease of leases.open.values()) if (!lease.closing && leaseDue(lease, now)) void closeOwn(deps, lease);
-    if (leases.open.size === 0 && leases.timer) {
-      clearInterval(leases.timer);
-      leases.timer = null;
-    }
-  }, SWEEP_MS);
+  // Started by whichever charge opened the first lease: its closes are upkeep, not that caller's turns.
+  leases.timer = asSystemWork(() =>
+    setInterval(() => {
+      const now = performance.now();
+      for (const lease of leases.open.values()) if (!lease.closing && leaseDue(lease, now)) void closeOwn(deps, lease);
+      if (leases.open.size === 0 && leases.timer) {
+        clearInterval(leases.timer);
+        leases.timer = null;
+      }
+    }, SWEEP_MS),
+  );
   leases.timer.unref();
 }
 

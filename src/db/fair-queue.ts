@@ -22,6 +22,14 @@ export function withParty<T>(party: Party, fn: () => T): T {
   return parties.run(party, fn);
 }
 
+/**
+ * Runs `fn` as nobody's work (start-up, upkeep): a timer set inside a request would otherwise queue
+ * its later turns under that request's party.
+ */
+export function asSystemWork<T>(fn: () => T): T {
+  return parties.run(SYSTEM, fn);
+}
+
 export function currentParty(): string {
   return (parties.getStore() ?? SYSTEM).key;
 }

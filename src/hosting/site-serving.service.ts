@@ -14,6 +14,7 @@ import { logger } from '../lib/logger.js';
 import { signInClientOf } from '../apps/apps.service.js';
 import { HOSTED_PREFIX, type SiteConfig } from './sites.rules.js';
 import type { StoredSiteFile } from './sites.service.js';
+import { asSystemWork } from '../db/fair-queue.js';
 
 /** After a publish, other instances may serve the previous version this long. */
 export const SITE_CACHE_MS = 5_000;
@@ -74,7 +75,8 @@ export function transferMeter(deps: Pick<ServiceDeps, 'transaction' | 'config' |
     const bill = pending.get(key) ?? { developerId: site.developerId, appId: site.appId, env: site.env, bytes: 0 };
     bill.bytes += bytes;
     pending.set(key, bill);
-    timer ??= setTimeout(() => void flush(), TRANSFER_FLUSH_MS).unref();
+    // Upkeep, not the turn of the request that happened to start the timer.
+    timer ??= asSystemWork(() => setTimeout(() => void flush(), TRANSFER_FLUSH_MS).unref());
   }
 
   return { record, flush };
