@@ -163,7 +163,8 @@ export const hostingEndpoints: Endpoint[] = [
     hosted: 'hosted-only',
     credential: 'none',
     responses: { 200: { description: 'Public values only', json: configOut } },
-    errors: [],
+    // not_found: asked of a host that is not an app's hosted origin.
+    errors: ['not_found'],
     docs: {
       operationId: 'hostedConfig',
       summary: "What a hosted page's SDK needs: its gateway and client id",
@@ -180,7 +181,7 @@ export const hostingEndpoints: Endpoint[] = [
     hosted: 'hosted-only',
     credential: 'none',
     responses: { 200: { description: 'Sets `globalThis.__GATEHOUSE_CONFIG__`', content: { 'text/javascript': { type: 'string' } } } },
-    errors: [],
+    errors: ['not_found'],
     docs: {
       operationId: 'hostedConfigScript',
       summary: 'The config as a script, loaded by every served HTML page before its own',
@@ -210,7 +211,7 @@ export const hostingEndpoints: Endpoint[] = [
       },
       404: { description: 'A page: no such file (the site’s `404.html` when it has one)', html: true },
     },
-    errors: ['site_not_found', 'blob_missing'],
+    errors: ['site_not_found', 'blob_missing', 'not_found'],
     docs: {
       operationId: 'hostedSite',
       summary: 'The published site of a hosted app origin',
