@@ -4,6 +4,7 @@ import { createTokenValidator } from './gateway-auth/token-validator.service.js'
 import { providerSetup } from './gateway-auth/provider-setup.service.js';
 import { accountDeletionOperations } from './principals/account-deletion.service.js';
 import { appOperations, deploymentCache, originCache } from './apps/apps.service.js';
+import { oidcClientCache } from './identity-provider/adapter.js';
 import { appRemovalOperations } from './apps/app-removal.service.js';
 import { type BlobStore, lazyBlobStore } from './storage/index.js';
 import type { ServiceDeps } from './core/deps.js';
@@ -31,7 +32,7 @@ import { siteCache, siteServingOperations, transferMeter } from './hosting/site-
 export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetch; blobs?: BlobStore } = {}) {
   const tokens = bindDeps(extendDeps(deps, { tokenCache: tokenCache() }), tokenOperations);
   const gatewayHosts = createGatewayHosts(deps.config);
-  const appCaches = { originCache: originCache(), deploymentCache: deploymentCache() };
+  const appCaches = { originCache: originCache(), deploymentCache: deploymentCache(), oauthClientCache: oidcClientCache() };
   const apps = bindDeps(extendDeps(deps, { tokens, gatewayHosts, ...appCaches }), appOperations);
   const wallet = bindDeps(deps, walletOperations);
   const metering = bindDeps(extendDeps(deps, { meteringSeen: meteringSeen() }), meteringOperations);
@@ -57,6 +58,8 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     tokens,
     gatewayHosts,
     apps,
+    /** The embedded provider's client metadata, forgotten when an app's origins change. */
+    oauthClientCache: appCaches.oauthClientCache,
     wallet,
     metering,
     providers,

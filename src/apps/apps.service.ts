@@ -25,10 +25,12 @@ export { APP_RESOURCE_TYPE, appInputSchema, appNotFound, envNameSchema, testUser
 export { ORIGIN_CACHE_MS, originCache, type OriginApp } from './app-origins.service.js';
 export { deploymentCache, type DeploymentInfo } from './app-deployments.service.js';
 
-/** What the app operations use: the database, the clock, the two caches, token minting and the gateway's own hosts. */
+/** What the app operations use: the database, the clock, the caches, token minting and the gateway's own hosts. */
 export type AppDeps = Pick<ServiceDeps, 'prisma' | 'transaction' | 'now'> & {
   originCache: OriginCache;
   deploymentCache: DeploymentCache;
+  /** The embedded provider's view of apps' OAuth clients (their redirect URIs follow the origins), by client id. */
+  oauthClientCache: { delete(clientId: string): void };
   tokens: Pick<TokenService, 'mint'>;
   gatewayHosts: Pick<GatewayHosts, 'has'>;
 };
@@ -85,7 +87,7 @@ export async function create(
  * the same rules as at creation. Already this app's: nothing changes; another app's: 409 `origin_taken`.
  */
 export async function addOrigin(
-  deps: Pick<AppDeps, 'prisma' | 'originCache' | 'gatewayHosts'>,
+  deps: Pick<AppDeps, 'prisma' | 'originCache' | 'oauthClientCache' | 'gatewayHosts'>,
   developerId: string,
   appId: string,
   rawOrigin: unknown,
@@ -105,7 +107,10 @@ export async function addOrigin(
     });
   }
   for (const name of sameHostOrigins(origin)) deps.originCache.delete(name);
-  return { ...appView(await ownedApp(deps, developerId, appId)), added };
+  const view = appView(await ownedApp(deps, developerId, appId));
+  // The new origin's root is a redirect URI of the app's clients: sign-in from it works at once here.
+  for (const clientId of view.clientIds) deps.oauthClientCache.delete(clientId);
+  return { ...view, added };
 }
 
 export async function list(deps: Pick<ServiceDeps, 'prisma'>, developerId: string): Promise<AppView[]> {

@@ -25,6 +25,7 @@ export async function createGatewayAuth({ services, config }: { services: Servic
   const idp = embedded
     ? lazyIdentityProvider({
         prisma: services.deps.prisma,
+        clientCache: services.oauthClientCache,
         issuer: embedded.issuer,
         consentUrl: config.auth.consentUrl,
         gatewayClient: embedded.gatewayClient,

@@ -9,7 +9,8 @@
  * use (`no-cache`), so pages reach a new version as soon as the gateway serves it; a page that pins
  * a version gets 404 once the gateway serves another. Any page may load it: a cross-origin module
  * script is a CORS fetch (the redirect included), answered `Access-Control-Allow-Origin: *` and
- * never with credentials.
+ * never with credentials. On a hosted app origin both are also under `/_osg` (`/_osg/sdk/client.js`),
+ * so a published page imports the SDK from its own origin under the strict default CSP.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -87,18 +88,23 @@ export function createSdkScript({ packageDir = CLIENT_PACKAGE_DIR }: { packageDi
 
   async function handle(context: RequestContext): Promise<Response> {
     const { method, headers } = context;
-    const path = context.url.pathname;
+    // On a hosted app origin the same script is under /_osg (a page under the strict CSP loads it from its own origin).
+    const { prefix } = context.mount;
+    const path = context.url.pathname.slice(prefix.length);
     try {
       if (method !== 'GET' && method !== 'HEAD') throw fail('method_not_allowed', `${method} is not supported on ${path}: use GET.`);
       const { version, ...encodings } = await script();
       if (path === SDK_SCRIPT_PATH) {
-        return new Response(null, { status: 302, headers: { ...PUBLIC, location: sdkScriptPath(version), 'cache-control': 'no-cache' } });
+        return new Response(null, {
+          status: 302,
+          headers: { ...PUBLIC, location: `${prefix}${sdkScriptPath(version)}`, 'cache-control': 'no-cache' },
+        });
       }
       const asked = VERSIONED_PATH.exec(path)?.[1];
       if (asked !== version) {
         throw fail(
           'sdk_version_unavailable',
-          `This gateway serves @gatehouse/client ${version} only, at ${sdkScriptPath(version)}; ${SDK_SCRIPT_PATH} always leads to the version it serves.`,
+          `This gateway serves @gatehouse/client ${version} only, at ${prefix}${sdkScriptPath(version)}; ${prefix}${SDK_SCRIPT_PATH} always leads to the version it serves.`,
         );
       }
       const gzipped = acceptsGzip(headers.get('accept-encoding'));

@@ -114,11 +114,13 @@ export const serviceEndpoints: Endpoint[] = [
     },
     handle: ({ context, runtime }) => (runtime.identityProvider ? runtime.identityProvider(context) : Promise.resolve(noRoute(context))),
   }),
-  // The SDK script, unversioned (a redirect to the version served) and versioned (src/http/sdk-script.ts).
+  // The SDK script, unversioned (a redirect to the version served) and versioned (src/http/sdk-script.ts);
+  // /_osg/sdk/... on hosted origins.
   ...[SDK_SCRIPT_PATH, '/sdk/client@:version.js'].map(path =>
     defineEndpoint({
       method: ['GET', 'HEAD'],
       path,
+      hosted: 'prefixed',
       credential: 'none',
       errors: ['sdk_version_unavailable'],
       docs: null,

@@ -127,15 +127,22 @@ export async function clientMetadata(prisma: PrismaClient, clientId: string, gat
   };
 }
 
-/** Apps' clients are fixed once registered; every introspection and token request looks one up. */
+/**
+ * Every introspection and token request looks a client up. Its redirect URIs follow the app's
+ * origins: registering one (`gatehouse dev`, another hosted origin) forgets the app's clients here
+ * at once; other instances see it when their entry expires.
+ */
 const CLIENT_CACHE_MS = 30_000;
 
+export type OidcClientCache = Cache<AdapterPayload | undefined>;
+export const oidcClientCache = (): OidcClientCache => new Cache<AdapterPayload | undefined>({ ttlMs: CLIENT_CACHE_MS });
+
 export class ClientAdapter implements Adapter {
-  private readonly cache = new Cache<AdapterPayload | undefined>({ ttlMs: CLIENT_CACHE_MS });
   constructor(
     private readonly prisma: PrismaClient,
     /** Gateway-owned callbacks every app client may use (the invite flow on the gateway's host). */
     private readonly gatewayCallbacks: string[] = [],
+    private readonly cache: OidcClientCache = oidcClientCache(),
   ) {}
   async find(id: string) {
     // Unknown ids come back undefined, which the cache does not keep: a client registered a moment later is found.

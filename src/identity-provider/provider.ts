@@ -14,7 +14,7 @@ import { digestsEqual, sha256 } from '../lib/secrets.js';
 import { parseForm, parseJsonObject, readNodeBody } from '../http/body.js';
 import { escapeHtml, json, html, redirect, writeNodeResponse } from '../http/responses.js';
 import { createAccountStore, type SignInThrottle } from './accounts.js';
-import { ClientAdapter, GATEWAY_CALLBACK_PATH, PrismaOidcAdapter } from './adapter.js';
+import { ClientAdapter, GATEWAY_CALLBACK_PATH, type OidcClientCache, PrismaOidcAdapter } from './adapter.js';
 import { createConsentAdmin } from './consent-admin.js';
 import { loadIdpKeys } from './keys.js';
 import { PAGE_HEADERS, PROVIDER_CSP, errorPage, layout, loginPage } from './pages.js';
@@ -24,6 +24,8 @@ import { logger } from '../lib/logger.js';
 
 export interface IdentityProviderOptions {
   prisma: PrismaClient;
+  /** Its OAuth clients' metadata, shared with the app operations that change it (an origin added). */
+  clientCache?: OidcClientCache;
   /** e.g. https://gatehouse.example.com/idp; its path is where the provider is mounted. */
   issuer: string;
   /** Where the browser goes for consent, with `?consent_challenge=<interaction id>`. */
@@ -87,7 +89,11 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   const { issuer, mountPath, owns } = issuerMount(options.issuer);
   const accounts = createAccountStore(prisma, options.signInLimits);
   const keys = await loadIdpKeys(prisma, options.secret);
-  const clients = new ClientAdapter(prisma, [options.gatewayCallbackUrl ?? new URL(GATEWAY_CALLBACK_PATH, options.consentUrl).href]);
+  const clients = new ClientAdapter(
+    prisma,
+    [options.gatewayCallbackUrl ?? new URL(GATEWAY_CALLBACK_PATH, options.consentUrl).href],
+    options.clientCache,
+  );
   const accessTtl = options.ttl?.accessToken ?? 3600;
   const jwt = options.jwtAccessTokens ?? null;
   const refreshTtl = options.ttl?.refreshToken ?? 14 * DAY;

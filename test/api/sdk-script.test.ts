@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect } from 'vitest';
-import type { RequestContext } from '../../src/http/request-context.js';
+import { GATEWAY_HOST, type RequestContext } from '../../src/http/request-context.js';
 import { CLIENT_PACKAGE_DIR, createSdkScript } from '../../src/http/sdk-script.js';
 import { unseededAppTest } from '../helpers/fixtures.js';
 
@@ -118,7 +118,12 @@ it('a server without a build of the client answers 404 sdk_not_built until there
   const empty = await mkdtemp(path.join(tmpdir(), 'gatehouse-no-sdk-'));
   try {
     const route = createSdkScript({ packageDir: empty });
-    const context = { method: 'GET', headers: new Headers(), url: new URL('https://gatehouse.test/sdk/client.js') } as unknown as RequestContext;
+    const context = {
+      method: 'GET',
+      headers: new Headers(),
+      url: new URL('https://gatehouse.test/sdk/client.js'),
+      mount: GATEWAY_HOST,
+    } as unknown as RequestContext;
     const res = await route.handle(context);
     expect(res.status).toBe(404);
     expect((await res.json()).error).toBe('sdk_not_built');

@@ -2,12 +2,17 @@
  * The whole product in a real browser (issue #11): headless Chromium (Debian's `chromium`, driven
  * by playwright-core) against a real Gatehouse server and the demo app of test/e2e/app on a hosted
  * app origin (rig.ts). The steps share state and run in order: sign-up, invite link, live roster,
- * a server restart under the feed, sign-out. Screenshots go to test/e2e/artifacts/.
+ * a server restart under the feed, sign-out; then (issue 28) a page published with `gatehouse publish`
+ * to another origin of the app, signing in and showing another user's row live. Screenshots go to
+ * test/e2e/artifacts/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { defineSchema } from 'gatehouse/schema';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_RESOURCES } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
 import { APP_HOST, type E2eRig, startE2eRig } from './rig.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -15,6 +20,15 @@ const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
 // CI installs Chromium (.ci/run) and must fail without it; elsewhere the suite is skipped, saying why.
 const missing = !existsSync(CHROMIUM);
 if (missing && !process.env.CI) console.warn(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH): browser end-to-end tests skipped.`);
+
+/** A second origin of the demo app, served only by the gateway: the published site of test/e2e/site. */
+const SITE_HOST = 'site.localhost';
+const SITE_DIR = resolve(import.meta.dirname, 'site');
+/** The demo app's schema plus what the published page shows: boards anyone signed in may read, and their notes. */
+const BOARD_SCHEMA = defineSchema({
+  tables: { notes: t => t.text('body').notNull().timestamps() },
+  resources: { ...TEST_RESOURCES, board: r => r.visibility('discoverable').defaultRole('reader').shares('notes') },
+});
 
 const PASSWORD = 'correct horse battery';
 const SESSION_COOKIES = ['gh_session', 'gh_refresh', 'gh_client'];
@@ -40,8 +54,8 @@ async function appReady(page: Page) {
   return page.evaluate(() => ({ session: (window as any).demo.session, error: (window as any).demo.error }));
 }
 
-/** The provider's sign-up form, then the gateway's consent page (Allow). Ends wherever the flow returns to. */
-async function signUpAndConsent(page: Page, name: string, shotPrefix: string) {
+/** The provider's sign-up form, then the gateway's consent page (Allow). Ends back on `host`, wherever the flow returns to. */
+async function signUpAndConsent(page: Page, name: string, shotPrefix: string, host = APP_HOST) {
   await page.waitForURL(u => u.pathname.includes('/idp/'));
   await page.getByRole('button', { name: 'Create account' }).waitFor();
   await page.fill('input[name="display_name"]', name);
@@ -53,7 +67,7 @@ async function signUpAndConsent(page: Page, name: string, shotPrefix: string) {
   await page.getByRole('button', { name: 'Allow' }).waitFor();
   await shot(page, `${shotPrefix}-2-consent`);
   await page.getByRole('button', { name: 'Allow' }).click();
-  await page.waitForURL(u => u.host.startsWith(APP_HOST));
+  await page.waitForURL(u => u.host.startsWith(host));
 }
 
 /** What page scripts can see: no session cookie, nothing token-like in Web Storage. */
@@ -74,7 +88,7 @@ describe.skipIf(missing && !process.env.CI)('the product in Chromium', { timeout
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: [`--host-resolver-rules=MAP ${APP_HOST} 127.0.0.1`],
+      args: [`--host-resolver-rules=MAP ${APP_HOST} 127.0.0.1, MAP ${SITE_HOST} 127.0.0.1`],
     });
   }, 60_000);
   afterAll(async () => {
@@ -189,5 +203,51 @@ describe.skipIf(missing && !process.env.CI)('the product in Chromium', { timeout
     const names = (await owner.context.cookies()).filter(c => c.domain === APP_HOST).map(c => c.name);
     for (const name of SESSION_COOKIES) expect(names).not.toContain(name);
     await shot(owner.page, '5-owner-signed-out');
+  });
+
+  it('6. a page published to a hosted origin loads the SDK from that origin, signs in, and shows a row another user writes, live', async () => {
+    const site = `http://${SITE_HOST}:${new URL(rig.url).port}`;
+    const deployed = await rig.developer.request('PUT', `/dev/apps/${rig.appId}/deployments/prod`, { schema: BOARD_SCHEMA });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+    expect((await rig.developer.post(`/dev/apps/${rig.appId}/origins`, { origin: site })).status).toBe(200);
+    const developer = { GATEHOUSE_URL: rig.url, GATEHOUSE_DEV_TOKEN: rig.developer.token! };
+    const published = await runCli(['publish', SITE_DIR, '--app', rig.appId], developer, SITE_DIR);
+    expect(published.code, published.stderr).toBe(0);
+    // The other user: the guest of step 2, still signed in on the demo app, opens a board anyone may read.
+    const boardId: string = await guest.page.evaluate(async () => (await (window as any).demo.gh.resource.create('board', { name: 'Notices' })).id);
+
+    const context = await newContext();
+    const page = await context.newPage();
+    const refusals: string[] = [];
+    page.on('console', message => {
+      if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
+    });
+    const scripts: string[] = [];
+    page.on('request', request => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    const served = await page.goto(`${site}/`);
+    expect(served?.headers()['content-security-policy']).toContain("script-src 'self';");
+    await page.waitForFunction(() => (window as any).board?.ready === true);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signUpAndConsent(page, 'Hedda', '6-reader', SITE_HOST);
+    await page.waitForFunction(() => (window as any).board?.ready === true);
+    const state = await page.evaluate(() => ({ session: (window as any).board.session, error: (window as any).board.error }));
+    expect(state.error).toBeNull();
+    expect(state.session.authenticated).toBe(true);
+    expect(state.session.userId).not.toBe(guest.userId);
+
+    await page.evaluate(id => (window as any).board.watch(id), boardId);
+    await expect.poll(() => page.textContent('#feed-status')).toBe('live');
+    await guest.page.evaluate(id => (window as any).demo.gh.resource(id).table('notes').insert({ body: 'Rowing at six' }), boardId);
+    const note = page.locator('#notes li', { hasText: 'Rowing at six' });
+    await note.waitFor();
+    expect(await note.textContent()).toContain(guest.userId);
+    await shot(page, '6-reader-sees-note');
+
+    // The SDK and every other script came from the site's own origin, and the strict CSP refused nothing.
+    expect(scripts.filter(url => new URL(url).origin !== site)).toEqual([]);
+    expect(scripts.some(url => /\/_osg\/sdk\/client@[^/]+\.js$/.test(url))).toBe(true);
+    expect(refusals).toEqual([]);
   });
 });

@@ -25,6 +25,7 @@ export interface E2eRig {
   url: string;
   /** The demo app's origin, registered with the gateway. */
   appOrigin: string;
+  appId: string;
   clientId: string;
   /** The developer who owns the demo app (its /dev API). */
   developer: Client;
@@ -93,6 +94,7 @@ export async function startE2eRig(): Promise<E2eRig> {
   return {
     url,
     appOrigin,
+    appId: created.body.id,
     clientId,
     developer,
     app: () => app,

@@ -4,14 +4,13 @@
  * single-page fallback, CSP, reserved paths, rollback, the list, and metering (transfer charged to
  * the developer, stored bytes settled daily). Item 2: /_osg/config.json and the injected script.
  */
-import { EventEmitter } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { Browser } from '../gateway-auth/browser.js';
 import { type AuthRig, type RigApp, startAuthRig } from '../gateway-auth/harness.js';
+import { runCli } from '../helpers/cli.js';
 
 let rig: AuthRig;
 let app: RigApp;
@@ -19,18 +18,8 @@ let dir: string;
 let env: Record<string, string>;
 
 async function gatehouse(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, env, {
-    stdout: { write: (text: string) => ((stdout += text), true) },
-    stderr: { write: (text: string) => ((stderr += text), true) },
-    cwd: dir,
-    signals: new EventEmitter(),
-    exit: () => {
-      throw new Error('exit');
-    },
-  });
-  return { code, stdout, stderr, json: stdout.trim().startsWith('{') ? JSON.parse(stdout) : null };
+  const run = await runCli(args, env, dir);
+  return { ...run, json: run.stdout.trim().startsWith('{') ? JSON.parse(run.stdout) : null };
 }
 
 async function site(files: Record<string, string>) {
@@ -178,6 +167,25 @@ describe('gatehouse publish', () => {
     expect(script.text).toBe(`globalThis.__GATEHOUSE_CONFIG__ = ${JSON.stringify(config.json)};\n`);
     // Only on a hosted origin.
     expect((await browser.get(`${rig.url}/_osg/config.json`)).status).toBe(404);
+  });
+
+  it('serves the SDK from the hosted origin under /_osg: a page under the default CSP imports it from its own origin', async () => {
+    const browser = new Browser(rig.url);
+    const entry = await browser.get(`${app.origin}/_osg/sdk/client.js`);
+    expect(entry.status).toBe(302);
+    expect(entry.headers['cache-control']).toBe('no-cache');
+    const location = entry.headers.location as string;
+    expect(location).toMatch(/^\/_osg\/sdk\/client@[^/]+\.js$/);
+    const script = await browser.get(`${app.origin}${location}`);
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(script.text).toMatch(/export\s*\{[^}]*createClient/);
+    // The same bytes as the gateway's own /sdk/client@<version>.js.
+    const onGateway = await browser.get(`${rig.url}${location.slice('/_osg'.length)}`);
+    expect(onGateway.headers.etag).toBe(script.headers.etag);
+    expect(onGateway.text).toBe(script.text);
+    expect((await browser.get(`${app.origin}${location}`, { 'if-none-match': script.headers.etag as string })).status).toBe(304);
   });
 
   it('meters site bytes: transfer to the developer, stored bytes settled', async () => {

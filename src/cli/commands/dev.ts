@@ -30,7 +30,7 @@ ${APP_TARGET_HELP}
   --spa             Paths that name no file answer /index.html.
 
 /_osg/* and /_invite/* go to the gateway as this origin, which is registered for the app first
-(once; a gateway may take up to 30 s to let a new origin sign in). Prints the origin; stops on
+(once; a gateway of several instances may take up to 30 s to let it sign in everywhere). Prints the origin; stops on
 SIGINT or SIGTERM. The page's environment is the gateway's (GATEWAY_ENV).
 ${API_ENV_HELP}`,
   options: { ...APP_TARGET_OPTIONS, port: { type: 'string' }, proxy: { type: 'string' }, spa: { type: 'boolean' } },
