@@ -79,7 +79,12 @@ describe('init, then deploy and test-session from gatehouse.json', () => {
     const dir = path.join(scratch, 'my-app');
     const init = await gatehouse(['init', 'my-app', '--app', created.id, '--json'], api(), scratch);
     expect(init.code).toBe(0);
-    expect(JSON.parse(init.stdout).files).toEqual(['gatehouse.json', 'gatehouse.schema.ts', path.join('site', 'index.html')]);
+    expect(JSON.parse(init.stdout).files).toEqual([
+      'gatehouse.json',
+      'gatehouse.schema.ts',
+      path.join('site', 'index.html'),
+      path.join('site', 'app.js'),
+    ]);
     expect(JSON.parse(await readFile(path.join(dir, 'gatehouse.json'), 'utf8'))).toEqual({
       app: created.id,
       env: 'dev',
@@ -87,16 +92,21 @@ describe('init, then deploy and test-session from gatehouse.json', () => {
       site: 'site',
       gateway: url,
     });
+    // The page under the origin's strict CSP: no inline script; the SDK from the same origin, createClient() bare.
     const page = await readFile(path.join(dir, 'site', 'index.html'), 'utf8');
-    expect(page).toContain(`const CLIENT_ID = ${JSON.stringify(created.clientIds[0])}`);
-    expect(page).toContain('.live()');
-    expect(page).toContain('auth.signIn()');
+    expect(page).toContain('<script type="module" src="/app.js"></script>');
+    expect(page).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    const script = await readFile(path.join(dir, 'site', 'app.js'), 'utf8');
+    expect(script).toContain("import { createClient } from '/_osg/sdk/client.js';");
+    expect(script).toContain('createClient();');
+    expect(script).toContain('.select().live()');
+    expect(script).toContain('auth.signIn()');
 
     // A second init refuses, names what exists, and writes nothing.
     await writeFile(path.join(dir, 'gatehouse.schema.ts'), '// mine\n');
     const again = await gatehouse(['init', '--app', 'app_other'], api(), dir);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('gatehouse.json, gatehouse.schema.ts, site/index.html already exist');
+    expect(again.stderr).toContain('gatehouse.json, gatehouse.schema.ts, site/index.html, site/app.js already exist');
     expect(await readFile(path.join(dir, 'gatehouse.schema.ts'), 'utf8')).toBe('// mine\n');
     const forced = await gatehouse(['init', '--app', created.id, '--force'], api(), dir);
     expect(forced.code).toBe(0);

@@ -138,7 +138,16 @@ describe('every sh block of README.md, pasted in order into one shell, against a
       body,
     ].join('\n');
     const port = await freePort();
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: tmpdir(), PORT: String(port), DATA_DIR: dataDir };
+    // The app quick start's `gatehouse dev` takes a free port too (the README's default is 5180).
+    const devPort = await freePort();
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TMPDIR: tmpdir(),
+      PORT: String(port),
+      DEV_PORT: String(devPort),
+      DATA_DIR: dataDir,
+    };
     run = await new Promise((resolve, reject) => {
       const child = spawn('bash', ['-c', shell], { cwd: work, env });
       let stdout = '';
@@ -187,5 +196,10 @@ describe('every sh block of README.md, pasted in order into one shell, against a
     expect(run.stdout).toMatch(/^first\n304\n/m);
     // Billing: the budget was raised.
     expect(run.stdout).toContain('$10.00 a month');
+    // The app quick start: `gatehouse dev` serves the starter page with the config tag, names its
+    // gateway (the environment users sign in to), and serves the SDK from the same origin.
+    expect(run.stdout).toContain('<script src="/_osg/config.js"></script>\n');
+    expect(run.stdout).toMatch(/^\{"gateway":"http:\/\/localhost:\d+\/_osg","env":"prod"\}$/m);
+    expect(run.stdout).toContain('the SDK from the same origin: 200 text/javascript; charset=utf-8\n');
   });
 });

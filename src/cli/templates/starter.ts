@@ -14,9 +14,12 @@ export default defineSchema({
 });
 `;
 
-/** The page: sign in, then the user's tasks, live; a form adds one. `gateway` and `clientId` may be empty. */
-export function starterPage(gateway: string, clientId: string): string {
-  return `<!doctype html>
+/**
+ * The page, for `gatehouse dev` and the app's hosted origin (`gatehouse publish`): markup and a
+ * module script apart, as the origin's strict CSP wants (no inline script); the SDK comes from the
+ * same origin (`/_osg/sdk/client.js`) and `createClient()` needs no options there.
+ */
+export const STARTER_PAGE = `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -31,44 +34,43 @@ export function starterPage(gateway: string, clientId: string): string {
       <form id="add" hidden><input name="title" placeholder="A new task" required /> <button>Add</button></form>
       <ul id="tasks"></ul>
     </main>
-    <script type="module">
-      // Written by gatehouse init. On the app's hosted origin createClient() needs no options;
-      // elsewhere (a dev server on a registered origin) it needs the gateway and the app's client id.
-      const GATEWAY = ${JSON.stringify(gateway)};
-      const CLIENT_ID = ${JSON.stringify(clientId)};
-      const sdk = GATEWAY ? \`\${GATEWAY}/sdk/client.js\` : '/_osg/sdk/client.js';
-      const { createClient } = await import(sdk);
-      const client = createClient(GATEWAY ? { gatewayUrl: GATEWAY, clientId: CLIENT_ID } : {});
-
-      const status = document.getElementById('status');
-      const list = document.getElementById('tasks');
-      if (new URL(location.href).searchParams.has('code')) await client.auth.handleRedirectCallback();
-      const session = await client.auth.getSession();
-      if (!session.authenticated) {
-        status.textContent = 'Signed out.';
-        const button = document.getElementById('sign-in');
-        button.hidden = false;
-        button.onclick = () => client.auth.signIn();
-      } else {
-        status.textContent = \`Signed in as \${session.userId}.\`;
-        const tasks = client.table('tasks');
-        const render = () => {
-          list.replaceChildren(
-            ...feed.rows().map(task => Object.assign(document.createElement('li'), { textContent: \`\${task.done ? '✓' : '○'} \${task.title}\` })),
-          );
-        };
-        // The live feed: its snapshot, then every insert, update and delete, from any tab or user.
-        const feed = tasks.live().on('insert', render).on('update', render).on('delete', render).on('status', render);
-        const form = document.getElementById('add');
-        form.hidden = false;
-        form.onsubmit = async event => {
-          event.preventDefault();
-          await tasks.insert({ title: form.title.value, done: false });
-          form.reset();
-        };
-      }
-    </script>
+    <script type="module" src="/app.js"></script>
   </body>
 </html>
 `;
+
+/** The page's script: sign in, then the user's tasks, live; the form adds one. */
+export const STARTER_SCRIPT = `// Written by gatehouse init. Served by \`gatehouse dev\` or the app's hosted origin, which name the
+// gateway and the app's client id to the SDK (/_osg/config.js), so createClient() takes no options.
+import { createClient } from '/_osg/sdk/client.js';
+
+const client = createClient();
+const status = document.getElementById('status');
+const list = document.getElementById('tasks');
+
+if (new URL(location.href).searchParams.has('code')) await client.auth.handleRedirectCallback();
+const session = await client.auth.getSession();
+if (!session.authenticated) {
+  status.textContent = 'Signed out.';
+  const button = document.getElementById('sign-in');
+  button.hidden = false;
+  button.onclick = () => client.auth.signIn();
+} else {
+  status.textContent = \`Signed in as \${session.userId}.\`;
+  const tasks = client.table('tasks');
+  // The live feed: its snapshot, then every insert, update and delete, from any tab.
+  const feed = tasks.select().live();
+  const render = () =>
+    list.replaceChildren(
+      ...feed.rows().map(task => Object.assign(document.createElement('li'), { textContent: \`\${task.done ? '✓' : '○'} \${task.title}\` })),
+    );
+  for (const event of ['insert', 'update', 'delete', 'status']) feed.on(event, render);
+  const form = document.getElementById('add');
+  form.hidden = false;
+  form.onsubmit = async event => {
+    event.preventDefault();
+    await tasks.insert({ title: form.title.value, done: false });
+    form.reset();
+  };
 }
+`;
