@@ -3,14 +3,15 @@
  * one (its rows, files, resources and test users gone; the deployment and its static resources
  * kept). Only the app's developer may (another's app or a missing environment is a 404), and `prod`
  * needs `confirm: 'prod'` on top. Stored bytes stop counting because their rows and files are gone
- * (storage is metered from them); the blobs go from the blob store after commit. Members who lose
- * a resource hear its `delete` on their feeds, up to MEMBER_EVENTS_LIMIT per call.
+ * (storage is metered from them); the blobs go from the blob store after commit. Live feeds hear
+ * what went: members a resource's `delete` (roster and own memberships), row feeds each row's
+ * `delete`, rooms feeds each grant's; each kind up to MEMBER_EVENTS_LIMIT per deployment.
  */
 import { isTestUserId } from '../core/principals.rules.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import { fail } from '../errors.js';
-import { type MembershipEvent, memberRow } from '../bus/event-bus.js';
+import { type GrantEvent, type MembershipEvent, type RowEvent, memberRow } from '../bus/event-bus.js';
 import { stampCommit } from '../bus/commit-order.js';
 import type { SchemaIR } from '../schema/index.js';
 import { appNotFound, envNameSchema } from './apps.rules.js';
@@ -18,7 +19,7 @@ import type { AppDeps } from './apps.service.js';
 import { reconcileStaticResources } from './app-deployments.service.js';
 import { parseInput } from '../errors.js';
 
-/** Beyond this many memberships, a removal tells no feed (they see the resources gone on their next read). */
+/** Beyond this many memberships (rows, grants), a removal tells no feed of them (they see them gone on their next read). */
 export const MEMBER_EVENTS_LIMIT = 5_000;
 
 export type RemovalDeps = Pick<AppDeps, 'prisma' | 'transaction' | 'now' | 'deploymentCache' | 'originCache'> &
@@ -66,7 +67,7 @@ async function ownedDeployment(deps: Pick<ServiceDeps, 'prisma'>, developerId: s
 
 /** What a deployment holds, as the removal will report and notify it; read inside the removal's transaction. */
 async function contentsOf(tx: Tx, deploymentId: string) {
-  const [rows, files, resources, members] = await Promise.all([
+  const [rows, files, resources, members, rowEvents, grantEvents] = await Promise.all([
     tx.row.count({ where: { deploymentId } }),
     tx.file.findMany({ where: { deploymentId }, select: { blobKey: true } }),
     tx.resource.findMany({ where: { deploymentId }, select: { id: true } }),
@@ -75,12 +76,60 @@ async function contentsOf(tx: Tx, deploymentId: string) {
       select: { resourceId: true, principalId: true, role: true, state: true },
       take: MEMBER_EVENTS_LIMIT + 1,
     }),
+    rowDeletions(tx, deploymentId),
+    grantRemovals(tx, deploymentId),
   ]);
   const events: MembershipEvent[] =
     members.length > MEMBER_EVENTS_LIMIT
       ? []
       : members.map(m => ({ op: 'delete' as const, deploymentId, row: memberRow(m.resourceId, m.principalId, m.role, m.state) }));
-  return { rows, blobKeys: files.map(f => f.blobKey), resourceIds: resources.map(r => r.id), events };
+  return { rows, blobKeys: files.map(f => f.blobKey), resourceIds: resources.map(r => r.id), events, rowEvents, grantEvents };
+}
+
+/**
+ * Every row's `delete` as the row feeds take it: a top-level row once as its author's own, and in
+ * each resource it is linked into; an owned row in its resource. Their resources go with them, so
+ * the feeds there hear it whatever role the subscriber had (`resourceGone`).
+ */
+async function rowDeletions(tx: Tx, deploymentId: string): Promise<RowEvent[]> {
+  const rows = await tx.row.findMany({
+    where: { deploymentId },
+    select: {
+      id: true,
+      tableName: true,
+      creatorId: true,
+      resourceId: true,
+      roomId: true,
+      links: { where: { hidden: false }, select: { resourceId: true, roomId: true } },
+    },
+    take: MEMBER_EVENTS_LIMIT + 1,
+  });
+  if (rows.length > MEMBER_EVENTS_LIMIT) return [];
+  return rows.flatMap(row => {
+    const deleted = { op: 'delete' as const, deploymentId, table: row.tableName, creatorId: row.creatorId, row: { id: row.id }, resourceGone: true };
+    const inResource = (resourceId: string, roomId: string | null): RowEvent => ({
+      ...deleted,
+      resourceId,
+      roomId,
+      previousRoomId: roomId,
+      own: false,
+    });
+    return [
+      row.resourceId ? inResource(row.resourceId, row.roomId) : { ...deleted, resourceId: null, roomId: null, previousRoomId: null, own: true },
+      ...row.links.map(link => inResource(link.resourceId, link.roomId)),
+    ];
+  });
+}
+
+/** Every room grant's removal, for its holder's rooms feed. */
+async function grantRemovals(tx: Tx, deploymentId: string): Promise<GrantEvent[]> {
+  const grants = await tx.roomGrant.findMany({
+    where: { membership: { resource: { deploymentId } } },
+    select: { principalId: true, resourceId: true, roomId: true, role: true },
+    take: MEMBER_EVENTS_LIMIT + 1,
+  });
+  if (grants.length > MEMBER_EVENTS_LIMIT) return [];
+  return grants.map(({ principalId, ...row }) => ({ op: 'delete' as const, deploymentId, principalId, row }));
 }
 
 /** Deletes a deployment's rows, files and resources (rooms, memberships, links cascade), keeping the deployment. */
@@ -92,7 +141,7 @@ async function emptyDeployment(tx: Tx, deploymentId: string) {
   await tx.wallet.deleteMany({ where: { holderId: { in: contents.resourceIds } } });
   await tx.resource.deleteMany({ where: { deploymentId } });
   // Feeds order events by their commit (src/bus/commit-order.ts).
-  await stampCommit(tx, contents.events);
+  await stampCommit(tx, contents.events, contents.rowEvents, contents.grantEvents);
   return contents;
 }
 
@@ -126,12 +175,21 @@ async function removeTestUsers(tx: Tx, appId: string, leaving: readonly string[]
   return doomed.length;
 }
 
+/** What feeds hear of a removal. */
+interface RemovalEvents {
+  events: MembershipEvent[];
+  rowEvents: RowEvent[];
+  grantEvents: GrantEvent[];
+}
+
 /** After commit: this instance forgets what it cached of the removed, feeds hear, blobs go. */
-function afterRemoval(deps: RemovalDeps, deploymentIds: string[], events: MembershipEvent[], blobKeys: string[], origins: string[] = []) {
+function afterRemoval(deps: RemovalDeps, deploymentIds: string[], heard: RemovalEvents, blobKeys: string[], origins: string[] = []) {
   for (const id of deploymentIds) deps.deploymentCache.delete(id);
   for (const origin of origins) deps.originCache.delete(origin);
   deps.tokens.clearCache();
-  deps.bus.publish(events);
+  deps.bus.publish(heard.events);
+  deps.bus.publishRows(heard.rowEvents);
+  deps.bus.publishGrants(heard.grantEvents);
   if (blobKeys.length) deps.blobsOrphaned?.(blobKeys);
 }
 
@@ -153,7 +211,7 @@ export async function resetEnvironment(
     await reconcileStaticResources(tx, target.id, deployed.schema as unknown as SchemaIR, now);
     return { ...contents, testUsers };
   });
-  afterRemoval(deps, [target.id], done.events, done.blobKeys);
+  afterRemoval(deps, [target.id], done, done.blobKeys);
   return counts(appId, [target.env], done);
 }
 
@@ -174,7 +232,7 @@ export async function deleteEnvironment(
     await tx.deployment.delete({ where: { id: target.id } });
     return { ...contents, testUsers };
   });
-  afterRemoval(deps, [target.id], done.events, done.blobKeys);
+  afterRemoval(deps, [target.id], done, done.blobKeys);
   return counts(appId, [target.env], done);
 }
 
@@ -185,13 +243,22 @@ export async function deleteApp(deps: RemovalDeps, developerId: string, appId: s
     throw prodNeedsConfirm(`App ${appId} has a prod environment, so deleting it`);
   const ids = app.deployments.map(d => d.id);
   const done = await deps.transaction(async tx => {
-    const all = { rows: 0, blobKeys: [] as string[], resourceIds: [] as string[], events: [] as MembershipEvent[] };
+    const all = {
+      rows: 0,
+      blobKeys: [] as string[],
+      resourceIds: [] as string[],
+      events: [] as MembershipEvent[],
+      rowEvents: [] as RowEvent[],
+      grantEvents: [] as GrantEvent[],
+    };
     for (const id of ids) {
       const contents = await emptyDeployment(tx, id);
       all.rows += contents.rows;
       all.blobKeys.push(...contents.blobKeys);
       all.resourceIds.push(...contents.resourceIds);
       all.events.push(...contents.events);
+      all.rowEvents.push(...contents.rowEvents);
+      all.grantEvents.push(...contents.grantEvents);
     }
     const testUsers = await removeTestUsers(tx, appId, ids, []);
     await tx.budget.deleteMany({ where: { appId } });
@@ -199,10 +266,12 @@ export async function deleteApp(deps: RemovalDeps, developerId: string, appId: s
     await tx.app.delete({ where: { id: appId } });
     return { ...all, testUsers };
   });
+  const bounded = <E>(events: E[]) => (events.length > MEMBER_EVENTS_LIMIT ? [] : events);
+  const heard = { events: bounded(done.events), rowEvents: bounded(done.rowEvents), grantEvents: bounded(done.grantEvents) };
   afterRemoval(
     deps,
     ids,
-    done.events.length > MEMBER_EVENTS_LIMIT ? [] : done.events,
+    heard,
     done.blobKeys,
     app.origins.map(o => o.origin),
   );

@@ -61,6 +61,8 @@ export interface RowEvent extends Stamped {
   /** Also a row of its author's own rows (a top-level table's row, not a resource's). */
   own: boolean;
   row: Record<string, unknown>;
+  /** A delete because the resource itself went (its environment reset or deleted): every feed on it hears it. */
+  resourceGone?: boolean;
 }
 
 /**

@@ -1,22 +1,24 @@
 /**
  * Issue 28 item 6: undo for developers (docs/api.md §3.2). Resetting or deleting an environment and
  * deleting an app remove that data alone (rows, files and their blobs, resources, test users), for
- * the app's developer alone, and prod only with confirm=prod.
+ * the app's developer alone, and prod only with confirm=prod. Live row feeds hear the rows go.
  */
 import { defineSchema } from 'gatehouse/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_RESOURCES, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { type Subscription, snapshotOf, subscribe } from '../helpers/feeds.js';
 
 const SCHEMA = defineSchema({
   tables: { notes: t => t.text('body').notNull() },
   files: { docs: { maxSize: '1MB' } },
-  resources: TEST_RESOURCES,
+  resources: { ...TEST_RESOURCES, board: r => r.shares('notes') },
 });
 
 let ctx: TestContext;
 
 beforeAll(async () => {
-  ctx = await startTestApp();
+  // Listening: the feed test subscribes over a WebSocket.
+  ctx = await startTestApp({ listen: true });
 });
 afterAll(() => ctx?.close());
 
@@ -100,6 +102,47 @@ describe('POST /dev/apps/:appId/environments/:env/reset', () => {
     expect(await holdings(filled.staging.deploymentId)).toEqual(staging);
     expect(await blobExists(staging.files[0])).toBe(true);
     expect((await ctx.client(filled.staging.token).get(`/v1/resources/${filled.staging.resourceId}`)).status).toBe(200);
+  });
+
+  it('live row feeds hear every row go: their own rows, and a resource the rows were shared into', async () => {
+    const { s, filled } = await populated(['dev']);
+    const user = ctx.client(filled.dev.token);
+    const boardId = await createResource(user, 'board', 'Board');
+    const shared = await user.post('/v1/db/query', {
+      scope: { kind: 'resource', resourceId: boardId },
+      table: 'notes',
+      op: 'insert',
+      values: { body: 'pinned' },
+    });
+    expect(shared.status).toBe(200);
+    const rowsLive = 'subscription($input: DbSelectInput!) { rowsLive(input: $input) { op row } }';
+    const own = subscribe(ctx.url, filled.dev.token, rowsLive, { input: { scope: { kind: 'user' }, table: 'notes' } });
+    const board = subscribe(ctx.url, filled.dev.token, rowsLive, { input: { scope: { kind: 'resource', resourceId: boardId }, table: 'notes' } });
+    /** The next `count` events of a feed, each a delete: the ids deleted. */
+    const deleted = async (feed: Subscription, count: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const { data, errors } = await feed.next();
+        expect(errors).toBeUndefined();
+        expect(data.rowsLive.op).toBe('delete');
+        ids.push(data.rowsLive.row.id);
+      }
+      return ids.sort();
+    };
+    try {
+      const ownRows = await snapshotOf<{ id: string }>(own);
+      const boardRows = await snapshotOf<{ id: string }>(board);
+      expect(ownRows.map(r => r.id)).toContain(shared.body.rows[0].id);
+      expect(boardRows.map(r => r.id)).toEqual([shared.body.rows[0].id]);
+
+      expect((await s.developer.post(`/dev/apps/${s.appId}/environments/dev/reset`)).status).toBe(200);
+      expect(await deleted(own, ownRows.length)).toEqual(ownRows.map(r => r.id).sort());
+      expect(await deleted(board, 1)).toEqual([shared.body.rows[0].id]);
+      // Once each.
+      expect(await own.quiet(200)).toBe(true);
+    } finally {
+      await Promise.all([own.dispose(), board.dispose()]);
+    }
   });
 
   it("another developer's app, an unknown app and an unknown environment are 404s that change nothing", async () => {
