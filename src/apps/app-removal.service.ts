@@ -193,47 +193,43 @@ function afterRemoval(deps: RemovalDeps, deploymentIds: string[], heard: Removal
   if (blobKeys.length) deps.blobsOrphaned?.(blobKeys);
 }
 
-/** Empties one environment: rows, files, resources, test users; the schema stays deployed, static resources are made anew. */
-export async function resetEnvironment(
+/** Which environment a removal takes: the developer's app, its name, and `prod` for prod. */
+type EnvironmentTarget = [developerId: string, appId: string, env: string, confirm?: string | null];
+
+/**
+ * Empties one environment (rows, files, resources, test users), then `finish` decides, in the same
+ * transaction, what becomes of the deployment itself.
+ */
+async function emptyEnvironment(
   deps: RemovalDeps,
-  developerId: string,
-  appId: string,
-  env: string,
-  confirm?: string | null,
+  [developerId, appId, env, confirm]: EnvironmentTarget,
+  finish: (tx: Tx, deploymentId: string) => Promise<unknown>,
 ): Promise<Removal> {
-  const target = await ownedDeployment(deps, developerId, appId, env, confirm);
-  const others = (await ownedApp(deps, developerId, appId)).deployments.filter(d => d.id !== target.id).map(d => d.id);
-  const now = deps.now();
+  const deployment = await ownedDeployment(deps, developerId, appId, env, confirm);
+  const others = (await ownedApp(deps, developerId, appId)).deployments.filter(d => d.id !== deployment.id).map(d => d.id);
   const done = await deps.transaction(async tx => {
-    const contents = await emptyDeployment(tx, target.id);
-    const testUsers = await removeTestUsers(tx, appId, [target.id], others);
-    const deployed = await tx.deployment.findUniqueOrThrow({ where: { id: target.id }, select: { schema: true } });
-    await reconcileStaticResources(tx, target.id, deployed.schema as unknown as SchemaIR, now);
+    const contents = await emptyDeployment(tx, deployment.id);
+    const testUsers = await removeTestUsers(tx, appId, [deployment.id], others);
+    await finish(tx, deployment.id);
     return { ...contents, testUsers };
   });
-  afterRemoval(deps, [target.id], done, done.blobKeys);
-  return counts(appId, [target.env], done);
+  afterRemoval(deps, [deployment.id], done, done.blobKeys);
+  return counts(appId, [deployment.env], done);
+}
+
+/** Empties one environment: rows, files, resources, test users; the schema stays deployed, static resources are made anew. */
+export async function resetEnvironment(deps: RemovalDeps, ...target: EnvironmentTarget): Promise<Removal> {
+  const now = deps.now();
+  return emptyEnvironment(deps, target, async (tx, deploymentId) => {
+    const deployed = await tx.deployment.findUniqueOrThrow({ where: { id: deploymentId }, select: { schema: true } });
+    await reconcileStaticResources(tx, deploymentId, deployed.schema as unknown as SchemaIR, now);
+  });
 }
 
 /** Deletes one environment: everything resetEnvironment removes, then the deployment itself. */
-export async function deleteEnvironment(
-  deps: RemovalDeps,
-  developerId: string,
-  appId: string,
-  env: string,
-  confirm?: string | null,
-): Promise<Removal> {
-  const target = await ownedDeployment(deps, developerId, appId, env, confirm);
-  const others = (await ownedApp(deps, developerId, appId)).deployments.filter(d => d.id !== target.id).map(d => d.id);
-  const done = await deps.transaction(async tx => {
-    const contents = await emptyDeployment(tx, target.id);
-    const testUsers = await removeTestUsers(tx, appId, [target.id], others);
-    // Cascades: the deployment's remaining tokens (agents').
-    await tx.deployment.delete({ where: { id: target.id } });
-    return { ...contents, testUsers };
-  });
-  afterRemoval(deps, [target.id], done, done.blobKeys);
-  return counts(appId, [target.env], done);
+export async function deleteEnvironment(deps: RemovalDeps, ...target: EnvironmentTarget): Promise<Removal> {
+  // Cascades: the deployment's remaining tokens (agents').
+  return emptyEnvironment(deps, target, (tx, deploymentId) => tx.deployment.delete({ where: { id: deploymentId } }));
 }
 
 /** Deletes the app: every environment's data, its test users, budgets, origins and OAuth clients. */

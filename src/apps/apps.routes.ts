@@ -2,7 +2,9 @@
  * Developers' apps, deployments and test users (docs/api.md §3): REST routes that each run a stored GraphQL operation (src/http/stored-operations.ts).
  */
 import { z } from 'zod';
+import type { ErrorCode } from '../core/error-catalog.js';
 import { graphql } from '../graphql-client/generated/index.js';
+import type { ResetEnvironmentMutationVariables, TypedDocumentString } from '../graphql-client/generated/graphql.js';
 import { type StoredOperationEndpoint, storedOperation } from '../http/stored-operations.js';
 import { appOut, timestamp } from '../http/rest-shapes.js';
 
@@ -18,6 +20,38 @@ const removalOut = z.object({
 
 /** `?confirm=prod`: the extra, explicit word a removal touching prod needs. */
 const confirmQuery = z.strictObject({ confirm: z.string().optional() });
+
+/** A removal (docs/api.md §3.2): a developer's, `?confirm=prod` when it touches prod, answering what went. */
+function removalRoute<R extends { result: z.infer<typeof removalOut> }, V>(route: {
+  method: 'DELETE' | 'POST';
+  path: string;
+  operation: TypedDocumentString<R, V>;
+  errors: readonly ErrorCode[];
+  variables: (params: Record<string, string>, confirm: string | undefined) => V;
+}) {
+  return storedOperation({
+    ...route,
+    credential: 'developer',
+    response: removalOut,
+    query: confirmQuery,
+    variables: ({ params, query }) => route.variables(params, query.confirm),
+    respond: (removed): z.infer<typeof removalOut> => removed,
+  });
+}
+
+/** An environment's deletion or reset: the same variables (its app, its name, the confirmation) and refusals. */
+const environmentRemoval = <R extends { result: z.infer<typeof removalOut> }>(
+  method: 'DELETE' | 'POST',
+  path: string,
+  operation: TypedDocumentString<R, ResetEnvironmentMutationVariables>,
+) =>
+  removalRoute({
+    method,
+    path,
+    operation,
+    errors: ['app_not_found', 'env_not_found', 'prod_confirmation_required'],
+    variables: (params, confirm) => ({ appId: params.appId, env: params.env, confirm }),
+  });
 
 export const appsEndpoints: StoredOperationEndpoint[] = [
   storedOperation({
@@ -122,49 +156,29 @@ export const appsEndpoints: StoredOperationEndpoint[] = [
     variables: ({ params }) => ({ appId: params.appId, env: params.env }),
     respond: d => ({ ...d, schema: d.schema as Record<string, unknown> }),
   }),
-  storedOperation({
+  removalRoute({
     method: 'DELETE',
     path: '/dev/apps/:appId',
-    credential: 'developer',
-    response: removalOut,
     errors: ['app_not_found', 'prod_confirmation_required'],
     operation: graphql(`
       mutation DeleteApp($appId: ID!, $confirm: String) {
         result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }
       }
     `),
-    query: confirmQuery,
-    variables: ({ params, query }) => ({ appId: params.appId, confirm: query.confirm }),
-    respond: r => r,
+    variables: (params, confirm) => ({ appId: params.appId, confirm }),
   }),
-  storedOperation({
-    method: 'DELETE',
-    path: '/dev/apps/:appId/environments/:env',
-    credential: 'developer',
-    response: removalOut,
-    errors: ['app_not_found', 'env_not_found', 'prod_confirmation_required'],
-    operation: graphql(`
-      mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) {
-        result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }
-      }
-    `),
-    query: confirmQuery,
-    variables: ({ params, query }) => ({ appId: params.appId, env: params.env, confirm: query.confirm }),
-    respond: r => r,
-  }),
-  storedOperation({
-    method: 'POST',
-    path: '/dev/apps/:appId/environments/:env/reset',
-    credential: 'developer',
-    response: removalOut,
-    errors: ['app_not_found', 'env_not_found', 'prod_confirmation_required'],
-    operation: graphql(`
-      mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) {
-        result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }
-      }
-    `),
-    query: confirmQuery,
-    variables: ({ params, query }) => ({ appId: params.appId, env: params.env, confirm: query.confirm }),
-    respond: r => r,
-  }),
+  environmentRemoval(
+    'DELETE',
+    '/dev/apps/:appId/environments/:env',
+    graphql(
+      `mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) { result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }`,
+    ),
+  ),
+  environmentRemoval(
+    'POST',
+    '/dev/apps/:appId/environments/:env/reset',
+    graphql(
+      `mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) { result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }`,
+    ),
+  ),
 ];

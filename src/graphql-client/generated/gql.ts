@@ -22,8 +22,8 @@ type Documents = {
     "\n      query Developer {\n        result: developer { developerId email }\n      }\n    ": typeof types.DeveloperDocument,
     "\n      query DeployedSchema($appId: ID!, $env: String!) {\n        result: deployedSchema(appId: $appId, env: $env) { appId env version schema }\n      }\n    ": typeof types.DeployedSchemaDocument,
     "\n      mutation DeleteApp($appId: ID!, $confirm: String) {\n        result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": typeof types.DeleteAppDocument,
-    "\n      mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": typeof types.DeleteEnvironmentDocument,
-    "\n      mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": typeof types.ResetEnvironmentDocument,
+    "mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) { result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }": typeof types.DeleteEnvironmentDocument,
+    "mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) { result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }": typeof types.ResetEnvironmentDocument,
     "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": typeof types.MyWalletDocument,
     "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": typeof types.BudgetsDocument,
     "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": typeof types.SetEnvBudgetDocument,
@@ -83,8 +83,8 @@ const documents: Documents = {
     "\n      query Developer {\n        result: developer { developerId email }\n      }\n    ": types.DeveloperDocument,
     "\n      query DeployedSchema($appId: ID!, $env: String!) {\n        result: deployedSchema(appId: $appId, env: $env) { appId env version schema }\n      }\n    ": types.DeployedSchemaDocument,
     "\n      mutation DeleteApp($appId: ID!, $confirm: String) {\n        result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": types.DeleteAppDocument,
-    "\n      mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": types.DeleteEnvironmentDocument,
-    "\n      mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": types.ResetEnvironmentDocument,
+    "mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) { result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }": types.DeleteEnvironmentDocument,
+    "mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) { result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }": types.ResetEnvironmentDocument,
     "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": types.MyWalletDocument,
     "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": types.BudgetsDocument,
     "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": types.SetEnvBudgetDocument,
@@ -168,11 +168,11 @@ export function graphql(source: "\n      mutation DeleteApp($appId: ID!, $confir
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    "): typeof import('./graphql.js').DeleteEnvironmentDocument;
+export function graphql(source: "mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) { result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }"): typeof import('./graphql.js').DeleteEnvironmentDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) {\n        result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    "): typeof import('./graphql.js').ResetEnvironmentDocument;
+export function graphql(source: "mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) { result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }"): typeof import('./graphql.js').ResetEnvironmentDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
