@@ -17,6 +17,7 @@ import type { SchemaIR } from '../schema/index.js';
 import { appNotFound, envNameSchema } from './apps.rules.js';
 import type { AppDeps } from './apps.service.js';
 import { reconcileStaticResources } from './app-deployments.service.js';
+import { grantEvent } from '../rooms/room-events.service.js';
 import { parseInput } from '../errors.js';
 
 /** Beyond this many memberships (rows, grants), a removal tells no feed of them (they see them gone on their next read). */
@@ -129,7 +130,7 @@ async function grantRemovals(tx: Tx, deploymentId: string): Promise<GrantEvent[]
     take: MEMBER_EVENTS_LIMIT + 1,
   });
   if (grants.length > MEMBER_EVENTS_LIMIT) return [];
-  return grants.map(({ principalId, ...row }) => ({ op: 'delete' as const, deploymentId, principalId, row }));
+  return grants.map(grant => grantEvent('delete', deploymentId, grant));
 }
 
 /** Deletes a deployment's rows, files and resources (rooms, memberships, links cascade), keeping the deployment. */

@@ -5,7 +5,7 @@
  */
 import { defineSchema } from 'gatehouse/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_RESOURCES, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
+import { TEST_RESOURCES, type TestContext, addMember, createResource, seed, startTestApp } from '../helpers/app.js';
 import { type Subscription, snapshotOf, subscribe } from '../helpers/feeds.js';
 
 const SCHEMA = defineSchema({
@@ -142,6 +142,27 @@ describe('POST /dev/apps/:appId/environments/:env/reset', () => {
       expect(await own.quiet(200)).toBe(true);
     } finally {
       await Promise.all([own.dispose(), board.dispose()]);
+    }
+  });
+
+  it('a rooms feed hears each of its grants go', async () => {
+    const { s, filled } = await populated(['dev']);
+    const teamId = filled.dev.resourceId;
+    const owner = Object.assign(ctx.client(filled.dev.token), { id: filled.dev.userId });
+    const minted = await s.developer.post(`/dev/apps/${s.appId}/test-users`, { name: 'member', env: 'dev' });
+    const member = Object.assign(ctx.client(minted.body.token), { id: minted.body.user_id as string });
+    await addMember(owner, member, teamId, 'writer');
+    const room = await owner.post(`/v1/resources/${teamId}/rooms`, { name: 'Back room' });
+    expect(room.status).toBe(200);
+    expect((await owner.request('PUT', `/v1/resources/${teamId}/rooms/${room.body.id}/grants/${member.id}`, { role: 'reader' })).status).toBe(200);
+    const feed = subscribe(ctx.url, minted.body.token, 'subscription { roomsLive { op row { resourceId roomId role } } }');
+    try {
+      expect(await snapshotOf(feed)).toEqual([{ resourceId: teamId, roomId: room.body.id, role: 'reader' }]);
+      expect((await s.developer.post(`/dev/apps/${s.appId}/environments/dev/reset`)).status).toBe(200);
+      // A delete carries the grant's identity, not its role (docs/api.md §6).
+      expect(await feed.next()).toEqual({ data: { roomsLive: { op: 'delete', row: { resourceId: teamId, roomId: room.body.id, role: null } } } });
+    } finally {
+      await feed.dispose();
     }
   });
 
