@@ -89,8 +89,8 @@ async function contentsOf(tx: Tx, deploymentId: string) {
 
 /**
  * Every row's `delete` as the row feeds take it: a top-level row once as its author's own, and in
- * each resource it is linked into; an owned row in its resource. Their resources go with them, so
- * the feeds there hear it whatever role the subscriber had (`resourceGone`).
+ * each resource it is linked into; an owned row in its resource. Their resources go with them
+ * (`resourceGone`): a feed there hears what a visitor could read and its own rows.
  */
 async function rowDeletions(tx: Tx, deploymentId: string): Promise<RowEvent[]> {
   const rows = await tx.row.findMany({

@@ -61,7 +61,7 @@ export interface RowEvent extends Stamped {
   /** Also a row of its author's own rows (a top-level table's row, not a resource's). */
   own: boolean;
   row: Record<string, unknown>;
-  /** A delete because the resource itself went (its environment reset or deleted): every feed on it hears it. */
+  /** A delete because the resource itself went (its environment reset or deleted): no member has a role left to judge by. */
   resourceGone?: boolean;
 }
 

@@ -116,8 +116,10 @@ function judgeInResource(query: LiveQuery, event: RowEvent, roles: Roles): FeedC
   };
   const row = event.row;
   const gone: FeedChange<RowOut> = { op: 'delete', row: { id: row.id }, snapshot: false };
-  // With the resource gone no subscriber has a role to judge by; each feed on it (on this room) hears the row went.
-  if (event.op === 'delete' && event.resourceGone) return query.room === undefined || query.room === event.roomId ? gone : null;
+  // With the resource gone its members have no role left: the feed hears what a visitor could read,
+  // and its own rows (their ids are no news to it), never the ids of rows it could not read.
+  const ownGone = event.resourceGone && event.creatorId === query.me && (query.room === undefined || query.room === event.roomId);
+  if (event.op === 'delete' && ownGone) return gone;
   if (event.op === 'delete') return sees(event.roomId) ? gone : null;
   const now = sees(event.roomId) && rowMatches(row, query.conditions);
   if (event.op === 'insert') return now ? { op: 'insert', row, snapshot: false } : null;
