@@ -19,6 +19,7 @@ import { dashboardOperations } from './membership/dashboard.service.js';
 import { resourceDeletionOperations } from './membership/resource-deletion.service.js';
 import { resourceOperations } from './membership/resources.service.js';
 import { meteringOperations, meteringSeen } from './billing/metering.service.js';
+import { dailySpendOperations } from './billing/daily-spend.service.js';
 import { principalOperations } from './principals/principals.service.js';
 import { profileLookups, profileOperations } from './principals/profiles.service.js';
 import { roomOperations } from './rooms/rooms.service.js';
@@ -62,6 +63,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
     oauthClientCache: appCaches.oauthClientCache,
     wallet,
     metering,
+    spend: bindDeps(deps, dailySpendOperations),
     providers,
     auth,
     // A deleted account's tokens stop on this instance at once, not when their cache entries expire.

@@ -7,6 +7,7 @@ import type { MeteringService } from './metering.service.js';
 import { LIST_PAGE } from '../core/pages.js';
 import { builder } from '../graphql/builder.js';
 import { wholeListRows } from '../graphql/row-budget.js';
+import type { DailySpend, SpendLine } from './daily-spend.rules.js';
 
 type Budgets = Awaited<ReturnType<MeteringService['budgets']>>;
 type AppBudgets = Budgets['apps'][number];
@@ -42,7 +43,81 @@ const EnvBudgetSetRef = builder.objectRef<{ appId: string; env: string; limitUsd
   fields: t => ({ appId: t.exposeID('appId'), env: t.exposeString('env'), limitUsd: t.exposeString('limitUsd') }),
 });
 
+const SpendLineRef = builder.objectRef<SpendLine>('SpendLine').implement({
+  description: 'Spend by price class (exact decimal dollars) and its total.',
+  fields: t => ({
+    readsUsd: t.exposeString('readsUsd'),
+    writesUsd: t.exposeString('writesUsd'),
+    transferUsd: t.exposeString('transferUsd'),
+    storageUsd: t.exposeString('storageUsd'),
+    totalUsd: t.exposeString('totalUsd'),
+  }),
+});
+
+const SpendDayRef = builder.objectRef<DailySpend['days'][number]>('SpendDay').implement({
+  description: 'One UTC day of spend by price class (exact decimal dollars).',
+  fields: t => ({
+    day: t.exposeString('day', { description: 'YYYY-MM-DD, UTC.' }),
+    readsUsd: t.exposeString('readsUsd'),
+    writesUsd: t.exposeString('writesUsd'),
+    transferUsd: t.exposeString('transferUsd'),
+    storageUsd: t.exposeString('storageUsd'),
+    totalUsd: t.exposeString('totalUsd'),
+  }),
+});
+
+const DailySpendRef = builder.interfaceRef<DailySpend>('DailySpend').implement({
+  description: 'Spend per UTC day by price class over a window of days up to today, with the totals.',
+  fields: t => ({
+    since: t.exposeString('since', { description: 'The first day shown (YYYY-MM-DD, UTC).' }),
+    until: t.exposeString('until', { description: 'The last day shown: today (UTC).' }),
+    days: t.field({
+      type: [SpendDayRef],
+      description: 'Every day of the window, oldest first; zeros where nothing was spent.',
+      resolve: d => d.days,
+    }),
+    total: t.field({ type: SpendLineRef, resolve: d => d.total }),
+  }),
+});
+
+type AppDailySpend = DailySpend & { appId: string; env: string | null };
+const AppDailySpendRef = builder.objectRef<AppDailySpend>('AppDailySpend').implement({
+  description: "An app's spend per UTC day by price class: an environment's (the developer's wallet) or its signed-in users' (their wallets).",
+  interfaces: [DailySpendRef],
+  fields: t => ({
+    appId: t.exposeID('appId'),
+    env: t.exposeString('env', { nullable: true, description: 'The environment, or null: every environment.' }),
+  }),
+});
+
+export type MyAppDailySpend = DailySpend & { appId: string; appName: string | null };
+export const MyAppDailySpendRef = builder.objectRef<MyAppDailySpend>('MyAppDailySpend').implement({
+  description: 'What one app spent of your wallet per UTC day by price class.',
+  interfaces: [DailySpendRef],
+  fields: t => ({
+    appId: t.exposeID('appId'),
+    appName: t.exposeString('appName', { nullable: true, description: 'Null once the app is deleted.' }),
+  }),
+});
+
+export const spendDaysArg = { description: 'How many UTC days up to today (default 30, at most 92).' };
+
 builder.queryFields(t => ({
+  envSpendByDay: t.field({
+    type: AppDailySpendRef,
+    description:
+      "What an environment of your app spent of your wallet per UTC day, by class: its test sessions' calls, and the bytes at rest and site transfer you pay for there (developer token).",
+    args: { appId: t.arg.id({ required: true }), env: t.arg.string({ required: true }), days: t.arg.int(spendDaysArg) },
+    extensions: wholeListRows(LIST_PAGE.max),
+    resolve: (_, args, ctx) => ctx.services.spend.envSpendByDay(requireDeveloper(ctx.caller).developerId, String(args.appId), args.env, args.days),
+  }),
+  usersSpendByDay: t.field({
+    type: AppDailySpendRef,
+    description: "What your app spent of its signed-in users' own wallets per UTC day, by class, in one environment or all (developer token).",
+    args: { appId: t.arg.id({ required: true }), env: t.arg.string(), days: t.arg.int(spendDaysArg) },
+    extensions: wholeListRows(LIST_PAGE.max),
+    resolve: (_, args, ctx) => ctx.services.spend.usersSpendByDay(requireDeveloper(ctx.caller).developerId, String(args.appId), args.env, args.days),
+  }),
   budgets: t.field({
     type: BudgetsRef,
     description: 'Your wallet, test-environment budgets and spend per app (developer token).',

@@ -5,6 +5,24 @@ import { z } from 'zod';
 import { graphql } from '../graphql-client/generated/index.js';
 import { type StoredOperationEndpoint, storedOperation } from '../http/stored-operations.js';
 import { timestamp } from '../http/rest-shapes.js';
+import { SPEND_DAYS } from './daily-spend.rules.js';
+
+const spendLine = { readsUsd: z.string(), writesUsd: z.string(), transferUsd: z.string(), storageUsd: z.string(), totalUsd: z.string() };
+/** A spend-per-day answer (docs/api.md §14.4). */
+const dailySpend = z.object({
+  appId: z.string(),
+  env: z.string().nullable(),
+  since: z.string().describe('YYYY-MM-DD, UTC'),
+  until: z.string().describe('YYYY-MM-DD, UTC: today'),
+  days: z.array(z.object({ day: z.string(), ...spendLine })),
+  total: z.object(spendLine),
+});
+const spendDays = z.coerce
+  .number({ message: 'must be a number' })
+  .int('must be an integer')
+  .min(1, 'must be at least 1')
+  .max(SPEND_DAYS.max, `must be at most ${SPEND_DAYS.max}`)
+  .optional();
 
 export const billingEndpoints: StoredOperationEndpoint[] = [
   storedOperation({
@@ -76,5 +94,39 @@ export const billingEndpoints: StoredOperationEndpoint[] = [
     body: z.strictObject({ usd: z.union([z.string(), z.number()]).transform(String) }),
     variables: ({ params, body }) => ({ appId: params.appId, env: params.env, usd: body.usd }),
     respond: b => b,
+  }),
+  storedOperation({
+    method: 'GET',
+    path: '/dev/apps/:appId/environments/:env/spend',
+    credential: 'developer',
+    response: dailySpend,
+    errors: ['app_not_found'],
+    operation: graphql(`
+      query EnvSpendByDay($appId: ID!, $env: String!, $days: Int) {
+        result: envSpendByDay(appId: $appId, env: $env, days: $days) {
+          appId env since until days { day readsUsd writesUsd transferUsd storageUsd totalUsd } total { readsUsd writesUsd transferUsd storageUsd totalUsd }
+        }
+      }
+    `),
+    query: z.strictObject({ days: spendDays }),
+    variables: ({ params, query }) => ({ appId: params.appId, env: params.env, days: query.days }),
+    respond: r => r,
+  }),
+  storedOperation({
+    method: 'GET',
+    path: '/dev/apps/:appId/users/spend',
+    credential: 'developer',
+    response: dailySpend,
+    errors: ['app_not_found'],
+    operation: graphql(`
+      query UsersSpendByDay($appId: ID!, $env: String, $days: Int) {
+        result: usersSpendByDay(appId: $appId, env: $env, days: $days) {
+          appId env since until days { day readsUsd writesUsd transferUsd storageUsd totalUsd } total { readsUsd writesUsd transferUsd storageUsd totalUsd }
+        }
+      }
+    `),
+    query: z.strictObject({ env: z.string().optional(), days: spendDays }),
+    variables: ({ params, query }) => ({ appId: params.appId, env: query.env, days: query.days }),
+    respond: r => r,
   }),
 ];

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { type BudgetKey, type StorageHolder, budgetPeriod, payerOf, storagePayerOf } from './payer.rules.js';
-import { type Usage, costMicros } from './pricing.rules.js';
+import { type Prices, type Usage, costByClass, costMicros } from './pricing.rules.js';
 import { z } from 'zod';
 import { usdToMicros } from '../config.js';
 import { type AppError, fail, parseInput } from '../errors.js';
@@ -135,8 +135,14 @@ async function ensureBudget(deps: Pick<ChargeDeps, 'config' | 'meteringSeen'>, d
   if (inserted.numInsertedOrUpdatedRows === 0n) deps.meteringSeen.budgets.add(id);
 }
 
+/** A charge's amount split by class, signed as the entry's amount (storage is settled apart). */
+function chargedByClass(prices: Prices, usage: readonly Usage[]) {
+  const parts = costByClass(prices, usage);
+  return { reads_micros: -parts.reads, writes_micros: -parts.writes, transfer_micros: -parts.transfer };
+}
+
 /** The lease payer and ledger entry of one charge. */
-function chargeOf(caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint, now: Date) {
+function chargeOf(prices: Prices, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint, now: Date) {
   const payer = payerOf(caller);
   const operations = usage.filter(u => u.class === 'reads' || u.class === 'writes').reduce((n, u) => n + BigInt(u.quantity), 0n);
   const leasePayer: LeasePayer = {
@@ -154,6 +160,7 @@ function chargeOf(caller: PrincipalCaller, usage: readonly Usage[], operation: s
     actor_id: caller.principal.id,
     quantity: operations,
     created_at: now,
+    ...chargedByClass(prices, usage),
   };
   return { payer, leasePayer, entry };
 }
@@ -166,7 +173,7 @@ function refusal(caller: PrincipalCaller, cost: bigint, shortfall: Shortfall): A
 
 async function chargeIn(deps: ChargeDeps, db: Sql, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
   const { meteringSeen } = deps;
-  const { payer, leasePayer, entry } = chargeOf(caller, usage, operation, cost, deps.now());
+  const { payer, leasePayer, entry } = chargeOf(deps.config.metering.prices, caller, usage, operation, cost, deps.now());
   if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) {
     if (!(await grantDeveloperCredit(deps, payer.holder.id, db))) meteringSeen.creditedDevelopers.add(payer.holder.id);
   }
@@ -200,7 +207,8 @@ const usdAmount = z
   .transform(v => String(v))
   .pipe(z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'must be a non-negative amount in dollars such as 10 or 2.50 (at most 6 decimals)'));
 
-async function ownedApp(deps: Pick<ServiceDeps, 'prisma'>, developerId: string, appId: string) {
+/** The developer's app, else 404 `app_not_found` (another's app is not disclosed). */
+export async function ownedApp(deps: Pick<ServiceDeps, 'prisma'>, developerId: string, appId: string) {
   const app = await deps.prisma.app.findUnique({ where: { id: appId }, select: { id: true, name: true, developerId: true } });
   if (!app || app.developerId !== developerId) throw appNotFound(appId);
   return app;
@@ -328,7 +336,7 @@ export async function charge(deps: ChargeDeps, db: Db | null, caller: PrincipalC
   if (cost === 0n) return;
   if (db) return chargeIn(deps, sqlOf(db), caller, usage, operation, cost);
   // A read: its entry alone, outside a transaction, while this process holds a lease that pays it.
-  const { leasePayer, entry } = chargeOf(caller, usage, operation, cost, deps.now());
+  const { leasePayer, entry } = chargeOf(prices, caller, usage, operation, cost, deps.now());
   const paid = await payFromLease(leaseDeps(deps), deps.sql, leasePayer, cost, entry, { grant: false });
   if (paid === 'no_lease') await deps.sqlTransaction(tx => chargeIn(deps, tx, caller, usage, operation, cost));
   else if (paid) throw refusal(caller, cost, paid);
@@ -496,7 +504,14 @@ export async function settleStorage(
   for (const { holder, appId, env, deploymentId, bytes } of bills.values()) {
     const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
     if (cost === 0n) continue;
-    const facts = { kind: 'storage', onceKey: `storage:${holder.id}:${deploymentId}:${day}`, appId, env, quantity: bytes };
+    const facts = {
+      kind: 'storage',
+      onceKey: `storage:${holder.id}:${deploymentId}:${day}`,
+      appId,
+      env,
+      quantity: bytes,
+      byClass: { storage: -cost },
+    };
     const inserted = await deps.transaction(tx => appendEntry(tx, holder, -cost, facts, now));
     if (inserted) {
       holders++;

@@ -44,3 +44,26 @@ export function costMicros(prices: Prices, usage: readonly Usage[]): bigint {
   const total = usage.reduce((sum, u) => sum + numerator(prices, u), 0n);
   return (total + DENOMINATOR - 1n) / DENOMINATOR;
 }
+
+export type CostByClass = Record<UsageClass, bigint>;
+
+/**
+ * `costMicros` split by class, so a call that costs a write and bytes moved shows both: each
+ * class's exact cost rounded down, then the micro-dollars the total's rounding up adds go to the
+ * classes with the largest remainders. The parts sum to `costMicros` exactly.
+ */
+export function costByClass(prices: Prices, usage: readonly Usage[]): CostByClass {
+  const exact: CostByClass = { reads: 0n, writes: 0n, transfer: 0n, storage: 0n };
+  for (const u of usage) exact[u.class] += numerator(prices, u);
+  const total = costMicros(prices, usage);
+  const classes = Object.keys(exact) as UsageClass[];
+  const parts = Object.fromEntries(classes.map(c => [c, exact[c] / DENOMINATOR])) as CostByClass;
+  let left = total - classes.reduce((sum, c) => sum + parts[c], 0n);
+  const byRemainder = classes.filter(c => exact[c] % DENOMINATOR !== 0n).sort((a, b) => Number((exact[b] % DENOMINATOR) - (exact[a] % DENOMINATOR)));
+  for (const c of byRemainder) {
+    if (left === 0n) break;
+    parts[c] += 1n;
+    left -= 1n;
+  }
+  return parts;
+}

@@ -90,6 +90,10 @@ export interface ChargeEntry {
   actor_id: string;
   quantity: bigint;
   created_at: Date;
+  /** The amount split by price class (src/billing/pricing.rules.ts costByClass). */
+  reads_micros?: bigint;
+  writes_micros?: bigint;
+  transfer_micros?: bigint;
 }
 
 /** Why a charge cannot be paid: the wallet, or the budget (with its limit). */
@@ -148,9 +152,11 @@ export async function payFromLease(
 
 async function insertEntry(db: Sql, leaseId: string, e: ChargeEntry): Promise<boolean> {
   const { rows } = await sql<{ id: string }>`
-    INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id)
+    INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id,
+      reads_micros, writes_micros, transfer_micros)
     SELECT ${newId('wal')}::text, ${e.principal_id}::text, ${e.developer_id}::text, ${e.amount_micros}::bigint, ${e.kind}::text,
-      ${e.app_id}::text, ${e.env}::text, ${e.client_id}::text, ${e.actor_id}::text, ${e.quantity}::bigint, ${e.created_at}::timestamp(3), l.id
+      ${e.app_id}::text, ${e.env}::text, ${e.client_id}::text, ${e.actor_id}::text, ${e.quantity}::bigint, ${e.created_at}::timestamp(3), l.id,
+      ${e.reads_micros ?? null}::bigint, ${e.writes_micros ?? null}::bigint, ${e.transfer_micros ?? null}::bigint
     FROM wallet_leases l WHERE l.id = ${leaseId} AND l.closed_at IS NULL FOR KEY SHARE
     RETURNING id`.execute(db);
   return rows.length === 1;

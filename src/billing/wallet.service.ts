@@ -6,6 +6,7 @@
  * race-safe: concurrent attempts insert one row between them.
  */
 import { sqlOf } from '../db/sql.js';
+import type { UsageClass } from './pricing.rules.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
@@ -29,6 +30,8 @@ export interface EntryFacts {
   clientId?: string | null;
   actorId?: string | null;
   quantity?: bigint | null;
+  /** The amount split by price class (charges and at-rest entries), signed as the amount. */
+  byClass?: Partial<Record<UsageClass, bigint>>;
 }
 
 /** Entries a wallet statement lists (the newest). */
@@ -72,6 +75,10 @@ export async function appendEntry(tx: Db, holder: Holder, amountMicros: bigint, 
       actor_id: facts.actorId ?? null,
       quantity: facts.quantity ?? null,
       created_at: now,
+      reads_micros: facts.byClass?.reads ?? null,
+      writes_micros: facts.byClass?.writes ?? null,
+      transfer_micros: facts.byClass?.transfer ?? null,
+      storage_micros: facts.byClass?.storage ?? null,
     })
     .onConflict(conflict => conflict.column('once_key').doNothing())
     .executeTakeFirst();

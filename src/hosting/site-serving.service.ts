@@ -58,7 +58,13 @@ export function transferMeter(deps: Pick<ServiceDeps, 'transaction' | 'config' |
       try {
         await deps.transaction(async tx => {
           await grantDeveloperCredit(deps, bill.developerId, tx);
-          const facts = { kind: 'charge:site.transfer', appId: bill.appId, env: bill.env, quantity: BigInt(bill.bytes) };
+          const facts = {
+            kind: 'charge:site.transfer',
+            appId: bill.appId,
+            env: bill.env,
+            quantity: BigInt(bill.bytes),
+            byClass: { transfer: -cost },
+          };
           await appendEntry(tx, { kind: 'developer', id: bill.developerId }, -cost, facts, deps.now());
         });
       } catch (error) {

@@ -9,6 +9,7 @@ import { STATEMENT_ENTRIES } from '../billing/wallet.service.js';
 import { builder, type Context } from '../graphql/builder.js';
 import { OkRef, RoleEnum, ids, validate } from '../graphql/common.js';
 import { wholeListRows } from '../graphql/row-budget.js';
+import { MyAppDailySpendRef, spendDaysArg } from '../billing/billing.graphql.js';
 import { type DashboardAccount, type OwnedResource, OWNED_RESOURCES_MAX } from './dashboard.service.js';
 import { MembershipResultRef } from './members.graphql.js';
 
@@ -81,6 +82,13 @@ builder.queryFields(t => ({
     description: "The dashboard user's wallet: balance and newest entries (dashboard session only).",
     extensions: wholeListRows(STATEMENT_ENTRIES),
     resolve: async (_root, _args, ctx) => ctx.services.wallet.statement({ kind: 'principal', id: await dashboardUser(ctx) }),
+  }),
+  mySpendByDay: t.field({
+    type: [MyAppDailySpendRef],
+    description: 'What each app spent of your wallet per UTC day, by class: the apps with spend in the window (dashboard session only).',
+    args: { days: t.arg.int(spendDaysArg) },
+    extensions: wholeListRows(LIST_PAGE.max),
+    resolve: async (_root, args, ctx) => ctx.services.spend.mySpendByDay(await dashboardUser(ctx), args.days),
   }),
 }));
 

@@ -22,6 +22,18 @@ async function meteredSeed(ctx: TestContext, users: string[]) {
   return { ...s, project: await createResource(s.users.alice, 'project', 'Metered') };
 }
 
+/** One batch call: two inserts and a select. */
+const twoWritesAndARead = (who: Seed['users'][string], resourceId: string) => {
+  const scope = { kind: 'resource', resourceId };
+  return who.post('/v1/db/batch', {
+    operations: [
+      { scope, table: 'tasks', op: 'insert', values: { title: 'a' } },
+      { scope, table: 'tasks', op: 'insert', values: { title: 'b' } },
+      { scope, table: 'tasks', op: 'select' },
+    ],
+  });
+};
+
 const available = await backends();
 const onBackend = appTestOn(available, { users: ['alice', 'bob'], seed: meteredSeed });
 
@@ -123,15 +135,7 @@ describe.each(available)('metering on $name', backend => {
 
   it('a batch is one charge for its operations', async ({ s, project, charges }) => {
     const before = (await charges()).length;
-    const scope = { kind: 'resource', resourceId: project };
-    const res = await s.users.alice.post('/v1/db/batch', {
-      operations: [
-        { scope, table: 'tasks', op: 'insert', values: { title: 'a' } },
-        { scope, table: 'tasks', op: 'insert', values: { title: 'b' } },
-        { scope, table: 'tasks', op: 'select' },
-      ],
-    });
-    expect(res.status).toBe(200);
+    expect((await twoWritesAndARead(s.users.alice, project)).status).toBe(200);
     const added = (await charges()).slice(before);
     expect(added).toHaveLength(1);
     expect(added[0]).toMatchObject({ kind: 'charge:rows.batch', quantity: 3n, amountMicros: -5n });
@@ -237,6 +241,86 @@ describe.each(available)('metering on $name', backend => {
     expect(await prisma.walletEntry.count({ where: { principalId: s.users.alice.id, kind: 'storage' } })).toBe(0);
     expect(entries[0].quantity).toBeGreaterThan(BigInt('held by an agent'.length));
     expect(await prisma.walletEntry.count({ where: { developerId: s.developerId, kind: 'storage' } })).toBe(1);
+  });
+
+  it('spend per day by class: a charge records each class it costs; open leases count at once', async ({ ctx, s, project }) => {
+    const spend = async () => {
+      const res = await s.developer.get(`/dev/apps/${s.appId}/environments/dev/spend?days=2`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body;
+    };
+    const micros = (usd: string) => BigInt(Math.round(Number(usd) * 1e6));
+    const before = await spend();
+    // A batch of two writes and a read (4 + 1), an upload of 1 KB (a write, 2, and 0.09 moved: 3 in all).
+    expect((await twoWritesAndARead(s.users.alice, project)).status).toBe(200);
+    const upload = await fileRequest(ctx, s.users.alice, 'PUT', '/v1/files/me/docs/kb.txt', {
+      body: 'k'.repeat(1000),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(upload.status).toBe(201);
+    // Read before the leases close: their entries are the ledger already.
+    const after = await spend();
+    expect(after).toMatchObject({ appId: s.appId, env: 'dev', since: before.since, until: before.until });
+    expect(after.days.map((d: { day: string }) => d.day)).toEqual([before.since, before.until]);
+    const delta = (key: string) => micros(after.total[key]) - micros(before.total[key]);
+    expect({ reads: delta('readsUsd'), writes: delta('writesUsd'), transfer: delta('transferUsd'), total: delta('totalUsd') }).toEqual({
+      reads: 1n,
+      writes: 6n,
+      transfer: 1n,
+      total: 8n,
+    });
+    // GraphQL answers the same; another developer's app is not found; the window is bounded.
+    const gql = await s.developer.gql('query($a: ID!) { envSpendByDay(appId: $a, env: "dev", days: 2) { total { totalUsd } } }', { a: s.appId });
+    expect(gql.data.envSpendByDay.total.totalUsd).toBe(after.total.totalUsd);
+    const stranger = await filesSeed(ctx, ['someone']);
+    expect((await stranger.developer.get(`/dev/apps/${s.appId}/environments/dev/spend`)).body.error).toBe('app_not_found');
+    expect((await s.developer.get(`/dev/apps/${s.appId}/environments/dev/spend?days=93`)).status).toBe(400);
+  });
+
+  it("spend per day groups the ledger by UTC day: an app's signed-in users, and a person's own per app", async ({ ctx, s, prisma }) => {
+    const { spend } = ctx.app.services;
+    const now = ctx.app.services.deps.now();
+    const daysAgo = (n: number, hour: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - n, hour));
+    // bob stands in for a signed-in person paying from their own wallet.
+    const payer = s.users.bob.id;
+    const entry = (createdAt: Date, byClass: { reads?: bigint; writes?: bigint; transfer?: bigint; storage?: bigint }, appId = s.appId) => ({
+      id: `wal_spend_${createdAt.getTime()}_${Object.keys(byClass).join('')}_${appId}`,
+      principalId: payer,
+      amountMicros: -Object.values(byClass).reduce((a, b) => a + b, 0n),
+      kind: byClass.storage ? 'storage' : 'charge:test',
+      appId,
+      env: 'prod',
+      readsMicros: byClass.reads === undefined ? null : -byClass.reads,
+      writesMicros: byClass.writes === undefined ? null : -byClass.writes,
+      transferMicros: byClass.transfer === undefined ? null : -byClass.transfer,
+      storageMicros: byClass.storage === undefined ? null : -byClass.storage,
+      createdAt,
+    });
+    await prisma.walletEntry.createMany({
+      data: [
+        entry(daysAgo(2, 0), { reads: 1n, transfer: 90n }),
+        entry(daysAgo(2, 23), { writes: 4n, reads: 1n }),
+        entry(daysAgo(0, 1), { storage: 7n }),
+        // Outside the window, and another app: not counted.
+        entry(daysAgo(3, 23), { writes: 100n }),
+        entry(daysAgo(0, 2), { writes: 50n }, 'app_elsewhere'),
+      ],
+    });
+    const users = await spend.usersSpendByDay(s.developerId, s.appId, null, 3);
+    expect(users.days.map(d => [d.day, d.readsUsd, d.writesUsd, d.transferUsd, d.storageUsd, d.totalUsd])).toEqual([
+      [daysAgo(2, 0).toISOString().slice(0, 10), '0.000002', '0.000004', '0.00009', '0.00', '0.000096'],
+      [daysAgo(1, 0).toISOString().slice(0, 10), '0.00', '0.00', '0.00', '0.00', '0.00'],
+      [daysAgo(0, 0).toISOString().slice(0, 10), '0.00', '0.00', '0.00', '0.000007', '0.000007'],
+    ]);
+    expect(users.total.totalUsd).toBe('0.000103');
+    expect((await spend.usersSpendByDay(s.developerId, s.appId, 'dev', 3)).total.totalUsd).toBe('0.00');
+    // The developer's own environment spend is apart from the users'.
+    expect((await spend.envSpendByDay(s.developerId, s.appId, 'prod', 3)).total.totalUsd).toBe('0.00');
+    const mine = await spend.mySpendByDay(payer, 3);
+    expect(mine.map(a => [a.appId, a.appName, a.total.totalUsd])).toEqual([
+      ['app_elsewhere', null, '0.00005'],
+      [s.appId, expect.any(String), '0.000103'],
+    ]);
   });
 });
 

@@ -465,6 +465,25 @@ describe('apps, deploy and test-session over HTTP', () => {
     expect(text.stdout).toContain('of $3.50');
   });
 
+  it("budget --by-day prints spend per day by class for the project's environment and the app's signed-in users", async () => {
+    const project = await mkdtemp(path.join(scratch, 'spend-'));
+    await writeFile(path.join(project, 'gatehouse.json'), JSON.stringify({ app: appId, env: 'dev' }));
+    const json = await gatehouse(['budget', '--by-day', '--days', '3', '--json'], api, project);
+    expect(json.code, json.stderr).toBe(0);
+    const view = parseJson(json);
+    expect(view.env).toMatchObject({ appId, env: 'dev', days: [expect.any(Object), expect.any(Object), expect.any(Object)] });
+    expect(view.users).toMatchObject({ appId, env: null, since: view.env.since, until: view.env.until });
+    const text = await gatehouse(['budget', '--by-day', '--days', '3'], api, project);
+    const lines = text.stdout.split('\n');
+    expect(lines[0]).toBe(`dev environment of ${appId} (your wallet), ${view.env.since} to ${view.env.until} (UTC days, dollars):`);
+    expect(lines[1]).toMatch(/^day\s+reads\s+writes\s+transfer\s+storage\s+total$/);
+    expect(lines[2]).toMatch(new RegExp(`^${view.env.since}\\s+\\d`));
+    expect(lines[5]).toMatch(new RegExp(`^total\\s+.*${view.env.total.totalUsd.replace('.', '\\.')}$`));
+    expect(text.stdout).toContain(`Signed-in users of ${appId}, every environment (their wallets)`);
+    expect((await gatehouse(['budget', '--by-day', '--days', 'lots'], api, project)).code).toBe(2);
+    expect((await gatehouse(['budget', '--days', '3'], api, project)).code).toBe(2);
+  });
+
   it("a server error exits 1 with the server's message (unknown app)", async () => {
     const direct = await post('/dev/apps/app_missing/test-users', developer.token, { name: 'bob', env: 'dev' });
     expect(direct.status).toBe(404);

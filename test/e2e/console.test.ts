@@ -207,6 +207,7 @@ describe.skipIf(missing && !process.env.CI)('the web console in Chromium', { tim
       ['query { myOwnedResources { resourceId } }', {}],
       ['query { myInvitationsAcrossApps { resourceId } }', {}],
       ['query { myWallet { balanceUsd } }', {}],
+      ['query { mySpendByDay { appId } }', {}],
       ['mutation { answerInvitationAcrossApps(resourceId: "res_x", accept: true) { resourceId } }', {}],
       ['mutation { deleteResourceAsOwner(appId: "app_x", resourceId: "res_x") { ok } }', {}],
       ['mutation { deleteMyAccount(confirm: "delete my account") { ok } }', {}],
@@ -280,6 +281,49 @@ describe.skipIf(missing && !process.env.CI)('the web console in Chromium', { tim
       .toContain(memberId);
     expect(await rig.app().services.deps.prisma.resource.count({ where: { id: team.id } })).toBe(0);
     await memberContext.close();
+  });
+
+  it("shows what each app spent of the person's wallet per day by class, as a chart with the figures beside it", async () => {
+    const appId = await appIdOf();
+    const { prisma } = rig.app().services.deps;
+    const today = new Date();
+    const day = (back: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - back, 12));
+    // Ledger entries as the app's charges and the daily at-rest settlement write them.
+    const spent = (back: number, micros: { reads: bigint; writes: bigint; transfer: bigint; storage: bigint }) => ({
+      id: `wal_e2e_${back}`,
+      principalId: person.userId,
+      amountMicros: -(micros.reads + micros.writes + micros.transfer + micros.storage),
+      kind: 'charge:rows.batch',
+      appId,
+      env: 'prod',
+      readsMicros: -micros.reads,
+      writesMicros: -micros.writes,
+      transferMicros: -micros.transfer,
+      storageMicros: -micros.storage,
+      createdAt: day(back),
+    });
+    await prisma.walletEntry.createMany({
+      data: [
+        spent(5, { reads: 1200n, writes: 3400n, transfer: 900n, storage: 0n }),
+        spent(3, { reads: 800n, writes: 1000n, transfer: 4500n, storage: 300n }),
+        spent(1, { reads: 2500n, writes: 6000n, transfer: 1800n, storage: 300n }),
+        spent(0, { reads: 600n, writes: 1400n, transfer: 0n, storage: 300n }),
+      ],
+    });
+
+    const { page } = person;
+    await page.goto(`${rig.url}/console#/usage`);
+    await page.getByRole('heading', { name: 'Usage' }).waitFor();
+    await page.getByLabel('Days').selectOption('7');
+    const figure = page.getByRole('figure');
+    await expect.poll(() => figure.textContent()).toContain('$0.025');
+    await expect.poll(() => page.locator('svg.spend-chart rect').count()).toBe(14);
+    expect(await page.getByRole('img').getAttribute('aria-labelledby')).toBeTruthy();
+    const rows = await page.locator('.spend-table tbody tr').allTextContents();
+    expect(rows).toHaveLength(4);
+    expect(rows[3]).toBe(`${day(0).toISOString().slice(0, 10)}0.00060.00140.000.00030.0023`);
+    expect(await page.locator('.spend-table tfoot').textContent()).toBe('Total0.00510.01180.00720.00090.025');
+    await shot(page, 'usage');
   });
 
   it('deletes the account with the typed confirmation; the session ends', async () => {

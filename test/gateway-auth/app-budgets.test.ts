@@ -34,6 +34,11 @@ describe('app budgets for signed-in users', () => {
     const [charge] = await prisma.walletEntry.findMany({ where: { principalId: userId, kind: 'charge:rows.insert' } });
     expect(charge).toMatchObject({ amountMicros: -2n, appId: app.appId, env: 'prod', clientId: app.clientId, actorId: userId });
     expect((await prisma.wallet.findUnique({ where: { holderId: userId } }))?.balanceMicros).toBe(5_000_000n - 2n);
+    // The developer sees it as the app's signed-in users' spend today, a write; not as the environment's own.
+    const users = await rig.developer.request('GET', `/dev/apps/${app.appId}/users/spend?days=1`);
+    expect(users.status, JSON.stringify(users.body)).toBe(200);
+    expect(users.body).toMatchObject({ appId: app.appId, env: null, days: [{ writesUsd: '0.000002', readsUsd: '0.00' }] });
+    expect((await rig.developer.request('GET', `/dev/apps/${app.appId}/environments/prod/spend?days=1`)).body.total.totalUsd).toBe('0.00');
     const budget = await prisma.budget.findFirst({ where: { kind: 'app', payerId: userId } });
     expect(budget).toMatchObject({ appId: app.appId, key: app.clientId, limitMicros: 5_000_000n });
 

@@ -214,5 +214,9 @@ describe('gatehouse publish', () => {
     const stored = await prisma.siteBlob.aggregate({ where: { deployment: { appId: app.appId } }, _sum: { size: true } });
     const entry = await prisma.walletEntry.findFirst({ where: { developerId, kind: 'storage', appId: app.appId } });
     expect(entry?.quantity).toBe(stored._sum.size);
+    // Each is its class's spend whole (docs/api.md §14.4).
+    expect(entry?.storageMicros).toBe(entry?.amountMicros);
+    const transfer = await prisma.walletEntry.findFirst({ where: { developerId, kind: 'charge:site.transfer', appId: app.appId } });
+    expect(transfer?.transferMicros).toBe(transfer?.amountMicros);
   });
 });

@@ -10,6 +10,7 @@ import { DeleteAccountPage } from './delete-account.js';
 import { InvitationsPage } from './invitations.js';
 import { ErrorBox, Loading } from './parts.js';
 import { ResourcesPage } from './resources.js';
+import { UsagePage } from './usage.js';
 import { WalletPage } from './wallet.js';
 
 const PAGES: { path: string; label: string; page: ComponentType }[] = [
@@ -17,6 +18,7 @@ const PAGES: { path: string; label: string; page: ComponentType }[] = [
   { path: 'invitations', label: 'Invitations', page: InvitationsPage },
   { path: 'resources', label: 'Your resources', page: ResourcesPage },
   { path: 'wallet', label: 'Wallet', page: WalletPage },
+  { path: 'usage', label: 'Usage', page: UsagePage },
 ];
 
 const routeOf = () => location.hash.replace(/^#\/?/, '') || 'account';

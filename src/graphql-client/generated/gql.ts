@@ -27,6 +27,8 @@ type Documents = {
     "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": typeof types.MyWalletDocument,
     "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": typeof types.BudgetsDocument,
     "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": typeof types.SetEnvBudgetDocument,
+    "\n      query EnvSpendByDay($appId: ID!, $env: String!, $days: Int) {\n        result: envSpendByDay(appId: $appId, env: $env, days: $days) {\n          appId env since until days { day readsUsd writesUsd transferUsd storageUsd totalUsd } total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n        }\n      }\n    ": typeof types.EnvSpendByDayDocument,
+    "\n      query UsersSpendByDay($appId: ID!, $env: String, $days: Int) {\n        result: usersSpendByDay(appId: $appId, env: $env, days: $days) {\n          appId env since until days { day readsUsd writesUsd transferUsd storageUsd totalUsd } total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n        }\n      }\n    ": typeof types.UsersSpendByDayDocument,
     "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    ": typeof types.MoveFilesDocument,
     "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": typeof types.LinkFileDocument,
     "\n  fragment MeFields on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n  }\n": typeof types.MeFieldsFragmentDoc,
@@ -88,6 +90,8 @@ const documents: Documents = {
     "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": types.MyWalletDocument,
     "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": types.BudgetsDocument,
     "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": types.SetEnvBudgetDocument,
+    "\n      query EnvSpendByDay($appId: ID!, $env: String!, $days: Int) {\n        result: envSpendByDay(appId: $appId, env: $env, days: $days) {\n          appId env since until days { day readsUsd writesUsd transferUsd storageUsd totalUsd } total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n        }\n      }\n    ": types.EnvSpendByDayDocument,
+    "\n      query UsersSpendByDay($appId: ID!, $env: String, $days: Int) {\n        result: usersSpendByDay(appId: $appId, env: $env, days: $days) {\n          appId env since until days { day readsUsd writesUsd transferUsd storageUsd totalUsd } total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n        }\n      }\n    ": types.UsersSpendByDayDocument,
     "\n      mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {\n        result: moveFiles(resourceId: $resourceId, bucket: $bucket, paths: $paths, roomId: $roomId) { ok moved }\n      }\n    ": types.MoveFilesDocument,
     "\n      mutation LinkFile($resourceId: ID!, $bucket: String!, $fileId: ID!, $path: String) {\n        result: linkFile(resourceId: $resourceId, bucket: $bucket, fileId: $fileId, path: $path) {\n          id bucket path size contentType etag roomId creatorId resourceId linked createdAt updatedAt\n        }\n      }\n    ": types.LinkFileDocument,
     "\n  fragment MeFields on Principal {\n    id\n    kind\n    handle\n    displayName\n    email\n    profile { handle displayName }\n  }\n": types.MeFieldsFragmentDoc,
@@ -185,6 +189,14 @@ export function graphql(source: "\n      query Budgets($appId: ID) {\n        re
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    "): typeof import('./graphql.js').SetEnvBudgetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query EnvSpendByDay($appId: ID!, $env: String!, $days: Int) {\n        result: envSpendByDay(appId: $appId, env: $env, days: $days) {\n          appId env since until days { day readsUsd writesUsd transferUsd storageUsd totalUsd } total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n        }\n      }\n    "): typeof import('./graphql.js').EnvSpendByDayDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query UsersSpendByDay($appId: ID!, $env: String, $days: Int) {\n        result: usersSpendByDay(appId: $appId, env: $env, days: $days) {\n          appId env since until days { day readsUsd writesUsd transferUsd storageUsd totalUsd } total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n        }\n      }\n    "): typeof import('./graphql.js').UsersSpendByDayDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -190,6 +190,24 @@ export type SetEnvBudgetMutationVariables = Exact<{
 
 export type SetEnvBudgetMutation = { result: { appId: string, env: string, limitUsd: string } };
 
+export type EnvSpendByDayQueryVariables = Exact<{
+  appId: string | number;
+  env: string;
+  days?: number | null | undefined;
+}>;
+
+
+export type EnvSpendByDayQuery = { result: { appId: string, env: string | null, since: string, until: string, days: Array<{ day: string, readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string }>, total: { readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string } } };
+
+export type UsersSpendByDayQueryVariables = Exact<{
+  appId: string | number;
+  env?: string | null | undefined;
+  days?: number | null | undefined;
+}>;
+
+
+export type UsersSpendByDayQuery = { result: { appId: string, env: string | null, since: string, until: string, days: Array<{ day: string, readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string }>, total: { readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string } } };
+
 export type MoveFilesMutationVariables = Exact<{
   resourceId: string | number;
   bucket: string;
@@ -744,6 +762,56 @@ export const SetEnvBudgetDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SetEnvBudgetMutation, SetEnvBudgetMutationVariables>;
+export const EnvSpendByDayDocument = new TypedDocumentString(`
+    query EnvSpendByDay($appId: ID!, $env: String!, $days: Int) {
+  result: envSpendByDay(appId: $appId, env: $env, days: $days) {
+    appId
+    env
+    since
+    until
+    days {
+      day
+      readsUsd
+      writesUsd
+      transferUsd
+      storageUsd
+      totalUsd
+    }
+    total {
+      readsUsd
+      writesUsd
+      transferUsd
+      storageUsd
+      totalUsd
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EnvSpendByDayQuery, EnvSpendByDayQueryVariables>;
+export const UsersSpendByDayDocument = new TypedDocumentString(`
+    query UsersSpendByDay($appId: ID!, $env: String, $days: Int) {
+  result: usersSpendByDay(appId: $appId, env: $env, days: $days) {
+    appId
+    env
+    since
+    until
+    days {
+      day
+      readsUsd
+      writesUsd
+      transferUsd
+      storageUsd
+      totalUsd
+    }
+    total {
+      readsUsd
+      writesUsd
+      transferUsd
+      storageUsd
+      totalUsd
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UsersSpendByDayQuery, UsersSpendByDayQueryVariables>;
 export const MoveFilesDocument = new TypedDocumentString(`
     mutation MoveFiles($resourceId: ID!, $bucket: String!, $paths: [String!]!, $roomId: ID) {
   result: moveFiles(

@@ -21,6 +21,7 @@ type Documents = {
     "\n  mutation ConsoleAnswerInvitation($resourceId: ID!, $accept: Boolean!) {\n    answerInvitationAcrossApps(resourceId: $resourceId, accept: $accept) { resourceId state role }\n  }\n": typeof types.ConsoleAnswerInvitationDocument,
     "\n  query ConsoleOwnedResources {\n    myOwnedResources { resourceId type name memberCount appId appName env createdAt }\n  }\n": typeof types.ConsoleOwnedResourcesDocument,
     "\n  mutation ConsoleDeleteResource($appId: ID!, $resourceId: ID!) {\n    deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n  }\n": typeof types.ConsoleDeleteResourceDocument,
+    "\n  query ConsoleMySpend($days: Int) {\n    mySpendByDay(days: $days) {\n      appId\n      appName\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n": typeof types.ConsoleMySpendDocument,
     "\n  query ConsoleWallet {\n    myWallet { balanceUsd entries { id kind amountUsd appId env quantity createdAt } }\n  }\n": typeof types.ConsoleWalletDocument,
 };
 const documents: Documents = {
@@ -30,6 +31,7 @@ const documents: Documents = {
     "\n  mutation ConsoleAnswerInvitation($resourceId: ID!, $accept: Boolean!) {\n    answerInvitationAcrossApps(resourceId: $resourceId, accept: $accept) { resourceId state role }\n  }\n": types.ConsoleAnswerInvitationDocument,
     "\n  query ConsoleOwnedResources {\n    myOwnedResources { resourceId type name memberCount appId appName env createdAt }\n  }\n": types.ConsoleOwnedResourcesDocument,
     "\n  mutation ConsoleDeleteResource($appId: ID!, $resourceId: ID!) {\n    deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n  }\n": types.ConsoleDeleteResourceDocument,
+    "\n  query ConsoleMySpend($days: Int) {\n    mySpendByDay(days: $days) {\n      appId\n      appName\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n": types.ConsoleMySpendDocument,
     "\n  query ConsoleWallet {\n    myWallet { balanceUsd entries { id kind amountUsd appId env quantity createdAt } }\n  }\n": types.ConsoleWalletDocument,
 };
 
@@ -57,6 +59,10 @@ export function graphql(source: "\n  query ConsoleOwnedResources {\n    myOwnedR
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleDeleteResource($appId: ID!, $resourceId: ID!) {\n    deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n  }\n"): typeof import('./graphql.js').ConsoleDeleteResourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleMySpend($days: Int) {\n    mySpendByDay(days: $days) {\n      appId\n      appName\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleMySpendDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

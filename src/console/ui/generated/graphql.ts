@@ -53,6 +53,13 @@ export type ConsoleDeleteResourceMutationVariables = Exact<{
 
 export type ConsoleDeleteResourceMutation = { deleteResourceAsOwner: { ok: boolean } };
 
+export type ConsoleMySpendQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
+
+
+export type ConsoleMySpendQuery = { mySpendByDay: Array<{ appId: string, appName: string | null, since: string, until: string, days: Array<{ day: string, readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string }>, total: { readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string } }> };
+
 export type ConsoleWalletQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -145,6 +152,31 @@ export const ConsoleDeleteResourceDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleDeleteResourceMutation, ConsoleDeleteResourceMutationVariables>;
+export const ConsoleMySpendDocument = new TypedDocumentString(`
+    query ConsoleMySpend($days: Int) {
+  mySpendByDay(days: $days) {
+    appId
+    appName
+    since
+    until
+    days {
+      day
+      readsUsd
+      writesUsd
+      transferUsd
+      storageUsd
+      totalUsd
+    }
+    total {
+      readsUsd
+      writesUsd
+      transferUsd
+      storageUsd
+      totalUsd
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMySpendQuery, ConsoleMySpendQueryVariables>;
 export const ConsoleWalletDocument = new TypedDocumentString(`
     query ConsoleWallet {
   myWallet {
