@@ -41,9 +41,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 const tar = require(job.tarModule);
 (async () => {
+  // A megabyte at a time: a relation's file grows to a gigabyte.
+  const buffer = Buffer.alloc(1 << 20);
   for (const name of job.clusterFiles) {
-    const bytes = fs.readFileSync(path.join(job.staging, job.clusterDir, name));
-    job.manifest.cluster[job.clusterDir + '/' + name] = { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    const hash = createHash('sha256');
+    const file = fs.openSync(path.join(job.staging, job.clusterDir, name), 'r');
+    let size = 0;
+    for (let read; (read = fs.readSync(file, buffer, 0, buffer.length, null)) > 0; size += read) hash.update(buffer.subarray(0, read));
+    fs.closeSync(file);
+    job.manifest.cluster[job.clusterDir + '/' + name] = { size, sha256: hash.digest('hex') };
   }
   fs.writeFileSync(path.join(job.staging, job.manifestFile), JSON.stringify(job.manifest, null, 2), { mode: 0o600 });
   const out = fs.openSync(job.archiveFile, 'w', 0o600);
