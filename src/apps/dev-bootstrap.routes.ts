@@ -100,8 +100,8 @@ export function createDevBootstrap({ services, config, database }: { services: S
     return new Response(Readable.toWeb(archive) as ReadableStream, {
       status: 200,
       headers: {
-        'content-type': 'application/x-tar',
-        'content-disposition': `attachment; filename="gatehouse-backup-${manifest.createdAt.replace(/[:.]/g, '-')}.tar"`,
+        'content-type': 'application/gzip',
+        'content-disposition': `attachment; filename="gatehouse-backup-${manifest.createdAt.replace(/[:.]/g, '-')}.tar.gz"`,
         'x-gatehouse-backup-pause-ms': String(manifest.pauseMs),
         'cache-control': 'no-store',
       },

@@ -14,6 +14,7 @@
  */
 import { copyFile, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { inParallel } from '../lib/in-parallel.js';
 
 /** Runs `fn` while no statement of the database runs (Database.exclusively). */
 export type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
@@ -72,16 +73,6 @@ async function copyOne(source: string, target: string, name: string): Promise<bo
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
-}
-
-/** Copies `items` at most 16 at a time. */
-async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(16, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
 }
 
 export interface LiveCopy {

@@ -34,6 +34,7 @@ export interface BackupManifest {
 
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  // Large reads: a WAL segment in a few turns of the event loop rather than hundreds.
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }

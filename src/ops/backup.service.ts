@@ -12,17 +12,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
-import * as tar from 'tar';
+import type { Readable } from 'node:stream';
 import type { Database } from '../db/database.js';
 import { packageRoot } from '../db/paths.js';
 import { pgliteVersion } from '../db/pglite.js';
 import { fail } from '../errors.js';
 import { logger } from '../lib/logger.js';
 import type { BlobStore } from '../storage/index.js';
-import { BACKUP_FORMAT, BACKUP_VERSION, type BackupManifest, CLUSTER_DIR, FILES_DIR, MANIFEST_FILE, sha256File } from './backup-format.service.js';
+import { packArchive } from './backup-archive.service.js';
+import { BACKUP_FORMAT, BACKUP_VERSION, type BackupManifest, CLUSTER_DIR, FILES_DIR } from './backup-format.service.js';
 
 export interface BackupSources {
   database: Database;
@@ -39,7 +39,7 @@ const gatehouseVersion = () => (JSON.parse(readFileSync(path.join(packageRoot, '
 let running = false;
 
 /**
- * Takes the snapshot and returns the archive as a stream (tar) with its manifest. The
+ * Takes the snapshot and returns the archive as a stream (tar.gz) with its manifest. The
  * staging copy and the delete hold last until the stream ends or fails.
  */
 export async function createBackup(sources: BackupSources): Promise<{ manifest: BackupManifest; archive: Readable }> {
@@ -77,12 +77,7 @@ export async function createBackup(sources: BackupSources): Promise<{ manifest: 
       for await (const blob of blobs.list()) manifest.files[`${FILES_DIR}/${blob.key}`] = { size: blob.size };
       await symlink(path.resolve(filesRoot), path.join(staging, FILES_DIR), 'dir');
     }
-    const clusterFiles = await listFiles(path.join(staging, CLUSTER_DIR));
-    for (const name of clusterFiles.sort()) {
-      const file = path.join(staging, CLUSTER_DIR, name);
-      manifest.cluster[`${CLUSTER_DIR}/${name}`] = { size: (await stat(file)).size, sha256: await sha256File(file) };
-    }
-    await writeFile(path.join(staging, MANIFEST_FILE), JSON.stringify(manifest, null, 2), { mode: 0o600 });
+    const clusterFiles = (await listFiles(path.join(staging, CLUSTER_DIR))).sort();
     logger.info(
       { pauseMs: copy.pauseMs, recopied: copy.recopied, clusterFiles: copy.files, blobs: Object.keys(manifest.files).length },
       'backup: snapshot taken',
@@ -90,28 +85,21 @@ export async function createBackup(sources: BackupSources): Promise<{ manifest: 
 
     // The listed blobs and the folders on their way: nothing else of the store is read (an
     // upload's temporary file in files/.tmp, a blob written since).
-    const listedBlobs = new Set(Object.keys(manifest.files));
+    const packedBlobs = new Set(Object.keys(manifest.files));
     for (const name of Object.keys(manifest.files)) {
-      for (let at = path.posix.dirname(name); at !== '.' && !listedBlobs.has(at); at = path.posix.dirname(at)) listedBlobs.add(at);
+      for (let at = path.posix.dirname(name); at !== '.' && !packedBlobs.has(at); at = path.posix.dirname(at)) packedBlobs.add(at);
     }
-    const packed = tar.c(
-      {
-        cwd: staging,
-        // Plain tar: node-tar compresses on the event loop's thread, which would slow every request
-        // for the length of the backup; the CLI gzips it in its own process.
-        portable: true,
-        // files/ is a link to the blob store; nothing in a cluster is a link.
-        follow: true,
-        // Only the blobs listed: one written since is not in the manifest.
-        filter: name => !name.startsWith(`${FILES_DIR}/`) || listedBlobs.has(name.replace(/\/$/, '')),
-      },
-      [MANIFEST_FILE, CLUSTER_DIR, ...(filesRoot ? [FILES_DIR] : [])],
-    );
-    const archive = new PassThrough();
-    packed.on('error', (error: unknown) => archive.destroy(error as Error));
+    const { manifest: hashed, archive } = await packArchive({
+      staging,
+      // Beside the entries packed, not among them.
+      archiveFile: path.join(staging, 'archive.tar.gz'),
+      manifest,
+      clusterFiles,
+      packedBlobs: [...packedBlobs],
+      withFiles: filesRoot !== null,
+    });
     archive.on('close', () => void cleanUp());
-    (packed as unknown as Readable).pipe(archive);
-    return { manifest, archive };
+    return { manifest: hashed, archive };
   } catch (error) {
     await cleanUp();
     throw error;

@@ -12,6 +12,7 @@ import * as tar from 'tar';
 import { LOCK_FILE, acquireDataDirLock } from '../db/data-dir-lock.js';
 import { NOT_CLUSTER } from '../db/live-copy.js';
 import { makePrivate, syncTree } from '../db/private-files.js';
+import { inParallel } from '../lib/in-parallel.js';
 import { BACKUP_FORMAT, BACKUP_VERSION, type BackupManifest, CLUSTER_DIR, FILES_DIR, MANIFEST_FILE, sha256File } from './backup-format.service.js';
 
 export class RestoreError extends Error {
@@ -125,7 +126,7 @@ async function unpackAndVerify(archive: string, staging: string): Promise<Backup
   }
   const found = (await listFiles(staging)).filter(name => name !== MANIFEST_FILE);
   for (const name of found) if (!expected.has(name)) throw new RestoreError('backup_invalid', `${archive}: ${name} is not in the manifest.`);
-  for (const [name, want] of expected) {
+  await inParallel([...expected], async ([name, want]) => {
     const file = path.join(staging, name);
     const info = await lstat(file).catch(() => null);
     if (!info?.isFile()) throw new RestoreError('backup_invalid', `${archive}: ${name} is in the manifest but not in the archive.`);
@@ -133,7 +134,7 @@ async function unpackAndVerify(archive: string, staging: string): Promise<Backup
       throw new RestoreError('backup_invalid', `${archive}: ${name} has ${info.size} bytes, the manifest says ${want.size}.`);
     if (want.sha256 && (await sha256File(file)) !== want.sha256)
       throw new RestoreError('backup_invalid', `${archive}: ${name} does not match its SHA-256 in the manifest.`);
-  }
+  });
   // The cluster must not carry Gatehouse's own entries (a lock would name a process long gone).
   for (const name of await readdir(path.join(staging, CLUSTER_DIR))) {
     if (NOT_CLUSTER.has(name)) throw new RestoreError('backup_invalid', `${archive}: ${CLUSTER_DIR}/${name} does not belong in a cluster.`);

@@ -4,25 +4,27 @@
  * one), and the live feed's rowMatches judging every filter as the select does. Writes by id or
  * filter change what matches and answer what they changed (docs/api.md §11.1). Both stores.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type RowTable, parseWhere, rowMatches } from '../../src/rows/row-values.rules.js';
-import { type TestContext, createResource, startTestApp } from '../helpers/app.js';
+import { createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
 import { ROWS_SCHEMA, type RowsSeed, db, inResource, mine, rowsSeed } from './rows.fixture.js';
 
 const available = await backends();
+// One app per backend for the file: each case works in a project of its own.
+const onBackend = appTestOn(available, { users: ['alice'], seed: rowsSeed });
 const TASKS = ROWS_SCHEMA.tables.tasks as unknown as RowTable;
 const REF = ['0190a0b0-0000-7000-8000-00000000000a', '0190a0b0-0000-7000-8000-00000000000b'];
 
 describe.each(available)('where operators on $name', backend => {
-  let ctx: TestContext;
+  const it = onBackend(backend);
   let s: RowsSeed;
   let project: string;
   let rows: Record<string, any>[];
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await rowsSeed(ctx, ['alice']);
+  it.beforeAll(async ({ s: seeded }) => {
+    s = seeded;
     project = await createResource(s.users.alice, 'project', 'Filters');
     const inserted = await tasks({
       op: 'insert',
@@ -38,7 +40,6 @@ describe.each(available)('where operators on $name', backend => {
     expect(inserted.status, JSON.stringify(inserted.body)).toBe(200);
     rows = inserted.body.rows;
   });
-  afterAll(() => ctx.close());
 
   function tasks(body: Record<string, unknown>) {
     return db(s.users.alice, { scope: inResource(project), table: 'tasks', ...body });
@@ -114,14 +115,12 @@ describe.each(available)('where operators on $name', backend => {
 });
 
 describe.each(available)('writes by id change what is there on $name', backend => {
-  let ctx: TestContext;
+  const it = onBackend(backend);
   let s: RowsSeed;
 
-  beforeAll(async () => {
-    ctx = await startTestApp({ database: await backend.create() });
-    s = await rowsSeed(ctx, ['alice']);
+  it.beforeAll(({ s: seeded }) => {
+    s = seeded;
   });
-  afterAll(() => ctx.close());
 
   it('two devices compacting the same rows both succeed; the second changes nothing', async () => {
     const { alice } = s.users;

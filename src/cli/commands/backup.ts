@@ -26,7 +26,7 @@ statements back only while it copies what changed during the copy (the pause is 
 Restore it with 'gatehouse restore <file>' into a stopped DATA_DIR.
 
 With DATABASE_URL (PostgreSQL) use pg_dump, and back up the S3 bucket apart (README "Backups").
-Prints the file; with --json, { file, bytes (as received, before compression), pauseMs }.`,
+Prints the file; with --json, { file, bytes (as received), pauseMs }.`,
   async run({ positionals, env, out, io }) {
     const config = configFrom(env);
     if (config.databaseUrl) {
@@ -76,9 +76,11 @@ export async function downloadBackup(server: RunningServer, file: string): Promi
   counted.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
   });
+  // The server sends it gzipped; one older than that, a plain tar, compressed here.
+  const compressed = response.headers.get('content-type') === 'application/gzip';
   try {
-    // Compressed here, off the server's event loop (zlib's thread pool).
-    await pipeline(counted, createGzip(), createWriteStream(partial, { mode: 0o600 }));
+    const target = createWriteStream(partial, { mode: 0o600 });
+    await (compressed ? pipeline(counted, target) : pipeline(counted, createGzip(), target));
     await rename(partial, file);
   } catch (error) {
     await rm(partial, { force: true });
