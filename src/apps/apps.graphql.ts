@@ -11,6 +11,10 @@ const AppRef = builder.objectRef<AppView>('App').implement({
     name: t.exposeString('name'),
     origins: t.exposeStringList('origins'),
     clientIds: t.exposeStringList('clientIds'),
+    redirectUris: t.stringList({
+      description: 'The redirect URIs its OAuth clients accept (matched exactly, docs/api.md §4.6).',
+      resolve: (app, _, ctx) => ctx.services.apps.redirectUris(app.id),
+    }),
     environments: t.exposeStringList('environments'),
     createdAt: t.field({ type: 'DateTime', resolve: a => a.createdAt }),
   }),

@@ -215,10 +215,17 @@ export async function mintTestUser(
 }
 
 /** What `services.apps` offers; src/services.ts binds each to the server's dependencies. */
+/** The redirect URIs an app's OAuth clients accept (the app is the caller's: it came from `list` or `get`). */
+export async function redirectUris(deps: Pick<ServiceDeps, 'prisma'>, appId: string): Promise<string[]> {
+  const clients = await deps.prisma.appClient.findMany({ where: { appId }, select: { redirectUris: true }, orderBy: { clientId: 'asc' } });
+  return clients.flatMap(c => c.redirectUris);
+}
+
 export const appOperations = {
   create,
   list,
   get,
+  redirectUris,
   addOrigin,
   deploy,
   deployment,
