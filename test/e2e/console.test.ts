@@ -35,6 +35,11 @@ const BROWSER_SCHEMA = defineSchema({
   files: { docs: { maxSize: '1MB' } },
   resources: { ...TEST_RESOURCES, team: r => TEST_RESOURCES.team(r).owns('tasks', t => t.text('title')) },
 });
+const BROWSER_SCHEMA_V2 = defineSchema({
+  tables: { notes: t => t.text('title').notNull().integer('stars').text('mood') },
+  files: { docs: { maxSize: '1MB' } },
+  resources: { ...TEST_RESOURCES, team: r => TEST_RESOURCES.team(r).owns('tasks', t => t.text('title')) },
+});
 
 const shot = (page: Page, name: string) => page.screenshot({ path: resolve(SHOTS, `${name}.png`), fullPage: true });
 const email = (who: string) => `${who}-${Math.random().toString(36).slice(2, 8)}@example.test`;
@@ -290,7 +295,14 @@ describe.skipIf(missing && !process.env.CI)('the web console in Chromium', { tim
     await page.getByLabel('Schema (JSON)').fill(JSON.stringify(BROWSER_SCHEMA));
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
     await expect.poll(() => page.textContent('[role=status]')).toContain('Deployed version 1 to dev: tables notes, tasks, buckets docs.');
-    await page.getByText('Version 1: schema of dev').click();
+    // A second version adds a column; the two versions' difference shows it.
+    await page.getByLabel('Schema (JSON)').fill(JSON.stringify(BROWSER_SCHEMA_V2));
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await expect.poll(() => page.textContent('[role=status]')).toContain('Deployed version 2 to dev');
+    await page.getByText('Compare versions of dev').click();
+    await expect.poll(() => page.textContent('pre.diff .added')).toContain('"mood"');
+    await page.locator('pre.diff').scrollIntoViewIfNeeded();
+    await shot(page, 'schema-diff');
     await page.getByLabel('Test user name').fill('alice');
     await page.getByRole('button', { name: 'Mint token' }).click();
     const token = (await page.locator('#minted-token').textContent())!;
@@ -336,6 +348,15 @@ describe.skipIf(missing && !process.env.CI)('the web console in Chromium', { tim
     expect((await download).suggestedFilename()).toBe('hello.txt');
     await page.locator('figure.preview').scrollIntoViewIfNeeded();
     await shot(page, 'data-files');
+
+    // Revoking the test user's tokens from the app's page: the one the test used stops at once.
+    await page.goto(`${rig.url}/console#/apps/${garden.appId}`);
+    await page.getByLabel('Test user name').fill('alice');
+    await page.getByRole('button', { name: 'Revoke tokens' }).click();
+    await expect
+      .poll(() => page.textContent('section[aria-labelledby=test-users-title] [role=status]'))
+      .toMatch(/alice: [1-9]\d* token\(s\) revoked in dev/);
+    expect((await alice.get('/v1/resources')).status).toBe(401);
   });
 
   it('accepts a cross-app invitation from the console', async () => {

@@ -6,8 +6,15 @@ import { useState } from 'preact/hooks';
 import { gql } from './api.js';
 import { AppsQuery } from './apps.js';
 import { graphql } from './generated/index.js';
+import { changesOnly, lineDiff } from './line-diff.js';
 import { DataTable, ErrorBox, Field, Loading, Notice, Page, Select, usd, useAction, when } from './parts.js';
 import { useData } from './use-data.js';
+
+export const VersionsQuery = graphql(`
+  query ConsoleDeploymentVersions($appId: ID!, $env: String!) {
+    deploymentVersions(appId: $appId, env: $env) { version schema createdAt }
+  }
+`);
 
 export const DeployedSchemaQuery = graphql(`
   query ConsoleDeployedSchema($appId: ID!, $env: String!) {
@@ -33,6 +40,12 @@ const SetBudget = graphql(`
   }
 `);
 
+const RevokeTestUser = graphql(`
+  mutation ConsoleRevokeTestUser($appId: ID!, $env: String!, $name: String!) {
+    revokeTestUser(appId: $appId, env: $env, name: $name) { userId env revoked }
+  }
+`);
+
 const MintTestUser = graphql(`
   mutation ConsoleMintTestUser($appId: ID!, $env: String!, $name: String!) {
     createTestUser(appId: $appId, env: $env, name: $name) { userId token expiresAt env }
@@ -42,17 +55,61 @@ const MintTestUser = graphql(`
 /** The test environments: test users and budgets exist only there. */
 export const testEnvs = (envs: string[]) => envs.filter(e => e !== 'prod');
 
-function SchemaOf({ appId, env }: { appId: string; env: string }) {
-  const { data, error } = useData(() => gql(DeployedSchemaQuery, { appId, env }));
+/** Pretty JSON with its keys sorted, so two versions line up. */
+const pretty = (value: unknown): string =>
+  JSON.stringify(
+    value,
+    (_, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y))) : v),
+    2,
+  );
+
+function SchemaDiff({ before, after }: { before: unknown; after: unknown }) {
+  const lines = changesOnly(lineDiff(pretty(before), pretty(after)));
+  if (!lines.some(l => l && l.kind !== 'same')) return <p>The two versions deployed the same schema.</p>;
+  return (
+    <pre class="code diff">
+      {lines.map((l, k) =>
+        l === null ? (
+          <span key={k} class="muted">
+            {'…\n'}
+          </span>
+        ) : (
+          <span key={k} class={l.kind}>
+            {`${l.kind === 'added' ? '+' : l.kind === 'removed' ? '−' : ' '} ${l.text}\n`}
+          </span>
+        ),
+      )}
+    </pre>
+  );
+}
+
+function SchemaHistory({ appId, env }: { appId: string; env: string }) {
+  const { data, error } = useData(() => gql(VersionsQuery, { appId, env }));
+  const versions = data?.deploymentVersions ?? [];
+  const names = versions.map(v => String(v.version));
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const pick = (name: string, fallback: number) => versions.find(v => String(v.version) === name) ?? versions[fallback];
+  const latest = versions[0];
   return (
     <>
       <ErrorBox error={error} />
-      {data && (
+      {latest && (
         <details>
           <summary>
-            Version {data.deployedSchema.version}: schema of {env}
+            Version {latest.version}: schema of {env}
           </summary>
-          <pre class="code">{JSON.stringify(data.deployedSchema.schema, null, 2)}</pre>
+          <pre class="code">{pretty(latest.schema)}</pre>
+        </details>
+      )}
+      {versions.length > 1 && (
+        <details>
+          <summary>Compare versions of {env}</summary>
+          <div class="inline">
+            <Select id={`diff-from-${env}`} label="From version" options={names} value={from || names[1]} set={setFrom} />
+            <Select id={`diff-to-${env}`} label="To version" options={names} value={to || names[0]} set={setTo} />
+          </div>
+          <SchemaDiff before={pick(from, 1).schema} after={pick(to, 0).schema} />
         </details>
       )}
     </>
@@ -161,6 +218,12 @@ function TestUsers({ appId, envs }: { appId: string; envs: string[] }) {
       setMinted((await gql(MintTestUser, { appId, env: env || envs[0], name })).createTestUser);
     });
   };
+  const revoke = () =>
+    run(async () => {
+      const { revokeTestUser: r } = await gql(RevokeTestUser, { appId, env: env || envs[0], name });
+      setMinted(null);
+      setCopied(`${r.userId}: ${r.revoked} token(s) revoked in ${r.env}.`);
+    });
   const copy = () =>
     run(async () => {
       await navigator.clipboard.writeText(minted!.token);
@@ -177,6 +240,9 @@ function TestUsers({ appId, envs }: { appId: string; envs: string[] }) {
           <button type="submit" disabled={busy || !name.trim()}>
             Mint token
           </button>
+          <button type="button" class="secondary" disabled={busy || !name.trim()} onClick={revoke}>
+            Revoke tokens
+          </button>
         </form>
       )}
       <ErrorBox error={failure} />
@@ -192,9 +258,9 @@ function TestUsers({ appId, envs }: { appId: string; envs: string[] }) {
               Copy token
             </button>
           </p>
-          {copied && <Notice text={copied} />}
         </section>
       )}
+      {copied && <Notice text={copied} />}
     </section>
   );
 }
@@ -226,7 +292,7 @@ export function AppPage({ appId }: { appId: string }) {
                       Browse data
                     </a>
                   )}
-                  <SchemaOf appId={app.id} env={env} />
+                  <SchemaHistory appId={app.id} env={env} />
                 </li>
               ))}
             </ul>

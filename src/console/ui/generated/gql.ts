@@ -16,10 +16,12 @@ import * as types from './graphql.js';
  */
 type Documents = {
     "\n  query ConsoleAccount {\n    myDashboardAccount { id displayName handle email createdAt }\n  }\n": typeof types.ConsoleAccountDocument,
+    "\n  query ConsoleDeploymentVersions($appId: ID!, $env: String!) {\n    deploymentVersions(appId: $appId, env: $env) { version schema createdAt }\n  }\n": typeof types.ConsoleDeploymentVersionsDocument,
     "\n  query ConsoleDeployedSchema($appId: ID!, $env: String!) {\n    deployedSchema(appId: $appId, env: $env) { env version schema }\n  }\n": typeof types.ConsoleDeployedSchemaDocument,
     "\n  mutation ConsoleDeploy($appId: ID!, $env: String!, $schema: JSON!) {\n    deploy(appId: $appId, env: $env, schema: $schema) { env version tables buckets resourceTypes }\n  }\n": typeof types.ConsoleDeployDocument,
     "\n  query ConsoleBudgets($appId: ID!) {\n    budgets(appId: $appId) { period walletUsd apps { appId envs { env limitUsd spentUsd } } }\n  }\n": typeof types.ConsoleBudgetsDocument,
     "\n  mutation ConsoleSetBudget($appId: ID!, $env: String!, $usd: String!) {\n    setEnvBudget(appId: $appId, env: $env, usd: $usd) { env limitUsd }\n  }\n": typeof types.ConsoleSetBudgetDocument,
+    "\n  mutation ConsoleRevokeTestUser($appId: ID!, $env: String!, $name: String!) {\n    revokeTestUser(appId: $appId, env: $env, name: $name) { userId env revoked }\n  }\n": typeof types.ConsoleRevokeTestUserDocument,
     "\n  mutation ConsoleMintTestUser($appId: ID!, $env: String!, $name: String!) {\n    createTestUser(appId: $appId, env: $env, name: $name) { userId token expiresAt env }\n  }\n": typeof types.ConsoleMintTestUserDocument,
     "\n  query ConsoleApps {\n    apps { id name origins redirectUris clientIds environments createdAt }\n  }\n": typeof types.ConsoleAppsDocument,
     "\n  mutation ConsoleCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) { id name clientIds }\n  }\n": typeof types.ConsoleCreateAppDocument,
@@ -41,10 +43,12 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query ConsoleAccount {\n    myDashboardAccount { id displayName handle email createdAt }\n  }\n": types.ConsoleAccountDocument,
+    "\n  query ConsoleDeploymentVersions($appId: ID!, $env: String!) {\n    deploymentVersions(appId: $appId, env: $env) { version schema createdAt }\n  }\n": types.ConsoleDeploymentVersionsDocument,
     "\n  query ConsoleDeployedSchema($appId: ID!, $env: String!) {\n    deployedSchema(appId: $appId, env: $env) { env version schema }\n  }\n": types.ConsoleDeployedSchemaDocument,
     "\n  mutation ConsoleDeploy($appId: ID!, $env: String!, $schema: JSON!) {\n    deploy(appId: $appId, env: $env, schema: $schema) { env version tables buckets resourceTypes }\n  }\n": types.ConsoleDeployDocument,
     "\n  query ConsoleBudgets($appId: ID!) {\n    budgets(appId: $appId) { period walletUsd apps { appId envs { env limitUsd spentUsd } } }\n  }\n": types.ConsoleBudgetsDocument,
     "\n  mutation ConsoleSetBudget($appId: ID!, $env: String!, $usd: String!) {\n    setEnvBudget(appId: $appId, env: $env, usd: $usd) { env limitUsd }\n  }\n": types.ConsoleSetBudgetDocument,
+    "\n  mutation ConsoleRevokeTestUser($appId: ID!, $env: String!, $name: String!) {\n    revokeTestUser(appId: $appId, env: $env, name: $name) { userId env revoked }\n  }\n": types.ConsoleRevokeTestUserDocument,
     "\n  mutation ConsoleMintTestUser($appId: ID!, $env: String!, $name: String!) {\n    createTestUser(appId: $appId, env: $env, name: $name) { userId token expiresAt env }\n  }\n": types.ConsoleMintTestUserDocument,
     "\n  query ConsoleApps {\n    apps { id name origins redirectUris clientIds environments createdAt }\n  }\n": types.ConsoleAppsDocument,
     "\n  mutation ConsoleCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) { id name clientIds }\n  }\n": types.ConsoleCreateAppDocument,
@@ -72,6 +76,10 @@ export function graphql(source: "\n  query ConsoleAccount {\n    myDashboardAcco
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query ConsoleDeploymentVersions($appId: ID!, $env: String!) {\n    deploymentVersions(appId: $appId, env: $env) { version schema createdAt }\n  }\n"): typeof import('./graphql.js').ConsoleDeploymentVersionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query ConsoleDeployedSchema($appId: ID!, $env: String!) {\n    deployedSchema(appId: $appId, env: $env) { env version schema }\n  }\n"): typeof import('./graphql.js').ConsoleDeployedSchemaDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -85,6 +93,10 @@ export function graphql(source: "\n  query ConsoleBudgets($appId: ID!) {\n    bu
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleSetBudget($appId: ID!, $env: String!, $usd: String!) {\n    setEnvBudget(appId: $appId, env: $env, usd: $usd) { env limitUsd }\n  }\n"): typeof import('./graphql.js').ConsoleSetBudgetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRevokeTestUser($appId: ID!, $env: String!, $name: String!) {\n    revokeTestUser(appId: $appId, env: $env, name: $name) { userId env revoked }\n  }\n"): typeof import('./graphql.js').ConsoleRevokeTestUserDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -69,6 +69,14 @@ export type ConsoleAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ConsoleAccountQuery = { myDashboardAccount: { id: string, displayName: string | null, handle: string | null, email: string | null, createdAt: string } };
 
+export type ConsoleDeploymentVersionsQueryVariables = Exact<{
+  appId: string | number;
+  env: string;
+}>;
+
+
+export type ConsoleDeploymentVersionsQuery = { deploymentVersions: Array<{ version: number, schema: unknown, createdAt: string }> };
+
 export type ConsoleDeployedSchemaQueryVariables = Exact<{
   appId: string | number;
   env: string;
@@ -101,6 +109,15 @@ export type ConsoleSetBudgetMutationVariables = Exact<{
 
 
 export type ConsoleSetBudgetMutation = { setEnvBudget: { env: string, limitUsd: string } };
+
+export type ConsoleRevokeTestUserMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  name: string;
+}>;
+
+
+export type ConsoleRevokeTestUserMutation = { revokeTestUser: { userId: string, env: string, revoked: number } };
 
 export type ConsoleMintTestUserMutationVariables = Exact<{
   appId: string | number;
@@ -253,6 +270,15 @@ export const ConsoleAccountDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAccountQuery, ConsoleAccountQueryVariables>;
+export const ConsoleDeploymentVersionsDocument = new TypedDocumentString(`
+    query ConsoleDeploymentVersions($appId: ID!, $env: String!) {
+  deploymentVersions(appId: $appId, env: $env) {
+    version
+    schema
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeploymentVersionsQuery, ConsoleDeploymentVersionsQueryVariables>;
 export const ConsoleDeployedSchemaDocument = new TypedDocumentString(`
     query ConsoleDeployedSchema($appId: ID!, $env: String!) {
   deployedSchema(appId: $appId, env: $env) {
@@ -297,6 +323,15 @@ export const ConsoleSetBudgetDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleSetBudgetMutation, ConsoleSetBudgetMutationVariables>;
+export const ConsoleRevokeTestUserDocument = new TypedDocumentString(`
+    mutation ConsoleRevokeTestUser($appId: ID!, $env: String!, $name: String!) {
+  revokeTestUser(appId: $appId, env: $env, name: $name) {
+    userId
+    env
+    revoked
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRevokeTestUserMutation, ConsoleRevokeTestUserMutationVariables>;
 export const ConsoleMintTestUserDocument = new TypedDocumentString(`
     mutation ConsoleMintTestUser($appId: ID!, $env: String!, $name: String!) {
   createTestUser(appId: $appId, env: $env, name: $name) {
