@@ -12,7 +12,7 @@ import { type DocumentNode, Kind } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { createCors } from './http/cors.js';
 import { useCsrfForMutations } from './http/csrf.js';
-import { dashboardUserOf } from './gateway-auth/dashboard-session.http.js';
+import { dashboardDeveloperOf, dashboardUserOf } from './gateway-auth/dashboard-session.http.js';
 import { createGatewayAuth } from './gateway-auth/gateway-setup.http.js';
 import type { Mount, RequestContext } from './http/request-context.js';
 import { type Incoming, answerClientError, createNodeEdge, fetchIncoming } from './http/node-edge.js';
@@ -130,6 +130,15 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     ...(auth ?? (await request.auth())),
     dashboardUser: () => dashboardUserOf(services, config, request.headers),
   });
+  /**
+   * /graphql's context: a console session of a person who linked a developer acts as that developer
+   * (docs/api.md §4.2). Only there: the REST routes (/dev/*, stored operations) keep their own credentials.
+   */
+  const graphqlContextFor = async (request: RequestContext, auth?: ResolvedAuth): Promise<Context> => {
+    const context = await contextFor(request, auth);
+    const developer = await dashboardDeveloperOf(services, config, request, context);
+    return developer ? { ...context, caller: developer } : context;
+  };
 
   // One row budget for Yoga's plugins and the fast path (src/graphql/row-budget.ts).
   const rowBudget = rowBudgetCheck(schema);
@@ -154,7 +163,9 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     maxRequestBodySize: false,
     // Sockets resolve their caller once, at connection time (src/feeds/websocket.routes.ts).
     context: initial =>
-      'caller' in initial ? { services, caller: (initial.caller as Context['caller']) ?? null } : contextFor(initial.requestContext, initial.auth),
+      'caller' in initial
+        ? { services, caller: (initial.caller as Context['caller']) ?? null }
+        : graphqlContextFor(initial.requestContext, initial.auth),
     plugins: [
       // NUL bytes in variables or string literals: 400 invalid_argument before anything parses them.
       useRefuseNul,
@@ -173,7 +184,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   });
 
   const storedOperations = createStoredOperations({ yoga, schema, contextFor }, storedOperationEndpoints);
-  const fastPath = graphqlFastPath ? createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, ...graphqlFastPath }) : null;
+  const fastPath = graphqlFastPath ? createGraphqlFastPath({ yoga, schema, contextFor: graphqlContextFor, rowBudget, ...graphqlFastPath }) : null;
   let ready = false;
   // Every endpoint, matched by one router (src/http/route-registry.ts); handlers reach the per-process state here.
   const registry = createRouteRegistry(

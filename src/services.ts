@@ -15,6 +15,7 @@ import { fileOperations } from './files/files.service.js';
 import { createGatewayHosts } from './gateway-auth/gateway-hosts.service.js';
 import { inviteLinkOperations } from './membership/invite-links.service.js';
 import { membershipOperations } from './membership/membership.service.js';
+import { developerLinkOperations } from './principals/developer-link.service.js';
 import { dashboardOperations } from './membership/dashboard.service.js';
 import { resourceDeletionOperations } from './membership/resource-deletion.service.js';
 import { resourceOperations } from './membership/resources.service.js';
@@ -78,6 +79,7 @@ export function createServices(deps: ServiceDeps, options: { fetch?: typeof fetc
       accountDeletionOperations,
     ),
     principals: bindDeps(extendDeps(deps, { tokens }), principalOperations),
+    developerLinks: bindDeps(extendDeps(deps, { tokens }), developerLinkOperations),
     profiles: bindDeps(extendDeps(deps, { profileLookups: profileLookups(() => deps.now()) }), profileOperations),
     resources: bindDeps(extendDeps(deps, { apps }), resourceOperations),
     // Deleting an app or an environment: its caches and tokens forgotten on this instance at once.

@@ -1,6 +1,6 @@
 /** Developer surface: apps, deployments of app schemas, test users. */
 import { requireDeveloper } from '../core/caller.rules.js';
-import type { AppView } from './apps.service.js';
+import { type AppView, DEPLOYMENT_VERSIONS_KEPT } from './apps.service.js';
 import { LIST_PAGE } from '../core/pages.js';
 import { builder } from '../graphql/builder.js';
 import { wholeListRows } from '../graphql/row-budget.js';
@@ -11,6 +11,10 @@ const AppRef = builder.objectRef<AppView>('App').implement({
     name: t.exposeString('name'),
     origins: t.exposeStringList('origins'),
     clientIds: t.exposeStringList('clientIds'),
+    redirectUris: t.stringList({
+      description: 'The redirect URIs its OAuth clients accept (matched exactly, docs/api.md §4.6).',
+      resolve: (app, _, ctx) => ctx.services.apps.redirectUris(app.id),
+    }),
     environments: t.exposeStringList('environments'),
     createdAt: t.field({ type: 'DateTime', resolve: a => a.createdAt }),
   }),
@@ -40,6 +44,14 @@ const TestUserRef = builder.objectRef<{ user_id: string; token: string; expires_
     expiresAt: t.exposeString('expires_at'),
     payer: t.exposeString('payer'),
     env: t.exposeString('env'),
+  }),
+});
+
+const TestUserRevocationRef = builder.objectRef<{ userId: string; env: string; revoked: number }>('TestUserRevocation').implement({
+  fields: t => ({
+    userId: t.exposeID('userId'),
+    env: t.exposeString('env'),
+    revoked: t.exposeInt('revoked', { description: 'How many live tokens were revoked.' }),
   }),
 });
 
@@ -82,6 +94,13 @@ builder.mutationFields(t => ({
     args: { appId: t.arg.id({ required: true }), name: t.arg.string({ required: true }), env: t.arg.string({ required: true }) },
     resolve: (_, a, ctx) => ctx.services.apps.mintTestUser(requireDeveloper(ctx.caller).developerId, String(a.appId), { name: a.name, env: a.env }),
   }),
+  revokeTestUser: t.field({
+    type: TestUserRevocationRef,
+    description:
+      'Revokes every test-session token of the test user `name` in `env` (developer token): they stop at once; the user and its data stay, and createTestUser gives it a new token.',
+    args: { appId: t.arg.id({ required: true }), env: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.apps.revokeTestUser(requireDeveloper(ctx.caller).developerId, String(a.appId), { name: a.name, env: a.env }),
+  }),
 }));
 
 const RemovalRef = builder
@@ -114,6 +133,14 @@ const DeployedSchemaRef = builder
     }),
   });
 
+const DeploymentVersionRef = builder.objectRef<{ version: number; schema: Record<string, unknown>; createdAt: Date }>('DeploymentVersion').implement({
+  fields: t => ({
+    version: t.exposeInt('version'),
+    schema: t.field({ type: 'JSON', description: 'The schema IR that version deployed.', resolve: d => d.schema }),
+    createdAt: t.field({ type: 'DateTime', resolve: d => d.createdAt }),
+  }),
+});
+
 builder.queryFields(t => ({
   developer: t.field({
     type: DeveloperRef,
@@ -125,6 +152,13 @@ builder.queryFields(t => ({
     description: "The schema deployed to one of your app's environments.",
     args: { appId: t.arg.id({ required: true }), env: t.arg.string({ required: true }) },
     resolve: (_, a, ctx) => ctx.services.apps.deployedSchema(requireDeveloper(ctx.caller).developerId, String(a.appId), a.env),
+  }),
+  deploymentVersions: t.field({
+    type: [DeploymentVersionRef],
+    description: "The schemas one of your app's environments was deployed with, newest first (the last 50 kept).",
+    args: { appId: t.arg.id({ required: true }), env: t.arg.string({ required: true }) },
+    extensions: wholeListRows(DEPLOYMENT_VERSIONS_KEPT),
+    resolve: (_, a, ctx) => ctx.services.apps.deploymentVersions(requireDeveloper(ctx.caller).developerId, String(a.appId), a.env),
   }),
 }));
 

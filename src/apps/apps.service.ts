@@ -31,7 +31,7 @@ export type AppDeps = Pick<ServiceDeps, 'prisma' | 'transaction' | 'now'> & {
   deploymentCache: DeploymentCache;
   /** The embedded provider's view of apps' OAuth clients (their redirect URIs follow the origins), by client id. */
   oauthClientCache: { delete(clientId: string): void };
-  tokens: Pick<TokenService, 'mint'>;
+  tokens: Pick<TokenService, 'mint' | 'clearCache'>;
   gatewayHosts: Pick<GatewayHosts, 'has'>;
 };
 
@@ -154,6 +154,8 @@ export async function deploy(
       ? await tx.deployment.update({ where: { id: existing.id }, data: { schema: schema as object, version: { increment: 1 } } })
       : await tx.deployment.create({ data: { id: newId('dep'), appId, env: envName, schema: schema as object } });
     await reconcileStaticResources(tx, row.id, schema, now);
+    await tx.deploymentVersion.create({ data: { deploymentId: row.id, version: row.version, schema: schema as object, createdAt: now } });
+    await tx.deploymentVersion.deleteMany({ where: { deploymentId: row.id, version: { lte: row.version - DEPLOYMENT_VERSIONS_KEPT } } });
     return row;
   });
   deps.deploymentCache.delete(deployment.id);
@@ -183,6 +185,21 @@ export async function deployedSchema(deps: Pick<ServiceDeps, 'prisma'>, develope
   const found = await deps.prisma.deployment.findUnique({ where: { appId_env: { appId, env: envName } } });
   if (!found) throw fail('env_not_found', `App ${appId} has no environment '${envName}': deploy a schema to it first.`);
   return { appId, env: envName, version: found.version, schema: found.schema as Record<string, unknown> };
+}
+
+/** How many versions of an environment's schema are kept (docs/api.md §3, deploymentVersions). */
+export const DEPLOYMENT_VERSIONS_KEPT = 50;
+
+/** The schemas one environment of the developer's app was deployed with, newest first; 404 env_not_found. */
+export async function deploymentVersions(deps: Pick<ServiceDeps, 'prisma'>, developerId: string, appId: string, env: string) {
+  await ownedApp(deps, developerId, appId);
+  const envName = parseInput(envNameSchema, env);
+  const found = await deps.prisma.deployment.findUnique({
+    where: { appId_env: { appId, env: envName } },
+    select: { versions: { orderBy: { version: 'desc' }, take: DEPLOYMENT_VERSIONS_KEPT } },
+  });
+  if (!found) throw fail('env_not_found', `App ${appId} has no environment '${envName}': deploy a schema to it first.`);
+  return found.versions.map(v => ({ appId, env: envName, version: v.version, schema: v.schema as Record<string, unknown>, createdAt: v.createdAt }));
 }
 
 /** The app's first OAuth client (the one the gateway signs people in with for invite links), or null. */
@@ -219,11 +236,46 @@ export async function mintTestUser(
   return { user_id: userId, token: minted.token, expires_at: minted.expiresAt!.toISOString(), payer: developerId, env };
 }
 
+/**
+ * Revokes every test-session token of one test user in one environment (docs/api.md §3.1): they stop
+ * at once on this instance (the token cache is cleared); the user, its data and memberships stay,
+ * and minting the name again gives it a new token.
+ */
+export async function revokeTestUser(
+  deps: Pick<AppDeps, 'prisma' | 'tokens' | 'now'>,
+  developerId: string,
+  appId: string,
+  input: { name?: unknown; env?: unknown },
+) {
+  await ownedApp(deps, developerId, appId);
+  const env = parseInput(envNameSchema, input.env);
+  const name = parseInput(testUserNameSchema, input.name);
+  const deployment = await deps.prisma.deployment.findUnique({ where: { appId_env: { appId, env } }, select: { id: true } });
+  if (!deployment) throw fail('env_not_found', `App ${appId} has no environment '${env}'.`);
+  const userId = testUserId(appId, name);
+  const { count } = await deps.prisma.apiToken.updateMany({
+    where: { kind: 'test_session', principalId: userId, deploymentId: deployment.id, revokedAt: null },
+    data: { revokedAt: deps.now() },
+  });
+  deps.tokens.clearCache();
+  return { userId, env, revoked: count };
+}
+
+/** The redirect URIs an app's OAuth clients accept (the app is the caller's: it came from `list` or `get`). */
+export async function redirectUris(deps: Pick<ServiceDeps, 'prisma'>, appId: string): Promise<string[]> {
+  const clients = await deps.prisma.appClient.findMany({ where: { appId }, select: { redirectUris: true }, orderBy: { clientId: 'asc' } });
+  return clients.flatMap(c => c.redirectUris);
+}
+
 /** What `services.apps` offers; src/services.ts binds each to the server's dependencies. */
+
 export const appOperations = {
   create,
   list,
   get,
+  redirectUris,
+  revokeTestUser,
+  deploymentVersions,
   addOrigin,
   deploy,
   deployment,

@@ -25,6 +25,7 @@ export const ERROR_CATALOG = {
       'A malformed or mistyped body, query or argument; the message names the field (`body.visibility: …`). Also a NUL byte in a body, URL or GraphQL document, and a request line or header the HTTP parser refuses',
   },
   invalid_json: { status: 400, meaning: 'The body is not JSON' },
+  not_a_developer_token: { status: 400, meaning: '`linkDeveloper` (§4.2): the pasted token is not a valid developer token' },
   request_aborted: {
     status: 400,
     meaning:
@@ -231,6 +232,7 @@ export const ERROR_CATALOG = {
     meaning: 'A deploy drops a table or column that still holds data (§5.5); the answer lists `tables` and `columns`',
   },
   origin_taken: { status: 409, meaning: '`createApp`: an origin another app registered' },
+  developer_already_linked: { status: 409, meaning: '`linkDeveloper` (§4.2): the developer is linked to another person; nothing changed' },
   handle_taken: { status: 409, meaning: 'A handle someone else holds, in any case (§5.6); nothing changed' },
   conflict: { status: 409, meaning: 'A concurrent request changed the same record; retry' },
 

@@ -8,7 +8,9 @@ import { fail } from '../errors.js';
 import { type HeaderReader, parseCookies } from '../http/responses.js';
 import { digestsEqual, sha256 } from '../lib/secrets.js';
 import type { Services } from '../services.js';
-import { SESSION_COOKIE } from '../http/request-context.js';
+import { type RequestContext, SESSION_COOKIE } from '../http/request-context.js';
+import type { DeveloperCaller } from '../core/caller.rules.js';
+import type { ResolvedAuth } from './resolve-caller.http.js';
 
 /** The dashboard user's id, or the refusal: 401 without a usable session, 403 for any other credential. */
 export async function dashboardUserOf(services: Services, config: Config, headers: HeaderReader): Promise<string> {
@@ -24,4 +26,21 @@ export async function dashboardUserOf(services: Services, config: Config, header
   if (!info.clientId || !digestsEqual(sha256(info.clientId), sha256(dashboardClientId)))
     throw denied('this session belongs to an app, not the dashboard.');
   return info.sub;
+}
+
+/**
+ * The developer a console session acts as on GraphQL (docs/api.md §4.2): the developer the signed-in
+ * person linked by proving their token, only for the dashboard session on the gateway's own host,
+ * called from no app's origin. Every other credential resolves as before; null: not linked.
+ */
+export async function dashboardDeveloperOf(
+  services: Services,
+  config: Config,
+  request: Pick<RequestContext, 'headers' | 'mount' | 'audienceAppId'>,
+  auth: Pick<ResolvedAuth, 'caller'> & { credential?: ResolvedAuth['credential'] },
+): Promise<DeveloperCaller | null> {
+  if (auth.caller || auth.credential !== 'cookie' || request.mount.host || request.audienceAppId) return null;
+  const personId = await dashboardUserOf(services, config, request.headers).catch(() => null);
+  const linked = personId ? await services.developerLinks.linkedDeveloper(personId) : null;
+  return linked ? { type: 'developer', developerId: linked.developerId } : null;
 }

@@ -14,6 +14,7 @@ import '../rows/rows.graphql.js';
 import '../files/files.graphql.js';
 import '../billing/billing.graphql.js';
 import '../membership/dashboard.graphql.js';
+import '../principals/developer-link.graphql.js';
 import { assertRowWeights } from './row-budget.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

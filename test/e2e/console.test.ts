@@ -10,7 +10,8 @@ import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SCHEMA } from '../helpers/app.js';
+import { defineSchema } from 'gatehouse/schema';
+import { TEST_RESOURCES, TEST_SCHEMA } from '../helpers/app.js';
 import { APP_HOST, type E2eRig, startE2eRig } from './rig.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -25,6 +26,20 @@ const FIRST_LOAD_LIMIT = 200 * 1024;
 let rig: E2eRig;
 let browser: Browser;
 let person: { context: BrowserContext; page: Page; userId: string };
+/** The app the person creates as a developer in the console, and its test user's token. */
+let garden: { appId: string; alice: string };
+
+/** What the developer deploys from the console: a top-level table, a resource-owned one and a bucket. */
+const BROWSER_SCHEMA = defineSchema({
+  tables: { notes: t => t.text('title').notNull().integer('stars') },
+  files: { docs: { maxSize: '1MB' } },
+  resources: { ...TEST_RESOURCES, team: r => TEST_RESOURCES.team(r).owns('tasks', t => t.text('title')) },
+});
+const BROWSER_SCHEMA_V2 = defineSchema({
+  tables: { notes: t => t.text('title').notNull().integer('stars').text('mood') },
+  files: { docs: { maxSize: '1MB' } },
+  resources: { ...TEST_RESOURCES, team: r => TEST_RESOURCES.team(r).owns('tasks', t => t.text('title')) },
+});
 
 const shot = (page: Page, name: string) => page.screenshot({ path: resolve(SHOTS, `${name}.png`), fullPage: true });
 const email = (who: string) => `${who}-${Math.random().toString(36).slice(2, 8)}@example.test`;
@@ -220,6 +235,129 @@ describe.skipIf(missing && !process.env.CI)('the web console in Chromium', { tim
     }
     // The person is still there: nothing above reached their account.
     expect(await rig.app().services.deps.prisma.principal.count({ where: { id: person.userId } })).toBe(1);
+  });
+
+  it('links the person as a developer by pasting a developer token; an unknown token is refused', async () => {
+    const { page } = person;
+    await page.goto(`${rig.url}/console#/developer`);
+    const field = page.getByLabel('Developer token');
+    await field.fill('ghd_not-a-real-token');
+    await page.getByRole('button', { name: 'Link developer' }).click();
+    await expect.poll(() => page.textContent('[role=alert]')).toContain('not_a_developer_token');
+    await field.fill(rig.developer.token!);
+    await page.getByRole('button', { name: 'Link developer' }).click();
+    await expect.poll(() => page.textContent('[role=status]')).toContain('You now act as the developer');
+    await page.getByRole('link', { name: 'Apps' }).waitFor();
+    await shot(page, 'developer-link');
+    const linked = await rig.app().services.deps.prisma.developer.findFirst({ where: { principalId: person.userId } });
+    expect(linked?.id).toBeTruthy();
+  });
+
+  it('app credentials reach neither the developer link nor the linked developer; the console session only on /graphql of its own host', async () => {
+    const app = await person.context.newPage();
+    await app.goto(`${rig.appOrigin}/`);
+    await app.waitForFunction(() => (window as any).demo?.session?.authenticated === true);
+    await app.close();
+    const appCookie = (await person.context.cookies(rig.appOrigin)).find(c => c.name === 'gh_session')!.value;
+    const consoleCookie = (await person.context.cookies(rig.url)).find(c => c.name === 'gh_session')!.value;
+    const minted = await rig.developer.post(`/dev/apps/${await appIdOf()}/test-users`, { name: 'tess', env: 'dev' });
+    const appCredentials: Record<string, [boolean, Record<string, string>]> = {
+      'test-user bearer': [false, { authorization: `Bearer ${minted.body.token}` }],
+      'app cookie on the gateway': [false, { cookie: `gh_session=${appCookie}` }],
+      'hosted-origin cookie': [true, { cookie: `gh_session=${appCookie}`, origin: rig.appOrigin }],
+    };
+    const link = `mutation { linkDeveloper(token: "${rig.developer.token}") { developerId } }`;
+    for (const [name, [hosted, headers]] of Object.entries(appCredentials)) {
+      expect(await graphqlAs(hosted, headers, link), `${name}: link`).toBe('dashboard_session_required');
+      expect(await graphqlAs(hosted, headers, 'mutation { unlinkDeveloper { ok } }'), `${name}: unlink`).toBe('dashboard_session_required');
+      expect(await graphqlAs(hosted, headers, 'query { apps { id } }'), `${name}: apps`).toBe('wrong_credential');
+    }
+    // The console session acts as the developer on the gateway's own /graphql, and nowhere else:
+    // not on a hosted origin, not called from an app's origin, not on the REST /dev routes.
+    expect(await graphqlAs(false, { cookie: `gh_session=${consoleCookie}` }, 'query { apps { id } }')).toBeNull();
+    expect(await graphqlAs(true, { cookie: `gh_session=${consoleCookie}`, origin: rig.appOrigin }, 'query { apps { id } }')).not.toBeNull();
+    expect(await graphqlAs(false, { cookie: `gh_session=${consoleCookie}`, origin: rig.appOrigin }, 'query { apps { id } }')).not.toBeNull();
+    const rest = await rig.developer.as().request('GET', '/dev/apps', undefined, { cookie: `gh_session=${consoleCookie}` });
+    expect(rest.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('creates an app, deploys a schema and mints a test user from the console', async () => {
+    const { page } = person;
+    await page.goto(`${rig.url}/console#/apps`);
+    await page.getByLabel('Name').fill('Console garden');
+    await page.getByLabel('Origins').fill('https://garden.example.test');
+    await page.getByLabel('Redirect URIs').fill('https://garden.example.test/callback');
+    await page.getByRole('button', { name: 'Create app' }).click();
+    await expect.poll(() => page.textContent('[role=status]')).toContain('App Console garden was created');
+    await expect.poll(() => page.textContent('table')).toContain('https://garden.example.test/callback');
+    await shot(page, 'apps');
+
+    await page.getByRole('link', { name: 'Console garden' }).click();
+    await page.getByLabel('Schema (JSON)').fill(JSON.stringify(BROWSER_SCHEMA));
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await expect.poll(() => page.textContent('[role=status]')).toContain('Deployed version 1 to dev: tables notes, tasks, buckets docs.');
+    // A second version adds a column; the two versions' difference shows it.
+    await page.getByLabel('Schema (JSON)').fill(JSON.stringify(BROWSER_SCHEMA_V2));
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await expect.poll(() => page.textContent('[role=status]')).toContain('Deployed version 2 to dev');
+    await page.getByText('Compare versions of dev').click();
+    await expect.poll(() => page.textContent('pre.diff .added')).toContain('"mood"');
+    await page.locator('pre.diff').scrollIntoViewIfNeeded();
+    await shot(page, 'schema-diff');
+    await page.getByLabel('Test user name').fill('alice');
+    await page.getByRole('button', { name: 'Mint token' }).click();
+    const token = (await page.locator('#minted-token').textContent())!;
+    expect(token).toMatch(/^gst_/);
+    await expect.poll(() => page.textContent('#budgets-title + *')).toBeTruthy();
+    await shot(page, 'app-deploy-test-user');
+    // The token shown works as that test user.
+    expect((await rig.developer.as(token).get('/v1/resources')).status).toBe(200);
+    garden = { appId: page.url().split('#/apps/')[1], alice: token };
+  });
+
+  it('browses resources, rows (filters, pages) and files of a test environment as a test user', async () => {
+    const alice = rig.developer.as(garden.alice);
+    const team = await alice.post('/v1/resources', { type: 'team', name: 'Seed crew' });
+    expect(team.status).toBe(200);
+    const notes = Array.from({ length: 25 }, (_, i) => ({ title: `note ${String(i).padStart(2, '0')}`, stars: i % 5 }));
+    const inserted = await alice.post('/v1/db/query', { scope: { kind: 'user' }, table: 'notes', op: 'insert', values: notes });
+    expect(inserted.status, JSON.stringify(inserted.body)).toBe(200);
+    const upload = await alice.request('PUT', '/v1/files/me/docs/hello.txt', 'Hello from the garden', { 'content-type': 'text/plain' });
+    expect(upload.status).toBe(201);
+
+    const { page } = person;
+    await page.goto(`${rig.url}/console#/apps/${garden.appId}/data/dev`);
+    await page.getByLabel('Test user name').fill('alice');
+    await page.getByRole('button', { name: 'Browse as this user' }).click();
+    await page.getByRole('button', { name: 'Show members and rooms of Seed crew' }).click();
+    await expect.poll(() => page.textContent('section[aria-labelledby=browser-resources]')).toContain('test:');
+
+    await page.getByRole('button', { name: 'Show rows' }).click();
+    await expect.poll(() => page.locator('section[aria-labelledby=browser-rows] tbody tr').count()).toBe(20);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => page.locator('section[aria-labelledby=browser-rows] tbody tr').count()).toBe(5);
+    await page.getByLabel('Filter (JSON)').fill('{"stars": {"eq": 4}}');
+    await page.getByRole('button', { name: 'Show rows' }).click();
+    await expect.poll(() => page.locator('section[aria-labelledby=browser-rows] tbody tr').count()).toBe(5);
+    await shot(page, 'data-rows');
+
+    await page.getByRole('button', { name: 'List files' }).click();
+    await page.getByRole('button', { name: 'Preview hello.txt' }).click();
+    await expect.poll(() => page.textContent('figure.preview')).toContain('Hello from the garden');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download hello.txt' }).click();
+    expect((await download).suggestedFilename()).toBe('hello.txt');
+    await page.locator('figure.preview').scrollIntoViewIfNeeded();
+    await shot(page, 'data-files');
+
+    // Revoking the test user's tokens from the app's page: the one the test used stops at once.
+    await page.goto(`${rig.url}/console#/apps/${garden.appId}`);
+    await page.getByLabel('Test user name').fill('alice');
+    await page.getByRole('button', { name: 'Revoke tokens' }).click();
+    await expect
+      .poll(() => page.textContent('section[aria-labelledby=test-users-title] [role=status]'))
+      .toMatch(/alice: [1-9]\d* token\(s\) revoked in dev/);
+    expect((await alice.get('/v1/resources')).status).toBe(401);
   });
 
   it('accepts a cross-app invitation from the console', async () => {

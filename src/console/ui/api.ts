@@ -20,11 +20,12 @@ export class ApiError extends Error {
 /** Codes that mean "nobody is signed in here": the console shows its sign-in. */
 export const SIGNED_OUT = new Set(['unauthenticated', 'session_expired', 'dashboard_session_required']);
 
-async function post(query: string, variables: unknown) {
+async function post(query: string, variables: unknown, bearer?: string) {
   const res = await fetch('/graphql', {
     method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...CSRF },
+    // A test user's token (the data browser) goes alone: the console session's cookie is not sent with it.
+    credentials: bearer ? 'omit' : 'same-origin',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...CSRF, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
     body: JSON.stringify({ query, variables }),
   });
   const body = (await res.json().catch(() => null)) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } | null;
@@ -57,6 +58,20 @@ export async function gql<R, V>(document: TypedDocumentString<R, V>, ...[variabl
       return (await post(document.toString(), variables ?? {})) as R;
     throw error;
   }
+}
+
+/** A call as a test user (the data browser, docs/api.md §4.2): that user's token, the app's authorization. */
+export const gqlAs = <R, V>(token: string, document: TypedDocumentString<R, V>, variables: V): Promise<R> =>
+  post(document.toString(), variables ?? {}, token) as Promise<R>;
+
+/** A file's bytes as a test user (GET /v1/files/...), for preview and download. */
+export async function fileAs(token: string, path: string): Promise<Blob> {
+  const res = await fetch(path, { credentials: 'omit', headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { error?: string; message?: string } | null;
+    throw new ApiError(body?.error ?? `http_${res.status}`, body?.message ?? `The server answered ${res.status}.`);
+  }
+  return res.blob();
 }
 
 export async function signOut(): Promise<void> {

@@ -9,6 +9,10 @@ import { ApiError, SIGNED_OUT, gql, signOut } from './api.js';
 import { DeleteAccountPage } from './delete-account.js';
 import { InvitationsPage } from './invitations.js';
 import { ErrorBox, Loading } from './parts.js';
+import { AppPage } from './app-detail.js';
+import { AppsPage } from './apps.js';
+import { DataPage } from './data-browser.js';
+import { ConsoleDeveloperQuery, DeveloperPage } from './developer.js';
 import { ResourcesPage } from './resources.js';
 import { UsagePage } from './usage.js';
 import { WalletPage } from './wallet.js';
@@ -20,6 +24,20 @@ const PAGES: { path: string; label: string; page: ComponentType }[] = [
   { path: 'wallet', label: 'Wallet', page: WalletPage },
   { path: 'usage', label: 'Usage', page: UsagePage },
 ];
+
+/**
+ * The developer's pages, shown once a developer is linked. "Usage" (spend per day) is built
+ * beside these: its entry goes after Apps.
+ */
+const DEVELOPER_PAGES = [{ path: 'apps', label: 'Apps' }];
+
+/** #/apps/<appId> and #/apps/<appId>/data/<env>. */
+function DeveloperRoute({ route }: { route: string }) {
+  const [, appId, section, env] = route.split('/');
+  if (appId && section === 'data' && env) return <DataPage key={`${appId}/${env}`} appId={appId} env={env} />;
+  if (appId) return <AppPage key={appId} appId={appId} />;
+  return <AppsPage />;
+}
 
 const routeOf = () => location.hash.replace(/^#\/?/, '') || 'account';
 
@@ -60,6 +78,18 @@ export function App() {
     );
   }, []);
 
+  // Whether a developer is linked: the developer pages show in the navigation then.
+  const [developer, setDeveloper] = useState(false);
+  const [developerTurn, setDeveloperTurn] = useState(0);
+  const recheckDeveloper = () => setDeveloperTurn(t => t + 1);
+  useEffect(() => {
+    if (session.state !== 'in') return;
+    gql(ConsoleDeveloperQuery).then(
+      d => setDeveloper(!!d.consoleDeveloper),
+      () => setDeveloper(false),
+    );
+  }, [session.state, developerTurn]);
+
   if (session.state === 'loading') return <Loading />;
   if (session.state === 'out') return <SignIn why={session.why} />;
   if (session.state === 'failed') return <ErrorBox error={session.error} />;
@@ -94,6 +124,19 @@ export function App() {
             </li>
           ))}
           <li>
+            <a href="#/developer" aria-current={route === 'developer' ? 'page' : undefined}>
+              Developer
+            </a>
+          </li>
+          {developer &&
+            DEVELOPER_PAGES.map(p => (
+              <li key={p.path}>
+                <a href={`#/${p.path}`} aria-current={route === p.path || route.startsWith(`${p.path}/`) ? 'page' : undefined}>
+                  {p.label}
+                </a>
+              </li>
+            ))}
+          <li>
             <a href="#/delete-account" class="danger-link" aria-current={route === 'delete-account' ? 'page' : undefined}>
               Delete account
             </a>
@@ -103,6 +146,10 @@ export function App() {
       <main id="main">
         {route === 'delete-account' ? (
           <DeleteAccountPage deleted={why => setSession({ state: 'out', why })} />
+        ) : route === 'developer' ? (
+          <DeveloperPage changed={recheckDeveloper} />
+        ) : route === 'apps' || route.startsWith('apps/') ? (
+          <DeveloperRoute route={route} />
         ) : Current ? (
           <Current />
         ) : (

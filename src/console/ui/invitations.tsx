@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { gql } from './api.js';
 import { graphql } from './generated/index.js';
-import { ErrorBox, Loading, Notice, Page, when } from './parts.js';
+import { DataTable, ErrorBox, Loading, Notice, Page, resourceInAppColumns, when } from './parts.js';
 import { useData } from './use-data.js';
 
 const InvitationsQuery = graphql(`
@@ -40,29 +40,19 @@ export function InvitationsPage() {
       {loading && !data && <Loading />}
       {data && !invitations.length && <p>No pending invitations.</p>}
       {invitations.length > 0 && (
-        <table>
-          <caption class="visually-hidden">Pending invitations</caption>
-          <thead>
-            <tr>
-              <th scope="col">Resource</th>
-              <th scope="col">App</th>
-              <th scope="col">Role</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Answer</th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.map(i => (
-              <tr key={i.resourceId}>
-                <td>
-                  {i.name} <span class="muted">({i.type})</span>
-                </td>
-                <td>
-                  {i.appName} <span class="muted">{i.env}</span>
-                </td>
-                <td>{i.role}</td>
-                <td>{when(i.expiresAt)}</td>
-                <td class="actions">
+        <DataTable
+          caption="Pending invitations"
+          rows={invitations}
+          keyOf={i => i.resourceId}
+          columns={[
+            ...resourceInAppColumns,
+            { label: 'Role', cell: i => i.role },
+            { label: 'Expires', cell: i => when(i.expiresAt) },
+            {
+              label: 'Answer',
+              class: 'actions',
+              cell: i => (
+                <>
                   <button type="button" onClick={() => answer(i.resourceId, i.name, true)} aria-label={`Accept the invitation to ${i.name}`}>
                     Accept
                   </button>
@@ -74,11 +64,11 @@ export function InvitationsPage() {
                   >
                     Decline
                   </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+          ]}
+        />
       )}
     </Page>
   );

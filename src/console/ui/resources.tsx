@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { gql } from './api.js';
 import { graphql } from './generated/index.js';
-import { ErrorBox, Loading, Notice, Page, when } from './parts.js';
+import { DataTable, ErrorBox, Loading, Notice, Page, resourceInAppColumns, when } from './parts.js';
 import { useData } from './use-data.js';
 
 const OwnedQuery = graphql(`
@@ -73,49 +73,35 @@ export function ResourcesPage() {
       {loading && !data && <Loading />}
       {data && !resources.length && <p>You own no resources.</p>}
       {resources.length > 0 && (
-        <table>
-          <caption class="visually-hidden">Resources you own</caption>
-          <thead>
-            <tr>
-              <th scope="col">Resource</th>
-              <th scope="col">App</th>
-              <th scope="col">Members</th>
-              <th scope="col">Created</th>
-              <th scope="col">Delete</th>
-            </tr>
-          </thead>
-          <tbody>
-            {resources.map(r => (
-              <tr key={r.resourceId}>
-                <td>
-                  {r.name} <span class="muted">({r.type})</span>
-                </td>
-                <td>
-                  {r.appName} <span class="muted">{r.env}</span>
-                </td>
-                <td>{r.memberCount}</td>
-                <td>{when(r.createdAt)}</td>
-                <td>
-                  {deleting === r.resourceId ? (
-                    <DeleteForm
-                      resource={r}
-                      cancel={() => setDeleting(null)}
-                      done={() => {
-                        setDeleting(null);
-                        setNotice(`${r.name} was deleted; its members were told.`);
-                        reload();
-                      }}
-                    />
-                  ) : (
-                    <button type="button" class="danger" onClick={() => setDeleting(r.resourceId)} aria-label={`Delete ${r.name}…`}>
-                      Delete…
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Resources you own"
+          rows={resources}
+          keyOf={r => r.resourceId}
+          columns={[
+            ...resourceInAppColumns,
+            { label: 'Members', cell: r => r.memberCount },
+            { label: 'Created', cell: r => when(r.createdAt) },
+            {
+              label: 'Delete',
+              cell: r =>
+                deleting === r.resourceId ? (
+                  <DeleteForm
+                    resource={r}
+                    cancel={() => setDeleting(null)}
+                    done={() => {
+                      setDeleting(null);
+                      setNotice(`${r.name} was deleted; its members were told.`);
+                      reload();
+                    }}
+                  />
+                ) : (
+                  <button type="button" class="danger" onClick={() => setDeleting(r.resourceId)} aria-label={`Delete ${r.name}…`}>
+                    Delete…
+                  </button>
+                ),
+            },
+          ]}
+        />
       )}
     </Page>
   );

@@ -4,10 +4,54 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type CreateAppInput = {
+  name: string;
+  origins?: Array<string> | null | undefined;
+  redirectUris?: Array<string> | null | undefined;
+};
+
+export type DbDirection =
+  | 'asc'
+  | 'desc';
+
+export type DbOrderByInput = {
+  column: string;
+  direction?: DbDirection | null | undefined;
+};
+
+/** user: your own rows; resource: a resource's rows (roomId: that room alone); type: default rooms across a type (select only). */
+export type DbScopeInput = {
+  kind: DbScopeKind;
+  resourceId?: string | number | null | undefined;
+  /** A room of the resource (its own id is the default room). Room-scoped reads and writes touch that room alone. */
+  roomId?: string | number | null | undefined;
+  type?: string | null | undefined;
+};
+
+export type DbScopeKind =
+  | 'resource'
+  | 'type'
+  | 'user';
+
+export type DbSelectInput = {
+  cursor?: string | null | undefined;
+  ids?: Array<string | number> | null | undefined;
+  limit?: number | null | undefined;
+  orderBy?: DbOrderByInput | null | undefined;
+  scope: DbScopeInput;
+  table: string;
+  /** { column: value | { eq, neq, gt, gte, lt, lte, in: [..], is: null, not: { <operator>: value } } } */
+  where?: unknown;
+};
+
 export type MembershipState =
   | 'active'
   | 'invited'
   | 'requested';
+
+export type PrincipalKind =
+  | 'agent'
+  | 'user';
 
 export type Role =
   | 'admin'
@@ -15,10 +59,131 @@ export type Role =
   | 'reader'
   | 'writer';
 
+/** Stored visibility: members, or public (unlisted or discoverable). */
+export type Visibility =
+  | 'members'
+  | 'public';
+
 export type ConsoleAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ConsoleAccountQuery = { myDashboardAccount: { id: string, displayName: string | null, handle: string | null, email: string | null, createdAt: string } };
+
+export type ConsoleDeploymentVersionsQueryVariables = Exact<{
+  appId: string | number;
+  env: string;
+}>;
+
+
+export type ConsoleDeploymentVersionsQuery = { deploymentVersions: Array<{ version: number, schema: unknown, createdAt: string }> };
+
+export type ConsoleDeployedSchemaQueryVariables = Exact<{
+  appId: string | number;
+  env: string;
+}>;
+
+
+export type ConsoleDeployedSchemaQuery = { deployedSchema: { env: string, version: number, schema: unknown } };
+
+export type ConsoleDeployMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  schema: unknown;
+}>;
+
+
+export type ConsoleDeployMutation = { deploy: { env: string, version: number, tables: Array<string>, buckets: Array<string>, resourceTypes: Array<string> } };
+
+export type ConsoleBudgetsQueryVariables = Exact<{
+  appId: string | number;
+}>;
+
+
+export type ConsoleBudgetsQuery = { budgets: { period: string, walletUsd: string, apps: Array<{ appId: string, envs: Array<{ env: string, limitUsd: string, spentUsd: string }> }> } };
+
+export type ConsoleSetBudgetMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  usd: string;
+}>;
+
+
+export type ConsoleSetBudgetMutation = { setEnvBudget: { env: string, limitUsd: string } };
+
+export type ConsoleRevokeTestUserMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  name: string;
+}>;
+
+
+export type ConsoleRevokeTestUserMutation = { revokeTestUser: { userId: string, env: string, revoked: number } };
+
+export type ConsoleMintTestUserMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  name: string;
+}>;
+
+
+export type ConsoleMintTestUserMutation = { createTestUser: { userId: string, token: string, expiresAt: string, env: string } };
+
+export type ConsoleAppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleAppsQuery = { apps: Array<{ id: string, name: string, origins: Array<string>, redirectUris: Array<string>, clientIds: Array<string>, environments: Array<string>, createdAt: string }> };
+
+export type ConsoleCreateAppMutationVariables = Exact<{
+  input: CreateAppInput;
+}>;
+
+
+export type ConsoleCreateAppMutation = { createApp: { id: string, name: string, clientIds: Array<string> } };
+
+export type ConsoleBrowseAsMutationVariables = Exact<{
+  appId: string | number;
+  env: string;
+  name: string;
+}>;
+
+
+export type ConsoleBrowseAsMutation = { createTestUser: { userId: string, token: string } };
+
+export type ConsoleBrowserResourcesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleBrowserResourcesQuery = { resources: Array<{ id: string, type: string, name: string, memberCount: number, visibility: Visibility, createdAt: string }> };
+
+export type ConsoleBrowserResourceQueryVariables = Exact<{
+  resourceId: string | number;
+}>;
+
+
+export type ConsoleBrowserResourceQuery = { members: Array<{ userId: string, kind: PrincipalKind, role: Role, state: MembershipState }>, rooms: Array<{ id: string, name: string, isDefault: boolean, effectiveRole: Role | null }> };
+
+export type ConsoleBrowserGrantsQueryVariables = Exact<{
+  resourceId: string | number;
+  roomId: string | number;
+}>;
+
+
+export type ConsoleBrowserGrantsQuery = { roomGrants: Array<{ principalId: string, role: Role }> };
+
+export type ConsoleBrowserRowsQueryVariables = Exact<{
+  input: DbSelectInput;
+}>;
+
+
+export type ConsoleBrowserRowsQuery = { dbSelect: { rows: Array<unknown>, nextCursor: string | null } };
+
+export type ConsoleBrowserFilesQueryVariables = Exact<{
+  bucket: string;
+  resourceId?: string | number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type ConsoleBrowserFilesQuery = { files: { nextCursor: string | null, files: Array<{ id: string, path: string, size: number, contentType: string, updatedAt: string }> } };
 
 export type ConsoleDeleteAccountMutationVariables = Exact<{
   confirm: string;
@@ -26,6 +191,23 @@ export type ConsoleDeleteAccountMutationVariables = Exact<{
 
 
 export type ConsoleDeleteAccountMutation = { deleteMyAccount: { ok: boolean, deleted: Array<string>, transferred: Array<{ resourceId: string, ownerId: string }> } };
+
+export type ConsoleDeveloperQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleDeveloperQuery = { consoleDeveloper: { developerId: string, email: string, linkedAt: string } | null };
+
+export type ConsoleLinkDeveloperMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type ConsoleLinkDeveloperMutation = { linkDeveloper: { developerId: string, email: string, linkedAt: string } };
+
+export type ConsoleUnlinkDeveloperMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleUnlinkDeveloperMutation = { unlinkDeveloper: { ok: boolean } };
 
 export type ConsoleInvitationsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -95,6 +277,166 @@ export const ConsoleAccountDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAccountQuery, ConsoleAccountQueryVariables>;
+export const ConsoleDeploymentVersionsDocument = new TypedDocumentString(`
+    query ConsoleDeploymentVersions($appId: ID!, $env: String!) {
+  deploymentVersions(appId: $appId, env: $env) {
+    version
+    schema
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeploymentVersionsQuery, ConsoleDeploymentVersionsQueryVariables>;
+export const ConsoleDeployedSchemaDocument = new TypedDocumentString(`
+    query ConsoleDeployedSchema($appId: ID!, $env: String!) {
+  deployedSchema(appId: $appId, env: $env) {
+    env
+    version
+    schema
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeployedSchemaQuery, ConsoleDeployedSchemaQueryVariables>;
+export const ConsoleDeployDocument = new TypedDocumentString(`
+    mutation ConsoleDeploy($appId: ID!, $env: String!, $schema: JSON!) {
+  deploy(appId: $appId, env: $env, schema: $schema) {
+    env
+    version
+    tables
+    buckets
+    resourceTypes
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeployMutation, ConsoleDeployMutationVariables>;
+export const ConsoleBudgetsDocument = new TypedDocumentString(`
+    query ConsoleBudgets($appId: ID!) {
+  budgets(appId: $appId) {
+    period
+    walletUsd
+    apps {
+      appId
+      envs {
+        env
+        limitUsd
+        spentUsd
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleBudgetsQuery, ConsoleBudgetsQueryVariables>;
+export const ConsoleSetBudgetDocument = new TypedDocumentString(`
+    mutation ConsoleSetBudget($appId: ID!, $env: String!, $usd: String!) {
+  setEnvBudget(appId: $appId, env: $env, usd: $usd) {
+    env
+    limitUsd
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSetBudgetMutation, ConsoleSetBudgetMutationVariables>;
+export const ConsoleRevokeTestUserDocument = new TypedDocumentString(`
+    mutation ConsoleRevokeTestUser($appId: ID!, $env: String!, $name: String!) {
+  revokeTestUser(appId: $appId, env: $env, name: $name) {
+    userId
+    env
+    revoked
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRevokeTestUserMutation, ConsoleRevokeTestUserMutationVariables>;
+export const ConsoleMintTestUserDocument = new TypedDocumentString(`
+    mutation ConsoleMintTestUser($appId: ID!, $env: String!, $name: String!) {
+  createTestUser(appId: $appId, env: $env, name: $name) {
+    userId
+    token
+    expiresAt
+    env
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMintTestUserMutation, ConsoleMintTestUserMutationVariables>;
+export const ConsoleAppsDocument = new TypedDocumentString(`
+    query ConsoleApps {
+  apps {
+    id
+    name
+    origins
+    redirectUris
+    clientIds
+    environments
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAppsQuery, ConsoleAppsQueryVariables>;
+export const ConsoleCreateAppDocument = new TypedDocumentString(`
+    mutation ConsoleCreateApp($input: CreateAppInput!) {
+  createApp(input: $input) {
+    id
+    name
+    clientIds
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateAppMutation, ConsoleCreateAppMutationVariables>;
+export const ConsoleBrowseAsDocument = new TypedDocumentString(`
+    mutation ConsoleBrowseAs($appId: ID!, $env: String!, $name: String!) {
+  createTestUser(appId: $appId, env: $env, name: $name) {
+    userId
+    token
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleBrowseAsMutation, ConsoleBrowseAsMutationVariables>;
+export const ConsoleBrowserResourcesDocument = new TypedDocumentString(`
+    query ConsoleBrowserResources {
+  resources {
+    id
+    type
+    name
+    memberCount
+    visibility
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleBrowserResourcesQuery, ConsoleBrowserResourcesQueryVariables>;
+export const ConsoleBrowserResourceDocument = new TypedDocumentString(`
+    query ConsoleBrowserResource($resourceId: ID!) {
+  members(resourceId: $resourceId) {
+    userId
+    kind
+    role
+    state
+  }
+  rooms(resourceId: $resourceId) {
+    id
+    name
+    isDefault
+    effectiveRole
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleBrowserResourceQuery, ConsoleBrowserResourceQueryVariables>;
+export const ConsoleBrowserGrantsDocument = new TypedDocumentString(`
+    query ConsoleBrowserGrants($resourceId: ID!, $roomId: ID!) {
+  roomGrants(resourceId: $resourceId, roomId: $roomId) {
+    principalId
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleBrowserGrantsQuery, ConsoleBrowserGrantsQueryVariables>;
+export const ConsoleBrowserRowsDocument = new TypedDocumentString(`
+    query ConsoleBrowserRows($input: DbSelectInput!) {
+  dbSelect(input: $input) {
+    rows
+    nextCursor
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleBrowserRowsQuery, ConsoleBrowserRowsQueryVariables>;
+export const ConsoleBrowserFilesDocument = new TypedDocumentString(`
+    query ConsoleBrowserFiles($bucket: String!, $resourceId: ID, $cursor: String) {
+  files(bucket: $bucket, resourceId: $resourceId, cursor: $cursor, limit: 50) {
+    files {
+      id
+      path
+      size
+      contentType
+      updatedAt
+    }
+    nextCursor
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleBrowserFilesQuery, ConsoleBrowserFilesQueryVariables>;
 export const ConsoleDeleteAccountDocument = new TypedDocumentString(`
     mutation ConsoleDeleteAccount($confirm: String!) {
   deleteMyAccount(confirm: $confirm) {
@@ -107,6 +449,31 @@ export const ConsoleDeleteAccountDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleDeleteAccountMutation, ConsoleDeleteAccountMutationVariables>;
+export const ConsoleDeveloperDocument = new TypedDocumentString(`
+    query ConsoleDeveloper {
+  consoleDeveloper {
+    developerId
+    email
+    linkedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeveloperQuery, ConsoleDeveloperQueryVariables>;
+export const ConsoleLinkDeveloperDocument = new TypedDocumentString(`
+    mutation ConsoleLinkDeveloper($token: String!) {
+  linkDeveloper(token: $token) {
+    developerId
+    email
+    linkedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleLinkDeveloperMutation, ConsoleLinkDeveloperMutationVariables>;
+export const ConsoleUnlinkDeveloperDocument = new TypedDocumentString(`
+    mutation ConsoleUnlinkDeveloper {
+  unlinkDeveloper {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUnlinkDeveloperMutation, ConsoleUnlinkDeveloperMutationVariables>;
 export const ConsoleInvitationsDocument = new TypedDocumentString(`
     query ConsoleInvitations {
   myInvitationsAcrossApps {
