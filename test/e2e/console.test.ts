@@ -360,6 +360,20 @@ describe.skipIf(missing && !process.env.CI)('the web console in Chromium', { tim
     expect((await alice.get('/v1/resources')).status).toBe(401);
   });
 
+  it("shows a developer's app spend per day by class: the test environment's writes from the browse above", async () => {
+    const { page } = person;
+    await page.goto(`${rig.url}/console#/apps/${garden.appId}`);
+    await page.getByRole('heading', { name: 'Spend per day' }).waitFor();
+    const devSpend = page.locator('figure[aria-labelledby=spend-dev-title]');
+    // alice's resources, rows and files above were paid from the developer's wallet, in dev.
+    await expect.poll(() => devSpend.locator('.spend-table tbody tr').count()).toBeGreaterThan(0);
+    const total = await devSpend.locator('.spend-table tfoot td').last().textContent();
+    expect(Number(total)).toBeGreaterThan(0);
+    expect(await page.getByRole('figure', { name: "dev: signed-in users' wallets" }).count()).toBe(1);
+    await devSpend.scrollIntoViewIfNeeded();
+    await shot(page, 'app-spend');
+  });
+
   it('accepts a cross-app invitation from the console', async () => {
     const appId = await appIdOf();
     const minted = await rig.developer.post(`/dev/apps/${appId}/test-users`, { name: 'inviter', env: 'dev' });

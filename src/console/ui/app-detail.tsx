@@ -9,6 +9,7 @@ import { graphql } from './generated/index.js';
 import { changesOnly, lineDiff } from './line-diff.js';
 import { DataTable, ErrorBox, Field, Loading, Notice, Page, Select, usd, useAction, when } from './parts.js';
 import { useData } from './use-data.js';
+import { AppSpend } from './usage.js';
 
 export const VersionsQuery = graphql(`
   query ConsoleDeploymentVersions($appId: ID!, $env: String!) {
@@ -306,6 +307,7 @@ export function AppPage({ appId }: { appId: string }) {
           />
           <TestUsers appId={app.id} envs={testEnvs(app.environments)} />
           <Budgets key={notice} appId={app.id} envs={testEnvs(app.environments)} />
+          <AppSpend key={`spend:${notice}`} appId={app.id} envs={app.environments} />
         </>
       )}
     </Page>

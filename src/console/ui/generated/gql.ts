@@ -40,6 +40,7 @@ type Documents = {
     "\n  query ConsoleOwnedResources {\n    myOwnedResources { resourceId type name memberCount appId appName env createdAt }\n  }\n": typeof types.ConsoleOwnedResourcesDocument,
     "\n  mutation ConsoleDeleteResource($appId: ID!, $resourceId: ID!) {\n    deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n  }\n": typeof types.ConsoleDeleteResourceDocument,
     "\n  query ConsoleMySpend($days: Int) {\n    mySpendByDay(days: $days) {\n      appId\n      appName\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n": typeof types.ConsoleMySpendDocument,
+    "\n  query ConsoleEnvSpend($appId: ID!, $env: String!, $days: Int) {\n    envSpendByDay(appId: $appId, env: $env, days: $days) {\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n    usersSpendByDay(appId: $appId, env: $env, days: $days) {\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n": typeof types.ConsoleEnvSpendDocument,
     "\n  query ConsoleWallet {\n    myWallet { balanceUsd entries { id kind amountUsd appId env quantity createdAt } }\n  }\n": typeof types.ConsoleWalletDocument,
 };
 const documents: Documents = {
@@ -68,6 +69,7 @@ const documents: Documents = {
     "\n  query ConsoleOwnedResources {\n    myOwnedResources { resourceId type name memberCount appId appName env createdAt }\n  }\n": types.ConsoleOwnedResourcesDocument,
     "\n  mutation ConsoleDeleteResource($appId: ID!, $resourceId: ID!) {\n    deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n  }\n": types.ConsoleDeleteResourceDocument,
     "\n  query ConsoleMySpend($days: Int) {\n    mySpendByDay(days: $days) {\n      appId\n      appName\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n": types.ConsoleMySpendDocument,
+    "\n  query ConsoleEnvSpend($appId: ID!, $env: String!, $days: Int) {\n    envSpendByDay(appId: $appId, env: $env, days: $days) {\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n    usersSpendByDay(appId: $appId, env: $env, days: $days) {\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n": types.ConsoleEnvSpendDocument,
     "\n  query ConsoleWallet {\n    myWallet { balanceUsd entries { id kind amountUsd appId env quantity createdAt } }\n  }\n": types.ConsoleWalletDocument,
 };
 
@@ -171,6 +173,10 @@ export function graphql(source: "\n  mutation ConsoleDeleteResource($appId: ID!,
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleMySpend($days: Int) {\n    mySpendByDay(days: $days) {\n      appId\n      appName\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleMySpendDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleEnvSpend($appId: ID!, $env: String!, $days: Int) {\n    envSpendByDay(appId: $appId, env: $env, days: $days) {\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n    usersSpendByDay(appId: $appId, env: $env, days: $days) {\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleEnvSpendDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -242,6 +242,15 @@ export type ConsoleMySpendQueryVariables = Exact<{
 
 export type ConsoleMySpendQuery = { mySpendByDay: Array<{ appId: string, appName: string | null, since: string, until: string, days: Array<{ day: string, readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string }>, total: { readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string } }> };
 
+export type ConsoleEnvSpendQueryVariables = Exact<{
+  appId: string | number;
+  env: string;
+  days?: number | null | undefined;
+}>;
+
+
+export type ConsoleEnvSpendQuery = { envSpendByDay: { since: string, until: string, days: Array<{ day: string, readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string }>, total: { readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string } }, usersSpendByDay: { since: string, until: string, days: Array<{ day: string, readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string }>, total: { readsUsd: string, writesUsd: string, transferUsd: string, storageUsd: string, totalUsd: string } } };
+
 export type ConsoleWalletQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -544,6 +553,48 @@ export const ConsoleMySpendDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleMySpendQuery, ConsoleMySpendQueryVariables>;
+export const ConsoleEnvSpendDocument = new TypedDocumentString(`
+    query ConsoleEnvSpend($appId: ID!, $env: String!, $days: Int) {
+  envSpendByDay(appId: $appId, env: $env, days: $days) {
+    since
+    until
+    days {
+      day
+      readsUsd
+      writesUsd
+      transferUsd
+      storageUsd
+      totalUsd
+    }
+    total {
+      readsUsd
+      writesUsd
+      transferUsd
+      storageUsd
+      totalUsd
+    }
+  }
+  usersSpendByDay(appId: $appId, env: $env, days: $days) {
+    since
+    until
+    days {
+      day
+      readsUsd
+      writesUsd
+      transferUsd
+      storageUsd
+      totalUsd
+    }
+    total {
+      readsUsd
+      writesUsd
+      transferUsd
+      storageUsd
+      totalUsd
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleEnvSpendQuery, ConsoleEnvSpendQueryVariables>;
 export const ConsoleWalletDocument = new TypedDocumentString(`
     query ConsoleWallet {
   myWallet {
