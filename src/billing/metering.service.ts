@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { usdToMicros } from '../config.js';
 import { type AppError, fail, parseInput } from '../errors.js';
 import { appNotFound, envNameSchema } from '../apps/apps.rules.js';
-import { type Sql, sql, sqlOf } from '../db/sql.js';
+import { type RawBuilder, type Sql, sql, sqlOf } from '../db/sql.js';
 import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import { DEVELOPER_CREDIT_KIND, type Holder, appendEntry, balanceMicros, credit, grantDeveloperCredit, microsToUsd } from './wallet.service.js';
@@ -176,23 +176,29 @@ async function chargeIn(deps: ChargeDeps, db: Sql, caller: PrincipalCaller, usag
 }
 
 /**
- * What the holder can spend now: its balance with what its open leases charged, plus a
- * developer's starting credit while it is still due. One statement reads them all, so a first
- * charge or a lease closing meanwhile is seen whole or not at all (two reads could see no credit
- * due and, before it, no balance: a spurious 402).
+ * What a holder can spend now, as a column of a statement: its balance with what its open leases
+ * charged, plus a developer's starting credit while it is still due (`creditKey`: its ledger
+ * once key; null for a principal). One statement reads them all, so a first charge or a lease
+ * closing meanwhile is seen whole or not at all (two reads could see no credit due and, before
+ * it, no balance: a spurious 402).
  */
-async function spendableMicros(deps: Pick<ServiceDeps, 'sql' | 'config'>, holder: Holder, db: Db | null = null): Promise<bigint> {
-  const { config } = deps;
-  const creditKey = holder.kind === 'developer' ? `${DEVELOPER_CREDIT_KIND}:${holder.id}` : null;
-  const row = await (db ? sqlOf(db) : deps.sql)
-    .selectNoFrom(eb => [
-      eb.selectFrom('wallets').select('balance_micros').where('holder_id', '=', holder.id).as('balance'),
-      eb.exists(eb.selectFrom('wallet_entries').select(sql`1`.as('one')).where('once_key', '=', creditKey)).as('credited'),
-      openChargesOf(holder.id).as('open'),
-    ])
+const spendableSql = (config: ServiceDeps['config'], holder: RawBuilder<string | null>, creditKey: RawBuilder<string | null> | null) =>
+  sql<bigint>`(COALESCE((SELECT balance_micros FROM wallets WHERE holder_id = ${holder}), 0) + ${openChargesOf(holder)} + ${
+    creditKey
+      ? sql`CASE WHEN EXISTS (SELECT 1 FROM wallet_entries WHERE once_key = ${creditKey}) THEN 0 ELSE ${config.metering.developerCreditMicros}::bigint END`
+      : sql`0`
+  })::bigint`;
+
+/** A developer's starting credit's once key in the ledger, as SQL. */
+const creditKeyOf = (developerId: RawBuilder<string | null>) => sql<string>`(${`${DEVELOPER_CREDIT_KIND}:`}::text || ${developerId})`;
+
+/** What the holder can spend now (spendableSql). */
+async function spendableMicros(deps: Pick<ServiceDeps, 'sql' | 'config'>, holder: Holder): Promise<bigint> {
+  const id = sql<string>`${holder.id}::text`;
+  const row = await deps.sql
+    .selectNoFrom(spendableSql(deps.config, id, holder.kind === 'developer' ? creditKeyOf(id) : null).as('spendable'))
     .executeTakeFirstOrThrow();
-  const due = creditKey !== null && !row.credited ? config.metering.developerCreditMicros : 0n;
-  return (row.balance ?? 0n) + BigInt(row.open) + due;
+  return BigInt(row.spendable);
 }
 
 const usdAmount = z
@@ -388,17 +394,29 @@ export async function assertStorageCovered(
   const prices = config.metering.prices;
   if (!config.metering.enabled) return;
   const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
-  const facts: HolderFacts | undefined = await (db ? sqlOf(db) : deps.sql)
+  // The resource's holder and what each wallet that may pay for it can spend, in one statement:
+  // storagePayerOf picks the one.
+  const facts = await (db ? sqlOf(db) : deps.sql)
     .selectFrom('resources as r')
     .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
     .innerJoin('apps as a', 'a.id', 'd.app_id')
     .leftJoin('principals as p', 'p.id', 'r.owner_principal')
-    .select(['a.developer_id as appDeveloperId', 'p.id as principalId', 'p.kind as principalKind', 'p.owner_id as ownerId'])
+    .select([
+      'a.developer_id as appDeveloperId',
+      'p.id as principalId',
+      'p.kind as principalKind',
+      'p.owner_id as ownerId',
+      spendableSql(config, sql.ref('a.developer_id'), creditKeyOf(sql.ref('a.developer_id'))).as('developerSpendable'),
+      spendableSql(config, sql.ref('p.id'), null).as('principalSpendable'),
+      spendableSql(config, sql.ref('p.owner_id'), null).as('ownerSpendable'),
+    ])
     .where('r.id', '=', resourceId)
     .executeTakeFirst();
   if (!facts) return;
   const payer = storagePayerOf(storageHolderOf(facts));
-  if ((await spendableMicros(deps, payer, db)) >= cost) return;
+  const spendable =
+    payer.kind === 'developer' ? facts.developerSpendable : payer.id === facts.principalId ? facts.principalSpendable : facts.ownerSpendable;
+  if (BigInt(spendable) >= cost) return;
   const own = payer.id === payerOf(caller).holder.id;
   throw paymentRequired(
     'storage',

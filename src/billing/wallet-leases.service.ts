@@ -378,7 +378,7 @@ export function stopSweeping(deps: Pick<LeaseDeps, 'walletLeases'>): void {
  * fragment for a statement that also reads the balance, so both come from one snapshot (a lease
  * closing between two reads would count its entries twice or not at all).
  */
-export const openChargesOf = (holderId: string) =>
+export const openChargesOf = (holderId: RawBuilder<string | null> | string) =>
   sql<bigint>`(SELECT COALESCE(SUM(e.amount_micros), 0)::bigint FROM wallet_leases l JOIN wallet_entries e ON e.lease_id = l.id
     WHERE l.holder_id = ${holderId} AND l.closed_at IS NULL)`;
 
