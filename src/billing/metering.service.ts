@@ -16,13 +16,14 @@ import { z } from 'zod';
 import { usdToMicros } from '../config.js';
 import { type AppError, fail, parseInput } from '../errors.js';
 import { appNotFound, envNameSchema } from '../apps/apps.rules.js';
-import { type RawBuilder, type Sql, sql, sqlOf } from '../db/sql.js';
+import { type RawBuilder, type Sql, prepare, sql, sqlOf } from '../db/sql.js';
 import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import { DEVELOPER_CREDIT_KIND, type Holder, appendEntry, balanceMicros, credit, grantDeveloperCredit, microsToUsd } from './wallet.service.js';
 import {
   type ChargeEntry,
   type Db,
+  type LeaseCharge,
   type LeaseDeps,
   type LeasePayer,
   type Shortfall,
@@ -31,6 +32,7 @@ import {
   openChargesOf,
   openSpendOf,
   payFromLease,
+  payFromOpenLease,
   stopSweeping,
   walletLeases,
 } from './wallet-leases.service.js';
@@ -155,7 +157,7 @@ function chargeOf(caller: PrincipalCaller, usage: readonly Usage[], operation: s
     quantity: operations,
     created_at: now,
   };
-  return { payer, leasePayer, entry };
+  return { payer, charge: { payer: leasePayer, cost, entry } satisfies LeaseCharge };
 }
 
 function refusal(caller: PrincipalCaller, cost: bigint, shortfall: Shortfall): AppError {
@@ -166,12 +168,12 @@ function refusal(caller: PrincipalCaller, cost: bigint, shortfall: Shortfall): A
 
 async function chargeIn(deps: ChargeDeps, db: Sql, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
   const { meteringSeen } = deps;
-  const { payer, leasePayer, entry } = chargeOf(caller, usage, operation, cost, deps.now());
+  const { payer, charge } = chargeOf(caller, usage, operation, cost, deps.now());
   if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) {
     if (!(await grantDeveloperCredit(deps, payer.holder.id, db))) meteringSeen.creditedDevelopers.add(payer.holder.id);
   }
   if (payer.budget) await ensureBudget(deps, db, payer.budget);
-  const shortfall = await payFromLease(leaseDeps(deps), db, leasePayer, cost, entry);
+  const shortfall = await payFromLease(leaseDeps(deps), db, charge);
   if (shortfall) throw refusal(caller, cost, shortfall);
 }
 
@@ -182,11 +184,9 @@ async function chargeIn(deps: ChargeDeps, db: Sql, caller: PrincipalCaller, usag
  * closing meanwhile is seen whole or not at all (two reads could see no credit due and, before
  * it, no balance: a spurious 402).
  */
-const spendableSql = (config: ServiceDeps['config'], holder: RawBuilder<string | null>, creditKey: RawBuilder<string | null> | null) =>
+const spendableSql = (creditMicros: bigint, holder: RawBuilder<string | null>, creditKey: RawBuilder<string | null> | null) =>
   sql<bigint>`(COALESCE((SELECT balance_micros FROM wallets WHERE holder_id = ${holder}), 0) + ${openChargesOf(holder)} + ${
-    creditKey
-      ? sql`CASE WHEN EXISTS (SELECT 1 FROM wallet_entries WHERE once_key = ${creditKey}) THEN 0 ELSE ${config.metering.developerCreditMicros}::bigint END`
-      : sql`0`
+    creditKey ? sql`CASE WHEN EXISTS (SELECT 1 FROM wallet_entries WHERE once_key = ${creditKey}) THEN 0 ELSE ${creditMicros}::bigint END` : sql`0`
   })::bigint`;
 
 /** A developer's starting credit's once key in the ledger, as SQL. */
@@ -196,7 +196,7 @@ const creditKeyOf = (developerId: RawBuilder<string | null>) => sql<string>`(${`
 async function spendableMicros(deps: Pick<ServiceDeps, 'sql' | 'config'>, holder: Holder): Promise<bigint> {
   const id = sql<string>`${holder.id}::text`;
   const row = await deps.sql
-    .selectNoFrom(spendableSql(deps.config, id, holder.kind === 'developer' ? creditKeyOf(id) : null).as('spendable'))
+    .selectNoFrom(spendableSql(deps.config.metering.developerCreditMicros, id, holder.kind === 'developer' ? creditKeyOf(id) : null).as('spendable'))
     .executeTakeFirstOrThrow();
   return BigInt(row.spendable);
 }
@@ -334,8 +334,8 @@ export async function charge(deps: ChargeDeps, db: Db | null, caller: PrincipalC
   if (cost === 0n) return;
   if (db) return chargeIn(deps, sqlOf(db), caller, usage, operation, cost);
   // A read: its entry alone, outside a transaction, while this process holds a lease that pays it.
-  const { leasePayer, entry } = chargeOf(caller, usage, operation, cost, deps.now());
-  const paid = await payFromLease(leaseDeps(deps), deps.sql, leasePayer, cost, entry, { grant: false });
+  const { charge: leaseCharge } = chargeOf(caller, usage, operation, cost, deps.now());
+  const paid = await payFromOpenLease(leaseDeps(deps), deps.sql, leaseCharge);
   if (paid === 'no_lease') await deps.sqlTransaction(tx => chargeIn(deps, tx, caller, usage, operation, cost));
   else if (paid) throw refusal(caller, cost, paid);
 }
@@ -377,6 +377,28 @@ export async function assertAffordable(deps: CheckDeps, caller: PrincipalCaller,
 }
 
 /**
+ * The storage check's one statement, built once: the resource's holder and what each wallet that
+ * may pay for its bytes can spend (storagePayerOf picks the one).
+ */
+const storageFacts = prepare(2, (db, resourceId: string, creditMicros: bigint) =>
+  db
+    .selectFrom('resources as r')
+    .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
+    .innerJoin('apps as a', 'a.id', 'd.app_id')
+    .leftJoin('principals as p', 'p.id', 'r.owner_principal')
+    .select([
+      'a.developer_id as appDeveloperId',
+      'p.id as principalId',
+      'p.kind as principalKind',
+      'p.owner_id as ownerId',
+      spendableSql(creditMicros, sql.ref('a.developer_id'), creditKeyOf(sql.ref('a.developer_id'))).as('developerSpendable'),
+      spendableSql(creditMicros, sql.ref('p.id'), null).as('principalSpendable'),
+      spendableSql(creditMicros, sql.ref('p.owner_id'), null).as('ownerSpendable'),
+    ])
+    .where('r.id', '=', resourceId),
+);
+
+/**
  * 402 `payment_required` (reason `storage`) when the wallet that pays for `resourceId`'s bytes
  * at rest (its owner's, storagePayerOf) cannot cover one day of `bytes` more, or is in debt: a
  * file upload checks it before it reads the body and again in its transaction, a row write that
@@ -394,24 +416,7 @@ export async function assertStorageCovered(
   const prices = config.metering.prices;
   if (!config.metering.enabled) return;
   const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
-  // The resource's holder and what each wallet that may pay for it can spend, in one statement:
-  // storagePayerOf picks the one.
-  const facts = await (db ? sqlOf(db) : deps.sql)
-    .selectFrom('resources as r')
-    .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
-    .innerJoin('apps as a', 'a.id', 'd.app_id')
-    .leftJoin('principals as p', 'p.id', 'r.owner_principal')
-    .select([
-      'a.developer_id as appDeveloperId',
-      'p.id as principalId',
-      'p.kind as principalKind',
-      'p.owner_id as ownerId',
-      spendableSql(config, sql.ref('a.developer_id'), creditKeyOf(sql.ref('a.developer_id'))).as('developerSpendable'),
-      spendableSql(config, sql.ref('p.id'), null).as('principalSpendable'),
-      spendableSql(config, sql.ref('p.owner_id'), null).as('ownerSpendable'),
-    ])
-    .where('r.id', '=', resourceId)
-    .executeTakeFirst();
+  const [facts] = await storageFacts(db ? sqlOf(db) : deps.sql, resourceId, config.metering.developerCreditMicros);
   if (!facts) return;
   const payer = storagePayerOf(storageHolderOf(facts));
   const spendable =

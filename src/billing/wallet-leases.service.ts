@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { type RawBuilder, type Sql, sql } from '../db/sql.js';
+import { type RawBuilder, type Sql, prepare, sql } from '../db/sql.js';
 import { asSystemWork } from '../db/fair-queue.js';
 import { newId } from '../lib/secrets.js';
 import type { AnyTx, ServiceDeps } from '../core/deps.js';
@@ -100,28 +100,26 @@ const leaseKey = (payer: LeasePayer) => `${payer.holder.id}\0${payer.budget?.id 
 /** How often this process looks for leases to close while it holds some. */
 const SWEEP_MS = 100;
 
+/** One charge as a lease pays it: who pays, what (micro-dollars), and its ledger entry (its amount is -cost). */
+export interface LeaseCharge {
+  payer: LeasePayer;
+  cost: bigint;
+  entry: ChargeEntry;
+}
+
 /**
- * Pays `entry` (its amount is -cost) from the payer's lease, granting one in `db` when there is
- * none with enough left. Answers the shortfall when the payer cannot pay; then nothing was written.
- * With `grant: false` (`db` outside a transaction) it answers 'no_lease' instead of granting.
+ * Pays `charge` from the payer's lease, granting one in `db` (a transaction) when there is none
+ * with enough left. Answers the shortfall when the payer cannot pay; then nothing was written.
  */
-export async function payFromLease(
-  deps: LeaseDeps,
-  db: Sql,
-  payer: LeasePayer,
-  cost: bigint,
-  entry: ChargeEntry,
-  options: { grant: false },
-): Promise<Shortfall | null | 'no_lease'>;
-export async function payFromLease(deps: LeaseDeps, db: Sql, payer: LeasePayer, cost: bigint, entry: ChargeEntry): Promise<Shortfall | null>;
-export async function payFromLease(
-  deps: LeaseDeps,
-  db: Sql,
-  payer: LeasePayer,
-  cost: bigint,
-  entry: ChargeEntry,
-  options: { grant: boolean } = { grant: true },
-): Promise<Shortfall | null | 'no_lease'> {
+export const payFromLease = (deps: LeaseDeps, db: Sql, charge: LeaseCharge): Promise<Shortfall | null> =>
+  // Granting, it never answers 'no_lease'.
+  pay(deps, db, charge, true) as Promise<Shortfall | null>;
+
+/** As payFromLease with `db` outside a transaction: 'no_lease' where it would grant one (a grant needs a transaction). */
+export const payFromOpenLease = (deps: LeaseDeps, db: Sql, charge: LeaseCharge): Promise<Shortfall | null | 'no_lease'> =>
+  pay(deps, db, charge, false);
+
+async function pay(deps: LeaseDeps, db: Sql, { payer, cost, entry }: LeaseCharge, grant: boolean): Promise<Shortfall | null | 'no_lease'> {
   const leases = deps.walletLeases;
   const key = leaseKey(payer);
   for (let attempt = 0; ; attempt++) {
@@ -138,7 +136,7 @@ export async function payFromLease(
       if (lease.confirmed && leases.usable.get(key) === lease) leases.usable.delete(key);
     } else if (lease) lease.exhausted = true;
     // Outside a transaction (a read's charge, one statement): granting needs one.
-    if (!options.grant) return 'no_lease';
+    if (!grant) return 'no_lease';
     const granted = await grantLease(deps, db, payer, cost, lease ?? null, attempt < 4);
     if (granted === 'retry') continue;
     if ('reason' in granted) return granted;
@@ -146,13 +144,50 @@ export async function payFromLease(
   }
 }
 
+/** A charge's ledger entry against an open lease, built once (the hot path of every metered write). */
+const insertEntryStatement = prepare(
+  12,
+  (
+    db,
+    id: string,
+    principalId: string | null,
+    developerId: string | null,
+    amount: bigint,
+    kind: string,
+    appId: string,
+    env: string,
+    clientId: string | null,
+    actorId: string,
+    quantity: bigint,
+    createdAt: Date,
+    leaseId: string,
+  ) => ({
+    compile: () =>
+      sql<{ id: string }>`
+        INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id)
+        SELECT ${id}::text, ${principalId}::text, ${developerId}::text, ${amount}::bigint, ${kind}::text,
+          ${appId}::text, ${env}::text, ${clientId}::text, ${actorId}::text, ${quantity}::bigint, ${createdAt}::timestamp(3), l.id
+        FROM wallet_leases l WHERE l.id = ${leaseId} AND l.closed_at IS NULL FOR KEY SHARE
+        RETURNING id`.compile(db),
+  }),
+);
+
 async function insertEntry(db: Sql, leaseId: string, e: ChargeEntry): Promise<boolean> {
-  const { rows } = await sql<{ id: string }>`
-    INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id)
-    SELECT ${newId('wal')}::text, ${e.principal_id}::text, ${e.developer_id}::text, ${e.amount_micros}::bigint, ${e.kind}::text,
-      ${e.app_id}::text, ${e.env}::text, ${e.client_id}::text, ${e.actor_id}::text, ${e.quantity}::bigint, ${e.created_at}::timestamp(3), l.id
-    FROM wallet_leases l WHERE l.id = ${leaseId} AND l.closed_at IS NULL FOR KEY SHARE
-    RETURNING id`.execute(db);
+  const rows = await insertEntryStatement(
+    db,
+    newId('wal'),
+    e.principal_id,
+    e.developer_id,
+    e.amount_micros,
+    e.kind,
+    e.app_id,
+    e.env,
+    e.client_id,
+    e.actor_id,
+    e.quantity,
+    e.created_at,
+    leaseId,
+  );
   return rows.length === 1;
 }
 
