@@ -26,7 +26,7 @@ import { asSystemWork } from '../db/fair-queue.js';
 import { newId } from '../lib/secrets.js';
 import type { AnyTx, ServiceDeps } from '../core/deps.js';
 import type { Holder } from './wallet.service.js';
-import { LEASE_EXPIRY_MS, type Headroom, leaseDue, leaseGrant, nextLeaseSize } from './wallet-leases.rules.js';
+import { LEASE_EXPIRY_MS, type Headroom, closedInUse, leaseDue, leaseGrant, nextLeaseSize } from './wallet-leases.rules.js';
 
 /** A write's transaction as the callers hold it: a Prisma transaction (or client) or an SQL-layer handle. */
 export type Db = AnyTx;
@@ -49,6 +49,8 @@ interface Lease {
   lastUsedAt: number;
   /** It could not pay a charge, or stopped serving its payer: close it now. */
   exhausted: boolean;
+  /** It closed at its lifetime while still charged: the payer's next lease starts at its size. */
+  inUse: boolean;
   closing: boolean;
 }
 
@@ -60,6 +62,8 @@ export interface WalletLeases {
   usable: Map<string, Lease>;
   /** Every lease this process granted and has not closed yet, by id. */
   open: Map<string, Lease>;
+  /** The lease each payer had last, closed at its lifetime while in use (its successor's size). */
+  retired: Map<string, Lease>;
   timer: NodeJS.Timeout | null;
 }
 
@@ -67,6 +71,7 @@ export const walletLeases = (): WalletLeases => ({
   instance: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
   usable: new Map(),
   open: new Map(),
+  retired: new Map(),
   timer: null,
 });
 
@@ -137,7 +142,7 @@ async function pay(deps: LeaseDeps, db: Sql, { payer, cost, entry }: LeaseCharge
     } else if (lease) lease.exhausted = true;
     // Outside a transaction (a read's charge, one statement): granting needs one.
     if (!grant) return 'no_lease';
-    const granted = await grantLease(deps, db, payer, cost, lease ?? null, attempt < 4);
+    const granted = await grantLease(deps, db, payer, cost, lease ?? leases.retired.get(key) ?? null, attempt < 4);
     if (granted === 'retry') continue;
     if ('reason' in granted) return granted;
     leases.usable.set(key, granted);
@@ -230,8 +235,11 @@ async function grantLease(
   const key = leaseKey(payer);
   await db.selectFrom('wallets').select('holder_id').where('holder_id', '=', payer.holder.id).forUpdate().execute();
   const current = leases.usable.get(key);
-  if (mayRetry && current && current !== previous && !current.closing && current.allowance >= cost) return 'retry';
-  const wanted = nextLeaseSize(cost, previous ? { reserved: previous.reserved, exhausted: previous.exhausted } : null);
+  // A lease this charge could not use because the transaction granting it had not committed: that
+  // transaction held this lock, so it has ended now; try the lease again before granting another.
+  const unconfirmed = current === previous && !current?.confirmed;
+  if (mayRetry && current && (current !== previous || unconfirmed) && !current.closing && current.allowance >= cost) return 'retry';
+  const wanted = nextLeaseSize(cost, previous ? { reserved: previous.reserved, exhausted: previous.exhausted, inUse: previous.inUse } : null);
   let headroom = await headroomOf(db, payer);
   let decision = leaseGrant(cost, wanted, headroom);
   if ('refused' in decision && (await reclaim(deps, db, payer))) {
@@ -266,9 +274,11 @@ async function grantLease(
     openedAt: at,
     lastUsedAt: at,
     exhausted: false,
+    inUse: false,
     closing: false,
   };
   leases.open.set(id, lease);
+  leases.retired.delete(key);
   if (previous) previous.exhausted = true;
   sweepWhileOpen(deps);
   return lease;
@@ -365,8 +375,16 @@ function sweepWhileOpen(deps: LeaseDeps): void {
   leases.timer = asSystemWork(() =>
     setInterval(() => {
       const now = performance.now();
-      for (const lease of leases.open.values()) if (!lease.closing && leaseDue(lease, now)) void closeOwn(deps, lease);
+      for (const lease of leases.open.values()) {
+        if (lease.closing || !leaseDue(lease, now)) continue;
+        if (closedInUse(lease, now) && leases.usable.get(lease.key) === lease) {
+          lease.inUse = true;
+          leases.retired.set(lease.key, lease);
+        }
+        void closeOwn(deps, lease);
+      }
       if (leases.open.size === 0 && leases.timer) {
+        leases.retired.clear();
         clearInterval(leases.timer);
         leases.timer = null;
       }
