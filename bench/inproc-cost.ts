@@ -1,9 +1,11 @@
 /**
  * Server CPU per request, in process (no sockets, no load generator): what each layer of the read
- * path costs, measured as this process's CPU time (process.cpuUsage) over a fixed number of
- * requests, so a busy machine inflates it far less than it does req/s.
+ * path costs, and the row store's writes, measured as this process's CPU time (process.cpuUsage)
+ * over a fixed number of requests, so a busy machine inflates it far less than it does req/s.
+ * `METERING=0` in the environment measures the writes without metering (its share of a write).
  *
  *   npx tsx bench/inproc-cost.ts [--backend postgres|pglite] [--requests 5000] [--concurrency 8]
+ *   ONLY='row ' METERING=0 npx tsx bench/inproc-cost.ts --requests 2000
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -45,6 +47,18 @@ try {
   const graphqlRequest = (query: string) =>
     new Request(`${base}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
 
+  const rowQuery = (operation: Record<string, unknown>) =>
+    ok(
+      app.fetch(
+        new Request(`${base}/v1/db/query`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ scope: { kind: 'resource', resourceId: seed.resourceId }, table: 'notes', ...operation }),
+        }),
+      ),
+    );
+  // The row the update and upsert rows write (every request the same row: its lock queues them, CPU is what is measured).
+  await rowQuery({ op: 'insert', values: { key: 'inproc-update', title: 'To edit' } });
   const rows: [string, () => Promise<unknown>][] = [
     ['service: resources.get (the one statement)', () => app.services.resources.get(caller, seed.resourceId)],
     ['REST GET /v1/resources/:id (app.fetch)', () => ok(app.fetch(new Request(`${base}/v1/resources/${seed.resourceId}`, { headers })))],
@@ -57,6 +71,9 @@ try {
     ['GraphQL { me { id } } (app.fetch)', () => ok(app.fetch(graphqlRequest(ME_QUERY)))],
     ['GraphQL { __typename } (app.fetch, bearer)', () => ok(app.fetch(graphqlRequest('{ __typename }')))],
     ['REST GET /healthz (app.fetch, no auth, no DB)', () => ok(app.fetch(new Request(`${base}/healthz`, { headers })))],
+    ['row insert (POST /v1/db/query)', () => rowQuery({ op: 'insert', values: { title: 'Note', body: 'Text' } })],
+    ['row update by filter (one row)', () => rowQuery({ op: 'update', where: { key: 'inproc-update' }, values: { title: 'Edited' } })],
+    ['row upsert (one row, the update path)', () => rowQuery({ op: 'upsert', values: { key: 'inproc-upsert', title: 'Here' }, onConflict: 'key' })],
   ];
   const only = process.env.ONLY;
   // Statements sent to PostgreSQL per request (the pool's clients), to see a read's round trips.

@@ -16,13 +16,14 @@ import { z } from 'zod';
 import { usdToMicros } from '../config.js';
 import { type AppError, fail, parseInput } from '../errors.js';
 import { appNotFound, envNameSchema } from '../apps/apps.rules.js';
-import { type Sql, sql, sqlOf } from '../db/sql.js';
+import { type RawBuilder, type Sql, prepare, sql, sqlOf } from '../db/sql.js';
 import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import { DEVELOPER_CREDIT_KIND, type Holder, appendEntry, balanceMicros, credit, grantDeveloperCredit, microsToUsd } from './wallet.service.js';
 import {
   type ChargeEntry,
   type Db,
+  type LeaseCharge,
   type LeaseDeps,
   type LeasePayer,
   type Shortfall,
@@ -31,6 +32,7 @@ import {
   openChargesOf,
   openSpendOf,
   payFromLease,
+  payFromOpenLease,
   stopSweeping,
   walletLeases,
 } from './wallet-leases.service.js';
@@ -162,7 +164,7 @@ function chargeOf(prices: Prices, caller: PrincipalCaller, usage: readonly Usage
     created_at: now,
     ...chargedByClass(prices, usage),
   };
-  return { payer, leasePayer, entry };
+  return { payer, charge: { payer: leasePayer, cost, entry } satisfies LeaseCharge };
 }
 
 function refusal(caller: PrincipalCaller, cost: bigint, shortfall: Shortfall): AppError {
@@ -173,33 +175,37 @@ function refusal(caller: PrincipalCaller, cost: bigint, shortfall: Shortfall): A
 
 async function chargeIn(deps: ChargeDeps, db: Sql, caller: PrincipalCaller, usage: readonly Usage[], operation: string, cost: bigint): Promise<void> {
   const { meteringSeen } = deps;
-  const { payer, leasePayer, entry } = chargeOf(deps.config.metering.prices, caller, usage, operation, cost, deps.now());
+  const { payer, charge } = chargeOf(deps.config.metering.prices, caller, usage, operation, cost, deps.now());
   if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) {
     if (!(await grantDeveloperCredit(deps, payer.holder.id, db))) meteringSeen.creditedDevelopers.add(payer.holder.id);
   }
   if (payer.budget) await ensureBudget(deps, db, payer.budget);
-  const shortfall = await payFromLease(leaseDeps(deps), db, leasePayer, cost, entry);
+  const shortfall = await payFromLease(leaseDeps(deps), db, charge);
   if (shortfall) throw refusal(caller, cost, shortfall);
 }
 
 /**
- * What the holder can spend now: its balance with what its open leases charged, plus a
- * developer's starting credit while it is still due. One statement reads them all, so a first
- * charge or a lease closing meanwhile is seen whole or not at all (two reads could see no credit
- * due and, before it, no balance: a spurious 402).
+ * What a holder can spend now, as a column of a statement: its balance with what its open leases
+ * charged, plus a developer's starting credit while it is still due (`creditKey`: its ledger
+ * once key; null for a principal). One statement reads them all, so a first charge or a lease
+ * closing meanwhile is seen whole or not at all (two reads could see no credit due and, before
+ * it, no balance: a spurious 402).
  */
-async function spendableMicros(deps: Pick<ServiceDeps, 'sql' | 'config'>, holder: Holder, db: Db | null = null): Promise<bigint> {
-  const { config } = deps;
-  const creditKey = holder.kind === 'developer' ? `${DEVELOPER_CREDIT_KIND}:${holder.id}` : null;
-  const row = await (db ? sqlOf(db) : deps.sql)
-    .selectNoFrom(eb => [
-      eb.selectFrom('wallets').select('balance_micros').where('holder_id', '=', holder.id).as('balance'),
-      eb.exists(eb.selectFrom('wallet_entries').select(sql`1`.as('one')).where('once_key', '=', creditKey)).as('credited'),
-      openChargesOf(holder.id).as('open'),
-    ])
+const spendableSql = (creditMicros: bigint, holder: RawBuilder<string | null>, creditKey: RawBuilder<string | null> | null) =>
+  sql<bigint>`(COALESCE((SELECT balance_micros FROM wallets WHERE holder_id = ${holder}), 0) + ${openChargesOf(holder)} + ${
+    creditKey ? sql`CASE WHEN EXISTS (SELECT 1 FROM wallet_entries WHERE once_key = ${creditKey}) THEN 0 ELSE ${creditMicros}::bigint END` : sql`0`
+  })::bigint`;
+
+/** A developer's starting credit's once key in the ledger, as SQL. */
+const creditKeyOf = (developerId: RawBuilder<string | null>) => sql<string>`(${`${DEVELOPER_CREDIT_KIND}:`}::text || ${developerId})`;
+
+/** What the holder can spend now (spendableSql). */
+async function spendableMicros(deps: Pick<ServiceDeps, 'sql' | 'config'>, holder: Holder): Promise<bigint> {
+  const id = sql<string>`${holder.id}::text`;
+  const row = await deps.sql
+    .selectNoFrom(spendableSql(deps.config.metering.developerCreditMicros, id, holder.kind === 'developer' ? creditKeyOf(id) : null).as('spendable'))
     .executeTakeFirstOrThrow();
-  const due = creditKey !== null && !row.credited ? config.metering.developerCreditMicros : 0n;
-  return (row.balance ?? 0n) + BigInt(row.open) + due;
+  return BigInt(row.spendable);
 }
 
 const usdAmount = z
@@ -336,8 +342,8 @@ export async function charge(deps: ChargeDeps, db: Db | null, caller: PrincipalC
   if (cost === 0n) return;
   if (db) return chargeIn(deps, sqlOf(db), caller, usage, operation, cost);
   // A read: its entry alone, outside a transaction, while this process holds a lease that pays it.
-  const { leasePayer, entry } = chargeOf(prices, caller, usage, operation, cost, deps.now());
-  const paid = await payFromLease(leaseDeps(deps), deps.sql, leasePayer, cost, entry, { grant: false });
+  const { charge: leaseCharge } = chargeOf(prices, caller, usage, operation, cost, deps.now());
+  const paid = await payFromOpenLease(leaseDeps(deps), deps.sql, leaseCharge);
   if (paid === 'no_lease') await deps.sqlTransaction(tx => chargeIn(deps, tx, caller, usage, operation, cost));
   else if (paid) throw refusal(caller, cost, paid);
 }
@@ -379,6 +385,28 @@ export async function assertAffordable(deps: CheckDeps, caller: PrincipalCaller,
 }
 
 /**
+ * The storage check's one statement, built once: the resource's holder and what each wallet that
+ * may pay for its bytes can spend (storagePayerOf picks the one).
+ */
+const storageFacts = prepare(2, (db, resourceId: string, creditMicros: bigint) =>
+  db
+    .selectFrom('resources as r')
+    .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
+    .innerJoin('apps as a', 'a.id', 'd.app_id')
+    .leftJoin('principals as p', 'p.id', 'r.owner_principal')
+    .select([
+      'a.developer_id as appDeveloperId',
+      'p.id as principalId',
+      'p.kind as principalKind',
+      'p.owner_id as ownerId',
+      spendableSql(creditMicros, sql.ref('a.developer_id'), creditKeyOf(sql.ref('a.developer_id'))).as('developerSpendable'),
+      spendableSql(creditMicros, sql.ref('p.id'), null).as('principalSpendable'),
+      spendableSql(creditMicros, sql.ref('p.owner_id'), null).as('ownerSpendable'),
+    ])
+    .where('r.id', '=', resourceId),
+);
+
+/**
  * 402 `payment_required` (reason `storage`) when the wallet that pays for `resourceId`'s bytes
  * at rest (its owner's, storagePayerOf) cannot cover one day of `bytes` more, or is in debt: a
  * file upload checks it before it reads the body and again in its transaction, a row write that
@@ -396,17 +424,12 @@ export async function assertStorageCovered(
   const prices = config.metering.prices;
   if (!config.metering.enabled) return;
   const cost = costMicros(prices, [{ class: 'storage', quantity: bytes }]);
-  const facts: HolderFacts | undefined = await (db ? sqlOf(db) : deps.sql)
-    .selectFrom('resources as r')
-    .innerJoin('deployments as d', 'd.id', 'r.deployment_id')
-    .innerJoin('apps as a', 'a.id', 'd.app_id')
-    .leftJoin('principals as p', 'p.id', 'r.owner_principal')
-    .select(['a.developer_id as appDeveloperId', 'p.id as principalId', 'p.kind as principalKind', 'p.owner_id as ownerId'])
-    .where('r.id', '=', resourceId)
-    .executeTakeFirst();
+  const [facts] = await storageFacts(db ? sqlOf(db) : deps.sql, resourceId, config.metering.developerCreditMicros);
   if (!facts) return;
   const payer = storagePayerOf(storageHolderOf(facts));
-  if ((await spendableMicros(deps, payer, db)) >= cost) return;
+  const spendable =
+    payer.kind === 'developer' ? facts.developerSpendable : payer.id === facts.principalId ? facts.principalSpendable : facts.ownerSpendable;
+  if (BigInt(spendable) >= cost) return;
   const own = payer.id === payerOf(caller).holder.id;
   throw paymentRequired(
     'storage',

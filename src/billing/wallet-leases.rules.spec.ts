@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Headroom, type LeaseDecision, type PreviousLease, leaseDue, leaseGrant, nextLeaseSize } from './wallet-leases.rules.js';
+import { type Headroom, type LeaseDecision, type PreviousLease, closedInUse, leaseDue, leaseGrant, nextLeaseSize } from './wallet-leases.rules.js';
 
 describe('leaseGrant: what it wants, cut to the headroom; refused only when the charge itself cannot be paid', () => {
   it.each<[string, bigint, bigint, Headroom, LeaseDecision]>([
@@ -17,13 +17,15 @@ describe('leaseGrant: what it wants, cut to the headroom; refused only when the 
   });
 });
 
-describe('nextLeaseSize: starts at 16 charges, doubles while exhausted, capped at 4096 charges', () => {
+describe('nextLeaseSize: starts at 16 charges, doubles while exhausted, keeps its size while in use, capped at 4096 charges', () => {
   it.each<[string, bigint, PreviousLease | null, bigint]>([
     ['first lease', 2n, null, 32n],
     ['the previous one lasted', 2n, { reserved: 512n, exhausted: false }, 32n],
     ['the previous one ran out', 2n, { reserved: 32n, exhausted: true }, 64n],
     ['a small previous lease still starts at 16', 2n, { reserved: 4n, exhausted: true }, 32n],
     ['capped', 2n, { reserved: 8000n, exhausted: true }, 8192n],
+    ['the previous one closed at its lifetime still in use: its size again', 2n, { reserved: 512n, exhausted: false, inUse: true }, 512n],
+    ['in use, but smaller than a start', 2n, { reserved: 4n, exhausted: false, inUse: true }, 32n],
   ])('%s', (_name, cost, previous, size) => {
     expect(nextLeaseSize(cost, previous)).toBe(size);
   });
@@ -37,5 +39,15 @@ describe('leaseDue: after its lifetime, when idle, or once exhausted', () => {
     ['exhausted', { openedAt: 0, lastUsedAt: 10, exhausted: true }, 11, true],
   ])('%s', (_name, lease, now, due) => {
     expect(leaseDue(lease, now)).toBe(due);
+  });
+});
+
+describe('closedInUse: a lease closing at its lifetime while its payer still charges it', () => {
+  it.each<[string, { lastUsedAt: number; exhausted: boolean }, number, boolean]>([
+    ['charged 10 ms ago', { lastUsedAt: 990, exhausted: false }, 1000, true],
+    ['idle 200 ms', { lastUsedAt: 800, exhausted: false }, 1000, false],
+    ['exhausted (its successor doubles instead)', { lastUsedAt: 990, exhausted: true }, 1000, false],
+  ])('%s', (_name, lease, now, inUse) => {
+    expect(closedInUse(lease, now)).toBe(inUse);
   });
 });

@@ -42,19 +42,27 @@ export interface PreviousLease {
   reserved: bigint;
   /** It ran out (could not pay a charge) before it was due to close. */
   exhausted: boolean;
+  /** It reached its lifetime while still charged (closedInUse): its payer still writes at its pace. */
+  inUse?: boolean;
 }
 
 /**
  * How much the next lease wants: it starts small, doubles while its payer keeps exhausting leases
- * within their lifetime, and is capped, so one process does not hold all of a payer's money.
+ * within their lifetime, keeps its size when the previous one closed at its lifetime still in use
+ * (so a steady payer does not start small again every lifetime), and is capped, so one process
+ * does not hold all of a payer's money.
  */
 export function nextLeaseSize(cost: bigint, previous: PreviousLease | null): bigint {
   const start = cost * LEASE_START_MULTIPLE;
   const cap = cost * LEASE_MAX_MULTIPLE;
-  if (!previous?.exhausted) return start;
-  const doubled = previous.reserved * 2n;
-  return doubled < start ? start : doubled > cap ? cap : doubled;
+  if (!previous?.exhausted && !previous?.inUse) return start;
+  const wanted = previous.exhausted ? previous.reserved * 2n : previous.reserved;
+  return wanted < start ? start : wanted > cap ? cap : wanted;
 }
+
+/** Whether a lease closing now was still being charged (used within LEASE_IDLE_MS, not exhausted). */
+export const closedInUse = (lease: { lastUsedAt: number; exhausted: boolean }, now: number): boolean =>
+  !lease.exhausted && now - lease.lastUsedAt < LEASE_IDLE_MS;
 
 /** Whether this process closes its lease now (times in ms on a monotonic clock). */
 export function leaseDue(lease: { openedAt: number; lastUsedAt: number; exhausted: boolean }, now: number): boolean {

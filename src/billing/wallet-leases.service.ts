@@ -21,12 +21,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { type RawBuilder, type Sql, sql } from '../db/sql.js';
+import { type RawBuilder, type Sql, prepare, sql } from '../db/sql.js';
 import { asSystemWork } from '../db/fair-queue.js';
 import { newId } from '../lib/secrets.js';
 import type { AnyTx, ServiceDeps } from '../core/deps.js';
 import type { Holder } from './wallet.service.js';
-import { LEASE_EXPIRY_MS, type Headroom, leaseDue, leaseGrant, nextLeaseSize } from './wallet-leases.rules.js';
+import { LEASE_EXPIRY_MS, type Headroom, closedInUse, leaseDue, leaseGrant, nextLeaseSize } from './wallet-leases.rules.js';
 
 /** A write's transaction as the callers hold it: a Prisma transaction (or client) or an SQL-layer handle. */
 export type Db = AnyTx;
@@ -49,6 +49,8 @@ interface Lease {
   lastUsedAt: number;
   /** It could not pay a charge, or stopped serving its payer: close it now. */
   exhausted: boolean;
+  /** It closed at its lifetime while still charged: the payer's next lease starts at its size. */
+  inUse: boolean;
   closing: boolean;
 }
 
@@ -60,6 +62,8 @@ export interface WalletLeases {
   usable: Map<string, Lease>;
   /** Every lease this process granted and has not closed yet, by id. */
   open: Map<string, Lease>;
+  /** The lease each payer had last, closed at its lifetime while in use (its successor's size). */
+  retired: Map<string, Lease>;
   timer: NodeJS.Timeout | null;
 }
 
@@ -67,6 +71,7 @@ export const walletLeases = (): WalletLeases => ({
   instance: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
   usable: new Map(),
   open: new Map(),
+  retired: new Map(),
   timer: null,
 });
 
@@ -104,28 +109,26 @@ const leaseKey = (payer: LeasePayer) => `${payer.holder.id}\0${payer.budget?.id 
 /** How often this process looks for leases to close while it holds some. */
 const SWEEP_MS = 100;
 
+/** One charge as a lease pays it: who pays, what (micro-dollars), and its ledger entry (its amount is -cost). */
+export interface LeaseCharge {
+  payer: LeasePayer;
+  cost: bigint;
+  entry: ChargeEntry;
+}
+
 /**
- * Pays `entry` (its amount is -cost) from the payer's lease, granting one in `db` when there is
- * none with enough left. Answers the shortfall when the payer cannot pay; then nothing was written.
- * With `grant: false` (`db` outside a transaction) it answers 'no_lease' instead of granting.
+ * Pays `charge` from the payer's lease, granting one in `db` (a transaction) when there is none
+ * with enough left. Answers the shortfall when the payer cannot pay; then nothing was written.
  */
-export async function payFromLease(
-  deps: LeaseDeps,
-  db: Sql,
-  payer: LeasePayer,
-  cost: bigint,
-  entry: ChargeEntry,
-  options: { grant: false },
-): Promise<Shortfall | null | 'no_lease'>;
-export async function payFromLease(deps: LeaseDeps, db: Sql, payer: LeasePayer, cost: bigint, entry: ChargeEntry): Promise<Shortfall | null>;
-export async function payFromLease(
-  deps: LeaseDeps,
-  db: Sql,
-  payer: LeasePayer,
-  cost: bigint,
-  entry: ChargeEntry,
-  options: { grant: boolean } = { grant: true },
-): Promise<Shortfall | null | 'no_lease'> {
+export const payFromLease = (deps: LeaseDeps, db: Sql, charge: LeaseCharge): Promise<Shortfall | null> =>
+  // Granting, it never answers 'no_lease'.
+  pay(deps, db, charge, true) as Promise<Shortfall | null>;
+
+/** As payFromLease with `db` outside a transaction: 'no_lease' where it would grant one (a grant needs a transaction). */
+export const payFromOpenLease = (deps: LeaseDeps, db: Sql, charge: LeaseCharge): Promise<Shortfall | null | 'no_lease'> =>
+  pay(deps, db, charge, false);
+
+async function pay(deps: LeaseDeps, db: Sql, { payer, cost, entry }: LeaseCharge, grant: boolean): Promise<Shortfall | null | 'no_lease'> {
   const leases = deps.walletLeases;
   const key = leaseKey(payer);
   for (let attempt = 0; ; attempt++) {
@@ -142,23 +145,66 @@ export async function payFromLease(
       if (lease.confirmed && leases.usable.get(key) === lease) leases.usable.delete(key);
     } else if (lease) lease.exhausted = true;
     // Outside a transaction (a read's charge, one statement): granting needs one.
-    if (!options.grant) return 'no_lease';
-    const granted = await grantLease(deps, db, payer, cost, lease ?? null, attempt < 4);
+    if (!grant) return 'no_lease';
+    const granted = await grantLease(deps, db, payer, cost, lease ?? leases.retired.get(key) ?? null, attempt < 4);
     if (granted === 'retry') continue;
     if ('reason' in granted) return granted;
     leases.usable.set(key, granted);
   }
 }
 
+/** A charge's ledger entry against an open lease, built once (the hot path of every metered write). */
+const insertEntryStatement = prepare(
+  15,
+  (
+    db,
+    id: string,
+    principalId: string | null,
+    developerId: string | null,
+    amount: bigint,
+    kind: string,
+    appId: string,
+    env: string,
+    clientId: string | null,
+    actorId: string,
+    quantity: bigint,
+    createdAt: Date,
+    leaseId: string,
+    readsMicros: bigint | null,
+    writesMicros: bigint | null,
+    transferMicros: bigint | null,
+  ) => ({
+    compile: () =>
+      sql<{ id: string }>`
+        INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id,
+          reads_micros, writes_micros, transfer_micros)
+        SELECT ${id}::text, ${principalId}::text, ${developerId}::text, ${amount}::bigint, ${kind}::text,
+          ${appId}::text, ${env}::text, ${clientId}::text, ${actorId}::text, ${quantity}::bigint, ${createdAt}::timestamp(3), l.id,
+          ${readsMicros}::bigint, ${writesMicros}::bigint, ${transferMicros}::bigint
+        FROM wallet_leases l WHERE l.id = ${leaseId} AND l.closed_at IS NULL FOR KEY SHARE
+        RETURNING id`.compile(db),
+  }),
+);
+
 async function insertEntry(db: Sql, leaseId: string, e: ChargeEntry): Promise<boolean> {
-  const { rows } = await sql<{ id: string }>`
-    INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id,
-      reads_micros, writes_micros, transfer_micros)
-    SELECT ${newId('wal')}::text, ${e.principal_id}::text, ${e.developer_id}::text, ${e.amount_micros}::bigint, ${e.kind}::text,
-      ${e.app_id}::text, ${e.env}::text, ${e.client_id}::text, ${e.actor_id}::text, ${e.quantity}::bigint, ${e.created_at}::timestamp(3), l.id,
-      ${e.reads_micros ?? null}::bigint, ${e.writes_micros ?? null}::bigint, ${e.transfer_micros ?? null}::bigint
-    FROM wallet_leases l WHERE l.id = ${leaseId} AND l.closed_at IS NULL FOR KEY SHARE
-    RETURNING id`.execute(db);
+  const rows = await insertEntryStatement(
+    db,
+    newId('wal'),
+    e.principal_id,
+    e.developer_id,
+    e.amount_micros,
+    e.kind,
+    e.app_id,
+    e.env,
+    e.client_id,
+    e.actor_id,
+    e.quantity,
+    e.created_at,
+    leaseId,
+    e.reads_micros ?? null,
+    e.writes_micros ?? null,
+    e.transfer_micros ?? null,
+  );
   return rows.length === 1;
 }
 
@@ -201,8 +247,11 @@ async function grantLease(
   const key = leaseKey(payer);
   await db.selectFrom('wallets').select('holder_id').where('holder_id', '=', payer.holder.id).forUpdate().execute();
   const current = leases.usable.get(key);
-  if (mayRetry && current && current !== previous && !current.closing && current.allowance >= cost) return 'retry';
-  const wanted = nextLeaseSize(cost, previous ? { reserved: previous.reserved, exhausted: previous.exhausted } : null);
+  // A lease this charge could not use because the transaction granting it had not committed: that
+  // transaction held this lock, so it has ended now; try the lease again before granting another.
+  const unconfirmed = current === previous && !current?.confirmed;
+  if (mayRetry && current && (current !== previous || unconfirmed) && !current.closing && current.allowance >= cost) return 'retry';
+  const wanted = nextLeaseSize(cost, previous ? { reserved: previous.reserved, exhausted: previous.exhausted, inUse: previous.inUse } : null);
   let headroom = await headroomOf(db, payer);
   let decision = leaseGrant(cost, wanted, headroom);
   if ('refused' in decision && (await reclaim(deps, db, payer))) {
@@ -237,9 +286,11 @@ async function grantLease(
     openedAt: at,
     lastUsedAt: at,
     exhausted: false,
+    inUse: false,
     closing: false,
   };
   leases.open.set(id, lease);
+  leases.retired.delete(key);
   if (previous) previous.exhausted = true;
   sweepWhileOpen(deps);
   return lease;
@@ -336,8 +387,16 @@ function sweepWhileOpen(deps: LeaseDeps): void {
   leases.timer = asSystemWork(() =>
     setInterval(() => {
       const now = performance.now();
-      for (const lease of leases.open.values()) if (!lease.closing && leaseDue(lease, now)) void closeOwn(deps, lease);
+      for (const lease of leases.open.values()) {
+        if (lease.closing || !leaseDue(lease, now)) continue;
+        if (closedInUse(lease, now) && leases.usable.get(lease.key) === lease) {
+          lease.inUse = true;
+          leases.retired.set(lease.key, lease);
+        }
+        void closeOwn(deps, lease);
+      }
       if (leases.open.size === 0 && leases.timer) {
+        leases.retired.clear();
         clearInterval(leases.timer);
         leases.timer = null;
       }
@@ -384,7 +443,7 @@ export function stopSweeping(deps: Pick<LeaseDeps, 'walletLeases'>): void {
  * fragment for a statement that also reads the balance, so both come from one snapshot (a lease
  * closing between two reads would count its entries twice or not at all).
  */
-export const openChargesOf = (holderId: string) =>
+export const openChargesOf = (holderId: RawBuilder<string | null> | string) =>
   sql<bigint>`(SELECT COALESCE(SUM(e.amount_micros), 0)::bigint FROM wallet_leases l JOIN wallet_entries e ON e.lease_id = l.id
     WHERE l.holder_id = ${holderId} AND l.closed_at IS NULL)`;
 

@@ -33,7 +33,9 @@ export async function linkRows(w: ResourceWrite): Promise<DbResult> {
     throw fail('row_not_found', `Only your own rows of ${binding.name} can be linked; not yours or not there: ${missing.slice(0, 5).join(', ')}.`);
   await w.join?.();
   for (const row of own) {
-    await checkUnique(tx, run.caller.deployment.id, binding, [{ kind: 'resource', id: resource.id }], row.data as RowData, null, [row.id]);
+    await checkUnique(tx, run.uniqueLocks, run.caller.deployment.id, binding, [{ kind: 'resource', id: resource.id }], row.data as RowData, null, [
+      row.id,
+    ]);
     // Linking again is a no-op (moveRoom moves a link); a hidden link comes back.
     await tx
       .insertInto('row_links')

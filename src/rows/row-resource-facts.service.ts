@@ -10,7 +10,7 @@ import type { Sql } from '../db/sql.js';
 import { resourceNotFound } from '../membership/membership-store.service.js';
 import type { ResourceRef, Roles } from '../membership/writer-standing.service.js';
 import { invalidRoom, roomRef } from '../rooms/rooms.service.js';
-import { grantsOf, writerFacts } from './row-write.sql.js';
+import { type WriterFactsRow, grantsOf, lockedWriterFacts, writerFacts } from './row-write.sql.js';
 
 export interface ResourceFacts {
   resource: ResourceRef;
@@ -18,13 +18,24 @@ export interface ResourceFacts {
   roles: Roles;
   /** The scope's room: null for the default room (or none named); throws roomOf's errors for a bad one. */
   room(): string | null;
+  /** With `lock`: the transaction's id (the resource row is locked FOR KEY SHARE). */
+  xid?: string;
 }
 
 /** The room error of a named room as roomOf answers it: no such room, or another resource's. */
 const noRoom = (ref: string, resourceId: string) => fail('room_not_found', `No room ${ref} in resource ${resourceId}.`);
 
-/** 404 resource_not_found for a resource of another app environment or none. */
-export async function resourceFacts(db: Sql, caller: PrincipalCaller, resourceId: string, roomId: string | undefined): Promise<ResourceFacts> {
+/**
+ * 404 resource_not_found for a resource of another app environment or none. With `lock` (a write
+ * on the driver path) the same statement locks the resource row FOR KEY SHARE (lockedWriterFacts).
+ */
+export async function resourceFacts(
+  db: Sql,
+  caller: PrincipalCaller,
+  resourceId: string,
+  roomId: string | undefined,
+  { lock = false }: { lock?: boolean } = {},
+): Promise<ResourceFacts> {
   // A malformed room id is refused once the resource is found (as roomOf does, after loadResource).
   let ref: string | null = null;
   let refError: unknown = null;
@@ -35,7 +46,7 @@ export async function resourceFacts(db: Sql, caller: PrincipalCaller, resourceId
       refError = error;
     }
   }
-  const [row] = await writerFacts(db, resourceId, caller.principal.id, ref);
+  const [row]: (WriterFactsRow & { xid?: string })[] = await (lock ? lockedWriterFacts : writerFacts)(db, resourceId, caller.principal.id, ref);
   if (!row || row.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
   const resource: ResourceRef = { id: resourceId, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
   const active = row.state === 'active' && row.role !== null;
@@ -49,6 +60,7 @@ export async function resourceFacts(db: Sql, caller: PrincipalCaller, resourceId
       if (row.room_resource !== resourceId) throw invalidRoom(roomId!, resourceId);
       return ref;
     },
+    ...(row.xid ? { xid: row.xid } : {}),
   };
 }
 

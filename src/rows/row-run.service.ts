@@ -50,6 +50,8 @@ export interface Run {
   joins: ChangeSet[];
   /** What the writes changed, published on the bus after commit (the live row feed). */
   rowEvents: RowEvent[];
+  /** The unique keys' advisory locks the call's transaction holds (row-unique.service.ts). */
+  uniqueLocks: Set<string>;
   /** When set, a select appends its query plan here instead of answering (bench and index tests). */
   explain?: { lines: string[]; analyze: boolean };
 }
@@ -64,6 +66,7 @@ export const readRun = (db: Db, caller: PrincipalCaller, schema: SchemaIR, now: 
   now,
   joins: [],
   rowEvents: [],
+  uniqueLocks: new Set(),
   ...(explain ? { explain } : {}),
 });
 

@@ -38,18 +38,34 @@ describe('unique keys (docs/api.md §11.3)', () => {
     expect(keysToCheck(contacts.table, data, changed)).toEqual(expected);
   });
 
-  it('lock keys: one per scope, each once, in one order whatever the order asked', () => {
-    const keys = uniqueLockKeys('dep_1', 'contacts', [
-      { kind: 'resource', id: 'res_b' },
-      { kind: 'user', id: 'usr_1' },
-      { kind: 'resource', id: 'res_b' },
-      { kind: 'resource', id: 'res_a' },
-    ]);
+  it('lock keys: one per scope, key and values, each once, in one order whatever the order asked', () => {
+    const keys = uniqueLockKeys(
+      'dep_1',
+      contacts,
+      [
+        { kind: 'resource', id: 'res_b' },
+        { kind: 'user', id: 'usr_1' },
+        { kind: 'resource', id: 'res_b' },
+        { kind: 'resource', id: 'res_a' },
+      ],
+      [['email'], ['first', 'last']],
+      { email: 'a@x', first: 'A', last: 'B' },
+    );
     expect(keys).toEqual([
-      'rows-unique:dep_1:contacts:resource:res_a',
-      'rows-unique:dep_1:contacts:resource:res_b',
-      'rows-unique:dep_1:contacts:user:usr_1',
+      'rows-unique:dep_1:contacts:resource:res_a:email="a@x"',
+      'rows-unique:dep_1:contacts:resource:res_a:first,last="A","B"',
+      'rows-unique:dep_1:contacts:resource:res_b:email="a@x"',
+      'rows-unique:dep_1:contacts:resource:res_b:first,last="A","B"',
+      'rows-unique:dep_1:contacts:user:usr_1:email="a@x"',
+      'rows-unique:dep_1:contacts:user:usr_1:first,last="A","B"',
     ]);
+  });
+
+  it('lock keys: values the check finds equal name one lock, other values another', () => {
+    const lock = (data: RowData) => uniqueLockKeys('dep_1', contacts, [{ kind: 'user', id: 'usr_1' }], [['first', 'last']], data);
+    expect(lock({ first: 'A', last: 'B' })).toEqual(lock({ last: 'B', first: 'A', age: 3 }));
+    expect(lock({ first: 'A', last: 'B' })).not.toEqual(lock({ first: 'A', last: 'b' }));
+    expect(lock({ first: 'A,B', last: '' })).not.toEqual(lock({ first: 'A', last: 'B,' }));
   });
 
   it("a key's conditions compare each column to the row's value", () => {

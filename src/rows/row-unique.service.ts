@@ -1,7 +1,8 @@
 /**
  * docs/api.md §11.3 `unique`: per scope (a user's own rows; a resource's rows in every room, owned
- * and linked), enforced under a transaction-scoped advisory lock and a check query, not an index:
- * linked rows live in their creators' namespace, where no index of the resource reaches.
+ * and linked), enforced under transaction-scoped advisory locks (one per scope, key and values)
+ * and a check query, not an index: linked rows live in their creators' namespace, where no index
+ * of the resource reaches.
  */
 import type { Condition, RowData } from './row-values.rules.js';
 import { fail } from '../errors.js';
@@ -31,18 +32,51 @@ export const uniqueKeys = (table: TableIR): string[][] => [
   ...(table.uniques ?? []),
 ];
 
-/** The advisory lock keys of `scopes`, each once, in one order (so two writers never wait on each other crosswise). */
-export const uniqueLockKeys = (deploymentId: string, tableName: string, scopes: readonly UniqueScope[]): string[] =>
-  [...new Set(scopes.map(s => `rows-unique:${deploymentId}:${tableName}:${s.kind}:${s.id}`))].sort();
+/**
+ * The value a key column's lock is named by: values the check's SQL finds equal name one lock
+ * (numbers as numbers: 1 and 1.0; text byte for byte, as COLLATE "C" compares). A jsonb column
+ * names none (equal jsonb may differ as text), so its key locks every value of the scope.
+ */
+function lockValue(table: TableIR, name: string, value: unknown): string {
+  const type = table.columns[name]?.type;
+  if (type === 'jsonb') return '*';
+  if (type === 'integer' || type === 'bigint') return String(Number(value));
+  return JSON.stringify(value);
+}
 
 /**
- * Serialises the writes whose uniqueness `scopes` judge: a transaction-scoped advisory lock per
- * (deployment, table, scope). Called in FROM so the statement returns a row, not a `void` column
- * (which Prisma's raw path cannot read).
+ * The advisory lock keys of a row's unique `keys` in `scopes`: one per (scope, key, the key's
+ * values in `data`), each once, in one order (so two writers never wait on each other
+ * crosswise). Only writes that could take the same values wait on each other.
  */
-export async function lockUniqueScopes(db: Sql, deploymentId: string, binding: Binding, scopes: readonly UniqueScope[]): Promise<void> {
-  for (const key of uniqueLockKeys(deploymentId, binding.name, scopes))
-    await sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+export const uniqueLockKeys = (
+  deploymentId: string,
+  binding: Pick<Binding, 'name' | 'table'>,
+  scopes: readonly UniqueScope[],
+  keys: readonly (readonly string[])[],
+  data: RowData,
+): string[] => {
+  const locks = scopes.flatMap(s =>
+    keys.map(
+      key =>
+        `rows-unique:${deploymentId}:${binding.name}:${s.kind}:${s.id}:${key.join(',')}=${key.map(name => lockValue(binding.table, name, data[name])).join(',')}`,
+    ),
+  );
+  return [...new Set(locks)].sort();
+};
+
+/**
+ * Serialises the writes whose uniqueness one key's values in `scopes` judge: transaction-scoped
+ * advisory locks, all of them in one statement (in the keys' order), skipping those this call
+ * already holds (`held`, the call's: an upsert locks its key before its insert checks it).
+ */
+export async function lockUniqueKeys(db: Sql, held: Set<string>, keys: readonly string[]): Promise<void> {
+  const wanted = keys.filter(key => !held.has(key));
+  if (wanted.length === 0) return;
+  // A nested loop over the list: each lock is taken in the list's order.
+  await sql`SELECT 1 AS locked FROM jsonb_array_elements_text(${JSON.stringify(wanted)}::jsonb) AS k(key)
+    CROSS JOIN LATERAL pg_advisory_xact_lock(hashtextextended(k.key, 0))`.execute(db);
+  for (const key of wanted) held.add(key);
 }
 
 /** `key`'s columns equal to `data`'s values, as conditions (the select's own SQL). */
@@ -64,6 +98,7 @@ export const keysToCheck = (table: TableIR, data: RowData, changed: readonly str
  */
 export async function checkUnique(
   db: Sql,
+  held: Set<string>,
   deploymentId: string,
   binding: Binding,
   scopes: UniqueScope[],
@@ -73,7 +108,7 @@ export async function checkUnique(
 ): Promise<void> {
   const keys = keysToCheck(binding.table, data, changed);
   if (keys.length === 0 || scopes.length === 0) return;
-  await lockUniqueScopes(db, deploymentId, binding, scopes);
+  await lockUniqueKeys(db, held, uniqueLockKeys(deploymentId, binding, scopes, keys, data));
   const table = sameTable(deploymentId, binding.name);
   const others = except.length ? sql`AND r.id NOT IN (${uuidList(except)})` : EMPTY;
   for (const key of keys) {

@@ -1,7 +1,7 @@
 /**
  * upsert (docs/api.md §11.3): one atomic insert-or-update per value, found by a unique key
- * (`onConflict`). The key's scopes are locked first, so racing upserts of one key run one after
- * the other and the second finds the first's row.
+ * (`onConflict`). The key's values are locked first in its scopes, so racing upserts of one key
+ * run one after the other and the second finds the first's row.
  */
 import { type RowData, updateData } from './row-values.rules.js';
 import { fail } from '../errors.js';
@@ -14,7 +14,7 @@ import { type Binding, type RowOut, rowTable, shape } from './row-binding.servic
 import { readable } from './row-reach.service.js';
 import type { DbResult, Run } from './row-run.service.js';
 import { resourceTargets, userTargets } from './row-targets.service.js';
-import { type UniqueScope, conflictKey, keyConditions, lockUniqueScopes } from './row-unique.service.js';
+import { type UniqueScope, conflictKey, keyConditions, lockUniqueKeys, uniqueLockKeys } from './row-unique.service.js';
 import { USER_PLACEMENT, insertRows, placementIn, updateTargets, valueList } from './row-write.service.js';
 import { type ResourceWrite, admits, recordChanges, refused } from './row-write-scope.service.js';
 
@@ -40,6 +40,10 @@ export function upsertItems(binding: Binding, values: unknown, key: readonly str
   });
 }
 
+/** Racing upserts of one key's values run one after the other, and the second finds the first's row. */
+const lockConflictKey = (run: Run, tx: Sql, binding: Binding, scopes: UniqueScope[], key: string[], item: UpsertItem) =>
+  lockUniqueKeys(tx, run.uniqueLocks, uniqueLockKeys(run.caller.deployment.id, binding, scopes, [key], item.change.set));
+
 /** An upsert among the caller's own rows; `seen` records and shapes what it wrote. */
 export async function upsertUser(
   run: Run,
@@ -51,7 +55,7 @@ export async function upsertUser(
   const key = conflictKey(binding, op.onConflict!);
   const rows: RowOut[] = [];
   for (const item of upsertItems(binding, op.values, key)) {
-    await lockUniqueScopes(tx, run.caller.deployment.id, binding, [{ kind: 'user', id: run.caller.principal.id }]);
+    await lockConflictKey(run, tx, binding, [{ kind: 'user', id: run.caller.principal.id }], key, item);
     const targets = await userTargets(tx, run.caller, binding, { where: keyConditions(binding, key, item.change.set) });
     if (targets.length) rows.push(...seen('update', await updateTargets(run, tx, binding, targets, item.values)));
     else rows.push(...seen('insert', await insertRows(run, tx, binding, item.values, USER_PLACEMENT)));
@@ -78,7 +82,7 @@ export async function upsertResource(w: ResourceWrite): Promise<DbResult> {
   if (binding.kind === 'shared') scopes.push({ kind: 'user', id: w.me });
   const rows: RowOut[] = [];
   for (const item of items) {
-    await lockUniqueScopes(tx, run.caller.deployment.id, binding, scopes);
+    await lockConflictKey(run, tx, binding, scopes, key, item);
     const targets = canUpdate
       ? await resourceTargets(tx, w.me, resource, binding, { where: keyConditions(binding, key, item.change.set) }, reach)
       : [];

@@ -14,7 +14,7 @@ import { type ResourceRef, type Roles, type Writer, writerRoles } from '../membe
 import { resourceNotFound } from '../membership/membership-store.service.js';
 import { isPublic } from '../membership/visibility.rules.js';
 import { resourceFacts } from './row-resource-facts.service.js';
-import { grantsOf, lockForWrite, rolesNow } from './row-write.sql.js';
+import { grantsOf, rolesNow } from './row-write.sql.js';
 import type { DbOp, DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
 import { refusedIn, roleIn } from './row-access.rules.js';
@@ -44,7 +44,10 @@ export interface ResourceWrite {
 
 /** Loads what a write into a resource is judged by; the resource's table must be its own or shared. */
 export async function openResourceWrite(run: Run, tx: Sql, op: ResourceWriteOp): Promise<ResourceWrite> {
-  const facts = await resourceFacts(tx, run.caller, op.scope.resourceId, op.scope.roomId);
+  // On Prisma's transaction (an auto-join) writerRoles locks the resource FOR UPDATE itself: a
+  // KEY SHARE taken before it would let two joiners deadlock on the upgrade.
+  const facts = await resourceFacts(tx, run.caller, op.scope.resourceId, op.scope.roomId, { lock: !run.prismaTx });
+  run.xid ??= facts.xid;
   const { resource } = facts;
   const binding = bindingIn(run.schema, resource.type, op.table);
   if ((op.op === 'link' || op.op === 'unlink') && binding.kind !== 'shared') {
@@ -61,14 +64,13 @@ export async function openResourceWrite(run: Run, tx: Sql, op: ResourceWriteOp):
 
 /**
  * A member's standing on the driver path: their write shares the resource row lock a leave or
- * removal takes FOR UPDATE, and their roles are read again once it is held, so the write sees the
- * membership as it is when it commits (a member who just left writes nothing). Anyone else
- * writes only into a public resource, through writerRoles's auto-join on Prisma's transaction.
+ * removal takes FOR UPDATE (taken with the facts), and their roles are read again once it is
+ * held, so the write sees the membership as it is when it commits (a member who just left writes
+ * nothing). Anyone else writes only into a public resource, through writerRoles's auto-join on
+ * Prisma's transaction.
  */
 async function memberStanding(run: Run, tx: Sql, resource: ResourceRef, unlocked: Roles): Promise<Writer> {
   if (unlocked.resourceRole) {
-    const [lock] = await lockForWrite(tx, resource.id);
-    run.xid ??= lock?.xid;
     const [now] = await rolesNow(tx, resource.id, run.caller.principal.id);
     if (now?.state === 'active' && now.role) return { roles: { resourceRole: now.role, grants: grantsOf(now.grants) }, join: null };
   }

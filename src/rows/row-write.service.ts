@@ -15,10 +15,11 @@ import { type UniqueScope, checkUnique, keysToCheck, scopesOf } from './row-uniq
 import { deleteRowList, insertLinkList, insertRowList, updateRowList } from './row-write.sql.js';
 import { spendWrites } from './row-write-budget.service.js';
 
-/** Who writes and when: the call's caller and clock. */
+/** Who writes and when: the call's caller and clock, and the unique keys' locks it holds. */
 export interface Writing {
   caller: PrincipalCaller;
   now: Date;
+  uniqueLocks: Set<string>;
 }
 
 /** Where inserted rows go: a resource's room, a user's own rows, or (a shared table) the user's own rows linked into a resource's room. */
@@ -56,7 +57,7 @@ export async function insertRows(w: Writing, tx: Sql, binding: Binding, values: 
   const rows = datas.map(data => ({ id: newRowId(), data }));
   const checked = datas.some(data => keysToCheck(binding.table, data, null).length > 0);
   for (const batch of checked ? rows.map(row => [row]) : [rows]) {
-    for (const row of batch) await checkUnique(tx, w.caller.deployment.id, binding, scopes, row.data, null, []);
+    for (const row of batch) await checkUnique(tx, w.uniqueLocks, w.caller.deployment.id, binding, scopes, row.data, null, []);
     await insertBatch(w, tx, binding, place, batch);
   }
   return rows.map(({ id, data }) => ({
@@ -88,16 +89,17 @@ async function insertBatch(w: Writing, tx: Sql, binding: Binding, place: RowPlac
  */
 export async function updateTargets(w: Writing, tx: Sql, binding: Binding, targets: Target[], values: unknown): Promise<SqlRow[]> {
   const change = updateData(binding.name, rowTable(binding.table), values);
-  const changed = Object.keys(change.set);
   const out: SqlRow[] = [];
   const pending: SqlRow[] = [];
   for (const target of targets) {
     const data = applyUpdate(binding.name, target.data, change);
+    // A key whose values the row keeps takes nothing new (an upsert's update sets its key again).
+    const changed = Object.keys(change.set).filter(name => JSON.stringify(data[name]) !== JSON.stringify(target.data[name]));
     const row = { ...target, data, updated_at: w.now };
     if (keysToCheck(binding.table, data, changed).length > 0) {
       await flushUpdates(tx, w.now, pending.splice(0));
       const scopes = await scopesOf(tx, { ...target, resource_id: target.via === 'owned' ? target.resource_id : null });
-      await checkUnique(tx, w.caller.deployment.id, binding, scopes, data, changed, [target.id]);
+      await checkUnique(tx, w.uniqueLocks, w.caller.deployment.id, binding, scopes, data, changed, [target.id]);
       await flushUpdates(tx, w.now, [row]);
     } else pending.push(row);
     out.push(row);

@@ -38,23 +38,35 @@ const grantsOfMember = (resourceId: unknown, me: unknown) =>
   sql`CASE WHEN m.state = 'active' THEN (SELECT json_agg(json_build_array(g.room_id, g.role::text)) FROM room_grants g
         WHERE g.resource_id = ${resourceId} AND g.principal_id = ${me}) END`;
 
+/** The facts statement's columns: what loadResource, roomOf and roomRoles read. */
+const factsOf = (resourceId: unknown, me: unknown, room: unknown) =>
+  sql`SELECT r.deployment_id, r.type, r.visibility::text AS visibility, m.role::text AS role, m.state::text AS state,
+        ${grantsOfMember(resourceId, me)} AS grants,
+        (SELECT rm.resource_id FROM rooms rm WHERE rm.id = ${room}) AS room_resource`;
+
 /** One statement for what loadResource, roomOf and roomRoles read: the resource, the room, the caller's roles. */
 export const writerFacts = prepare<[resourceId: string, me: string, room: string | null], WriterFactsRow>(3, (db, resourceId, me, room) =>
   compiled(
-    sql<WriterFactsRow>`SELECT r.deployment_id, r.type, r.visibility::text AS visibility, m.role::text AS role, m.state::text AS state,
-        ${grantsOfMember(resourceId, me)} AS grants,
-        (SELECT rm.resource_id FROM rooms rm WHERE rm.id = ${room}) AS room_resource
+    sql<WriterFactsRow>`${factsOf(resourceId, me, room)}
       FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${me}
       WHERE r.id = ${resourceId}`,
   )(db),
 );
 
 /**
- * A member's write shares the resource row lock a leave or removal takes FOR UPDATE; the
- * transaction's id comes with it (src/bus/commit-order.ts stamps the write's events with it).
+ * The same facts for a write on the driver path, which shares the resource row lock a leave or
+ * removal takes FOR UPDATE, with the transaction's id (src/bus/commit-order.ts stamps the write's
+ * events with it). Its roles are of the statement's snapshot, taken before the lock was granted:
+ * a member's write reads them again once it holds the lock (rolesNow).
  */
-export const lockForWrite = prepare<[resourceId: string], { xid: string }>(1, (db, resourceId) =>
-  compiled(sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid FROM resources WHERE id = ${resourceId} FOR KEY SHARE`)(db),
+export const lockedWriterFacts = prepare<[resourceId: string, me: string, room: string | null], WriterFactsRow & { xid: string }>(
+  3,
+  (db, resourceId, me, room) =>
+    compiled(
+      sql<WriterFactsRow & { xid: string }>`${factsOf(resourceId, me, room)}, pg_current_xact_id()::text AS xid
+        FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${me}
+        WHERE r.id = ${resourceId} FOR KEY SHARE OF r`,
+    )(db),
 );
 
 /** The caller's membership and grants as they are now: read after the lock, in a statement of its own (a fresh snapshot). */

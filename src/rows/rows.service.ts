@@ -106,7 +106,7 @@ async function runWrites(
   batch: boolean,
 ) {
   const { metering, caller } = call;
-  const run: Run = { db: prismaTx ?? tx, tx, prismaTx, caller, schema: call.schema, now: call.now, joins: [], rowEvents: [] };
+  const run: Run = { db: prismaTx ?? tx, tx, prismaTx, caller, schema: call.schema, now: call.now, joins: [], rowEvents: [], uniqueLocks: new Set() };
   const results: DbResult[] = [];
   for (const [i, op] of ops.entries()) {
     try {

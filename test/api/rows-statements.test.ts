@@ -82,14 +82,16 @@ describe.each(postgres)('statements of one row write on $name', backend => {
       expect(res.body.rows).toHaveLength(100);
     });
     // The row path's own statements (metering's charge and storage check are counted apart):
-    // BEGIN, the facts, the lock, the roles now, [the targets,] the write, COMMIT.
+    // BEGIN, the facts with the resource's lock, the roles now, [the targets,] the write, COMMIT.
     const rowPath = (list: string[]) => list.filter(text => !METERING.test(text));
-    expect(rowPath(insert)).toHaveLength(6);
-    expect(rowPath(update)).toHaveLength(7);
-    expect(rowPath(remove)).toHaveLength(7);
-    expect(rowPath(many)).toHaveLength(6);
-    // The upsert also locks its key's scope and checks the key before it inserts.
-    expect(rowPath(upsert).length).toBeLessThanOrEqual(10);
+    expect(rowPath(insert)).toHaveLength(5);
+    expect(rowPath(update)).toHaveLength(6);
+    expect(rowPath(remove)).toHaveLength(6);
+    expect(rowPath(many)).toHaveLength(5);
+    // The upsert also locks its key's values and, on the insert path, checks the key before it inserts.
+    expect(rowPath(upsert).length).toBeLessThanOrEqual(8);
+    // Metering: the storage check (one statement) and the ledger entry.
+    expect(update.filter(text => METERING.test(text)).length).toBeLessThanOrEqual(2);
     expect(insert.filter(text => /^INSERT INTO rows\b/i.test(text))).toHaveLength(1);
     expect(many.filter(text => /^INSERT INTO rows\b/i.test(text))).toHaveLength(1);
   });

@@ -152,7 +152,7 @@ describe.each(available)('wallet leases on $name', backend => {
     const payer = { holder: { kind: 'developer' as const, id: s.developerId }, budget: null };
     // A process whose sweep never runs (it is stopped after every charge), then dies: its memory is gone.
     for (let i = 0; i < 40; i++) {
-      expect(await crashed.sqlTransaction(tx => payFromLease(crashed, tx, payer, 2n, entryOf(s, i, crashed.now())))).toBeNull();
+      expect(await crashed.sqlTransaction(tx => payFromLease(crashed, tx, { payer, cost: 2n, entry: entryOf(s, i, crashed.now()) }))).toBeNull();
       stopSweeping(crashed);
     }
     const open = await prisma.walletLease.findMany({ where: { holderId: s.developerId, closedAt: null } });
@@ -179,7 +179,7 @@ describe.each(available)('wallet leases on $name', backend => {
       const payer = { holder: { kind: 'developer' as const, id: s.developerId }, budget: null };
       const { deps } = ctx.app.services;
       // A lease, granted and committed.
-      await writer.sqlTransaction(tx => payFromLease(writer, tx, payer, 2n, entryOf(s, 0, deps.now())));
+      await writer.sqlTransaction(tx => payFromLease(writer, tx, { payer, cost: 2n, entry: entryOf(s, 0, deps.now()) }));
       stopSweeping(writer);
       const [lease] = await prisma.walletLease.findMany({ where: { holderId: s.developerId, closedAt: null } });
 
@@ -193,7 +193,7 @@ describe.each(available)('wallet leases on $name', backend => {
         charged = resolve;
       });
       const write = writer.sqlTransaction(async tx => {
-        expect(await payFromLease(writer, tx, payer, 2n, entryOf(s, 1, deps.now()))).toBeNull();
+        expect(await payFromLease(writer, tx, { payer, cost: 2n, entry: entryOf(s, 1, deps.now()) })).toBeNull();
         charged();
         await held;
       });
@@ -213,7 +213,9 @@ describe.each(available)('wallet leases on $name', backend => {
       expect((await prisma.walletLease.findUniqueOrThrow({ where: { id: lease.id } })).usedMicros).toBe(4n);
 
       // 2. The close locks first: the write finds the lease closed and pays from a new one.
-      const [second] = await Promise.all([writer.sqlTransaction(tx => payFromLease(writer, tx, payer, 2n, entryOf(s, 2, deps.now())))]);
+      const [second] = await Promise.all([
+        writer.sqlTransaction(tx => payFromLease(writer, tx, { payer, cost: 2n, entry: entryOf(s, 2, deps.now()) })),
+      ]);
       expect(second).toBeNull();
       const [next] = await prisma.walletLease.findMany({ where: { holderId: s.developerId, closedAt: null } });
       let unlock!: () => void;
@@ -231,7 +233,7 @@ describe.each(available)('wallet leases on $name', backend => {
         return result;
       });
       await closerHolds;
-      const late = writer.sqlTransaction(tx => payFromLease(writer, tx, payer, 2n, entryOf(s, 3, deps.now())));
+      const late = writer.sqlTransaction(tx => payFromLease(writer, tx, { payer, cost: 2n, entry: entryOf(s, 3, deps.now()) }));
       await new Promise(resolve => setTimeout(resolve, 150));
       unlock();
       expect(await closer).toBe('closed');
