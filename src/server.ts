@@ -265,7 +265,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     }
     const response = await yoga.handleRequest(forYoga, { requestContext: context });
     // Yoga answers a body type it cannot parse (415) and an Accept it cannot serve (406) with no body.
-    if (response.body === null && (response.status === 406 || response.status === 415)) {
+    // (The status first: reading a Response's body builds its stream.)
+    if ((response.status === 406 || response.status === 415) && response.body === null) {
       return graphqlErrorResponse(emptyGraphqlRefusal(response.status, request.headers));
     }
     // The only HTML Yoga answers with is the GraphiQL page (outside production).

@@ -1,4 +1,6 @@
 /** The caller (`me`), agents and blocks. */
+import { type GraphQLResolveInfo, Kind } from 'graphql';
+import type { Principal } from '../generated/prisma/client.js';
 import { requirePrincipal } from '../core/caller.rules.js';
 import { LIST_PAGE } from '../core/pages.js';
 import { agentNameSchema } from './principals.service.js';
@@ -63,12 +65,27 @@ const BlockRef = builder.objectRef<{ userId: string; createdAt: Date }>('Block')
 /** A Pothos query that includes and selects nothing: the row's own columns answer every field asked. */
 const isEmpty = (query: object) => Object.keys(query).length === 0;
 
+/** The principal's fields its credential already carries (checked with the token, docs/api.md §9.6). */
+const CREDENTIAL_FIELDS = new Set(['id', 'kind', '__typename']);
+
+/** Whether `me` asks only for what the credential carries (`{ me { id } }`, an app learning who it acts as). */
+const asksOnlyCredentialFields = (info: GraphQLResolveInfo) =>
+  info.fieldNodes.every(node =>
+    node.selectionSet?.selections.every(
+      selection => selection.kind === Kind.FIELD && !selection.directives?.length && CREDENTIAL_FIELDS.has(selection.name.value),
+    ),
+  );
+
 builder.queryFields(t => ({
   me: t.prismaField({
     type: 'Principal',
     description: 'The principal your credential acts as.',
-    resolve: async (query, _, __, ctx) => {
-      const { id } = requirePrincipal(ctx.caller).principal;
+    resolve: async (query, _, __, ctx, info) => {
+      const { principal } = requirePrincipal(ctx.caller);
+      // The caller's principal as its credential resolved it: no read, the same as every other
+      // authorization this request makes (a deleted principal's tokens end with its deletion).
+      if (asksOnlyCredentialFields(info)) return principal as Principal;
+      const { id } = principal;
       // Own columns only (`{ me { id kind } }`, Pothos' query `{}`): the prepared read. A relation
       // asked for (email, owner) is Prisma's one query, as is a principal that is gone (its error).
       const row = isEmpty(query) ? await ctx.services.principals.principalRow(id) : null;

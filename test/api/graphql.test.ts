@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { appTest } from '../helpers/fixtures.js';
 
 const it = appTest({ users: ['alice', 'bob'] });
@@ -42,6 +42,20 @@ describe('GraphQL mirrors the REST shims', () => {
     expect(fetched.data.me).toEqual({ id: bob.id, kind: 'user' });
     const removed = await alice.gql(`mutation($id: ID!, $u: ID!) { removeMember(resourceId: $id, userId: $u) { ok state role } }`, { id, u: bob.id });
     expect(removed.data.removeMember).toEqual({ ok: true, state: null, role: null });
+  });
+
+  it('answers me { id kind } from the credential, as the principal read answers them', async ({ ctx, s }) => {
+    const { alice } = s.users;
+    const read = vi.spyOn(ctx.app.services.principals, 'principalRow');
+    const fromCredential = await alice.gql('{ me { id kind __typename } }');
+    expect(fromCredential.data.me).toEqual({ id: alice.id, kind: 'user', __typename: 'Principal' });
+    expect(read).not.toHaveBeenCalled();
+    // A column the credential does not carry, or a fragment: the principal is read.
+    const withHandle = await alice.gql('{ me { id kind __typename handle } }');
+    expect(withHandle.data.me).toMatchObject(fromCredential.data.me);
+    expect((await alice.gql('{ me { ... on Principal { id kind } } }')).data.me).toEqual({ id: alice.id, kind: 'user' });
+    expect(read).toHaveBeenCalledTimes(2);
+    read.mockRestore();
   });
 
   it('carries the stable code and HTTP status in extensions', async ({ ctx, s }) => {
