@@ -35,8 +35,13 @@ export interface BackupSources {
 
 const gatehouseVersion = () => (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** One backup at a time per process: a second one waits for nothing and is refused. */
-let running = false;
+/**
+ * One backup at a time per process. The one before may still be cleaning up after its client has
+ * read everything (the archive stream closes a moment later): a second one waits for that briefly,
+ * and is refused only while another is really being written.
+ */
+let running: Promise<void> | null = null;
+const WAIT_FOR_PREVIOUS_MS = 5_000;
 
 /**
  * Takes the snapshot and returns the archive as a stream (tar.gz) with its manifest. The
@@ -46,14 +51,19 @@ export async function createBackup(sources: BackupSources): Promise<{ manifest: 
   const { database, blobs, dataDir, filesRoot } = sources;
   if (!database.liveCopy)
     throw fail('bootstrap_unavailable', 'Backups are of an embedded DATA_DIR on disk; with PostgreSQL use pg_dump (README "Backups").');
+  if (running) await Promise.race([running, new Promise(resolve => setTimeout(resolve, WAIT_FOR_PREVIOUS_MS).unref())]);
   if (running) throw fail('backup_in_progress', 'A backup of this server is being written: wait for it to finish.');
-  running = true;
+  let finished!: () => void;
+  running = new Promise(resolve => {
+    finished = resolve;
+  });
   const staging = path.join(path.resolve(dataDir), '.backups', `${Date.now()}-${randomBytes(4).toString('hex')}`);
   const releaseDeletes = blobs.holdDeletes?.() ?? (async () => {});
   const cleanUp = async () => {
     await releaseDeletes().catch(error => logger.warn({ err: error }, 'backup: deferred blob deletes failed (the sweep retries them)'));
     await rm(staging, { recursive: true, force: true }).catch(() => {});
-    running = false;
+    running = null;
+    finished();
   };
   try {
     // Left by a backup that crashed the process: nothing else uses the folder.
