@@ -55,6 +55,16 @@ const TestUserRevocationRef = builder.objectRef<{ userId: string; env: string; r
   }),
 });
 
+const TestUserEntryRef = builder.objectRef<{ userId: string; name: string; createdAt: Date; hasLiveTokens: boolean }>('TestUserEntry').implement({
+  description: 'A test user of one environment (its tokens are never shown again).',
+  fields: t => ({
+    userId: t.exposeID('userId'),
+    name: t.exposeString('name'),
+    createdAt: t.field({ type: 'DateTime', description: 'When it got its first token in this environment.', resolve: u => u.createdAt }),
+    hasLiveTokens: t.exposeBoolean('hasLiveTokens', { description: 'Whether a token of it in this environment is neither revoked nor expired.' }),
+  }),
+});
+
 const CreateAppInput = builder.inputType('CreateAppInput', {
   fields: t => ({
     name: t.string({ required: true }),
@@ -70,6 +80,13 @@ builder.queryFields(t => ({
     extensions: wholeListRows(LIST_PAGE.max),
     resolve: (_, __, ctx) => ctx.services.apps.list(requireDeveloper(ctx.caller).developerId),
   }),
+  testUsers: t.field({
+    type: [TestUserEntryRef],
+    description: "The test users of one of your app's environments, by user id (developer token).",
+    args: { appId: t.arg.id({ required: true }), env: t.arg.string({ required: true }) },
+    extensions: wholeListRows(LIST_PAGE.max),
+    resolve: (_, a, ctx) => ctx.services.apps.testUsers(requireDeveloper(ctx.caller).developerId, String(a.appId), a.env),
+  }),
 }));
 
 builder.mutationFields(t => ({
@@ -82,6 +99,24 @@ builder.mutationFields(t => ({
         origins: input.origins ?? undefined,
         redirectUris: input.redirectUris ?? undefined,
       }),
+  }),
+  addAppOrigin: t.field({
+    type: AppRef,
+    description: 'Registers one more origin for your app (as POST /dev/apps/:appId/origins); its root becomes a redirect URI.',
+    args: { appId: t.arg.id({ required: true }), origin: t.arg.string({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.apps.addOrigin(requireDeveloper(ctx.caller).developerId, String(a.appId), a.origin),
+  }),
+  removeAppOrigin: t.field({
+    type: AppRef,
+    description: "Unregisters one of your app's origins (no change when it is not one).",
+    args: { appId: t.arg.id({ required: true }), origin: t.arg.string({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.apps.removeOrigin(requireDeveloper(ctx.caller).developerId, String(a.appId), a.origin),
+  }),
+  setAppRedirectUris: t.field({
+    type: AppRef,
+    description: "Replaces the redirect URIs your app's OAuth clients accept, checked as at createApp (its origins' roots stay accepted).",
+    args: { appId: t.arg.id({ required: true }), redirectUris: t.arg.stringList({ required: true }) },
+    resolve: (_, a, ctx) => ctx.services.apps.setRedirectUris(requireDeveloper(ctx.caller).developerId, String(a.appId), a.redirectUris),
   }),
   deploy: t.field({
     type: DeploymentRef,

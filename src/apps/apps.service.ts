@@ -45,6 +45,14 @@ async function ownedApp(deps: Pick<ServiceDeps, 'prisma'>, developerId: string, 
   return app;
 }
 
+/** 400 invalid_redirect_uri for the first URI an OAuth client may not send codes to (matched exactly at sign-in). */
+function refuseBadRedirectUris(redirectUris: string[]) {
+  for (const [i, uri] of redirectUris.entries()) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw fail('invalid_redirect_uri', `redirectUris[${i}]: ${problem} (got ${JSON.stringify(uri.slice(0, 200))}).`);
+  }
+}
+
 export async function create(
   deps: Pick<AppDeps, 'prisma' | 'originCache' | 'gatewayHosts'>,
   developerId: string,
@@ -58,10 +66,7 @@ export async function create(
       throw fail('origin_reserved', `origins[${i}]: ${origin} is this gateway's own host; register the host your app is served from.`);
     }
   }
-  for (const [i, uri] of redirectUris.entries()) {
-    const problem = redirectUriProblem(uri);
-    if (problem) throw fail('invalid_redirect_uri', `redirectUris[${i}]: ${problem} (got ${JSON.stringify(uri.slice(0, 200))}).`);
-  }
+  refuseBadRedirectUris(redirectUris);
   // A host belongs to one app under both schemes, so the app of a Host header (appOfHost) is never ambiguous.
   const sameHost = origins.flatMap(sameHostOrigins);
   const taken = origins.length ? await prisma.appOrigin.findMany({ where: { origin: { in: sameHost } } }) : [];
@@ -107,10 +112,85 @@ export async function addOrigin(
     });
   }
   for (const name of sameHostOrigins(origin)) deps.originCache.delete(name);
-  const view = appView(await ownedApp(deps, developerId, appId));
   // The new origin's root is a redirect URI of the app's clients: sign-in from it works at once here.
+  return { ...forgetClients(deps, appView(await ownedApp(deps, developerId, appId))), added };
+}
+
+/**
+ * Unregisters one origin of the developer's app: it no longer serves the app nor passes CORS, and its
+ * root stops being a redirect URI. Not one of the app's: nothing changes (`removed: false`).
+ */
+export async function removeOrigin(
+  deps: Pick<AppDeps, 'prisma' | 'originCache' | 'oauthClientCache'>,
+  developerId: string,
+  appId: string,
+  rawOrigin: unknown,
+): Promise<AppView & { removed: boolean }> {
+  const app = await ownedApp(deps, developerId, appId);
+  const [origin] = parseInput(appInputSchema, { name: app.name, origins: [rawOrigin] }, 'body').origins;
+  const { count } = await deps.prisma.appOrigin.deleteMany({ where: { origin, appId } });
+  for (const name of sameHostOrigins(origin)) deps.originCache.delete(name);
+  return { ...forgetClients(deps, appView(await ownedApp(deps, developerId, appId))), removed: count > 0 };
+}
+
+/**
+ * Replaces the redirect URIs the app's OAuth clients accept (besides its origins' roots), each
+ * checked as at creation; sign-in matches them exactly from the next request on.
+ */
+export async function setRedirectUris(
+  deps: Pick<AppDeps, 'prisma' | 'oauthClientCache'>,
+  developerId: string,
+  appId: string,
+  rawRedirectUris: unknown,
+): Promise<AppView> {
+  const app = await ownedApp(deps, developerId, appId);
+  const { redirectUris } = parseInput(appInputSchema, { name: app.name, redirectUris: rawRedirectUris }, 'body');
+  refuseBadRedirectUris(redirectUris);
+  await deps.prisma.appClient.updateMany({ where: { appId }, data: { redirectUris: [...new Set(redirectUris)] } });
+  return forgetClients(deps, appView(await ownedApp(deps, developerId, appId)));
+}
+
+/** The embedded provider reads the app's clients afresh: their redirect URIs changed. */
+function forgetClients(deps: Pick<AppDeps, 'oauthClientCache'>, view: AppView): AppView {
   for (const clientId of view.clientIds) deps.oauthClientCache.delete(clientId);
-  return { ...view, added };
+  return view;
+}
+
+/**
+ * The test users of one environment of the developer's app (those ever given a token there), by
+ * name, with whether one of their tokens there still works; never the tokens.
+ */
+export async function testUsers(deps: Pick<AppDeps, 'prisma' | 'now'>, developerId: string, appId: string, rawEnv: unknown) {
+  await ownedApp(deps, developerId, appId);
+  const env = parseInput(envNameSchema, rawEnv);
+  const deployment = await deps.prisma.deployment.findUnique({ where: { appId_env: { appId, env } }, select: { id: true } });
+  if (!deployment) throw fail('env_not_found', `App ${appId} has no environment '${env}'.`);
+  const mine = { kind: 'test_session', deploymentId: deployment.id } as const;
+  const firstTokens = await deps.prisma.apiToken.groupBy({
+    by: ['principalId'],
+    where: mine,
+    _min: { createdAt: true },
+    orderBy: { principalId: 'asc' },
+    take: BOUNDED_LIST_TAKE,
+  });
+  const users = boundedList(firstTokens, 'test users', 'reset the environment to start afresh.');
+  const live = await deps.prisma.apiToken.groupBy({
+    by: ['principalId'],
+    where: {
+      ...mine,
+      principalId: { in: users.map(u => u.principalId!) },
+      revokedAt: null,
+      OR: [{ expiresAt: null }, { expiresAt: { gt: deps.now() } }],
+    },
+  });
+  const liveIds = new Set(live.map(row => row.principalId));
+  const prefix = testUserId(appId, '');
+  return users.map(({ principalId, _min }) => ({
+    userId: principalId!,
+    name: principalId!.slice(prefix.length),
+    createdAt: _min.createdAt!,
+    hasLiveTokens: liveIds.has(principalId),
+  }));
 }
 
 export async function list(deps: Pick<ServiceDeps, 'prisma'>, developerId: string): Promise<AppView[]> {
@@ -277,6 +357,9 @@ export const appOperations = {
   revokeTestUser,
   deploymentVersions,
   addOrigin,
+  removeOrigin,
+  setRedirectUris,
+  testUsers,
   deploy,
   deployment,
   developer,

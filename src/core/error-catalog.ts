@@ -65,7 +65,7 @@ export const ERROR_CATALOG = {
     status: 400,
     meaning: 'Deleting or resetting `prod` (or an app that has it) without `confirm=prod` (§3.2)',
   },
-  invalid_redirect_uri: { status: 400, meaning: '`createApp`: a redirect URI that is not absolute and exact' },
+  invalid_redirect_uri: { status: 400, meaning: '`createApp`, `setAppRedirectUris`: a redirect URI that is not absolute and exact' },
   origin_reserved: { status: 400, meaning: "`createApp`: an origin that is one of the gateway's own hosts (§4.6)" },
   invalid_site: {
     status: 400,

@@ -4,6 +4,7 @@
  * its gateway is:
  *
  *   POST /dev/apps/:appId/origins                  register one more origin (`gatehouse dev`'s)
+ *   PUT  /dev/apps/:appId/redirect-uris            replace the app's redirect URIs { redirectUris }
  *   POST /dev/apps/:appId/sites/:env/missing        which file hashes are not uploaded yet
  *   PUT  /dev/apps/:appId/sites/:env/files/:sha256  one file's bytes (raw body)
  *   POST /dev/apps/:appId/sites/:env/versions       publish { files: { path: sha256 }, spa? } and serve it
@@ -71,6 +72,21 @@ export const hostingEndpoints: Endpoint[] = [
       tag: 'developer',
     },
     handle: async call => json(200, await call.runtime.services.apps.addOrigin(who(call), call.params.appId, call.body.origin)),
+  }),
+  defineEndpoint<{ redirectUris: string[] }>({
+    ...developer,
+    method: 'PUT',
+    path: '/dev/apps/:appId/redirect-uris',
+    body: z.strictObject({ redirectUris: z.array(z.string(), { message: 'is required: a list of absolute URLs' }) }),
+    responses: { 200: { description: 'The app', json: appOut } },
+    errors: ['app_not_found', 'invalid_redirect_uri'],
+    docs: {
+      operationId: 'setAppRedirectUris',
+      summary: "Replace the redirect URIs an app's OAuth client accepts",
+      description: 'Each is checked as at creation and matched exactly at sign-in; the roots of the app’s origins stay accepted.',
+      tag: 'developer',
+    },
+    handle: async call => json(200, await call.runtime.services.apps.setRedirectUris(who(call), call.params.appId, call.body.redirectUris)),
   }),
   defineEndpoint<{ sha256: string[] }>({
     ...developer,

@@ -351,13 +351,43 @@ describe.skipIf(missing && !process.env.CI)('the web console in Chromium', { tim
     await shot(page, 'data-files');
 
     // Revoking the test user's tokens from the app's page: the one the test used stops at once.
+    // The app page lists dev's test users (never their tokens), each with Revoke.
     await page.goto(`${rig.url}/console#/apps/${garden.appId}`);
-    await page.getByLabel('Test user name').fill('alice');
-    await page.getByRole('button', { name: 'Revoke tokens' }).click();
+    const aliceRow = page.locator('section[aria-labelledby=test-users-title] tbody tr', { hasText: 'alice' });
+    await expect.poll(() => aliceRow.textContent()).toContain(`test:${garden.appId}:alice`);
+    expect(await aliceRow.textContent()).toContain('yes');
+    expect(await page.locator('section[aria-labelledby=test-users-title]').textContent()).not.toContain(garden.alice);
+    await aliceRow.scrollIntoViewIfNeeded();
+    await shot(page, 'test-users');
+    await page.getByRole('button', { name: 'Revoke alice' }).click();
     await expect
       .poll(() => page.textContent('section[aria-labelledby=test-users-title] [role=status]'))
       .toMatch(/alice: [1-9]\d* token\(s\) revoked in dev/);
+    await expect.poll(() => aliceRow.textContent()).toContain('none');
     expect((await alice.get('/v1/resources')).status).toBe(401);
+  });
+
+  it("adds and removes an app's origin and redirect URI", async () => {
+    const { page } = person;
+    await page.goto(`${rig.url}/console#/apps/${garden.appId}`);
+    const section = page.locator('section[aria-labelledby=app-urls-title]');
+    await page.getByLabel('Origin', { exact: true }).fill('https://garden-console.example.test');
+    await section.getByRole('button', { name: 'Add' }).first().click();
+    await page.getByLabel('Redirect URI', { exact: true }).fill('https://garden-console.example.test/callback');
+    await section.getByRole('button', { name: 'Add' }).last().click();
+    await page.getByRole('button', { name: 'Remove https://garden-console.example.test/callback' }).waitFor();
+    await section.scrollIntoViewIfNeeded();
+    await shot(page, 'app-urls');
+    const stored = () => rig.developer.get('/dev/apps').then(r => r.body.apps.find((a: { id: string }) => a.id === garden.appId));
+    expect((await stored()).origins).toContain('https://garden-console.example.test');
+    await page.getByRole('button', { name: 'Remove https://garden-console.example.test', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove https://garden-console.example.test/callback' }).click();
+    await expect.poll(async () => (await stored()).origins).not.toContain('https://garden-console.example.test');
+    await expect.poll(() => section.textContent()).not.toContain('garden-console.example.test/callback');
+    // A redirect URI that is not absolute is refused as at creation, and said so.
+    await page.getByLabel('Redirect URI', { exact: true }).fill('/relative');
+    await section.getByRole('button', { name: 'Add' }).last().click();
+    await expect.poll(() => section.textContent()).toContain('must be an absolute URL (got "/relative")');
   });
 
   it("shows a developer's app spend per day by class: the test environment's writes from the browse above", async () => {

@@ -176,6 +176,37 @@ describe('the OAuth checks', () => {
     expect(reused.json.error).toBe('invalid_grant');
   });
 
+  it('a redirect URI set on an existing app is accepted at authorize at once, and refused once removed', async () => {
+    const changed = await rig.createApp();
+    const added = `${changed.redirectUri}/changed`;
+    const authorize = async () =>
+      (await new Browser(rig.url).follow((await startAuthorization(rig.url, { ...changed, redirectUri: added })).url)).res;
+    // Asked once before the change, so the provider holds the client as it was.
+    expect((await authorize()).status).toBe(400);
+    const set = (redirectUris: string[]) => rig.developer.request('PUT', `/dev/apps/${changed.appId}/redirect-uris`, { redirectUris });
+    expect((await set([changed.redirectUri, added])).status).toBe(200);
+    expect((await authorize()).status).toBe(200);
+    expect((await set([changed.redirectUri])).status).toBe(200);
+    expect((await authorize()).status).toBe(400);
+  });
+
+  it('an origin added to an existing app makes its root a redirect URI at once; removed, no more', async () => {
+    const changed = await rig.createApp();
+    const origin = `https://added-${Math.random().toString(36).slice(2, 10)}.example.test`;
+    const authorize = async () =>
+      (await new Browser(rig.url).follow((await startAuthorization(rig.url, { ...changed, redirectUri: `${origin}/` })).url)).res;
+    expect((await authorize()).status).toBe(400);
+    const mutate = (field: string) =>
+      rig.developer.gql(`mutation($appId: ID!, $origin: String!) { ${field}(appId: $appId, origin: $origin) { origins } }`, {
+        appId: changed.appId,
+        origin,
+      });
+    expect((await mutate('addAppOrigin')).data.addAppOrigin.origins).toContain(origin);
+    expect((await authorize()).status).toBe(200);
+    expect((await mutate('removeAppOrigin')).data.removeAppOrigin.origins).not.toContain(origin);
+    expect((await authorize()).status).toBe(400);
+  });
+
   it('a redirect URI that is not registered exactly is refused at authorize and at token', async () => {
     const browser = new Browser(rig.url);
     const authorization = await startAuthorization(rig.url, { ...app, redirectUri: `${app.redirectUri}/other` });

@@ -1,6 +1,6 @@
 /**
  * One app of the linked developer: its environments with the deployed schema of each, a deploy,
- * budgets with spend, and test users (the token is shown once).
+ * budgets with spend, its origins and redirect URIs, and test users (the token is shown once).
  */
 import { useState } from 'preact/hooks';
 import { gql } from './api.js';
@@ -10,6 +10,7 @@ import { changesOnly, lineDiff } from './line-diff.js';
 import { DataTable, ErrorBox, Field, Loading, Notice, Page, Select, usd, useAction, when } from './parts.js';
 import { useData } from './use-data.js';
 import { AppSpend } from './usage.js';
+import { AppUrls } from './app-urls.js';
 
 export const VersionsQuery = graphql(`
   query ConsoleDeploymentVersions($appId: ID!, $env: String!) {
@@ -44,6 +45,12 @@ const SetBudget = graphql(`
 const RevokeTestUser = graphql(`
   mutation ConsoleRevokeTestUser($appId: ID!, $env: String!, $name: String!) {
     revokeTestUser(appId: $appId, env: $env, name: $name) { userId env revoked }
+  }
+`);
+
+const TestUsersQuery = graphql(`
+  query ConsoleTestUsers($appId: ID!, $env: String!) {
+    testUsers(appId: $appId, env: $env) { userId name createdAt hasLiveTokens }
   }
 `);
 
@@ -206,24 +213,60 @@ function Budgets({ appId, envs }: { appId: string; envs: string[] }) {
   );
 }
 
+/** One environment's test users, each with a Revoke button (its tokens there stop working). */
+function TestUserList({ appId, env, revoke }: { appId: string; env: string; revoke(name: string): void }) {
+  const { data, error } = useData(() => gql(TestUsersQuery, { appId, env }));
+  return (
+    <>
+      <ErrorBox error={error} />
+      {data && !data.testUsers.length && <p class="muted">No test users in {env} yet.</p>}
+      {data && data.testUsers.length > 0 && (
+        <DataTable
+          caption={`Test users of ${env}`}
+          rows={data.testUsers}
+          keyOf={u => u.userId}
+          columns={[
+            { label: 'Name', cell: u => u.name },
+            { label: 'User id', cell: u => <code>{u.userId}</code> },
+            { label: 'Created', cell: u => when(u.createdAt) },
+            { label: 'Live tokens', cell: u => (u.hasLiveTokens ? 'yes' : 'none') },
+            {
+              label: 'Action',
+              cell: u => (
+                <button type="button" class="secondary" disabled={!u.hasLiveTokens} onClick={() => revoke(u.name)} aria-label={`Revoke ${u.name}`}>
+                  Revoke
+                </button>
+              ),
+            },
+          ]}
+        />
+      )}
+    </>
+  );
+}
+
 function TestUsers({ appId, envs }: { appId: string; envs: string[] }) {
   const [env, setEnv] = useState('');
   const [name, setName] = useState('');
   const [minted, setMinted] = useState<{ userId: string; token: string; expiresAt: string } | null>(null);
   const [copied, setCopied] = useState('');
+  const [changes, setChanges] = useState(0);
   const { failure, busy, run } = useAction();
+  const chosenEnv = env || envs[0];
   const submit = (event: Event) => {
     event.preventDefault();
     run(async () => {
       setCopied('');
-      setMinted((await gql(MintTestUser, { appId, env: env || envs[0], name })).createTestUser);
+      setMinted((await gql(MintTestUser, { appId, env: chosenEnv, name })).createTestUser);
+      setChanges(c => c + 1);
     });
   };
-  const revoke = () =>
+  const revoke = (userName: string) =>
     run(async () => {
-      const { revokeTestUser: r } = await gql(RevokeTestUser, { appId, env: env || envs[0], name });
+      const { revokeTestUser: r } = await gql(RevokeTestUser, { appId, env: chosenEnv, name: userName });
       setMinted(null);
       setCopied(`${r.userId}: ${r.revoked} token(s) revoked in ${r.env}.`);
+      setChanges(c => c + 1);
     });
   const copy = () =>
     run(async () => {
@@ -236,13 +279,10 @@ function TestUsers({ appId, envs }: { appId: string; envs: string[] }) {
       {!envs.length && <p>Deploy a test environment (any name but prod) to mint test users.</p>}
       {envs.length > 0 && (
         <form onSubmit={submit} class="inline">
-          <Select id="test-user-env" label="Environment" options={envs} value={env || envs[0]} set={setEnv} />
+          <Select id="test-user-env" label="Environment" options={envs} value={chosenEnv} set={setEnv} />
           <Field id="test-user-name" label="Test user name" value={name} set={setName} required />
           <button type="submit" disabled={busy || !name.trim()}>
             Mint token
-          </button>
-          <button type="button" class="secondary" disabled={busy || !name.trim()} onClick={revoke}>
-            Revoke tokens
           </button>
         </form>
       )}
@@ -262,6 +302,7 @@ function TestUsers({ appId, envs }: { appId: string; envs: string[] }) {
         </section>
       )}
       {copied && <Notice text={copied} />}
+      {envs.length > 0 && <TestUserList key={`${chosenEnv}:${changes}`} appId={appId} env={chosenEnv} revoke={revoke} />}
     </section>
   );
 }
@@ -305,6 +346,7 @@ export function AppPage({ appId }: { appId: string }) {
               reload();
             }}
           />
+          <AppUrls app={app} changed={reload} />
           <TestUsers appId={app.id} envs={testEnvs(app.environments)} />
           <Budgets key={notice} appId={app.id} envs={testEnvs(app.environments)} />
           <AppSpend key={`spend:${notice}`} appId={app.id} envs={app.environments} />

@@ -22,7 +22,11 @@ type Documents = {
     "\n  query ConsoleBudgets($appId: ID!) {\n    budgets(appId: $appId) { period walletUsd apps { appId envs { env limitUsd spentUsd } } }\n  }\n": typeof types.ConsoleBudgetsDocument,
     "\n  mutation ConsoleSetBudget($appId: ID!, $env: String!, $usd: String!) {\n    setEnvBudget(appId: $appId, env: $env, usd: $usd) { env limitUsd }\n  }\n": typeof types.ConsoleSetBudgetDocument,
     "\n  mutation ConsoleRevokeTestUser($appId: ID!, $env: String!, $name: String!) {\n    revokeTestUser(appId: $appId, env: $env, name: $name) { userId env revoked }\n  }\n": typeof types.ConsoleRevokeTestUserDocument,
+    "\n  query ConsoleTestUsers($appId: ID!, $env: String!) {\n    testUsers(appId: $appId, env: $env) { userId name createdAt hasLiveTokens }\n  }\n": typeof types.ConsoleTestUsersDocument,
     "\n  mutation ConsoleMintTestUser($appId: ID!, $env: String!, $name: String!) {\n    createTestUser(appId: $appId, env: $env, name: $name) { userId token expiresAt env }\n  }\n": typeof types.ConsoleMintTestUserDocument,
+    "\n  mutation ConsoleAddAppOrigin($appId: ID!, $origin: String!) {\n    addAppOrigin(appId: $appId, origin: $origin) { id }\n  }\n": typeof types.ConsoleAddAppOriginDocument,
+    "\n  mutation ConsoleRemoveAppOrigin($appId: ID!, $origin: String!) {\n    removeAppOrigin(appId: $appId, origin: $origin) { id }\n  }\n": typeof types.ConsoleRemoveAppOriginDocument,
+    "\n  mutation ConsoleSetAppRedirectUris($appId: ID!, $redirectUris: [String!]!) {\n    setAppRedirectUris(appId: $appId, redirectUris: $redirectUris) { id }\n  }\n": typeof types.ConsoleSetAppRedirectUrisDocument,
     "\n  query ConsoleApps {\n    apps { id name origins redirectUris clientIds environments createdAt }\n  }\n": typeof types.ConsoleAppsDocument,
     "\n  mutation ConsoleCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) { id name clientIds }\n  }\n": typeof types.ConsoleCreateAppDocument,
     "\n  mutation ConsoleBrowseAs($appId: ID!, $env: String!, $name: String!) {\n    createTestUser(appId: $appId, env: $env, name: $name) { userId token }\n  }\n": typeof types.ConsoleBrowseAsDocument,
@@ -51,7 +55,11 @@ const documents: Documents = {
     "\n  query ConsoleBudgets($appId: ID!) {\n    budgets(appId: $appId) { period walletUsd apps { appId envs { env limitUsd spentUsd } } }\n  }\n": types.ConsoleBudgetsDocument,
     "\n  mutation ConsoleSetBudget($appId: ID!, $env: String!, $usd: String!) {\n    setEnvBudget(appId: $appId, env: $env, usd: $usd) { env limitUsd }\n  }\n": types.ConsoleSetBudgetDocument,
     "\n  mutation ConsoleRevokeTestUser($appId: ID!, $env: String!, $name: String!) {\n    revokeTestUser(appId: $appId, env: $env, name: $name) { userId env revoked }\n  }\n": types.ConsoleRevokeTestUserDocument,
+    "\n  query ConsoleTestUsers($appId: ID!, $env: String!) {\n    testUsers(appId: $appId, env: $env) { userId name createdAt hasLiveTokens }\n  }\n": types.ConsoleTestUsersDocument,
     "\n  mutation ConsoleMintTestUser($appId: ID!, $env: String!, $name: String!) {\n    createTestUser(appId: $appId, env: $env, name: $name) { userId token expiresAt env }\n  }\n": types.ConsoleMintTestUserDocument,
+    "\n  mutation ConsoleAddAppOrigin($appId: ID!, $origin: String!) {\n    addAppOrigin(appId: $appId, origin: $origin) { id }\n  }\n": types.ConsoleAddAppOriginDocument,
+    "\n  mutation ConsoleRemoveAppOrigin($appId: ID!, $origin: String!) {\n    removeAppOrigin(appId: $appId, origin: $origin) { id }\n  }\n": types.ConsoleRemoveAppOriginDocument,
+    "\n  mutation ConsoleSetAppRedirectUris($appId: ID!, $redirectUris: [String!]!) {\n    setAppRedirectUris(appId: $appId, redirectUris: $redirectUris) { id }\n  }\n": types.ConsoleSetAppRedirectUrisDocument,
     "\n  query ConsoleApps {\n    apps { id name origins redirectUris clientIds environments createdAt }\n  }\n": types.ConsoleAppsDocument,
     "\n  mutation ConsoleCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) { id name clientIds }\n  }\n": types.ConsoleCreateAppDocument,
     "\n  mutation ConsoleBrowseAs($appId: ID!, $env: String!, $name: String!) {\n    createTestUser(appId: $appId, env: $env, name: $name) { userId token }\n  }\n": types.ConsoleBrowseAsDocument,
@@ -104,7 +112,23 @@ export function graphql(source: "\n  mutation ConsoleRevokeTestUser($appId: ID!,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query ConsoleTestUsers($appId: ID!, $env: String!) {\n    testUsers(appId: $appId, env: $env) { userId name createdAt hasLiveTokens }\n  }\n"): typeof import('./graphql.js').ConsoleTestUsersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation ConsoleMintTestUser($appId: ID!, $env: String!, $name: String!) {\n    createTestUser(appId: $appId, env: $env, name: $name) { userId token expiresAt env }\n  }\n"): typeof import('./graphql.js').ConsoleMintTestUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAddAppOrigin($appId: ID!, $origin: String!) {\n    addAppOrigin(appId: $appId, origin: $origin) { id }\n  }\n"): typeof import('./graphql.js').ConsoleAddAppOriginDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRemoveAppOrigin($appId: ID!, $origin: String!) {\n    removeAppOrigin(appId: $appId, origin: $origin) { id }\n  }\n"): typeof import('./graphql.js').ConsoleRemoveAppOriginDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSetAppRedirectUris($appId: ID!, $redirectUris: [String!]!) {\n    setAppRedirectUris(appId: $appId, redirectUris: $redirectUris) { id }\n  }\n"): typeof import('./graphql.js').ConsoleSetAppRedirectUrisDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

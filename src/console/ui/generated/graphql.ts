@@ -119,6 +119,14 @@ export type ConsoleRevokeTestUserMutationVariables = Exact<{
 
 export type ConsoleRevokeTestUserMutation = { revokeTestUser: { userId: string, env: string, revoked: number } };
 
+export type ConsoleTestUsersQueryVariables = Exact<{
+  appId: string | number;
+  env: string;
+}>;
+
+
+export type ConsoleTestUsersQuery = { testUsers: Array<{ userId: string, name: string, createdAt: string, hasLiveTokens: boolean }> };
+
 export type ConsoleMintTestUserMutationVariables = Exact<{
   appId: string | number;
   env: string;
@@ -127,6 +135,30 @@ export type ConsoleMintTestUserMutationVariables = Exact<{
 
 
 export type ConsoleMintTestUserMutation = { createTestUser: { userId: string, token: string, expiresAt: string, env: string } };
+
+export type ConsoleAddAppOriginMutationVariables = Exact<{
+  appId: string | number;
+  origin: string;
+}>;
+
+
+export type ConsoleAddAppOriginMutation = { addAppOrigin: { id: string } };
+
+export type ConsoleRemoveAppOriginMutationVariables = Exact<{
+  appId: string | number;
+  origin: string;
+}>;
+
+
+export type ConsoleRemoveAppOriginMutation = { removeAppOrigin: { id: string } };
+
+export type ConsoleSetAppRedirectUrisMutationVariables = Exact<{
+  appId: string | number;
+  redirectUris: Array<string> | string;
+}>;
+
+
+export type ConsoleSetAppRedirectUrisMutation = { setAppRedirectUris: { id: string } };
 
 export type ConsoleAppsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -348,6 +380,16 @@ export const ConsoleRevokeTestUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleRevokeTestUserMutation, ConsoleRevokeTestUserMutationVariables>;
+export const ConsoleTestUsersDocument = new TypedDocumentString(`
+    query ConsoleTestUsers($appId: ID!, $env: String!) {
+  testUsers(appId: $appId, env: $env) {
+    userId
+    name
+    createdAt
+    hasLiveTokens
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTestUsersQuery, ConsoleTestUsersQueryVariables>;
 export const ConsoleMintTestUserDocument = new TypedDocumentString(`
     mutation ConsoleMintTestUser($appId: ID!, $env: String!, $name: String!) {
   createTestUser(appId: $appId, env: $env, name: $name) {
@@ -358,6 +400,27 @@ export const ConsoleMintTestUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleMintTestUserMutation, ConsoleMintTestUserMutationVariables>;
+export const ConsoleAddAppOriginDocument = new TypedDocumentString(`
+    mutation ConsoleAddAppOrigin($appId: ID!, $origin: String!) {
+  addAppOrigin(appId: $appId, origin: $origin) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAddAppOriginMutation, ConsoleAddAppOriginMutationVariables>;
+export const ConsoleRemoveAppOriginDocument = new TypedDocumentString(`
+    mutation ConsoleRemoveAppOrigin($appId: ID!, $origin: String!) {
+  removeAppOrigin(appId: $appId, origin: $origin) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRemoveAppOriginMutation, ConsoleRemoveAppOriginMutationVariables>;
+export const ConsoleSetAppRedirectUrisDocument = new TypedDocumentString(`
+    mutation ConsoleSetAppRedirectUris($appId: ID!, $redirectUris: [String!]!) {
+  setAppRedirectUris(appId: $appId, redirectUris: $redirectUris) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSetAppRedirectUrisMutation, ConsoleSetAppRedirectUrisMutationVariables>;
 export const ConsoleAppsDocument = new TypedDocumentString(`
     query ConsoleApps {
   apps {
