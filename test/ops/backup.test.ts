@@ -52,6 +52,8 @@ describe('gatehouse backup / restore of the embedded store', () => {
   let backupStartedAt = 0;
   let pauseMs = 0;
   let maxWriteMsDuringBackup = 0;
+  /** A second backup asked for the moment the first one's archive arrived. */
+  let second: { pauseMs: number } | Error;
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(os.tmpdir(), 'gatehouse-backup-'));
@@ -113,6 +115,10 @@ describe('gatehouse backup / restore of the embedded store', () => {
     backupStartedAt = Date.now();
     const written = await downloadBackup({ url: ctx.url, pid: process.pid, dataDir: sourceDir }, archive);
     pauseMs = written.pauseMs;
+    // While the first one may still be cleaning up after its stream: it waits, it is not refused.
+    second = await downloadBackup({ url: ctx.url, pid: process.pid, dataDir: sourceDir }, path.join(work, 'second.tar.gz')).catch(
+      (error: Error) => error,
+    );
     await new Promise(resolve => setTimeout(resolve, 300));
     console.log(`backup: ${Date.now() - backupStartedAt} ms, pause ${pauseMs} ms`);
     stop = true;
@@ -129,6 +135,11 @@ describe('gatehouse backup / restore of the embedded store', () => {
     expect(pauseMs).toBeLessThan(1000);
     // What a writer saw end to end is reported, not asserted: a loaded machine adds its own delays.
     console.log(`slowest write during the backup: ${maxWriteMsDuringBackup} ms`);
+  });
+
+  it('takes a second backup asked for as the first one ends (it waits for the first to clean up)', () => {
+    expect(second).not.toBeInstanceOf(Error);
+    expect((second as { pauseMs: number }).pauseMs).toBeLessThan(1000);
   });
 
   it('restores into an empty DATA_DIR; a server on it has every acknowledged write, and every file row its bytes', async () => {
