@@ -130,6 +130,38 @@ export const appsEndpoints: StoredOperationEndpoint[] = [
   }),
   storedOperation({
     method: 'GET',
+    path: '/dev/apps/:appId/test-users',
+    credential: 'developer',
+    response: z.object({
+      testUsers: z.array(z.object({ userId: z.string(), name: z.string(), createdAt: timestamp, hasLiveTokens: z.boolean() })),
+    }),
+    errors: ['app_not_found', 'env_not_found', 'invalid_argument'],
+    operation: graphql(`
+      query TestUsers($appId: ID!, $env: String!) {
+        result: testUsers(appId: $appId, env: $env) { userId name createdAt hasLiveTokens }
+      }
+    `),
+    query: z.object({ env: z.string({ message: 'is required (for example "dev")' }).min(1) }),
+    variables: ({ params, query }) => ({ appId: params.appId, env: query.env }),
+    respond: testUsers => ({ testUsers }),
+  }),
+  storedOperation({
+    method: 'DELETE',
+    path: '/dev/apps/:appId/origins',
+    credential: 'developer',
+    response: appOut,
+    errors: ['app_not_found', 'invalid_argument'],
+    operation: graphql(`
+      mutation RemoveAppOrigin($appId: ID!, $origin: String!) {
+        result: removeAppOrigin(appId: $appId, origin: $origin) { id name origins clientIds environments createdAt }
+      }
+    `),
+    query: z.object({ origin: z.string({ message: 'is required: scheme://host[:port]' }).min(1) }),
+    variables: ({ params, query }) => ({ appId: params.appId, origin: query.origin }),
+    respond: app => app,
+  }),
+  storedOperation({
+    method: 'GET',
     path: '/dev/me',
     credential: 'developer',
     response: z.object({ developerId: z.string(), email: z.string() }),

@@ -32,6 +32,13 @@ describe('app origins and redirect URIs', () => {
     expect(await apps.appOfOrigin(origin)).toBeNull();
     // Now free for another app.
     expect((await other.developer.gql(ADD, { appId: other.appId, origin })).data.result.origins).toContain(origin);
+    // REST: DELETE /dev/apps/:appId/origins?origin=…, the other app's developer only.
+    const path = `/dev/apps/${other.appId}/origins?origin=${encodeURIComponent(origin)}`;
+    expect((await s.developer.request('DELETE', path)).body.error).toBe('app_not_found');
+    const viaRest = await other.developer.request('DELETE', path);
+    expect([viaRest.status, viaRest.body.origins]).toEqual([200, [other.origin]]);
+    expect(await apps.appOfOrigin(origin)).toBeNull();
+    expect((await other.developer.request('DELETE', `/dev/apps/${other.appId}/origins`)).body.error).toBe('invalid_argument');
   });
 
   it('replaces the redirect URIs, each validated exactly as at creation (GraphQL and REST)', async ({ s }) => {
@@ -78,5 +85,14 @@ describe('testUsers', () => {
       ['bob', true],
     ]);
     expect(code(await s.developer.gql(TEST_USERS, { appId: s.appId, env: 'staging' }))).toBe('env_not_found');
+    // REST: GET /dev/apps/:appId/test-users?env=…
+    const rest = await s.developer.get(`/dev/apps/${s.appId}/test-users?env=dev`);
+    expect(rest.status).toBe(200);
+    expect(rest.body.testUsers.map((u: any) => [u.name, u.hasLiveTokens])).toEqual([
+      ['alice', false],
+      ['bob', true],
+    ]);
+    expect(JSON.stringify(rest.body)).not.toContain(s.users.bob.token!);
+    expect((await s.developer.get(`/dev/apps/${s.appId}/test-users`)).body.error).toBe('invalid_argument');
   });
 });

@@ -19,6 +19,8 @@ type Documents = {
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.CreateAppDocument,
     "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    ": typeof types.DeployDocument,
     "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": typeof types.CreateTestUserDocument,
+    "\n      query TestUsers($appId: ID!, $env: String!) {\n        result: testUsers(appId: $appId, env: $env) { userId name createdAt hasLiveTokens }\n      }\n    ": typeof types.TestUsersDocument,
+    "\n      mutation RemoveAppOrigin($appId: ID!, $origin: String!) {\n        result: removeAppOrigin(appId: $appId, origin: $origin) { id name origins clientIds environments createdAt }\n      }\n    ": typeof types.RemoveAppOriginDocument,
     "\n      query Developer {\n        result: developer { developerId email }\n      }\n    ": typeof types.DeveloperDocument,
     "\n      query DeployedSchema($appId: ID!, $env: String!) {\n        result: deployedSchema(appId: $appId, env: $env) { appId env version schema }\n      }\n    ": typeof types.DeployedSchemaDocument,
     "\n      mutation DeleteApp($appId: ID!, $confirm: String) {\n        result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": typeof types.DeleteAppDocument,
@@ -82,6 +84,8 @@ const documents: Documents = {
     "\n      mutation CreateApp($input: CreateAppInput!) {\n        result: createApp(input: $input) { id name origins clientIds environments createdAt }\n      }\n    ": types.CreateAppDocument,
     "\n      mutation Deploy($appId: ID!, $env: String!, $schema: JSON!) {\n        result: deploy(appId: $appId, env: $env, schema: $schema) { deploymentId appId env version resourceTypes tables buckets }\n      }\n    ": types.DeployDocument,
     "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    ": types.CreateTestUserDocument,
+    "\n      query TestUsers($appId: ID!, $env: String!) {\n        result: testUsers(appId: $appId, env: $env) { userId name createdAt hasLiveTokens }\n      }\n    ": types.TestUsersDocument,
+    "\n      mutation RemoveAppOrigin($appId: ID!, $origin: String!) {\n        result: removeAppOrigin(appId: $appId, origin: $origin) { id name origins clientIds environments createdAt }\n      }\n    ": types.RemoveAppOriginDocument,
     "\n      query Developer {\n        result: developer { developerId email }\n      }\n    ": types.DeveloperDocument,
     "\n      query DeployedSchema($appId: ID!, $env: String!) {\n        result: deployedSchema(appId: $appId, env: $env) { appId env version schema }\n      }\n    ": types.DeployedSchemaDocument,
     "\n      mutation DeleteApp($appId: ID!, $confirm: String) {\n        result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": types.DeleteAppDocument,
@@ -157,6 +161,14 @@ export function graphql(source: "\n      mutation Deploy($appId: ID!, $env: Stri
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation CreateTestUser($appId: ID!, $name: String!, $env: String!) {\n        result: createTestUser(appId: $appId, name: $name, env: $env) { userId token expiresAt payer env }\n      }\n    "): typeof import('./graphql.js').CreateTestUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query TestUsers($appId: ID!, $env: String!) {\n        result: testUsers(appId: $appId, env: $env) { userId name createdAt hasLiveTokens }\n      }\n    "): typeof import('./graphql.js').TestUsersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RemoveAppOrigin($appId: ID!, $origin: String!) {\n        result: removeAppOrigin(appId: $appId, origin: $origin) { id name origins clientIds environments createdAt }\n      }\n    "): typeof import('./graphql.js').RemoveAppOriginDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

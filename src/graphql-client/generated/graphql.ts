@@ -130,6 +130,22 @@ export type CreateTestUserMutationVariables = Exact<{
 
 export type CreateTestUserMutation = { result: { userId: string, token: string, expiresAt: string, payer: string, env: string } };
 
+export type TestUsersQueryVariables = Exact<{
+  appId: string | number;
+  env: string;
+}>;
+
+
+export type TestUsersQuery = { result: Array<{ userId: string, name: string, createdAt: string, hasLiveTokens: boolean }> };
+
+export type RemoveAppOriginMutationVariables = Exact<{
+  appId: string | number;
+  origin: string;
+}>;
+
+
+export type RemoveAppOriginMutation = { result: { id: string, name: string, origins: Array<string>, clientIds: Array<string>, environments: Array<string>, createdAt: string } };
+
 export type DeveloperQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -660,6 +676,28 @@ export const CreateTestUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateTestUserMutation, CreateTestUserMutationVariables>;
+export const TestUsersDocument = new TypedDocumentString(`
+    query TestUsers($appId: ID!, $env: String!) {
+  result: testUsers(appId: $appId, env: $env) {
+    userId
+    name
+    createdAt
+    hasLiveTokens
+  }
+}
+    `) as unknown as TypedDocumentString<TestUsersQuery, TestUsersQueryVariables>;
+export const RemoveAppOriginDocument = new TypedDocumentString(`
+    mutation RemoveAppOrigin($appId: ID!, $origin: String!) {
+  result: removeAppOrigin(appId: $appId, origin: $origin) {
+    id
+    name
+    origins
+    clientIds
+    environments
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveAppOriginMutation, RemoveAppOriginMutationVariables>;
 export const DeveloperDocument = new TypedDocumentString(`
     query Developer {
   result: developer {
