@@ -20,8 +20,12 @@ import { type RawBuilder, type Sql, prepare, sql, sqlOf } from '../db/sql.js';
 import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import { DEVELOPER_CREDIT_KIND, type Holder, appendEntry, balanceMicros, credit, grantDeveloperCredit, microsToUsd } from './wallet.service.js';
+import { TEST_USER_PREFIX } from '../core/principals.rules.js';
+import { newId } from '../lib/secrets.js';
 import {
   type ChargeEntry,
+  type EntryValues,
+  type HeldCharge,
   type Db,
   type LeaseCharge,
   type LeaseDeps,
@@ -29,6 +33,8 @@ import {
   type Shortfall,
   type WalletLeases,
   closeLeases,
+  entryValues,
+  holdFromOpenLease,
   openChargesOf,
   openSpendOf,
   payFromLease,
@@ -348,6 +354,50 @@ export async function charge(deps: ChargeDeps, db: Db | null, caller: PrincipalC
   else if (paid) throw refusal(caller, cost, paid);
 }
 
+/** A write's charge held for its own statement to record (holdCharge): the entry's values and the lease hold. */
+export interface WriteCharge {
+  entry: EntryValues;
+  held: HeldCharge;
+}
+
+/**
+ * The charge for `usage`, held from this process's open lease for a write that records it in its
+ * own statement (entryInsertSql); 'unmetered' when metering is off; null when it cannot be held
+ * so (no lease with enough left, a budget or starting credit this process has not seen committed,
+ * a free operation whose storage check still applies): the write then takes the transaction path.
+ */
+export function holdCharge(deps: ChargeDeps, caller: PrincipalCaller, usage: readonly Usage[], operation: string): WriteCharge | 'unmetered' | null {
+  const { config, meteringSeen } = deps;
+  if (!config.metering.enabled) return 'unmetered';
+  const cost = costMicros(config.metering.prices, usage);
+  if (cost === 0n) return null;
+  const { payer, charge: leaseCharge } = chargeOf(config.metering.prices, caller, usage, operation, cost, deps.now());
+  if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) return null;
+  if (payer.budget && !meteringSeen.budgets.has(budgetId(payer.budget))) return null;
+  const held = holdFromOpenLease(meteringSeen.leases, leaseCharge.payer, cost);
+  return held && { entry: entryValues(newId('wal'), held.leaseId, leaseCharge.entry), held };
+}
+
+/**
+ * Whether the wallet paying for `resourceId`'s bytes at rest surely covers zero bytes more
+ * (assertStorageCovered with 0 bytes), as SQL: its balance less all its open leases reserve (what
+ * a lease charges never exceeds that), plus a developer's starting credit still due. A lower bound
+ * of spendableSql that sums no ledger entries: false only sends the write to the exact check. The
+ * payer is storagePayerOf's: the app's developer for an app-owned resource or a test user's, else
+ * the owner (an agent's owner).
+ */
+export const storageSurelyCovered = (resourceId: unknown, creditMicros: unknown) => sql<boolean>`(
+  SELECT COALESCE((SELECT w.balance_micros FROM wallets w WHERE w.holder_id = s.holder), 0)
+    - (SELECT COALESCE(SUM(l.reserved_micros), 0) FROM wallet_leases l WHERE l.holder_id = s.holder AND l.closed_at IS NULL)
+    + CASE WHEN s.developer AND NOT EXISTS (SELECT 1 FROM wallet_entries e WHERE e.once_key = ${`${DEVELOPER_CREDIT_KIND}:`}::text || s.holder)
+        THEN ${creditMicros}::bigint ELSE 0 END >= 0
+  FROM (SELECT CASE WHEN f.developer THEN f.developer_id ELSE f.person END AS holder, f.developer
+    FROM (SELECT a.developer_id, q.person, (q.person IS NULL OR starts_with(q.person, ${TEST_USER_PREFIX}::text)) AS developer
+      FROM resources r JOIN deployments d ON d.id = r.deployment_id JOIN apps a ON a.id = d.app_id
+      LEFT JOIN principals p ON p.id = r.owner_principal
+      CROSS JOIN LATERAL (SELECT CASE WHEN p.kind::text = 'agent' AND p.owner_id IS NOT NULL THEN p.owner_id ELSE p.id END AS person) q
+      WHERE r.id = ${resourceId}) f) s)`;
+
 /**
  * Closes this process's wallet leases, so `wallets` and `budget_spends` hold every charge (before
  * reading them straight from the tables; on shutdown); with `everyProcess` every open lease
@@ -550,6 +600,7 @@ export const meteringOperations = {
   budgets,
   setEnvBudget,
   charge,
+  holdCharge,
   assertAffordable,
   assertStorageCovered,
   settleStorage,

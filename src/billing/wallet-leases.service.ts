@@ -153,43 +153,76 @@ async function pay(deps: LeaseDeps, db: Sql, { payer, cost, entry }: LeaseCharge
   }
 }
 
-/** A charge's ledger entry against an open lease, built once (the hot path of every metered write). */
-const insertEntryStatement = prepare(
-  15,
-  (
-    db,
-    id: string,
-    principalId: string | null,
-    developerId: string | null,
-    amount: bigint,
-    kind: string,
-    appId: string,
-    env: string,
-    clientId: string | null,
-    actorId: string,
-    quantity: bigint,
-    createdAt: Date,
-    leaseId: string,
-    readsMicros: bigint | null,
-    writesMicros: bigint | null,
-    transferMicros: bigint | null,
-  ) => ({
-    compile: () =>
-      sql<{ id: string }>`
-        INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id,
-          reads_micros, writes_micros, transfer_micros)
-        SELECT ${id}::text, ${principalId}::text, ${developerId}::text, ${amount}::bigint, ${kind}::text,
-          ${appId}::text, ${env}::text, ${clientId}::text, ${actorId}::text, ${quantity}::bigint, ${createdAt}::timestamp(3), l.id,
-          ${readsMicros}::bigint, ${writesMicros}::bigint, ${transferMicros}::bigint
-        FROM wallet_leases l WHERE l.id = ${leaseId} AND l.closed_at IS NULL FOR KEY SHARE
-        RETURNING id`.compile(db),
-  }),
-);
+/**
+ * A charge taken from this process's open lease before its entry is written, for a write that
+ * inserts the entry in its own statement (entryInsertSql): the allowance falls now, as pay's does,
+ * and `settle` gives it back unless the statement wrote the entry.
+ */
+export interface HeldCharge {
+  leaseId: string;
+  /** What the statement did: wrote the entry; wrote nothing (refused); or found the lease closed (or not yet committed). */
+  settle(outcome: 'charged' | 'refused' | 'lease_closed'): void;
+}
 
-async function insertEntry(db: Sql, leaseId: string, e: ChargeEntry): Promise<boolean> {
-  const rows = await insertEntryStatement(
-    db,
-    newId('wal'),
+/** Holds `cost` from the payer's usable lease; null when there is none with enough left (pay then grants one in a transaction). */
+export function holdFromOpenLease(leases: WalletLeases, payer: LeasePayer, cost: bigint): HeldCharge | null {
+  const key = leaseKey(payer);
+  const lease = leases.usable.get(key);
+  if (!lease || lease.closing || lease.allowance < cost) return null;
+  lease.allowance -= cost;
+  lease.lastUsedAt = performance.now();
+  let settled = false;
+  return {
+    leaseId: lease.id,
+    settle: outcome => {
+      if (settled) return;
+      settled = true;
+      // The statement ran outside the transaction that granted the lease, so finding it confirms it committed.
+      if (outcome === 'charged') lease.confirmed = true;
+      else {
+        lease.allowance += cost;
+        if (outcome === 'lease_closed' && lease.confirmed && leases.usable.get(key) === lease) leases.usable.delete(key);
+      }
+    },
+  };
+}
+
+/** A ledger entry's values as a statement takes them: values, or `prepare`'s placeholders. */
+export interface EntryParams {
+  id: unknown;
+  principalId: unknown;
+  developerId: unknown;
+  amount: unknown;
+  kind: unknown;
+  appId: unknown;
+  env: unknown;
+  clientId: unknown;
+  actorId: unknown;
+  quantity: unknown;
+  createdAt: unknown;
+  leaseId: unknown;
+  readsMicros: unknown;
+  writesMicros: unknown;
+  transferMicros: unknown;
+}
+
+/**
+ * A charge's ledger entry, inserted against its lease while that is open and `gate` holds: the
+ * text of a charge's own statement, and of a write that records its charge in its own statement.
+ */
+export const entryInsertSql = (e: EntryParams, gate: RawBuilder<boolean>) => sql<{ id: string }>`
+  INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id,
+    reads_micros, writes_micros, transfer_micros)
+  SELECT ${e.id}::text, ${e.principalId}::text, ${e.developerId}::text, ${e.amount}::bigint, ${e.kind}::text,
+    ${e.appId}::text, ${e.env}::text, ${e.clientId}::text, ${e.actorId}::text, ${e.quantity}::bigint, ${e.createdAt}::timestamp(3), l.id,
+    ${e.readsMicros}::bigint, ${e.writesMicros}::bigint, ${e.transferMicros}::bigint
+  FROM wallet_leases l WHERE l.id = ${e.leaseId} AND l.closed_at IS NULL AND ${gate} FOR KEY SHARE
+  RETURNING id`;
+
+/** An entry's parameters in the order a statement passes them (entryParamsOf builds the object back). */
+export const entryValues = (id: string, leaseId: string, e: ChargeEntry) =>
+  [
+    id,
     e.principal_id,
     e.developer_id,
     e.amount_micros,
@@ -204,7 +237,55 @@ async function insertEntry(db: Sql, leaseId: string, e: ChargeEntry): Promise<bo
     e.reads_micros ?? null,
     e.writes_micros ?? null,
     e.transfer_micros ?? null,
-  );
+  ] as const;
+
+export type EntryValues = ReturnType<typeof entryValues>;
+
+/** The values of entryValues (or placeholders standing for them) as entryInsertSql takes them. */
+export const entryParamsOf = (v: readonly unknown[]): EntryParams => {
+  const [
+    id,
+    principalId,
+    developerId,
+    amount,
+    kind,
+    appId,
+    env,
+    clientId,
+    actorId,
+    quantity,
+    createdAt,
+    leaseId,
+    readsMicros,
+    writesMicros,
+    transferMicros,
+  ] = v;
+  return {
+    id,
+    principalId,
+    developerId,
+    amount,
+    kind,
+    appId,
+    env,
+    clientId,
+    actorId,
+    quantity,
+    createdAt,
+    leaseId,
+    readsMicros,
+    writesMicros,
+    transferMicros,
+  };
+};
+
+/** A charge's ledger entry against an open lease, built once (the hot path of every metered write). */
+const insertEntryStatement = prepare<EntryValues, { id: string }>(15, (db, ...values) => ({
+  compile: () => entryInsertSql(entryParamsOf(values), sql<boolean>`true`).compile(db),
+}));
+
+async function insertEntry(db: Sql, leaseId: string, e: ChargeEntry): Promise<boolean> {
+  const rows = await insertEntryStatement(db, ...entryValues(newId('wal'), leaseId, e));
   return rows.length === 1;
 }
 

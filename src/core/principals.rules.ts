@@ -6,7 +6,7 @@
  */
 import type { PrincipalKind } from '../membership/membership.rules.js';
 
-const TEST_USER_PREFIX = 'test:';
+export const TEST_USER_PREFIX = 'test:';
 
 export const testUserId = (appId: string, name: string) => `${TEST_USER_PREFIX}${appId}:${name}`;
 

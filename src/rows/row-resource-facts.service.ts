@@ -4,6 +4,7 @@
  * and roomRoles (src/membership/writer-standing.service.ts, src/rooms) read them in four. Errors
  * keep their order: the caller throws them as it judges (the resource, the table, the room...).
  */
+import { LRUCache } from 'lru-cache';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { fail } from '../errors.js';
 import type { Sql } from '../db/sql.js';
@@ -21,6 +22,21 @@ export interface ResourceFacts {
   /** With `lock`: the transaction's id (the resource row is locked FOR KEY SHARE). */
   xid?: string;
 }
+
+/** A resource's app environment and type, which never change once it exists. */
+interface ResourceKind {
+  deploymentId: string;
+  type: string;
+}
+
+/**
+ * Resources a write has found, for the one-statement insert (row-fast-insert.service.ts) to
+ * choose its table without a statement of its own. The statement checks both facts again, so an
+ * entry can only make it fall back to the transaction path, never write where it should not.
+ */
+const knownResources = new LRUCache<string, ResourceKind>({ max: 10_000 });
+
+export const knownResource = (resourceId: string): ResourceKind | undefined => knownResources.get(resourceId);
 
 /** The room error of a named room as roomOf answers it: no such room, or another resource's. */
 const noRoom = (ref: string, resourceId: string) => fail('room_not_found', `No room ${ref} in resource ${resourceId}.`);
@@ -48,6 +64,7 @@ export async function resourceFacts(
   }
   const [row]: (WriterFactsRow & { xid?: string })[] = await (lock ? lockedWriterFacts : writerFacts)(db, resourceId, caller.principal.id, ref);
   if (!row || row.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
+  knownResources.set(resourceId, { deploymentId: row.deployment_id, type: row.type });
   const resource: ResourceRef = { id: resourceId, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
   const active = row.state === 'active' && row.role !== null;
   return {

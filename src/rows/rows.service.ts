@@ -39,15 +39,17 @@ import { writeUser } from './row-write-user.service.js';
 import { writeResource } from './row-write-resource.service.js';
 import { withWriteBudget } from './row-write-budget.service.js';
 import { type RowMetering, chargeRead, meterWriteCall } from './row-metering.service.js';
+import { fastInsertIn } from './row-fast-insert.service.js';
+import type { MeteringService } from '../billing/metering.service.js';
 
 export type { DbResult } from './row-run.service.js';
 export type { RowOut, Binding } from './row-binding.service.js';
 export { bindingIn, userBinding } from './row-binding.service.js';
 
 /** What running a call needs: the database, the clock, the bus, the write limit, the deployed schema and metering. */
-export type RowStoreDeps = Pick<ServiceDeps, 'prisma' | 'transaction' | 'sqlTransaction' | 'bus' | 'config' | 'now'> & {
+export type RowStoreDeps = Pick<ServiceDeps, 'prisma' | 'sql' | 'transaction' | 'sqlTransaction' | 'bus' | 'config' | 'now'> & {
   apps: Pick<AppService, 'deployment'>;
-  metering: RowMetering;
+  metering: RowMetering & Pick<MeteringService, 'holdCharge'>;
 };
 
 /** One operation of a call: a read at any scope, or a write at user or resource scope inside the call's transaction. */
@@ -79,6 +81,13 @@ export async function executeCall(deps: RowStoreDeps, caller: PrincipalCaller, o
     const result = await runOperation(readRun(deps.prisma, caller, deployment.schema, now), ops[0]);
     await chargeRead(metering, caller);
     return [result];
+  }
+  if (!batch) {
+    const fast = await fastInsertIn(deps, caller, deployment.schema, now, ops[0]);
+    if (fast) {
+      deps.bus.publishRows(fast.rowEvents);
+      return [fast.result];
+    }
   }
   const limit = deps.config.rows.maxWritesPerCall;
   const call = (tx: Sql, prismaTx: Tx | null) => runWrites({ metering, caller, schema: deployment.schema, now }, tx, prismaTx, ops, batch);

@@ -1,0 +1,97 @@
+/**
+ * The one-statement insert (src/rows/row-fast-insert.service.ts): whatever it meets that the
+ * transaction path would refuse (a role the create rule does not admit, a removed member, a storage
+ * payer in debt) changes nothing, charges nothing and is answered as the transaction path answers
+ * it; racing a removal, every acknowledged insert has its row and its one charge, and no other.
+ * Both stores.
+ */
+import { describe, expect } from 'vitest';
+import { addMember, createResource } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
+import { type RowsSeed, db, inResource, rowsSeed } from './rows.fixture.js';
+
+const available = await backends();
+const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'carol'], seed: rowsSeed });
+
+describe.each(available)('one-statement insert on $name', backend => {
+  const it = onBackend(backend)
+    .extend('prisma', async ({ ctx }) => ctx.database.prisma)
+    /** A project of alice's with carol a writer, and carol's inserts there as the one statement (warmed: resource, budget and lease seen). */
+    .extend('project', async ({ s }) => {
+      const { alice, carol } = s.users;
+      const id = await createResource(alice, 'project', 'One statement');
+      await addMember(alice, carol, id, 'writer');
+      for (const title of ['warm', 'warmer'])
+        expect((await db(carol, { scope: inResource(id), table: 'tasks', op: 'insert', values: { title } })).status).toBe(200);
+      return id;
+    })
+    /** What carol's inserts left: her rows in the project and the insert charges she made. */
+    .extend('written', async ({ prisma, s }) => {
+      return async (project: string) => ({
+        rows: await prisma.row.count({ where: { resourceId: project, creatorId: s.users.carol.id } }),
+        charges: await prisma.walletEntry.count({ where: { actorId: s.users.carol.id, kind: 'charge:rows.insert' } }),
+      });
+    });
+
+  const insert = (as: RowsSeed['users'][string], project: string, title: string) =>
+    db(as, { scope: inResource(project), table: 'tasks', op: 'insert', values: { title } });
+
+  it('a role the create rule does not admit, then a removal: refused as before, nothing written or charged', async ({ s, project, written }) => {
+    const { alice, carol } = s.users;
+    const before = await written(project);
+    expect((await alice.post(`/v1/resources/${project}/setRole`, { userId: carol.id, role: 'reader' })).status).toBe(200);
+    const asReader = await insert(carol, project, 'as reader');
+    expect(asReader.status, JSON.stringify(asReader.body)).toBe(403);
+    expect(asReader.body.error).toBe('access_denied');
+    expect((await alice.post(`/v1/resources/${project}/remove`, { userId: carol.id })).status).toBe(200);
+    const removed = await insert(carol, project, 'removed');
+    expect(removed.status, JSON.stringify(removed.body)).toBe(404);
+    expect(removed.body.error).toBe('resource_not_found');
+    expect(await written(project)).toEqual(before);
+    // A refusal gave the held charge back: the next insert elsewhere is paid as usual.
+    const own = await createResource(carol, 'project', 'Own');
+    expect((await insert(carol, own, 'mine')).status).toBe(200);
+  });
+
+  it('a storage payer in debt while a lease is open: 402 storage, nothing written or charged', async ({ prisma, s, project, written }) => {
+    const before = await written(project);
+    // The developer pays for a test user's resource at rest. Their balance falls below what the
+    // open leases reserve (as a day's storage settlement may make it), with a lease still open.
+    const { balanceMicros } = await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } });
+    await prisma.wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: -1_000_000_000n } });
+    try {
+      const res = await insert(s.users.carol, project, 'in debt');
+      expect(res.status, JSON.stringify(res.body)).toBe(402);
+      expect(res.body).toMatchObject({ error: 'payment_required', reason: 'storage' });
+      expect(await written(project)).toEqual(before);
+    } finally {
+      await prisma.wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros } });
+    }
+  });
+
+  it('inserts racing the member’s removal: each acknowledged one has its row and one charge, the refused none', async ({
+    ctx,
+    prisma,
+    s,
+    project,
+    written,
+  }) => {
+    const { alice, carol } = s.users;
+    const before = await written(project);
+    const inserts = Array.from({ length: 24 }, (_, i) => insert(carol, project, `race ${i}`));
+    const removal = alice.post(`/v1/resources/${project}/remove`, { userId: carol.id });
+    const [removed, ...results] = await Promise.all([removal, ...inserts]);
+    expect(removed.status).toBe(200);
+    for (const r of results) expect([200, 404], JSON.stringify(r.body)).toContain(r.status);
+    const acknowledged = results.filter(r => r.status === 200).length;
+    expect(await written(project)).toEqual({ rows: before.rows + acknowledged, charges: before.charges + acknowledged });
+    // After the removal answered, carol writes nothing there.
+    expect((await insert(carol, project, 'after')).status).toBe(404);
+    // The books: once the leases closed, the balance is the ledger's sum moved by nothing else.
+    const start = await prisma.walletEntry.aggregate({ where: { developerId: s.developerId }, _sum: { amountMicros: true } });
+    await ctx.app.services.metering.closeWalletLeases();
+    const end = await prisma.walletEntry.aggregate({ where: { developerId: s.developerId }, _sum: { amountMicros: true } });
+    expect(end._sum.amountMicros).toBe(start._sum.amountMicros);
+  });
+});
