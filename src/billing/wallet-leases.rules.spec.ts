@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type Headroom, type LeaseDecision, type PreviousLease, closedInUse, leaseDue, leaseGrant, nextLeaseSize } from './wallet-leases.rules.js';
+import {
+  type Headroom,
+  type LeaseDecision,
+  type PreviousLease,
+  closedInUse,
+  renewDue,
+  runningLow,
+  leaseDue,
+  leaseGrant,
+  nextLeaseSize,
+} from './wallet-leases.rules.js';
 
 describe('leaseGrant: what it wants, cut to the headroom; refused only when the charge itself cannot be paid', () => {
   it.each<[string, bigint, bigint, Headroom, LeaseDecision]>([
@@ -49,5 +59,27 @@ describe('closedInUse: a lease closing at its lifetime while its payer still cha
     ['exhausted (its successor doubles instead)', { lastUsedAt: 990, exhausted: true }, 1000, false],
   ])('%s', (_name, lease, now, inUse) => {
     expect(closedInUse(lease, now)).toBe(inUse);
+  });
+});
+
+describe('renewDue: a lease still charged gets its successor near the end of its lifetime', () => {
+  it.each<[string, { openedAt: number; lastUsedAt: number; exhausted: boolean }, number, boolean]>([
+    ['half its lifetime', { openedAt: 0, lastUsedAt: 490, exhausted: false }, 500, false],
+    ['within the last 300 ms, charged', { openedAt: 0, lastUsedAt: 690, exhausted: false }, 700, true],
+    ['within the last 300 ms, idle', { openedAt: 0, lastUsedAt: 400, exhausted: false }, 700, false],
+    ['exhausted (it closes now; the next charge grants)', { openedAt: 0, lastUsedAt: 690, exhausted: true }, 700, false],
+  ])('%s', (_name, lease, now, due) => {
+    expect(renewDue(lease, now)).toBe(due);
+  });
+});
+
+describe('runningLow: less than a quarter of the reservation left', () => {
+  it.each<[string, bigint, bigint, boolean]>([
+    ['untouched', 64n, 64n, false],
+    ['a quarter left', 16n, 64n, false],
+    ['less than a quarter', 15n, 64n, true],
+    ['spent', 0n, 64n, true],
+  ])('%s', (_name, allowance, reserved, low) => {
+    expect(runningLow({ allowance, reserved })).toBe(low);
   });
 });

@@ -64,6 +64,16 @@ export function nextLeaseSize(cost: bigint, previous: PreviousLease | null): big
 export const closedInUse = (lease: { lastUsedAt: number; exhausted: boolean }, now: number): boolean =>
   !lease.exhausted && now - lease.lastUsedAt < LEASE_IDLE_MS;
 
+/** A lease in use gets its successor this long before its lifetime ends, so one is open when it closes... */
+export const LEASE_RENEW_AHEAD_MS = 300;
+
+/** ...and as soon as less than a quarter of its reservation is left (the successor then twice its size). */
+export const runningLow = (lease: { allowance: bigint; reserved: bigint }): boolean => lease.allowance * 4n < lease.reserved;
+
+/** Whether a lease still charged is near the end of its lifetime, so its successor is granted now. */
+export const renewDue = (lease: { openedAt: number; lastUsedAt: number; exhausted: boolean }, now: number): boolean =>
+  closedInUse(lease, now) && now - lease.openedAt >= LEASE_LIFETIME_MS - LEASE_RENEW_AHEAD_MS;
+
 /** Whether this process closes its lease now (times in ms on a monotonic clock). */
 export function leaseDue(lease: { openedAt: number; lastUsedAt: number; exhausted: boolean }, now: number): boolean {
   return lease.exhausted || now - lease.openedAt >= LEASE_LIFETIME_MS || now - lease.lastUsedAt >= LEASE_IDLE_MS;

@@ -26,7 +26,7 @@ import { asSystemWork } from '../db/fair-queue.js';
 import { newId } from '../lib/secrets.js';
 import type { AnyTx, ServiceDeps } from '../core/deps.js';
 import type { Holder } from './wallet.service.js';
-import { LEASE_EXPIRY_MS, type Headroom, closedInUse, leaseDue, leaseGrant, nextLeaseSize } from './wallet-leases.rules.js';
+import { LEASE_EXPIRY_MS, type Headroom, closedInUse, leaseDue, leaseGrant, nextLeaseSize, renewDue, runningLow } from './wallet-leases.rules.js';
 
 /** A write's transaction as the callers hold it: a Prisma transaction (or client) or an SQL-layer handle. */
 export type Db = AnyTx;
@@ -52,6 +52,11 @@ interface Lease {
   /** It closed at its lifetime while still charged: the payer's next lease starts at its size. */
   inUse: boolean;
   closing: boolean;
+  /** Who it serves and the charge it was sized by: what its successor is granted for (renew). */
+  payer: LeasePayer;
+  cost: bigint;
+  /** Its successor is being granted. */
+  renewing: boolean;
 }
 
 /** This process's leases; one per server (`walletLeases()`). */
@@ -65,6 +70,8 @@ export interface WalletLeases {
   /** The lease each payer had last, closed at its lifetime while in use (its successor's size). */
   retired: Map<string, Lease>;
   timer: NodeJS.Timeout | null;
+  /** Moves on when closeLeases runs: a successor granted across it is closed unused (it reserved under the old balance or limit). */
+  epoch: number;
 }
 
 export const walletLeases = (): WalletLeases => ({
@@ -73,6 +80,7 @@ export const walletLeases = (): WalletLeases => ({
   open: new Map(),
   retired: new Map(),
   timer: null,
+  epoch: 0,
 });
 
 export type LeaseDeps = Pick<ServiceDeps, 'sqlTransaction' | 'now'> & { walletLeases: WalletLeases };
@@ -138,6 +146,7 @@ async function pay(deps: LeaseDeps, db: Sql, { payer, cost, entry }: LeaseCharge
       lease.lastUsedAt = performance.now();
       if (await insertEntry(db, lease.id, entry)) {
         if (db !== lease.grantedIn) lease.confirmed = true;
+        renewIfLow(deps, lease);
         return null;
       }
       // Closed meanwhile, or granted by a transaction that has not committed yet.
@@ -165,12 +174,18 @@ export interface HeldCharge {
 }
 
 /** Holds `cost` from the payer's usable lease; null when there is none with enough left (pay then grants one in a transaction). */
-export function holdFromOpenLease(leases: WalletLeases, payer: LeasePayer, cost: bigint): HeldCharge | null {
+export function holdFromOpenLease(deps: LeaseDeps, payer: LeasePayer, cost: bigint): HeldCharge | null {
+  const leases = deps.walletLeases;
   const key = leaseKey(payer);
   const lease = leases.usable.get(key);
-  if (!lease || lease.closing || lease.allowance < cost) return null;
+  if (!lease || lease.closing) return null;
+  if (lease.allowance < cost) {
+    renew(deps, lease, true);
+    return null;
+  }
   lease.allowance -= cost;
   lease.lastUsedAt = performance.now();
+  renewIfLow(deps, lease);
   let settled = false;
   return {
     leaseId: lease.id,
@@ -363,6 +378,9 @@ async function grantLease(
     reserved: decision.granted,
     allowance: decision.granted,
     grantedIn: db,
+    payer,
+    cost,
+    renewing: false,
     confirmed: false,
     openedAt: at,
     lastUsedAt: at,
@@ -375,6 +393,41 @@ async function grantLease(
   if (previous) previous.exhausted = true;
   sweepWhileOpen(deps);
   return lease;
+}
+
+/** Renews `lease` when little of it is left (renew). */
+function renewIfLow(deps: LeaseDeps, lease: Lease): void {
+  if (runningLow(lease)) renew(deps, lease, true);
+}
+
+/**
+ * Grants the payer's next lease in a transaction of its own while `lease` still pays (it runs
+ * low: twice its size; or it nears its lifetime in use: its size), so charges keep finding an
+ * open, committed lease: a one-statement write (holdFromOpenLease) takes no other, and writes that
+ * grant one in their own transaction queue on the wallet row. `lease` then closes as usual.
+ */
+function renew(deps: LeaseDeps, lease: Lease, low: boolean): void {
+  const leases = deps.walletLeases;
+  if (lease.renewing || lease.closing || leases.usable.get(lease.key) !== lease) return;
+  lease.renewing = true;
+  const epoch = leases.epoch;
+  // Sized as if it had run out (low) or closed in use; a copy, so `lease` is not marked exhausted before its successor is usable.
+  const sizing: Lease = { ...lease, exhausted: low, inUse: !low };
+  asSystemWork(() => deps.sqlTransaction(tx => grantLease(deps, tx, lease.payer, lease.cost, sizing, false)))
+    .then(next => {
+      if (typeof next === 'string' || !('id' in next)) return;
+      next.confirmed = true;
+      // Granted across a closeLeases: under a balance or limit that may have changed since. Never used.
+      if (leases.epoch !== epoch) return closeOwn(deps, next);
+      leases.usable.set(lease.key, next);
+      lease.exhausted = true;
+    })
+    .catch(() => {
+      // A busy database: the writes grant one themselves, as without renewal.
+    })
+    .finally(() => {
+      lease.renewing = false;
+    });
 }
 
 /**
@@ -469,6 +522,7 @@ function sweepWhileOpen(deps: LeaseDeps): void {
     setInterval(() => {
       const now = performance.now();
       for (const lease of leases.open.values()) {
+        if (renewDue(lease, now)) renew(deps, lease, false);
         if (lease.closing || !leaseDue(lease, now)) continue;
         if (closedInUse(lease, now) && leases.usable.get(lease.key) === lease) {
           lease.inUse = true;
@@ -493,6 +547,7 @@ function sweepWhileOpen(deps: LeaseDeps): void {
  */
 export async function closeLeases(deps: LeaseDeps, options: { everyProcess?: boolean; holderId?: string } = {}): Promise<number> {
   const leases = deps.walletLeases;
+  leases.epoch++;
   const ids = new Set<string>();
   for (const lease of leases.open.values()) {
     if (options.holderId && lease.holderId !== options.holderId) continue;
