@@ -374,7 +374,7 @@ export function holdCharge(deps: ChargeDeps, caller: PrincipalCaller, usage: rea
   const { payer, charge: leaseCharge } = chargeOf(config.metering.prices, caller, usage, operation, cost, deps.now());
   if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) return null;
   if (payer.budget && !meteringSeen.budgets.has(budgetId(payer.budget))) return null;
-  const held = holdFromOpenLease(leaseDeps(deps), leaseCharge.payer, cost);
+  const held = holdFromOpenLease(meteringSeen.leases, leaseCharge.payer, cost);
   return held && { entry: entryValues(newId('wal'), held.leaseId, leaseCharge.entry), held };
 }
 

@@ -146,7 +146,6 @@ async function pay(deps: LeaseDeps, db: Sql, { payer, cost, entry }: LeaseCharge
       lease.lastUsedAt = performance.now();
       if (await insertEntry(db, lease.id, entry)) {
         if (db !== lease.grantedIn) lease.confirmed = true;
-        renewIfLow(deps, lease);
         return null;
       }
       // Closed meanwhile, or granted by a transaction that has not committed yet.
@@ -174,18 +173,12 @@ export interface HeldCharge {
 }
 
 /** Holds `cost` from the payer's usable lease; null when there is none with enough left (pay then grants one in a transaction). */
-export function holdFromOpenLease(deps: LeaseDeps, payer: LeasePayer, cost: bigint): HeldCharge | null {
-  const leases = deps.walletLeases;
+export function holdFromOpenLease(leases: WalletLeases, payer: LeasePayer, cost: bigint): HeldCharge | null {
   const key = leaseKey(payer);
   const lease = leases.usable.get(key);
-  if (!lease || lease.closing) return null;
-  if (lease.allowance < cost) {
-    renew(deps, lease, true);
-    return null;
-  }
+  if (!lease || lease.closing || lease.allowance < cost) return null;
   lease.allowance -= cost;
   lease.lastUsedAt = performance.now();
-  renewIfLow(deps, lease);
   let settled = false;
   return {
     leaseId: lease.id,
@@ -395,16 +388,12 @@ async function grantLease(
   return lease;
 }
 
-/** Renews `lease` when little of it is left (renew). */
-function renewIfLow(deps: LeaseDeps, lease: Lease): void {
-  if (runningLow(lease)) renew(deps, lease, true);
-}
-
 /**
  * Grants the payer's next lease in a transaction of its own while `lease` still pays (it runs
  * low: twice its size; or it nears its lifetime in use: its size), so charges keep finding an
  * open, committed lease: a one-statement write (holdFromOpenLease) takes no other, and writes that
- * grant one in their own transaction queue on the wallet row. `lease` then closes as usual.
+ * grant one in their own transaction queue on the wallet row. `lease` then closes as usual. Part
+ * of the sweep's upkeep: a process whose sweep stopped renews nothing.
  */
 function renew(deps: LeaseDeps, lease: Lease, low: boolean): void {
   const leases = deps.walletLeases;
@@ -522,7 +511,8 @@ function sweepWhileOpen(deps: LeaseDeps): void {
     setInterval(() => {
       const now = performance.now();
       for (const lease of leases.open.values()) {
-        if (renewDue(lease, now)) renew(deps, lease, false);
+        if (runningLow(lease)) renew(deps, lease, true);
+        else if (renewDue(lease, now)) renew(deps, lease, false);
         if (lease.closing || !leaseDue(lease, now)) continue;
         if (closedInUse(lease, now) && leases.usable.get(lease.key) === lease) {
           lease.inUse = true;

@@ -14,7 +14,6 @@ import { type ResourceRef, type Roles, type Writer, writerRoles } from '../membe
 import { resourceNotFound } from '../membership/membership-store.service.js';
 import { isPublic } from '../membership/visibility.rules.js';
 import { resourceFacts } from './row-resource-facts.service.js';
-import { grantsOf, rolesNow } from './row-write.sql.js';
 import type { DbOp, DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
 import { refusedIn, roleIn } from './row-access.rules.js';
@@ -58,22 +57,19 @@ export async function openResourceWrite(run: Run, tx: Sql, op: ResourceWriteOp):
   const defaultRole = run.schema.resources[resource.type]?.defaultRole ?? 'reader';
   const { roles, join } = run.prismaTx
     ? await writerRoles(run.prismaTx, run.caller, resource, { joining: JOINING_OPS.has(op.op), defaultRole, now: run.now, joins: run.joins })
-    : await memberStanding(run, tx, resource, facts.roles);
+    : memberStanding(resource, facts.roles);
   return { run, tx, op, me: run.caller.principal.id, resource, binding, room, roles, role: roleIn(roles, room), join };
 }
 
 /**
  * A member's standing on the driver path: their write shares the resource row lock a leave or
- * removal takes FOR UPDATE (taken with the facts), and their roles are read again once it is
- * held, so the write sees the membership as it is when it commits (a member who just left writes
- * nothing). Anyone else writes only into a public resource, through writerRoles's auto-join on
- * Prisma's transaction.
+ * removal takes FOR UPDATE, and their membership and grants were read locked (lockedWriterFacts),
+ * so the write sees them as they are when it commits (a member who just left writes nothing).
+ * Anyone else writes only into a public resource, through writerRoles's auto-join on Prisma's
+ * transaction.
  */
-async function memberStanding(run: Run, tx: Sql, resource: ResourceRef, unlocked: Roles): Promise<Writer> {
-  if (unlocked.resourceRole) {
-    const [now] = await rolesNow(tx, resource.id, run.caller.principal.id);
-    if (now?.state === 'active' && now.role) return { roles: { resourceRole: now.role, grants: grantsOf(now.grants) }, join: null };
-  }
+function memberStanding(resource: ResourceRef, roles: Roles): Writer {
+  if (roles.resourceRole) return { roles, join: null };
   if (!isPublic(resource)) throw resourceNotFound(resource.id);
   throw new NeedsPrismaTransaction();
 }

@@ -54,29 +54,32 @@ export const writerFacts = prepare<[resourceId: string, me: string, room: string
 );
 
 /**
- * The same facts for a write on the driver path, which shares the resource row lock a leave or
- * removal takes FOR UPDATE, with the transaction's id (src/bus/commit-order.ts stamps the write's
- * events with it). Its roles are of the statement's snapshot, taken before the lock was granted:
- * a member's write reads them again once it holds the lock (rolesNow).
+ * The same facts for a write on the driver path, locked, with the transaction's id (src/bus/commit-order.ts
+ * stamps the write's events with it). The resource row first, FOR KEY SHARE (a leave or removal
+ * locks it FOR UPDATE first, so one waits for the other); then the caller's membership and room
+ * grants FOR SHARE, which READ COMMITTED re-reads at their newest version when a change committed
+ * while the write waited: a member who just left, or lost the role or grant, is seen so. A grant
+ * given meanwhile is not seen, as if the write ran first.
  */
 export const lockedWriterFacts = prepare<[resourceId: string, me: string, room: string | null], WriterFactsRow & { xid: string }>(
   3,
   (db, resourceId, me, room) =>
     compiled(
-      sql<WriterFactsRow & { xid: string }>`${factsOf(resourceId, me, room)}, pg_current_xact_id()::text AS xid
-        FROM resources r LEFT JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${me}
-        WHERE r.id = ${resourceId} FOR KEY SHARE OF r`,
+      sql<WriterFactsRow & { xid: string }>`
+        WITH res AS MATERIALIZED (
+          SELECT r.id, r.deployment_id, r.type, r.visibility::text AS visibility, pg_current_xact_id()::text AS xid
+          FROM resources r WHERE r.id = ${resourceId} FOR KEY SHARE),
+        mem AS MATERIALIZED (
+          SELECT m.role::text AS role, m.state::text AS state FROM memberships m
+          WHERE m.resource_id = (SELECT id FROM res) AND m.principal_id = ${me} FOR SHARE),
+        grants AS MATERIALIZED (
+          SELECT g.room_id, g.role::text AS role FROM room_grants g
+          WHERE g.resource_id = (SELECT id FROM res) AND g.principal_id = ${me} AND (SELECT state FROM mem) = 'active' FOR SHARE)
+        SELECT res.deployment_id, res.type, res.visibility, mem.role, mem.state,
+          CASE WHEN mem.state = 'active' THEN (SELECT json_agg(json_build_array(g.room_id, g.role)) FROM grants g) END AS grants,
+          (SELECT rm.resource_id FROM rooms rm WHERE rm.id = ${room}) AS room_resource, res.xid
+        FROM res LEFT JOIN mem ON true`,
     )(db),
-);
-
-/** The caller's membership and grants as they are now: read after the lock, in a statement of its own (a fresh snapshot). */
-export const rolesNow = prepare<[resourceId: string, me: string], Pick<WriterFactsRow, 'role' | 'state' | 'grants'>>(2, (db, resourceId, me) =>
-  compiled(
-    sql<
-      Pick<WriterFactsRow, 'role' | 'state' | 'grants'>
-    >`SELECT m.role::text AS role, m.state::text AS state, ${grantsOfMember(resourceId, me)} AS grants
-      FROM memberships m WHERE m.resource_id = ${resourceId} AND m.principal_id = ${me}`,
-  )(db),
 );
 
 /** Rows to insert: `rows` is JSON text of [[id, data], ...]. */

@@ -88,12 +88,12 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     expect(many).toHaveLength(1);
     expect(insert[0]).toMatch(/^WITH res AS/);
     // The other writes' own statements (metering's charge and storage check are counted apart):
-    // BEGIN, the facts with the resource's lock, the roles now, the targets, the write, COMMIT.
+    // BEGIN, the facts with the resource's and the membership's locks, the targets, the write, COMMIT.
     const rowPath = (list: string[]) => list.filter(text => !METERING.test(text));
-    expect(rowPath(update)).toHaveLength(6);
-    expect(rowPath(remove)).toHaveLength(6);
+    expect(rowPath(update)).toHaveLength(5);
+    expect(rowPath(remove)).toHaveLength(5);
     // The upsert also locks its key's values and, on the insert path, checks the key before it inserts.
-    expect(rowPath(upsert).length).toBeLessThanOrEqual(8);
+    expect(rowPath(upsert).length).toBeLessThanOrEqual(7);
     // Metering: the storage check (one statement) and the ledger entry.
     expect(update.filter(text => METERING.test(text)).length).toBeLessThanOrEqual(2);
   });
