@@ -33,6 +33,8 @@ import {
   type Shortfall,
   type WalletLeases,
   closeLeases,
+  entryInsertSql,
+  entryParamsOf,
   entryValues,
   holdFromOpenLease,
   openChargesOf,
@@ -398,6 +400,45 @@ export const storageSurelyCovered = (resourceId: unknown, creditMicros: unknown)
       CROSS JOIN LATERAL (SELECT CASE WHEN p.kind::text = 'agent' AND p.owner_id IS NOT NULL THEN p.owner_id ELSE p.id END AS person) q
       WHERE r.id = ${resourceId}) f) s)`;
 
+/** A charge's entry and its storage check in one statement (chargeAddingBytes). */
+const coveredEntry = prepare<[resourceId: string, creditMicros: bigint, ...entry: EntryValues], { covered: boolean; charged: boolean }>(
+  17,
+  (db, resourceId, creditMicros, ...entry) => ({
+    compile: () =>
+      sql<{ covered: boolean; charged: boolean }>`
+        WITH cov AS MATERIALIZED (SELECT COALESCE(${storageSurelyCovered(resourceId, creditMicros)}, false) AS ok),
+        e AS (${entryInsertSql(entryParamsOf(entry), sql<boolean>`(SELECT ok FROM cov)`)})
+        SELECT (SELECT ok FROM cov) AS covered, EXISTS (SELECT 1 FROM e) AS charged`.compile(db),
+  }),
+);
+
+/**
+ * A write's charge when it adds bytes to `resourceId`, in its transaction `db`: assertStorageCovered
+ * (0 bytes) then charge, but one statement when the payer's lease is held here and the storage
+ * payer surely covers it (storageSurelyCovered); otherwise those two, which decide exactly.
+ */
+export async function chargeAddingBytes(
+  deps: ChargeDeps,
+  db: Db,
+  caller: PrincipalCaller,
+  usage: readonly Usage[],
+  operation: string,
+  resourceId: string,
+): Promise<void> {
+  const held = holdCharge(deps, caller, usage, operation);
+  if (held !== null && held !== 'unmetered') {
+    let found: { covered: boolean; charged: boolean } | undefined;
+    try {
+      [found] = await coveredEntry(sqlOf(db), resourceId, deps.config.metering.developerCreditMicros, ...held.entry);
+    } finally {
+      held.held.settle(found?.charged ? 'charged' : found?.covered ? 'lease_closed' : 'refused');
+    }
+    if (found?.charged) return;
+  }
+  await assertStorageCovered(deps, db, caller, resourceId, 0);
+  await charge(deps, db, caller, usage, operation);
+}
+
 /**
  * Closes this process's wallet leases, so `wallets` and `budget_spends` hold every charge (before
  * reading them straight from the tables; on shutdown); with `everyProcess` every open lease
@@ -601,6 +642,7 @@ export const meteringOperations = {
   setEnvBudget,
   charge,
   holdCharge,
+  chargeAddingBytes,
   assertAffordable,
   assertStorageCovered,
   settleStorage,

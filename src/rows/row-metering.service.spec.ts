@@ -30,26 +30,51 @@ describe('what a row-store call costs (docs/api.md §14)', () => {
     expect([...grown]).toEqual(['res_a', 'res_b']);
   });
 
-  it("checks each grown resource's storage, then charges once, in the call's transaction", async () => {
+  const recording = () => {
     const calls: unknown[][] = [];
     const metering: RowMetering = {
       charge: async (...args) => void calls.push(['charge', ...args]),
       assertStorageCovered: async (...args) => void calls.push(['storage', ...args]),
+      chargeAddingBytes: async (...args) => void calls.push(['chargeAddingBytes', ...args]),
     };
-    const tx = {} as Tx;
-    const caller = {} as PrincipalCaller;
+    return { calls, metering };
+  };
+  const tx = {} as Tx;
+  const caller = {} as PrincipalCaller;
+  const twoWrites = [
+    { class: 'reads', quantity: 0 },
+    { class: 'writes', quantity: 2 },
+  ];
+
+  it("one grown resource: its storage check and the charge together (one statement where they can be), in the call's transaction", async () => {
+    const { calls, metering } = recording();
     await meterWriteCall(metering, tx, caller, ops('insert', 'insert'), true, [event('insert', 'res_a'), event('insert', 'res_a')]);
+    expect(calls).toEqual([['chargeAddingBytes', tx, caller, twoWrites, 'rows.batch', 'res_a']]);
+  });
+
+  it("several: each grown resource's storage checked, then one charge", async () => {
+    const { calls, metering } = recording();
+    await meterWriteCall(metering, tx, caller, ops('insert', 'insert'), true, [event('insert', 'res_a'), event('insert', 'res_b')]);
     expect(calls).toEqual([
       ['storage', tx, caller, 'res_a', 0],
+      ['storage', tx, caller, 'res_b', 0],
+      ['charge', tx, caller, twoWrites, 'rows.batch'],
+    ]);
+  });
+
+  it('none (deletes): the charge alone', async () => {
+    const { calls, metering } = recording();
+    await meterWriteCall(metering, tx, caller, ops('delete'), false, [event('delete', 'res_a')]);
+    expect(calls).toEqual([
       [
         'charge',
         tx,
         caller,
         [
           { class: 'reads', quantity: 0 },
-          { class: 'writes', quantity: 2 },
+          { class: 'writes', quantity: 1 },
         ],
-        'rows.batch',
+        'rows.delete',
       ],
     ]);
   });

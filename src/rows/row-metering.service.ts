@@ -9,7 +9,7 @@ import type { AnyTx } from '../core/deps.js';
 import type { MeteringService, Usage } from '../billing/metering.service.js';
 import type { DbOperation } from './rows-input.service.js';
 
-export type RowMetering = Pick<MeteringService, 'charge' | 'assertStorageCovered'>;
+export type RowMetering = Pick<MeteringService, 'charge' | 'assertStorageCovered' | 'chargeAddingBytes'>;
 
 /** A call's usage: each operation of a batch counts as one read or one write, moveRoom as one. */
 export function callUsage(ops: readonly Pick<DbOperation, 'op'>[]): Usage[] {
@@ -49,6 +49,9 @@ export async function meterWriteCall(
   batch: boolean,
   rowEvents: readonly RowEvent[],
 ): Promise<void> {
-  for (const resourceId of resourcesGrownBy(rowEvents)) await metering.assertStorageCovered(tx, caller, resourceId, 0);
+  const grown = [...resourcesGrownBy(rowEvents)];
+  // The common case, one resource: its storage check and the charge in one statement where they can be.
+  if (grown.length === 1) return metering.chargeAddingBytes(tx, caller, callUsage(ops), chargedAs(ops, batch), grown[0]);
+  for (const resourceId of grown) await metering.assertStorageCovered(tx, caller, resourceId, 0);
   await metering.charge(tx, caller, callUsage(ops), chargedAs(ops, batch));
 }
