@@ -10,6 +10,10 @@
  * Only pg's public surface is used: `client.query(submittable)` and the Connection's protocol
  * messages (the extension point pg-cursor and pg-query-stream are built on). What this module
  * knows about a connection (its parsed statements, their row shapes) it keeps itself.
+ *
+ * A statement may carry a prelude: statements without rows (a transaction's BEGIN and SET LOCAL)
+ * sent unnamed in the same socket write and under the same Sync, so opening a transaction costs no
+ * round trip of its own. Their CommandCompletes come first and are not the statement's.
  */
 import pg from 'pg';
 import { type StatementResult, driverValue } from './sql-values.js';
@@ -90,13 +94,27 @@ class PreparedStatement {
   private state: ConnectionState | undefined;
   private failed: Error | null = null;
   private done = false;
+  /** The prelude's statements whose CommandComplete has yet to arrive. */
+  private preludeLeft: number;
 
   constructor(
     private readonly statement: string,
     private readonly text: string,
     private readonly values: readonly unknown[],
     private readonly parsers: TypeParsers,
-  ) {}
+    private readonly prelude: readonly string[],
+  ) {
+    this.preludeLeft = prelude.length;
+  }
+
+  /** Parse, Bind and Execute of each prelude statement, unnamed: they are parsed once per transaction. */
+  private sendPrelude(connection: Connection): void {
+    for (const text of this.prelude) {
+      connection.parse({ name: '', text, types: [] });
+      connection.bind({ statement: '', values: [] });
+      connection.execute({ portal: '' });
+    }
+  }
 
   submit(connection: Connection): void {
     let state = connections.get(connection);
@@ -110,13 +128,21 @@ class PreparedStatement {
     try {
       params = this.values.map(textParameter);
     } catch (error) {
-      // Nothing was sent: the answer is the error, and the connection is as it was.
-      connection.sync();
+      // The statement is not sent: the answer is the error. The prelude still is, so a transaction
+      // is open whatever its first statement did, and the caller's ROLLBACK has one to end.
+      connection.stream.cork?.();
+      try {
+        this.sendPrelude(connection);
+        connection.sync();
+      } finally {
+        connection.stream.uncork?.();
+      }
       this.failed = error as Error;
       return;
     }
     connection.stream.cork?.();
     try {
+      this.sendPrelude(connection);
       if (this.statement === '') connection.parse({ name: '', text: this.text, types: [] });
       else if (!state.parsed.has(this.statement)) {
         // An earlier execution may have parsed it and failed later: closing a statement that does
@@ -144,7 +170,7 @@ class PreparedStatement {
 
   handleDataRow(message: { fields: (string | null)[] }): void {
     const { shape } = this;
-    if (this.failed) return;
+    if (this.failed || this.preludeLeft > 0) return;
     if (!shape) {
       this.failed = new Error(`A row of statement ${this.statement} arrived before its description.`);
       return;
@@ -159,6 +185,10 @@ class PreparedStatement {
   }
 
   handleCommandComplete(message: { text?: string }): void {
+    if (this.preludeLeft > 0) {
+      this.preludeLeft--;
+      return;
+    }
     this.count = rowCountOf(message.text);
   }
 
@@ -197,8 +227,9 @@ class PreparedStatement {
 
 /**
  * Runs one statement as a named prepared statement on a pool (a pooled connection for the one
- * statement) or on a client already held (a transaction's). pg's client does the rest: the
- * connection's queue, its errors, and (for a pool) acquire and release.
+ * statement) or on a client already held (a transaction's), after the prelude's statements if any
+ * (see above). pg's client does the rest: the connection's queue, its errors, and (for a pool)
+ * acquire and release.
  */
 export function runPrepared(
   on: pg.Pool | pg.ClientBase,
@@ -206,9 +237,10 @@ export function runPrepared(
   text: string,
   values: readonly unknown[],
   parsers: TypeParsers,
+  prelude: readonly string[] = [],
 ): Promise<StatementResult> {
   // `query` takes a Submittable as a query config and calls back with what the Submittable answers.
-  const prepared = new PreparedStatement(statement, text, values, parsers) as unknown as pg.QueryConfig;
+  const prepared = new PreparedStatement(statement, text, values, parsers, prelude) as unknown as pg.QueryConfig;
   return new Promise((resolve, reject) => {
     (on.query as (config: pg.QueryConfig, callback: (error: Error | null, result: StatementResult) => void) => void)(prepared, (error, result) =>
       error ? reject(error) : resolve(result),

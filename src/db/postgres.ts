@@ -149,25 +149,37 @@ function statementName(text: string): string {
  * Database.sqlTransaction: BEGIN, the callback's statements, COMMIT on one pooled connection. The
  * wait for a connection is the pool's (maxWait); each statement is bounded by the transaction
  * timeout (a lock wait past it fails as busy, and the transaction rolls back).
+ *
+ * BEGIN and the timeout travel with the first statement, in its socket write (runPrepared's
+ * prelude): no round trip of their own. A callback that sends no statement opens no transaction,
+ * so there is nothing to commit or roll back.
  */
 async function sqlTransaction<T>(pool: pg.Pool, timeoutMs: number, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let unusable = false;
+  // pg's client sends its queries in the order they are asked for, so the first asked carries the
+  // prelude even when the callback runs statements concurrently.
+  let begun = false;
   try {
-    // One round trip: the simple protocol takes both statements at once.
-    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`);
-    const run = (text: string, values: readonly unknown[]) => runPrepared(client, statementName(text), text, values, SQL_TYPE_PARSERS);
+    const begin = ['BEGIN', `SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`];
+    const run = (text: string, values: readonly unknown[]) => {
+      const prelude = begun ? [] : begin;
+      begun = true;
+      return runPrepared(client, statementName(text), text, values, SQL_TYPE_PARSERS, prelude);
+    };
     const tx = Object.assign(
       transactionSql(query => run(query.sql, query.parameters)),
       rawStatements(run),
     );
     const result = await fn(tx);
-    await client.query('COMMIT');
+    if (begun) await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {
-      unusable = true;
-    });
+    if (begun) {
+      await client.query('ROLLBACK').catch(() => {
+        unusable = true;
+      });
+    }
     throw error;
   } finally {
     // A connection that could not roll back is closed rather than handed to the next caller.

@@ -126,6 +126,51 @@ describe.skipIf(!pgUrl)('prepared statements on PostgreSQL', () => {
       ]);
   });
 
+  it("runs a prelude in the statement's write and answers with the statement's rows and count only, or the prelude's error", async () => {
+    const client = await pool.connect();
+    try {
+      const prelude = ['BEGIN', 'SET LOCAL statement_timeout = 4321'];
+      for (const statement of [name(), '']) {
+        for (let i = 0; i < 2; i++) {
+          // The first run of a named statement describes it, the second uses the kept description.
+          const result = await runPrepared(
+            client,
+            statement,
+            `SELECT id, current_setting('statement_timeout') AS t FROM items ORDER BY id`,
+            [],
+            SQL_TYPE_PARSERS,
+            prelude,
+          );
+          expect(result).toEqual({
+            rows: [
+              { id: 'a', t: '4321ms' },
+              { id: 'b', t: '4321ms' },
+            ],
+            count: 2,
+          });
+          await client.query('ROLLBACK');
+        }
+      }
+      const write = await runPrepared(client, name(), 'UPDATE items SET n = n WHERE id = $1', ['a'], SQL_TYPE_PARSERS, prelude);
+      expect(write).toEqual({ rows: [], count: 1 });
+      await client.query('COMMIT');
+
+      const statement = name();
+      const text = 'SELECT 1 AS one';
+      await expect(
+        runPrepared(client, statement, text, [], SQL_TYPE_PARSERS, ['BEGIN', 'SET LOCAL statement_timeout = banana']),
+      ).rejects.toMatchObject({
+        code: '22023',
+      });
+      await client.query('ROLLBACK');
+      // The statement was skipped with the rest of the write: it is parsed on its next run.
+      expect(await runPrepared(client, statement, text, [], SQL_TYPE_PARSERS)).toEqual({ rows: [{ one: 1 }], count: 1 });
+      expect((await client.query('SHOW statement_timeout')).rows[0].statement_timeout).not.toBe('4321ms');
+    } finally {
+      client.release();
+    }
+  });
+
   it('keeps rows apart under concurrency on every connection', async () => {
     const statement = name();
     const ids = Array.from({ length: 40 }, (_, i) => (i % 2 ? 'a' : 'b'));

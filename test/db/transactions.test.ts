@@ -2,6 +2,7 @@
  * Interactive transactions under concurrency, on embedded PGlite (one connection, transactions
  * queued) and on PostgreSQL (a pool, row locks): callers write the same code for both.
  */
+import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { isDatabaseBusy } from '../../src/db/busy.js';
@@ -178,6 +179,116 @@ describe.skipIf(!pgUrl)('PostgreSQL', () => {
     } finally {
       await db.close();
     }
+  });
+
+  describe('sqlTransaction: BEGIN and the timeout travel with the first statement', () => {
+    let db: Database;
+    beforeAll(async () => {
+      // One connection: the statements outside a transaction run where it ran.
+      db = await createPostgresTestDatabase({ transactionTimeoutMs: 1234, poolSize: 1 });
+      await seedCounter(db);
+    });
+    afterAll(() => db?.close());
+
+    /** The socket writes `work` makes: Node flushes a socket through `_write`, or `_writev` once uncorked. */
+    async function socketWrites<T>(work: () => Promise<T>): Promise<{ result: T; writes: number }> {
+      const socket = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+      const { _write, _writev } = socket;
+      let writes = 0;
+      socket._write = function (this: unknown, ...args: unknown[]) {
+        writes++;
+        _write.apply(this, args);
+      };
+      socket._writev = function (this: unknown, ...args: unknown[]) {
+        writes++;
+        _writev.apply(this, args);
+      };
+      try {
+        return { result: await work(), writes };
+      } finally {
+        socket._write = _write;
+        socket._writev = _writev;
+      }
+    }
+
+    const outside = async () =>
+      (await db.query<{ pid: number; timeout: string }>('SELECT pg_backend_pid() AS pid, current_setting($1) AS timeout', ['statement_timeout']))[0];
+
+    it("reports the first statement's rows and row count, not the prelude's", async () => {
+      for (let i = 0; i < 2; i++) {
+        expect(await db.sqlTransaction(tx => tx.$queryRaw`SELECT id, version FROM deployments WHERE id = ${DEPLOYMENT}`)).toEqual([
+          { id: DEPLOYMENT, version: i },
+        ]);
+        expect(await db.sqlTransaction(tx => tx.$executeRaw`UPDATE deployments SET version = version + 1 WHERE id = ${DEPLOYMENT}`)).toBe(1);
+      }
+      expect(
+        await db.sqlTransaction(
+          async tx => (await tx.updateTable('deployments').set({ version: 0 }).where('id', '=', DEPLOYMENT).executeTakeFirst()).numUpdatedRows,
+        ),
+      ).toBe(1n);
+    });
+
+    it('bounds the statements inside the transaction by its timeout, and only them', async () => {
+      const before = await outside();
+      expect(before.timeout).not.toBe('1234ms');
+      const inside = await db.sqlTransaction(async tx => {
+        const [first] = await tx.$queryRaw<{ statement_timeout: string }[]>`SHOW statement_timeout`;
+        const [second] = await tx.$queryRaw<
+          { pid: number; timeout: string }[]
+        >`SELECT pg_backend_pid() AS pid, current_setting('statement_timeout') AS timeout`;
+        return { first, second };
+      });
+      expect(inside.first).toEqual({ statement_timeout: '1234ms' });
+      expect(inside.second).toEqual({ pid: before.pid, timeout: '1234ms' });
+      expect(await outside()).toEqual(before);
+    });
+
+    it('rolls back when the first statement fails, on the server or before it is sent, and the connection goes on', async () => {
+      const before = await outside();
+      const orphan = await db
+        .sqlTransaction(tx => tx.insertInto('apps').values({ id: 'app_orphan', name: 'orphan', developer_id: 'dev_missing' }).execute())
+        .catch((error: unknown) => error);
+      expect(sqlStateOf(orphan)).toBe('23503');
+      expect(await outside()).toEqual(before);
+      const circular: Record<string, unknown> = {};
+      circular.self = circular;
+      const version = await counter(db);
+      // A first statement refused before it is sent still opens the transaction: what follows is rolled back with it.
+      await expect(
+        db.sqlTransaction(async tx => {
+          await expect(tx.$executeRaw`UPDATE deployments SET schema = ${circular}::jsonb WHERE id = ${DEPLOYMENT}`).rejects.toThrow(/circular/i);
+          await tx.$executeRaw`UPDATE deployments SET version = 99 WHERE id = ${DEPLOYMENT}`;
+          throw new Error('undo');
+        }),
+      ).rejects.toThrow('undo');
+      expect(await counter(db)).toBe(version);
+      expect(await outside()).toEqual(before);
+      expect(await db.sqlTransaction(tx => tx.$executeRaw`UPDATE deployments SET version = 5 WHERE id = ${DEPLOYMENT}`)).toBe(1);
+      expect(await counter(db)).toBe(5);
+    });
+
+    it('a callback that runs no statement sends nothing, whether it returns or throws', async () => {
+      await outside();
+      expect(await socketWrites(() => db.sqlTransaction(async () => 'nothing'))).toEqual({ result: 'nothing', writes: 0 });
+      const thrown = await socketWrites(() =>
+        db.sqlTransaction(() => Promise.reject(new Error('before any statement'))).catch((error: Error) => error.message),
+      );
+      expect(thrown).toEqual({ result: 'before any statement', writes: 0 });
+      expect((await outside()).timeout).not.toBe('1234ms');
+    });
+
+    it('costs one socket write for the first statement with its BEGIN, and one for COMMIT', async () => {
+      await outside();
+      const one = await socketWrites(() => db.sqlTransaction(tx => tx.$queryRaw`SELECT version FROM deployments WHERE id = ${DEPLOYMENT}`));
+      expect(one.writes).toBe(2);
+      const two = await socketWrites(() =>
+        db.sqlTransaction(async tx => {
+          await tx.$queryRaw`SELECT version FROM deployments WHERE id = ${DEPLOYMENT} FOR UPDATE`;
+          return tx.$executeRaw`UPDATE deployments SET version = version + 1 WHERE id = ${DEPLOYMENT}`;
+        }),
+      );
+      expect(two).toEqual({ result: 1, writes: 3 });
+    });
   });
 
   it('FOR UPDATE makes a second transaction wait for the first', async () => {

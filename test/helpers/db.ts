@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { type Database, openDatabase, type TransactionSettings } from '../../src/db/database.js';
+import { type Database, type OpenDatabaseOptions, openDatabase } from '../../src/db/database.js';
 import { applyMigrations, readMigrationList } from '../../src/db/migrations.js';
 import { defaultMigrationsDir } from '../../src/db/paths.js';
 import { openScratchPGlite } from '../../src/db/pglite.js';
@@ -176,7 +176,9 @@ export async function createPostgresScratchDatabase(): Promise<ScratchPostgresDa
  * A new, migrated PostgreSQL database of its own on the test server; closing the returned
  * Database drops it. Throws when no server is reachable: guard with postgresTestUrl().
  */
-export async function createPostgresTestDatabase(settings: TransactionSettings = {}): Promise<Database> {
+export async function createPostgresTestDatabase(
+  settings: Pick<OpenDatabaseOptions, 'transactionMaxWaitMs' | 'transactionTimeoutMs' | 'poolSize'> = {},
+): Promise<Database> {
   failOnOverlappingPgQueries();
   const scratch = await createPostgresScratchDatabase();
   let database: Database;
