@@ -84,16 +84,9 @@ export async function resourceTargets(
   pickOf: RowPick,
   reach: Reach | null,
 ): Promise<Target[]> {
+  const owned = await ownedTargets(db, me, resource, binding, pickOf, reach).execute();
   const table = sameTable(resource.deploymentId, binding.name);
   const within = (col: string) => (reach ? reachSql(reach, col, me) : sql`TRUE`);
-  const owned = await db
-    .selectFrom('rows as r')
-    .select(TARGET_COLUMNS)
-    .select(['r.resource_id', 'r.room_id', sql<'owned'>`'owned'`.as('via')])
-    .where(sql<boolean>`${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${table} AND ${within('r.room_id')}`)
-    .limit(ROWS_MAX_WHERE + 1)
-    .forUpdate('r')
-    .execute();
   const linked =
     binding.kind === 'shared'
       ? await db
@@ -109,6 +102,54 @@ export async function resourceTargets(
           .execute()
       : [];
   return found(binding, pickOf, [...owned, ...linked].map(asTarget));
+}
+
+/** The resource's own rows `pickOf` names within `reach` (null: every room), locked for the write. */
+const ownedTargets = (db: Sql, me: string, resource: ResourceRef, binding: Binding, pickOf: RowPick, reach: Reach | null) =>
+  db
+    .selectFrom('rows as r')
+    .select(TARGET_COLUMNS)
+    .select(['r.resource_id', 'r.room_id', sql<'owned'>`'owned'`.as('via')])
+    .where(
+      sql<boolean>`${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${sameTable(resource.deploymentId, binding.name)} AND ${
+        reach ? reachSql(reach, 'r.room_id', me) : sql`TRUE`
+      }`,
+    )
+    .limit(ROWS_MAX_WHERE + 1)
+    .forUpdate('r');
+
+/** What the statement that matches a write's rows also does to them: delete them, or set and unset columns. */
+export type TargetWrite = { kind: 'delete' } | { kind: 'update'; set: RowData; unset: string[]; now: Date };
+
+/**
+ * resourceTargets and then the write, in one statement, for a resource's own table: the rows
+ * `pickOf` names within `reach`, matched, locked and deleted or changed (`data || set - unset`,
+ * the merge applyUpdate makes). Answers each row as it was, with its new data for an update. The
+ * caller judges them as before and throws to refuse: the transaction rolls the write back.
+ */
+export async function writeOwnedTargets(
+  db: Sql,
+  me: string,
+  resource: ResourceRef,
+  binding: Binding,
+  pickOf: RowPick,
+  reach: Reach,
+  write: TargetWrite,
+): Promise<{ target: Target; data: RowData }[]> {
+  const matched = ownedTargets(db, me, resource, binding, pickOf, reach);
+  const change =
+    write.kind === 'delete'
+      ? sql`DELETE FROM rows WHERE id IN (SELECT t.id::uuid FROM t) RETURNING id::text AS id, data`
+      : sql`UPDATE rows AS w SET data = (w.data || ${JSON.stringify(write.set)}::jsonb) - ${write.unset}::text[], updated_at = ${write.now.toISOString()}::timestamp
+          FROM t WHERE w.id = t.id::uuid RETURNING w.id::text AS id, w.data`;
+  const { rows } = await sql<Target & { new_data: RowData }>`WITH t AS MATERIALIZED (${matched}), c AS (${change})
+    SELECT t.*, c.data AS new_data FROM t JOIN c ON c.id = t.id`.execute(db);
+  const data = new Map(rows.map(row => [row.id, row.new_data]));
+  return found(
+    binding,
+    pickOf,
+    rows.map(({ new_data: _, ...row }) => asTarget(row)),
+  ).map(target => ({ target, data: data.get(target.id)! }));
 }
 
 /** The columns of a matched row but its placement (its own, or its link's). */

@@ -87,6 +87,9 @@ export const keyConditions = (binding: Binding, key: readonly string[], data: Ro
  * The unique keys a write must check: those whose columns all hold a value in `data` (the row as
  * it will be) and, for an update, one of which it `changed` (null: an insert, every key).
  */
+/** Whether setting `set`'s columns may take a unique key (an update that does is checked row by row). */
+export const changesUniqueKey = (table: TableIR, set: RowData): boolean => uniqueKeys(table).some(key => key.some(name => Object.hasOwn(set, name)));
+
 export const keysToCheck = (table: TableIR, data: RowData, changed: readonly string[] | null): string[][] =>
   uniqueKeys(table).filter(
     key => key.every(name => data[name] !== undefined && data[name] !== null) && (changed === null || key.some(name => changed.includes(name))),

@@ -156,7 +156,8 @@ function writableColumn(table: string, row: RowTable, name: string, where: strin
   return column;
 }
 
-function checkSize(table: string, data: RowData): RowData {
+/** `data` if its JSON fits a row, else 413-style row_too_large. */
+export function checkSize(table: string, data: RowData): RowData {
   if (JSON.stringify(data).length > ROW_MAX_CHARS) {
     throw fail('row_too_large', `${table}: a row's values may hold at most ${ROW_MAX_CHARS} characters of JSON.`);
   }
@@ -183,7 +184,13 @@ export function insertData(table: string, row: RowTable, values: unknown, where 
 }
 
 /** An update's changes: `set` in stored form, `unset` for explicit nulls (absent keys read as null). */
-export function updateData(table: string, row: RowTable, values: unknown, where = 'values'): { set: RowData; unset: string[] } {
+/** An update's change: columns set to values, columns set to null (removed). */
+export interface RowChange {
+  set: RowData;
+  unset: string[];
+}
+
+export function updateData(table: string, row: RowTable, values: unknown, where = 'values'): RowChange {
   if (!isPlainObject(values) || Object.keys(values).length === 0) {
     throw fail('invalid_value', `${where}: expected an object naming at least one column to change.`);
   }
@@ -200,7 +207,7 @@ export function updateData(table: string, row: RowTable, values: unknown, where 
 }
 
 /** The merged values after an update, size-checked. */
-export function applyUpdate(table: string, data: RowData, change: { set: RowData; unset: string[] }): RowData {
+export function applyUpdate(table: string, data: RowData, change: RowChange): RowData {
   const next: RowData = { ...data, ...change.set };
   for (const name of change.unset) delete next[name];
   return checkSize(table, next);

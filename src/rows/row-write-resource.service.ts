@@ -7,7 +7,11 @@ import type { Sql } from '../db/sql.js';
 import { reachesNothing } from './row-access.rules.js';
 import { readable } from './row-reach.service.js';
 import { type DbResult, type Run, invalidOperation } from './row-run.service.js';
-import { pick, resourceTargets } from './row-targets.service.js';
+import { pick, resourceTargets, writeOwnedTargets } from './row-targets.service.js';
+import type { Reach } from './row-access.rules.js';
+import { type RowChange, checkSize, updateData } from './row-values.rules.js';
+import { rowTable } from './row-binding.service.js';
+import { changesUniqueKey } from './row-unique.service.js';
 import { upsertResource } from './row-upsert.service.js';
 import { deleteTargets, insertRows, placementIn, updateTargets } from './row-write.service.js';
 import { type ResourceWrite, type ResourceWriteOp, admits, openResourceWrite, refused, writtenIn } from './row-write-scope.service.js';
@@ -47,6 +51,9 @@ async function updateOrDeleteIn(w: ResourceWrite, action: 'update' | 'delete'): 
   // or a rule that admits the caller for no row at all, refuses whatever rows are there.
   const reach = await readable(tx, resource, binding, roles, roles.resourceRole, w.room);
   if (reachesNothing(reach) || !admits(w, action, true)) throw refused(w, action);
+  const change = action === 'update' ? changeOf(w) : null;
+  if (binding.kind === 'owned' && !w.join && change !== undefined && !(change && changesUniqueKey(binding.table, change.set)))
+    return writtenWithTargets(w, action, reach, change);
   const targets = await resourceTargets(tx, me, resource, binding, pick(binding, w.op), reach);
   for (const t of targets) if (!admits(w, action, t.creator_id === me)) throw refused(w, action);
   // A write that changes no row makes no one a member.
@@ -55,4 +62,34 @@ async function updateOrDeleteIn(w: ResourceWrite, action: 'update' | 'delete'): 
   // A shared row is its creator's: deleting it here deletes it everywhere it is linked (docs/api.md §11.2).
   await deleteTargets(tx, targets);
   return writtenIn(w, targets);
+}
+
+/** An update's change, or undefined when its values are refused: the path that refuses them keeps its order of errors. */
+function changeOf(w: ResourceWrite): RowChange | undefined {
+  try {
+    return updateData(w.binding.name, rowTable(w.binding.table), w.op.values);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An update or delete of a resource's own rows that changes no unique key: matched and written in
+ * one statement (writeOwnedTargets), then judged as above; a refusal throws and the transaction
+ * rolls the write back, so the answer is the same.
+ */
+async function writtenWithTargets(w: ResourceWrite, action: 'update' | 'delete', reach: Reach, change: RowChange | null): Promise<DbResult> {
+  const { tx, binding, resource, me, run } = w;
+  const write = change ? { kind: 'update' as const, ...change, now: run.now } : { kind: 'delete' as const };
+  const written = await writeOwnedTargets(tx, me, resource, binding, pick(binding, w.op), reach, write);
+  for (const { target } of written) if (!admits(w, action, target.creator_id === me)) throw refused(w, action);
+  if (!change)
+    return writtenIn(
+      w,
+      written.map(({ target }) => target),
+    );
+  return writtenIn(
+    w,
+    written.map(({ target, data }) => ({ ...target, data: checkSize(binding.name, data), updated_at: run.now })),
+  );
 }
