@@ -71,7 +71,7 @@ export async function fastInsertIn(
 ): Promise<FastInsert | null> {
   if (op.op !== 'insert' || op.scope.kind !== 'resource' || op.scope.roomId !== undefined) return null;
   const resourceId = op.scope.resourceId;
-  const known = knownResource(resourceId);
+  const known = knownResource(resourceId, caller.principal.id);
   if (!known || known.deploymentId !== caller.deployment.id || !Object.hasOwn(schema.resources, known.type)) return null;
   let binding: Binding;
   try {

@@ -30,13 +30,19 @@ interface ResourceKind {
 }
 
 /**
- * Resources a write has found, for the one-statement insert (row-fast-insert.service.ts) to
- * choose its table without a statement of its own. The statement checks both facts again, so an
- * entry can only make it fall back to the transaction path, never write where it should not.
+ * Resources their callers wrote to as active members, for the one-statement insert
+ * (row-fast-insert.service.ts) to choose its table without a statement of its own. Keyed by
+ * caller too: a caller who never wrote there as a member never makes that statement, so its
+ * timing tells nobody that a resource they cannot read exists. The statement checks every fact
+ * again, so an entry can only make it fall back to the transaction path, never write where it
+ * should not.
  */
 const knownResources = new LRUCache<string, ResourceKind>({ max: 10_000 });
 
-export const knownResource = (resourceId: string): ResourceKind | undefined => knownResources.get(resourceId);
+const knownKey = (resourceId: string, principalId: string) => `${resourceId}\0${principalId}`;
+
+export const knownResource = (resourceId: string, principalId: string): ResourceKind | undefined =>
+  knownResources.get(knownKey(resourceId, principalId));
 
 /** The room error of a named room as roomOf answers it: no such room, or another resource's. */
 const noRoom = (ref: string, resourceId: string) => fail('room_not_found', `No room ${ref} in resource ${resourceId}.`);
@@ -64,9 +70,9 @@ export async function resourceFacts(
   }
   const [row]: (WriterFactsRow & { xid?: string })[] = await (lock ? lockedWriterFacts : writerFacts)(db, resourceId, caller.principal.id, ref);
   if (!row || row.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
-  knownResources.set(resourceId, { deploymentId: row.deployment_id, type: row.type });
   const resource: ResourceRef = { id: resourceId, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
   const active = row.state === 'active' && row.role !== null;
+  if (active) knownResources.set(knownKey(resourceId, caller.principal.id), { deploymentId: row.deployment_id, type: row.type });
   return {
     resource,
     roles: { resourceRole: active ? row.role : null, grants: active ? grantsOf(row.grants) : new Map() },

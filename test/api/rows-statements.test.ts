@@ -99,6 +99,18 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     expect(update.filter(text => METERING.test(text))).toHaveLength(1);
   });
 
+  it("a non-member's insert into a resource others write to makes no one-statement attempt (its timing tells nothing)", async ({ s }) => {
+    const { alice, carol } = s.users;
+    const closed = await createResource(alice, 'project', 'Closed');
+    for (const title of ['a', 'b'])
+      expect((await db(alice, { scope: inResource(closed), table: 'tasks', op: 'insert', values: { title } })).status).toBe(200);
+    const statements = await statementsOf(async () => {
+      const res = await db(carol, { scope: inResource(closed), table: 'tasks', op: 'insert', values: { title: 'not mine' } });
+      expect(res.status).toBe(404);
+    });
+    expect(statements.filter(text => /^WITH res AS MATERIALIZED \( SELECT r\.id, pg_current_xact_id/.test(text))).toEqual([]);
+  });
+
   it("a first write to a public resource auto-joins: the call runs again on Prisma's transaction", async ({ ctx, s }) => {
     const { alice, carol } = s.users;
     const forum = await createResource(alice, 'forum', 'Open');
