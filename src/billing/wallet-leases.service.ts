@@ -195,24 +195,27 @@ export function holdFromOpenLease(leases: WalletLeases, payer: LeasePayer, cost:
   };
 }
 
+/** A ledger entry's statement parameters, in the order entryValues passes them. */
+const ENTRY_PARAMS = [
+  'id',
+  'principalId',
+  'developerId',
+  'amount',
+  'kind',
+  'appId',
+  'env',
+  'clientId',
+  'actorId',
+  'quantity',
+  'createdAt',
+  'leaseId',
+  'readsMicros',
+  'writesMicros',
+  'transferMicros',
+] as const;
+
 /** A ledger entry's values as a statement takes them: values, or `prepare`'s placeholders. */
-export interface EntryParams {
-  id: unknown;
-  principalId: unknown;
-  developerId: unknown;
-  amount: unknown;
-  kind: unknown;
-  appId: unknown;
-  env: unknown;
-  clientId: unknown;
-  actorId: unknown;
-  quantity: unknown;
-  createdAt: unknown;
-  leaseId: unknown;
-  readsMicros: unknown;
-  writesMicros: unknown;
-  transferMicros: unknown;
-}
+export type EntryParams = Record<(typeof ENTRY_PARAMS)[number], unknown>;
 
 /**
  * A charge's ledger entry, inserted against its lease while that is open and `gate` holds: the
@@ -250,42 +253,8 @@ export const entryValues = (id: string, leaseId: string, e: ChargeEntry) =>
 export type EntryValues = ReturnType<typeof entryValues>;
 
 /** The values of entryValues (or placeholders standing for them) as entryInsertSql takes them. */
-export const entryParamsOf = (v: readonly unknown[]): EntryParams => {
-  const [
-    id,
-    principalId,
-    developerId,
-    amount,
-    kind,
-    appId,
-    env,
-    clientId,
-    actorId,
-    quantity,
-    createdAt,
-    leaseId,
-    readsMicros,
-    writesMicros,
-    transferMicros,
-  ] = v;
-  return {
-    id,
-    principalId,
-    developerId,
-    amount,
-    kind,
-    appId,
-    env,
-    clientId,
-    actorId,
-    quantity,
-    createdAt,
-    leaseId,
-    readsMicros,
-    writesMicros,
-    transferMicros,
-  };
-};
+export const entryParamsOf = (values: readonly unknown[]): EntryParams =>
+  Object.fromEntries(ENTRY_PARAMS.map((name, i) => [name, values[i]])) as EntryParams;
 
 /** A charge's ledger entry against an open lease, built once (the hot path of every metered write). */
 const insertEntryStatement = prepare<EntryValues, { id: string }>(15, (db, ...values) => ({

@@ -107,9 +107,8 @@ export async function fastInsertIn(
     if (metered) charge.held.settle('refused');
     return null;
   }
-  const written = found !== undefined && found.inserted === rows.length && found.xid !== null;
   if (metered) charge.held.settle(found?.charged ? 'charged' : found?.member && found.covered ? 'lease_closed' : 'refused');
-  if (!written || !found?.xid) return null;
+  if (!found?.xid || found.inserted !== rows.length) return null;
   const sqlRows: SqlRow[] = rows.map(({ id, data }) => ({
     id,
     creator_id: me,
