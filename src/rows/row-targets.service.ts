@@ -13,7 +13,7 @@ import { type DbOperation, ROWS_MAX_WHERE, rowIds } from './rows-input.service.j
 import { type Fragment, andAll, conditionSql, joined, sameTable, uuidList } from './rows.sql.js';
 import type { Reach } from './row-access.rules.js';
 import { type Binding, rowTable } from './row-binding.service.js';
-import { spendWrites } from './row-write-budget.service.js';
+import { spendWrites, writesLeft } from './row-write-budget.service.js';
 
 /** An update's or delete's rows: by id, or by a filter. */
 export type RowPick = { ids: string[] } | { where: Condition[] };
@@ -137,13 +137,15 @@ export async function writeOwnedTargets(
   write: TargetWrite,
 ): Promise<{ target: Target; data: RowData }[]> {
   const matched = ownedTargets(db, me, resource, binding, pickOf, reach);
+  // More rows than the call may write are written by no one: found() refuses them, as before the write.
+  const fits = sql`(SELECT count(*) FROM t) <= ${Math.min(ROWS_MAX_WHERE, writesLeft())}::int`;
   const change =
     write.kind === 'delete'
-      ? sql`DELETE FROM rows WHERE id IN (SELECT t.id::uuid FROM t) RETURNING id::text AS id, data`
+      ? sql`DELETE FROM rows WHERE id IN (SELECT t.id::uuid FROM t) AND ${fits} RETURNING id::text AS id, data`
       : sql`UPDATE rows AS w SET data = (w.data || ${JSON.stringify(write.set)}::jsonb) - ${write.unset}::text[], updated_at = ${write.now.toISOString()}::timestamp
-          FROM t WHERE w.id = t.id::uuid RETURNING w.id::text AS id, w.data`;
+          FROM t WHERE w.id = t.id::uuid AND ${fits} RETURNING w.id::text AS id, w.data`;
   const { rows } = await sql<Target & { new_data: RowData }>`WITH t AS MATERIALIZED (${matched}), c AS (${change})
-    SELECT t.*, c.data AS new_data FROM t JOIN c ON c.id = t.id`.execute(db);
+    SELECT t.*, c.data AS new_data FROM t LEFT JOIN c ON c.id = t.id`.execute(db);
   const data = new Map(rows.map(row => [row.id, row.new_data]));
   return found(
     binding,

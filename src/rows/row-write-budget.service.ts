@@ -23,6 +23,12 @@ export function spendWrites(rows: number): void {
   if (budget.spent > budget.limit) throw tooManyWrites(budget);
 }
 
+/** The rows the running call may still write (Infinity outside a call). */
+export function writesLeft(): number {
+  const budget = writeBudgets.getStore();
+  return budget ? budget.limit - budget.spent : Number.POSITIVE_INFINITY;
+}
+
 function tooManyWrites({ limit, spent }: WriteBudget): AppError {
   return fail(
     'too_many_rows',
