@@ -24,6 +24,7 @@ import { TEST_USER_PREFIX } from '../core/principals.rules.js';
 import { newId } from '../lib/secrets.js';
 import {
   type ChargeEntry,
+  type EntryParams,
   type EntryValues,
   type HeldCharge,
   type Db,
@@ -400,15 +401,29 @@ export const storageSurelyCovered = (resourceId: unknown, creditMicros: unknown)
       CROSS JOIN LATERAL (SELECT CASE WHEN p.kind::text = 'agent' AND p.owner_id IS NOT NULL THEN p.owner_id ELSE p.id END AS person) q
       WHERE r.id = ${resourceId}) f) s)`;
 
+/**
+ * A write's charge as two CTEs of a statement, `cov` and `e`: its ledger entry, recorded when the
+ * write does not grow the resource or the resource's storage payer surely covers it (`grows` is
+ * evaluated in the statement: assertStorageCovered's 0 bytes, then charge, as chargeAddingBytes).
+ */
+export const chargeCtes = (resourceId: unknown, creditMicros: unknown, entry: EntryParams, grows: RawBuilder<boolean>) => sql`
+  cov AS MATERIALIZED (SELECT COALESCE(${storageSurelyCovered(resourceId, creditMicros)}, false) AS ok),
+  e AS (${entryInsertSql(entry, sql<boolean>`(NOT ${grows} OR (SELECT ok FROM cov))`)})`;
+
+/** What a statement with chargeCtes found: whether the storage payer surely covers the write, and whether the entry was recorded. */
+export const chargeOutcome = sql<{ covered: boolean; charged: boolean }>`(SELECT ok FROM cov) AS covered, EXISTS (SELECT 1 FROM e) AS charged`;
+
+/** How HeldCharge.settle reads a statement's chargeCtes: recorded; refused by the storage check; or the lease was found closed. */
+export const settledAs = (found: { covered: boolean; charged: boolean } | undefined, grows: boolean) =>
+  found?.charged ? 'charged' : found && (found.covered || !grows) ? 'lease_closed' : 'refused';
+
 /** A charge's entry and its storage check in one statement (chargeAddingBytes). */
 const coveredEntry = prepare<[resourceId: string, creditMicros: bigint, ...entry: EntryValues], { covered: boolean; charged: boolean }>(
   17,
   (db, resourceId, creditMicros, ...entry) => ({
     compile: () =>
-      sql<{ covered: boolean; charged: boolean }>`
-        WITH cov AS MATERIALIZED (SELECT COALESCE(${storageSurelyCovered(resourceId, creditMicros)}, false) AS ok),
-        e AS (${entryInsertSql(entryParamsOf(entry), sql<boolean>`(SELECT ok FROM cov)`)})
-        SELECT (SELECT ok FROM cov) AS covered, EXISTS (SELECT 1 FROM e) AS charged`.compile(db),
+      sql<{ covered: boolean; charged: boolean }>`WITH ${chargeCtes(resourceId, creditMicros, entryParamsOf(entry), sql<boolean>`true`)}
+        SELECT ${chargeOutcome}`.compile(db),
   }),
 );
 
@@ -431,7 +446,7 @@ export async function chargeAddingBytes(
     try {
       [found] = await coveredEntry(sqlOf(db), resourceId, deps.config.metering.developerCreditMicros, ...held.entry);
     } finally {
-      held.held.settle(found?.charged ? 'charged' : found?.covered ? 'lease_closed' : 'refused');
+      held.held.settle(settledAs(found, true));
     }
     if (found?.charged) return;
   }

@@ -6,8 +6,9 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import type { AnyTx } from '../core/deps.js';
-import type { MeteringService, Usage } from '../billing/metering.service.js';
+import { type MeteringService, type Usage, type WriteCharge, settledAs } from '../billing/metering.service.js';
 import type { DbOperation } from './rows-input.service.js';
+import type { ChargeFound, StatementCharge } from './row-targets.service.js';
 
 export type RowMetering = Pick<MeteringService, 'charge' | 'assertStorageCovered' | 'chargeAddingBytes'>;
 
@@ -54,4 +55,50 @@ export async function meterWriteCall(
   if (grown.length === 1) return metering.chargeAddingBytes(tx, caller, callUsage(ops), chargedAs(ops, batch), grown[0]);
   for (const resourceId of grown) await metering.assertStorageCovered(tx, caller, resourceId, 0);
   await metering.charge(tx, caller, callUsage(ops), chargedAs(ops, batch));
+}
+
+/**
+ * A lone write's charge, for the statement that writes its rows to record where it can
+ * (writeOwnedTargets): held from this process's lease when that statement asks for it, and
+ * settled once the call's work ran. Recorded, it replaces meterWriteCall; a call that throws
+ * rolled it back with its rows, and the hold is given back.
+ */
+export interface InlineCharge {
+  /** The charge to record, held once per call; null when it cannot be held (meterWriteCall charges, as before). */
+  take(): StatementCharge | null;
+  /** What the statement found, and whether its write grew the resource. */
+  found(found: ChargeFound | undefined, grows: boolean): void;
+  readonly recorded: boolean;
+  /** Gives the hold back unless the statement recorded it and the call's work completed. */
+  settle(completed: boolean): void;
+}
+
+export function inlineCharge(
+  metering: Pick<MeteringService, 'holdCharge'>,
+  creditMicros: bigint,
+  caller: PrincipalCaller,
+  ops: readonly DbOperation[],
+): InlineCharge {
+  let held: WriteCharge | null = null;
+  let asked = false;
+  let outcome: ReturnType<typeof settledAs> = 'refused';
+  return {
+    take() {
+      if (asked) return null;
+      asked = true;
+      const charge = metering.holdCharge(caller, callUsage(ops), chargedAs(ops, false));
+      if (charge === null || charge === 'unmetered') return null;
+      held = charge;
+      return { entry: charge.entry, creditMicros };
+    },
+    found(found, grows) {
+      if (held) outcome = settledAs(found, grows);
+    },
+    get recorded() {
+      return outcome === 'charged';
+    },
+    settle(completed) {
+      held?.held.settle(completed ? outcome : 'refused');
+    },
+  };
 }

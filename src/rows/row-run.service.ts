@@ -12,6 +12,7 @@ import type { Sql, Tx } from '../core/deps.js';
 import type { ChangeSet } from '../membership/membership-store.service.js';
 import type { DbOp } from './rows-input.service.js';
 import type { Binding, RowOut } from './row-binding.service.js';
+import type { InlineCharge } from './row-metering.service.js';
 
 /** Where a call reads: Prisma's client or transaction, or the SQL layer (`sqlOf` takes each). */
 export type Db = PrismaClient | Tx | Sql;
@@ -52,6 +53,8 @@ export interface Run {
   rowEvents: RowEvent[];
   /** The unique keys' advisory locks the call's transaction holds (row-unique.service.ts). */
   uniqueLocks: Set<string>;
+  /** A lone write's charge, for the statement that writes its rows to record (null: a batch, a read). */
+  charge?: InlineCharge | null;
   /** When set, a select appends its query plan here instead of answering (bench and index tests). */
   explain?: { lines: string[]; analyze: boolean };
 }

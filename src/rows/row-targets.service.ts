@@ -14,6 +14,8 @@ import { type Fragment, andAll, conditionSql, joined, sameTable, uuidList } from
 import type { Reach } from './row-access.rules.js';
 import { type Binding, rowTable } from './row-binding.service.js';
 import { spendWrites, writesLeft } from './row-write-budget.service.js';
+import { chargeCtes, chargeOutcome } from '../billing/metering.service.js';
+import { type EntryValues, entryParamsOf } from '../billing/wallet-leases.service.js';
 
 /** An update's or delete's rows: by id, or by a filter. */
 export type RowPick = { ids: string[] } | { where: Condition[] };
@@ -124,8 +126,10 @@ export type TargetWrite = { kind: 'delete' } | { kind: 'update'; set: RowData; u
 /**
  * resourceTargets and then the write, in one statement, for a resource's own table: the rows
  * `pickOf` names within `reach`, matched, locked and deleted or changed (`data || set - unset`,
- * the merge applyUpdate makes). Answers each row as it was, with its new data for an update. The
- * caller judges them as before and throws to refuse: the transaction rolls the write back.
+ * the merge applyUpdate makes), and the call's charge when one is held for it (chargeCtes: an
+ * update grows the resource, a delete does not). Answers each row as it was, with its new data for
+ * an update, and what the charge found. The caller judges the rows as before and throws to
+ * refuse: the transaction rolls the write and its charge back.
  */
 export async function writeOwnedTargets(
   db: Sql,
@@ -135,7 +139,8 @@ export async function writeOwnedTargets(
   pickOf: RowPick,
   reach: Reach,
   write: TargetWrite,
-): Promise<{ target: Target; data: RowData }[]> {
+  charge: StatementCharge | null,
+): Promise<{ written: { target: Target; data: RowData }[]; charge: ChargeFound | undefined }> {
   const matched = ownedTargets(db, me, resource, binding, pickOf, reach);
   // More rows than the call may write are written by no one: found() refuses them, as before the write.
   const fits = sql`(SELECT count(*) FROM t) <= ${Math.min(ROWS_MAX_WHERE, writesLeft())}::int`;
@@ -144,14 +149,31 @@ export async function writeOwnedTargets(
       ? sql`DELETE FROM rows WHERE id IN (SELECT t.id::uuid FROM t) AND ${fits} RETURNING id::text AS id, data`
       : sql`UPDATE rows AS w SET data = (w.data || ${JSON.stringify(write.set)}::jsonb) - ${write.unset}::text[], updated_at = ${write.now.toISOString()}::timestamp
           FROM t WHERE w.id = t.id::uuid AND ${fits} RETURNING w.id::text AS id, w.data`;
-  const { rows } = await sql<Target & { new_data: RowData }>`WITH t AS MATERIALIZED (${matched}), c AS (${change})
-    SELECT t.*, c.data AS new_data FROM t LEFT JOIN c ON c.id = t.id`.execute(db);
+  const grows = write.kind === 'update' ? sql<boolean>`EXISTS (SELECT 1 FROM c)` : sql<boolean>`false`;
+  const charged = charge ? sql`, ${chargeCtes(resource.id, charge.creditMicros, entryParamsOf(charge.entry), grows)}` : sql``;
+  // One row even when nothing matched, for the charge's outcome.
+  const { rows } = await sql<Partial<Target> & { new_data: RowData | null } & Partial<ChargeFound>>`
+    WITH t AS MATERIALIZED (${matched}), c AS (${change})${charged}
+    SELECT t.*, c.data AS new_data${charge ? sql`, s.*` : sql``}
+    FROM (SELECT ${charge ? chargeOutcome : sql`1`}) s LEFT JOIN (t LEFT JOIN c ON c.id = t.id) ON true`.execute(db);
   const data = new Map(rows.map(row => [row.id, row.new_data]));
-  return found(
-    binding,
-    pickOf,
-    rows.map(({ new_data: _, ...row }) => asTarget(row)),
-  ).map(target => ({ target, data: data.get(target.id)! }));
+  const targets = rows.filter(row => row.id != null).map(({ new_data: _, covered: _c, charged: _ch, ...row }) => asTarget(row as Target));
+  return {
+    written: found(binding, pickOf, targets).map(target => ({ target, data: data.get(target.id)! })),
+    charge: charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged) } : undefined,
+  };
+}
+
+/** A call's charge for the statement that writes its rows to record: its ledger entry, and the storage check's starting credit. */
+export interface StatementCharge {
+  entry: EntryValues;
+  creditMicros: bigint;
+}
+
+/** What a statement with the call's charge found (chargeOutcome). */
+export interface ChargeFound {
+  covered: boolean;
+  charged: boolean;
 }
 
 /** The columns of a matched row but its placement (its own, or its link's). */

@@ -75,13 +75,14 @@ function changeOf(w: ResourceWrite): RowChange | undefined {
 
 /**
  * An update or delete of a resource's own rows that changes no unique key: matched and written in
- * one statement (writeOwnedTargets), then judged as above; a refusal throws and the transaction
- * rolls the write back, so the answer is the same.
+ * one statement (writeOwnedTargets) with a lone write's charge, then judged as above; a refusal
+ * throws and the transaction rolls the write back, so the answer is the same.
  */
 async function writtenWithTargets(w: ResourceWrite, action: 'update' | 'delete', reach: Reach, change: RowChange | null): Promise<DbResult> {
   const { tx, binding, resource, me, run } = w;
   const write = change ? { kind: 'update' as const, ...change, now: run.now } : { kind: 'delete' as const };
-  const written = await writeOwnedTargets(tx, me, resource, binding, pick(binding, w.op), reach, write);
+  const { written, charge } = await writeOwnedTargets(tx, me, resource, binding, pick(binding, w.op), reach, write, run.charge?.take() ?? null);
+  run.charge?.found(charge, write.kind === 'update' && written.length > 0);
   for (const { target } of written) if (!admits(w, action, target.creator_id === me)) throw refused(w, action);
   if (!change)
     return writtenIn(

@@ -21,7 +21,7 @@ function fakeStore(maxWritesPerCall = 10) {
   const store = {
     prisma: {},
     now: () => new Date(0),
-    config: { rows: { maxWritesPerCall } },
+    config: { rows: { maxWritesPerCall }, metering: { developerCreditMicros: 0n } },
     // Writes run on a driver transaction (Prisma's only for an auto-join, which needs a database).
     sqlTransaction: async (fn: (tx: Sql) => Promise<unknown>) => {
       log.push('begin');

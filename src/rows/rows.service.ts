@@ -38,7 +38,7 @@ import { selectResource, selectType, selectUser } from './row-select.service.js'
 import { writeUser } from './row-write-user.service.js';
 import { writeResource } from './row-write-resource.service.js';
 import { withWriteBudget } from './row-write-budget.service.js';
-import { type RowMetering, chargeRead, meterWriteCall } from './row-metering.service.js';
+import { type InlineCharge, type RowMetering, chargeRead, inlineCharge, meterWriteCall } from './row-metering.service.js';
 import { fastInsertIn } from './row-fast-insert.service.js';
 import type { MeteringService } from '../billing/metering.service.js';
 
@@ -90,7 +90,15 @@ export async function executeCall(deps: RowStoreDeps, caller: PrincipalCaller, o
     }
   }
   const limit = deps.config.rows.maxWritesPerCall;
-  const call = (tx: Sql, prismaTx: Tx | null) => runWrites({ metering, caller, schema: deployment.schema, now }, tx, prismaTx, ops, batch);
+  const creditMicros = deps.config.metering.developerCreditMicros;
+  const call = (tx: Sql, prismaTx: Tx | null) =>
+    runWrites(
+      { metering, caller, schema: deployment.schema, now, charge: batch ? null : inlineCharge(metering, creditMicros, caller, ops) },
+      tx,
+      prismaTx,
+      ops,
+      batch,
+    );
   const { results, events, grantEvents, rowEvents } = await withWriteBudget(limit, ops, async () => {
     try {
       return await deps.sqlTransaction(tx => call(tx, null));
@@ -106,35 +114,55 @@ export async function executeCall(deps: RowStoreDeps, caller: PrincipalCaller, o
   return results;
 }
 
-/** A write call's operations in `tx`, then its charge and the auto-joins' changes; last, the events' stamp. */
+/**
+ * A write call's operations in `tx`, then its charge (unless its statement recorded it) and the
+ * auto-joins' changes; last, the events' stamp.
+ */
 async function runWrites(
-  call: { metering: RowMetering; caller: PrincipalCaller; schema: SchemaIR; now: Date },
+  call: { metering: RowMetering; caller: PrincipalCaller; schema: SchemaIR; now: Date; charge: InlineCharge | null },
   tx: Sql,
   prismaTx: Tx | null,
   ops: DbOperation[],
   batch: boolean,
 ) {
-  const { metering, caller } = call;
-  const run: Run = { db: prismaTx ?? tx, tx, prismaTx, caller, schema: call.schema, now: call.now, joins: [], rowEvents: [], uniqueLocks: new Set() };
-  const results: DbResult[] = [];
-  for (const [i, op] of ops.entries()) {
-    try {
-      results.push(await runOperation(run, op));
-    } catch (error) {
-      throw batch ? inOperation(error, i) : error;
+  const { metering, caller, charge } = call;
+  const run: Run = {
+    db: prismaTx ?? tx,
+    tx,
+    prismaTx,
+    caller,
+    schema: call.schema,
+    now: call.now,
+    joins: [],
+    rowEvents: [],
+    uniqueLocks: new Set(),
+    charge,
+  };
+  let completed = false;
+  try {
+    const results: DbResult[] = [];
+    for (const [i, op] of ops.entries()) {
+      try {
+        results.push(await runOperation(run, op));
+      } catch (error) {
+        throw batch ? inOperation(error, i) : error;
+      }
     }
+    if (!charge?.recorded) await meterWriteCall(metering, tx, caller, ops, batch, run.rowEvents);
+    const events: MembershipEvent[] = [];
+    const grantEvents: GrantEvent[] = [];
+    for (const changes of run.joins) {
+      await changes.flush();
+      events.push(...changes.events);
+      grantEvents.push(...changes.grantEvents);
+    }
+    if (run.xid) stampAll(run.xid, run.rowEvents);
+    else await stampCommit(tx, run.rowEvents);
+    completed = true;
+    return { results, events, grantEvents, rowEvents: run.rowEvents };
+  } finally {
+    charge?.settle(completed);
   }
-  await meterWriteCall(metering, tx, caller, ops, batch, run.rowEvents);
-  const events: MembershipEvent[] = [];
-  const grantEvents: GrantEvent[] = [];
-  for (const changes of run.joins) {
-    await changes.flush();
-    events.push(...changes.events);
-    grantEvents.push(...changes.grantEvents);
-  }
-  if (run.xid) stampAll(run.xid, run.rowEvents);
-  else await stampCommit(tx, run.rowEvents);
-  return { results, events, grantEvents, rowEvents: run.rowEvents };
 }
 
 /** POST /v1/db/query, `dbQuery`, `dbSelect`. */
