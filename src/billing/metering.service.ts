@@ -8,7 +8,6 @@
  * cannot pay is a 402 `payment_required` and the transaction rolls back, so nothing changes.
  * At-rest storage is settled once a day per holder.
  */
-import { createHash } from 'node:crypto';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { type BudgetKey, type StorageHolder, budgetPeriod, payerOf, storagePayerOf } from './payer.rules.js';
 import { type Prices, type Usage, costByClass, costMicros } from './pricing.rules.js';
@@ -21,7 +20,7 @@ import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
 import { DEVELOPER_CREDIT_KIND, type Holder, appendEntry, balanceMicros, credit, grantDeveloperCredit, microsToUsd } from './wallet.service.js';
 import { TEST_USER_PREFIX } from '../core/principals.rules.js';
-import { newId } from '../lib/secrets.js';
+import { newId, sha256 } from '../lib/secrets.js';
 import {
   type ChargeEntry,
   type EntryParams,
@@ -49,8 +48,7 @@ import {
 export type { Usage, UsageClass } from './pricing.rules.js';
 
 /** A budget's id is derived from its key, so a lazy create needs no lookup. */
-export const budgetId = (key: BudgetKey): string =>
-  `bud_${createHash('sha256').update(`${key.kind}\0${key.payerId}\0${key.appId}\0${key.key}`).digest('hex').slice(0, 24)}`;
+export const budgetId = (key: BudgetKey): string => `bud_${sha256(`${key.kind}\0${key.payerId}\0${key.appId}\0${key.key}`).slice(0, 24)}`;
 
 type RefusalReason = 'wallet' | 'env_budget' | 'app_budget' | 'storage';
 

@@ -1,8 +1,20 @@
 /** Random ids, bearer secrets and their hashes. Secrets are stored only as SHA-256 digests. */
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** A short random id with a type prefix, e.g. `res_4f9c2a…`. */
-export const newId = (prefix: string, bytes = 10) => `${prefix}_${randomBytes(bytes).toString('hex')}`;
+/** Random bytes for ids, drawn a page at a time: one randomBytes call per id costs more than the rest of a write's id work. */
+let idPool = Buffer.alloc(0);
+let idPoolOffset = 0;
+
+/** A short random id with a type prefix, e.g. `res_4f9c2a…`. Ids are not secrets (newSecret is). */
+export function newId(prefix: string, bytes = 10): string {
+  if (idPoolOffset + bytes > idPool.length) {
+    idPool = randomBytes(Math.max(4096, bytes));
+    idPoolOffset = 0;
+  }
+  const id = `${prefix}_${idPool.toString('hex', idPoolOffset, idPoolOffset + bytes)}`;
+  idPoolOffset += bytes;
+  return id;
+}
 
 /** A bearer secret: `<prefix>_<43 url-safe chars>` (256 bits). */
 export const newSecret = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
