@@ -1,7 +1,9 @@
 /**
  * upsert (docs/api.md §11.3): one atomic insert-or-update per value, found by a unique key
  * (`onConflict`). The key's values are locked first in its scopes, so racing upserts of one key
- * run one after the other and the second finds the first's row.
+ * run one after the other and the second finds the first's row. In a resource's own table the
+ * lock is its own statement, before the one that reads the rows: in READ COMMITTED a statement's
+ * snapshot is taken when it starts, so only a later statement sees the row of an upsert it waited for.
  */
 import { type RowData, applyUpdate, insertData, updateData } from './row-values.rules.js';
 import { fail } from '../errors.js';
@@ -135,9 +137,7 @@ function oneStatementInserts(w: ResourceWrite, key: string[], items: UpsertItem[
   const others = uniqueKeys(binding.table).filter(k => !isKey(k));
   if (items.some(item => others.some(k => k.some(name => Object.hasOwn(item.change.set, name))))) return null;
   try {
-    const datas = items.map((item, i) =>
-      insertData(binding.name, rowTable(binding.table), item.values, Array.isArray(w.op.values) ? `values[${i}]` : 'values'),
-    );
+    const datas = items.map(item => insertData(binding.name, rowTable(binding.table), item.values));
     if (datas.some(data => keysToCheck(binding.table, data, null).some(k => !isKey(k)))) return null;
     return datas.map(data => ({ id: newRowId(), data }));
   } catch {

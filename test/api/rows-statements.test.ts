@@ -1,6 +1,6 @@
 /**
  * What one row write costs the database (issue 27 item 1): the statements a single insert, update
- * and delete by filter, upsert, and a 100-row insert send to PostgreSQL, recorded at the driver
+ * and delete by filter, upsert (inserting, then updating), and a 100-row insert send to PostgreSQL, recorded at the driver
  * (pg's Client.query, which Prisma's adapter and the SQL layer both go through). Bounds, not exact
  * lists, so a refactor that adds a round trip to the hot write path fails here.
  * GATEHOUSE_PRINT_STATEMENTS=1 prints each list.
