@@ -402,11 +402,18 @@ export const storageSurelyCovered = (resourceId: unknown, creditMicros: unknown)
 /**
  * A write's charge as two CTEs of a statement, `cov` and `e`: its ledger entry, recorded when the
  * write does not grow the resource or the resource's storage payer surely covers it (`grows` is
- * evaluated in the statement: assertStorageCovered's 0 bytes, then charge, as chargeAddingBytes).
+ * evaluated in the statement: assertStorageCovered's 0 bytes, then charge, as chargeAddingBytes),
+ * and only when `when` holds (a write that may end up elsewhere records it only once it wrote).
  */
-export const chargeCtes = (resourceId: unknown, creditMicros: unknown, entry: EntryParams, grows: RawBuilder<boolean>) => sql`
+export const chargeCtes = (
+  resourceId: unknown,
+  creditMicros: unknown,
+  entry: EntryParams,
+  grows: RawBuilder<boolean>,
+  when: RawBuilder<boolean> = sql<boolean>`true`,
+) => sql`
   cov AS MATERIALIZED (SELECT COALESCE(${storageSurelyCovered(resourceId, creditMicros)}, false) AS ok),
-  e AS (${entryInsertSql(entry, sql<boolean>`(NOT ${grows} OR (SELECT ok FROM cov))`)})`;
+  e AS (${entryInsertSql(entry, sql<boolean>`${when} AND (NOT ${grows} OR (SELECT ok FROM cov))`)})`;
 
 /** What a statement with chargeCtes found: whether the storage payer surely covers the write, and whether the entry was recorded. */
 export const chargeOutcome = sql<{ covered: boolean; charged: boolean }>`(SELECT ok FROM cov) AS covered, EXISTS (SELECT 1 FROM e) AS charged`;

@@ -11,6 +11,7 @@ import { type Sql, sql } from '../db/sql.js';
 import type { ResourceRef } from '../membership/writer-standing.service.js';
 import { type DbOperation, ROWS_MAX_WHERE, rowIds } from './rows-input.service.js';
 import { type Fragment, andAll, conditionSql, joined, sameTable, uuidList } from './rows.sql.js';
+import { accountDeleted, violatesForeignKey } from '../membership/lifecycle.service.js';
 import type { Reach } from './row-access.rules.js';
 import { type Binding, rowTable } from './row-binding.service.js';
 import { spendWrites, writesLeft } from './row-write-budget.service.js';
@@ -120,6 +121,15 @@ const ownedTargets = (db: Sql, me: string, resource: ResourceRef, binding: Bindi
     .limit(ROWS_MAX_WHERE + 1)
     .forUpdate('r');
 
+/** A resource's own rows a statement takes: those `pickOf` names within `reach`, as `me` reads them. */
+export interface OwnedPick {
+  me: string;
+  resource: ResourceRef;
+  binding: Binding;
+  pickOf: RowPick;
+  reach: Reach;
+}
+
 /** What the statement that matches a write's rows also does to them: delete them, or set and unset columns. */
 export type TargetWrite = { kind: 'delete' } | { kind: 'update'; set: RowData; unset: string[]; now: Date };
 
@@ -133,11 +143,7 @@ export type TargetWrite = { kind: 'delete' } | { kind: 'update'; set: RowData; u
  */
 export async function writeOwnedTargets(
   db: Sql,
-  me: string,
-  resource: ResourceRef,
-  binding: Binding,
-  pickOf: RowPick,
-  reach: Reach,
+  { me, resource, binding, pickOf, reach }: OwnedPick,
   write: TargetWrite,
   charge: StatementCharge | null,
 ): Promise<{ written: { target: Target; data: RowData }[]; charge: ChargeFound | undefined }> {
@@ -160,6 +166,62 @@ export async function writeOwnedTargets(
   const targets = rows.filter(row => row.id != null).map(({ new_data: _, covered: _c, charged: _ch, ...row }) => asTarget(row as Target));
   return {
     written: found(binding, pickOf, targets).map(target => ({ target, data: data.get(target.id)! })),
+    charge: charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged) } : undefined,
+  };
+}
+
+/** An upsert's row where the key finds none within reach: inserted at `roomId` unless `taken` (the key's holders in its scope) finds one. */
+export interface UpsertInsert {
+  id: string;
+  data: RowData;
+  roomId: string | null;
+  taken: Fragment;
+}
+
+/**
+ * One upsert value of a resource's own table in one statement, once its key is locked: the row
+ * `pickOf` (the key's values) finds within `reach`, locked and changed as writeOwnedTargets
+ * changes it; else `insert` (null: the create rule refuses it), when no row anywhere in the key's
+ * scope holds the key; and the call's charge when one is held for it, recorded only when a row
+ * was written (so a key taken out of reach, answered on the step-by-step path, has no charge yet).
+ * Answers the row found as it was (null: none), whether the row was inserted, and what the charge
+ * found. The caller judges the row found as upsert does and throws to refuse: the transaction rolls
+ * the write and its charge back.
+ */
+export async function upsertOwnedTarget(
+  db: Sql,
+  { me, resource, binding, pickOf, reach }: OwnedPick,
+  change: { set: RowData; unset: string[]; now: Date },
+  insert: UpsertInsert | null,
+  charge: StatementCharge | null,
+): Promise<{ target: Target | null; inserted: boolean; charge: ChargeFound | undefined }> {
+  const matched = ownedTargets(db, me, resource, binding, pickOf, reach);
+  const now = change.now.toISOString();
+  const inserting = insert
+    ? sql`INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
+        SELECT ${insert.id}::uuid, ${resource.deploymentId}, ${binding.name}, ${me}, ${resource.id}, ${insert.roomId}::text,
+          ${JSON.stringify(insert.data)}::jsonb, ${now}::timestamp, ${now}::timestamp
+        WHERE NOT EXISTS (SELECT 1 FROM t) AND NOT EXISTS (${insert.taken}) RETURNING id`
+    : sql`SELECT NULL::uuid AS id WHERE false`;
+  const written = sql<boolean>`(EXISTS (SELECT 1 FROM c) OR EXISTS (SELECT 1 FROM i))`;
+  const charged = charge ? sql`, ${chargeCtes(resource.id, charge.creditMicros, entryParamsOf(charge.entry), written, written)}` : sql``;
+  const { rows } = await sql<Partial<Target> & { inserted: boolean } & Partial<ChargeFound>>`
+    WITH t AS MATERIALIZED (${matched}),
+      c AS (UPDATE rows AS w SET data = (w.data || ${JSON.stringify(change.set)}::jsonb) - ${change.unset}::text[], updated_at = ${now}::timestamp
+        FROM t WHERE w.id = t.id::uuid RETURNING w.id),
+      i AS (${inserting})${charged}
+    SELECT t.*, EXISTS (SELECT 1 FROM i) AS inserted${charge ? sql`, s.*` : sql``}
+    FROM (SELECT ${charge ? chargeOutcome : sql`1`}) s LEFT JOIN t ON true`
+    .execute(db)
+    .catch(error => {
+      // The caller's account was deleted while this write ran (docs/api.md §12).
+      throw violatesForeignKey(error, 'rows_creator_id_fkey') ? accountDeleted() : error;
+    });
+  const targets = rows.filter(row => row.id != null).map(({ inserted: _, covered: _c, charged: _ch, ...row }) => asTarget(row as Target));
+  const [target = null] = found(binding, pickOf, targets);
+  return {
+    target,
+    inserted: Boolean(rows[0]?.inserted),
     charge: charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged) } : undefined,
   };
 }

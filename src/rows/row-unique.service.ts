@@ -8,7 +8,7 @@ import type { Condition, RowData } from './row-values.rules.js';
 import { fail } from '../errors.js';
 import { type Sql, sql } from '../db/sql.js';
 import type { TableIR } from '../schema/index.js';
-import { EMPTY, andAll, conditionSql, sameTable, uuidList } from './rows.sql.js';
+import { EMPTY, type Fragment, andAll, conditionSql, sameTable, uuidList } from './rows.sql.js';
 import type { Binding } from './row-binding.service.js';
 import { invalidOperation } from './row-run.service.js';
 
@@ -112,22 +112,32 @@ export async function checkUnique(
   const keys = keysToCheck(binding.table, data, changed);
   if (keys.length === 0 || scopes.length === 0) return;
   await lockUniqueKeys(db, held, uniqueLockKeys(deploymentId, binding, scopes, keys, data));
-  const table = sameTable(deploymentId, binding.name);
-  const others = except.length ? sql`AND r.id NOT IN (${uuidList(except)})` : EMPTY;
   for (const key of keys) {
-    const same = andAll(keyConditions(binding, key, data).map(c => conditionSql(c)));
     for (const scope of scopes) {
-      const where =
-        scope.kind === 'user'
-          ? sql`SELECT 1 FROM rows r WHERE ${table} AND r.creator_id = ${scope.id} AND r.resource_id IS NULL ${same} ${others}`
-          : sql`SELECT 1 FROM rows r WHERE r.resource_id = ${scope.id} AND ${table} ${same} ${others}
-                UNION ALL SELECT 1 FROM row_links l JOIN rows r ON r.id = l.row_id WHERE l.resource_id = ${scope.id} AND ${table} ${same} ${others}`;
       const {
         rows: [{ taken }],
-      } = await sql<{ taken: boolean }>`SELECT EXISTS (${where}) AS taken`.execute(db);
+      } = await sql<{ taken: boolean }>`SELECT EXISTS (${holdersOf(deploymentId, binding, scope, key, data, except)}) AS taken`.execute(db);
       if (taken) throw uniqueViolation(binding.name, key, data, scope);
     }
   }
+}
+
+/** The rows other than `except` that hold `data`'s values of `key` in `scope`, as a subquery (hidden links included). */
+export function holdersOf(
+  deploymentId: string,
+  binding: Binding,
+  scope: UniqueScope,
+  key: readonly string[],
+  data: RowData,
+  except: string[],
+): Fragment {
+  const table = sameTable(deploymentId, binding.name);
+  const others = except.length ? sql`AND r.id NOT IN (${uuidList(except)})` : EMPTY;
+  const same = andAll(keyConditions(binding, key, data).map(c => conditionSql(c)));
+  return scope.kind === 'user'
+    ? sql`SELECT 1 FROM rows r WHERE ${table} AND r.creator_id = ${scope.id} AND r.resource_id IS NULL ${same} ${others}`
+    : sql`SELECT 1 FROM rows r WHERE r.resource_id = ${scope.id} AND ${table} ${same} ${others}
+          UNION ALL SELECT 1 FROM row_links l JOIN rows r ON r.id = l.row_id WHERE l.resource_id = ${scope.id} AND ${table} ${same} ${others}`;
 }
 
 function uniqueViolation(table: string, key: readonly string[], data: RowData, scope: UniqueScope) {

@@ -1,20 +1,33 @@
 /**
  * upsert (docs/api.md §11.3): one atomic insert-or-update per value, found by a unique key
  * (`onConflict`). The key's values are locked first in its scopes, so racing upserts of one key
- * run one after the other and the second finds the first's row.
+ * run one after the other and the second finds the first's row. In a resource's own table the
+ * lock is its own statement, before the one that reads the rows: in READ COMMITTED a statement's
+ * snapshot is taken when it starts, so only a later statement sees the row of an upsert it waited for.
  */
-import { type RowData, updateData } from './row-values.rules.js';
+import { type RowData, applyUpdate, insertData, updateData } from './row-values.rules.js';
 import { fail } from '../errors.js';
 import type { Sql } from '../db/sql.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
-import { reachesNothing } from './row-access.rules.js';
+import { type Reach, reachesNothing } from './row-access.rules.js';
 import { type Binding, type RowOut, rowTable, shape } from './row-binding.service.js';
 import { readable } from './row-reach.service.js';
 import type { DbResult, Run } from './row-run.service.js';
-import { resourceTargets, userTargets } from './row-targets.service.js';
-import { type UniqueScope, conflictKey, keyConditions, lockUniqueKeys, uniqueLockKeys } from './row-unique.service.js';
+import { resourceTargets, upsertOwnedTarget, userTargets } from './row-targets.service.js';
+import {
+  type UniqueScope,
+  conflictKey,
+  holdersOf,
+  keyConditions,
+  keysToCheck,
+  lockUniqueKeys,
+  uniqueKeys,
+  uniqueLockKeys,
+} from './row-unique.service.js';
+import { newRowId } from './row-id.service.js';
+import { spendWrites, writesLeft } from './row-write-budget.service.js';
 import { USER_PLACEMENT, insertRows, placementIn, updateTargets, valueList } from './row-write.service.js';
 import { type ResourceWrite, admits, recordChanges, refused } from './row-write-scope.service.js';
 
@@ -77,28 +90,95 @@ export async function upsertResource(w: ResourceWrite): Promise<DbResult> {
   const reach = await readable(tx, resource, binding, roles, roles.resourceRole, w.room);
   const canUpdate = !reachesNothing(reach) && admits(w, 'update', true);
   if (!canCreate && !canUpdate) throw refused(w, 'create');
-  const place = placementIn(binding, resource.id, w.room);
   const scopes: UniqueScope[] = [{ kind: 'resource', id: resource.id }];
   if (binding.kind === 'shared') scopes.push({ kind: 'user', id: w.me });
+  const inserts = oneStatementInserts(w, key, items);
   const rows: RowOut[] = [];
-  for (const item of items) {
+  for (const [i, item] of items.entries()) {
     await lockConflictKey(run, tx, binding, scopes, key, item);
-    const targets = canUpdate
-      ? await resourceTargets(tx, w.me, resource, binding, { where: keyConditions(binding, key, item.change.set) }, reach)
-      : [];
-    if (targets.length) {
-      for (const t of targets) if (!admits(w, 'update', t.creator_id === w.me)) throw refused(w, 'update');
-      await w.join?.();
-      const updated = await updateTargets(run, tx, binding, targets, item.values);
-      recordChanges(w, 'update', updated);
-      rows.push(...updated.map(r => shape(r, binding, 'resource')));
-    } else {
-      if (!canCreate) throw refused(w, 'create');
-      await w.join?.();
-      const inserted = await insertRows(run, tx, binding, item.values, place);
-      recordChanges(w, 'insert', inserted);
-      rows.push(...inserted.map(r => shape(r, binding, 'resource')));
-    }
+    const written = inserts && (await upsertedInOneStatement(w, key, item, canUpdate ? reach : NO_REACH, canCreate ? inserts[i] : null));
+    const out = written ?? (await upsertedStepByStep(w, key, item, canUpdate ? reach : null, canCreate));
+    rows.push(...out.map(r => shape(r, binding, 'resource')));
   }
   return { op: 'upsert', rows, nextCursor: null, ok: true };
+}
+
+/** A value's row found and updated, or inserted, a statement at a time. */
+async function upsertedStepByStep(w: ResourceWrite, key: string[], item: UpsertItem, reach: Reach | null, canCreate: boolean): Promise<SqlRow[]> {
+  const { run, tx, binding, resource } = w;
+  const targets = reach ? await resourceTargets(tx, w.me, resource, binding, { where: keyConditions(binding, key, item.change.set) }, reach) : [];
+  if (targets.length) {
+    for (const t of targets) if (!admits(w, 'update', t.creator_id === w.me)) throw refused(w, 'update');
+    await w.join?.();
+    const updated = await updateTargets(run, tx, binding, targets, item.values);
+    recordChanges(w, 'update', updated);
+    return updated;
+  }
+  if (!canCreate) throw refused(w, 'create');
+  await w.join?.();
+  const inserted = await insertRows(run, tx, binding, item.values, placementIn(binding, resource.id, w.room));
+  recordChanges(w, 'insert', inserted);
+  return inserted;
+}
+
+/** Reaches no row: the update path is closed, so the statement only inserts. */
+const NO_REACH: Reach = { defaultRoom: 'none', all: [], own: [] };
+
+/**
+ * Each value's row as the insert path would write it, when every value can take the one-statement
+ * path: a member's write into a resource's own table whose values take no unique key but the
+ * conflict key, within the call's write budget. Null otherwise (and for values an insert refuses:
+ * the step-by-step path answers them in their order).
+ */
+function oneStatementInserts(w: ResourceWrite, key: string[], items: UpsertItem[]): { id: string; data: RowData }[] | null {
+  const { binding } = w;
+  if (binding.kind !== 'owned' || w.join || items.length > writesLeft()) return null;
+  const isKey = (k: readonly string[]) => k.join() === key.join();
+  const others = uniqueKeys(binding.table).filter(k => !isKey(k));
+  if (items.some(item => others.some(k => k.some(name => Object.hasOwn(item.change.set, name))))) return null;
+  try {
+    const datas = items.map(item => insertData(binding.name, rowTable(binding.table), item.values));
+    if (datas.some(data => keysToCheck(binding.table, data, null).some(k => !isKey(k)))) return null;
+    return datas.map(data => ({ id: newRowId(), data }));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A value's row found within `reach` and updated, or `insert`ed, in one statement with the call's
+ * charge (upsertOwnedTarget), then judged as the step-by-step path judges it: a refusal throws
+ * and the transaction rolls the write back. Null when it wrote nothing (the key is taken out of
+ * reach): the step-by-step path answers that (409 unique_violation, as an insert).
+ */
+async function upsertedInOneStatement(
+  w: ResourceWrite,
+  key: string[],
+  item: UpsertItem,
+  reach: Reach,
+  insert: { id: string; data: RowData } | null,
+): Promise<SqlRow[] | null> {
+  const { run, tx, binding, resource, me } = w;
+  const pickOf = { where: keyConditions(binding, key, item.change.set) };
+  const taken = holdersOf(resource.deploymentId, binding, { kind: 'resource', id: resource.id }, key, item.change.set, []);
+  const charge = run.charge?.take() ?? null;
+  const change = { ...item.change, now: run.now };
+  const found = await upsertOwnedTarget(tx, { me, resource, binding, pickOf, reach }, change, insert && { ...insert, roomId: w.room, taken }, charge);
+  const wrote = found.target !== null || found.inserted;
+  // Nothing written: no charge was recorded, and the call is charged as before, once its work ran.
+  if (charge) run.charge?.found(wrote ? found.charge : undefined, true);
+  if (found.target) {
+    const target = found.target;
+    if (!admits(w, 'update', target.creator_id === me)) throw refused(w, 'update');
+    const updated = [{ ...target, data: applyUpdate(binding.name, target.data, item.change), updated_at: run.now }];
+    recordChanges(w, 'update', updated);
+    return updated;
+  }
+  // No row within reach: the create rule refuses the insert path, as the step-by-step path would.
+  if (!insert) throw refused(w, 'create');
+  if (!found.inserted) return null;
+  spendWrites(1);
+  const inserted = [{ ...insert, creator_id: me, resource_id: resource.id, room_id: w.room, created_at: run.now, updated_at: run.now }];
+  recordChanges(w, 'insert', inserted);
+  return inserted;
 }

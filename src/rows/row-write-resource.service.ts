@@ -81,7 +81,12 @@ function changeOf(w: ResourceWrite): RowChange | undefined {
 async function writtenWithTargets(w: ResourceWrite, action: 'update' | 'delete', reach: Reach, change: RowChange | null): Promise<DbResult> {
   const { tx, binding, resource, me, run } = w;
   const write = change ? { kind: 'update' as const, ...change, now: run.now } : { kind: 'delete' as const };
-  const { written, charge } = await writeOwnedTargets(tx, me, resource, binding, pick(binding, w.op), reach, write, run.charge?.take() ?? null);
+  const { written, charge } = await writeOwnedTargets(
+    tx,
+    { me, resource, binding, pickOf: pick(binding, w.op), reach },
+    write,
+    run.charge?.take() ?? null,
+  );
   run.charge?.found(charge, write.kind === 'update' && written.length > 0);
   for (const { target } of written) if (!admits(w, action, target.creator_id === me)) throw refused(w, action);
   if (!change)

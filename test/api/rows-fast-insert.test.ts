@@ -9,7 +9,7 @@ import { describe, expect } from 'vitest';
 import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
-import { type RowsSeed, db, inResource, rowsSeed } from './rows.fixture.js';
+import { type RowsSeed, db, inResource, inStorageDebt, rowsSeed } from './rows.fixture.js';
 
 const available = await backends();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'carol'], seed: rowsSeed });
@@ -54,20 +54,14 @@ describe.each(available)('one-statement insert on $name', backend => {
     expect((await insert(carol, own, 'mine')).status).toBe(200);
   });
 
-  it('a storage payer in debt while a lease is open: 402 storage, nothing written or charged', async ({ prisma, s, project, written }) => {
+  it('a storage payer in debt while a lease is open: 402 storage, nothing written or charged', async ({ ctx, s, project, written }) => {
     const before = await written(project);
-    // The developer pays for a test user's resource at rest. Their balance falls below what the
-    // open leases reserve (as a day's storage settlement may make it), with a lease still open.
-    const { balanceMicros } = await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } });
-    await prisma.wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: -1_000_000_000n } });
-    try {
+    await inStorageDebt(ctx, s.developerId, async () => {
       const res = await insert(s.users.carol, project, 'in debt');
       expect(res.status, JSON.stringify(res.body)).toBe(402);
       expect(res.body).toMatchObject({ error: 'payment_required', reason: 'storage' });
       expect(await written(project)).toEqual(before);
-    } finally {
-      await prisma.wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros } });
-    }
+    });
   });
 
   it('inserts racing the member’s removal: each acknowledged one has its row and one charge, the refused none', async ({

@@ -9,7 +9,7 @@ import { describe, expect } from 'vitest';
 import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
-import { type RowsSeed, db, inResource, rowsSeed } from './rows.fixture.js';
+import { type RowsSeed, db, inResource, inStorageDebt, racedAndBooked, rowsSeed } from './rows.fixture.js';
 
 const available = await backends();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'carol'], seed: rowsSeed });
@@ -61,20 +61,14 @@ describe.each(available)('a write charged in its own statement on $name', backen
     expect(await state(project)).toMatchObject({ carolUpdates: before.carolUpdates + 1 });
   });
 
-  it('a storage payer in debt: an update answers 402 storage and changes nothing, charges nothing', async ({ prisma, s, project, state }) => {
+  it('a storage payer in debt: an update answers 402 storage and changes nothing, charges nothing', async ({ ctx, s, project, state }) => {
     const before = await state(project);
-    // The developer pays for a test user's resource at rest; their balance falls below what the
-    // open leases reserve (as a day's storage settlement may make it), with the leases still open.
-    const { balanceMicros } = await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } });
-    await prisma.wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros: -1_000_000_000n } });
-    try {
+    await inStorageDebt(ctx, s.developerId, async () => {
       const res = await update(s.users.carol, project, 2, 'in debt');
       expect(res.status, JSON.stringify(res.body)).toBe(402);
       expect(res.body).toMatchObject({ error: 'payment_required', reason: 'storage' });
       expect(await state(project)).toEqual(before);
-    } finally {
-      await prisma.wallet.update({ where: { holderId: s.developerId }, data: { balanceMicros } });
-    }
+    });
   });
 
   it('a delete by filter: the rows gone and one charge', async ({ s, project, state }) => {
@@ -87,25 +81,12 @@ describe.each(available)('a write charged in its own statement on $name', backen
 
   it('racing updates of one row: each acknowledged one charged exactly once, and the balance moves by the ledger', async ({
     ctx,
-    prisma,
     s,
     project,
     state,
   }) => {
-    /** The developer's balance and the ledger's sum, once this server's leases closed (the table holds every charge then). */
-    const books = async () => {
-      await ctx.app.services.metering.closeWalletLeases();
-      const { balanceMicros } = await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } });
-      const ledger = await prisma.walletEntry.aggregate({ where: { developerId: s.developerId }, _sum: { amountMicros: true } });
-      return { balance: balanceMicros, ledger: ledger._sum.amountMicros ?? 0n };
-    };
     const before = await state(project);
-    const start = await books();
-    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => update(s.users.carol, project, 2, `race ${i}`)));
-    for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const results = await racedAndBooked(ctx, s.developerId, 16, i => update(s.users.carol, project, 2, `race ${i}`));
     expect(await state(project)).toMatchObject({ carolUpdates: before.carolUpdates + results.length });
-    const end = await books();
-    expect(end.ledger).toBeLessThan(start.ledger);
-    expect(start.balance - end.balance).toBe(start.ledger - end.ledger);
   });
 });

@@ -1,4 +1,5 @@
 /** The schema and seed the row-store tests share (docs/api.md §11). */
+import { expect } from 'vitest';
 import { defineSchema } from 'gatehouse/schema';
 import { TEST_RESOURCES, type Seed, type TestContext, seed } from '../helpers/app.js';
 
@@ -95,3 +96,47 @@ export const db = (as: Caller, body: Record<string, unknown>) => as.post('/v1/db
 
 export const inResource = (resourceId: string, roomId?: string) => ({ kind: 'resource', resourceId, ...(roomId ? { roomId } : {}) });
 export const mine = { kind: 'user' };
+
+/**
+ * Runs `fn` with the developer (who pays for a test user's resources at rest) in storage debt:
+ * their balance below what the open leases reserve, as a day's storage settlement may leave it,
+ * with the leases still open; then gives the balance back.
+ */
+export async function inStorageDebt(ctx: TestContext, developerId: string, fn: () => Promise<void>): Promise<void> {
+  const prisma = ctx.database.prisma;
+  const { balanceMicros } = await prisma.wallet.findUniqueOrThrow({ where: { holderId: developerId } });
+  await prisma.wallet.update({ where: { holderId: developerId }, data: { balanceMicros: -1_000_000_000n } });
+  try {
+    await fn();
+  } finally {
+    await prisma.wallet.update({ where: { holderId: developerId }, data: { balanceMicros } });
+  }
+}
+
+/** The developer's balance and the ledger's sum, once this server's leases closed (the tables hold every charge then). */
+export async function developerBooks(ctx: TestContext, developerId: string): Promise<{ balance: bigint; ledger: bigint }> {
+  await ctx.app.services.metering.closeWalletLeases();
+  const prisma = ctx.database.prisma;
+  const { balanceMicros } = await prisma.wallet.findUniqueOrThrow({ where: { holderId: developerId } });
+  const ledger = await prisma.walletEntry.aggregate({ where: { developerId }, _sum: { amountMicros: true } });
+  return { balance: balanceMicros, ledger: ledger._sum.amountMicros ?? 0n };
+}
+
+/**
+ * `n` calls of `call` at once, each answered 200; the developer's balance moved by exactly what
+ * the ledger charged meanwhile (no charge lost or counted twice). Answers the calls' answers.
+ */
+export async function racedAndBooked<R extends { status: number; body: unknown }>(
+  ctx: TestContext,
+  developerId: string,
+  n: number,
+  call: (i: number) => Promise<R>,
+): Promise<R[]> {
+  const start = await developerBooks(ctx, developerId);
+  const results = await Promise.all(Array.from({ length: n }, (_, i) => call(i)));
+  for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
+  const end = await developerBooks(ctx, developerId);
+  expect(end.ledger).toBeLessThan(start.ledger);
+  expect(start.balance - end.balance).toBe(start.ledger - end.ledger);
+  return results;
+}
