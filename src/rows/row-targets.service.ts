@@ -87,7 +87,7 @@ export async function resourceTargets(
   pickOf: RowPick,
   reach: Reach | null,
 ): Promise<Target[]> {
-  const owned = await ownedTargets(db, me, resource, binding, pickOf, reach).execute();
+  const { rows: owned } = await ownedTargets(me, resource, binding, pickOf, reach).execute(db);
   const table = sameTable(resource.deploymentId, binding.name);
   const within = (col: string) => (reach ? reachSql(reach, col, me) : sql`TRUE`);
   const linked =
@@ -107,19 +107,17 @@ export async function resourceTargets(
   return found(binding, pickOf, [...owned, ...linked].map(asTarget));
 }
 
-/** The resource's own rows `pickOf` names within `reach` (null: every room), locked for the write. */
-const ownedTargets = (db: Sql, me: string, resource: ResourceRef, binding: Binding, pickOf: RowPick, reach: Reach | null) =>
-  db
-    .selectFrom('rows as r')
-    .select(TARGET_COLUMNS)
-    .select(['r.resource_id', 'r.room_id', sql<'owned'>`'owned'`.as('via')])
-    .where(
-      sql<boolean>`${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${sameTable(resource.deploymentId, binding.name)} AND ${
-        reach ? reachSql(reach, 'r.room_id', me) : sql`TRUE`
-      }`,
-    )
-    .limit(ROWS_MAX_WHERE + 1)
-    .forUpdate('r');
+/**
+ * The resource's own rows `pickOf` names within `reach` (null: every room), locked for the write.
+ * A template rather than the query builder: it is built on every update, delete and upsert, and
+ * the builder's parsing costs the server more than the statement's text (bench/README.md).
+ */
+const ownedTargets = (me: string, resource: ResourceRef, binding: Binding, pickOf: RowPick, reach: Reach | null) =>
+  sql<Target>`SELECT r.id::text AS id, r.creator_id, r.data, r.created_at, r.updated_at, r.resource_id, r.room_id, 'owned' AS via
+    FROM rows r
+    WHERE ${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${sameTable(resource.deploymentId, binding.name)}
+      AND ${reach ? reachSql(reach, 'r.room_id', me) : sql`TRUE`}
+    LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r`;
 
 /** A resource's own rows a statement takes: those `pickOf` names within `reach`, as `me` reads them. */
 export interface OwnedPick {
@@ -147,7 +145,7 @@ export async function writeOwnedTargets(
   write: TargetWrite,
   charge: StatementCharge | null,
 ): Promise<{ written: { target: Target; data: RowData }[]; charge: ChargeFound | undefined }> {
-  const matched = ownedTargets(db, me, resource, binding, pickOf, reach);
+  const matched = ownedTargets(me, resource, binding, pickOf, reach);
   // More rows than the call may write are written by no one: found() refuses them, as before the write.
   const fits = sql`(SELECT count(*) FROM t) <= ${Math.min(ROWS_MAX_WHERE, writesLeft())}::int`;
   const change =
@@ -195,7 +193,7 @@ export async function upsertOwnedTarget(
   insert: UpsertInsert | null,
   charge: StatementCharge | null,
 ): Promise<{ target: Target | null; inserted: boolean; charge: ChargeFound | undefined }> {
-  const matched = ownedTargets(db, me, resource, binding, pickOf, reach);
+  const matched = ownedTargets(me, resource, binding, pickOf, reach);
   const now = change.now.toISOString();
   const inserting = insert
     ? sql`INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
