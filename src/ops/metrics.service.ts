@@ -148,17 +148,20 @@ class RequestDurations {
   readonly help = 'HTTP requests by route pattern, method and status: time to the response head (its _count is the request rate).';
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  /** By the request's raw key; several keys can share a label set (the `other` method). */
-  readonly #byKey = new Map<string, Series>();
+  /** By route, method and status as the request gave them (no key string built per request); several can share a label set (the `other` method). */
+  readonly #byRequest = new Map<string, Map<string, Map<number, Series>>>();
   /** By label set, in order of first observation. */
   readonly #series = new Map<string, Series>();
 
   observe(route: string, method: string, status: number, seconds: number): void {
-    const key = `${status} ${method} ${route}`;
-    let series = this.#byKey.get(key);
+    let byMethod = this.#byRequest.get(route);
+    if (!byMethod) this.#byRequest.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
     if (!series) {
       series = this.#seriesOf({ route, method: METHODS.has(method) ? method : 'other', status: String(status) });
-      this.#byKey.set(key, series);
+      byStatus.set(status, series);
     }
     let bucket = 0;
     while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]) bucket++;
@@ -195,7 +198,7 @@ class RequestDurations {
   }
 
   reset(): void {
-    this.#byKey.clear();
+    this.#byRequest.clear();
     this.#series.clear();
   }
 }
