@@ -12,7 +12,7 @@ import { type DocumentNode, Kind } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { createCors } from './http/cors.js';
 import { useCsrfForMutations } from './http/csrf.js';
-import { dashboardDeveloperOf, dashboardUserOf } from './gateway-auth/dashboard-session.http.js';
+import { dashboardDeveloperOf, dashboardUserOf, mayActAsLinkedDeveloper } from './gateway-auth/dashboard-session.http.js';
 import { createGatewayAuth } from './gateway-auth/gateway-setup.http.js';
 import type { Mount, RequestContext } from './http/request-context.js';
 import { type Incoming, answerClientError, createNodeEdge, fetchIncoming } from './http/node-edge.js';
@@ -124,20 +124,24 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     : null;
   const metricsHttp = createMetricsHttp(config, metrics);
 
-  /** The resolvers' context: the caller resolved once per request (RequestContext.auth). */
-  const contextFor = async (request: RequestContext, auth?: ResolvedAuth): Promise<Context> => ({
+  /** The resolvers' context for a request whose caller is resolved (RequestContext.auth, once per request). */
+  const contextWith = (request: RequestContext, auth: ResolvedAuth): Context => ({
     services,
-    ...(auth ?? (await request.auth())),
+    ...auth,
     dashboardUser: () => dashboardUserOf(services, config, request.headers),
   });
   /**
    * /graphql's context: a console session of a person who linked a developer acts as that developer
    * (docs/api.md §4.2). Only there: the REST routes (/dev/*, stored operations) keep their own credentials.
+   * Built at once (no promise) when the caller is already resolved and is no such session.
    */
-  const graphqlContextFor = async (request: RequestContext, auth?: ResolvedAuth): Promise<Context> => {
-    const context = await contextFor(request, auth);
-    const developer = await dashboardDeveloperOf(services, config, request, context);
-    return developer ? { ...context, caller: developer } : context;
+  const graphqlContextFor = (request: RequestContext, auth?: ResolvedAuth): Context | Promise<Context> => {
+    if (auth && !mayActAsLinkedDeveloper(request, auth)) return contextWith(request, auth);
+    return (async () => {
+      const context = contextWith(request, auth ?? (await request.auth()));
+      const developer = await dashboardDeveloperOf(services, config, request, context);
+      return developer ? { ...context, caller: developer } : context;
+    })();
   };
 
   // One row budget for Yoga's plugins and the fast path (src/graphql/row-budget.ts).
@@ -183,7 +187,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     ],
   });
 
-  const storedOperations = createStoredOperations({ yoga, schema, contextFor }, storedOperationEndpoints);
+  const storedOperations = createStoredOperations({ yoga, schema, contextFor: contextWith }, storedOperationEndpoints);
   const fastPath = graphqlFastPath ? createGraphqlFastPath({ yoga, schema, contextFor: graphqlContextFor, rowBudget, ...graphqlFastPath }) : null;
   let ready = false;
   // Every endpoint, matched by one router (src/http/route-registry.ts); handlers reach the per-process state here.
@@ -247,12 +251,15 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
 
   /** Yoga takes the body the one limited reader already read, so MAX_BODY_BYTES counts it once. */
   async function graphql(context: RequestContext): Promise<Response> {
-    const { request } = context;
-    let forYoga = request;
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
+    // The fast path reads the method, headers and body only: the WHATWG Request (built on first
+    // use on the node edge) is made for Yoga alone.
+    let forYoga: Request;
+    if (context.method === 'GET' || context.method === 'HEAD') forYoga = context.request;
+    else {
       try {
         const answered = await fastPath?.handle(context);
         if (answered) return answered;
+        const { request } = context;
         forYoga = new yoga.fetchAPI.Request(request.url, {
           method: request.method,
           headers: request.headers,
@@ -267,7 +274,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     // Yoga answers a body type it cannot parse (415) and an Accept it cannot serve (406) with no body.
     // (The status first: reading a Response's body builds its stream.)
     if ((response.status === 406 || response.status === 415) && response.body === null) {
-      return graphqlErrorResponse(emptyGraphqlRefusal(response.status, request.headers));
+      return graphqlErrorResponse(emptyGraphqlRefusal(response.status, context.request.headers));
     }
     // The only HTML Yoga answers with is the GraphiQL page (outside production).
     return response.headers.get('content-type')?.startsWith('text/html') ? withHeaders(response, GRAPHIQL_PAGE_HEADERS, {}) : response;
@@ -307,12 +314,12 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
    * stays one call), in-process on the Response itself (copied once if its headers are immutable).
    */
   function withHeaders(response: Response, headers: Record<string, string>, edge: EdgeContext): Response {
-    const entries = Object.entries(headers);
-    if (!entries.length) return response;
     if (edge.headers) {
       Object.assign(edge.headers, headers);
       return response;
     }
+    const entries = Object.entries(headers);
+    if (!entries.length) return response;
     if (edge.res) {
       for (const [name, value] of entries) edge.res.setHeader(name, value);
       return response;

@@ -10,8 +10,48 @@ export const TIMESTAMP_OID = 1114;
 /** PostgreSQL's `int8`. */
 export const INT8_OID = 20;
 
-/** A `timestamp` as text ('2026-11-26 17:40:00.123') read as the UTC instant it holds. */
-export const parseUtcTimestamp = (text: string): Date => new Date(`${text.replace(' ', 'T')}Z`);
+/**
+ * A `timestamp` as text ('2026-11-26 17:40:00.123') read as the UTC instant it holds. The shape
+ * PostgreSQL writes is read digit by digit (the Date string parser was a tenth of a 10-row list's
+ * own CPU); anything else (BC, infinity, a year before 100, a field out of range) goes to the Date
+ * parser as before. Fractions past milliseconds are truncated, as that parser does.
+ */
+export function parseUtcTimestamp(text: string): Date {
+  const instant = plainUtcTimestamp(text);
+  return instant === null ? new Date(`${text.replace(' ', 'T')}Z`) : new Date(instant);
+}
+
+/** 'YYYY-MM-DD HH:MM:SS[.f{1,6}]' as epoch milliseconds, or null for any other text. */
+function plainUtcTimestamp(text: string): number | null {
+  const length = text.length;
+  if (length < 19 || length === 20 || length > 26) return null;
+  if (text[4] !== '-' || text[7] !== '-' || text[10] !== ' ' || text[13] !== ':' || text[16] !== ':') return null;
+  if (length > 19 && text[19] !== '.') return null;
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 7);
+  const day = digits(text, 8, 10);
+  const hour = digits(text, 11, 13);
+  const minute = digits(text, 14, 16);
+  const second = digits(text, 17, 19);
+  const fraction = length > 19 ? digits(text, 20, length) : 0;
+  // Date.UTC reads years 0-99 as 1900-1999.
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 31) return null;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || fraction < 0) return null;
+  const places = length - 20;
+  const millisecond = places <= 0 ? 0 : places <= 3 ? fraction * 10 ** (3 - places) : Math.trunc(fraction / 10 ** (places - 3));
+  return Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+}
+
+/** The decimal number in text[from, to), or -1 when a character there is not a digit. */
+function digits(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
 
 /** Column parsers the drivers use for the layer, by type oid. */
 export const SQL_TYPE_PARSERS: Readonly<Record<number, (text: string) => unknown>> = {

@@ -28,6 +28,14 @@ export async function dashboardUserOf(services: Services, config: Config, header
   return info.sub;
 }
 
+/** Whether a request's credential is one dashboardDeveloperOf can find a linked developer for. */
+export function mayActAsLinkedDeveloper(
+  request: Pick<RequestContext, 'mount' | 'audienceAppId'>,
+  auth: Pick<ResolvedAuth, 'caller'> & { credential?: ResolvedAuth['credential'] },
+): boolean {
+  return !auth.caller && auth.credential === 'cookie' && !request.mount.host && !request.audienceAppId;
+}
+
 /**
  * The developer a console session acts as on GraphQL (docs/api.md §4.2): the developer the signed-in
  * person linked by proving their token, only for the dashboard session on the gateway's own host,
@@ -39,7 +47,7 @@ export async function dashboardDeveloperOf(
   request: Pick<RequestContext, 'headers' | 'mount' | 'audienceAppId'>,
   auth: Pick<ResolvedAuth, 'caller'> & { credential?: ResolvedAuth['credential'] },
 ): Promise<DeveloperCaller | null> {
-  if (auth.caller || auth.credential !== 'cookie' || request.mount.host || request.audienceAppId) return null;
+  if (!mayActAsLinkedDeveloper(request, auth)) return null;
   const personId = await dashboardUserOf(services, config, request.headers).catch(() => null);
   const linked = personId ? await services.developerLinks.linkedDeveloper(personId) : null;
   return linked ? { type: 'developer', developerId: linked.developerId } : null;

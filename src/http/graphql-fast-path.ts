@@ -24,7 +24,7 @@ export interface GraphqlFastPathOptions {
   // biome-ignore lint/suspicious/noExplicitAny: the Yoga instance's user context is the resolvers' Context
   yoga: YogaServerInstance<PipelineServerContext, any>;
   schema: GraphQLSchema;
-  contextFor(request: RequestContext, auth: ResolvedAuth): Promise<Context>;
+  contextFor(request: RequestContext, auth: ResolvedAuth): Context | Promise<Context>;
   /** The row budget, checked per request (it depends on the variables). */
   rowBudget: RowBudgetCheck;
   /** Called for each request this path answered (tests). */
@@ -124,7 +124,8 @@ export function createGraphqlFastPath({ yoga, schema, contextFor, rowBudget, onS
       // A credential that does not work: Yoga answers it (the same memoized refusal).
       return undefined;
     }
-    const result = await query.run(await contextFor(context, auth), params.variables);
+    const resolvers = contextFor(context, auth);
+    const result = await query.run(resolvers instanceof Promise ? await resolvers : resolvers, params.variables);
     const body = result.errors?.length ? { ...result, errors: result.errors.map(maskError) } : result;
     onServed?.();
     // Written in one head and one write on the node edge (src/http/node-edge.ts).

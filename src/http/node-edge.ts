@@ -93,7 +93,8 @@ function write(response: Response, headers: Record<string, string>, req: Incomin
     return sendNodeResponse(response, res, req, true);
   }
   if (res.destroyed || res.writableEnded) return;
-  res.writeHead(response.status, { ...headers, ...response.fields });
+  // `headers` is this request's own object: the response's fields are added to it, not copied.
+  res.writeHead(response.status, Object.assign(headers, response.fields));
   res.end(response.payload);
 }
 

@@ -18,12 +18,17 @@ export type HeaderReader = Pick<Headers, 'get' | 'has'>;
  * in one writeHead call. Several values (Set-Cookie) need a Headers (Headers.getSetCookie()).
  */
 function headersOf(values: HeaderValues): Headers | Record<string, string> {
-  if (!Object.values(values).some(Array.isArray)) return values as Record<string, string>;
+  if (!hasSeveralValues(values)) return values as Record<string, string>;
   const headers = new Headers();
   for (const [name, value] of Object.entries(values)) {
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
   return headers;
+}
+
+function hasSeveralValues(values: HeaderValues): boolean {
+  for (const name in values) if (Array.isArray(values[name])) return true;
+  return false;
 }
 
 /**

@@ -71,13 +71,13 @@ export function createRouteRegistry(endpoints: readonly Endpoint[], runtime: End
     if (!found) return { refused: noRoute(context, findRoute(routers.patterns, '', path)?.data ?? []) };
     const endpoint = found.data;
     const params = { ...found.params };
-    const wildcard = /\*\*:(\w+)$/.exec(endpoint.path);
+    const wildcard = wildcardOf(endpoint);
     if (wildcard) {
       // The router reads a path without its empty segments and its trailing slash; a file path keeps them.
       const fixed = endpoint.path.split('/').length - 2 + (context.mount.host && endpoint.hosted === 'prefixed' ? 1 : 0);
       const segments = raw.split('/').slice(1);
       if (segments.slice(0, fixed).includes('')) return { refused: noRoute(context) };
-      params[wildcard[1]] = segments.slice(fixed).join('/');
+      params[wildcard] = segments.slice(fixed).join('/');
     }
     return { endpoint, params };
   }
@@ -169,8 +169,11 @@ export function noRoute(context: Pick<RequestContext, 'method' | 'url' | 'mount'
  */
 function decodeParams(raw: Record<string, string>, endpoint: Endpoint): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (endpoint.path.includes(`**:${name}`)) {
+  const wildcard = wildcardOf(endpoint);
+  for (const name in raw) {
+    const value = raw[name];
+    // Without a '%' there is nothing to decode (decodeURIComponent would answer the same string).
+    if (name === wildcard || !value.includes('%')) {
       params[name] = value;
       continue;
     }
@@ -181,6 +184,17 @@ function decodeParams(raw: Record<string, string>, endpoint: Endpoint): Record<s
     }
   }
   return params;
+}
+
+/** The name of an endpoint's trailing wildcard (`**:path`), read from its path once. */
+const wildcards = new WeakMap<Endpoint, string | null>();
+function wildcardOf(endpoint: Endpoint): string | null {
+  let name = wildcards.get(endpoint);
+  if (name === undefined) {
+    name = /\*\*:(\w+)$/.exec(endpoint.path)?.[1] ?? null;
+    wildcards.set(endpoint, name);
+  }
+  return name;
 }
 
 function input(

@@ -127,8 +127,8 @@ export interface StoredOperationOptions {
   // biome-ignore lint/suspicious/noExplicitAny: the Yoga instance's user context is the resolvers' Context
   yoga: YogaServerInstance<PipelineServerContext, any>;
   schema: GraphQLSchema;
-  /** The resolvers' context for a request, as /graphql builds it. */
-  contextFor(request: RequestContext, auth: ResolvedAuth): Promise<Context>;
+  /** The resolvers' context for a request and its resolved caller, as /graphql builds it. */
+  contextFor(request: RequestContext, auth: ResolvedAuth): Context;
 }
 
 export function createStoredOperations({ yoga, schema, contextFor }: StoredOperationOptions, endpoints: readonly StoredOperationEndpoint[]) {
@@ -159,7 +159,7 @@ export function createStoredOperations({ yoga, schema, contextFor }: StoredOpera
   async function execute(endpoint: StoredOperationEndpoint, context: RequestContext, auth: ResolvedAuth, variables: Record<string, unknown>) {
     const run = table.get(endpoint);
     if (!run) throw new Error(`REST route ${endpoint.method} ${endpoint.path} is not in the registry.`);
-    return run()(await contextFor(context, auth), variables);
+    return run()(contextFor(context, auth), variables);
   }
 
   /**

@@ -1,11 +1,11 @@
 /**
  * /metrics in the Prometheus text format (prom-client), README "Metrics". The hot path costs one
- * Map lookup and one histogram observation per request: the request's labels are the route's
+ * Map lookup and a few increments per request: the request's labels are the route's
  * declared pattern (never the raw path), its method and its status, so their number is bounded by
  * the route table. Everything else is read when Prometheus scrapes: live sockets and
  * subscriptions, the database's connections and waits, metering's refusals.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, type Metric, Registry, collectDefaultMetrics } from 'prom-client';
 import { meteringRefusals } from '../billing/metering.service.js';
 import type { EventBus } from '../bus/event-bus.js';
 import type { Database } from '../db/database.js';
@@ -32,14 +32,8 @@ export function createMetrics({ database, bus, feeds }: MetricsSources) {
   // Process CPU, memory, event-loop delay, GC: prom-client's defaults, sampled at scrape time.
   collectDefaultMetrics({ register: registry, prefix: 'gatehouse_' });
 
-  const requests = new Histogram({
-    name: 'gatehouse_http_request_duration_seconds',
-    help: 'HTTP requests by route pattern, method and status: time to the response head (its _count is the request rate).',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
-  const byLabels = new Map<string, ReturnType<typeof requests.labels>>();
+  const requests = new RequestDurations();
+  registry.registerMetric(requests as unknown as Metric);
 
   const busLag = new Histogram({
     name: 'gatehouse_bus_delivery_lag_seconds',
@@ -127,19 +121,87 @@ export function createMetrics({ database, bus, feeds }: MetricsSources) {
     contentType: registry.contentType,
     /** One request answered: its route pattern (or an UNROUTED label), method, status and time. */
     requestDone(route: string, method: string, status: number, seconds: number): void {
-      const key = `${status} ${method} ${route}`;
-      let child = byLabels.get(key);
-      if (!child) {
-        child = requests.labels(route, METHODS.has(method) ? method : 'other', String(status));
-        byLabels.set(key, child);
-      }
-      child.observe(seconds);
+      requests.observe(route, method, status, seconds);
     },
     text: () => registry.metrics(),
   };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** One label set's counts: per bucket (not cumulative), then the sum and count. */
+interface Series {
+  labels: { route: string; method: string; status: string };
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+/**
+ * The request histogram as plain counts, read by the registry at scrape time in prom-client's
+ * histogram shape (the same text its Histogram writes). prom-client's Histogram re-validates and
+ * re-hashes the labels and allocates on every observation; here a request costs a Map lookup, a
+ * bucket search and three additions.
+ */
+class RequestDurations {
+  readonly name = 'gatehouse_http_request_duration_seconds';
+  readonly help = 'HTTP requests by route pattern, method and status: time to the response head (its _count is the request rate).';
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  /** By route, method and status as the request gave them (no key string built per request); several can share a label set (the `other` method). */
+  readonly #byRequest = new Map<string, Map<string, Map<number, Series>>>();
+  /** By label set, in order of first observation. */
+  readonly #series = new Map<string, Series>();
+
+  observe(route: string, method: string, status: number, seconds: number): void {
+    let byMethod = this.#byRequest.get(route);
+    if (!byMethod) this.#byRequest.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
+    if (!series) {
+      series = this.#seriesOf({ route, method: METHODS.has(method) ? method : 'other', status: String(status) });
+      byStatus.set(status, series);
+    }
+    let bucket = 0;
+    while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]) bucket++;
+    series.buckets[bucket]++;
+    series.sum += seconds;
+    series.count++;
+  }
+
+  #seriesOf(labels: Series['labels']): Series {
+    const key = `${labels.status} ${labels.method} ${labels.route}`;
+    let series = this.#series.get(key);
+    if (!series) {
+      // The last slot counts what is past every bound (only in +Inf).
+      series = { labels, buckets: new Float64Array(DURATION_BUCKETS.length + 1), sum: 0, count: 0 };
+      this.#series.set(key, series);
+    }
+    return series;
+  }
+
+  get() {
+    const name = this.name;
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+    for (const { labels, buckets, sum, count } of this.#series.values()) {
+      let cumulative = 0;
+      DURATION_BUCKETS.forEach((le, i) => {
+        cumulative += buckets[i];
+        values.push({ labels: { le, ...labels }, value: cumulative, metricName: `${name}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf', ...labels }, value: count, metricName: `${name}_bucket` });
+      values.push({ labels: { ...labels }, value: sum, metricName: `${name}_sum` });
+      values.push({ labels: { ...labels }, value: count, metricName: `${name}_count` });
+    }
+    return { name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  reset(): void {
+    this.#byRequest.clear();
+    this.#series.clear();
+  }
+}
 
 /** Compares a presented bearer token with METRICS_TOKEN in constant time (digests of equal length). */
 export function metricsTokenMatches(presented: string | null, token: string): boolean {
