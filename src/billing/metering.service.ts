@@ -385,19 +385,21 @@ export function holdCharge(deps: ChargeDeps, caller: PrincipalCaller, usage: rea
  * a lease charges never exceeds that), plus a developer's starting credit still due. A lower bound
  * of spendableSql that sums no ledger entries: false only sends the write to the exact check. The
  * payer is storagePayerOf's: the app's developer for an app-owned resource or a test user's, else
- * the owner (an agent's owner).
+ * the owner (an agent's owner). The credit's ledger lookup runs only when the headroom alone is short
+ * (PostgreSQL evaluates OR's operands in order and stops at the first true).
  */
 export const storageSurelyCovered = (resourceId: unknown, creditMicros: unknown) => sql<boolean>`(
-  SELECT COALESCE((SELECT w.balance_micros FROM wallets w WHERE w.holder_id = s.holder), 0)
-    - (SELECT COALESCE(SUM(l.reserved_micros), 0) FROM wallet_leases l WHERE l.holder_id = s.holder AND l.closed_at IS NULL)
-    + CASE WHEN s.developer AND NOT EXISTS (SELECT 1 FROM wallet_entries e WHERE e.once_key = ${`${DEVELOPER_CREDIT_KIND}:`}::text || s.holder)
-        THEN ${creditMicros}::bigint ELSE 0 END >= 0
+  SELECT h.headroom >= 0
+    OR (s.developer AND h.headroom + ${creditMicros}::bigint >= 0
+      AND NOT EXISTS (SELECT 1 FROM wallet_entries e WHERE e.once_key = ${`${DEVELOPER_CREDIT_KIND}:`}::text || s.holder))
   FROM (SELECT CASE WHEN f.developer THEN f.developer_id ELSE f.person END AS holder, f.developer
     FROM (SELECT a.developer_id, q.person, (q.person IS NULL OR starts_with(q.person, ${TEST_USER_PREFIX}::text)) AS developer
       FROM resources r JOIN deployments d ON d.id = r.deployment_id JOIN apps a ON a.id = d.app_id
       LEFT JOIN principals p ON p.id = r.owner_principal
       CROSS JOIN LATERAL (SELECT CASE WHEN p.kind::text = 'agent' AND p.owner_id IS NOT NULL THEN p.owner_id ELSE p.id END AS person) q
-      WHERE r.id = ${resourceId}) f) s)`;
+      WHERE r.id = ${resourceId}) f) s
+  CROSS JOIN LATERAL (SELECT COALESCE((SELECT w.balance_micros FROM wallets w WHERE w.holder_id = s.holder), 0)
+    - (SELECT COALESCE(SUM(l.reserved_micros), 0) FROM wallet_leases l WHERE l.holder_id = s.holder AND l.closed_at IS NULL) AS headroom) h)`;
 
 /**
  * A write's charge as two CTEs of a statement, `cov` and `e`: its ledger entry, recorded when the

@@ -1,20 +1,23 @@
 /** Random ids, bearer secrets and their hashes. Secrets are stored only as SHA-256 digests. */
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** Random bytes for ids, drawn a page at a time: one randomBytes call per id costs more than the rest of a write's id work. */
+/** Random bytes for ids, drawn a page at a time: a randomBytes call per id costs more than the rest of the id's work. */
 let idPool = Buffer.alloc(0);
 let idPoolOffset = 0;
 
-/** A short random id with a type prefix, e.g. `res_4f9c2a…`. Ids are not secrets (newSecret is). */
-export function newId(prefix: string, bytes = 10): string {
-  if (idPoolOffset + bytes > idPool.length) {
-    idPool = randomBytes(Math.max(4096, bytes));
+/** `size` random bytes for an id (not for secrets: newSecret draws its own), a fresh Buffer the caller may change. */
+export function idBytes(size: number): Buffer {
+  if (idPoolOffset + size > idPool.length) {
+    idPool = randomBytes(Math.max(4096, size));
     idPoolOffset = 0;
   }
-  const id = `${prefix}_${idPool.toString('hex', idPoolOffset, idPoolOffset + bytes)}`;
-  idPoolOffset += bytes;
-  return id;
+  const bytes = Buffer.from(idPool.subarray(idPoolOffset, idPoolOffset + size));
+  idPoolOffset += size;
+  return bytes;
 }
+
+/** A short random id with a type prefix, e.g. `res_4f9c2a…`. Ids are not secrets (newSecret is). */
+export const newId = (prefix: string, bytes = 10) => `${prefix}_${idBytes(bytes).toString('hex')}`;
 
 /** A bearer secret: `<prefix>_<43 url-safe chars>` (256 bits). */
 export const newSecret = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;

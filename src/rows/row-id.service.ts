@@ -1,5 +1,5 @@
 /** Row ids: UUIDv7, ordered within this process. */
-import { randomBytes } from 'node:crypto';
+import { idBytes } from '../lib/secrets.js';
 
 let lastMs = 0;
 let sequence = 0;
@@ -19,7 +19,7 @@ export function newRowId(): string {
     lastMs = ms;
     sequence = 0;
   }
-  const bytes = randomBytes(16);
+  const bytes = idBytes(16);
   bytes.writeUIntBE(ms, 0, 6);
   bytes[6] = 0x70 | (sequence >> 8);
   bytes[7] = sequence & 0xff;
