@@ -208,11 +208,16 @@ async function seed(url: string, developerToken: string): Promise<User[]> {
   return notebooks.flatMap(({ notebook, members }) => members.map((m, i) => ({ ...m, device: `device-${i}`, notebook })));
 }
 
-/** Each user's live query of its notebook's notes; `onChange` gets every change's row (not the snapshot). */
-/** Live queries that ended during the run (an error or the server completing them), by reason. */
-const liveEnded: Record<string, number> = {};
-
-async function holdLiveQueries(url: string, users: User[], onChange: (row: { stamp?: string }) => void): Promise<Client[]> {
+/**
+ * Each user's live query of its notebook's notes; `onChange` gets every change's row (not the
+ * snapshot), `liveEnded` counts those that end (an error or the server completing them) by reason.
+ */
+async function holdLiveQueries(
+  url: string,
+  users: User[],
+  onChange: (row: { stamp?: string }) => void,
+  liveEnded: Record<string, number>,
+): Promise<Client[]> {
   const wsUrl = `${url.replace(/^http/, 'ws')}/graphql`;
   return mapLimit(users.length, 20, async i => {
     const user = users[i];
@@ -316,12 +321,19 @@ async function runStore(name: BackendName) {
     const sentAt = new Map<string, number>();
     const deliveries: number[] = [];
     let unmatched = 0;
+    // This store's run only: its live queries end when its server stops, after the figures are taken.
+    const liveEnded: Record<string, number> = {};
     clients.push(
-      ...(await holdLiveQueries(started.url, users, row => {
-        const at = row.stamp ? sentAt.get(row.stamp) : undefined;
-        if (at === undefined) unmatched++;
-        else deliveries.push(performance.now() - at);
-      })),
+      ...(await holdLiveQueries(
+        started.url,
+        users,
+        row => {
+          const at = row.stamp ? sentAt.get(row.stamp) : undefined;
+          if (at === undefined) unmatched++;
+          else deliveries.push(performance.now() - at);
+        },
+        liveEnded,
+      )),
     );
     const plan = schedule(users);
     log(`${name}: ${plan.length} operations over ${settings.duration} s (open loop), every user holding a live query`);
