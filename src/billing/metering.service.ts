@@ -382,7 +382,8 @@ export function holdCharge(deps: ChargeDeps, caller: PrincipalCaller, usage: rea
 /**
  * Whether the wallet paying for `resourceId`'s bytes at rest surely covers zero bytes more
  * (assertStorageCovered with 0 bytes), as SQL: its balance less all its open leases reserve (what
- * a lease charges never exceeds that), plus a developer's starting credit still due. A lower bound
+ * a lease charges never exceeds that; the wallet row keeps their total), plus a developer's
+ * starting credit still due. A lower bound
  * of spendableSql that sums no ledger entries: false only sends the write to the exact check. The
  * payer is storagePayerOf's: the app's developer for an app-owned resource or a test user's, else
  * the owner (an agent's owner). The credit's ledger lookup runs only when the headroom alone is short
@@ -398,8 +399,7 @@ export const storageSurelyCovered = (resourceId: unknown, creditMicros: unknown)
       LEFT JOIN principals p ON p.id = r.owner_principal
       CROSS JOIN LATERAL (SELECT CASE WHEN p.kind::text = 'agent' AND p.owner_id IS NOT NULL THEN p.owner_id ELSE p.id END AS person) q
       WHERE r.id = ${resourceId}) f) s
-  CROSS JOIN LATERAL (SELECT COALESCE((SELECT w.balance_micros FROM wallets w WHERE w.holder_id = s.holder), 0)
-    - (SELECT COALESCE(SUM(l.reserved_micros), 0) FROM wallet_leases l WHERE l.holder_id = s.holder AND l.closed_at IS NULL) AS headroom) h)`;
+  CROSS JOIN LATERAL (SELECT COALESCE((SELECT w.balance_micros - w.reserved_micros FROM wallets w WHERE w.holder_id = s.holder), 0) AS headroom) h)`;
 
 /**
  * A write's charge as two CTEs of a statement, `cov` and `e`: its ledger entry, recorded when the

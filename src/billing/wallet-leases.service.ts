@@ -332,6 +332,12 @@ async function grantLease(
       opened_at: deps.now(),
     })
     .execute();
+  // The wallet's total of open reservations, under the lock taken above (leaseGrant needs a positive balance: the row exists).
+  await db
+    .updateTable('wallets')
+    .set(eb => ({ reserved_micros: eb('reserved_micros', '+', decision.granted) }))
+    .where('holder_id', '=', payer.holder.id)
+    .execute();
   const at = performance.now();
   const lease: Lease = {
     id,
@@ -427,7 +433,7 @@ export async function closeLeaseIn(db: Sql, id: string, now: Date): Promise<'clo
   await db.selectFrom('wallets').select('holder_id').where('holder_id', '=', found.holder_id).forUpdate().execute();
   const lease = await db
     .selectFrom('wallet_leases')
-    .select(['holder_id', 'budget_id', 'period'])
+    .select(['holder_id', 'budget_id', 'period', 'reserved_micros'])
     .where('id', '=', id)
     .where('closed_at', 'is', null)
     .forUpdate()
@@ -436,12 +442,17 @@ export async function closeLeaseIn(db: Sql, id: string, now: Date): Promise<'clo
   const { rows } = await sql<{ used: bigint }>`
     SELECT COALESCE(-SUM(amount_micros), 0)::bigint AS used FROM wallet_entries WHERE lease_id = ${id}`.execute(db);
   const used = BigInt(rows[0].used);
+  // The balance moves by what the lease charged; its reservation leaves the wallet's open total.
+  await db
+    .updateTable('wallets')
+    .set(eb => ({
+      balance_micros: eb('balance_micros', '-', used),
+      reserved_micros: eb('reserved_micros', '-', lease.reserved_micros),
+      ...(used !== 0n ? { updated_at: now } : {}),
+    }))
+    .where('holder_id', '=', lease.holder_id)
+    .execute();
   if (used !== 0n) {
-    await db
-      .updateTable('wallets')
-      .set(eb => ({ balance_micros: eb('balance_micros', '-', used), updated_at: now }))
-      .where('holder_id', '=', lease.holder_id)
-      .execute();
     if (lease.budget_id && lease.period) {
       // The budget may be gone (its app deleted): then there is no spend to count.
       await sql`

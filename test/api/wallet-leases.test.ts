@@ -53,9 +53,18 @@ describe.each(available)('wallet leases on $name', backend => {
         });
       };
     })
-    /** The balance column and the ledger's sum, once this server's leases closed. */
+    /**
+     * The balance column and the ledger's sum, once this server's leases closed. Before closing
+     * them, the wallet's total of open reservations is checked against its open leases (one
+     * statement, so one snapshot: a lease opens or closes with the total in one transaction).
+     */
     .extend('books', async ({ ctx, s, prisma }) => {
       return async () => {
+        const [reserved] = await prisma.$queryRaw<{ total: bigint; open: bigint }[]>`
+          SELECT w.reserved_micros AS total,
+            (SELECT COALESCE(SUM(l.reserved_micros), 0)::bigint FROM wallet_leases l WHERE l.holder_id = w.holder_id AND l.closed_at IS NULL) AS open
+          FROM wallets w WHERE w.holder_id = ${s.developerId}`;
+        expect(reserved.total).toBe(reserved.open);
         await ctx.app.services.metering.closeWalletLeases();
         const balance = (await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros;
         const ledger =
@@ -157,13 +166,16 @@ describe.each(available)('wallet leases on $name', backend => {
     }
     const open = await prisma.walletLease.findMany({ where: { holderId: s.developerId, closedAt: null } });
     expect(open.length).toBeGreaterThan(0);
-    const balance = (await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).balanceMicros;
+    const { balanceMicros: balance, reservedMicros } = await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } });
+    // The wallet row holds what the open leases reserve (the storage check reads it).
+    expect(reservedMicros).toBe(open.reduce((sum, lease) => sum + lease.reservedMicros, 0n));
     const ledger = (await prisma.walletEntry.aggregate({ where: { developerId: s.developerId }, _sum: { amountMicros: true } }))._sum.amountMicros!;
     // Every acknowledged charge is in the ledger; the balance has not moved yet.
     expect(ledger).toBe(start.ledger - 80n);
     expect(balance).toBe(start.balance);
     // Startup of the next process.
     expect(await closeLeases(processOf(ctx), { everyProcess: true })).toBe(open.length);
+    expect((await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).reservedMicros).toBe(0n);
     expect(await prisma.walletEntry.count({ where: { developerId: s.developerId, kind: 'charge:test' } })).toBe(40);
     const after = await books();
     expect(after.balance).toBe(start.balance - 80n);
