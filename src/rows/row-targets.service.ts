@@ -7,7 +7,7 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { type Condition, type RowData, parseWhere } from './row-values.rules.js';
 import { fail } from '../errors.js';
-import { type Sql, sql } from '../db/sql.js';
+import { type RawBuilder, type Sql, sql } from '../db/sql.js';
 import type { ResourceRef } from '../membership/writer-standing.service.js';
 import { type DbOperation, ROWS_MAX_WHERE, rowIds } from './rows-input.service.js';
 import { type Fragment, andAll, conditionSql, joined, sameTable, uuidList } from './rows.sql.js';
@@ -154,17 +154,14 @@ export async function writeOwnedTargets(
       : sql`UPDATE rows AS w SET data = (w.data || ${JSON.stringify(write.set)}::jsonb) - ${write.unset}::text[], updated_at = ${write.now.toISOString()}::timestamp
           FROM t WHERE w.id = t.id::uuid AND ${fits} RETURNING w.id::text AS id, w.data`;
   const grows = write.kind === 'update' ? sql<boolean>`EXISTS (SELECT 1 FROM c)` : sql<boolean>`false`;
-  const charged = charge ? sql`, ${chargeCtes(resource.id, charge.creditMicros, entryParamsOf(charge.entry), grows)}` : sql``;
-  // One row even when nothing matched, for the charge's outcome.
-  const { rows } = await sql<Partial<Target> & { new_data: RowData | null } & Partial<ChargeFound>>`
-    WITH t AS MATERIALIZED (${matched}), c AS (${change})${charged}
-    SELECT t.*, c.data AS new_data${charge ? sql`, s.*` : sql``}
-    FROM (SELECT ${charge ? chargeOutcome : sql`1`}) s LEFT JOIN (t LEFT JOIN c ON c.id = t.id) ON true`.execute(db);
+  const charged = chargeParts(resource.id, charge, grows);
+  const { rows } = await sql<StatementRow & { new_data: RowData | null }>`
+    WITH t AS MATERIALIZED (${matched}), c AS (${change})${charged.ctes}
+    SELECT t.*, c.data AS new_data, s.* FROM ${charged.row} LEFT JOIN (t LEFT JOIN c ON c.id = t.id) ON true`.execute(db);
   const data = new Map(rows.map(row => [row.id, row.new_data]));
-  const targets = rows.filter(row => row.id != null).map(({ new_data: _, covered: _c, charged: _ch, ...row }) => asTarget(row as Target));
   return {
-    written: found(binding, pickOf, targets).map(target => ({ target, data: data.get(target.id)! })),
-    charge: charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged) } : undefined,
+    written: found(binding, pickOf, targetsIn(rows)).map(target => ({ target, data: data.get(target.id)! })),
+    charge: charged.found(rows),
   };
 }
 
@@ -202,25 +199,42 @@ export async function upsertOwnedTarget(
         WHERE NOT EXISTS (SELECT 1 FROM t) AND NOT EXISTS (${insert.taken}) RETURNING id`
     : sql`SELECT NULL::uuid AS id WHERE false`;
   const written = sql<boolean>`(EXISTS (SELECT 1 FROM c) OR EXISTS (SELECT 1 FROM i))`;
-  const charged = charge ? sql`, ${chargeCtes(resource.id, charge.creditMicros, entryParamsOf(charge.entry), written, written)}` : sql``;
-  const { rows } = await sql<Partial<Target> & { inserted: boolean } & Partial<ChargeFound>>`
+  const charged = chargeParts(resource.id, charge, written, written);
+  const { rows } = await sql<StatementRow & { inserted: boolean }>`
     WITH t AS MATERIALIZED (${matched}),
       c AS (UPDATE rows AS w SET data = (w.data || ${JSON.stringify(change.set)}::jsonb) - ${change.unset}::text[], updated_at = ${now}::timestamp
         FROM t WHERE w.id = t.id::uuid RETURNING w.id),
-      i AS (${inserting})${charged}
-    SELECT t.*, EXISTS (SELECT 1 FROM i) AS inserted${charge ? sql`, s.*` : sql``}
-    FROM (SELECT ${charge ? chargeOutcome : sql`1`}) s LEFT JOIN t ON true`
+      i AS (${inserting})${charged.ctes}
+    SELECT t.*, EXISTS (SELECT 1 FROM i) AS inserted, s.* FROM ${charged.row} LEFT JOIN t ON true`
     .execute(db)
     .catch(error => {
       // The caller's account was deleted while this write ran (docs/api.md §12).
       throw violatesForeignKey(error, 'rows_creator_id_fkey') ? accountDeleted() : error;
     });
-  const targets = rows.filter(row => row.id != null).map(({ inserted: _, covered: _c, charged: _ch, ...row }) => asTarget(row as Target));
-  const [target = null] = found(binding, pickOf, targets);
+  const [target = null] = found(binding, pickOf, targetsIn(rows));
+  return { target, inserted: Boolean(rows[0]?.inserted), charge: charged.found(rows) };
+}
+
+/** A row of a statement that answers one row even when it matched none (the target's columns null then), with its charge's outcome. */
+type StatementRow = { [K in keyof Target]: Target[K] | null } & { covered: boolean | null; charged: boolean | null };
+
+/** The matched rows of such a statement, as targets. */
+const targetsIn = (rows: readonly StatementRow[]): Target[] =>
+  rows.flatMap(({ id, creator_id, data, created_at, updated_at, resource_id, room_id, via }) =>
+    id === null ? [] : [asTarget({ id, creator_id, data, created_at, updated_at, resource_id, room_id, via })],
+  );
+
+/**
+ * The call's charge as parts of the statement that writes its rows: its CTEs (after the write's;
+ * none without a charge), the one-row relation `s` the statement selects from, so it answers a row
+ * even when nothing matched, carrying the charge's outcome, and that outcome read back.
+ */
+function chargeParts(resourceId: string, charge: StatementCharge | null, grows: RawBuilder<boolean>, when?: RawBuilder<boolean>) {
   return {
-    target,
-    inserted: Boolean(rows[0]?.inserted),
-    charge: charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged) } : undefined,
+    ctes: charge ? sql`, ${chargeCtes(resourceId, charge.creditMicros, entryParamsOf(charge.entry), grows, when)}` : sql``,
+    row: sql`(SELECT ${charge ? chargeOutcome : sql`NULL::boolean AS covered, NULL::boolean AS charged`}) s`,
+    found: (rows: readonly StatementRow[]): ChargeFound | undefined =>
+      charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged) } : undefined,
   };
 }
 
