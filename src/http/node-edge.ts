@@ -2,9 +2,9 @@
  * The server's two edges into one pipeline (src/server.ts). A fetch-style `Request` costs a
  * request's URL, headers, abort signal (an AbortController and three listeners) and body stream
  * before any handler runs, and its `Response` is copied back to node: ~10 of the ~140 us of server
- * CPU a small read took (bench/README.md). So the route table's reads and POST /graphql are served
- * on node's own objects, and their `Request` is built only if a handler asks for one; everything
- * else goes through `@whatwg-node/server`'s adapter as before. Both run the same pipeline and
+ * CPU a small read took (bench/README.md). So the route table's requests (files aside) and POST
+ * /graphql are served on node's own objects, and their `Request` is built only if a handler asks
+ * for one; everything else goes through `@whatwg-node/server`'s adapter as before. Both run the same pipeline and
  * answer alike (test/api/node-edge.test.ts).
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
@@ -66,14 +66,18 @@ class NodeIncoming implements Incoming {
 }
 
 /**
- * The requests served on node's objects: GETs of the route table's paths, except files, which
- * stream, and POSTs to /graphql (its fast path reads the body through the pipeline's reader), here
- * and under /_osg on app origins. Only a choice of speed: whatever the path turns out to be, the
+ * The requests served on node's objects: the route table's paths, except files, which stream (their
+ * bodies read through the pipeline's one reader), and POSTs to /graphql, here and under /_osg on
+ * app origins. Only a choice of speed: whatever the path turns out to be, the
  * pipeline routes it, and builds the Request if its handler needs one.
  */
+const ROUTE_TABLE = /^(?:\/_osg)?\/v1\/(?!files(?:\/|$))/;
 const NODE_SERVED = new Map([
-  ['GET', /^(?:\/_osg)?\/v1\/(?!files(?:\/|$))/],
-  ['POST', /^(?:\/_osg)?\/graphql(?:\?|$)/],
+  ['GET', ROUTE_TABLE],
+  ['POST', /^(?:\/_osg)?\/(?:graphql(?:\?|$)|v1\/(?!files(?:\/|$)))/],
+  ['PATCH', ROUTE_TABLE],
+  ['PUT', ROUTE_TABLE],
+  ['DELETE', ROUTE_TABLE],
 ]);
 
 interface EdgeOptions {

@@ -1,6 +1,6 @@
 /**
- * The route table's reads and POST /graphql are served on node's own objects (src/http/node-edge.ts);
- * everything else, and `App.fetch`, through the fetch adapter. Both edges run one pipeline: the
+ * The route table's requests (files aside) and POST /graphql are served on node's own objects
+ * (src/http/node-edge.ts); everything else, and `App.fetch`, through the fetch adapter. Both edges run one pipeline: the
  * same request gets the same status, body and headers on either, including a client that goes
  * away in the middle of a stream.
  */
@@ -78,7 +78,10 @@ describe('the node edge and the fetch adapter', () => {
     ['an invalid query', () => ['GET', '/v1/resources?limit=many', bearer()]],
     ['a path no route has', () => ['GET', '/v1/nothing-here', bearer()]],
     ['a method the path does not take', () => ['PUT', '/v1/me', bearer()]],
-    ['a state change by DELETE (the adapter)', () => ['DELETE', '/v1/me', bearer()]],
+    ['a state change by DELETE', () => ['DELETE', '/v1/me', bearer()]],
+    ['a REST write whose body is not JSON', () => ['POST', '/v1/resources', { ...bearer(), 'content-type': 'application/json' }, '{"type":']],
+    ['a REST write refused', () => ['POST', '/v1/resources/res_missing/leave', { ...bearer(), 'content-type': 'application/json' }, '{}']],
+    ['a file upload (the adapter)', () => ['PUT', '/v1/files/nothing/a.txt', { ...bearer(), 'content-type': 'text/plain' }, 'hello']],
     ['a registered Origin (CORS)', () => ['GET', `/v1/resources/${resourceId}`, { ...bearer(), origin: s.origin }]],
     ['an unregistered Origin', () => ['GET', `/v1/resources/${resourceId}`, { ...bearer(), origin: 'https://evil.example' }]],
     ['a list with a query', () => ['GET', '/v1/resources?type=team&limit=5', bearer()]],
