@@ -74,6 +74,9 @@ export async function fastOwnedWrite(
   const role = sql`(SELECT role FROM mem)`;
   const within = sql`r.room_id IS NULL
     AND (${role} = ANY(${roles.readAll}::text[]) OR (${role} = ANY(${roles.readOwn}::text[]) AND r.creator_id = ${me}))`;
+  // checkSize counts JSON.stringify's UTF-16 units; jsonb's text is never shorter (spaces after
+  // ':' and ',', UTF-8 bytes, numbers no shorter than JavaScript prints them), so a row within
+  // this bound passes checkSize; one beyond it is left to the transaction path to judge exactly.
   const fitsSize: Fragment =
     write.kind === 'update'
       ? sql`AND NOT EXISTS (SELECT 1 FROM t WHERE octet_length((${mergedData('t.data', write)})::text) > ${ROW_MAX_CHARS})`

@@ -176,7 +176,7 @@ describe.each(available)('one-statement update and delete on $name', backend => 
     expect(await same(carol, byFilter('board', 'delete', { n: 99 }))).toMatchObject({ status: 403, charged: 0 });
   });
 
-  it('a non-member: 404; too many rows: refused; refused values: refused; nothing written or charged', async ({ s, same }) => {
+  it('a non-member: 404; too many rows, refused values, a row too large: refused; nothing written or charged', async ({ s, same }) => {
     const { alice, carol, erin } = s.users;
     expect(await same(erin, byFilter('items', 'update', { n: 1 }, { title: 'x' }))).toMatchObject({
       status: 404,
@@ -191,6 +191,12 @@ describe.each(available)('one-statement update and delete on $name', backend => 
     expect(await same(alice, byFilter('items', 'delete', {}))).toMatchObject({ status: 400, charged: 0, answer: { error: 'too_many_rows' } });
     expect((await same(carol, byFilter('items', 'update', { n: 2 }, { nope: 1 }))).charged).toBe(0);
     expect((await same(carol, byFilter('items', 'update', { nope: 2 }, { title: 'x' }))).charged).toBe(0);
+    // Values the row cannot hold once merged: the statement's size bound leaves them to checkSize.
+    expect(await same(carol, byFilter('items', 'update', { n: 2 }, { title: 'x'.repeat(70_000) }))).toMatchObject({
+      status: 400,
+      charged: 0,
+      answer: { error: 'row_too_large' },
+    });
   });
 
   it('by ids: the rows there, in the order named, each once; a missing id changes nothing; another’s row refuses', async ({ s, same }) => {
