@@ -417,8 +417,11 @@ export const chargeCtes = (
   cov AS MATERIALIZED (SELECT COALESCE(${storageSurelyCovered(resourceId, creditMicros)}, false) AS ok),
   e AS (${entryInsertSql(entry, sql<boolean>`${when} AND (NOT ${grows} OR (SELECT ok FROM cov))`)})`;
 
+/** Whether a statement with chargeCtes recorded the entry (a write gated on it happens only when charged). */
+export const chargeRecorded = sql<boolean>`EXISTS (SELECT 1 FROM e)`;
+
 /** What a statement with chargeCtes found: whether the storage payer surely covers the write, and whether the entry was recorded. */
-export const chargeOutcome = sql<{ covered: boolean; charged: boolean }>`(SELECT ok FROM cov) AS covered, EXISTS (SELECT 1 FROM e) AS charged`;
+export const chargeOutcome = sql<{ covered: boolean; charged: boolean }>`(SELECT ok FROM cov) AS covered, ${chargeRecorded} AS charged`;
 
 /** How HeldCharge.settle reads a statement's chargeCtes: recorded; refused by the storage check; or the lease was found closed. */
 export const settledAs = (found: { covered: boolean; charged: boolean } | undefined, grows: boolean) =>

@@ -19,13 +19,13 @@ import type { SchemaIR } from '../schema/index.js';
 import { passesAccessRule } from '../rooms/rooms.rules.js';
 import { ruleFor } from './rows.rules.js';
 import { insertData } from './row-values.rules.js';
-import { type Binding, bindingIn, rowTable, shape } from './row-binding.service.js';
+import { type Binding, rowTable, shape } from './row-binding.service.js';
 import { newRowId } from './row-id.service.js';
 import { keysToCheck } from './row-unique.service.js';
 import { type DbResult, rowEvent } from './row-run.service.js';
 import { valueList } from './row-write.service.js';
 import { callUsage, chargedAs } from './row-metering.service.js';
-import { knownResource } from './row-resource-facts.service.js';
+import { knownDefaultRoom } from './row-resource-facts.service.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
 import { NO_ENTRY, fastInsert } from './row-fast-insert.sql.js';
@@ -69,16 +69,10 @@ export async function fastInsertIn(
   now: Date,
   op: DbOperation,
 ): Promise<FastInsert | null> {
-  if (op.op !== 'insert' || op.scope.kind !== 'resource' || op.scope.roomId !== undefined) return null;
-  const resourceId = op.scope.resourceId;
-  const known = knownResource(resourceId, caller.principal.id);
-  if (!known || known.deploymentId !== caller.deployment.id || !Object.hasOwn(schema.resources, known.type)) return null;
-  let binding: Binding;
-  try {
-    binding = bindingIn(schema, known.type, op.table);
-  } catch {
-    return null;
-  }
+  const target = op.op === 'insert' ? knownDefaultRoom(caller, schema, op) : null;
+  if (!target) return null;
+  const { resource, binding } = target;
+  const resourceId = resource.id;
   const rows = rowsToInsert(deps, binding, op.values);
   const roles = creatorRoles(binding);
   if (!rows || roles.length === 0) return null;
@@ -92,7 +86,7 @@ export async function fastInsertIn(
       deps.sql,
       resourceId,
       caller.deployment.id,
-      known.type,
+      resource.type,
       me,
       roles,
       metered,

@@ -12,6 +12,9 @@ import { resourceNotFound } from '../membership/membership-store.service.js';
 import type { ResourceRef, Roles } from '../membership/writer-standing.service.js';
 import { invalidRoom, roomRef } from '../rooms/rooms.service.js';
 import { type WriterFactsRow, grantsOf, lockedWriterFacts, writerFacts } from './row-write.sql.js';
+import type { SchemaIR } from '../schema/index.js';
+import { type Binding, bindingIn } from './row-binding.service.js';
+import type { DbOperation } from './rows-input.service.js';
 
 export interface ResourceFacts {
   resource: ResourceRef;
@@ -43,6 +46,27 @@ const knownKey = (resourceId: string, principalId: string) => `${resourceId}\0${
 
 export const knownResource = (resourceId: string, principalId: string): ResourceKind | undefined =>
   knownResources.get(knownKey(resourceId, principalId));
+
+/**
+ * The default room of a resource the caller wrote to as a member (knownResource), of a type the
+ * deployed schema has, and the op's table there: what a one-statement write assumes, for its
+ * statement to check. Null for anything else (a named room, a table the type does not hold).
+ */
+export function knownDefaultRoom(
+  caller: PrincipalCaller,
+  schema: SchemaIR,
+  op: DbOperation,
+): { resource: ResourceKind & { id: string }; binding: Binding } | null {
+  if (op.scope.kind !== 'resource' || op.scope.roomId !== undefined) return null;
+  const id = op.scope.resourceId;
+  const known = knownResource(id, caller.principal.id);
+  if (!known || known.deploymentId !== caller.deployment.id || !Object.hasOwn(schema.resources, known.type)) return null;
+  try {
+    return { resource: { id, ...known }, binding: bindingIn(schema, known.type, op.table) };
+  } catch {
+    return null;
+  }
+}
 
 /** The room error of a named room as roomOf answers it: no such room, or another resource's. */
 const noRoom = (ref: string, resourceId: string) => fail('room_not_found', `No room ${ref} in resource ${resourceId}.`);

@@ -5,7 +5,7 @@
  * no other row existed.
  */
 import type { PrincipalCaller } from '../core/caller.rules.js';
-import { type Condition, type RowData, parseWhere } from './row-values.rules.js';
+import { type Condition, type RowData, checkSize, parseWhere } from './row-values.rules.js';
 import { fail } from '../errors.js';
 import { type RawBuilder, type Sql, sql } from '../db/sql.js';
 import type { ResourceRef } from '../membership/writer-standing.service.js';
@@ -15,7 +15,7 @@ import { accountDeleted, violatesForeignKey } from '../membership/lifecycle.serv
 import type { Reach } from './row-access.rules.js';
 import { type Binding, rowTable } from './row-binding.service.js';
 import { spendWrites, writesLeft } from './row-write-budget.service.js';
-import { chargeCtes, chargeOutcome } from '../billing/metering.service.js';
+import { chargeCtes, chargeOutcome, chargeRecorded } from '../billing/metering.service.js';
 import { type EntryValues, entryParamsOf } from '../billing/wallet-leases.service.js';
 
 /** An update's or delete's rows: by id, or by a filter. */
@@ -87,7 +87,7 @@ export async function resourceTargets(
   pickOf: RowPick,
   reach: Reach | null,
 ): Promise<Target[]> {
-  const { rows: owned } = await ownedTargets(me, resource, binding, pickOf, reach).execute(db);
+  const { rows: owned } = await ownedTargets(resource, binding, pickOf, withinReach(reach, me)).execute(db);
   const table = sameTable(resource.deploymentId, binding.name);
   const within = (col: string) => (reach ? reachSql(reach, col, me) : sql`TRUE`);
   const linked =
@@ -107,16 +107,19 @@ export async function resourceTargets(
   return found(binding, pickOf, [...owned, ...linked].map(asTarget));
 }
 
+/** `reach` over a resource's own row `r` (null: every room). */
+const withinReach = (reach: Reach | null, me: string): Fragment => (reach ? reachSql(reach, 'r.room_id', me) : sql`TRUE`);
+
 /**
- * The resource's own rows `pickOf` names within `reach` (null: every room), locked for the write.
- * A template rather than the query builder: it is built on every update, delete and upsert, and
- * the builder's parsing costs the server more than the statement's text (bench/README.md).
+ * The resource's own rows `pickOf` names and `within` admits (a condition on the row `r`), locked
+ * for the write. A template rather than the query builder: it is built on every update, delete and
+ * upsert, and the builder's parsing costs the server more than the statement's text (bench/README.md).
  */
-const ownedTargets = (me: string, resource: ResourceRef, binding: Binding, pickOf: RowPick, reach: Reach | null) =>
+export const ownedTargets = (resource: Pick<ResourceRef, 'id' | 'deploymentId'>, binding: Binding, pickOf: RowPick, within: Fragment) =>
   sql<Target>`SELECT r.id::text AS id, r.creator_id, r.data, r.created_at, r.updated_at, r.resource_id, r.room_id, 'owned' AS via
     FROM rows r
     WHERE ${matching(pickOf, 'r.id')} AND r.resource_id = ${resource.id} AND ${sameTable(resource.deploymentId, binding.name)}
-      AND ${reach ? reachSql(reach, 'r.room_id', me) : sql`TRUE`}
+      AND ${within}
     LIMIT ${ROWS_MAX_WHERE + 1} FOR UPDATE OF r`;
 
 /** A resource's own rows a statement takes: those `pickOf` names within `reach`, as `me` reads them. */
@@ -131,39 +134,67 @@ export interface OwnedPick {
 /** What the statement that matches a write's rows also does to them: delete them, or set and unset columns. */
 export type TargetWrite = { kind: 'delete' } | { kind: 'update'; set: RowData; unset: string[]; now: Date };
 
+/** A matched row as the write left it: `data` is its new data for an update (unchanged for a delete). */
+export interface Written {
+  target: Target;
+  data: RowData;
+}
+
 /**
  * resourceTargets and then the write, in one statement, for a resource's own table: the rows
- * `pickOf` names within `reach`, matched, locked and deleted or changed (`data || set - unset`,
- * the merge applyUpdate makes), and the call's charge when one is held for it (chargeCtes: an
- * update grows the resource, a delete does not). Answers each row as it was, with its new data for
- * an update, and what the charge found. The caller judges the rows as before and throws to
- * refuse: the transaction rolls the write and its charge back.
+ * `pickOf` names within `reach`, matched, locked and deleted or changed (targetChange), and the
+ * call's charge when one is held for it (chargeCtes: an update grows the resource, a delete does
+ * not). Answers each row as it was, with its new data for an update, and what the charge found.
+ * The caller judges the rows as before and throws to refuse: the transaction rolls the write and
+ * its charge back.
  */
 export async function writeOwnedTargets(
   db: Sql,
   { me, resource, binding, pickOf, reach }: OwnedPick,
   write: TargetWrite,
   charge: StatementCharge | null,
-): Promise<{ written: { target: Target; data: RowData }[]; charge: ChargeFound | undefined }> {
-  const matched = ownedTargets(me, resource, binding, pickOf, reach);
+): Promise<{ written: Written[]; charge: ChargeFound | undefined }> {
+  const matched = ownedTargets(resource, binding, pickOf, withinReach(reach, me));
   // More rows than the call may write are written by no one: found() refuses them, as before the write.
   const fits = sql`(SELECT count(*) FROM t) <= ${Math.min(ROWS_MAX_WHERE, writesLeft())}::int`;
-  const change =
-    write.kind === 'delete'
-      ? sql`DELETE FROM rows WHERE id IN (SELECT t.id::uuid FROM t) AND ${fits} RETURNING id::text AS id, data`
-      : sql`UPDATE rows AS w SET data = (w.data || ${JSON.stringify(write.set)}::jsonb) - ${write.unset}::text[], updated_at = ${write.now.toISOString()}::timestamp
-          FROM t WHERE w.id = t.id::uuid AND ${fits} RETURNING w.id::text AS id, w.data`;
   const grows = write.kind === 'update' ? sql<boolean>`EXISTS (SELECT 1 FROM c)` : sql<boolean>`false`;
   const charged = chargeParts(resource.id, charge, grows);
-  const { rows } = await sql<StatementRow & { new_data: RowData | null }>`
-    WITH t AS MATERIALIZED (${matched}), c AS (${change})${charged.ctes}
-    SELECT t.*, c.data AS new_data, s.* FROM ${charged.row} LEFT JOIN (t LEFT JOIN c ON c.id = t.id) ON true`.execute(db);
-  const data = new Map(rows.map(row => [row.id, row.new_data]));
-  return {
-    written: found(binding, pickOf, targetsIn(rows)).map(target => ({ target, data: data.get(target.id)! })),
-    charge: charged.found(rows),
-  };
+  const { rows } = await sql<WrittenRow>`
+    WITH t AS MATERIALIZED (${matched}), c AS (${targetChange(write, fits)})${charged.ctes}
+    ${writtenSelect(charged.row)}`.execute(db);
+  return { written: writtenOf(binding, pickOf, rows), charge: charged.found(rows) };
 }
+
+/**
+ * The write of the matched rows `t`, when `when` holds: deleted, or changed (`data || set - unset`,
+ * the merge applyUpdate makes); returning each row's id and data.
+ */
+export const targetChange = (write: TargetWrite, when: Fragment): Fragment =>
+  write.kind === 'delete'
+    ? sql`DELETE FROM rows WHERE id IN (SELECT t.id::uuid FROM t) AND ${when} RETURNING id::text AS id, data`
+    : sql`UPDATE rows AS w SET data = ${mergedData('w.data', write)}, updated_at = ${write.now.toISOString()}::timestamp
+        FROM t WHERE w.id = t.id::uuid AND ${when} RETURNING w.id::text AS id, w.data`;
+
+/** The jsonb column `data` as an update leaves it: its columns set and unset. */
+export const mergedData = (data: string, { set, unset }: { set: RowData; unset: string[] }): Fragment =>
+  sql`(${sql.raw(data)} || ${JSON.stringify(set)}::jsonb) - ${unset}::text[]`;
+
+/** A row of a statement that writes the matched rows `t` (targetChange as `c`): the row as it was and its new data. */
+export type WrittenRow = StatementRow & { new_data: RowData | null };
+
+/** The answer of such a statement: each matched row with its new data, and the charge's outcome (`charged` is chargeParts' row); `extra` columns after. */
+export const writtenSelect = (charged: Fragment, extra: Fragment = sql``): Fragment =>
+  sql`SELECT t.*, c.data AS new_data, s.*${extra} FROM ${charged} LEFT JOIN (t LEFT JOIN c ON c.id = t.id) ON true`;
+
+/** The rows of such a statement as the write takes them (found), each with its new data. */
+export function writtenOf(binding: Binding, pickOf: RowPick, rows: readonly WrittenRow[]): Written[] {
+  const data = new Map(rows.map(row => [row.id, row.new_data]));
+  return found(binding, pickOf, targetsIn(rows)).map(target => ({ target, data: data.get(target.id)! }));
+}
+
+/** The rows as the write left them: a deleted one as it was; an updated one with its new data (size-checked) and time. */
+export const rowsWritten = (binding: Binding, written: readonly Written[], write: TargetWrite): Target[] =>
+  written.map(({ target, data }) => (write.kind === 'update' ? { ...target, data: checkSize(binding.name, data), updated_at: write.now } : target));
 
 /** An upsert's row where the key finds none within reach: inserted at `roomId` unless `taken` (the key's holders in its scope) finds one. */
 export interface UpsertInsert {
@@ -190,7 +221,7 @@ export async function upsertOwnedTarget(
   insert: UpsertInsert | null,
   charge: StatementCharge | null,
 ): Promise<{ target: Target | null; inserted: boolean; charge: ChargeFound | undefined }> {
-  const matched = ownedTargets(me, resource, binding, pickOf, reach);
+  const matched = ownedTargets(resource, binding, pickOf, withinReach(reach, me));
   const now = change.now.toISOString();
   const inserting = insert
     ? sql`INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
@@ -202,7 +233,7 @@ export async function upsertOwnedTarget(
   const charged = chargeParts(resource.id, charge, written, written);
   const { rows } = await sql<StatementRow & { inserted: boolean }>`
     WITH t AS MATERIALIZED (${matched}),
-      c AS (UPDATE rows AS w SET data = (w.data || ${JSON.stringify(change.set)}::jsonb) - ${change.unset}::text[], updated_at = ${now}::timestamp
+      c AS (UPDATE rows AS w SET data = ${mergedData('w.data', change)}, updated_at = ${now}::timestamp
         FROM t WHERE w.id = t.id::uuid RETURNING w.id),
       i AS (${inserting})${charged.ctes}
     SELECT t.*, EXISTS (SELECT 1 FROM i) AS inserted, s.* FROM ${charged.row} LEFT JOIN t ON true`
@@ -216,7 +247,7 @@ export async function upsertOwnedTarget(
 }
 
 /** A row of a statement that answers one row even when it matched none (the target's columns null then), with its charge's outcome. */
-type StatementRow = { [K in keyof Target]: Target[K] | null } & { covered: boolean | null; charged: boolean | null };
+export type StatementRow = { [K in keyof Target]: Target[K] | null } & { covered: boolean | null; charged: boolean | null };
 
 /** The matched rows of such a statement, as targets. */
 const targetsIn = (rows: readonly StatementRow[]): Target[] =>
@@ -225,13 +256,15 @@ const targetsIn = (rows: readonly StatementRow[]): Target[] =>
   );
 
 /**
- * The call's charge as parts of the statement that writes its rows: its CTEs (after the write's;
- * none without a charge), the one-row relation `s` the statement selects from, so it answers a row
- * even when nothing matched, carrying the charge's outcome, and that outcome read back.
+ * The call's charge as parts of the statement that writes its rows: its CTEs (after those they
+ * read; none without a charge), whether its entry was recorded (false without a charge), the
+ * one-row relation `s` the statement selects from, so it answers a row even when nothing matched,
+ * carrying the charge's outcome, and that outcome read back.
  */
-function chargeParts(resourceId: string, charge: StatementCharge | null, grows: RawBuilder<boolean>, when?: RawBuilder<boolean>) {
+export function chargeParts(resourceId: string, charge: StatementCharge | null, grows: RawBuilder<boolean>, when?: RawBuilder<boolean>) {
   return {
     ctes: charge ? sql`, ${chargeCtes(resourceId, charge.creditMicros, entryParamsOf(charge.entry), grows, when)}` : sql``,
+    recorded: charge ? chargeRecorded : sql<boolean>`false`,
     row: sql`(SELECT ${charge ? chargeOutcome : sql`NULL::boolean AS covered, NULL::boolean AS charged`}) s`,
     found: (rows: readonly StatementRow[]): ChargeFound | undefined =>
       charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged) } : undefined,

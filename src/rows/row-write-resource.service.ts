@@ -7,9 +7,9 @@ import type { Sql } from '../db/sql.js';
 import { reachesNothing } from './row-access.rules.js';
 import { readable } from './row-reach.service.js';
 import { type DbResult, type Run, invalidOperation } from './row-run.service.js';
-import { pick, resourceTargets, writeOwnedTargets } from './row-targets.service.js';
+import { pick, resourceTargets, rowsWritten, writeOwnedTargets } from './row-targets.service.js';
 import type { Reach } from './row-access.rules.js';
-import { type RowChange, checkSize, updateData } from './row-values.rules.js';
+import { type RowChange, updateData } from './row-values.rules.js';
 import { rowTable } from './row-binding.service.js';
 import { changesUniqueKey } from './row-unique.service.js';
 import { upsertResource } from './row-upsert.service.js';
@@ -89,13 +89,5 @@ async function writtenWithTargets(w: ResourceWrite, action: 'update' | 'delete',
   );
   run.charge?.found(charge, write.kind === 'update' && written.length > 0);
   for (const { target } of written) if (!admits(w, action, target.creator_id === me)) throw refused(w, action);
-  if (!change)
-    return writtenIn(
-      w,
-      written.map(({ target }) => target),
-    );
-  return writtenIn(
-    w,
-    written.map(({ target, data }) => ({ ...target, data: checkSize(binding.name, data), updated_at: run.now })),
-  );
+  return writtenIn(w, rowsWritten(binding, written, write));
 }

@@ -19,6 +19,7 @@
  *   row-targets      the rows a write takes (matched and locked)     row-unique  unique keys
  *   row-reach        what a caller reads    row-access.rules  the pure judgements it asks
  *   row-write-budget ROWS_MAX_WRITES_PER_CALL     row-metering  a call's charge
+ *   row-fast-write   a member's lone insert, update or delete in one statement (row-fast-insert)
  *   row-binding      tables in a scope, rows as shown     row-run  one call's state
  *   rows.sql         the SQL fragments      rows-input  parsing      row-id  row ids
  */
@@ -39,7 +40,7 @@ import { writeUser } from './row-write-user.service.js';
 import { writeResource } from './row-write-resource.service.js';
 import { withWriteBudget } from './row-write-budget.service.js';
 import { type InlineCharge, type RowMetering, chargeRead, inlineCharge, meterWriteCall } from './row-metering.service.js';
-import { fastInsertIn } from './row-fast-insert.service.js';
+import { fastWriteIn } from './row-fast-write.service.js';
 import type { MeteringService } from '../billing/metering.service.js';
 
 export type { DbResult } from './row-run.service.js';
@@ -83,7 +84,7 @@ export async function executeCall(deps: RowStoreDeps, caller: PrincipalCaller, o
     return [result];
   }
   if (!batch) {
-    const fast = await fastInsertIn(deps, caller, deployment.schema, now, ops[0]);
+    const fast = await fastWriteIn(deps, caller, deployment.schema, now, ops[0]);
     if (fast) {
       deps.bus.publishRows(fast.rowEvents);
       return [fast.result];

@@ -1,6 +1,6 @@
 /**
  * What one row write costs the database (issue 27 item 1): the statements a single insert, update
- * and delete by filter, upsert (inserting, then updating), and a 100-row insert send to PostgreSQL, recorded at the driver
+ * and delete by filter (one each, with a case the one statement leaves to the transaction path), upsert (inserting, then updating), and a 100-row insert send to PostgreSQL, recorded at the driver
  * (pg's Client.query, which Prisma's adapter and the SQL layer both go through). Bounds, not exact
  * lists, so a refactor that adds a round trip to the hot write path fails here.
  * GATEHOUSE_PRINT_STATEMENTS=1 prints each list.
@@ -36,6 +36,26 @@ async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
   return seen;
 }
 
+/** The one-statement write's first words (row-fast-insert.sql.ts, row-fast-write.sql.ts). */
+const ONE_STATEMENT = /^WITH res AS MATERIALIZED \( SELECT r\.id, pg_current_xact_id/;
+
+/**
+ * A project of alice's with carol a writer, each with two tasks there at the priority given. Warm:
+ * the caller's token, the deployment and the resource are cached after the first call, and
+ * metering's budget and lease are seen committed after the second.
+ */
+async function warmProject(s: RowsSeed, name: string, priority: { alice: number; carol: number }): Promise<string> {
+  const { alice, carol } = s.users;
+  const p = await createResource(alice, 'project', name);
+  await addMember(alice, carol, p, 'writer');
+  for (const as of ['alice', 'carol'] as const)
+    for (const title of ['warm', 'warmer'])
+      expect((await db(s.users[as], { scope: inResource(p), table: 'tasks', op: 'insert', values: { title, priority: priority[as] } })).status).toBe(
+        200,
+      );
+  return p;
+}
+
 afterEach(() => {
   (pg.Client.prototype as unknown as { query: Query }).query = original;
 });
@@ -45,13 +65,8 @@ describe.each(postgres)('statements of one row write on $name', backend => {
 
   it('insert, update and delete by filter, upsert, 100-row insert', async ({ s }) => {
     const { alice, carol } = s.users;
-    const p = await createResource(alice, 'project', 'Stmts');
-    await addMember(alice, carol, p, 'writer');
+    const p = await warmProject(s, 'Stmts', { alice: 0, carol: 0 });
     const scope = inResource(p);
-    // Warm: the caller's token, the deployment and the resource are cached after the first call,
-    // and metering's budget and lease are seen committed after the second.
-    for (const title of ['warm', 'warmer'])
-      expect((await db(carol, { scope, table: 'tasks', op: 'insert', values: { title, priority: 0 } })).status).toBe(200);
 
     const insert = await statementsOf(async () => {
       const res = await db(carol, { scope, table: 'tasks', op: 'insert', values: { title: 't', priority: 1 } });
@@ -87,12 +102,12 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     expect(insert).toHaveLength(1);
     expect(many).toHaveLength(1);
     expect(insert[0]).toMatch(/^WITH res AS/);
-    // An update or delete by filter: the facts with the resource's and the membership's locks
-    // (BEGIN travels with them); the targets matched and written, the call's charge and storage
-    // check with them (row-targets.service.ts); COMMIT.
+    // A member's update or delete by filter is one statement too: the resource's and the
+    // membership's locks, the rows matched and written, the charge and storage check with them
+    // (row-fast-write.sql.ts).
     for (const write of [update, remove]) {
-      expect(write).toHaveLength(3);
-      expect(write[1]).toMatch(/^WITH t AS MATERIALIZED .*wallet_entries/);
+      expect(write).toHaveLength(1);
+      expect(write[0]).toMatch(/^WITH res AS MATERIALIZED .*FOR UPDATE OF r.*wallet_entries.*(UPDATE|DELETE FROM) rows/);
     }
     // An upsert, inserting or updating: the facts; its key's values locked (before the statement
     // that reads the rows, so it sees a racing upsert's committed row); the row found and
@@ -105,6 +120,32 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     expect([...insert, ...update, ...upsert, ...upsertAgain, ...remove, ...many].filter(text => /^BEGIN/i.test(text))).toEqual([]);
   });
 
+  it('an update the one statement does not judge (a unique key changed) or refuses (a row the rule does not admit) takes the transaction path', async ({
+    s,
+  }) => {
+    const { carol } = s.users;
+    const p = await warmProject(s, 'Fallback', { alice: 1, carol: 2 });
+    const scope = inResource(p);
+    const ref = '018f0000-0000-7000-8000-000000000001';
+    const keyed = await statementsOf(async () => {
+      const res = await db(carol, { scope, table: 'tasks', op: 'update', where: { priority: 2, title: 'warm' }, values: { ref } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.rows).toEqual([expect.objectContaining({ title: 'warm', ref })]);
+    });
+    // The facts (BEGIN with them), the unique key's lock, the rows, their write, the charge, COMMIT: no one-statement attempt.
+    expect(keyed.filter(text => ONE_STATEMENT.test(text))).toEqual([]);
+    expect(keyed).toContain('COMMIT');
+    const refused = await statementsOf(async () => {
+      const res = await db(carol, { scope, table: 'tasks', op: 'update', where: { priority: 1 }, values: { title: 'not mine' } });
+      expect(res.status, JSON.stringify(res.body)).toBe(403);
+      expect(res.body.error).toBe('access_denied');
+    });
+    // The one statement found alice's rows and wrote nothing; the transaction path answered the refusal and rolled back.
+    // (A lease's statements may run meanwhile: the list is searched, not indexed.)
+    expect(refused.filter(text => ONE_STATEMENT.test(text))).toHaveLength(1);
+    expect(refused).toContain('ROLLBACK');
+  });
+
   it("a non-member's insert into a resource others write to makes no one-statement attempt (its timing tells nothing)", async ({ s }) => {
     const { alice, carol } = s.users;
     const closed = await createResource(alice, 'project', 'Closed');
@@ -114,7 +155,7 @@ describe.each(postgres)('statements of one row write on $name', backend => {
       const res = await db(carol, { scope: inResource(closed), table: 'tasks', op: 'insert', values: { title: 'not mine' } });
       expect(res.status).toBe(404);
     });
-    expect(statements.filter(text => /^WITH res AS MATERIALIZED \( SELECT r\.id, pg_current_xact_id/.test(text))).toEqual([]);
+    expect(statements.filter(text => ONE_STATEMENT.test(text))).toEqual([]);
   });
 
   it("a first write to a public resource auto-joins: the call runs again on Prisma's transaction", async ({ ctx, s }) => {

@@ -1,6 +1,7 @@
 /**
  * An update or delete by filter of a resource's own rows records its charge in the statement that
- * writes the rows (src/rows/row-targets.service.ts, writeOwnedTargets): a write refused after that
+ * writes the rows (src/rows/row-fast-write.sql.ts, else src/rows/row-targets.service.ts
+ * writeOwnedTargets on the transaction path): a write refused after that
  * statement (a row the rule does not let the caller update) changes nothing and charges nothing; an
  * update that adds bytes while the storage payer is in debt answers 402 storage, as before; a delete
  * adds none and is charged as usual; racing updates are each charged exactly once. Both stores.

@@ -125,14 +125,18 @@ export async function developerBooks(ctx: TestContext, developerId: string): Pro
 /**
  * `n` calls of `call` at once, each answered 200; the developer's balance moved by exactly what
  * the ledger charged meanwhile (no charge lost or counted twice). Answers the calls' answers.
+ * `warm` runs once the leases closed, before the race: a lease open and seen here, the one-statement
+ * writes (src/rows/row-fast-write.service.ts) can hold their charges from it.
  */
 export async function racedAndBooked<R extends { status: number; body: unknown }>(
   ctx: TestContext,
   developerId: string,
   n: number,
   call: (i: number) => Promise<R>,
+  warm?: () => Promise<void>,
 ): Promise<R[]> {
   const start = await developerBooks(ctx, developerId);
+  await warm?.();
   const results = await Promise.all(Array.from({ length: n }, (_, i) => call(i)));
   for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
   const end = await developerBooks(ctx, developerId);

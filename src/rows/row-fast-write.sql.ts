@@ -1,0 +1,106 @@
+/**
+ * A member's update or delete of a resource's own rows in its default room as one statement
+ * (row-fast-write.service.ts): no transaction around it, so one round trip. Its parts run in this
+ * order, each gating the next:
+ *
+ * 1. the resource row FOR KEY SHARE and the caller's active membership FOR SHARE, with its role,
+ *    as the one-statement insert takes them (row-fast-insert.sql.ts): a member who just left, or
+ *    whose role just changed, is seen so;
+ * 2. the rows the pick names in the default room, within what that role reads there (every row,
+ *    or only the caller's own), locked (ownedTargets);
+ * 3. the gate: the role is one the action admits for the caller's own rows (and reads something:
+ *    the transaction path refuses anyone else before matching), every matched row is one the role
+ *    may write, no more rows than the call may write, and (update) each row's new values within
+ *    the size checkSize allows;
+ * 4. the call's charge (chargeParts), when the gate holds; an update also needs the storage payer
+ *    surely covering it, whether or not a row matched (the transaction path decides that case);
+ * 5. the write (targetChange), only once the charge was recorded (unmetered: once the gate holds).
+ *
+ * It answers what it found, so the caller can tell a write from a refusal; a refusal changed nothing.
+ */
+import { type Sql, sql } from '../db/sql.js';
+import type { Binding } from './row-binding.service.js';
+import { ROW_MAX_CHARS } from './row-values.rules.js';
+import type { Fragment } from './rows.sql.js';
+import {
+  type ChargeFound,
+  type RowPick,
+  type StatementCharge,
+  type TargetWrite,
+  type Written,
+  type WrittenRow,
+  chargeParts,
+  mergedData,
+  ownedTargets,
+  targetChange,
+  writtenOf,
+  writtenSelect,
+} from './row-targets.service.js';
+
+/** The roles that decide a write in a resource's default room, where the caller's role there is their resource role. */
+export interface DefaultRoomRoles {
+  /** The roles that read every row there, and those that read only their own. */
+  readAll: readonly string[];
+  readOwn: readonly string[];
+  /** The roles the action admits for the caller's own rows (among those that read some), and for others' rows. */
+  writeOwn: readonly string[];
+  writeOthers: readonly string[];
+}
+
+/** What a member's write in a resource's default room assumes: the resource (its app environment and type) and the rows it names. */
+export interface DefaultRoomPick {
+  me: string;
+  resource: { id: string; deploymentId: string; type: string };
+  binding: Binding;
+  pickOf: RowPick;
+}
+
+/** What the statement found: `xid` null when the resource is not as assumed; `admitted` whether the gate held. */
+export interface FastWritten {
+  xid: string | null;
+  admitted: boolean;
+  written: Written[];
+  charge: ChargeFound | undefined;
+}
+
+export async function fastOwnedWrite(
+  db: Sql,
+  { me, resource, binding, pickOf }: DefaultRoomPick,
+  roles: DefaultRoomRoles,
+  write: TargetWrite,
+  charge: StatementCharge | null,
+  limit: number,
+): Promise<FastWritten> {
+  const role = sql`(SELECT role FROM mem)`;
+  const within = sql`r.room_id IS NULL
+    AND (${role} = ANY(${roles.readAll}::text[]) OR (${role} = ANY(${roles.readOwn}::text[]) AND r.creator_id = ${me}))`;
+  // checkSize counts JSON.stringify's UTF-16 units; jsonb's text is never shorter (spaces after
+  // ':' and ',', UTF-8 bytes, numbers no shorter than JavaScript prints them), so a row within
+  // this bound passes checkSize; one beyond it is left to the transaction path to judge exactly.
+  const fitsSize: Fragment =
+    write.kind === 'update'
+      ? sql`AND NOT EXISTS (SELECT 1 FROM t WHERE octet_length((${mergedData('t.data', write)})::text) > ${ROW_MAX_CHARS})`
+      : sql``;
+  const admitted = sql<boolean>`(SELECT go FROM ok)`;
+  // An update grows the resource whether or not a row matched: see step 4 above.
+  const charged = chargeParts(resource.id, charge, write.kind === 'update' ? sql<boolean>`true` : sql<boolean>`false`, admitted);
+  const { rows } = await sql<WrittenRow & { xid: string | null; go: boolean | null }>`
+    WITH res AS MATERIALIZED (
+      SELECT r.id, pg_current_xact_id()::text AS xid FROM resources r
+      WHERE r.id = ${resource.id} AND r.deployment_id = ${resource.deploymentId} AND r.type = ${resource.type}
+      FOR KEY SHARE),
+    mem AS MATERIALIZED (
+      SELECT m.role::text AS role FROM memberships m
+      WHERE m.resource_id = (SELECT id FROM res) AND m.principal_id = ${me} AND m.state = 'active'
+      FOR SHARE),
+    t AS MATERIALIZED (${ownedTargets(resource, binding, pickOf, within)}),
+    ok AS MATERIALIZED (
+      SELECT COALESCE(${role} = ANY(${roles.writeOwn}::text[]), false)
+        AND NOT EXISTS (SELECT 1 FROM t WHERE t.creator_id IS DISTINCT FROM ${me} AND NOT ${role} = ANY(${roles.writeOthers}::text[]))
+        AND (SELECT count(*) FROM t) <= ${limit}::int ${fitsSize} AS go)${charged.ctes},
+    c AS (${targetChange(write, charge ? charged.recorded : admitted)})
+    ${writtenSelect(charged.row, sql`, (SELECT xid FROM res) AS xid, ${admitted} AS go`)}`.execute(db);
+  const go = Boolean(rows[0]?.go);
+  // Refused, the rows matched are not the write's (found() would refuse too many of them).
+  return { xid: rows[0]?.xid ?? null, admitted: go, written: go ? writtenOf(binding, pickOf, rows) : [], charge: charged.found(rows) };
+}
