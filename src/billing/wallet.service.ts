@@ -80,7 +80,8 @@ export async function appendEntry(tx: Db, holder: Holder, amountMicros: bigint, 
       transfer_micros: facts.byClass?.transfer ?? null,
       storage_micros: facts.byClass?.storage ?? null,
     })
-    .onConflict(conflict => conflict.column('once_key').doNothing())
+    // The unique index is partial (once_key IS NOT NULL): the conflict target names its predicate.
+    .onConflict(conflict => conflict.column('once_key').where('once_key', 'is not', null).doNothing())
     .executeTakeFirst();
   if (inserted.numInsertedOrUpdatedRows !== 1n) return false;
   await db
