@@ -85,8 +85,12 @@ export async function openFsBlobStore(root: string): Promise<BlobStore> {
           const key = rel ? `${rel}/${entry.name}` : entry.name;
           if (entry.isDirectory()) yield* walk(path.join(dir, entry.name), key);
           else if (key.startsWith(prefix)) {
-            const info = await stat(path.join(dir, entry.name));
-            yield { key, size: info.size, modifiedAt: info.mtime };
+            // A blob deleted between the directory read and its stat is not listed: it is gone.
+            const info = await stat(path.join(dir, entry.name)).catch((error: NodeJS.ErrnoException) => {
+              if (error.code === 'ENOENT') return null;
+              throw error;
+            });
+            if (info) yield { key, size: info.size, modifiedAt: info.mtime };
           }
         }
       };
