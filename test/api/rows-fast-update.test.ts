@@ -197,6 +197,12 @@ describe.each(available)('one-statement update and delete on $name', backend => 
       charged: 0,
       answer: { error: 'row_too_large' },
     });
+    // Odd text the statement's jsonb cannot hold: the same refusal on both paths, nothing charged.
+    for (const title of ['\ud800 lone surrogate', 'nul \u0000 byte']) {
+      const answered = await same(carol, byFilter('items', 'update', { n: 2 }, { title }));
+      expect(answered.status).toBe(400);
+      expect(answered.charged).toBe(0);
+    }
   });
 
   it('by ids: the rows there, in the order named, each once; a missing id changes nothing; another’s row refuses', async ({ s, same }) => {
