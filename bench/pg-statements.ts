@@ -3,6 +3,7 @@
  * with pgbench (a C client: the figures are the database's side only, and repeatable):
  *
  *   npx tsx bench/pg-statements.ts [--clients 10] [--seconds 20] [--reps 3] [--variant file.sql]...
+ *     [--scripts-dir dir] [--script name=file.sql]...
  *
  * It builds a scratch database from prisma/migrations, seeds one developer paying for one app's
  * dev deployment (100 rooms, each with its owner, a test user, as an active member; an open
@@ -18,7 +19,10 @@
  * a pgbench variable or expression), so the figures follow the code. Measured: backend CPU
  * (utime + stime of pgbench's backends in /proc, so PostgreSQL must run on this machine) over the
  * transactions that completed in the middle of the run (pgbench's per-transaction log), and
- * multixacts created per transaction (hot rows locked FOR KEY SHARE by many at once). The default
+ * multixacts created per transaction (hot rows locked FOR KEY SHARE by many at once).
+ * `--scripts-dir` writes the three scripts there; `--script` runs one more beside them (with the
+ * metered script's -D constants), such as the metered script edited by hand to try a statement
+ * before changing the code. The default
  * 10 clients is Gatehouse's pool (DATABASE_POOL_SIZE). Connection: PGHOST, PGPORT, PGUSER (libpq's
  * defaults otherwise). Prints one line per run and a table of medians and minimums.
  *
@@ -41,6 +45,8 @@ const { values: args } = parseArgs({
     reps: { type: 'string', default: '3' },
     variant: { type: 'string', multiple: true, default: [] },
     keep: { type: 'boolean', default: false },
+    'scripts-dir': { type: 'string' },
+    script: { type: 'string', multiple: true, default: [] },
   },
 });
 const clients = Number(args.clients);
@@ -250,6 +256,12 @@ async function main() {
       ['unmetered', await fastInsertScript(false)],
       ['metered', await fastInsertScript(true)],
     ];
+    const metered = scripts[2][1];
+    if (args['scripts-dir']) for (const [name, { script }] of scripts) writeFileSync(path.join(args['scripts-dir'], `${name}.sql`), script);
+    for (const option of args.script ?? []) {
+      const [name, file] = option.split('=');
+      scripts.push([name, { script: readFileSync(file, 'utf8'), defines: metered.defines }]);
+    }
     const variants = ['schema', ...(args.variant ?? []).map(v => path.resolve(v))];
     const results: Result[] = [];
     for (let rep = 0; rep < Number(args.reps); rep++)

@@ -41,6 +41,7 @@ import {
   openSpendOf,
   payFromLease,
   payFromOpenLease,
+  renewalFor,
   stopSweeping,
   walletLeases,
 } from './wallet-leases.service.js';
@@ -361,6 +362,23 @@ export interface WriteCharge {
   held: HeldCharge;
 }
 
+/** The lease charge a one-statement write would hold: 'unmetered' when metering is off; null when it must take the transaction path. */
+function heldChargeOf(deps: ChargeDeps, caller: PrincipalCaller, usage: readonly Usage[], operation: string): LeaseCharge | 'unmetered' | null {
+  const { config, meteringSeen } = deps;
+  if (!config.metering.enabled) return 'unmetered';
+  const cost = costMicros(config.metering.prices, usage);
+  if (cost === 0n) return null;
+  const { payer, charge } = chargeOf(config.metering.prices, caller, usage, operation, cost, deps.now());
+  if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) return null;
+  if (payer.budget && !meteringSeen.budgets.has(budgetId(payer.budget))) return null;
+  return charge;
+}
+
+function holdFrom(leases: WalletLeases, charge: LeaseCharge): WriteCharge | null {
+  const held = holdFromOpenLease(leases, charge.payer, charge.cost);
+  return held && { entry: entryValues(newId('wal'), held.leaseId, charge.entry), held };
+}
+
 /**
  * The charge for `usage`, held from this process's open lease for a write that records it in its
  * own statement (entryInsertSql); 'unmetered' when metering is off; null when it cannot be held
@@ -368,15 +386,30 @@ export interface WriteCharge {
  * a free operation whose storage check still applies): the write then takes the transaction path.
  */
 export function holdCharge(deps: ChargeDeps, caller: PrincipalCaller, usage: readonly Usage[], operation: string): WriteCharge | 'unmetered' | null {
-  const { config, meteringSeen } = deps;
-  if (!config.metering.enabled) return 'unmetered';
-  const cost = costMicros(config.metering.prices, usage);
-  if (cost === 0n) return null;
-  const { payer, charge: leaseCharge } = chargeOf(config.metering.prices, caller, usage, operation, cost, deps.now());
-  if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) return null;
-  if (payer.budget && !meteringSeen.budgets.has(budgetId(payer.budget))) return null;
-  const held = holdFromOpenLease(meteringSeen.leases, leaseCharge.payer, cost);
-  return held && { entry: entryValues(newId('wal'), held.leaseId, leaseCharge.entry), held };
+  const charge = heldChargeOf(deps, caller, usage, operation);
+  return charge === null || charge === 'unmetered' ? charge : holdFrom(deps.meteringSeen.leases, charge);
+}
+
+/**
+ * holdCharge for a write that holds no connection yet: when the payer's lease is spent and its
+ * successor is being granted, it waits for that (never inside a transaction: the renewal needs a
+ * connection of its own, and a pool of waiting transactions would starve it).
+ */
+export async function holdChargeSoon(
+  deps: ChargeDeps,
+  caller: PrincipalCaller,
+  usage: readonly Usage[],
+  operation: string,
+): Promise<WriteCharge | 'unmetered' | null> {
+  const charge = heldChargeOf(deps, caller, usage, operation);
+  if (charge === null || charge === 'unmetered') return charge;
+  const leases = deps.meteringSeen.leases;
+  const held = holdFrom(leases, charge);
+  if (held) return held;
+  const renewal = renewalFor(leases, charge.payer);
+  if (!renewal) return null;
+  await renewal;
+  return holdFrom(leases, charge);
 }
 
 /**
@@ -667,6 +700,7 @@ export const meteringOperations = {
   setEnvBudget,
   charge,
   holdCharge,
+  holdChargeSoon,
   chargeAddingBytes,
   assertAffordable,
   assertStorageCovered,

@@ -55,8 +55,8 @@ interface Lease {
   /** Who it serves and the charge it was sized by: what its successor is granted for (renew). */
   payer: LeasePayer;
   cost: bigint;
-  /** Its successor is being granted. */
-  renewing: boolean;
+  /** Its successor is being granted: settles once that is usable, or failed. */
+  renewal: Promise<void> | null;
 }
 
 /** This process's leases; one per server (`walletLeases()`). */
@@ -70,6 +70,8 @@ export interface WalletLeases {
   /** The lease each payer had last, closed at its lifetime while in use (its successor's size). */
   retired: Map<string, Lease>;
   timer: NodeJS.Timeout | null;
+  /** Starts a lease's successor (renew), set by the sweep: a charge that leaves its lease running low calls it at once. */
+  renewLow: ((lease: Lease) => void) | null;
   /** Moves on when closeLeases runs: a successor granted across it is closed unused (it reserved under the old balance or limit). */
   epoch: number;
 }
@@ -80,6 +82,7 @@ export const walletLeases = (): WalletLeases => ({
   open: new Map(),
   retired: new Map(),
   timer: null,
+  renewLow: null,
   epoch: 0,
 });
 
@@ -142,8 +145,7 @@ async function pay(deps: LeaseDeps, db: Sql, { payer, cost, entry }: LeaseCharge
   for (let attempt = 0; ; attempt++) {
     const lease = leases.usable.get(key);
     if (lease && !lease.closing && lease.allowance >= cost) {
-      lease.allowance -= cost;
-      lease.lastUsedAt = performance.now();
+      take(leases, lease, cost);
       if (await insertEntry(db, lease.id, entry)) {
         if (db !== lease.grantedIn) lease.confirmed = true;
         return null;
@@ -162,6 +164,17 @@ async function pay(deps: LeaseDeps, db: Sql, { payer, cost, entry }: LeaseCharge
 }
 
 /**
+ * Takes `cost` from the lease's allowance. A payer writing fast can spend a small lease within
+ * milliseconds, long before the sweep's next look, so the charge that leaves it running low
+ * starts its successor itself.
+ */
+function take(leases: WalletLeases, lease: Lease, cost: bigint): void {
+  lease.allowance -= cost;
+  lease.lastUsedAt = performance.now();
+  if (runningLow(lease)) leases.renewLow?.(lease);
+}
+
+/**
  * A charge taken from this process's open lease before its entry is written, for a write that
  * inserts the entry in its own statement (entryInsertSql): the allowance falls now, as pay's does,
  * and `settle` gives it back unless the statement wrote the entry.
@@ -177,8 +190,7 @@ export function holdFromOpenLease(leases: WalletLeases, payer: LeasePayer, cost:
   const key = leaseKey(payer);
   const lease = leases.usable.get(key);
   if (!lease || lease.closing || lease.allowance < cost) return null;
-  lease.allowance -= cost;
-  lease.lastUsedAt = performance.now();
+  take(leases, lease, cost);
   let settled = false;
   return {
     leaseId: lease.id,
@@ -348,7 +360,7 @@ async function grantLease(
     grantedIn: db,
     payer,
     cost,
-    renewing: false,
+    renewal: null,
     confirmed: false,
     openedAt: at,
     lastUsedAt: at,
@@ -367,17 +379,17 @@ async function grantLease(
  * Grants the payer's next lease in a transaction of its own while `lease` still pays (it runs
  * low: twice its size; or it nears its lifetime in use: its size), so charges keep finding an
  * open, committed lease: a one-statement write (holdFromOpenLease) takes no other, and writes that
- * grant one in their own transaction queue on the wallet row. `lease` then closes as usual. Part
- * of the sweep's upkeep: a process whose sweep stopped renews nothing.
+ * grant one in their own transaction queue on the wallet row. `lease` then closes as usual.
+ * Started by the sweep, or by the charge that leaves `lease` running low (take); a process whose
+ * sweep stopped renews nothing.
  */
 function renew(deps: LeaseDeps, lease: Lease, low: boolean): void {
   const leases = deps.walletLeases;
-  if (lease.renewing || lease.closing || leases.usable.get(lease.key) !== lease) return;
-  lease.renewing = true;
+  if (lease.renewal || lease.closing || leases.usable.get(lease.key) !== lease) return;
   const epoch = leases.epoch;
   // Sized as if it had run out (low) or closed in use; a copy, so `lease` is not marked exhausted before its successor is usable.
   const sizing: Lease = { ...lease, exhausted: low, inUse: !low };
-  asSystemWork(() => deps.sqlTransaction(tx => grantLease(deps, tx, lease.payer, lease.cost, sizing, false)))
+  lease.renewal = asSystemWork(() => deps.sqlTransaction(tx => grantLease(deps, tx, lease.payer, lease.cost, sizing, false)))
     .then(next => {
       if (typeof next === 'string' || !('id' in next)) return;
       next.confirmed = true;
@@ -390,9 +402,16 @@ function renew(deps: LeaseDeps, lease: Lease, low: boolean): void {
       // A busy database: the writes grant one themselves, as without renewal.
     })
     .finally(() => {
-      lease.renewing = false;
+      lease.renewal = null;
     });
 }
+
+/**
+ * The renewal under way of the payer's usable lease, if any: a write holding no connection that
+ * found the lease spent waits for its successor (milliseconds) instead of granting one in a
+ * transaction of its own, which would queue on the wallet row behind that very renewal.
+ */
+export const renewalFor = (leases: WalletLeases, payer: LeasePayer): Promise<void> | null => leases.usable.get(leaseKey(payer))?.renewal ?? null;
 
 /**
  * Closes, in `db`, this process's open leases of the payer's wallet and any of its leases left
@@ -486,6 +505,7 @@ async function closeOwn(deps: LeaseDeps, lease: Lease): Promise<void> {
 function sweepWhileOpen(deps: LeaseDeps): void {
   const leases = deps.walletLeases;
   if (leases.timer) return;
+  leases.renewLow = lease => renew(deps, lease, true);
   // Started by whichever charge opened the first lease: its closes are upkeep, not that caller's turns.
   leases.timer = asSystemWork(() =>
     setInterval(() => {
@@ -502,6 +522,7 @@ function sweepWhileOpen(deps: LeaseDeps): void {
       }
       if (leases.open.size === 0 && leases.timer) {
         leases.retired.clear();
+        leases.renewLow = null;
         clearInterval(leases.timer);
         leases.timer = null;
       }
@@ -542,6 +563,7 @@ export function stopSweeping(deps: Pick<LeaseDeps, 'walletLeases'>): void {
   const leases = deps.walletLeases;
   if (leases.timer) clearInterval(leases.timer);
   leases.timer = null;
+  leases.renewLow = null;
 }
 
 /**

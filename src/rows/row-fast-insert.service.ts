@@ -32,7 +32,7 @@ import { NO_ENTRY, fastInsert } from './row-fast-insert.sql.js';
 
 export interface FastInsertDeps {
   sql: Sql;
-  metering: Pick<MeteringService, 'holdCharge'>;
+  metering: Pick<MeteringService, 'holdChargeSoon'>;
   config: { rows: { maxWritesPerCall: number }; metering: { developerCreditMicros: bigint } };
 }
 
@@ -76,7 +76,7 @@ export async function fastInsertIn(
   const rows = rowsToInsert(deps, binding, op.values);
   const roles = creatorRoles(binding);
   if (!rows || roles.length === 0) return null;
-  const charge = deps.metering.holdCharge(caller, callUsage([op]), chargedAs([op], false));
+  const charge = await deps.metering.holdChargeSoon(caller, callUsage([op]), chargedAs([op], false));
   if (charge === null) return null;
   const metered = charge !== 'unmetered';
   const me = caller.principal.id;

@@ -91,7 +91,7 @@ async function fastUpdateOrDeleteIn(
   if (!known || !owned) return null;
   const { resource, binding } = known;
   const { write, pickOf } = owned;
-  const charge = deps.metering.holdCharge(caller, callUsage([op]), chargedAs([op], false));
+  const charge = await deps.metering.holdChargeSoon(caller, callUsage([op]), chargedAs([op], false));
   if (charge === null) return null;
   const metered = charge !== 'unmetered';
   let found: FastWritten;

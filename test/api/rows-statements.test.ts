@@ -18,9 +18,8 @@ const onBackend = appTestOn<RowsSeed>(postgres, { users: ['alice', 'carol'], see
 type Query = (this: pg.Client, ...args: unknown[]) => unknown;
 const original = pg.Client.prototype.query as unknown as Query;
 
-/** The statements sent while `fn` runs, as their text (first line, collapsed). */
-async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
+/** The statements sent while `fn` runs, as their text (first line, collapsed), appended to `seen` as they go. */
+async function statementsOf(fn: () => Promise<unknown>, seen: string[] = []): Promise<string[]> {
   (pg.Client.prototype as unknown as { query: Query }).query = function (this: pg.Client, ...args: unknown[]) {
     const first = args[0] as string | { text?: string };
     const text = typeof first === 'string' ? first : (first?.text ?? '?');
@@ -144,6 +143,31 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     // (A lease's statements may run meanwhile: the list is searched, not indexed.)
     expect(refused.filter(text => ONE_STATEMENT.test(text))).toHaveLength(1);
     expect(refused).toContain('ROLLBACK');
+  });
+
+  it('a payer writing past its lease: the charge that leaves it low grants the successor beside the writes, and every insert stays one statement', async ({
+    s,
+  }) => {
+    const { carol } = s.users;
+    const p = await warmProject(s, 'Renewal', { alice: 0, carol: 0 });
+    const scope = inResource(p);
+    let inserts = 0;
+    let afterGrant = -1;
+    const statements: string[] = [];
+    await statementsOf(async () => {
+      // Back to back, each a few milliseconds: the sweep (every 100 ms) would notice a lease running low only after it ran out.
+      while (afterGrant < 20 && inserts < 400) {
+        const res = await db(carol, { scope, table: 'tasks', op: 'insert', values: { title: `w${inserts}`, priority: 3 } });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        inserts++;
+        if (afterGrant >= 0) afterGrant++;
+        else if (statements.some(text => /^insert into "wallet_leases"/i.test(text))) afterGrant = 0;
+      }
+    }, statements);
+    expect(afterGrant).toBeGreaterThanOrEqual(20);
+    // The successor's grant (its own transaction) ran while the writes went on; none wrote its rows in a transaction.
+    expect(statements.filter(text => ONE_STATEMENT.test(text))).toHaveLength(inserts);
+    expect(statements.filter(text => /insert into "?rows"?/i.test(text) && !ONE_STATEMENT.test(text))).toEqual([]);
   });
 
   it("a non-member's insert into a resource others write to makes no one-statement attempt (its timing tells nothing)", async ({ s }) => {
