@@ -105,10 +105,10 @@ const ROW_ORDER = [
 const WRITE_ROW = { baseline: 'floor-insert', peer: 'postgraphile-create' };
 /**
  * The delete row's seeded notes per connection (every run of the row has connections of its own): what one connection
- * deletes in a 6 s round at up to 5,000 deletes/s over 50 connections. A connection past its notes gets
+ * deletes in a 6 s round at up to 3,300 deletes/s over 50 connections. A connection past its notes gets
  * 404s, shown as failures.
  */
-const DELETE_ROWS_PER_CONNECTION = 600;
+const DELETE_ROWS_PER_CONNECTION = 400;
 /**
  * `connections` overrides --connections for a row whose workload is defined by its client count;
  * `baseline` is the row its ratio is taken against (the DB floor unless said), `peer` a peer's row
