@@ -413,26 +413,36 @@ export async function holdChargeSoon(
 }
 
 /**
- * Whether the wallet paying for `resourceId`'s bytes at rest surely covers zero bytes more
- * (assertStorageCovered with 0 bytes), as SQL: its balance less all its open leases reserve (what
- * a lease charges never exceeds that; the wallet row keeps their total), plus a developer's
- * starting credit still due. A lower bound
- * of spendableSql that sums no ledger entries: false only sends the write to the exact check. The
- * payer is storagePayerOf's: the app's developer for an app-owned resource or a test user's, else
- * the owner (an agent's owner). The credit's ledger lookup runs only when the headroom alone is short
- * (PostgreSQL evaluates OR's operands in order and stops at the first true).
+ * The wallet that pays for `resourceId`'s bytes at rest, as SQL (storagePayerOf): the app's
+ * developer for an app-owned resource or a test user's, else the owner (an agent's owner); with
+ * whether that is the developer, and the resource's owner it follows from (the app's developer, an
+ * agent's owner and a principal's kind never change, so the owner alone decides the payer).
  */
-export const storageSurelyCovered = (resourceId: unknown, creditMicros: unknown) => sql<boolean>`(
+export const storagePayerSql = (resourceId: unknown) => sql<{ holder: string; developer: boolean; owner: string | null }>`
+  SELECT CASE WHEN f.developer THEN f.developer_id ELSE f.person END AS holder, f.developer, f.owner
+  FROM (SELECT a.developer_id, q.person, r.owner_principal AS owner, (q.person IS NULL OR starts_with(q.person, ${TEST_USER_PREFIX}::text)) AS developer
+    FROM resources r JOIN deployments d ON d.id = r.deployment_id JOIN apps a ON a.id = d.app_id
+    LEFT JOIN principals p ON p.id = r.owner_principal
+    CROSS JOIN LATERAL (SELECT CASE WHEN p.kind::text = 'agent' AND p.owner_id IS NOT NULL THEN p.owner_id ELSE p.id END AS person) q
+    WHERE r.id = ${resourceId}) f`;
+
+/**
+ * Whether `holder`'s wallet surely covers zero bytes more (assertStorageCovered with 0 bytes), as
+ * SQL: its balance less all its open leases reserve (what a lease charges never exceeds that; the
+ * wallet row keeps their total), plus a developer's starting credit still due. A lower bound of
+ * spendableSql that sums no ledger entries: false only sends the write to the exact check. The
+ * credit's ledger lookup runs only when the headroom alone is short (PostgreSQL evaluates OR's
+ * operands in order and stops at the first true).
+ */
+export const holderSurelyCovers = (holder: unknown, developer: unknown, creditMicros: unknown) => sql<boolean>`(
   SELECT h.headroom >= 0
-    OR (s.developer AND h.headroom + ${creditMicros}::bigint >= 0
-      AND NOT EXISTS (SELECT 1 FROM wallet_entries e WHERE e.once_key = ${`${DEVELOPER_CREDIT_KIND}:`}::text || s.holder))
-  FROM (SELECT CASE WHEN f.developer THEN f.developer_id ELSE f.person END AS holder, f.developer
-    FROM (SELECT a.developer_id, q.person, (q.person IS NULL OR starts_with(q.person, ${TEST_USER_PREFIX}::text)) AS developer
-      FROM resources r JOIN deployments d ON d.id = r.deployment_id JOIN apps a ON a.id = d.app_id
-      LEFT JOIN principals p ON p.id = r.owner_principal
-      CROSS JOIN LATERAL (SELECT CASE WHEN p.kind::text = 'agent' AND p.owner_id IS NOT NULL THEN p.owner_id ELSE p.id END AS person) q
-      WHERE r.id = ${resourceId}) f) s
-  CROSS JOIN LATERAL (SELECT COALESCE((SELECT w.balance_micros - w.reserved_micros FROM wallets w WHERE w.holder_id = s.holder), 0) AS headroom) h)`;
+    OR (${developer}::boolean AND h.headroom + ${creditMicros}::bigint >= 0
+      AND NOT EXISTS (SELECT 1 FROM wallet_entries e WHERE e.once_key = ${`${DEVELOPER_CREDIT_KIND}:`}::text || ${holder}::text))
+  FROM (SELECT COALESCE((SELECT w.balance_micros - w.reserved_micros FROM wallets w WHERE w.holder_id = ${holder}::text), 0) AS headroom) h)`;
+
+/** Whether the wallet paying for `resourceId`'s bytes at rest surely covers zero bytes more (holderSurelyCovers of storagePayerSql). */
+export const storageSurelyCovered = (resourceId: unknown, creditMicros: unknown) =>
+  sql<boolean>`(SELECT ${holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)} FROM (${storagePayerSql(resourceId)}) s)`;
 
 /**
  * A write's charge as two CTEs of a statement, `cov` and `e`: its ledger entry, recorded when the

@@ -64,6 +64,30 @@ describe.each(available)('one-statement insert on $name', backend => {
     });
   });
 
+  it('the resource changes owner (an heir): the payer found before is not trusted, the new one in debt answers 402 storage', async ({
+    prisma,
+    s,
+    project,
+    written,
+  }) => {
+    // One more insert as the one statement: its payer (the developer) is known from here on.
+    expect((await insert(s.users.carol, project, 'payer known')).status).toBe(200);
+    const before = await written(project);
+    // A person's resource is paid for by that person: an heir whose wallet is in debt.
+    const heir = 'usr_heir_in_debt';
+    await prisma.principal.create({ data: { id: heir, kind: 'user', name: 'Heir' } });
+    await prisma.wallet.create({ data: { holderId: heir, balanceMicros: -1_000_000n } });
+    await prisma.resource.update({ where: { id: project }, data: { ownerPrincipal: heir } });
+    const res = await insert(s.users.carol, project, 'after the heir');
+    expect(res.status, JSON.stringify(res.body)).toBe(402);
+    expect(res.body).toMatchObject({ error: 'payment_required', reason: 'storage' });
+    expect(await written(project)).toEqual(before);
+    // Back to alice (a test user: the developer pays): found again, each insert written and charged once.
+    await prisma.resource.update({ where: { id: project }, data: { ownerPrincipal: s.users.alice.id } });
+    for (const title of ['again', 'and again']) expect((await insert(s.users.carol, project, title)).status).toBe(200);
+    expect(await written(project)).toEqual({ rows: before.rows + 2, charges: before.charges + 2 });
+  });
+
   it('inserts racing the member’s removal: each acknowledged one has its row and one charge, the refused none', async ({
     ctx,
     prisma,
