@@ -426,6 +426,18 @@ export const storagePayerSql = (resourceId: unknown) => sql<{ holder: string; de
     CROSS JOIN LATERAL (SELECT CASE WHEN p.kind::text = 'agent' AND p.owner_id IS NOT NULL THEN p.owner_id ELSE p.id END AS person) q
     WHERE r.id = ${resourceId}) f`;
 
+/** Who pays for a resource's bytes at rest, as storagePayerSql found it, and the owner it follows from. */
+export interface StoragePayer {
+  owner: string | null;
+  holder: string;
+  developer: boolean;
+}
+
+/** holderSurelyCovers for a payer found before: false when the resource's owner, which decides it, is no longer the same. */
+const knownPayerCovers = (resourceId: unknown, payer: StoragePayer, creditMicros: unknown) => sql<boolean>`(
+  EXISTS (SELECT 1 FROM resources r WHERE r.id = ${resourceId} AND r.owner_principal IS NOT DISTINCT FROM ${payer.owner}::text)
+  AND ${holderSurelyCovers(payer.holder, payer.developer, creditMicros)})`;
+
 /**
  * Whether `holder`'s wallet surely covers zero bytes more (assertStorageCovered with 0 bytes), as
  * SQL: its balance less all its open leases reserve (what a lease charges never exceeds that; the
@@ -449,6 +461,8 @@ export const storageSurelyCovered = (resourceId: unknown, creditMicros: unknown)
  * write does not grow the resource or the resource's storage payer surely covers it (`grows` is
  * evaluated in the statement: assertStorageCovered's 0 bytes, then charge, as chargeAddingBytes),
  * and only when `when` holds (a write that may end up elsewhere records it only once it wrote).
+ * With `payer` (found by an earlier statement) the check reads that payer's wallet and the
+ * resource's owner only.
  */
 export const chargeCtes = (
   resourceId: unknown,
@@ -456,8 +470,11 @@ export const chargeCtes = (
   entry: EntryParams,
   grows: RawBuilder<boolean>,
   when: RawBuilder<boolean> = sql<boolean>`true`,
+  payer: StoragePayer | null = null,
 ) => sql`
-  cov AS MATERIALIZED (SELECT COALESCE(${storageSurelyCovered(resourceId, creditMicros)}, false) AS ok),
+  cov AS MATERIALIZED (SELECT COALESCE(${
+    payer ? knownPayerCovers(resourceId, payer, creditMicros) : storageSurelyCovered(resourceId, creditMicros)
+  }, false) AS ok),
   e AS (${entryInsertSql(entry, sql<boolean>`${when} AND (NOT ${grows} OR (SELECT ok FROM cov))`)})`;
 
 /** Whether a statement with chargeCtes recorded the entry (a write gated on it happens only when charged). */

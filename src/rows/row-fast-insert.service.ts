@@ -25,11 +25,10 @@ import { keysToCheck } from './row-unique.service.js';
 import { type DbResult, rowEvent } from './row-run.service.js';
 import { valueList } from './row-write.service.js';
 import { callUsage, chargedAs } from './row-metering.service.js';
-import { knownDefaultRoom } from './row-resource-facts.service.js';
+import { forgetStoragePayer, knownDefaultRoom, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
-import { LRUCache } from 'lru-cache';
-import { NO_ENTRY, type StoragePayer, fastInsert, fastInsertPaidBy } from './row-fast-insert.sql.js';
+import { NO_ENTRY, fastInsert, fastInsertPaidBy } from './row-fast-insert.sql.js';
 
 export interface FastInsertDeps {
   sql: Sql;
@@ -42,13 +41,6 @@ export interface FastInsert {
   result: DbResult;
   rowEvents: RowEvent[];
 }
-
-/**
- * Who pays for the bytes at rest of resources written here lately, as their statements found it:
- * passed to the next one, which then checks only the resource's owner (fastInsertPaidBy) instead
- * of finding the payer again. Forgotten when that check fails.
- */
-const storagePayers = new LRUCache<string, StoragePayer>({ max: 10_000 });
 
 /** The roles the table's create rule admits for a row of the caller's own in the default room. */
 const creatorRoles = (binding: Binding): string[] =>
@@ -88,7 +80,7 @@ export async function fastInsertIn(
   if (charge === null) return null;
   const metered = charge !== 'unmetered';
   const me = caller.principal.id;
-  const paidBy = metered ? storagePayers.get(resourceId) : undefined;
+  const paidBy = metered ? knownStoragePayer(resourceId) : undefined;
   let found: Awaited<ReturnType<typeof fastInsert>>[number] | undefined;
   try {
     const args = [
@@ -111,8 +103,8 @@ export async function fastInsertIn(
     return null;
   }
   if (found?.xid && found.payer_holder)
-    storagePayers.set(resourceId, { owner: found.payer_owner, holder: found.payer_holder, developer: found.payer_developer === true });
-  else if (paidBy) storagePayers.delete(resourceId);
+    rememberStoragePayer(resourceId, { owner: found.payer_owner, holder: found.payer_holder, developer: found.payer_developer === true });
+  else if (paidBy) forgetStoragePayer(resourceId);
   if (metered) charge.held.settle(found?.charged ? 'charged' : found?.member && found.covered ? 'lease_closed' : 'refused');
   if (!found?.xid || found.inserted !== rows.length) return null;
   const sqlRows: SqlRow[] = rows.map(({ id, data }) => ({

@@ -33,13 +33,6 @@ export interface FastInsertRow {
   payer_owner: string | null;
 }
 
-/** Who pays for a resource's bytes at rest, as storagePayerSql found it, and the owner it follows from. */
-export interface StoragePayer {
-  owner: string | null;
-  holder: string;
-  developer: boolean;
-}
-
 type FastInsertArgs = [
   resourceId: string,
   deploymentId: string,

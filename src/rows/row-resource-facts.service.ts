@@ -13,6 +13,7 @@ import type { ResourceRef, Roles } from '../membership/writer-standing.service.j
 import { invalidRoom, roomRef } from '../rooms/rooms.service.js';
 import { type WriterFactsRow, grantsOf, lockedWriterFacts, writerFacts } from './row-write.sql.js';
 import type { SchemaIR } from '../schema/index.js';
+import type { StoragePayer } from '../billing/metering.service.js';
 import { type Binding, bindingIn } from './row-binding.service.js';
 import type { DbOperation } from './rows-input.service.js';
 
@@ -46,6 +47,18 @@ const knownKey = (resourceId: string, principalId: string) => `${resourceId}\0${
 
 export const knownResource = (resourceId: string, principalId: string): ResourceKind | undefined =>
   knownResources.get(knownKey(resourceId, principalId));
+
+/**
+ * Who pays for the bytes at rest of resources written here lately, as their one-statement inserts
+ * found it: passed to the next write's statement, which then checks only that the resource's owner
+ * (which alone decides the payer) is the same, instead of finding the payer again. Forgotten when
+ * that check fails (or the payer fell short).
+ */
+const storagePayers = new LRUCache<string, StoragePayer>({ max: 10_000 });
+
+export const knownStoragePayer = (resourceId: string): StoragePayer | undefined => storagePayers.get(resourceId);
+export const rememberStoragePayer = (resourceId: string, payer: StoragePayer): void => void storagePayers.set(resourceId, payer);
+export const forgetStoragePayer = (resourceId: string): void => void storagePayers.delete(resourceId);
 
 /**
  * The default room of a resource the caller wrote to as a member (knownResource), of a type the

@@ -15,7 +15,7 @@ import { accountDeleted, violatesForeignKey } from '../membership/lifecycle.serv
 import type { Reach } from './row-access.rules.js';
 import { type Binding, rowTable } from './row-binding.service.js';
 import { spendWrites, writesLeft } from './row-write-budget.service.js';
-import { chargeCtes, chargeOutcome, chargeRecorded } from '../billing/metering.service.js';
+import { type StoragePayer, chargeCtes, chargeOutcome, chargeRecorded } from '../billing/metering.service.js';
 import { type EntryValues, entryParamsOf } from '../billing/wallet-leases.service.js';
 
 /** An update's or delete's rows: by id, or by a filter. */
@@ -263,7 +263,7 @@ const targetsIn = (rows: readonly StatementRow[]): Target[] =>
  */
 export function chargeParts(resourceId: string, charge: StatementCharge | null, grows: RawBuilder<boolean>, when?: RawBuilder<boolean>) {
   return {
-    ctes: charge ? sql`, ${chargeCtes(resourceId, charge.creditMicros, entryParamsOf(charge.entry), grows, when)}` : sql``,
+    ctes: charge ? sql`, ${chargeCtes(resourceId, charge.creditMicros, entryParamsOf(charge.entry), grows, when, charge.payer)}` : sql``,
     recorded: charge ? chargeRecorded : sql<boolean>`false`,
     row: sql`(SELECT ${charge ? chargeOutcome : sql`NULL::boolean AS covered, NULL::boolean AS charged`}) s`,
     found: (rows: readonly StatementRow[]): ChargeFound | undefined =>
@@ -275,6 +275,8 @@ export function chargeParts(resourceId: string, charge: StatementCharge | null, 
 export interface StatementCharge {
   entry: EntryValues;
   creditMicros: bigint;
+  /** The resource's storage payer, when an earlier statement found it (chargeCtes checks its owner only). */
+  payer?: StoragePayer | null;
 }
 
 /** What a statement with the call's charge found (chargeOutcome). */

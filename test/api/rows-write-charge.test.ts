@@ -72,6 +72,30 @@ describe.each(available)('a write charged in its own statement on $name', backen
     });
   });
 
+  it('the resource changes owner (an heir in debt) after its payer was found: an update answers 402 storage, changes and charges nothing', async ({
+    prisma,
+    s,
+    project,
+    state,
+  }) => {
+    // An insert as the one statement finds the payer (the developer: alice is a test user) for the writes after it.
+    expect((await db(s.users.carol, { scope: inResource(project), table: 'tasks', op: 'insert', values: { title: 'payer known' } })).status).toBe(
+      200,
+    );
+    const before = await state(project);
+    const heir = 'usr_heir_in_debt';
+    await prisma.principal.create({ data: { id: heir, kind: 'user', name: 'Heir' } });
+    await prisma.wallet.create({ data: { holderId: heir, balanceMicros: -1_000_000n } });
+    await prisma.resource.update({ where: { id: project }, data: { ownerPrincipal: heir } });
+    const res = await update(s.users.carol, project, 2, 'after the heir');
+    expect(res.status, JSON.stringify(res.body)).toBe(402);
+    expect(res.body).toMatchObject({ error: 'payment_required', reason: 'storage' });
+    expect(await state(project)).toEqual(before);
+    await prisma.resource.update({ where: { id: project }, data: { ownerPrincipal: s.users.alice.id } });
+    expect((await update(s.users.carol, project, 2, 'alice again')).status).toBe(200);
+    expect(await state(project)).toMatchObject({ carolUpdates: before.carolUpdates + 1 });
+  });
+
   it('a delete by filter: the rows gone and one charge', async ({ s, project, state }) => {
     const before = await state(project);
     const removed = await db(s.users.alice, { scope: inResource(project), table: 'tasks', op: 'delete', where: { priority: 1 } });
