@@ -472,16 +472,32 @@ export const chargeCtes = (
   when: RawBuilder<boolean> = sql<boolean>`true`,
   payer: StoragePayer | null = null,
 ) => sql`
-  cov AS MATERIALIZED (SELECT COALESCE(${
-    payer ? knownPayerCovers(resourceId, payer, creditMicros) : storageSurelyCovered(resourceId, creditMicros)
-  }, false) AS ok),
+  cov AS MATERIALIZED (${
+    payer
+      ? sql`SELECT COALESCE(${knownPayerCovers(resourceId, payer, creditMicros)}, false) AS ok, NULL::text AS holder, NULL::boolean AS developer, NULL::text AS owner`
+      : sql`SELECT COALESCE(p.ok, false) AS ok, p.holder, p.developer, p.owner FROM (SELECT 1) one
+          LEFT JOIN LATERAL (SELECT s.holder, s.developer, s.owner, ${holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)} AS ok
+            FROM (${storagePayerSql(resourceId)}) s) p ON true`
+  }),
   e AS (${entryInsertSql(entry, sql<boolean>`${when} AND (NOT ${grows} OR (SELECT ok FROM cov))`)})`;
 
 /** Whether a statement with chargeCtes recorded the entry (a write gated on it happens only when charged). */
 export const chargeRecorded = sql<boolean>`EXISTS (SELECT 1 FROM e)`;
 
-/** What a statement with chargeCtes found: whether the storage payer surely covers the write, and whether the entry was recorded. */
-export const chargeOutcome = sql<{ covered: boolean; charged: boolean }>`(SELECT ok FROM cov) AS covered, ${chargeRecorded} AS charged`;
+/**
+ * What a statement with chargeCtes found: whether the storage payer surely covers the write, and
+ * whether the entry was recorded; and the payer, when the statement found it (not passed in).
+ */
+export const chargeOutcome = sql<{ covered: boolean; charged: boolean }>`(SELECT ok FROM cov) AS covered, ${chargeRecorded} AS charged,
+  (SELECT holder FROM cov) AS payer_holder, (SELECT developer FROM cov) AS payer_developer, (SELECT owner FROM cov) AS payer_owner`;
+
+/** The storage payer a statement's chargeOutcome found, if it did. */
+export const payerFound = (row: {
+  payer_holder?: string | null;
+  payer_developer?: boolean | null;
+  payer_owner?: string | null;
+}): StoragePayer | null =>
+  row.payer_holder ? { holder: row.payer_holder, developer: row.payer_developer === true, owner: row.payer_owner ?? null } : null;
 
 /** How HeldCharge.settle reads a statement's chargeCtes: recorded; refused by the storage check; or the lease was found closed. */
 export const settledAs = (found: { covered: boolean; charged: boolean } | undefined, grows: boolean) =>

@@ -23,7 +23,7 @@ import { updateData } from './row-values.rules.js';
 import { changesUniqueKey } from './row-unique.service.js';
 import { type RowPick, type TargetWrite, pick, rowsWritten } from './row-targets.service.js';
 import { callUsage, chargedAs } from './row-metering.service.js';
-import { forgetStoragePayer, knownDefaultRoom, knownStoragePayer } from './row-resource-facts.service.js';
+import { forgetStoragePayer, knownDefaultRoom, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
 import { type DbOperation, ROWS_MAX_WHERE } from './rows-input.service.js';
 import { type FastInsert, type FastInsertDeps, fastInsertIn } from './row-fast-insert.service.js';
 import { type DefaultRoomRoles, type FastWritten, fastOwnedWrite } from './row-fast-write.sql.js';
@@ -113,8 +113,9 @@ async function fastUpdateOrDeleteIn(
   }
   // Refused, the statement recorded nothing: the hold goes back (never 'lease_closed', which the lease may not be).
   if (metered) charge.held.settle(settledAs(found.admitted ? found.charge : undefined, write.kind === 'update'));
-  // Not covered by the payer found before: its owner changed, or it fell short; found again by the next insert.
+  // Not covered by the payer found before: its owner changed, or it fell short; the next write finds it again.
   if (payer && found.charge && !found.charge.covered) forgetStoragePayer(resource.id);
+  else if (found.xid && found.charge?.payer) rememberStoragePayer(resource.id, found.charge.payer);
   if (!found.xid || !found.admitted || (metered && !found.charge?.charged)) return null;
   const rows = rowsWritten(binding, found.written, write).map(row => shape(row, binding, 'resource'));
   const rowEvents = rows.map(row => rowEvent({ caller }, action, binding, resource.id, null, null, row));

@@ -15,7 +15,7 @@ import { accountDeleted, violatesForeignKey } from '../membership/lifecycle.serv
 import type { Reach } from './row-access.rules.js';
 import { type Binding, rowTable } from './row-binding.service.js';
 import { spendWrites, writesLeft } from './row-write-budget.service.js';
-import { type StoragePayer, chargeCtes, chargeOutcome, chargeRecorded } from '../billing/metering.service.js';
+import { type StoragePayer, chargeCtes, chargeOutcome, chargeRecorded, payerFound } from '../billing/metering.service.js';
 import { type EntryValues, entryParamsOf } from '../billing/wallet-leases.service.js';
 
 /** An update's or delete's rows: by id, or by a filter. */
@@ -247,7 +247,13 @@ export async function upsertOwnedTarget(
 }
 
 /** A row of a statement that answers one row even when it matched none (the target's columns null then), with its charge's outcome. */
-export type StatementRow = { [K in keyof Target]: Target[K] | null } & { covered: boolean | null; charged: boolean | null };
+export type StatementRow = { [K in keyof Target]: Target[K] | null } & {
+  covered: boolean | null;
+  charged: boolean | null;
+  payer_holder: string | null;
+  payer_developer: boolean | null;
+  payer_owner: string | null;
+};
 
 /** The matched rows of such a statement, as targets. */
 const targetsIn = (rows: readonly StatementRow[]): Target[] =>
@@ -265,9 +271,13 @@ export function chargeParts(resourceId: string, charge: StatementCharge | null, 
   return {
     ctes: charge ? sql`, ${chargeCtes(resourceId, charge.creditMicros, entryParamsOf(charge.entry), grows, when, charge.payer)}` : sql``,
     recorded: charge ? chargeRecorded : sql<boolean>`false`,
-    row: sql`(SELECT ${charge ? chargeOutcome : sql`NULL::boolean AS covered, NULL::boolean AS charged`}) s`,
+    row: sql`(SELECT ${
+      charge
+        ? chargeOutcome
+        : sql`NULL::boolean AS covered, NULL::boolean AS charged, NULL::text AS payer_holder, NULL::boolean AS payer_developer, NULL::text AS payer_owner`
+    }) s`,
     found: (rows: readonly StatementRow[]): ChargeFound | undefined =>
-      charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged) } : undefined,
+      charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged), payer: payerFound(rows[0]) } : undefined,
   };
 }
 
@@ -283,6 +293,8 @@ export interface StatementCharge {
 export interface ChargeFound {
   covered: boolean;
   charged: boolean;
+  /** The resource's storage payer, when the statement found it (none was passed in). */
+  payer?: StoragePayer | null;
 }
 
 /** The columns of a matched row but its placement (its own, or its link's). */
