@@ -14,7 +14,7 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import { stampAll } from '../bus/commit-order.js';
 import type { Sql } from '../db/sql.js';
-import type { MeteringService } from '../billing/metering.service.js';
+import { type MeteringService, payerFound } from '../billing/metering.service.js';
 import type { SchemaIR } from '../schema/index.js';
 import { passesAccessRule } from '../rooms/rooms.rules.js';
 import { ruleFor } from './rows.rules.js';
@@ -102,8 +102,9 @@ export async function fastInsertIn(
     if (metered) charge.held.settle('refused');
     return null;
   }
-  if (found?.xid && found.payer_holder)
-    rememberStoragePayer(resourceId, { owner: found.payer_owner, holder: found.payer_holder, developer: found.payer_developer === true });
+  // The payer passed in is answered back unless the owner check failed (then no resource was found).
+  const payer = found?.xid ? payerFound(found) : null;
+  if (payer) rememberStoragePayer(resourceId, payer);
   else if (paidBy) forgetStoragePayer(resourceId);
   if (metered) charge.held.settle(found?.charged ? 'charged' : found?.member && found.covered ? 'lease_closed' : 'refused');
   if (!found?.xid || found.inserted !== rows.length) return null;

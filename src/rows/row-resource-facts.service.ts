@@ -49,7 +49,7 @@ export const knownResource = (resourceId: string, principalId: string): Resource
   knownResources.get(knownKey(resourceId, principalId));
 
 /**
- * Who pays for the bytes at rest of resources written here lately, as their one-statement inserts
+ * Who pays for the bytes at rest of resources written here lately, as their one-statement writes
  * found it: passed to the next write's statement, which then checks only that the resource's owner
  * (which alone decides the payer) is the same, instead of finding the payer again. Forgotten when
  * that check fails (or the payer fell short).
