@@ -418,7 +418,7 @@ export async function holdChargeSoon(
  * whether that is the developer, and the resource's owner it follows from (the app's developer, an
  * agent's owner and a principal's kind never change, so the owner alone decides the payer).
  */
-export const storagePayerSql = (resourceId: unknown) => sql<{ holder: string; developer: boolean; owner: string | null }>`
+const storagePayerSql = (resourceId: unknown) => sql<{ holder: string; developer: boolean; owner: string | null }>`
   SELECT CASE WHEN f.developer THEN f.developer_id ELSE f.person END AS holder, f.developer, f.owner
   FROM (SELECT a.developer_id, q.person, r.owner_principal AS owner, (q.person IS NULL OR starts_with(q.person, ${TEST_USER_PREFIX}::text)) AS developer
     FROM resources r JOIN deployments d ON d.id = r.deployment_id JOIN apps a ON a.id = d.app_id
@@ -433,10 +433,19 @@ export interface StoragePayer {
   developer: boolean;
 }
 
-/** holderSurelyCovers for a payer found before: false when the resource's owner, which decides it, is no longer the same. */
-const knownPayerCovers = (resourceId: unknown, payer: StoragePayer, creditMicros: unknown) => sql<boolean>`(
-  EXISTS (SELECT 1 FROM resources r WHERE r.id = ${resourceId} AND r.owner_principal IS NOT DISTINCT FROM ${payer.owner}::text)
-  AND ${holderSurelyCovers(payer.holder, payer.developer, creditMicros)})`;
+/** The payer's columns, as values or as a statement's placeholders for them. */
+export type PayerValues = { [K in keyof StoragePayer]: unknown };
+
+/**
+ * The payer of `resourceId`'s bytes at rest as SQL: found from the resource (storagePayerSql), or
+ * one found before, kept only while the resource's owner, which alone decides it, is the same (no
+ * row otherwise: the write is not surely covered and takes the exact path).
+ */
+export const payerSql = (resourceId: unknown, known: PayerValues | null) =>
+  known
+    ? sql<StoragePayer>`SELECT ${known.holder}::text AS holder, ${known.developer}::boolean AS developer, ${known.owner}::text AS owner
+        WHERE EXISTS (SELECT 1 FROM resources r WHERE r.id = ${resourceId} AND r.owner_principal IS NOT DISTINCT FROM ${known.owner}::text)`
+    : storagePayerSql(resourceId);
 
 /**
  * Whether `holder`'s wallet surely covers zero bytes more (assertStorageCovered with 0 bytes), as
@@ -452,17 +461,13 @@ export const holderSurelyCovers = (holder: unknown, developer: unknown, creditMi
       AND NOT EXISTS (SELECT 1 FROM wallet_entries e WHERE e.once_key = ${`${DEVELOPER_CREDIT_KIND}:`}::text || ${holder}::text))
   FROM (SELECT COALESCE((SELECT w.balance_micros - w.reserved_micros FROM wallets w WHERE w.holder_id = ${holder}::text), 0) AS headroom) h)`;
 
-/** Whether the wallet paying for `resourceId`'s bytes at rest surely covers zero bytes more (holderSurelyCovers of storagePayerSql). */
-export const storageSurelyCovered = (resourceId: unknown, creditMicros: unknown) =>
-  sql<boolean>`(SELECT ${holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)} FROM (${storagePayerSql(resourceId)}) s)`;
-
 /**
  * A write's charge as two CTEs of a statement, `cov` and `e`: its ledger entry, recorded when the
  * write does not grow the resource or the resource's storage payer surely covers it (`grows` is
  * evaluated in the statement: assertStorageCovered's 0 bytes, then charge, as chargeAddingBytes),
  * and only when `when` holds (a write that may end up elsewhere records it only once it wrote).
  * With `payer` (found by an earlier statement) the check reads that payer's wallet and the
- * resource's owner only.
+ * resource's owner only (payerSql). `cov` answers the payer it checked.
  */
 export const chargeCtes = (
   resourceId: unknown,
@@ -472,13 +477,9 @@ export const chargeCtes = (
   when: RawBuilder<boolean> = sql<boolean>`true`,
   payer: StoragePayer | null = null,
 ) => sql`
-  cov AS MATERIALIZED (${
-    payer
-      ? sql`SELECT COALESCE(${knownPayerCovers(resourceId, payer, creditMicros)}, false) AS ok, NULL::text AS holder, NULL::boolean AS developer, NULL::text AS owner`
-      : sql`SELECT COALESCE(p.ok, false) AS ok, p.holder, p.developer, p.owner FROM (SELECT 1) one
-          LEFT JOIN LATERAL (SELECT s.holder, s.developer, s.owner, ${holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)} AS ok
-            FROM (${storagePayerSql(resourceId)}) s) p ON true`
-  }),
+  cov AS MATERIALIZED (SELECT COALESCE(p.ok, false) AS ok, p.holder, p.developer, p.owner FROM (SELECT 1) one
+    LEFT JOIN LATERAL (SELECT s.holder, s.developer, s.owner, ${holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)} AS ok
+      FROM (${payerSql(resourceId, payer)}) s) p ON true),
   e AS (${entryInsertSql(entry, sql<boolean>`${when} AND (NOT ${grows} OR (SELECT ok FROM cov))`)})`;
 
 /** Whether a statement with chargeCtes recorded the entry (a write gated on it happens only when charged). */
@@ -486,7 +487,7 @@ export const chargeRecorded = sql<boolean>`EXISTS (SELECT 1 FROM e)`;
 
 /**
  * What a statement with chargeCtes found: whether the storage payer surely covers the write, and
- * whether the entry was recorded; and the payer, when the statement found it (not passed in).
+ * whether the entry was recorded; and the payer it checked (none when a payer passed in no longer is).
  */
 export const chargeOutcome = sql<{ covered: boolean; charged: boolean }>`(SELECT ok FROM cov) AS covered, ${chargeRecorded} AS charged,
   (SELECT holder FROM cov) AS payer_holder, (SELECT developer FROM cov) AS payer_developer, (SELECT owner FROM cov) AS payer_owner`;
@@ -516,7 +517,7 @@ const coveredEntry = prepare<[resourceId: string, creditMicros: bigint, ...entry
 /**
  * A write's charge when it adds bytes to `resourceId`, in its transaction `db`: assertStorageCovered
  * (0 bytes) then charge, but one statement when the payer's lease is held here and the storage
- * payer surely covers it (storageSurelyCovered); otherwise those two, which decide exactly.
+ * payer surely covers it (holderSurelyCovers); otherwise those two, which decide exactly.
  */
 export async function chargeAddingBytes(
   deps: ChargeDeps,

@@ -102,7 +102,7 @@ export async function fastInsertIn(
     if (metered) charge.held.settle('refused');
     return null;
   }
-  // The payer passed in is answered back unless the owner check failed (then no resource was found).
+  // The payer checked is answered back; none when the one passed in no longer is (its owner changed).
   const payer = found?.xid ? payerFound(found) : null;
   if (payer) rememberStoragePayer(resourceId, payer);
   else if (paidBy) forgetStoragePayer(resourceId);

@@ -9,7 +9,7 @@
  *    a locked row's newest version), so a member who just left writes nothing;
  * 3. the storage payer's headroom (holderSurelyCovers) and the ledger entry against the lease
  *    this process holds (entryInsertSql), when metered. The payer is found from the resource
- *    (storagePayerSql) and answered; once known, it is passed in (fastInsertPaidBy), and the
+ *    (payerSql) and answered; once known, it is passed in (fastInsertPaidBy), and the
  *    statement checks only that the resource's owner, which alone decides it, is the same;
  * 4. the rows, only when all of that held.
  *
@@ -17,7 +17,7 @@
  */
 import type { CompiledQuery } from 'kysely';
 import { entryInsertSql, entryParamsOf, type EntryValues } from '../billing/wallet-leases.service.js';
-import { holderSurelyCovers, storagePayerSql } from '../billing/metering.service.js';
+import { type PayerValues, holderSurelyCovers, payerSql } from '../billing/metering.service.js';
 import { type RawBuilder, prepare, sql } from '../db/sql.js';
 
 export interface FastInsertRow {
@@ -50,25 +50,21 @@ type FastInsertArgs = [
 
 export const NO_ENTRY = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null] as const;
 
-/** The statement, with its storage payer found from the resource, or passed in and checked by the owner it follows from. */
+/** The statement, with its storage payer found from the resource, or passed in (payerSql). */
 function fastInsertSql(
   [resourceId, deploymentId, type, me, roles, metered, creditMicros, table, now, rows, ...entry]: unknown[],
-  known: { owner: unknown; holder: unknown; developer: unknown } | null,
+  known: PayerValues | null,
 ): RawBuilder<FastInsertRow> {
-  const payer = known
-    ? sql`SELECT ${known.holder}::text AS holder, ${known.developer}::boolean AS developer, ${known.owner}::text AS owner`
-    : sql`SELECT * FROM (${storagePayerSql(resourceId)}) s WHERE ${metered}::boolean`;
   return sql<FastInsertRow>`
       WITH res AS MATERIALIZED (
         SELECT r.id, pg_current_xact_id()::text AS xid FROM resources r
         WHERE r.id = ${resourceId} AND r.deployment_id = ${deploymentId} AND r.type = ${type}
-          ${known ? sql`AND r.owner_principal IS NOT DISTINCT FROM ${known.owner}::text` : sql``}
         FOR KEY SHARE),
       mem AS MATERIALIZED (
         SELECT 1 FROM memberships m
         WHERE m.resource_id = (SELECT id FROM res) AND m.principal_id = ${me} AND m.state = 'active' AND m.role::text = ANY(${roles}::text[])
         FOR SHARE),
-      payer AS MATERIALIZED (${payer}),
+      payer AS MATERIALIZED (SELECT * FROM (${payerSql(resourceId, known)}) s WHERE ${metered}::boolean),
       gate AS MATERIALIZED (
         SELECT EXISTS (SELECT 1 FROM mem) AS member,
           (NOT ${metered}::boolean
