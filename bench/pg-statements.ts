@@ -13,7 +13,8 @@
  *
  * - `floor`: the plain `INSERT INTO rows` of the same row;
  * - `unmetered`: the fast insert as the code compiles it, with metering off;
- * - `metered`: the same statement charging the developer's lease (storage check, ledger entry).
+ * - `metered`: the fast insert charging the developer's lease (storage check, ledger entry), as
+ *   every insert after a resource's first runs it: its storage payer known (fastInsertPaidBy).
  *
  * The statement's text is the code's (fastInsert compiled with sentinel values, each replaced by
  * a pgbench variable or expression), so the figures follow the code. Measured: backend CPU
@@ -36,7 +37,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultMigrationsDir } from '../src/db/paths.js';
 import { sqlOver } from '../src/db/sql.js';
-import { fastInsert, NO_ENTRY } from '../src/rows/row-fast-insert.sql.js';
+import type { EntryValues } from '../src/billing/wallet-leases.service.js';
+import { fastInsert, fastInsertPaidBy } from '../src/rows/row-fast-insert.sql.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -124,20 +126,10 @@ async function fastInsertScript(metered: boolean): Promise<{ script: string; def
     ...['\u0001entryId', null, DEV, -10n, 'charge:rows.insert', APP, 'dev', null, '\u0001member', 1n, '\u0001entryAt', LEASE],
     ...[0n, 10n, 0n],
   ] as const;
-  await fastInsert(
-    db,
-    '\u0001resource',
-    DEP,
-    'room',
-    '\u0001member',
-    ['owner', 'admin', 'writer'],
-    metered,
-    5_000_000n,
-    'notes',
-    '\u0001now',
-    '\u0001rows',
-    ...((metered ? entry : NO_ENTRY) as unknown as typeof NO_ENTRY),
-  );
+  const insert = ['\u0001resource', DEP, 'room', '\u0001member', ['owner', 'admin', 'writer'], 'notes', '\u0001now', '\u0001rows'] as const;
+  // Metered, the statement of every insert after a resource's first: its storage payer known (the developer, its owner a test user).
+  if (metered) await fastInsertPaidBy(db, ...insert, 5_000_000n, ...(entry as unknown as EntryValues), '\u0001member', DEV, true);
+  else await fastInsert(db, ...insert);
   if (!compiled) throw new Error('fastInsert compiled nothing');
   const defines = ['-D', `mp=${MEMBER_PREFIX}`];
   const params = compiled.parameters.map((value, i) => {
@@ -257,7 +249,11 @@ async function main() {
       ['metered', await fastInsertScript(true)],
     ];
     const metered = scripts[2][1];
-    if (args['scripts-dir']) for (const [name, { script }] of scripts) writeFileSync(path.join(args['scripts-dir'], `${name}.sql`), script);
+    if (args['scripts-dir'])
+      for (const [name, { script, defines }] of scripts) {
+        writeFileSync(path.join(args['scripts-dir'], `${name}.sql`), script);
+        writeFileSync(path.join(args['scripts-dir'], `${name}.defines`), `${defines.join(' ')}\n`);
+      }
     for (const option of args.script ?? []) {
       const [name, file] = option.split('=');
       scripts.push([name, { script: readFileSync(file, 'utf8'), defines: metered.defines }]);

@@ -475,7 +475,7 @@ export const chargeCtes = (
   entry: EntryParams,
   grows: RawBuilder<boolean>,
   when: RawBuilder<boolean> = sql<boolean>`true`,
-  payer: StoragePayer | null = null,
+  payer: PayerValues | null = null,
 ) => sql`
   cov AS MATERIALIZED (SELECT COALESCE(p.ok, false) AS ok, p.holder, p.developer, p.owner FROM (SELECT 1) one
     LEFT JOIN LATERAL (SELECT s.holder, s.developer, s.owner, ${holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)} AS ok

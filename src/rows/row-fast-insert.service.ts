@@ -28,7 +28,7 @@ import { callUsage, chargedAs } from './row-metering.service.js';
 import { forgetStoragePayer, knownDefaultRoom, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
-import { NO_ENTRY, fastInsert, fastInsertPaidBy } from './row-fast-insert.sql.js';
+import { type FastInsertRow, fastInsert, fastInsertCharged, fastInsertPaidBy } from './row-fast-insert.sql.js';
 
 export interface FastInsertDeps {
   sql: Sql;
@@ -81,7 +81,7 @@ export async function fastInsertIn(
   const metered = charge !== 'unmetered';
   const me = caller.principal.id;
   const paidBy = metered ? knownStoragePayer(resourceId) : undefined;
-  let found: Awaited<ReturnType<typeof fastInsert>>[number] | undefined;
+  let found: FastInsertRow | undefined;
   try {
     const args = [
       resourceId,
@@ -89,24 +89,27 @@ export async function fastInsertIn(
       resource.type,
       me,
       roles,
-      metered,
-      deps.config.metering.developerCreditMicros,
       binding.name,
       now.toISOString(),
       JSON.stringify(rows.map(r => [r.id, r.data])),
-      ...(metered ? charge.entry : NO_ENTRY),
     ] as const;
-    [found] = paidBy ? await fastInsertPaidBy(deps.sql, ...args, paidBy.owner, paidBy.holder, paidBy.developer) : await fastInsert(deps.sql, ...args);
+    if (!metered) [found] = await fastInsert(deps.sql, ...args);
+    else {
+      const charged = [...args, deps.config.metering.developerCreditMicros, ...charge.entry] as const;
+      [found] = paidBy
+        ? await fastInsertPaidBy(deps.sql, ...charged, paidBy.owner, paidBy.holder, paidBy.developer)
+        : await fastInsertCharged(deps.sql, ...charged);
+    }
   } catch {
     // Nothing was written (one statement); the transaction path meets the same cause and answers it.
     if (metered) charge.held.settle('refused');
     return null;
   }
   // The payer checked is answered back; none when the one passed in no longer is (its owner changed).
-  const payer = found?.xid ? payerFound(found) : null;
+  const payer = found ? payerFound(found) : null;
   if (payer) rememberStoragePayer(resourceId, payer);
   else if (paidBy) forgetStoragePayer(resourceId);
-  if (metered) charge.held.settle(found?.charged ? 'charged' : found?.member && found.covered ? 'lease_closed' : 'refused');
+  if (metered) charge.held.settle(found?.charged ? 'charged' : found?.admitted && found.covered ? 'lease_closed' : 'refused');
   if (!found?.xid || found.inserted !== rows.length) return null;
   const sqlRows: SqlRow[] = rows.map(({ id, data }) => ({
     id,

@@ -2,36 +2,36 @@
  * A member's insert into a resource's own table as one statement (row-fast-insert.service.ts):
  * no transaction around it, so one round trip. Its parts run in this order, each gating the next:
  *
- * 1. the resource row FOR KEY SHARE (a leave or removal locks it FOR UPDATE first, so the write
- *    waits for it or it for the write), checked against the deployment and type the caller assumed;
- * 2. the caller's membership FOR SHARE, active and in a role the table's create rule admits: a
- *    role change or removal committed while the write waited is re-read (READ COMMITTED re-checks
- *    a locked row's newest version), so a member who just left writes nothing;
- * 3. the storage payer's headroom (holderSurelyCovers) and the ledger entry against the lease
- *    this process holds (entryInsertSql), when metered. The payer is found from the resource
- *    (payerSql) and answered; once known, it is passed in (fastInsertPaidBy), and the
- *    statement checks only that the resource's owner, which alone decides it, is the same;
- * 4. the rows, only when all of that held.
+ * 1. the resource row FOR KEY SHARE and the caller's active membership FOR SHARE, in one scan
+ *    (lockedMembership): a leave or removal locks the resource FOR UPDATE first, so the write
+ *    waits for it or it for the write; a role change or removal committed while the write waited
+ *    is re-read (READ COMMITTED re-checks a locked row's newest version), so a member who just
+ *    left writes nothing. The role must be one the table's create rule admits;
+ * 2. when metered, the storage payer's headroom and the ledger entry against the lease this
+ *    process holds (chargeParts): the payer is found from the resource, or passed in once known
+ *    (fastInsertPaidBy), and then the statement checks only that the resource's owner, which
+ *    alone decides it, is the same;
+ * 3. the rows, only when all of that held.
+ *
+ * Metered and unmetered are two statements: the unmetered one neither opens the ledger nor
+ * plans its parts (a plan's start-up cost grows with every table and index it names).
  *
  * It answers what it found, so the caller can tell a write from a refusal; a refusal changed nothing.
  */
 import type { CompiledQuery } from 'kysely';
-import { entryInsertSql, entryParamsOf, type EntryValues } from '../billing/wallet-leases.service.js';
-import { type PayerValues, holderSurelyCovers, payerSql } from '../billing/metering.service.js';
+import type { EntryValues } from '../billing/wallet-leases.service.js';
+import type { PayerValues } from '../billing/metering.service.js';
 import { type RawBuilder, prepare, sql } from '../db/sql.js';
+import { type StatementCharge, type StatementRow, chargeParts } from './row-targets.service.js';
 
-export interface FastInsertRow {
-  /** The transaction's id (src/bus/commit-order.ts stamps the write's events with it); null: no such resource. */
+/** What the statement found, with its charge's outcome (chargeParts; nulls when unmetered). */
+export type FastInsertRow = Pick<StatementRow, 'covered' | 'charged' | 'payer_holder' | 'payer_developer' | 'payer_owner'> & {
+  /** The transaction's id (src/bus/commit-order.ts stamps the write's events with it); null: no such resource, or the caller is no active member. */
   xid: string | null;
-  member: boolean | null;
-  covered: boolean | null;
-  charged: boolean;
+  /** Whether the caller's role is one the create rule admits. */
+  admitted: boolean | null;
   inserted: number;
-  /** The storage payer the statement checked (metered, the resource found). */
-  payer_holder: string | null;
-  payer_developer: boolean | null;
-  payer_owner: string | null;
-}
+};
 
 type FastInsertArgs = [
   resourceId: string,
@@ -39,59 +39,70 @@ type FastInsertArgs = [
   type: string,
   me: string,
   roles: readonly string[],
-  metered: boolean,
-  creditMicros: bigint,
   table: string,
   now: string,
   rows: string,
-  /** The charge's entry (entryValues), or as many nulls when unmetered. */
-  ...entry: EntryValues | typeof NO_ENTRY,
 ];
+type ChargeArgs = [creditMicros: bigint, ...entry: EntryValues];
+/** Where each statement's arguments end: the insert's own, then the charge's, then the known payer's. */
+const INSERT_ARITY = 8;
+const CHARGED_ARITY = 24;
+const PAID_BY_ARITY = 27;
 
-export const NO_ENTRY = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null] as const;
+/**
+ * The resource as the caller assumed it (its app environment and type) and their active
+ * membership in it, both locked (see 1 above): the resource's id, the transaction's id and the
+ * caller's role; no row when either is not so.
+ */
+export const lockedMembership = (resource: { id: unknown; deploymentId: unknown; type: unknown }, me: unknown) => sql<{
+  id: string;
+  xid: string;
+  role: string;
+}>`
+  SELECT r.id, pg_current_xact_id()::text AS xid, m.role::text AS role FROM resources r
+  JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${me} AND m.state = 'active'
+  WHERE r.id = ${resource.id} AND r.deployment_id = ${resource.deploymentId} AND r.type = ${resource.type}
+  FOR KEY SHARE OF r FOR SHARE OF m`;
 
-/** The statement, with its storage payer found from the resource, or passed in (payerSql). */
+/** The statement: `charge` null when unmetered (the charge's arguments and the payer, if known, otherwise). */
 function fastInsertSql(
-  [resourceId, deploymentId, type, me, roles, metered, creditMicros, table, now, rows, ...entry]: unknown[],
-  known: PayerValues | null,
+  [resourceId, deploymentId, type, me, roles, table, now, rows]: readonly unknown[],
+  charge: { args: readonly unknown[]; payer: PayerValues | null } | null,
 ): RawBuilder<FastInsertRow> {
+  const admitted = sql<boolean>`EXISTS (SELECT 1 FROM mem WHERE mem.role = ANY(${roles}::text[]))`;
+  const [creditMicros, ...entry] = charge?.args ?? [];
+  // The parts stand for the values the statement is prepared with (prepare's placeholders).
+  const statementCharge = charge && ({ entry, creditMicros, payer: charge.payer } as unknown as StatementCharge);
+  // An insert grows the resource: its storage payer must surely cover it.
+  const charged = chargeParts(resourceId as string, statementCharge, sql<boolean>`true`, admitted);
   return sql<FastInsertRow>`
-      WITH res AS MATERIALIZED (
-        SELECT r.id, pg_current_xact_id()::text AS xid FROM resources r
-        WHERE r.id = ${resourceId} AND r.deployment_id = ${deploymentId} AND r.type = ${type}
-        FOR KEY SHARE),
-      mem AS MATERIALIZED (
-        SELECT 1 FROM memberships m
-        WHERE m.resource_id = (SELECT id FROM res) AND m.principal_id = ${me} AND m.state = 'active' AND m.role::text = ANY(${roles}::text[])
-        FOR SHARE),
-      payer AS MATERIALIZED (SELECT * FROM (${payerSql(resourceId, known)}) s WHERE ${metered}::boolean),
-      gate AS MATERIALIZED (
-        SELECT EXISTS (SELECT 1 FROM mem) AS member,
-          (NOT ${metered}::boolean
-            OR COALESCE((SELECT ${holderSurelyCovers(sql.ref('payer.holder'), sql.ref('payer.developer'), creditMicros)} FROM payer), false)) AS covered),
-      entry AS (${entryInsertSql(entryParamsOf(entry), sql<boolean>`${metered}::boolean AND (SELECT member AND covered FROM gate)`)}),
-      ins AS (
-        INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
-        SELECT (x.value ->> 0)::uuid, ${deploymentId}, ${table}, ${me}, ${resourceId}, NULL, x.value -> 1, ${now}::timestamp, ${now}::timestamp
-        FROM jsonb_array_elements(${rows}::jsonb) AS x
-        WHERE (SELECT member AND covered FROM gate) AND (NOT ${metered}::boolean OR EXISTS (SELECT 1 FROM entry))
-        RETURNING 1)
-      SELECT (SELECT xid FROM res) AS xid, (SELECT member FROM gate) AS member, (SELECT covered FROM gate) AS covered,
-        EXISTS (SELECT 1 FROM entry) AS charged, (SELECT count(*) FROM ins)::int AS inserted,
-        (SELECT holder FROM payer) AS payer_holder, (SELECT developer FROM payer) AS payer_developer, (SELECT owner FROM payer) AS payer_owner`;
+    WITH mem AS MATERIALIZED (${lockedMembership({ id: resourceId, deploymentId, type }, me)})${charged.ctes},
+    ins AS (
+      INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
+      SELECT (x.value ->> 0)::uuid, ${deploymentId}, ${table}, ${me}, mem.id, NULL, x.value -> 1, ${now}::timestamp, ${now}::timestamp
+      FROM mem, jsonb_array_elements(${rows}::jsonb) AS x
+      WHERE ${charge ? charged.recorded : admitted}
+      RETURNING 1)
+    SELECT (SELECT xid FROM mem) AS xid, ${admitted} AS admitted, (SELECT count(*) FROM ins)::int AS inserted, s.* FROM ${charged.row}`;
 }
 
-export const fastInsert = prepare<FastInsertArgs, FastInsertRow>(25, (db, ...args) => ({
+/** The unmetered insert. */
+export const fastInsert = prepare<FastInsertArgs, FastInsertRow>(INSERT_ARITY, (db, ...args) => ({
   compile: (): CompiledQuery<FastInsertRow> => fastInsertSql(args, null).compile(db),
 }));
 
-/** fastInsert with the storage payer known (metered only): [...fastInsert's arguments, owner, holder, developer]. */
-export const fastInsertPaidBy = prepare<[...FastInsertArgs, owner: string | null, holder: string, developer: boolean], FastInsertRow>(
-  28,
+/** The metered insert, its storage payer found from the resource: [...fastInsert's arguments, creditMicros, ...entry]. */
+export const fastInsertCharged = prepare<[...FastInsertArgs, ...ChargeArgs], FastInsertRow>(CHARGED_ARITY, (db, ...args) => ({
+  compile: (): CompiledQuery<FastInsertRow> => fastInsertSql(args, { args: args.slice(INSERT_ARITY), payer: null }).compile(db),
+}));
+
+/** The metered insert with its storage payer known: [...fastInsertCharged's arguments, owner, holder, developer]. */
+export const fastInsertPaidBy = prepare<[...FastInsertArgs, ...ChargeArgs, owner: string | null, holder: string, developer: boolean], FastInsertRow>(
+  PAID_BY_ARITY,
   (db, ...args) => ({
     compile: (): CompiledQuery<FastInsertRow> => {
-      const [owner, holder, developer] = args.slice(25);
-      return fastInsertSql(args.slice(0, 25), { owner, holder, developer }).compile(db);
+      const [owner, holder, developer] = args.slice(CHARGED_ARITY);
+      return fastInsertSql(args, { args: args.slice(INSERT_ARITY, CHARGED_ARITY), payer: { owner, holder, developer } }).compile(db);
     },
   }),
 );

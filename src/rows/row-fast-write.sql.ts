@@ -4,8 +4,8 @@
  * order, each gating the next:
  *
  * 1. the resource row FOR KEY SHARE and the caller's active membership FOR SHARE, with its role,
- *    as the one-statement insert takes them (row-fast-insert.sql.ts): a member who just left, or
- *    whose role just changed, is seen so;
+ *    as the one-statement insert takes them (lockedMembership): a member who just left, or whose
+ *    role just changed, is seen so;
  * 2. the rows the pick names in the default room, within what that role reads there (every row,
  *    or only the caller's own), locked (ownedTargets);
  * 3. the gate: the role is one the action admits for the caller's own rows (and reads something:
@@ -22,6 +22,7 @@ import { type Sql, sql } from '../db/sql.js';
 import type { Binding } from './row-binding.service.js';
 import { ROW_MAX_CHARS } from './row-values.rules.js';
 import type { Fragment } from './rows.sql.js';
+import { lockedMembership } from './row-fast-insert.sql.js';
 import {
   type ChargeFound,
   type RowPick,
@@ -55,7 +56,7 @@ export interface DefaultRoomPick {
   pickOf: RowPick;
 }
 
-/** What the statement found: `xid` null when the resource is not as assumed; `admitted` whether the gate held. */
+/** What the statement found: `xid` null when the resource is not as assumed or the caller no active member; `admitted` whether the gate held. */
 export interface FastWritten {
   xid: string | null;
   admitted: boolean;
@@ -85,21 +86,14 @@ export async function fastOwnedWrite(
   // An update grows the resource whether or not a row matched: see step 4 above.
   const charged = chargeParts(resource.id, charge, write.kind === 'update' ? sql<boolean>`true` : sql<boolean>`false`, admitted);
   const { rows } = await sql<WrittenRow & { xid: string | null; go: boolean | null }>`
-    WITH res AS MATERIALIZED (
-      SELECT r.id, pg_current_xact_id()::text AS xid FROM resources r
-      WHERE r.id = ${resource.id} AND r.deployment_id = ${resource.deploymentId} AND r.type = ${resource.type}
-      FOR KEY SHARE),
-    mem AS MATERIALIZED (
-      SELECT m.role::text AS role FROM memberships m
-      WHERE m.resource_id = (SELECT id FROM res) AND m.principal_id = ${me} AND m.state = 'active'
-      FOR SHARE),
+    WITH mem AS MATERIALIZED (${lockedMembership(resource, me)}),
     t AS MATERIALIZED (${ownedTargets(resource, binding, pickOf, within)}),
     ok AS MATERIALIZED (
       SELECT COALESCE(${role} = ANY(${roles.writeOwn}::text[]), false)
         AND NOT EXISTS (SELECT 1 FROM t WHERE t.creator_id IS DISTINCT FROM ${me} AND NOT ${role} = ANY(${roles.writeOthers}::text[]))
         AND (SELECT count(*) FROM t) <= ${limit}::int ${fitsSize} AS go)${charged.ctes},
     c AS (${targetChange(write, charge ? charged.recorded : admitted)})
-    ${writtenSelect(charged.row, sql`, (SELECT xid FROM res) AS xid, ${admitted} AS go`)}`.execute(db);
+    ${writtenSelect(charged.row, sql`, (SELECT xid FROM mem) AS xid, ${admitted} AS go`)}`.execute(db);
   const go = Boolean(rows[0]?.go);
   // Refused, the rows matched are not the write's (found() would refuse too many of them).
   return { xid: rows[0]?.xid ?? null, admitted: go, written: go ? writtenOf(binding, pickOf, rows) : [], charge: charged.found(rows) };

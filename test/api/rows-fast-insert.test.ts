@@ -9,7 +9,7 @@ import { describe, expect } from 'vitest';
 import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
-import { type RowsSeed, db, inResource, inStorageDebt, rowsSeed } from './rows.fixture.js';
+import { type RowsSeed, db, duringRemoval, inResource, inStorageDebt, rowsSeed } from './rows.fixture.js';
 
 const available = await backends();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'carol'], seed: rowsSeed });
@@ -87,6 +87,16 @@ describe.each(available)('one-statement insert on $name', backend => {
     for (const title of ['again', 'and again']) expect((await insert(s.users.carol, project, title)).status).toBe(200);
     expect(await written(project)).toEqual({ rows: before.rows + 2, charges: before.charges + 2 });
   });
+
+  it.runIf(backend.name === 'postgres')(
+    'an insert that waits on a removal in flight sees it once committed: 404, nothing written or charged',
+    async ({ ctx, s, project, written }) => {
+      const before = await written(project);
+      const answer = await duringRemoval(ctx, project, s.users.carol.id, () => insert(s.users.carol, project, 'waits'));
+      expect(answer.status, JSON.stringify(answer.body)).toBe(404);
+      expect(await written(project)).toEqual(before);
+    },
+  );
 
   it('inserts racing the member’s removal: each acknowledged one has its row and one charge, the refused none', async ({
     ctx,

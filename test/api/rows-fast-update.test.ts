@@ -12,7 +12,7 @@ import { defineSchema } from 'gatehouse/schema';
 import { TEST_RESOURCES, type TestContext, addMember, createResource, seed } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
-import { type RowsSeed, db, developerBooks, inResource, racedAndBooked } from './rows.fixture.js';
+import { type RowsSeed, db, developerBooks, duringRemoval, inResource, racedAndBooked } from './rows.fixture.js';
 
 /** The rule of each table, on the same columns: default rules; rows read and written only by their creator; writers update anyone's, admins delete. */
 const SCHEMA = defineSchema({
@@ -251,6 +251,22 @@ describe.each(available)('one-statement update and delete on $name', backend => 
     const end = await developerBooks(ctx, s.developerId);
     expect(start.balance - end.balance).toBe(start.ledger - end.ledger);
   });
+
+  it.runIf(backend.name === 'postgres')(
+    'an update that waits on a removal in flight sees it once committed: 404, nothing changed or charged',
+    async ({ ctx, prisma, s, twins }) => {
+      const { carol } = s.users;
+      const { id, rows } = twins.fast;
+      const update = (title: string) =>
+        db(carol, { scope: inResource(id), table: 'items', op: 'update', ids: [rows.items.carol[0]], values: { title } });
+      await warmLease(() => update('warm'));
+      const charges = () => prisma.walletEntry.count({ where: { actorId: carol.id, kind: 'charge:rows.update' } });
+      const before = { charges: await charges(), row: await prisma.row.findUniqueOrThrow({ where: { id: rows.items.carol[0] } }) };
+      const answer = await duringRemoval(ctx, id, carol.id, () => update('waits'));
+      expect(answer.status, JSON.stringify(answer.body)).toBe(404);
+      expect({ charges: await charges(), row: await prisma.row.findUniqueOrThrow({ where: { id: rows.items.carol[0] } }) }).toEqual(before);
+    },
+  );
 
   it('racing updates of one row: all applied (one after another), each charged exactly once', async ({ ctx, prisma, s, twins }) => {
     const { carol } = s.users;

@@ -36,7 +36,7 @@ async function statementsOf(fn: () => Promise<unknown>, seen: string[] = []): Pr
 }
 
 /** The one-statement write's first words (row-fast-insert.sql.ts, row-fast-write.sql.ts). */
-const ONE_STATEMENT = /^WITH res AS MATERIALIZED \( SELECT r\.id, pg_current_xact_id/;
+const ONE_STATEMENT = /^WITH mem AS MATERIALIZED \( SELECT r\.id, pg_current_xact_id/;
 
 /**
  * A project of alice's with carol a writer, each with two tasks there at the priority given. Warm:
@@ -100,7 +100,7 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     // A member's insert is one statement, its charge and storage check included (row-fast-insert.sql.ts).
     expect(insert).toHaveLength(1);
     expect(many).toHaveLength(1);
-    expect(insert[0]).toMatch(/^WITH res AS/);
+    expect(insert[0]).toMatch(/^WITH mem AS/);
     // A member's update or delete by filter is one statement too: the resource's and the
     // membership's locks, the rows matched and written, the charge and storage check with them
     // (row-fast-write.sql.ts).
@@ -108,7 +108,7 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     for (const write of [insert, update, remove]) expect(write[0]).not.toMatch(/JOIN apps/);
     for (const write of [update, remove]) {
       expect(write).toHaveLength(1);
-      expect(write[0]).toMatch(/^WITH res AS MATERIALIZED .*FOR UPDATE OF r.*wallet_entries.*(UPDATE|DELETE FROM) rows/);
+      expect(write[0]).toMatch(/^WITH mem AS MATERIALIZED .*FOR UPDATE OF r.*wallet_entries.*(UPDATE|DELETE FROM) rows/);
     }
     // An upsert, inserting or updating: the facts; its key's values locked (before the statement
     // that reads the rows, so it sees a racing upsert's committed row); the row found and

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import { defineSchema } from 'gatehouse/schema';
 import { TEST_RESOURCES, type Seed, type TestContext, seed } from '../helpers/app.js';
+import { sql } from '../../src/db/sql.js';
 
 /**
  * A schema shaped like a real app's: a top-level table users keep and share, inline tables owned
@@ -143,4 +144,31 @@ export async function racedAndBooked<R extends { status: number; body: unknown }
   expect(end.ledger).toBeLessThan(start.ledger);
   expect(start.balance - end.balance).toBe(start.ledger - end.ledger);
   return results;
+}
+
+/**
+ * `call` started while a removal of `memberId` from `resourceId` is in flight, as the membership
+ * service makes one: the resource locked FOR UPDATE, the membership deleted, not yet committed.
+ * The removal commits once `call` waits on its locks (PostgreSQL only: two connections), and
+ * `call`'s answer is returned: a write that started before the commit must still see it.
+ */
+export async function duringRemoval<R>(ctx: TestContext, resourceId: string, memberId: string, call: () => Promise<R>): Promise<R> {
+  const prisma = ctx.database.prisma;
+  const waiting = async () =>
+    (
+      await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`
+    )[0].n > 0;
+  let answer!: Promise<R>;
+  await ctx.app.services.deps.sqlTransaction(async tx => {
+    await sql`SELECT 1 FROM resources WHERE id = ${resourceId} FOR UPDATE`.execute(tx);
+    await sql`DELETE FROM memberships WHERE resource_id = ${resourceId} AND principal_id = ${memberId}`.execute(tx);
+    answer = call();
+    const until = Date.now() + 5_000;
+    while (!(await waiting())) {
+      if (Date.now() > until) throw new Error('the call never waited on the removal');
+      await new Promise(resolve => setTimeout(resolve, 10));
+    }
+  });
+  return answer;
 }
