@@ -11,6 +11,15 @@
  * rows(resource_id, table_name, room_id, created_at, id) and rows(deployment_id, table_name,
  * creator_id, created_at, id) already serve it.
  *
+ * Each unique key (`unique()`, `unique([...])`) gets one too, led by its scope and then its
+ * columns, as row-unique.service.ts checks it: a resource's rows in every room, or a user's own:
+ *
+ *   (resource_id, <key columns…>) WHERE … AND resource_id IS NOT NULL
+ *   (creator_id, <key columns…>)  WHERE … AND resource_id IS NULL
+ *
+ * Without it every insert, update and upsert that sets the key read the whole scope's rows of the
+ * table (a declared index leads with the room, which the check cannot fix).
+ *
  * Built after the deploy commits, CONCURRENTLY (writes to `rows` go on meanwhile), named by a
  * digest of their definition so a redeploy creates only what changed and drops what its schema
  * no longer declares.
@@ -22,8 +31,11 @@ import { sql, sqlOf } from '../db/sql.js';
 import { logger } from '../lib/logger.js';
 import type { SchemaIR, TableIR } from '../schema/index.js';
 import { fieldExpr, literalText } from './rows.sql.js';
+import { uniqueKeys } from './row-unique.service.js';
 
-const PREFIX = 'rows_x_';
+/** The prefixes of the indexes built here: declared indexes, and unique keys'. */
+const DECLARED = 'rows_x_';
+const UNIQUE = 'rows_u_';
 
 function fieldOf(table: TableIR, name: string): RowField | null {
   if (name === 'id') return { kind: 'id', name: 'id' };
@@ -41,22 +53,29 @@ function inResources(schema: SchemaIR, name: string, table: TableIR): boolean {
 /** The index definitions `schema` wants for `deploymentId`, by name. */
 export function wantedRowIndexes(deploymentId: string, schema: SchemaIR): Map<string, string> {
   const wanted = new Map<string, string>();
+  const want = (prefix: string, def: string) =>
+    wanted.set(prefix + createHash('sha256').update(`${deploymentId}\n${def}`).digest('hex').slice(0, 24), def);
   const dep = literalText(deploymentId, 'deployment');
   for (const [name, table] of Object.entries(schema.tables)) {
-    const tableName = literalText(name, 'name');
+    const where = `deployment_id = ${dep} AND table_name = ${literalText(name, 'name')}`;
+    const inResource = inResources(schema, name, table);
+    const ownRows = !table.ownedBy;
+    const expressions = (columns: readonly string[]) => {
+      const fields = columns.map(c => fieldOf(table, c));
+      return fields.some(f => f === null) ? null : fields.map(f => fieldExpr(f!, null)).join(', ');
+    };
     for (const columns of table.indexes) {
       if (columns.length === 1 && columns[0] === 'createdAt') continue;
-      const fields = columns.map(c => fieldOf(table, c));
-      if (fields.some(f => f === null)) continue;
-      const exprs = fields.map(f => fieldExpr(f!, null)).join(', ');
-      const where = `deployment_id = ${dep} AND table_name = ${tableName}`;
-      const defs: string[] = [];
-      if (inResources(schema, name, table)) defs.push(`(resource_id, room_id, ${exprs}, id) WHERE ${where} AND resource_id IS NOT NULL`);
-      if (!table.ownedBy) defs.push(`(creator_id, ${exprs}, id) WHERE ${where} AND resource_id IS NULL`);
-      for (const def of defs) {
-        const indexName = PREFIX + createHash('sha256').update(`${deploymentId}\n${def}`).digest('hex').slice(0, 24);
-        wanted.set(indexName, def);
-      }
+      const exprs = expressions(columns);
+      if (exprs === null) continue;
+      if (inResource) want(DECLARED, `(resource_id, room_id, ${exprs}, id) WHERE ${where} AND resource_id IS NOT NULL`);
+      if (ownRows) want(DECLARED, `(creator_id, ${exprs}, id) WHERE ${where} AND resource_id IS NULL`);
+    }
+    for (const key of uniqueKeys(table)) {
+      const exprs = expressions(key);
+      if (exprs === null) continue;
+      if (inResource) want(UNIQUE, `(resource_id, ${exprs}) WHERE ${where} AND resource_id IS NOT NULL`);
+      if (ownRows) want(UNIQUE, `(creator_id, ${exprs}) WHERE ${where} AND resource_id IS NULL`);
     }
   }
   return wanted;
@@ -74,7 +93,8 @@ export async function syncRowIndexes(prisma: PrismaClient, deploymentId: string,
       SELECT c.relname AS name, i.indisvalid AS valid
       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
       WHERE t.relname = 'rows' AND t.relnamespace = current_schema()::regnamespace
-        AND c.relname LIKE ${`${PREFIX}%`} AND pg_get_expr(i.indpred, i.indrelid) LIKE ${`%'${deploymentId}'%`}`.execute(db);
+        AND (c.relname LIKE ${`${DECLARED}%`} OR c.relname LIKE ${`${UNIQUE}%`})
+        AND pg_get_expr(i.indpred, i.indrelid) LIKE ${`%'${deploymentId}'%`}`.execute(db);
     for (const { name, valid } of existing) {
       // An index a failed concurrent build left invalid is rebuilt; one the schema dropped goes.
       if (!wanted.has(name) || !valid) await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(name)}`.execute(db);

@@ -7,7 +7,9 @@ import { describe, expect } from 'vitest';
 import type { PrincipalCaller } from '../../src/core/caller.rules.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/lib/secrets.js';
-import { addMember, createResource } from '../helpers/app.js';
+import { type TestContext, addMember, createResource } from '../helpers/app.js';
+import { sql, sqlOf } from '../../src/db/sql.js';
+import { holdersOf } from '../../src/rows/row-unique.service.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
 import { ROWS_SCHEMA, inResource, mine, rowsSeed } from './rows.fixture.js';
@@ -17,13 +19,13 @@ const SEED_TIMEOUT_MS = 180_000;
 const onBackend = appTestOn(available, { users: ['owner', 'member'], seed: rowsSeed });
 
 describe.each(available)('row indexes on $name', backend => {
+  /** indexes(prefix): the definitions of this deployment's indexes of that kind (declared-column: x, unique keys: u). */
+  const indexes = (ctx: TestContext, deploymentId: string, kind: 'x' | 'u') =>
+    ctx.database.prisma.$queryRaw<{ indexdef: string }[]>`
+      SELECT indexdef FROM pg_indexes WHERE tablename = 'rows' AND indexname LIKE ${`rows\\_${kind}\\_%`} AND indexdef LIKE ${`%'${deploymentId}'%`}`;
   /** declared(): the definitions of this deployment's declared-column indexes. */
   const it = onBackend(backend).extend('declared', async ({ ctx, s }) => {
-    return async () =>
-      (
-        await ctx.database.prisma.$queryRaw<{ indexdef: string }[]>`
-        SELECT indexdef FROM pg_indexes WHERE tablename = 'rows' AND indexname LIKE 'rows\\_x\\_%' AND indexdef LIKE ${`%'${s.deploymentId}'%`}`
-      ).map(r => r.indexdef);
+    return async () => (await indexes(ctx, s.deploymentId, 'x')).map(r => r.indexdef);
   });
 
   it('a deploy turns each declared index into partial expression indexes; a redeploy drops the ones it no longer declares', async ({
@@ -53,6 +55,33 @@ describe.each(available)('row indexes on $name', backend => {
     expect(after.some(d => d.includes("'due'"))).toBe(false);
     expect((await s.developer.request('PUT', `/dev/apps/${s.appId}/deployments/dev`, { schema: ROWS_SCHEMA })).status).toBe(200);
     expect(await declared()).toHaveLength(4);
+  });
+
+  it('a deploy gives each unique key an index led by its scope, which the unique check is planned on', async ({ ctx, s }) => {
+    const defs = (await indexes(ctx, s.deploymentId, 'u')).map(r => r.indexdef);
+    const on = (table: string) => defs.filter(d => d.includes(`'${table}'`)).map(d => d.match(/USING btree \((.*)\) WHERE/)?.[1]);
+    // notes (a top-level table shared into resources): both scopes; tables a resource owns: the resource's.
+    expect(on('notes').sort()).toEqual([`creator_id, ((data ->> 'slug'::text)) COLLATE "C"`, `resource_id, ((data ->> 'slug'::text)) COLLATE "C"`]);
+    expect(on('presence')).toEqual([`resource_id, ((data ->> 'member'::text)) COLLATE "C", ((data ->> 'device'::text)) COLLATE "C"`]);
+    expect(on('tasks')).toHaveLength(1);
+
+    // The check an insert, update or upsert makes (holdersOf), at some thousand rows of one resource in many rooms.
+    const { owner } = s.users;
+    const project = await createResource(owner, 'project', 'unique');
+    const rooms = Array.from({ length: 20 }, () => newId('room'));
+    await ctx.database.prisma.room.createMany({ data: rooms.map(id => ({ id, resourceId: project, name: id, updatedAt: new Date() })) });
+    await ctx.database.prisma.$executeRaw`
+      INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
+      SELECT gen_random_uuid(), ${s.deploymentId}, 'presence', ${owner.id}, ${project}, (ARRAY[${Prisma.join(rooms)}])[g % 20 + 1],
+        jsonb_build_object('member', 'm' || g, 'device', 'd' || g), now(), now()
+      FROM generate_series(1, 5000) AS g`;
+    await ctx.database.prisma.$executeRawUnsafe('ANALYZE rows');
+    const binding = { name: 'presence', table: ROWS_SCHEMA.tables.presence, kind: 'owned' as const, override: null };
+    const check = holdersOf(s.deploymentId, binding, { kind: 'resource', id: project }, ['member', 'device'], { member: 'm7', device: 'd7' }, []);
+    const { rows } = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT EXISTS (${check})`.execute(sqlOf(ctx.database.prisma));
+    const plan = rows.map(r => r['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/rows_u_/);
+    expect(plan).not.toMatch(/Seq Scan on rows/);
   });
 
   it(
