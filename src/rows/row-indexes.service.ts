@@ -14,8 +14,8 @@
  * Each unique key (`unique()`, `unique([...])`) gets one too, led by its scope and then its
  * columns, as row-unique.service.ts checks it: a resource's rows in every room, or a user's own:
  *
- *   (resource_id, <key columns…>) WHERE … AND resource_id IS NOT NULL
- *   (creator_id, <key columns…>)  WHERE … AND resource_id IS NULL
+ *   (resource_id, <key columns…>) WHERE … AND <key columns> IS NOT NULL AND resource_id IS NOT NULL
+ *   (creator_id, <key columns…>)  WHERE … AND <key columns> IS NOT NULL AND resource_id IS NULL
  *
  * Without it every insert, update and upsert that sets the key read the whole scope's rows of the
  * table (a declared index leads with the room, which the check cannot fix).
@@ -62,20 +62,23 @@ export function wantedRowIndexes(deploymentId: string, schema: SchemaIR): Map<st
     const ownRows = !table.ownedBy;
     const expressions = (columns: readonly string[]) => {
       const fields = columns.map(c => fieldOf(table, c));
-      return fields.some(f => f === null) ? null : fields.map(f => fieldExpr(f!, null)).join(', ');
+      return fields.some(f => f === null) ? null : fields.map(f => fieldExpr(f!, null));
     };
     for (const columns of table.indexes) {
       if (columns.length === 1 && columns[0] === 'createdAt') continue;
-      const exprs = expressions(columns);
-      if (exprs === null) continue;
+      const exprs = expressions(columns)?.join(', ');
+      if (exprs === undefined) continue;
       if (inResource) want(DECLARED, `(resource_id, room_id, ${exprs}, id) WHERE ${where} AND resource_id IS NOT NULL`);
       if (ownRows) want(DECLARED, `(creator_id, ${exprs}, id) WHERE ${where} AND resource_id IS NULL`);
     }
     for (const key of uniqueKeys(table)) {
       const exprs = expressions(key);
       if (exprs === null) continue;
-      if (inResource) want(UNIQUE, `(resource_id, ${exprs}) WHERE ${where} AND resource_id IS NOT NULL`);
-      if (ownRows) want(UNIQUE, `(creator_id, ${exprs}) WHERE ${where} AND resource_id IS NULL`);
+      // Only rows holding the whole key, which the check's equalities imply: a page read, which
+      // implies nothing of the key, can never be planned on these instead of its ordered index.
+      const held = `${where} AND ${exprs.map(e => `${e} IS NOT NULL`).join(' AND ')}`;
+      if (inResource) want(UNIQUE, `(resource_id, ${exprs.join(', ')}) WHERE ${held} AND resource_id IS NOT NULL`);
+      if (ownRows) want(UNIQUE, `(creator_id, ${exprs.join(', ')}) WHERE ${held} AND resource_id IS NULL`);
     }
   }
   return wanted;
