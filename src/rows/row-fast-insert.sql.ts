@@ -3,10 +3,8 @@
  * no transaction around it, so one round trip. Its parts run in this order, each gating the next:
  *
  * 1. the resource row FOR KEY SHARE and the caller's active membership FOR SHARE, in one scan
- *    (lockedMembership): a leave or removal locks the resource FOR UPDATE first, so the write
- *    waits for it or it for the write; a role change or removal committed while the write waited
- *    is re-read (READ COMMITTED re-checks a locked row's newest version), so a member who just
- *    left writes nothing. The role must be one the table's create rule admits;
+ *    (lockedMembership): a member who just left writes nothing. The role must be one the
+ *    table's create rule admits;
  * 2. when metered, the storage payer's headroom and the ledger entry against the lease this
  *    process holds (chargeParts): the payer is found from the resource, or passed in once known
  *    (fastInsertPaidBy), and then the statement checks only that the resource's owner, which
@@ -22,7 +20,7 @@ import type { CompiledQuery } from 'kysely';
 import type { EntryValues } from '../billing/wallet-leases.service.js';
 import type { PayerValues } from '../billing/metering.service.js';
 import { type RawBuilder, prepare, sql } from '../db/sql.js';
-import { type StatementCharge, type StatementRow, chargeParts } from './row-targets.service.js';
+import { type StatementCharge, type StatementRow, chargeParts, lockedMembership } from './row-targets.service.js';
 
 /** What the statement found, with its charge's outcome (chargeParts; nulls when unmetered). */
 export type FastInsertRow = Pick<StatementRow, 'covered' | 'charged' | 'payer_holder' | 'payer_developer' | 'payer_owner'> & {
@@ -49,21 +47,6 @@ const INSERT_ARITY = 8;
 const CHARGED_ARITY = 24;
 const PAID_BY_ARITY = 27;
 
-/**
- * The resource as the caller assumed it (its app environment and type) and their active
- * membership in it, both locked (see 1 above): the resource's id, the transaction's id and the
- * caller's role; no row when either is not so.
- */
-export const lockedMembership = (resource: { id: unknown; deploymentId: unknown; type: unknown }, me: unknown) => sql<{
-  id: string;
-  xid: string;
-  role: string;
-}>`
-  SELECT r.id, pg_current_xact_id()::text AS xid, m.role::text AS role FROM resources r
-  JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${me} AND m.state = 'active'
-  WHERE r.id = ${resource.id} AND r.deployment_id = ${resource.deploymentId} AND r.type = ${resource.type}
-  FOR KEY SHARE OF r FOR SHARE OF m`;
-
 /** The statement: `charge` null when unmetered (the charge's arguments and the payer, if known, otherwise). */
 function fastInsertSql(
   [resourceId, deploymentId, type, me, roles, table, now, rows]: readonly unknown[],
@@ -74,7 +57,7 @@ function fastInsertSql(
   // The parts stand for the values the statement is prepared with (prepare's placeholders).
   const statementCharge = charge && ({ entry, creditMicros, payer: charge.payer } as unknown as StatementCharge);
   // An insert grows the resource: its storage payer must surely cover it.
-  const charged = chargeParts(resourceId as string, statementCharge, sql<boolean>`true`, admitted);
+  const charged = chargeParts(resourceId, statementCharge, sql<boolean>`true`, admitted);
   return sql<FastInsertRow>`
     WITH mem AS MATERIALIZED (${lockedMembership({ id: resourceId, deploymentId, type }, me)})${charged.ctes},
     ins AS (

@@ -22,7 +22,6 @@ import { type Sql, sql } from '../db/sql.js';
 import type { Binding } from './row-binding.service.js';
 import { ROW_MAX_CHARS } from './row-values.rules.js';
 import type { Fragment } from './rows.sql.js';
-import { lockedMembership } from './row-fast-insert.sql.js';
 import {
   type ChargeFound,
   type RowPick,
@@ -31,6 +30,7 @@ import {
   type Written,
   type WrittenRow,
   chargeParts,
+  lockedMembership,
   mergedData,
   ownedTargets,
   targetChange,

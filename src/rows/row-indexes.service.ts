@@ -66,10 +66,10 @@ export function wantedRowIndexes(deploymentId: string, schema: SchemaIR): Map<st
     };
     for (const columns of table.indexes) {
       if (columns.length === 1 && columns[0] === 'createdAt') continue;
-      const exprs = expressions(columns)?.join(', ');
-      if (exprs === undefined) continue;
-      if (inResource) want(DECLARED, `(resource_id, room_id, ${exprs}, id) WHERE ${where} AND resource_id IS NOT NULL`);
-      if (ownRows) want(DECLARED, `(creator_id, ${exprs}, id) WHERE ${where} AND resource_id IS NULL`);
+      const exprs = expressions(columns);
+      if (exprs === null) continue;
+      if (inResource) want(DECLARED, `(resource_id, room_id, ${exprs.join(', ')}, id) WHERE ${where} AND resource_id IS NOT NULL`);
+      if (ownRows) want(DECLARED, `(creator_id, ${exprs.join(', ')}, id) WHERE ${where} AND resource_id IS NULL`);
     }
     for (const key of uniqueKeys(table)) {
       const exprs = expressions(key);

@@ -111,6 +111,23 @@ export async function resourceTargets(
 const withinReach = (reach: Reach | null, me: string): Fragment => (reach ? reachSql(reach, 'r.room_id', me) : sql`TRUE`);
 
 /**
+ * The resource as the caller assumed it (its app environment and type) and their active
+ * membership in it, locked in one scan, for a one-statement write: the resource's id, the
+ * transaction's id and the caller's role; no row when either is not so. A leave or removal locks
+ * the resource FOR UPDATE first, so the write waits for it or it for the write, and a membership
+ * removed or changed meanwhile is re-read (READ COMMITTED re-checks a locked row's newest version).
+ */
+export const lockedMembership = (resource: { id: unknown; deploymentId: unknown; type: unknown }, me: unknown) => sql<{
+  id: string;
+  xid: string;
+  role: string;
+}>`
+  SELECT r.id, pg_current_xact_id()::text AS xid, m.role::text AS role FROM resources r
+  JOIN memberships m ON m.resource_id = r.id AND m.principal_id = ${me} AND m.state = 'active'
+  WHERE r.id = ${resource.id} AND r.deployment_id = ${resource.deploymentId} AND r.type = ${resource.type}
+  FOR KEY SHARE OF r FOR SHARE OF m`;
+
+/**
  * The resource's own rows `pickOf` names and `within` admits (a condition on the row `r`), locked
  * for the write. A template rather than the query builder: it is built on every update, delete and
  * upsert, and the builder's parsing costs the server more than the statement's text (bench/README.md).
@@ -267,7 +284,7 @@ const targetsIn = (rows: readonly StatementRow[]): Target[] =>
  * one-row relation `s` the statement selects from, so it answers a row even when nothing matched,
  * carrying the charge's outcome, and that outcome read back.
  */
-export function chargeParts(resourceId: string, charge: StatementCharge | null, grows: RawBuilder<boolean>, when?: RawBuilder<boolean>) {
+export function chargeParts(resourceId: unknown, charge: StatementCharge | null, grows: RawBuilder<boolean>, when?: RawBuilder<boolean>) {
   return {
     ctes: charge ? sql`, ${chargeCtes(resourceId, charge.creditMicros, entryParamsOf(charge.entry), grows, when, charge.payer)}` : sql``,
     recorded: charge ? chargeRecorded : sql<boolean>`false`,
