@@ -2,7 +2,8 @@
  * Server CPU per request, in process (no sockets, no load generator): what each layer of the read
  * path costs, and the row store's writes, measured as this process's CPU time (process.cpuUsage)
  * over a fixed number of requests, so a busy machine inflates it far less than it does req/s.
- * `METERING=0` in the environment measures the writes without metering (its share of a write).
+ * `METERING=0` in the environment measures the writes without metering (its share of a write);
+ * `FAST_PATH=0` sends every /graphql request through Yoga's chain (the fast path's gain).
  *
  *   npx tsx bench/inproc-cost.ts [--backend postgres|pglite] [--requests 5000] [--concurrency 8]
  *   ONLY='row ' METERING=0 npx tsx bench/inproc-cost.ts --requests 2000
@@ -35,7 +36,7 @@ const config = loadConfig({
   LOG_LEVEL: 'error',
   PORT: '0',
 });
-const app = await buildApp({ config });
+const app = await buildApp({ config, graphqlFastPath: process.env.FAST_PATH === '0' ? false : {} });
 try {
   const { url } = await app.start();
   const seed = await seedGatehouse(url, app.services, { rooms: 10, teams: 3, pairs: 0 });

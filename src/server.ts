@@ -348,6 +348,8 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
   const upkeep = scheduleUpkeep(services);
+  // The row indexes deployments made before this release lack, built once started (stop waits for the one under way).
+  let indexBuild: { stopping: boolean; done: Promise<unknown> } | null = null;
   const sockets = attachWebSocketFeeds({ server, yoga, services, path: '/graphql', mountOf: gatewayAuth.mountOf, limits: config.feeds });
   liveSockets = sockets.live;
 
@@ -367,6 +369,14 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
       // Off the way to healthy: the REST operations compile now rather than on their first requests.
       storedOperations.compileAll().catch(error => logger.error({ err: error }, 'a REST route does not compile'));
       upkeep.start();
+      if (!indexBuild) {
+        const build = { stopping: false, done: Promise.resolve() as Promise<unknown> };
+        build.done = services.apps
+          .buildMissingIndexes(() => !build.stopping)
+          .then(built => built && logger.info({ built }, 'built the row indexes that deployments made before this release lacked'))
+          .catch(error => logger.error({ err: error }, 'building the row indexes deployments lack failed; reads stay correct, without them'));
+        indexBuild = build;
+      }
       const metricsUrl = await metricsHttp.listen();
       if (metricsUrl) logger.info({ url: metricsUrl }, 'metrics listening');
       await devBootstrap.publish(baseUrl());
@@ -375,6 +385,11 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     async stop() {
       ready = false;
       upkeep.stop();
+      if (indexBuild) {
+        indexBuild.stopping = true;
+        await indexBuild.done;
+        indexBuild = null;
+      }
       await metricsHttp.close();
       await sockets.close();
       if (server.listening) {

@@ -12,11 +12,20 @@ import { newId } from '../lib/secrets.js';
 import { SchemaValidationError, droppedBy, validateSchemaIR, type SchemaIR } from '../schema/index.js';
 import type { ServiceDeps } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
-import { syncRowIndexes } from '../rows/row-indexes.service.js';
+import { buildMissingRowIndexes, syncRowIndexes } from '../rows/row-indexes.service.js';
 import type { TokenService } from '../gateway-auth/tokens.service.js';
 import type { GatewayHosts } from '../gateway-auth/gateway-hosts.service.js';
 import { BOUNDED_LIST_TAKE, boundedList } from '../core/pages.js';
-import { type AppView, appInputSchema, appNotFound, appView, envNameSchema, sameHostOrigins, testUserNameSchema } from './apps.rules.js';
+import {
+  type AppView,
+  appInputSchema,
+  appNotFound,
+  appView,
+  envNameSchema,
+  sameHostOrigins,
+  testUserNameSchema,
+  withBareMaps,
+} from './apps.rules.js';
 import { type OriginCache, appOfHost, appOfOrigin } from './app-origins.service.js';
 import { type DeploymentCache, deployment, reconcileStaticResources, refuseDroppingData } from './app-deployments.service.js';
 
@@ -259,6 +268,31 @@ export async function developer(deps: Pick<ServiceDeps, 'prisma'>, developerId: 
 }
 
 /** The schema deployed to one environment of the developer's app (`gatehouse typegen --deployed`); 404 env_not_found. */
+/**
+ * At a server's start, in the background: the row indexes that deployments made before this
+ * release lack (row-indexes.service.ts), a page of deployments at a time, while `goOn()` holds.
+ * Answers how many it built.
+ */
+export async function buildMissingIndexes(deps: Pick<ServiceDeps, 'prisma'>, goOn: () => boolean): Promise<number> {
+  let built = 0;
+  let after: string | undefined;
+  while (goOn()) {
+    const page = await deps.prisma.deployment.findMany({
+      select: { id: true, schema: true },
+      orderBy: { id: 'asc' },
+      take: DEPLOYMENTS_PER_PAGE,
+      ...(after ? { cursor: { id: after }, skip: 1 } : {}),
+    });
+    const deployments = page.map(row => ({ id: row.id, schema: withBareMaps(row.schema as unknown as SchemaIR) }));
+    built += await buildMissingRowIndexes(deps.prisma, deployments, goOn);
+    if (page.length < DEPLOYMENTS_PER_PAGE) break;
+    after = page[page.length - 1].id;
+  }
+  return built;
+}
+
+const DEPLOYMENTS_PER_PAGE = 100;
+
 export async function deployedSchema(deps: Pick<ServiceDeps, 'prisma'>, developerId: string, appId: string, env: string) {
   await ownedApp(deps, developerId, appId);
   const envName = parseInput(envNameSchema, env);
@@ -361,6 +395,7 @@ export const appOperations = {
   setRedirectUris,
   testUsers,
   deploy,
+  buildMissingIndexes,
   deployment,
   developer,
   deployedSchema,

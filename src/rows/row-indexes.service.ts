@@ -22,12 +22,13 @@
  *
  * Built after the deploy commits, CONCURRENTLY (writes to `rows` go on meanwhile), named by a
  * digest of their definition so a redeploy creates only what changed and drops what its schema
- * no longer declares.
+ * no longer declares. A server also builds, at start, those a deployment made before it lacks
+ * (buildMissingRowIndexes): the unique keys' indexes came after the declared ones.
  */
 import { createHash } from 'node:crypto';
 import type { RowField } from './row-values.rules.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { sql, sqlOf } from '../db/sql.js';
+import { type Sql, sql, sqlOf } from '../db/sql.js';
 import { logger } from '../lib/logger.js';
 import type { SchemaIR, TableIR } from '../schema/index.js';
 import { fieldExpr, literalText } from './rows.sql.js';
@@ -92,21 +93,60 @@ export async function syncRowIndexes(prisma: PrismaClient, deploymentId: string,
   try {
     const wanted = wantedRowIndexes(deploymentId, schema);
     const db = sqlOf(prisma);
-    const { rows: existing } = await sql<{ name: string; valid: boolean }>`
-      SELECT c.relname AS name, i.indisvalid AS valid
-      FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
-      WHERE t.relname = 'rows' AND t.relnamespace = current_schema()::regnamespace
-        AND (c.relname LIKE ${`${DECLARED}%`} OR c.relname LIKE ${`${UNIQUE}%`})
-        AND pg_get_expr(i.indpred, i.indrelid) LIKE ${`%'${deploymentId}'%`}`.execute(db);
+    const existing = await builtIndexes(db, deploymentId);
     for (const { name, valid } of existing) {
       // An index a failed concurrent build left invalid is rebuilt; one the schema dropped goes.
       if (!wanted.has(name) || !valid) await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(name)}`.execute(db);
     }
     const kept = new Set(existing.filter(e => e.valid).map(e => e.name));
     for (const [name, def] of wanted) {
-      if (!kept.has(name)) await sql`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${sql.id(name)} ON rows ${sql.raw(def)}`.execute(db);
+      if (!kept.has(name)) await createIndex(db, name, def);
     }
   } catch (error) {
     logger.error({ err: error, deploymentId }, 'building the declared row indexes failed; reads stay correct, without them');
   }
+}
+
+/** The indexes built here that exist (valid, or invalid: a concurrent build still running or one that failed), of one deployment or all. */
+async function builtIndexes(db: Sql, deploymentId?: string): Promise<{ name: string; valid: boolean }[]> {
+  const { rows } = await sql<{ name: string; valid: boolean }>`
+    SELECT c.relname AS name, i.indisvalid AS valid
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+    WHERE t.relname = 'rows' AND t.relnamespace = current_schema()::regnamespace
+      AND (c.relname LIKE ${`${DECLARED}%`} OR c.relname LIKE ${`${UNIQUE}%`})
+      AND ${deploymentId === undefined ? sql`true` : sql`pg_get_expr(i.indpred, i.indrelid) LIKE ${`%'${deploymentId}'%`}`}`.execute(db);
+  return rows;
+}
+
+const createIndex = (db: Sql, name: string, def: string) =>
+  sql`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${sql.id(name)} ON rows ${sql.raw(def)}`.execute(db);
+
+/**
+ * At a server's start: the indexes `deployments` want that do not exist at all, built one at a
+ * time while `goOn()` holds (a stopping server ends after the build under way). An index that
+ * exists but is not valid may be another instance's build in progress, so it is left to the
+ * deployment's next deploy (syncRowIndexes rebuilds it). Answers how many were built; a failure
+ * is logged and the next index tried.
+ */
+export async function buildMissingRowIndexes(
+  prisma: PrismaClient,
+  deployments: readonly { id: string; schema: SchemaIR }[],
+  goOn: () => boolean,
+): Promise<number> {
+  const db = sqlOf(prisma);
+  const existing = new Set((await builtIndexes(db)).map(index => index.name));
+  let built = 0;
+  for (const { id, schema } of deployments) {
+    for (const [name, def] of wantedRowIndexes(id, schema)) {
+      if (existing.has(name)) continue;
+      if (!goOn()) return built;
+      try {
+        await createIndex(db, name, def);
+        built++;
+      } catch (error) {
+        logger.error({ err: error, deploymentId: id, index: name }, 'building a missing row index failed; reads stay correct, without it');
+      }
+    }
+  }
+  return built;
 }

@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import type { PrincipalCaller } from '../../src/core/caller.rules.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/lib/secrets.js';
-import { type TestContext, addMember, createResource } from '../helpers/app.js';
+import { type TestContext, addMember, createResource, startTestApp } from '../helpers/app.js';
 import { sql, sqlOf } from '../../src/db/sql.js';
 import { holdersOf } from '../../src/rows/row-unique.service.js';
 import { backends } from '../helpers/backends.js';
@@ -157,5 +157,32 @@ describe.each(available)('row indexes on $name', backend => {
     expect(plan).toMatch(/rows_u_/);
     expect(plan).not.toMatch(/Seq Scan on rows/);
     await ctx.database.prisma.row.deleteMany({ where: { resourceId: project } });
+  });
+
+  it('a server builds at start the indexes a deployment made before them lacks, and only those', async ({ ctx, s }) => {
+    const built = () =>
+      ctx.database.prisma.$queryRaw<{ name: string; oid: number }[]>`
+        SELECT c.relname AS name, c.oid::int AS oid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE c.relname LIKE 'rows\\__\\_%' AND pg_get_expr(i.indpred, i.indrelid) LIKE ${`%'${s.deploymentId}'%`}`;
+    const names = async () => (await built()).map(r => r.name).sort();
+    const kept = (await built()).filter(index => !index.name.startsWith('rows_u_'));
+    const deployed = await names();
+    expect(deployed.filter(name => name.startsWith('rows_u_')).length).toBeGreaterThan(0);
+    // A deployment from before the unique keys had indexes: theirs are not there.
+    const lacking = deployed.filter(name => name.startsWith('rows_u_'));
+    for (const name of lacking) await ctx.database.prisma.$executeRawUnsafe(`DROP INDEX ${name}`);
+    expect(await names()).toEqual(deployed.filter(name => !lacking.includes(name)));
+
+    const started = await startTestApp({ database: ctx.database, listen: true });
+    try {
+      await expect.poll(names, { timeout: 20_000, interval: 100 }).toEqual(deployed);
+    } finally {
+      await started.app.stop();
+    }
+    // The indexes that were there are the same ones, not built again.
+    expect((await built()).filter(index => !index.name.startsWith('rows_u_'))).toEqual(expect.arrayContaining(kept));
+    const { rows: invalid } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+      WHERE c.relname LIKE 'rows\\__\\_%' AND NOT i.indisvalid`.execute(sqlOf(ctx.database.prisma));
+    expect(invalid[0].n).toBe(0);
   });
 });
