@@ -29,6 +29,7 @@ import { createHash } from 'node:crypto';
 import type { RowField } from './row-values.rules.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { type Sql, sql, sqlOf } from '../db/sql.js';
+import { sqlStateOf } from '../db/sql-values.js';
 import { logger } from '../lib/logger.js';
 import type { SchemaIR, TableIR } from '../schema/index.js';
 import { fieldExpr, literalText } from './rows.sql.js';
@@ -118,6 +119,9 @@ async function builtIndexes(db: Sql, deploymentId?: string): Promise<{ name: str
   return rows;
 }
 
+/** duplicate_table, unique_violation (on the catalog's index names): the index was created meanwhile. */
+const BUILT_ELSEWHERE = new Set(['42P07', '23505']);
+
 const createIndex = (db: Sql, name: string, def: string) =>
   sql`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${sql.id(name)} ON rows ${sql.raw(def)}`.execute(db);
 
@@ -137,13 +141,25 @@ export async function buildMissingRowIndexes(
   const existing = new Set((await builtIndexes(db)).map(index => index.name));
   let built = 0;
   for (const { id, schema } of deployments) {
-    for (const [name, def] of wantedRowIndexes(id, schema)) {
+    let wanted: Map<string, string>;
+    try {
+      wanted = wantedRowIndexes(id, schema);
+    } catch (error) {
+      logger.error(
+        { err: error, deploymentId: id },
+        'the row indexes of a deployment could not be derived from its schema; its next deploy builds them',
+      );
+      continue;
+    }
+    for (const [name, def] of wanted) {
       if (existing.has(name)) continue;
       if (!goOn()) return built;
       try {
         await createIndex(db, name, def);
         built++;
       } catch (error) {
+        // Another server starting at the same time created it first.
+        if (BUILT_ELSEWHERE.has(sqlStateOf(error) ?? '')) continue;
         logger.error({ err: error, deploymentId: id, index: name }, 'building a missing row index failed; reads stay correct, without it');
       }
     }
