@@ -11,7 +11,7 @@ import type { Sql } from '../db/sql.js';
 import { resourceNotFound } from '../membership/membership-store.service.js';
 import type { ResourceRef, Roles } from '../membership/writer-standing.service.js';
 import { invalidRoom, roomRef } from '../rooms/rooms.service.js';
-import { type WriterFactsRow, grantsOf, lockedWriterFacts, writerFacts } from './row-write.sql.js';
+import { type WriterFactsRow, grantsOf, lockedWriterFacts, lockedWriterFactsLocking, writerFacts } from './row-write.sql.js';
 import type { SchemaIR } from '../schema/index.js';
 import type { StoragePayer } from '../billing/metering.service.js';
 import { type Binding, bindingIn } from './row-binding.service.js';
@@ -86,14 +86,16 @@ const noRoom = (ref: string, resourceId: string) => fail('room_not_found', `No r
 
 /**
  * 404 resource_not_found for a resource of another app environment or none. With `lock` (a write
- * on the driver path) the same statement locks the resource row FOR KEY SHARE (lockedWriterFacts).
+ * on the driver path) the same statement locks the resource row FOR KEY SHARE (lockedWriterFacts),
+ * and then the unique-key locks `uniqueLocks` names, added to `held` once taken (lockUniqueKeys
+ * then takes only the others).
  */
 export async function resourceFacts(
   db: Sql,
   caller: PrincipalCaller,
   resourceId: string,
   roomId: string | undefined,
-  { lock = false }: { lock?: boolean } = {},
+  { lock = false, uniqueLocks = [], held }: { lock?: boolean; uniqueLocks?: readonly string[]; held?: Set<string> } = {},
 ): Promise<ResourceFacts> {
   // A malformed room id is refused once the resource is found (as roomOf does, after loadResource).
   let ref: string | null = null;
@@ -105,7 +107,11 @@ export async function resourceFacts(
       refError = error;
     }
   }
-  const [row]: (WriterFactsRow & { xid?: string })[] = await (lock ? lockedWriterFacts : writerFacts)(db, resourceId, caller.principal.id, ref);
+  const locking = lock && held !== undefined && uniqueLocks.length > 0;
+  const [row]: (WriterFactsRow & { xid?: string })[] = locking
+    ? await lockedWriterFactsLocking(db, resourceId, caller.principal.id, ref, JSON.stringify(uniqueLocks))
+    : await (lock ? lockedWriterFacts : writerFacts)(db, resourceId, caller.principal.id, ref);
+  if (row && locking) for (const key of uniqueLocks) held.add(key);
   if (!row || row.deployment_id !== caller.deployment.id) throw resourceNotFound(resourceId);
   const resource: ResourceRef = { id: resourceId, deploymentId: row.deployment_id, type: row.type, visibility: row.visibility };
   const active = row.state === 'active' && row.role !== null;

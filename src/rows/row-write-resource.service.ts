@@ -12,14 +12,14 @@ import type { Reach } from './row-access.rules.js';
 import { type RowChange, updateData } from './row-values.rules.js';
 import { rowTable } from './row-binding.service.js';
 import { changesUniqueKey } from './row-unique.service.js';
-import { upsertResource } from './row-upsert.service.js';
+import { upsertLocksAhead, upsertResource } from './row-upsert.service.js';
 import { deleteTargets, insertRows, placementIn, updateTargets } from './row-write.service.js';
 import { type ResourceWrite, type ResourceWriteOp, admits, openResourceWrite, refused, writtenIn } from './row-write-scope.service.js';
 import { linkRows, unlinkRows } from './row-links.service.js';
 import { moveRows } from './row-move.service.js';
 
 export async function writeResource(run: Run, tx: Sql, op: ResourceWriteOp): Promise<DbResult> {
-  const w = await openResourceWrite(run, tx, op);
+  const w = await openResourceWrite(run, tx, op, op.op === 'upsert' ? upsertLocksAhead(run, op) : []);
   switch (op.op) {
     case 'insert':
       return insertIn(w);

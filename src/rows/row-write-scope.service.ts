@@ -42,10 +42,15 @@ export interface ResourceWrite {
 }
 
 /** Loads what a write into a resource is judged by; the resource's table must be its own or shared. */
-export async function openResourceWrite(run: Run, tx: Sql, op: ResourceWriteOp): Promise<ResourceWrite> {
+/** `uniqueLocks`: unique-key locks the write will take, taken with its facts on the driver path (resourceFacts). */
+export async function openResourceWrite(run: Run, tx: Sql, op: ResourceWriteOp, uniqueLocks: readonly string[] = []): Promise<ResourceWrite> {
   // On Prisma's transaction (an auto-join) writerRoles locks the resource FOR UPDATE itself: a
   // KEY SHARE taken before it would let two joiners deadlock on the upgrade.
-  const facts = await resourceFacts(tx, run.caller, op.scope.resourceId, op.scope.roomId, { lock: !run.prismaTx });
+  const facts = await resourceFacts(tx, run.caller, op.scope.resourceId, op.scope.roomId, {
+    lock: !run.prismaTx,
+    uniqueLocks,
+    held: run.uniqueLocks,
+  });
   run.xid ??= facts.xid;
   const { resource } = facts;
   const binding = bindingIn(run.schema, resource.type, op.table);

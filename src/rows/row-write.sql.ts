@@ -60,27 +60,46 @@ export const writerFacts = prepare<[resourceId: string, me: string, room: string
  * grants FOR SHARE, which READ COMMITTED re-reads at their newest version when a change committed
  * while the write waited: a member who just left, or lost the role or grant, is seen so. A grant
  * given meanwhile is not seen, as if the write ran first.
+ *
+ * `locking` (lockedWriterFactsLocking): then, once the resource row is locked, the unique-key locks
+ * `locks` names (a JSON array of lockUniqueKeys' keys), in its order: an upsert's, taken here
+ * rather than in a statement of their own. Only a later statement of the transaction sees what an
+ * upsert it waited for wrote (its snapshot is taken after the lock), and the upsert's is later.
  */
+const lockedFacts = (locking: boolean) => (db: Sql, resourceId: unknown, me: unknown, room: unknown, locks?: unknown) =>
+  compiled(
+    sql<WriterFactsRow & { xid: string }>`
+      WITH res AS MATERIALIZED (
+        SELECT r.id, r.deployment_id, r.type, r.visibility::text AS visibility, pg_current_xact_id()::text AS xid
+        FROM resources r WHERE r.id = ${resourceId} FOR KEY SHARE),
+      mem AS MATERIALIZED (
+        SELECT m.role::text AS role, m.state::text AS state FROM memberships m
+        WHERE m.resource_id = (SELECT id FROM res) AND m.principal_id = ${me} FOR SHARE),
+      grants AS MATERIALIZED (
+        SELECT g.room_id, g.role::text AS role FROM room_grants g
+        WHERE g.resource_id = (SELECT id FROM res) AND g.principal_id = ${me} AND (SELECT state FROM mem) = 'active' FOR SHARE)${
+          locking
+            ? sql`,
+      held AS MATERIALIZED (
+        SELECT count(*) AS n FROM jsonb_array_elements_text(${locks}::jsonb) AS k(key)
+        CROSS JOIN LATERAL pg_advisory_xact_lock(hashtextextended(k.key, 0)))`
+            : sql``
+        }
+      SELECT res.deployment_id, res.type, res.visibility, mem.role, mem.state,
+        CASE WHEN mem.state = 'active' THEN (SELECT json_agg(json_build_array(g.room_id, g.role)) FROM grants g) END AS grants,
+        (SELECT rm.resource_id FROM rooms rm WHERE rm.id = ${room}) AS room_resource, res.xid${locking ? sql`, (SELECT n FROM held) AS held` : sql``}
+      FROM res LEFT JOIN mem ON true`,
+  )(db);
+
 export const lockedWriterFacts = prepare<[resourceId: string, me: string, room: string | null], WriterFactsRow & { xid: string }>(
   3,
-  (db, resourceId, me, room) =>
-    compiled(
-      sql<WriterFactsRow & { xid: string }>`
-        WITH res AS MATERIALIZED (
-          SELECT r.id, r.deployment_id, r.type, r.visibility::text AS visibility, pg_current_xact_id()::text AS xid
-          FROM resources r WHERE r.id = ${resourceId} FOR KEY SHARE),
-        mem AS MATERIALIZED (
-          SELECT m.role::text AS role, m.state::text AS state FROM memberships m
-          WHERE m.resource_id = (SELECT id FROM res) AND m.principal_id = ${me} FOR SHARE),
-        grants AS MATERIALIZED (
-          SELECT g.room_id, g.role::text AS role FROM room_grants g
-          WHERE g.resource_id = (SELECT id FROM res) AND g.principal_id = ${me} AND (SELECT state FROM mem) = 'active' FOR SHARE)
-        SELECT res.deployment_id, res.type, res.visibility, mem.role, mem.state,
-          CASE WHEN mem.state = 'active' THEN (SELECT json_agg(json_build_array(g.room_id, g.role)) FROM grants g) END AS grants,
-          (SELECT rm.resource_id FROM rooms rm WHERE rm.id = ${room}) AS room_resource, res.xid
-        FROM res LEFT JOIN mem ON true`,
-    )(db),
+  lockedFacts(false),
 );
+
+export const lockedWriterFactsLocking = prepare<
+  [resourceId: string, me: string, room: string | null, locks: string],
+  WriterFactsRow & { xid: string }
+>(4, lockedFacts(true));
 
 /** Rows to insert: `rows` is JSON text of [[id, data], ...]. */
 export const insertRowList = prepare<

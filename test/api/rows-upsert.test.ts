@@ -172,6 +172,9 @@ describe.each(available)('upsert on $name', backend => {
   it('racing upserts of one key never both insert: one row, every call answered 200', async ({ ctx, s, project }) => {
     const { carol } = s.users;
     const p = await project('race');
+    // Round 0: carol has not written here yet, so the first upserts lock their key in a statement
+    // of its own. In later rounds she has, so the lock travels in the facts' statement (upsertLocksAhead); that
+    // they still race safely fails if the facts' statement marks the key held without locking it.
     for (let round = 0; round < 3; round++) {
       const device = `race-${round}`;
       const answers = await Promise.all(
