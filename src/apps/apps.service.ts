@@ -267,7 +267,6 @@ export async function developer(deps: Pick<ServiceDeps, 'prisma'>, developerId: 
   return { developerId: found.id, email: found.email };
 }
 
-/** The schema deployed to one environment of the developer's app (`gatehouse typegen --deployed`); 404 env_not_found. */
 /**
  * At a server's start, in the background: the row indexes that deployments made before this
  * release lack (row-indexes.service.ts), a page of deployments at a time, while `goOn()` holds.
@@ -293,6 +292,7 @@ export async function buildMissingIndexes(deps: Pick<ServiceDeps, 'prisma'>, goO
 
 const DEPLOYMENTS_PER_PAGE = 100;
 
+/** The schema deployed to one environment of the developer's app (`gatehouse typegen --deployed`); 404 env_not_found. */
 export async function deployedSchema(deps: Pick<ServiceDeps, 'prisma'>, developerId: string, appId: string, env: string) {
   await ownedApp(deps, developerId, appId);
   const envName = parseInput(envNameSchema, env);

@@ -41,8 +41,10 @@ export interface ResourceWrite {
   join: (() => Promise<void>) | null;
 }
 
-/** Loads what a write into a resource is judged by; the resource's table must be its own or shared. */
-/** `uniqueLocks`: unique-key locks the write will take, taken with its facts on the driver path (resourceFacts). */
+/**
+ * Loads what a write into a resource is judged by; the resource's table must be its own or shared.
+ * `uniqueLocks`: unique-key locks the write will take, taken with its facts on the driver path (resourceFacts).
+ */
 export async function openResourceWrite(run: Run, tx: Sql, op: ResourceWriteOp, uniqueLocks: readonly string[] = []): Promise<ResourceWrite> {
   // On Prisma's transaction (an auto-join) writerRoles locks the resource FOR UPDATE itself: a
   // KEY SHARE taken before it would let two joiners deadlock on the upgrade.
