@@ -12,8 +12,8 @@ import type { RowEvent } from '../bus/event-bus.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
 import { type Reach, reachesNothing } from './row-access.rules.js';
-import { type Binding, type RowOut, bindingIn, rowTable, shape } from './row-binding.service.js';
-import { knownResource } from './row-resource-facts.service.js';
+import { type Binding, type RowOut, rowTable, shape } from './row-binding.service.js';
+import type { PrincipalCaller } from '../core/caller.rules.js';
 import { readable } from './row-reach.service.js';
 import type { DbResult, Run } from './row-run.service.js';
 import { resourceTargets, upsertOwnedTarget, userTargets } from './row-targets.service.js';
@@ -67,25 +67,11 @@ const resourceScopes = (binding: Binding, resourceId: string, me: string): Uniqu
       ]
     : [{ kind: 'resource', id: resourceId }];
 
-/**
- * The locks upsertResource will take, when they can be told before the write's facts are read:
- * the caller wrote to this resource as a member before (knownResource gives its type). The
- * transaction then takes them in the facts' statement, a round trip fewer (openResourceWrite).
- * Empty otherwise (a resource not known so, a malformed operation): upsertResource takes its
- * locks itself, or refuses. Locks taken for a write then refused are released with it.
- */
-export function upsertLocksAhead(run: Run, op: ResourceWriteOp): string[] {
-  const { caller, schema } = run;
-  const known = run.prismaTx ? undefined : knownResource(op.scope.resourceId, caller.principal.id);
-  if (!known || known.deploymentId !== caller.deployment.id || !Object.hasOwn(schema.resources, known.type)) return [];
-  try {
-    const binding = bindingIn(schema, known.type, op.table);
-    const key = conflictKey(binding, op.onConflict!);
-    const scopes = resourceScopes(binding, op.scope.resourceId, caller.principal.id);
-    return upsertItems(binding, op.values, key).flatMap(item => uniqueLockKeys(caller.deployment.id, binding, scopes, [key], item.change.set));
-  } catch {
-    return [];
-  }
+/** The unique-key locks upsertResource takes for `op` in `binding`, in its order. */
+export function upsertLockKeys(caller: PrincipalCaller, binding: Binding, op: ResourceWriteOp): string[] {
+  const key = conflictKey(binding, op.onConflict!);
+  const scopes = resourceScopes(binding, op.scope.resourceId, caller.principal.id);
+  return upsertItems(binding, op.values, key).flatMap(item => uniqueLockKeys(caller.deployment.id, binding, scopes, [key], item.change.set));
 }
 
 /** An upsert among the caller's own rows; `seen` records and shapes what it wrote. */

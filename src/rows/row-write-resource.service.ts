@@ -10,16 +10,17 @@ import { type DbResult, type Run, invalidOperation } from './row-run.service.js'
 import { pick, resourceTargets, rowsWritten, writeOwnedTargets } from './row-targets.service.js';
 import type { Reach } from './row-access.rules.js';
 import { type RowChange, updateData } from './row-values.rules.js';
-import { rowTable } from './row-binding.service.js';
+import { bindingIn, rowTable } from './row-binding.service.js';
+import { knownResource } from './row-resource-facts.service.js';
 import { changesUniqueKey } from './row-unique.service.js';
-import { upsertLocksAhead, upsertResource } from './row-upsert.service.js';
-import { deleteTargets, insertRows, placementIn, updateTargets } from './row-write.service.js';
+import { upsertLockKeys, upsertResource } from './row-upsert.service.js';
+import { deleteTargets, insertLockKeys, insertRows, placementIn, updateTargets } from './row-write.service.js';
 import { type ResourceWrite, type ResourceWriteOp, admits, openResourceWrite, refused, writtenIn } from './row-write-scope.service.js';
 import { linkRows, unlinkRows } from './row-links.service.js';
 import { moveRows } from './row-move.service.js';
 
 export async function writeResource(run: Run, tx: Sql, op: ResourceWriteOp): Promise<DbResult> {
-  const w = await openResourceWrite(run, tx, op, op.op === 'upsert' ? upsertLocksAhead(run, op) : []);
+  const w = await openResourceWrite(run, tx, op, uniqueLocksAhead(run, op));
   switch (op.op) {
     case 'insert':
       return insertIn(w);
@@ -36,6 +37,29 @@ export async function writeResource(run: Run, tx: Sql, op: ResourceWriteOp): Pro
       return moveRows(w);
     default:
       throw invalidOperation(`${op.op} is not a write.`);
+  }
+}
+
+/**
+ * The unique-key locks an insert or upsert will take, when they can be told before the write's
+ * facts are read: the caller wrote to this resource as a member before (knownResource gives its
+ * type, so its table). The transaction then takes them in the facts' statement, a round trip
+ * fewer (openResourceWrite). Empty otherwise (a resource not known so, values an insert refuses):
+ * the write takes its locks itself, or refuses. Locks taken for a write then refused are released
+ * with it.
+ */
+function uniqueLocksAhead(run: Run, op: ResourceWriteOp): string[] {
+  const { caller, schema } = run;
+  if (run.prismaTx || (op.op !== 'insert' && op.op !== 'upsert')) return [];
+  const known = knownResource(op.scope.resourceId, caller.principal.id);
+  if (!known || known.deploymentId !== caller.deployment.id || !Object.hasOwn(schema.resources, known.type)) return [];
+  try {
+    const binding = bindingIn(schema, known.type, op.table);
+    if (op.op === 'upsert') return upsertLockKeys(caller, binding, op);
+    // The room does not take part in a key's scope.
+    return insertLockKeys(caller, binding, op.values, placementIn(binding, op.scope.resourceId, null));
+  } catch {
+    return [];
   }
 }
 

@@ -11,7 +11,7 @@ import type { SqlRow } from './rows.sql.js';
 import { type Binding, rowTable } from './row-binding.service.js';
 import { newRowId } from './row-id.service.js';
 import type { Target } from './row-targets.service.js';
-import { type UniqueScope, checkUnique, keysToCheck, scopesOf } from './row-unique.service.js';
+import { type UniqueScope, checkUnique, keysToCheck, scopesOf, uniqueLockKeys } from './row-unique.service.js';
 import { deleteRowList, insertLinkList, insertRowList, updateRowList } from './row-write.sql.js';
 import { spendWrites } from './row-write-budget.service.js';
 
@@ -50,10 +50,9 @@ export function valueList(values: unknown): unknown[] {
 export async function insertRows(w: Writing, tx: Sql, binding: Binding, values: unknown, place: RowPlacement): Promise<SqlRow[]> {
   const list = valueList(values);
   spendWrites(list.length);
-  const datas = list.map((v, i) => insertData(binding.name, rowTable(binding.table), v, Array.isArray(values) ? `values[${i}]` : 'values'));
+  const datas = insertDatas(binding, values, list);
   const me = w.caller.principal.id;
-  const scopes: UniqueScope[] = place.resourceId ? [{ kind: 'resource', id: place.resourceId }] : [{ kind: 'user', id: me }];
-  if (place.link) scopes.push({ kind: 'resource', id: place.link.resourceId });
+  const scopes = insertScopes(place, me);
   const rows = datas.map(data => ({ id: newRowId(), data }));
   const checked = datas.some(data => keysToCheck(binding.table, data, null).length > 0);
   for (const batch of checked ? rows.map(row => [row]) : [rows]) {
@@ -69,6 +68,26 @@ export async function insertRows(w: Writing, tx: Sql, binding: Binding, values: 
     created_at: w.now,
     updated_at: w.now,
   }));
+}
+
+/** An insert's values as stored, each checked (insertData). */
+const insertDatas = (binding: Binding, values: unknown, list: unknown[] = valueList(values)): RowData[] =>
+  list.map((v, i) => insertData(binding.name, rowTable(binding.table), v, Array.isArray(values) ? `values[${i}]` : 'values'));
+
+/** Where an insert at `place` checks its rows' unique keys: their own scope, and (linked into a resource) the resource's. */
+function insertScopes(place: RowPlacement, me: string): UniqueScope[] {
+  const scopes: UniqueScope[] = place.resourceId ? [{ kind: 'resource', id: place.resourceId }] : [{ kind: 'user', id: me }];
+  if (place.link) scopes.push({ kind: 'resource', id: place.link.resourceId });
+  return scopes;
+}
+
+/** The unique-key locks insertRows takes for `values` at `place` (checkUnique's, row by row), in its order. */
+export function insertLockKeys(caller: PrincipalCaller, binding: Binding, values: unknown, place: RowPlacement): string[] {
+  const scopes = insertScopes(place, caller.principal.id);
+  return insertDatas(binding, values).flatMap(data => {
+    const keys = keysToCheck(binding.table, data, null);
+    return keys.length ? uniqueLockKeys(caller.deployment.id, binding, scopes, keys, data) : [];
+  });
 }
 
 /** One INSERT of `rows` (and one of their links, for a shared table). */

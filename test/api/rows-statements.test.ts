@@ -86,6 +86,10 @@ describe.each(postgres)('statements of one row write on $name', backend => {
         });
         expect(res.body.rows).toEqual([expect.objectContaining({ state })]);
       });
+    const keyed = await statementsOf(async () => {
+      const res = await db(carol, { scope, table: 'tasks', op: 'insert', values: { title: 'k', ref: '018f0000-0000-7000-8000-0000000000aa' } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    });
     const upsert = await upsertOf('on');
     const upsertAgain = await upsertOf('off');
     const remove = await statementsOf(async () => {
@@ -119,6 +123,13 @@ describe.each(postgres)('statements of one row write on $name', backend => {
       expect(write[0]).toMatch(/FROM resources r WHERE .*FOR KEY SHARE.*pg_advisory_xact_lock/);
       expect(write[1]).toMatch(/^WITH t AS MATERIALIZED .*INSERT INTO rows .*wallet_entries/);
     }
+    // An insert that sets a unique key (the transaction path), by a member who wrote there before:
+    // the facts with the key's lock (no statement of its own), the check that no row holds it, the
+    // insert, the charge with its storage check, COMMIT.
+    expect(keyed).toHaveLength(5);
+    expect(keyed[0]).toMatch(/FROM resources r WHERE .*FOR KEY SHARE.*pg_advisory_xact_lock/);
+    expect(keyed[1]).toMatch(/^SELECT EXISTS/);
+    expect(keyed[2]).toMatch(/^INSERT INTO rows/);
     expect([...insert, ...update, ...upsert, ...upsertAgain, ...remove, ...many].filter(text => /^BEGIN/i.test(text))).toEqual([]);
   });
 
