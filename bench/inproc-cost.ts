@@ -60,6 +60,7 @@ try {
     );
   // The row the update and upsert rows write (every request the same row: its lock queues them, CPU is what is measured).
   await rowQuery({ op: 'insert', values: { key: 'inproc-update', title: 'To edit' } });
+  let keyed = 0;
   const rows: [string, () => Promise<unknown>][] = [
     ['service: resources.get (the one statement)', () => app.services.resources.get(caller, seed.resourceId)],
     ['REST GET /v1/resources/:id (app.fetch)', () => ok(app.fetch(new Request(`${base}/v1/resources/${seed.resourceId}`, { headers })))],
@@ -73,6 +74,8 @@ try {
     ['GraphQL { __typename } (app.fetch, bearer)', () => ok(app.fetch(graphqlRequest('{ __typename }')))],
     ['REST GET /healthz (app.fetch, no auth, no DB)', () => ok(app.fetch(new Request(`${base}/healthz`, { headers })))],
     ['row insert (POST /v1/db/query)', () => rowQuery({ op: 'insert', values: { title: 'Note', body: 'Text' } })],
+    // A unique key's value makes it the transaction path's insert (its lock, its check).
+    ['row insert setting a unique key', () => rowQuery({ op: 'insert', values: { key: `inproc-${keyed++}`, title: 'Keyed' } })],
     ['row update by filter (one row)', () => rowQuery({ op: 'update', where: { key: 'inproc-update' }, values: { title: 'Edited' } })],
     ['row upsert (one row, the update path)', () => rowQuery({ op: 'upsert', values: { key: 'inproc-upsert', title: 'Here' }, onConflict: 'key' })],
   ];
