@@ -269,25 +269,26 @@ export async function developer(deps: Pick<ServiceDeps, 'prisma'>, developerId: 
 
 /**
  * At a server's start, in the background: the row indexes that deployments made before this
- * release lack (row-indexes.service.ts), a page of deployments at a time, while `goOn()` holds.
- * Answers how many it built.
+ * release lack (row-indexes.service.ts), while `goOn()` holds. Answers how many it built.
  */
-export async function buildMissingIndexes(deps: Pick<ServiceDeps, 'prisma'>, goOn: () => boolean): Promise<number> {
-  let built = 0;
+export function buildMissingIndexes(deps: Pick<ServiceDeps, 'prisma'>, goOn: () => boolean): Promise<number> {
+  return buildMissingRowIndexes(deps.prisma, allDeployments(deps), goOn);
+}
+
+/** Every deployment with its schema, a page at a time. */
+async function* allDeployments(deps: Pick<ServiceDeps, 'prisma'>): AsyncIterable<{ id: string; schema: SchemaIR }> {
   let after: string | undefined;
-  while (goOn()) {
+  for (;;) {
     const page = await deps.prisma.deployment.findMany({
       select: { id: true, schema: true },
       orderBy: { id: 'asc' },
       take: DEPLOYMENTS_PER_PAGE,
       ...(after ? { cursor: { id: after }, skip: 1 } : {}),
     });
-    const deployments = page.map(row => ({ id: row.id, schema: withBareMaps(row.schema as unknown as SchemaIR) }));
-    built += await buildMissingRowIndexes(deps.prisma, deployments, goOn);
-    if (page.length < DEPLOYMENTS_PER_PAGE) break;
+    for (const row of page) yield { id: row.id, schema: withBareMaps(row.schema as unknown as SchemaIR) };
+    if (page.length < DEPLOYMENTS_PER_PAGE) return;
     after = page[page.length - 1].id;
   }
-  return built;
 }
 
 const DEPLOYMENTS_PER_PAGE = 100;

@@ -126,21 +126,22 @@ const createIndex = (db: Sql, name: string, def: string) =>
   sql`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${sql.id(name)} ON rows ${sql.raw(def)}`.execute(db);
 
 /**
- * At a server's start: the indexes `deployments` want that do not exist at all, built one at a
- * time while `goOn()` holds (a stopping server ends after the build under way). An index that
+ * At a server's start: the indexes `deployments` want that do not exist at all (the existing
+ * ones read once), built one at a time while `goOn()` holds (a stopping server ends after the build under way). An index that
  * exists but is not valid may be another instance's build in progress, so it is left to the
  * deployment's next deploy (syncRowIndexes rebuilds it). Answers how many were built; a failure
  * is logged and the next index tried.
  */
 export async function buildMissingRowIndexes(
   prisma: PrismaClient,
-  deployments: readonly { id: string; schema: SchemaIR }[],
+  deployments: AsyncIterable<{ id: string; schema: SchemaIR }>,
   goOn: () => boolean,
 ): Promise<number> {
   const db = sqlOf(prisma);
   const existing = new Set((await builtIndexes(db)).map(index => index.name));
   let built = 0;
-  for (const { id, schema } of deployments) {
+  for await (const { id, schema } of deployments) {
+    if (!goOn()) return built;
     let wanted: Map<string, string>;
     try {
       wanted = wantedRowIndexes(id, schema);

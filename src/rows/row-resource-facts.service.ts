@@ -61,24 +61,33 @@ export const rememberStoragePayer = (resourceId: string, payer: StoragePayer): v
 export const forgetStoragePayer = (resourceId: string): void => void storagePayers.delete(resourceId);
 
 /**
- * The default room of a resource the caller wrote to as a member (knownResource), of a type the
- * deployed schema has, and the op's table there: what a one-statement write assumes, for its
- * statement to check. Null for anything else (a named room, a table the type does not hold).
+ * A resource the caller wrote to as a member (knownResource), of a type the deployed schema has,
+ * and `table` there: what a write can assume before its facts are read, for a statement that
+ * checks them again. Null for anything else (a resource not known so, a table the type does not hold).
  */
+export function knownBinding(
+  caller: PrincipalCaller,
+  schema: SchemaIR,
+  resourceId: string,
+  table: string,
+): { resource: ResourceKind & { id: string }; binding: Binding } | null {
+  const known = knownResource(resourceId, caller.principal.id);
+  if (!known || known.deploymentId !== caller.deployment.id || !Object.hasOwn(schema.resources, known.type)) return null;
+  try {
+    return { resource: { id: resourceId, ...known }, binding: bindingIn(schema, known.type, table) };
+  } catch {
+    return null;
+  }
+}
+
+/** knownBinding for `op` in the resource's default room, where a one-statement write assumes it. Null for a named room. */
 export function knownDefaultRoom(
   caller: PrincipalCaller,
   schema: SchemaIR,
   op: DbOperation,
 ): { resource: ResourceKind & { id: string }; binding: Binding } | null {
   if (op.scope.kind !== 'resource' || op.scope.roomId !== undefined) return null;
-  const id = op.scope.resourceId;
-  const known = knownResource(id, caller.principal.id);
-  if (!known || known.deploymentId !== caller.deployment.id || !Object.hasOwn(schema.resources, known.type)) return null;
-  try {
-    return { resource: { id, ...known }, binding: bindingIn(schema, known.type, op.table) };
-  } catch {
-    return null;
-  }
+  return knownBinding(caller, schema, op.scope.resourceId, op.table);
 }
 
 /** The room error of a named room as roomOf answers it: no such room, or another resource's. */

@@ -10,8 +10,8 @@ import { type DbResult, type Run, invalidOperation } from './row-run.service.js'
 import { pick, resourceTargets, rowsWritten, writeOwnedTargets } from './row-targets.service.js';
 import type { Reach } from './row-access.rules.js';
 import { type RowChange, updateData } from './row-values.rules.js';
-import { bindingIn, rowTable } from './row-binding.service.js';
-import { knownResource } from './row-resource-facts.service.js';
+import { rowTable } from './row-binding.service.js';
+import { knownBinding } from './row-resource-facts.service.js';
 import { changesUniqueKey } from './row-unique.service.js';
 import { upsertLockKeys, upsertResource } from './row-upsert.service.js';
 import { deleteTargets, insertLockKeys, insertRows, placementIn, updateTargets } from './row-write.service.js';
@@ -49,15 +49,13 @@ export async function writeResource(run: Run, tx: Sql, op: ResourceWriteOp): Pro
  * with it.
  */
 function uniqueLocksAhead(run: Run, op: ResourceWriteOp): string[] {
-  const { caller, schema } = run;
   if (run.prismaTx || (op.op !== 'insert' && op.op !== 'upsert')) return [];
-  const known = knownResource(op.scope.resourceId, caller.principal.id);
-  if (!known || known.deploymentId !== caller.deployment.id || !Object.hasOwn(schema.resources, known.type)) return [];
+  const known = knownBinding(run.caller, run.schema, op.scope.resourceId, op.table);
+  if (!known) return [];
   try {
-    const binding = bindingIn(schema, known.type, op.table);
-    if (op.op === 'upsert') return upsertLockKeys(caller, binding, op);
+    if (op.op === 'upsert') return upsertLockKeys(run.caller, known.binding, op);
     // The room does not take part in a key's scope.
-    return insertLockKeys(caller, binding, op.values, placementIn(binding, op.scope.resourceId, null));
+    return insertLockKeys(run.caller, known.binding, op.values, placementIn(known.binding, op.scope.resourceId, null));
   } catch {
     return [];
   }
