@@ -1,15 +1,23 @@
 /**
  * `npx tsx bench/ab.ts --trees /path/a,/path/b [--rounds 9] [--duration 3] [--only rest-get,rest-list,graphql-get]`
  *
+ * A tree may carry environment for its Gatehouse child after a `#`: `--trees .,.#METERING=0`
+ * compares one checkout with metering on and off (`#A=1&B=2` sets two). `#others=N` is not
+ * environment: it adds N other app environments' row indexes to the tree's database, copies of
+ * the bench deployment's own (`rows_x_`, `rows_u_`, as its schema made them), so the rows show
+ * what a shared `rows` table's other tenants cost a write.
+ *
  * Two (or more) checkouts compared on a shared, busy machine: every tree's Gatehouse child is up at
  * once, each on its own scratch PostgreSQL database, and the rows are measured in short runs that
  * alternate between the trees (the order flips each round), so a change in the machine's load
  * falls on both. Each tree is built and seeded by its own bench modules. The figure is the server
  * child's CPU per 2xx response from /proc, user and user+system apart (a socket write's system time
- * swings most on a loaded machine). The first round only warms the processes. Prints medians and
- * minima over the other rounds, and each round's user figure.
+ * swings most on a loaded machine), and PostgreSQL's CPU per response (every `postgres` process:
+ * the trees take turns, so what it spends during a tree's run is that tree's). The first round
+ * only warms the processes. Prints medians and minima over the other rounds, and each round's
+ * user figure.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Backend, Prepared } from './backends.js';
@@ -32,7 +40,10 @@ if (!values.trees) {
   console.error('ab: --trees /path/a,/path/b is required');
   process.exit(2);
 }
-const trees = values.trees.split(',').map(tree => path.resolve(tree));
+const trees = values.trees.split(',').map(spec => {
+  const [root, env = ''] = spec.split('#');
+  return { root: path.resolve(root), label: spec, env: Object.fromEntries(new URLSearchParams(env)) };
+});
 const scenarios = values.only!.split(',') as GatehouseScenario[];
 const rounds = Number(values.rounds);
 const duration = Number(values.duration);
@@ -40,6 +51,7 @@ const connections = Number(values.connections);
 
 interface Tree {
   root: string;
+  label: string;
   backend: Backend;
   server: RunningServer<{ seed: Seed }>;
   measure: typeof Measure;
@@ -49,26 +61,80 @@ interface Tree {
 interface Sample {
   userMs: number;
   systemMs: number;
+  dbMs: number;
   rps: number;
 }
 
 /** The process's user and system CPU so far, in ms (/proc/<pid>/stat, 100 ticks a second). */
-function cpuMs(pid: number): { user: number; system: number } {
+function cpuMs(pid: number | string): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+}
+
+/** The CPU (user and system, ms) every running `postgres` process has used so far; one that ends meanwhile is not counted. */
+function postgresMs(): Map<string, number> {
+  const used = new Map<string, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const { user, system } = cpuMs(pid);
+      used.set(pid, user + system);
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return used;
+}
+
+/** What the postgres processes alive at both readings used between them. */
+const postgresSince = (before: Map<string, number>, after: Map<string, number>) =>
+  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+
+/**
+ * Copies the bench deployment's row indexes for `count` other deployments (ids that own no rows):
+ * what that many other app environments deployed with the same schema leave on `rows`.
+ */
+async function addOtherTenants(databaseUrl: string, count: number): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE tablename = 'rows' AND (indexname LIKE 'rows\\_x\\_%' OR indexname LIKE 'rows\\_u\\_%')`,
+    );
+    if (!rows.length) throw new Error('others: the bench deployment has no row indexes to copy');
+    for (let i = 0; i < count; i++) {
+      for (const [n, { indexdef }] of rows.entries()) {
+        const copy = indexdef
+          .replace(/^CREATE INDEX \S+ ON/, `CREATE INDEX rows_bench_other_${i}_${n} ON`)
+          .replace(/deployment_id = '[^']+'/g, `deployment_id = 'dep_bench_other_${i}'`);
+        await client.query(copy);
+      }
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 const up: Tree[] = [];
 const samples = new Map<string, Sample[]>();
 try {
-  for (const root of trees) {
+  for (const {
+    root,
+    label,
+    env: { others: othersGiven = '0', ...env },
+  } of trees) {
+    const others = Number(othersGiven);
     const backends = await import(path.join(root, 'bench/backends.ts'));
     const spawning = await import(path.join(root, 'bench/spawn-server.ts'));
     const prepared: Prepared = await backends.prepareBackend('postgres', values['postgres-url'] || backends.DEFAULT_POSTGRES_URL);
     if ('skipped' in prepared) throw new Error(`${root}: ${prepared.skipped}`);
-    const server = await spawning.spawnServer('gatehouse', { env: prepared.env, args: ['--pairs', String(connections * 2)] });
+    const server = await spawning.spawnServer('gatehouse', { env: { ...prepared.env, ...env }, args: ['--pairs', String(connections * 2)] });
+    if (others) await addOtherTenants(prepared.env.DATABASE_URL!, others);
     up.push({
       root,
+      label,
       backend: prepared,
       server,
       measure: (await import(path.join(root, 'bench/load.ts'))).measure,
@@ -81,14 +147,21 @@ try {
         const load = { url: tree.server.info.url, connections, warmup: 0, ...tree.workload(scenario, tree.server.info.seed) };
         await tree.measure({ ...load, duration: 1 });
         const before = cpuMs(tree.server.pid);
+        const dbBefore = postgresMs();
         const result: Measurement = await tree.measure({ ...load, duration });
         const after = cpuMs(tree.server.pid);
+        const dbMs = postgresSince(dbBefore, postgresMs());
         const answered = result.rps * duration;
         if (round === 0 || !answered) continue;
-        const key = `${scenario} ${tree.root}`;
+        const key = `${scenario} ${tree.label}`;
         samples.set(key, [
           ...(samples.get(key) ?? []),
-          { userMs: (after.user - before.user) / answered, systemMs: (after.system - before.system) / answered, rps: result.rps },
+          {
+            userMs: (after.user - before.user) / answered,
+            systemMs: (after.system - before.system) / answered,
+            dbMs: dbMs / answered,
+            rps: result.rps,
+          },
         ]);
       }
     }
@@ -103,13 +176,14 @@ try {
 
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const figure = (list: number[]) => `median ${median(list).toFixed(4)} min ${Math.min(...list).toFixed(4)}`;
-console.log('ms of server CPU per 2xx response');
+console.log("ms of server CPU (and of PostgreSQL's) per 2xx response");
 for (const scenario of scenarios) {
   for (const tree of up) {
-    const list = samples.get(`${scenario} ${tree.root}`) ?? [];
+    const list = samples.get(`${scenario} ${tree.label}`) ?? [];
     if (!list.length) continue;
     console.log(
-      `${scenario.padEnd(12)} ${tree.root.padEnd(24)} user ${figure(list.map(s => s.userMs))} | user+sys ${figure(list.map(s => s.userMs + s.systemMs))}` +
+      `${scenario.padEnd(12)} ${tree.label.padEnd(24)} user ${figure(list.map(s => s.userMs))} | user+sys ${figure(list.map(s => s.userMs + s.systemMs))}` +
+        ` | postgres ${figure(list.map(s => s.dbMs))}` +
         ` | req/s median ${Math.round(median(list.map(s => s.rps)))} | user by round ${list.map(s => s.userMs.toFixed(3)).join(' ')}`,
     );
   }
