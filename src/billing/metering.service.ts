@@ -453,13 +453,28 @@ export const payerSql = (resourceId: unknown, known: PayerValues | null) =>
  * wallet row keeps their total), plus a developer's starting credit still due. A lower bound of
  * spendableSql that sums no ledger entries: false only sends the write to the exact check. The
  * credit's ledger lookup runs only when the headroom alone is short (PostgreSQL evaluates OR's
- * operands in order and stops at the first true).
+ * operands in order and stops at the first true); with `creditMicros` null (storageCreditDue) the
+ * statement leaves it out, and its plan no longer opens the ledger's once-key index on every run.
  */
-export const holderSurelyCovers = (holder: unknown, developer: unknown, creditMicros: unknown) => sql<boolean>`(
+export const holderSurelyCovers = (holder: unknown, developer: unknown, creditMicros: unknown | null) => {
+  const headroom = sql<bigint>`COALESCE((SELECT w.balance_micros - w.reserved_micros FROM wallets w WHERE w.holder_id = ${holder}::text), 0)`;
+  if (creditMicros === null) return sql<boolean>`(${headroom} >= 0)`;
+  return sql<boolean>`(
   SELECT h.headroom >= 0
     OR (${developer}::boolean AND h.headroom + ${creditMicros}::bigint >= 0
       AND NOT EXISTS (SELECT 1 FROM wallet_entries e WHERE e.once_key = ${`${DEVELOPER_CREDIT_KIND}:`}::text || ${holder}::text))
-  FROM (SELECT COALESCE((SELECT w.balance_micros - w.reserved_micros FROM wallets w WHERE w.holder_id = ${holder}::text), 0) AS headroom) h)`;
+  FROM (SELECT ${headroom} AS headroom) h)`;
+};
+
+/**
+ * The starting credit a statement's storage check may still add for a storage payer found before
+ * (holderSurelyCovers): the developer's credit while this process has not seen it granted; null
+ * for a person, or a developer seen credited (the credit's entry stays while the developer lives,
+ * so the lookup could only find it and add nothing).
+ */
+function storageCreditDue(deps: ChargeDeps, payer: StoragePayer): bigint | null {
+  return payer.developer && !deps.meteringSeen.creditedDevelopers.has(payer.holder) ? deps.config.metering.developerCreditMicros : null;
+}
 
 /**
  * A write's charge as two CTEs of a statement, `cov` and `e`: its ledger entry, recorded when the
@@ -471,7 +486,7 @@ export const holderSurelyCovers = (holder: unknown, developer: unknown, creditMi
  */
 export const chargeCtes = (
   resourceId: unknown,
-  creditMicros: unknown,
+  creditMicros: unknown | null,
   entry: EntryParams,
   grows: RawBuilder<boolean>,
   when: RawBuilder<boolean> = sql<boolean>`true`,
@@ -745,6 +760,7 @@ export const meteringOperations = {
   charge,
   holdCharge,
   holdChargeSoon,
+  storageCreditDue,
   chargeAddingBytes,
   assertAffordable,
   assertStorageCovered,

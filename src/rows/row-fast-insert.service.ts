@@ -28,11 +28,11 @@ import { callUsage, chargedAs } from './row-metering.service.js';
 import { forgetStoragePayer, knownDefaultRoom, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
-import { type FastInsertRow, fastInsert, fastInsertCharged, fastInsertPaidBy } from './row-fast-insert.sql.js';
+import { type FastInsertRow, fastInsert, fastInsertCharged, fastInsertPaidBy, fastInsertPaidByNoCreditDue } from './row-fast-insert.sql.js';
 
 export interface FastInsertDeps {
   sql: Sql;
-  metering: Pick<MeteringService, 'holdChargeSoon'>;
+  metering: Pick<MeteringService, 'holdChargeSoon' | 'storageCreditDue'>;
   config: { rows: { maxWritesPerCall: number }; metering: { developerCreditMicros: bigint } };
 }
 
@@ -96,9 +96,14 @@ export async function fastInsertIn(
     if (!metered) [found] = await fastInsert(deps.sql, ...args);
     else {
       const charged = [...args, deps.config.metering.developerCreditMicros, ...charge.entry] as const;
-      [found] = paidBy
-        ? await fastInsertPaidBy(deps.sql, ...charged, paidBy.owner, paidBy.holder, paidBy.developer)
-        : await fastInsertCharged(deps.sql, ...charged);
+      if (!paidBy) [found] = await fastInsertCharged(deps.sql, ...charged);
+      else {
+        const paidByArgs = [...charged, paidBy.owner, paidBy.holder, paidBy.developer] as const;
+        [found] =
+          deps.metering.storageCreditDue(paidBy) === null
+            ? await fastInsertPaidByNoCreditDue(deps.sql, ...paidByArgs)
+            : await fastInsertPaidBy(deps.sql, ...paidByArgs);
+      }
     }
   } catch {
     // Nothing was written (one statement); the transaction path meets the same cause and answers it.

@@ -47,15 +47,19 @@ const INSERT_ARITY = 8;
 const CHARGED_ARITY = 24;
 const PAID_BY_ARITY = 27;
 
-/** The statement: `charge` null when unmetered (the charge's arguments and the payer, if known, otherwise). */
+/**
+ * The statement: `charge` null when unmetered (the charge's arguments and the payer, if known,
+ * otherwise; `creditDue` false leaves the known payer's starting credit out, storageCreditDue).
+ */
 function fastInsertSql(
   [resourceId, deploymentId, type, me, roles, table, now, rows]: readonly unknown[],
-  charge: { args: readonly unknown[]; payer: PayerValues | null } | null,
+  charge: { args: readonly unknown[]; payer: PayerValues | null; creditDue: boolean } | null,
 ): RawBuilder<FastInsertRow> {
   const admitted = sql<boolean>`EXISTS (SELECT 1 FROM mem WHERE mem.role = ANY(${roles}::text[]))`;
   const [creditMicros, ...entry] = charge?.args ?? [];
   // The parts stand for the values the statement is prepared with (prepare's placeholders).
-  const statementCharge = charge && ({ entry, creditMicros, payer: charge.payer } as unknown as StatementCharge);
+  const statementCharge =
+    charge && ({ entry, creditMicros: charge.creditDue ? creditMicros : null, payer: charge.payer } as unknown as StatementCharge);
   // An insert grows the resource: its storage payer must surely cover it.
   const charged = chargeParts(resourceId, statementCharge, sql<boolean>`true`, admitted);
   return sql<FastInsertRow>`
@@ -76,16 +80,23 @@ export const fastInsert = prepare<FastInsertArgs, FastInsertRow>(INSERT_ARITY, (
 
 /** The metered insert, its storage payer found from the resource: [...fastInsert's arguments, creditMicros, ...entry]. */
 export const fastInsertCharged = prepare<[...FastInsertArgs, ...ChargeArgs], FastInsertRow>(CHARGED_ARITY, (db, ...args) => ({
-  compile: (): CompiledQuery<FastInsertRow> => fastInsertSql(args, { args: args.slice(INSERT_ARITY), payer: null }).compile(db),
+  compile: (): CompiledQuery<FastInsertRow> => fastInsertSql(args, { args: args.slice(INSERT_ARITY), payer: null, creditDue: true }).compile(db),
 }));
 
-/** The metered insert with its storage payer known: [...fastInsertCharged's arguments, owner, holder, developer]. */
-export const fastInsertPaidBy = prepare<[...FastInsertArgs, ...ChargeArgs, owner: string | null, holder: string, developer: boolean], FastInsertRow>(
-  PAID_BY_ARITY,
-  (db, ...args) => ({
+type PaidByArgs = [...FastInsertArgs, ...ChargeArgs, owner: string | null, holder: string, developer: boolean];
+
+/** The metered insert with its storage payer known, as `creditDue` says (storageCreditDue). */
+const paidBy = (creditDue: boolean) =>
+  prepare<PaidByArgs, FastInsertRow>(PAID_BY_ARITY, (db, ...args) => ({
     compile: (): CompiledQuery<FastInsertRow> => {
       const [owner, holder, developer] = args.slice(CHARGED_ARITY);
-      return fastInsertSql(args, { args: args.slice(INSERT_ARITY, CHARGED_ARITY), payer: { owner, holder, developer } }).compile(db);
+      const charge = { args: args.slice(INSERT_ARITY, CHARGED_ARITY), payer: { owner, holder, developer }, creditDue };
+      return fastInsertSql(args, charge).compile(db);
     },
-  }),
-);
+  }));
+
+/** The metered insert with its storage payer known: [...fastInsertCharged's arguments, owner, holder, developer]. */
+export const fastInsertPaidBy = paidBy(true);
+
+/** As fastInsertPaidBy, for a payer with no starting credit due (its creditMicros argument unused). */
+export const fastInsertPaidByNoCreditDue = paidBy(false);

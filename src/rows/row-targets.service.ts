@@ -301,7 +301,8 @@ export function chargeParts(resourceId: unknown, charge: StatementCharge | null,
 /** A call's charge for the statement that writes its rows to record: its ledger entry, and the storage check's starting credit. */
 export interface StatementCharge {
   entry: EntryValues;
-  creditMicros: bigint;
+  /** Null only with a `payer` that can have no credit due (storageCreditDue): the check then leaves the credit out. */
+  creditMicros: bigint | null;
   /** The resource's storage payer, when an earlier statement found it (chargeCtes checks its owner only). */
   payer?: StoragePayer | null;
 }
