@@ -6,9 +6,10 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import type { AnyTx } from '../core/deps.js';
-import { type MeteringService, type Usage, type WriteCharge, settledAs } from '../billing/metering.service.js';
+import { type MeteringService, type StoragePayer, type Usage, type WriteCharge, settledAs } from '../billing/metering.service.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { ChargeFound, StatementCharge } from './row-targets.service.js';
+import { forgetStoragePayer, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
 
 export type RowMetering = Pick<MeteringService, 'charge' | 'assertStorageCovered' | 'chargeAddingBytes'>;
 
@@ -64,8 +65,12 @@ export async function meterWriteCall(
  * rolled it back with its rows, and the hold is given back.
  */
 export interface InlineCharge {
-  /** The charge to record, held once per call; null when it cannot be held (meterWriteCall charges, as before). */
-  take(): StatementCharge | null;
+  /**
+   * The charge to record for a write to `resourceId`, held once per call, with the resource's
+   * storage payer when a write there found it (the statement then checks only its owner); null
+   * when it cannot be held (meterWriteCall charges, as before).
+   */
+  take(resourceId: string): StatementCharge | null;
   /** What the statement found, and whether its write grew the resource. */
   found(found: ChargeFound | undefined, grows: boolean): void;
   readonly recorded: boolean;
@@ -74,7 +79,7 @@ export interface InlineCharge {
 }
 
 export function inlineCharge(
-  metering: Pick<MeteringService, 'holdCharge'>,
+  metering: Pick<MeteringService, 'holdCharge' | 'storageCreditDue'>,
   creditMicros: bigint,
   caller: PrincipalCaller,
   ops: readonly DbOperation[],
@@ -82,17 +87,25 @@ export function inlineCharge(
   let held: WriteCharge | null = null;
   let asked = false;
   let outcome: ReturnType<typeof settledAs> = 'refused';
+  let resource = '';
+  let paidBy: StoragePayer | undefined;
   return {
-    take() {
+    take(resourceId) {
       if (asked) return null;
       asked = true;
       const charge = metering.holdCharge(caller, callUsage(ops), chargedAs(ops, false));
       if (charge === null || charge === 'unmetered') return null;
       held = charge;
-      return { entry: charge.entry, creditMicros };
+      resource = resourceId;
+      paidBy = knownStoragePayer(resourceId);
+      return { entry: charge.entry, creditMicros: paidBy ? metering.storageCreditDue(paidBy) : creditMicros, payer: paidBy ?? null };
     },
     found(found, grows) {
-      if (held) outcome = settledAs(found, grows);
+      if (!held) return;
+      outcome = settledAs(found, grows);
+      // The payer checked is answered back; none when the one passed in no longer is (its owner changed).
+      if (found?.payer) rememberStoragePayer(resource, found.payer);
+      else if (found && paidBy) forgetStoragePayer(resource);
     },
     get recorded() {
       return outcome === 'charged';

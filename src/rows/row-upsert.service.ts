@@ -177,7 +177,7 @@ async function upsertedInOneStatement(
   const { run, tx, binding, resource, me } = w;
   const pickOf = { where: keyConditions(binding, key, item.change.set) };
   const taken = holdersOf(resource.deploymentId, binding, { kind: 'resource', id: resource.id }, key, item.change.set, []);
-  const charge = run.charge?.take() ?? null;
+  const charge = run.charge?.take(resource.id) ?? null;
   const change = { ...item.change, now: run.now };
   const found = await upsertOwnedTarget(tx, { me, resource, binding, pickOf, reach }, change, insert && { ...insert, roomId: w.room, taken }, charge);
   const wrote = found.target !== null || found.inserted;

@@ -107,7 +107,7 @@ async function writtenWithTargets(w: ResourceWrite, action: 'update' | 'delete',
     tx,
     { me, resource, binding, pickOf: pick(binding, w.op), reach },
     write,
-    run.charge?.take() ?? null,
+    run.charge?.take(resource.id) ?? null,
   );
   run.charge?.found(charge, write.kind === 'update' && written.length > 0);
   for (const { target } of written) if (!admits(w, action, target.creator_id === me)) throw refused(w, action);
