@@ -17,10 +17,11 @@
  * only warms the processes. Prints medians and minima over the other rounds, and each round's
  * user figure.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Backend, Prepared } from './backends.js';
+import { postgresMsSince, postgresTicks } from './cpu-usage.js';
 import type { Measurement, measure as Measure } from './load.js';
 import type { GatehouseScenario, gatehouseWorkload as Workload } from './scenarios.js';
 import type { Seed } from './servers/gatehouse-seed.js';
@@ -66,30 +67,10 @@ interface Sample {
 }
 
 /** The process's user and system CPU so far, in ms (/proc/<pid>/stat, 100 ticks a second). */
-function cpuMs(pid: number | string): { user: number; system: number } {
+function cpuMs(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
-
-/** The CPU (user and system, ms) every running `postgres` process has used so far; one that ends meanwhile is not counted. */
-function postgresMs(): Map<string, number> {
-  const used = new Map<string, number>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
-      const { user, system } = cpuMs(pid);
-      used.set(pid, user + system);
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-  return used;
-}
-
-/** What the postgres processes alive at both readings used between them. */
-const postgresSince = (before: Map<string, number>, after: Map<string, number>) =>
-  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
 /**
  * Copies the bench deployment's row indexes for `count` other deployments (ids that own no rows):
@@ -156,10 +137,10 @@ try {
         const load = { url: tree.server.info.url, connections, warmup: 0, ...tree.workload(scenario, tree.server.info.seed) };
         await tree.measure({ ...load, duration: 1 });
         const before = cpuMs(tree.server.pid);
-        const dbBefore = postgresMs();
+        const dbBefore = postgresTicks();
         const result: Measurement = await tree.measure({ ...load, duration });
         const after = cpuMs(tree.server.pid);
-        const dbMs = postgresSince(dbBefore, postgresMs());
+        const dbMs = postgresMsSince(dbBefore);
         const answered = result.rps * duration;
         if (round === 0 || !answered) continue;
         const key = `${scenario} ${tree.label}`;

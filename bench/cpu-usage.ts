@@ -46,16 +46,32 @@ function snapshot(serverPid: number): Snapshot {
   // cpu  user nice system idle iowait irq softirq steal ...
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   const busy = fields.reduce((a, b) => a + b, 0) - fields[3] - fields[4];
-  let database = 0;
+  const database = [...postgresTicks().values()].reduce((a, b) => a + b, 0);
+  return { at: Date.now(), busy, server: processTicks(String(serverPid)), database, self: processTicks(String(process.pid)) };
+}
+
+/** Each running `postgres` process's CPU ticks so far, by pid. */
+export function postgresTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') database += processTicks(pid);
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') ticks.set(pid, processTicks(pid));
     } catch {
       // The process ended while we looked.
     }
   }
-  return { at: Date.now(), busy, server: processTicks(String(serverPid)), database, self: processTicks(String(process.pid)) };
+  return ticks;
+}
+
+/**
+ * PostgreSQL's CPU from `before` (postgresTicks) to now, in ms: the processes alive at both
+ * readings, plus those started since (one that ended meanwhile is not counted).
+ */
+export function postgresMsSince(before: Map<string, number>): number {
+  let ticks = 0;
+  for (const [pid, now] of postgresTicks()) ticks += now - (before.get(pid) ?? 0);
+  return (ticks * 1000) / TICKS_PER_SECOND;
 }
 
 /** utime + stime of one process. */

@@ -2,6 +2,7 @@
  * Server CPU per request, in process (no sockets, no load generator): what each layer of the read
  * path costs, and the row store's writes, measured as this process's CPU time (process.cpuUsage)
  * over a fixed number of requests, so a busy machine inflates it far less than it does req/s.
+ * On PostgreSQL each row also reads PostgreSQL's CPU per request (every `postgres` process's).
  * `METERING=0` in the environment measures the writes without metering (its share of a write);
  * `FAST_PATH=0` sends every /graphql request through Yoga's chain (the fast path's gain).
  *
@@ -13,6 +14,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/server.js';
 import { prepareBackend } from './backends.js';
+import { postgresMsSince, postgresTicks } from './cpu-usage.js';
 import { ME_QUERY, RESOURCE_QUERY } from './scenarios.js';
 import { seedGatehouse } from './servers/gatehouse-seed.js';
 
@@ -90,8 +92,13 @@ try {
   for (const [label, run] of rows.filter(([label]) => !only || label.includes(only))) {
     await measure(run, Math.min(1000, requests)); // warmup
     statements = 0;
+    const database = postgresTicks();
     const { cpuUs, userUs, wallMs } = await measure(run, requests);
-    const perRequest = values.backend === 'postgres' ? `, ${(statements / requests).toFixed(2)} statements` : '';
+    // PostgreSQL's CPU: every postgres process's on this machine, so only as quiet as the machine.
+    const perRequest =
+      values.backend === 'postgres'
+        ? `, ${(statements / requests).toFixed(2)} statements, ${((postgresMsSince(database) * 1000) / requests).toFixed(1)} us PostgreSQL CPU`
+        : '';
     console.log(
       `${label.padEnd(48)} ${(cpuUs / requests).toFixed(1).padStart(7)} us CPU/request (${(userUs / requests).toFixed(1)} user)  (${Math.round((requests / wallMs) * 1000)} req/s wall${perRequest})`,
     );

@@ -519,20 +519,52 @@ export const payerFound = (row: {
 export const settledAs = (found: { covered: boolean; charged: boolean } | undefined, grows: boolean) =>
   found?.charged ? 'charged' : found && (found.covered || !grows) ? 'lease_closed' : 'refused';
 
-/** A charge's entry and its storage check in one statement (chargeAddingBytes). */
-const coveredEntry = prepare<[resourceId: string, creditMicros: bigint, ...entry: EntryValues], { covered: boolean; charged: boolean }>(
+/** What a charge's statement found (chargeOutcome): the storage check, the entry, and the payer it checked. */
+type ChargeOutcomeRow = {
+  covered: boolean;
+  charged: boolean;
+  payer_holder: string | null;
+  payer_developer: boolean | null;
+  payer_owner: string | null;
+};
+
+/** A charge's entry and its storage check in one statement (chargeAddingBytes), the storage payer found from the resource. */
+const coveredEntry = prepare<[resourceId: string, creditMicros: bigint, ...entry: EntryValues], ChargeOutcomeRow>(
   17,
   (db, resourceId, creditMicros, ...entry) => ({
     compile: () =>
-      sql<{ covered: boolean; charged: boolean }>`WITH ${chargeCtes(resourceId, creditMicros, entryParamsOf(entry), sql<boolean>`true`)}
-        SELECT ${chargeOutcome}`.compile(db),
+      sql<ChargeOutcomeRow>`WITH ${chargeCtes(resourceId, creditMicros, entryParamsOf(entry), sql<boolean>`true`)} SELECT ${chargeOutcome}`.compile(
+        db,
+      ),
   }),
 );
+
+type PaidEntryArgs = [resourceId: string, creditMicros: bigint, ...entry: EntryValues, owner: string | null, holder: string, developer: boolean];
+
+/** As coveredEntry, with the storage payer found before (its owner checked), and its credit only when `creditDue` (storageCreditDue). */
+const paidEntry = (creditDue: boolean) =>
+  prepare<PaidEntryArgs, ChargeOutcomeRow>(20, (db, resourceId, creditMicros, ...rest) => ({
+    compile: () => {
+      const entry = rest.slice(0, 15);
+      const [owner, holder, developer] = rest.slice(15);
+      const ctes = chargeCtes(resourceId, creditDue ? creditMicros : null, entryParamsOf(entry), sql<boolean>`true`, undefined, {
+        owner,
+        holder,
+        developer,
+      });
+      return sql<ChargeOutcomeRow>`WITH ${ctes} SELECT ${chargeOutcome}`.compile(db);
+    },
+  }));
+const coveredEntryPaidBy = paidEntry(true);
+const coveredEntryPaidByNoCreditDue = paidEntry(false);
 
 /**
  * A write's charge when it adds bytes to `resourceId`, in its transaction `db`: assertStorageCovered
  * (0 bytes) then charge, but one statement when the payer's lease is held here and the storage
- * payer surely covers it (holderSurelyCovers); otherwise those two, which decide exactly.
+ * payer surely covers it (holderSurelyCovers); otherwise those two, which decide exactly. With the
+ * resource's storage payer found before (`known`), the statement checks only its owner. Answers
+ * the storage payer that statement checked: null when `known` no longer is; undefined when no
+ * such statement ran.
  */
 export async function chargeAddingBytes(
   deps: ChargeDeps,
@@ -541,19 +573,28 @@ export async function chargeAddingBytes(
   usage: readonly Usage[],
   operation: string,
   resourceId: string,
-): Promise<void> {
+  known?: StoragePayer | null,
+): Promise<StoragePayer | null | undefined> {
   const held = holdCharge(deps, caller, usage, operation);
+  let checked: StoragePayer | null | undefined;
   if (held !== null && held !== 'unmetered') {
-    let found: { covered: boolean; charged: boolean } | undefined;
+    let found: ChargeOutcomeRow | undefined;
     try {
-      [found] = await coveredEntry(sqlOf(db), resourceId, deps.config.metering.developerCreditMicros, ...held.entry);
+      const args = [resourceId, deps.config.metering.developerCreditMicros, ...held.entry] as const;
+      if (!known) [found] = await coveredEntry(sqlOf(db), ...args);
+      else {
+        const statement = storageCreditDue(deps, known) === null ? coveredEntryPaidByNoCreditDue : coveredEntryPaidBy;
+        [found] = await statement(sqlOf(db), ...args, known.owner, known.holder, known.developer);
+      }
     } finally {
       held.held.settle(settledAs(found, true));
     }
-    if (found?.charged) return;
+    checked = found && payerFound(found);
+    if (found?.charged) return checked;
   }
   await assertStorageCovered(deps, db, caller, resourceId, 0);
   await charge(deps, db, caller, usage, operation);
+  return checked;
 }
 
 /**

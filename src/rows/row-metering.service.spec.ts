@@ -49,7 +49,7 @@ describe('what a row-store call costs (docs/api.md §14)', () => {
   it("one grown resource: its storage check and the charge together (one statement where they can be), in the call's transaction", async () => {
     const { calls, metering } = recording();
     await meterWriteCall(metering, tx, caller, ops('insert', 'insert'), true, [event('insert', 'res_a'), event('insert', 'res_a')]);
-    expect(calls).toEqual([['chargeAddingBytes', tx, caller, twoWrites, 'rows.batch', 'res_a']]);
+    expect(calls).toEqual([['chargeAddingBytes', tx, caller, twoWrites, 'rows.batch', 'res_a', undefined]]);
   });
 
   it("several: each grown resource's storage checked, then one charge", async () => {

@@ -52,8 +52,16 @@ export async function meterWriteCall(
   rowEvents: readonly RowEvent[],
 ): Promise<void> {
   const grown = [...resourcesGrownBy(rowEvents)];
-  // The common case, one resource: its storage check and the charge in one statement where they can be.
-  if (grown.length === 1) return metering.chargeAddingBytes(tx, caller, callUsage(ops), chargedAs(ops, batch), grown[0]);
+  // The common case, one resource: its storage check and the charge in one statement where they can
+  // be, with the resource's storage payer when a write there found it (remembered as they do).
+  if (grown.length === 1) {
+    const [resourceId] = grown;
+    const known = knownStoragePayer(resourceId);
+    const checked = await metering.chargeAddingBytes(tx, caller, callUsage(ops), chargedAs(ops, batch), resourceId, known);
+    if (checked) rememberStoragePayer(resourceId, checked);
+    else if (checked === null && known) forgetStoragePayer(resourceId);
+    return;
+  }
   for (const resourceId of grown) await metering.assertStorageCovered(tx, caller, resourceId, 0);
   await metering.charge(tx, caller, callUsage(ops), chargedAs(ops, batch));
 }

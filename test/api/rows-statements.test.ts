@@ -135,6 +135,9 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     expect(keyed[0]).toMatch(/FROM resources r WHERE .*FOR KEY SHARE.*pg_advisory_xact_lock/);
     expect(keyed[1]).toMatch(/^SELECT EXISTS/);
     expect(keyed[2]).toMatch(/^INSERT INTO rows/);
+    // Its charge's storage check takes the payer the writes before found, its credit settled.
+    expect(keyed[3]).toMatch(/^WITH cov AS MATERIALIZED .*wallet_entries/);
+    expect(keyed[3]).not.toMatch(/JOIN apps|once_key/);
     expect([...insert, ...update, ...upsert, ...upsertAgain, ...remove, ...many].filter(text => /^BEGIN/i.test(text))).toEqual([]);
   });
 
