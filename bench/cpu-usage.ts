@@ -19,7 +19,8 @@ interface Snapshot {
   at: number;
   busy: number;
   server: number;
-  database: number;
+  /** Each postgres process's ticks: a backend that ends during the window (a pool's connection closed) must not cancel the others' use. */
+  database: Map<string, number>;
   self: number;
 }
 
@@ -36,7 +37,7 @@ export function startCpuWindow(serverPid: number): (() => CpuShares) | undefined
     const seconds = (last.at - first.at) / 1000;
     const cores = (ticks: number) => ticks / TICKS_PER_SECOND / seconds;
     const server = cores(last.server - first.server);
-    const database = Math.max(0, cores(last.database - first.database));
+    const database = cores(ticksSince(first.database, last.database));
     const loadGenerator = cores(last.self - first.self);
     return { server, database, loadGenerator, other: Math.max(0, cores(last.busy - first.busy) - server - database - loadGenerator) };
   };
@@ -46,8 +47,7 @@ function snapshot(serverPid: number): Snapshot {
   // cpu  user nice system idle iowait irq softirq steal ...
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   const busy = fields.reduce((a, b) => a + b, 0) - fields[3] - fields[4];
-  const database = [...postgresTicks().values()].reduce((a, b) => a + b, 0);
-  return { at: Date.now(), busy, server: processTicks(String(serverPid)), database, self: processTicks(String(process.pid)) };
+  return { at: Date.now(), busy, server: processTicks(String(serverPid)), database: postgresTicks(), self: processTicks(String(process.pid)) };
 }
 
 /** Each running `postgres` process's CPU ticks so far, by pid. */
@@ -68,10 +68,13 @@ export function postgresTicks(): Map<string, number> {
  * PostgreSQL's CPU from `before` (postgresTicks) to now, in ms: the processes alive at both
  * readings, plus those started since (one that ended meanwhile is not counted).
  */
-export function postgresMsSince(before: Map<string, number>): number {
+export const postgresMsSince = (before: Map<string, number>): number => (ticksSince(before, postgresTicks()) * 1000) / TICKS_PER_SECOND;
+
+/** The ticks the processes of `after` used since `before` (one absent from `before` started since). */
+function ticksSince(before: Map<string, number>, after: Map<string, number>): number {
   let ticks = 0;
-  for (const [pid, now] of postgresTicks()) ticks += now - (before.get(pid) ?? 0);
-  return (ticks * 1000) / TICKS_PER_SECOND;
+  for (const [pid, now] of after) ticks += now - (before.get(pid) ?? 0);
+  return ticks;
 }
 
 /** utime + stime of one process. */
