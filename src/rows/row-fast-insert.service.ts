@@ -25,7 +25,7 @@ import { keysToCheck } from './row-unique.service.js';
 import { type DbResult, rowEvent } from './row-run.service.js';
 import { valueList } from './row-write.service.js';
 import { callUsage, chargedAs } from './row-metering.service.js';
-import { forgetStoragePayer, knownDefaultRoom, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
+import { knownDefaultRoom, knownStoragePayer, storagePayerChecked } from './row-resource-facts.service.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
 import { type FastInsertRow, fastInsert, fastInsertCharged, fastInsertPaidBy, fastInsertPaidByNoCreditDue } from './row-fast-insert.sql.js';
@@ -110,10 +110,7 @@ export async function fastInsertIn(
     if (metered) charge.held.settle('refused');
     return null;
   }
-  // The payer checked is answered back; none when the one passed in no longer is (its owner changed).
-  const payer = found ? payerFound(found) : null;
-  if (payer) rememberStoragePayer(resourceId, payer);
-  else if (paidBy) forgetStoragePayer(resourceId);
+  storagePayerChecked(resourceId, paidBy, found ? payerFound(found) : null);
   if (metered) charge.held.settle(found?.charged ? 'charged' : found?.admitted && found.covered ? 'lease_closed' : 'refused');
   if (!found?.xid || found.inserted !== rows.length) return null;
   const sqlRows: SqlRow[] = rows.map(({ id, data }) => ({

@@ -9,7 +9,7 @@ import type { AnyTx } from '../core/deps.js';
 import { type MeteringService, type StoragePayer, type Usage, type WriteCharge, settledAs } from '../billing/metering.service.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { ChargeFound, StatementCharge } from './row-targets.service.js';
-import { forgetStoragePayer, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
+import { knownStoragePayer, storagePayerChecked } from './row-resource-facts.service.js';
 
 export type RowMetering = Pick<MeteringService, 'charge' | 'assertStorageCovered' | 'chargeAddingBytes'>;
 
@@ -57,9 +57,7 @@ export async function meterWriteCall(
   if (grown.length === 1) {
     const [resourceId] = grown;
     const known = knownStoragePayer(resourceId);
-    const checked = await metering.chargeAddingBytes(tx, caller, callUsage(ops), chargedAs(ops, batch), resourceId, known);
-    if (checked) rememberStoragePayer(resourceId, checked);
-    else if (checked === null && known) forgetStoragePayer(resourceId);
+    storagePayerChecked(resourceId, known, await metering.chargeAddingBytes(tx, caller, callUsage(ops), chargedAs(ops, batch), resourceId, known));
     return;
   }
   for (const resourceId of grown) await metering.assertStorageCovered(tx, caller, resourceId, 0);
@@ -111,9 +109,7 @@ export function inlineCharge(
     found(found, grows) {
       if (!held) return;
       outcome = settledAs(found, grows);
-      // The payer checked is answered back; none when the one passed in no longer is (its owner changed).
-      if (found?.payer) rememberStoragePayer(resource, found.payer);
-      else if (found && paidBy) forgetStoragePayer(resource);
+      if (found) storagePayerChecked(resource, paidBy, found.payer ?? null);
     },
     get recorded() {
       return outcome === 'charged';

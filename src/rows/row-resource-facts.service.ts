@@ -61,6 +61,16 @@ export const rememberStoragePayer = (resourceId: string, payer: StoragePayer): v
 export const forgetStoragePayer = (resourceId: string): void => void storagePayers.delete(resourceId);
 
 /**
+ * After a statement checked `resourceId`'s storage payer: the payer it answered is remembered; the
+ * one `passed` in is forgotten when it answered none (the resource's owner changed). `checked`
+ * undefined: no statement checked one.
+ */
+export function storagePayerChecked(resourceId: string, passed: StoragePayer | null | undefined, checked: StoragePayer | null | undefined): void {
+  if (checked) rememberStoragePayer(resourceId, checked);
+  else if (checked === null && passed) forgetStoragePayer(resourceId);
+}
+
+/**
  * A resource the caller wrote to as a member (knownResource), of a type the deployed schema has,
  * and `table` there: what a write can assume before its facts are read, for a statement that
  * checks them again. Null for anything else (a resource not known so, a table the type does not hold).
