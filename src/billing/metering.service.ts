@@ -467,13 +467,13 @@ export const holderSurelyCovers = (holder: unknown, developer: unknown, creditMi
 };
 
 /**
- * The starting credit a statement's storage check may still add for a storage payer found before
- * (holderSurelyCovers): the developer's credit while this process has not seen it granted; null
- * for a person, or a developer seen credited (the credit's entry stays while the developer lives,
- * so the lookup could only find it and add nothing).
+ * The starting credit a statement's storage check may still add (holderSurelyCovers): a
+ * developer's credit, for a payer not known yet (the statement finds it) or a developer this
+ * process has not seen credited; null for a known person, or a developer seen credited (the
+ * credit's entry stays while the developer lives, so the lookup could only find it and add nothing).
  */
-function storageCreditDue(deps: ChargeDeps, payer: StoragePayer): bigint | null {
-  return payer.developer && !deps.meteringSeen.creditedDevelopers.has(payer.holder) ? deps.config.metering.developerCreditMicros : null;
+function storageCreditDue(deps: ChargeDeps, payer: StoragePayer | null | undefined): bigint | null {
+  return !payer || (payer.developer && !deps.meteringSeen.creditedDevelopers.has(payer.holder)) ? deps.config.metering.developerCreditMicros : null;
 }
 
 /**

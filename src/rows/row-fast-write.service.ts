@@ -102,9 +102,7 @@ async function fastUpdateOrDeleteIn(
       { me: caller.principal.id, resource, binding, pickOf },
       defaultRoomRoles(binding, action),
       write,
-      metered
-        ? { entry: charge.entry, creditMicros: payer ? deps.metering.storageCreditDue(payer) : deps.config.metering.developerCreditMicros, payer }
-        : null,
+      metered ? { entry: charge.entry, creditMicros: deps.metering.storageCreditDue(payer), payer } : null,
       // A lone operation's write budget: the call's whole limit (withWriteBudget, spendWrites).
       Math.min(ROWS_MAX_WHERE, deps.config.rows.maxWritesPerCall),
     );

@@ -86,7 +86,6 @@ export interface InlineCharge {
 
 export function inlineCharge(
   metering: Pick<MeteringService, 'holdCharge' | 'storageCreditDue'>,
-  creditMicros: bigint,
   caller: PrincipalCaller,
   ops: readonly DbOperation[],
 ): InlineCharge {
@@ -104,7 +103,7 @@ export function inlineCharge(
       held = charge;
       resource = resourceId;
       paidBy = knownStoragePayer(resourceId);
-      return { entry: charge.entry, creditMicros: paidBy ? metering.storageCreditDue(paidBy) : creditMicros, payer: paidBy ?? null };
+      return { entry: charge.entry, creditMicros: metering.storageCreditDue(paidBy), payer: paidBy ?? null };
     },
     found(found, grows) {
       if (!held) return;

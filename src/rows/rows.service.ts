@@ -91,10 +91,9 @@ export async function executeCall(deps: RowStoreDeps, caller: PrincipalCaller, o
     }
   }
   const limit = deps.config.rows.maxWritesPerCall;
-  const creditMicros = deps.config.metering.developerCreditMicros;
   const call = (tx: Sql, prismaTx: Tx | null) =>
     runWrites(
-      { metering, caller, schema: deployment.schema, now, charge: batch ? null : inlineCharge(metering, creditMicros, caller, ops) },
+      { metering, caller, schema: deployment.schema, now, charge: batch ? null : inlineCharge(metering, caller, ops) },
       tx,
       prismaTx,
       ops,
