@@ -40,6 +40,7 @@ export const billingEndpoints: StoredOperationEndpoint[] = [
           clientId: z.string().nullable(),
           actorId: z.string().nullable(),
           quantity: z.number().nullable(),
+          calls: z.number().nullable(),
           createdAt: timestamp,
         }),
       ),
@@ -48,7 +49,7 @@ export const billingEndpoints: StoredOperationEndpoint[] = [
     credential: 'dashboard',
     operation: graphql(`
       query MyWallet {
-        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }
+        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity calls createdAt } }
       }
     `),
     variables: () => ({}),

@@ -1,7 +1,7 @@
 /**
  * Spend per UTC day by price class (docs/api.md §14.4): one grouped statement over the ledger
- * (`wallet_entries`), whose charges carry their amount split by class. Charges of open wallet
- * leases are entries already, so they count as soon as they are made.
+ * (`wallet_entries`), whose charges carry their amount split by class, and the charges of open
+ * wallet leases (`wallet_charges`), so they count as soon as they are made.
  */
 import { envNameSchema } from '../apps/apps.rules.js';
 import type { ServiceDeps } from '../core/deps.js';
@@ -10,6 +10,7 @@ import { type Sql, sql } from '../db/sql.js';
 import { parseInput } from '../errors.js';
 import { type DailySpend, type DaySums, SPEND_DAYS, dailySpend, spendDaysSchema, spendWindow } from './daily-spend.rules.js';
 import { ownedApp } from './metering.service.js';
+import { ledgerWithOpenCharges } from './wallet-leases.service.js';
 import { microsToUsd } from './wallet.service.js';
 
 type SpendDeps = Pick<ServiceDeps, 'prisma' | 'sql' | 'now'>;
@@ -18,9 +19,15 @@ type SpendDeps = Pick<ServiceDeps, 'prisma' | 'sql' | 'now'>;
 const windowOf = (deps: SpendDeps, days: number | null | undefined) =>
   spendWindow(deps.now(), parseInput(spendDaysSchema, days ?? SPEND_DAYS.default, 'days'));
 
-/** The ledger's entries with an app, in the window: what the filters below narrow. */
+const SPEND_COLUMNS = ['principal_id', 'developer_id', 'app_id', 'env', 'created_at', 'reads_micros', 'writes_micros', 'transfer_micros'] as const;
+
+/** The ledger's entries with an app, in the window, and open leases' charges: what the filters below narrow. */
 const entriesIn = (db: Sql, since: Date, until: Date) =>
-  db.selectFrom('wallet_entries as e').where('e.app_id', 'is not', null).where('e.created_at', '>=', since).where('e.created_at', '<', until);
+  db
+    .selectFrom(ledgerWithOpenCharges(db, SPEND_COLUMNS, true))
+    .where('e.app_id', 'is not', null)
+    .where('e.created_at', '>=', since)
+    .where('e.created_at', '<', until);
 
 const DAY = sql<string>`to_char(e.created_at, 'YYYY-MM-DD')`;
 /** Spent micro-dollars of one class column (entries are signed: a charge is negative). */

@@ -44,6 +44,7 @@ import {
   renewalFor,
   stopSweeping,
   walletLeases,
+  ledgerWithOpenCharges,
 } from './wallet-leases.service.js';
 
 export type { Usage, UsageClass } from './pricing.rules.js';
@@ -282,11 +283,18 @@ export async function budgets(
           .where('b.payer_id', '=', developerId)
           .where('b.app_id', 'in', ids)
           .execute();
-  const users = await deps.prisma.walletEntry.groupBy({
-    by: ['appId', 'clientId'],
-    where: { appId: { in: ids }, principalId: { not: null }, kind: { startsWith: 'charge:' }, createdAt: { gte: monthStart } },
-    _sum: { amountMicros: true },
-  });
+  const users =
+    ids.length === 0
+      ? []
+      : await deps.sql
+          .selectFrom(ledgerWithOpenCharges(deps.sql, ['app_id', 'client_id', 'principal_id', 'kind', 'created_at', 'amount_micros']))
+          .select(['e.app_id as appId', 'e.client_id as clientId', sql<bigint>`COALESCE(-SUM(e.amount_micros), 0)::bigint`.as('spent')])
+          .where('e.app_id', 'in', ids)
+          .where('e.principal_id', 'is not', null)
+          .where('e.kind', 'like', 'charge:%')
+          .where('e.created_at', '>=', monthStart)
+          .groupBy(['e.app_id', 'e.client_id'])
+          .execute();
   await grantDeveloperCredit(deps, developerId);
   return {
     period,
@@ -307,7 +315,7 @@ export async function budgets(
             spentUsd: microsToUsd((budget?.spent ?? 0n) + BigInt(budget?.open ?? 0n)),
           };
         }),
-        users: users.filter(u => u.appId === app.id).map(u => ({ clientId: u.clientId, spentUsd: microsToUsd(-(u._sum.amountMicros ?? 0n)) })),
+        users: users.filter(u => u.appId === app.id).map(u => ({ clientId: u.clientId, spentUsd: microsToUsd(BigInt(u.spent)) })),
       };
     }),
   };

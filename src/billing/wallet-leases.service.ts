@@ -5,14 +5,14 @@
  * A lease reserves some of a payer's money (and of its budget for the month) for this process.
  * Granting one locks the wallet row (FOR UPDATE) and counts what the other open leases reserve,
  * so the reservations of all processes together never exceed the balance (nor the budget's limit).
- * A charge then is one statement on no shared row: its ledger entry, inserted against the open
- * lease (`INSERT ... SELECT ... FROM wallet_leases ... FOR KEY SHARE`), while the lease's
- * allowance in memory falls synchronously, so concurrent writes of this process never spend more
- * than it reserved. Closing a lease (after LEASE_LIFETIME_MS, when idle, on shutdown, at startup
- * for leases a stopped process left) locks it FOR UPDATE, which waits for the writes still
- * charging it, and moves the wallet's balance and the month's spend by the sum of its entries:
- * then the balance is the ledger's sum again. An entry can only be inserted while its lease is
- * open, so none is left out.
+ * A charge then is one statement on no shared row: a row of the lean `wallet_charges`, inserted
+ * against the open lease (`INSERT ... SELECT ... FROM wallet_leases ... FOR KEY SHARE`), while the
+ * lease's allowance in memory falls synchronously, so concurrent writes of this process never
+ * spend more than it reserved. Closing a lease (after LEASE_LIFETIME_MS, when idle, on shutdown, at
+ * startup for leases a stopped process left) locks it FOR UPDATE, which waits for the writes still
+ * charging it, folds its charges into the ledger (`wallet_entries`), and moves the wallet's balance
+ * and the month's spend by their sum: then the balance is the ledger's sum again. A charge can
+ * only be inserted while its lease is open, so none is left out.
  *
  * Lock order, the same everywhere: wallet row, then lease row. A lease is granted inside the
  * transaction of the write that needed it (no second connection: the embedded store has one, and
@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { type RawBuilder, type Sql, prepare, sql } from '../db/sql.js';
+import { type DB, type RawBuilder, type Sql, prepare, sql } from '../db/sql.js';
 import { asSystemWork } from '../db/fair-queue.js';
 import { newId } from '../lib/secrets.js';
 import type { AnyTx, ServiceDeps } from '../core/deps.js';
@@ -87,6 +87,23 @@ export const walletLeases = (): WalletLeases => ({
 });
 
 export type LeaseDeps = Pick<ServiceDeps, 'sqlTransaction' | 'now'> & { walletLeases: WalletLeases };
+
+/** The columns the ledger and the open leases' charges share. */
+type ChargeColumn = keyof DB['wallet_charges'] & keyof DB['wallet_entries'];
+
+/**
+ * The ledger's entries and the charges of open leases (not folded into it yet) as one relation
+ * `e` of `columns`, for the views that sum spend; an at-rest entry's `storage_micros` comes from
+ * the ledger alone (a charge is never one). Filters on `e` reach both tables' indexes.
+ */
+export function ledgerWithOpenCharges<C extends ChargeColumn>(db: Sql, columns: readonly C[], withStorage = false) {
+  const storage = (from: 'ledger' | 'charges') =>
+    withStorage ? [from === 'ledger' ? sql<bigint | null>`storage_micros` : sql<bigint | null>`NULL::bigint`] : [];
+  const entries = db.selectFrom('wallet_entries').select([...columns, ...storage('ledger').map(s => s.as('storage_micros'))]);
+  const charges = db.selectFrom('wallet_charges').select([...columns, ...storage('charges').map(s => s.as('storage_micros'))]);
+  // The same columns of the same types; Kysely cannot tell for a generic column list.
+  return entries.unionAll(charges as unknown as typeof entries).as('e');
+}
 
 /** Who a charge draws on: the wallet's holder, and the budget and month it counts in. */
 export interface LeasePayer {
@@ -230,14 +247,16 @@ const ENTRY_PARAMS = [
 export type EntryParams = Record<(typeof ENTRY_PARAMS)[number], unknown>;
 
 /**
- * A charge's ledger entry, inserted against its lease while that is open and `gate` holds: the
- * text of a charge's own statement, and of a write that records its charge in its own statement.
+ * A charge, inserted against its lease while that is open and `gate` holds: the text of a charge's
+ * own statement, and of a write that records its charge in its own statement. It goes to the lean
+ * `wallet_charges` (one index, no foreign keys: the lease's FOR KEY SHARE already holds what it
+ * names), and folds into the ledger when the lease closes (closeLeaseIn).
  */
 export const entryInsertSql = (e: EntryParams, gate: RawBuilder<boolean>) => sql<{ id: string }>`
-  INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id,
+  INSERT INTO wallet_charges (lease_id, id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at,
     reads_micros, writes_micros, transfer_micros)
-  SELECT ${e.id}::text, ${e.principalId}::text, ${e.developerId}::text, ${e.amount}::bigint, ${e.kind}::text,
-    ${e.appId}::text, ${e.env}::text, ${e.clientId}::text, ${e.actorId}::text, ${e.quantity}::bigint, ${e.createdAt}::timestamp(3), l.id,
+  SELECT l.id, ${e.id}::text, ${e.principalId}::text, ${e.developerId}::text, ${e.amount}::bigint, ${e.kind}::text,
+    ${e.appId}::text, ${e.env}::text, ${e.clientId}::text, ${e.actorId}::text, ${e.quantity}::bigint, ${e.createdAt}::timestamp(3),
     ${e.readsMicros}::bigint, ${e.writesMicros}::bigint, ${e.transferMicros}::bigint
   FROM wallet_leases l WHERE l.id = ${e.leaseId} AND l.closed_at IS NULL AND ${gate} FOR KEY SHARE
   RETURNING id`;
@@ -441,8 +460,23 @@ async function reclaim(deps: LeaseDeps, db: Sql, payer: LeasePayer): Promise<boo
 }
 
 /**
- * Closes one lease in `db`: the wallet's balance and the month's spend move by the sum of its
- * entries. Waits for the writes still charging it (their FOR KEY SHARE). 'absent' when it is
+ * Moves a closing lease's charges into the ledger, one entry per holder, kind, app, environment,
+ * client, actor and UTC day (quantities, amounts and calls summed; named by the group's first
+ * charge, at its last one's time), and answers what they came to (positive micros).
+ */
+const foldCharges = (leaseId: string) => sql<{ used: bigint }>`
+  WITH moved AS (DELETE FROM wallet_charges WHERE lease_id = ${leaseId} RETURNING *),
+  folded AS (
+    INSERT INTO wallet_entries (id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at, lease_id,
+      reads_micros, writes_micros, transfer_micros, calls)
+    SELECT MIN(id), principal_id, developer_id, SUM(amount_micros)::bigint, kind, app_id, env, client_id, actor_id, SUM(quantity)::bigint,
+      MAX(created_at), ${leaseId}, SUM(reads_micros)::bigint, SUM(writes_micros)::bigint, SUM(transfer_micros)::bigint, COUNT(*)::int
+    FROM moved GROUP BY principal_id, developer_id, kind, app_id, env, client_id, actor_id, date_trunc('day', created_at))
+  SELECT COALESCE(-SUM(amount_micros), 0)::bigint AS used FROM moved`;
+
+/**
+ * Closes one lease in `db`: its charges fold into the ledger, and the wallet's balance and the
+ * month's spend move by their sum. Waits for the writes still charging it (their FOR KEY SHARE). 'absent' when it is
  * already closed or not (yet) there.
  */
 export async function closeLeaseIn(db: Sql, id: string, now: Date): Promise<'closed' | 'absent'> {
@@ -458,8 +492,7 @@ export async function closeLeaseIn(db: Sql, id: string, now: Date): Promise<'clo
     .forUpdate()
     .executeTakeFirst();
   if (!lease) return 'absent';
-  const { rows } = await sql<{ used: bigint }>`
-    SELECT COALESCE(-SUM(amount_micros), 0)::bigint AS used FROM wallet_entries WHERE lease_id = ${id}`.execute(db);
+  const { rows } = await foldCharges(id).execute(db);
   const used = BigInt(rows[0].used);
   // The balance moves by what the lease charged; its reservation leaves the wallet's open total.
   await db
@@ -572,7 +605,7 @@ export function stopSweeping(deps: Pick<LeaseDeps, 'walletLeases'>): void {
  * closing between two reads would count its entries twice or not at all).
  */
 export const openChargesOf = (holderId: RawBuilder<string | null> | string) =>
-  sql<bigint>`(SELECT COALESCE(SUM(e.amount_micros), 0)::bigint FROM wallet_leases l JOIN wallet_entries e ON e.lease_id = l.id
+  sql<bigint>`(SELECT COALESCE(SUM(c.amount_micros), 0)::bigint FROM wallet_leases l JOIN wallet_charges c ON c.lease_id = l.id
     WHERE l.holder_id = ${holderId} AND l.closed_at IS NULL)`;
 
 /** The holder's balance with its open leases' charges, in one statement. */
@@ -591,5 +624,5 @@ export async function balanceWithOpenCharges(db: Sql, holderId: string): Promise
  * `budget_spends`: a fragment for the statement that reads the spend (one snapshot, as above).
  */
 export const openSpendOf = (budgetId: RawBuilder<string> | string, period: string) =>
-  sql<bigint>`(SELECT COALESCE(-SUM(e.amount_micros), 0)::bigint FROM wallet_leases l JOIN wallet_entries e ON e.lease_id = l.id
+  sql<bigint>`(SELECT COALESCE(-SUM(c.amount_micros), 0)::bigint FROM wallet_leases l JOIN wallet_charges c ON c.lease_id = l.id
     WHERE l.budget_id = ${budgetId} AND l.period = ${period} AND l.closed_at IS NULL)`;

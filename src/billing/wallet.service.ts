@@ -5,7 +5,7 @@
  * were paid from closes (src/billing/wallet-leases.service.ts), and balance views add them meanwhile. One-time entries carry a `onceKey`, whose unique index makes them
  * race-safe: concurrent attempts insert one row between them.
  */
-import { sqlOf } from '../db/sql.js';
+import { sql, sqlOf } from '../db/sql.js';
 import type { UsageClass } from './pricing.rules.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
@@ -139,26 +139,47 @@ export async function balanceMicros(deps: Pick<ServiceDeps, 'sql'>, holderId: st
   return balanceWithOpenCharges(deps.sql, holderId);
 }
 
-/** The holder's view: balance and the newest entries, amounts as exact decimal strings. */
-export async function statement(deps: Pick<ServiceDeps, 'prisma' | 'sql'>, holder: Holder, limit = STATEMENT_ENTRIES) {
-  const where =
-    holder.kind === 'principal' ? { principalId: holder.id } : holder.kind === 'developer' ? { developerId: holder.id } : { resourceId: holder.id };
+/** A statement's columns, as the ledger and a lease's pending charges both hold them. */
+const STATEMENT_COLUMNS = ['id', 'kind', 'amount_micros', 'app_id', 'env', 'client_id', 'actor_id', 'quantity', 'created_at'] as const;
+
+/**
+ * The holder's view: balance and the newest entries, amounts as exact decimal strings. The charges
+ * of its open leases are listed one by one; once a lease closes they are one entry per kind, app,
+ * environment, client, actor and day (closeLeaseIn).
+ */
+export async function statement(deps: Pick<ServiceDeps, 'sql'>, holder: Holder, limit = STATEMENT_ENTRIES) {
+  const holderColumn = holder.kind === 'principal' ? 'principal_id' : holder.kind === 'developer' ? 'developer_id' : 'resource_id';
+  const pending = deps.sql
+    .selectFrom('wallet_charges as c')
+    .innerJoin('wallet_leases as l', 'l.id', 'c.lease_id')
+    .select([...STATEMENT_COLUMNS.map(column => `c.${column}` as const), sql<number>`1`.as('calls')])
+    .where('l.holder_id', '=', holder.id)
+    .where('l.closed_at', 'is', null);
   const [balance, entries] = await Promise.all([
     balanceMicros(deps, holder.id),
-    deps.prisma.walletEntry.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit }),
+    deps.sql
+      .selectFrom('wallet_entries')
+      .select([...STATEMENT_COLUMNS, 'calls'])
+      .where(holderColumn, '=', holder.id)
+      .unionAll(pending)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute(),
   ]);
   return {
     balanceUsd: microsToUsd(balance),
     entries: entries.map(e => ({
       id: e.id,
       kind: e.kind,
-      amountUsd: microsToUsd(e.amountMicros),
-      appId: e.appId,
+      amountUsd: microsToUsd(BigInt(e.amount_micros)),
+      appId: e.app_id,
       env: e.env,
-      clientId: e.clientId,
-      actorId: e.actorId,
+      clientId: e.client_id,
+      actorId: e.actor_id,
       quantity: e.quantity === null ? null : Number(e.quantity),
-      createdAt: e.createdAt.toISOString(),
+      calls: e.calls,
+      createdAt: new Date(e.created_at).toISOString(),
     })),
   };
 }

@@ -45,6 +45,7 @@ interface WalletStatement {
     clientId: string | null;
     actorId: string | null;
     quantity: number | null;
+    calls: number | null;
     createdAt: string;
   }[];
 }
@@ -58,7 +59,11 @@ const WalletEntryRef = builder.objectRef<WalletStatement['entries'][number]>('Wa
     env: t.exposeString('env', { nullable: true, description: 'Charges: the environment (test sessions).' }),
     clientId: t.exposeString('clientId', { nullable: true, description: 'Charges: the OAuth client whose budget it counted against.' }),
     actorId: t.exposeString('actorId', { nullable: true, description: 'Charges: who acted (a test user, an agent).' }),
-    quantity: t.exposeFloat('quantity', { nullable: true, description: 'Charges: operations in the call; storage: bytes held that day.' }),
+    quantity: t.exposeFloat('quantity', { nullable: true, description: 'Charges: operations in its calls; storage: bytes held that day.' }),
+    calls: t.exposeInt('calls', {
+      nullable: true,
+      description: "Charges: the metered calls it sums (a wallet lease's calls of one kind, app, environment, client, actor and day).",
+    }),
     createdAt: t.exposeString('createdAt'),
   }),
 });

@@ -8,6 +8,7 @@ import { describe, expect } from 'vitest';
 import { type Seed, addMember, createResource } from '../helpers/app.js';
 import { appTest } from '../helpers/fixtures.js';
 import { fileRequest, filesSeed } from './files.fixture.js';
+import { chargeCount } from '../helpers/ledger.js';
 
 let resource: string;
 let roomId: string;
@@ -84,7 +85,7 @@ describe('rule 7 for files: moveRoom', () => {
     expect(refused.body.error).toBe('room_forbidden');
     await owner.request('PUT', `/v1/resources/${resource}/rooms/${roomId}/grants/${encodeURIComponent(owner.id)}`, { role: 'admin' });
     const prisma = ctx.app.services.deps.prisma;
-    const charges = () => prisma.walletEntry.count({ where: { developerId: s.developerId, kind: 'charge:files.move' } });
+    const charges = () => chargeCount(prisma, { developerId: s.developerId, kind: 'charge:files.move' });
     const before = await charges();
     const moved = await owner.post('/v1/files/move', { resourceId: resource, bucket: 'attachments', paths: ['secret.txt', 'lobby.txt'], roomId });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);

@@ -54,9 +54,12 @@ describe.each(available)('metering on $name', backend => {
         return (await prisma.wallet.findUnique({ where: { holderId: s.developerId } }))?.balanceMicros ?? 0n;
       };
     })
-    .extend('charges', async ({ s, prisma }) => {
-      return (kind?: string) =>
-        prisma.walletEntry.findMany({ where: { developerId: s.developerId, ...(kind ? { kind } : {}) }, orderBy: { createdAt: 'asc' } });
+    // The ledger's entries, once this server's leases closed (a lease's charges fold into it then).
+    .extend('charges', async ({ s, prisma, closeLeases }) => {
+      return async (kind?: string) => {
+        await closeLeases();
+        return prisma.walletEntry.findMany({ where: { developerId: s.developerId, ...(kind ? { kind } : {}) }, orderBy: { createdAt: 'asc' } });
+      };
     })
     .extend('insert', async ({ s, project }) => {
       return (title: string, who = s.users.alice) =>
@@ -139,6 +142,49 @@ describe.each(available)('metering on $name', backend => {
     const added = (await charges()).slice(before);
     expect(added).toHaveLength(1);
     expect(added[0]).toMatchObject({ kind: 'charge:rows.batch', quantity: 3n, amountMicros: -5n });
+  });
+
+  it("a lease's charges fold into one ledger entry per kind, app, environment, client, actor and day; every view reads the same before and after", async ({
+    ctx,
+    s,
+    prisma,
+    closeLeases,
+    insert,
+  }) => {
+    const holder = { kind: 'developer', id: s.developerId } as const;
+    const statement = () => ctx.app.services.wallet.statement(holder);
+    const views = async () => ({
+      spend: (await s.developer.get(`/dev/apps/${s.appId}/environments/dev/spend?days=2`)).body,
+      budgets: (await s.developer.get('/dev/budgets')).body,
+      balanceUsd: (await statement()).balanceUsd,
+    });
+    // The starting credit first, so what follows is the inserts' charges alone.
+    expect((await insert('zero')).status).toBe(200);
+    await closeLeases();
+    const listed = new Set((await statement()).entries.map(e => e.id));
+    for (const title of ['one', 'two', 'three']) expect((await insert(title)).status).toBe(200);
+    // Open: each charge listed on its own.
+    const pending = (await statement()).entries.filter(e => !listed.has(e.id) && e.kind.startsWith('charge:'));
+    expect(pending).toHaveLength(3);
+    for (const charge of pending) expect(charge).toMatchObject({ kind: 'charge:rows.insert', amountUsd: '-0.000002', quantity: 1, calls: 1 });
+    expect(await prisma.walletCharge.count({ where: { developerId: s.developerId } })).toBe(3);
+    const open = await views();
+    await closeLeases();
+    const folded = (await statement()).entries.filter(e => !listed.has(e.id) && e.kind.startsWith('charge:'));
+    expect(folded).toEqual([
+      expect.objectContaining({
+        kind: 'charge:rows.insert',
+        amountUsd: '-0.000006',
+        quantity: 3,
+        calls: 3,
+        appId: s.appId,
+        env: 'dev',
+        actorId: s.users.alice.id,
+      }),
+    ]);
+    expect(pending.map(e => e.id)).toContain(folded[0].id);
+    expect(await prisma.walletCharge.count({ where: { developerId: s.developerId } })).toBe(0);
+    expect(await views()).toEqual(open);
   });
 
   it('the env budget exists lazily at $2 and a short one answers 402 env_budget with nothing written', async ({
@@ -321,6 +367,45 @@ describe.each(available)('metering on $name', backend => {
       ['app_elsewhere', null, '0.00005'],
       [s.appId, expect.any(String), '0.000103'],
     ]);
+  });
+
+  it("an open lease's charges count in every view at once, and go with their payer's account", async ({ ctx, s, prisma }) => {
+    const { spend, wallet, accountDeletion } = ctx.app.services;
+    const now = ctx.app.services.deps.now();
+    // alice stands in for a signed-in person whose lease holds a charge not folded into the ledger yet.
+    const payer = s.users.alice.id;
+    const micros = (usd: string) => BigInt(Math.round(Number(usd) * 1e6));
+    const views = async () => ({
+      users: micros((await spend.usersSpendByDay(s.developerId, s.appId, null, 1)).total.writesUsd),
+      mine: (await spend.mySpendByDay(payer, 1)).map(a => [a.appId, micros(a.total.totalUsd)]),
+      budgets: micros(
+        (await s.developer.get('/dev/budgets')).body.apps[0].users.find((u: { clientId: null }) => u.clientId === null)?.spentUsd ?? '0',
+      ),
+    });
+    const before = await views();
+    await prisma.walletLease.create({
+      data: { id: 'wl_open', holderId: payer, principalId: payer, reservedMicros: 10n, openedBy: 'test', openedAt: now },
+    });
+    await prisma.walletCharge.create({
+      data: {
+        leaseId: 'wl_open',
+        id: 'wal_open',
+        principalId: payer,
+        amountMicros: -3n,
+        kind: 'charge:test',
+        appId: s.appId,
+        env: 'prod',
+        writesMicros: -3n,
+        quantity: 1n,
+        createdAt: now,
+      },
+    });
+    expect(await views()).toEqual({ users: before.users + 3n, mine: [...before.mine, [s.appId, 3n]], budgets: before.budgets + 3n });
+    const statement = await wallet.statement({ kind: 'principal', id: payer });
+    expect(statement.entries).toEqual([expect.objectContaining({ id: 'wal_open', kind: 'charge:test', amountUsd: '-0.000003', calls: 1 })]);
+    expect(statement.balanceUsd).toBe('-0.000003');
+    await accountDeletion.deleteAccount(payer, 'delete my account');
+    expect(await prisma.walletCharge.count({ where: { principalId: payer } })).toBe(0);
   });
 });
 

@@ -10,6 +10,7 @@ import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
 import { type RowsSeed, db, duringRemoval, inResource, inStorageDebt, rowsSeed } from './rows.fixture.js';
+import { chargeCount, ledgerSum } from '../helpers/ledger.js';
 
 const available = await backends();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'carol'], seed: rowsSeed });
@@ -30,7 +31,7 @@ describe.each(available)('one-statement insert on $name', backend => {
     .extend('written', async ({ prisma, s }) => {
       return async (project: string) => ({
         rows: await prisma.row.count({ where: { resourceId: project, creatorId: s.users.carol.id } }),
-        charges: await prisma.walletEntry.count({ where: { actorId: s.users.carol.id, kind: 'charge:rows.insert' } }),
+        charges: await chargeCount(prisma, { actorId: s.users.carol.id, kind: 'charge:rows.insert' }),
       });
     });
 
@@ -117,9 +118,8 @@ describe.each(available)('one-statement insert on $name', backend => {
     // After the removal answered, carol writes nothing there.
     expect((await insert(carol, project, 'after')).status).toBe(404);
     // The books: once the leases closed, the balance is the ledger's sum moved by nothing else.
-    const start = await prisma.walletEntry.aggregate({ where: { developerId: s.developerId }, _sum: { amountMicros: true } });
+    const start = await ledgerSum(prisma, { developerId: s.developerId });
     await ctx.app.services.metering.closeWalletLeases();
-    const end = await prisma.walletEntry.aggregate({ where: { developerId: s.developerId }, _sum: { amountMicros: true } });
-    expect(end._sum.amountMicros).toBe(start._sum.amountMicros);
+    expect(await ledgerSum(prisma, { developerId: s.developerId })).toBe(start);
   });
 });

@@ -13,6 +13,7 @@ import { TEST_RESOURCES, type TestContext, addMember, createResource, seed } fro
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
 import { type RowsSeed, db, developerBooks, duringRemoval, inResource, racedAndBooked } from './rows.fixture.js';
+import { chargeCount } from '../helpers/ledger.js';
 
 /** The rule of each table, on the same columns: default rules; rows read and written only by their creator; writers update anyone's, admins delete. */
 const SCHEMA = defineSchema({
@@ -99,7 +100,7 @@ describe.each(available)('one-statement update and delete on $name', backend => 
     .extend('twins', async ({ s }) => ({ fast: await twin(s, 'Fast', false), slow: await twin(s, 'Slow', true) }))
     /** What `as` sending `op(twin)` into `twin` answered and left: the answer, the project's rows, the charges made. */
     .extend('outcome', async ({ prisma }) => {
-      const charges = (as: User, op: string) => prisma.walletEntry.count({ where: { actorId: as.id, kind: `charge:rows.${op}` } });
+      const charges = (as: User, op: string) => chargeCount(prisma, { actorId: as.id, kind: `charge:rows.${op}` });
       return async (as: User, twin: Twin, op: (twin: Twin) => Record<string, unknown> & { op: string }) => {
         const body = op(twin);
         const before = await charges(as, body.op);
@@ -232,7 +233,7 @@ describe.each(available)('one-statement update and delete on $name', backend => 
     const { id, rows } = twins.fast;
     const update = (title: string) =>
       db(carol, { scope: inResource(id), table: 'items', op: 'update', ids: [rows.items.carol[0]], values: { title } });
-    const charges = () => prisma.walletEntry.count({ where: { actorId: carol.id, kind: 'charge:rows.update' } });
+    const charges = () => chargeCount(prisma, { actorId: carol.id, kind: 'charge:rows.update' });
     const start = await developerBooks(ctx, s.developerId);
     await warmLease(() => update('warm'));
     const before = await charges();
@@ -260,7 +261,7 @@ describe.each(available)('one-statement update and delete on $name', backend => 
       const update = (title: string) =>
         db(carol, { scope: inResource(id), table: 'items', op: 'update', ids: [rows.items.carol[0]], values: { title } });
       await warmLease(() => update('warm'));
-      const charges = () => prisma.walletEntry.count({ where: { actorId: carol.id, kind: 'charge:rows.update' } });
+      const charges = () => chargeCount(prisma, { actorId: carol.id, kind: 'charge:rows.update' });
       const before = { charges: await charges(), row: await prisma.row.findUniqueOrThrow({ where: { id: rows.items.carol[0] } }) };
       const answer = await duringRemoval(ctx, id, carol.id, () => update('waits'));
       expect(answer.status, JSON.stringify(answer.body)).toBe(404);
@@ -273,7 +274,7 @@ describe.each(available)('one-statement update and delete on $name', backend => 
     const { id } = twins.fast;
     const inserted = await db(carol, { scope: inResource(id), table: 'slots', op: 'insert', values: { title: 'race' } });
     const rowId = inserted.body.rows[0].id;
-    const charges = () => prisma.walletEntry.count({ where: { actorId: carol.id, kind: 'charge:rows.update' } });
+    const charges = () => chargeCount(prisma, { actorId: carol.id, kind: 'charge:rows.update' });
     const before = await charges();
     const results = await racedAndBooked(
       ctx,

@@ -115,7 +115,7 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     for (const write of [insert, update, remove]) expect(write[0]).not.toMatch(/once_key/);
     for (const write of [update, remove]) {
       expect(write).toHaveLength(1);
-      expect(write[0]).toMatch(/^WITH mem AS MATERIALIZED .*FOR UPDATE OF r.*wallet_entries.*(UPDATE|DELETE FROM) rows/);
+      expect(write[0]).toMatch(/^WITH mem AS MATERIALIZED .*FOR UPDATE OF r.*wallet_charges.*(UPDATE|DELETE FROM) rows/);
     }
     // An upsert, inserting or updating, by a member who wrote there before: the facts, its key's
     // values locked in the same statement (before the statement that reads the rows, so it sees a
@@ -124,7 +124,7 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     for (const write of [upsert, upsertAgain]) {
       expect(write).toHaveLength(3);
       expect(write[0]).toMatch(/FROM resources r WHERE .*FOR KEY SHARE.*pg_advisory_xact_lock/);
-      expect(write[1]).toMatch(/^WITH t AS MATERIALIZED .*INSERT INTO rows .*wallet_entries/);
+      expect(write[1]).toMatch(/^WITH t AS MATERIALIZED .*INSERT INTO rows .*wallet_charges/);
       // The storage payer the writes before found is passed in here too, its credit settled.
       expect(write[1]).not.toMatch(/JOIN apps|once_key/);
     }
@@ -136,7 +136,7 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     expect(keyed[1]).toMatch(/^SELECT EXISTS/);
     expect(keyed[2]).toMatch(/^INSERT INTO rows/);
     // Its charge's storage check takes the payer the writes before found, its credit settled.
-    expect(keyed[3]).toMatch(/^WITH cov AS MATERIALIZED .*wallet_entries/);
+    expect(keyed[3]).toMatch(/^WITH cov AS MATERIALIZED .*wallet_charges/);
     expect(keyed[3]).not.toMatch(/JOIN apps|once_key/);
     expect([...insert, ...update, ...upsert, ...upsertAgain, ...remove, ...many].filter(text => /^BEGIN/i.test(text))).toEqual([]);
   });

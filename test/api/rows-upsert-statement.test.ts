@@ -11,6 +11,7 @@ import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
 import { type RowsSeed, db, inResource, inStorageDebt, racedAndBooked, rowsSeed } from './rows.fixture.js';
+import { chargeCount } from '../helpers/ledger.js';
 
 const available = await backends();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'carol'], seed: rowsSeed });
@@ -47,7 +48,7 @@ describe.each(available)('an upsert charged in its own statement on $name', back
         });
         return {
           rows: rows.map(r => JSON.stringify([r.tableName, r.id, r.creatorId, r.data])).sort(),
-          carolUpserts: await prisma.walletEntry.count({ where: { actorId: s.users.carol.id, kind: 'charge:rows.upsert' } }),
+          carolUpserts: await chargeCount(prisma, { actorId: s.users.carol.id, kind: 'charge:rows.upsert' }),
         };
       };
     });

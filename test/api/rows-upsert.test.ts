@@ -10,6 +10,7 @@ import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
 import { type RowsSeed, db, inResource, mine, rowsSeed } from './rows.fixture.js';
+import { chargeCount } from '../helpers/ledger.js';
 
 const available = await backends();
 const onBackend = appTestOn(available, { users: ['alice', 'bob', 'carol'], seed: rowsSeed });
@@ -60,7 +61,7 @@ describe.each(available)('upsert on $name', backend => {
     const p = await project('presence');
     const seen = (as: typeof carol, device: string, n: number) =>
       upsert(as, inResource(p), 'presence', { member: as.id, device, state: 'online', seen: n }, 'device, member');
-    const charges = () => ctx.database.prisma.walletEntry.count({ where: { developerId: s.developerId, kind: 'charge:rows.upsert' } });
+    const charges = () => chargeCount(ctx.database.prisma, { developerId: s.developerId, kind: 'charge:rows.upsert' });
     const before = await charges();
     const a = await seen(carol, 'phone', 1);
     expect(a.status, JSON.stringify(a.body)).toBe(200);

@@ -11,6 +11,7 @@ import { addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
 import { type RowsSeed, db, inResource, inStorageDebt, racedAndBooked, rowsSeed } from './rows.fixture.js';
+import { chargeCount } from '../helpers/ledger.js';
 
 const available = await backends();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'carol'], seed: rowsSeed });
@@ -39,7 +40,7 @@ describe.each(available)('a write charged in its own statement on $name', backen
     .extend('state', async ({ prisma, s }) => {
       return async (project: string) => {
         const rows = await prisma.row.findMany({ where: { resourceId: project }, select: { data: true, creatorId: true } });
-        const charges = async (actorId: string, kind: string) => prisma.walletEntry.count({ where: { actorId, kind: `charge:rows.${kind}` } });
+        const charges = async (actorId: string, kind: string) => chargeCount(prisma, { actorId, kind: `charge:rows.${kind}` });
         return {
           titles: rows.map(r => (r.data as { title: string }).title).sort(),
           carolUpdates: await charges(s.users.carol.id, 'update'),

@@ -21,6 +21,7 @@ import {
   stopSweeping,
   walletLeases,
 } from '../../src/billing/wallet-leases.service.js';
+import { chargeCount, ledgerSum } from '../helpers/ledger.js';
 
 async function seed(ctx: TestContext, users: string[]) {
   const s = await filesSeed(ctx, users);
@@ -89,7 +90,7 @@ describe.each(available)('wallet leases on $name', backend => {
       // Warm leases first: they are closed by setBalance, so the race starts from reservations this process held.
       expect((await insert('warm')).status).toBe(200);
       await setBalance(balance);
-      const before = await prisma.walletEntry.count({ where: { developerId: s.developerId } });
+      const before = await chargeCount(prisma, { developerId: s.developerId });
       const ledgerBefore = (await books()).ledger;
       const results = await Promise.all(Array.from({ length: writes }, (_, i) => insert(`race ${i}`)));
       const paid = results.filter(r => r.status === 200).length;
@@ -100,7 +101,7 @@ describe.each(available)('wallet leases on $name', backend => {
       expect(after.balance).toBe(balance - 2n * BigInt(paid));
       // The ledger moved by exactly what the balance did (setBalance moved the balance alone).
       expect(after.ledger).toBe(ledgerBefore - 2n * BigInt(paid));
-      expect(await prisma.walletEntry.count({ where: { developerId: s.developerId } })).toBe(before + paid);
+      expect(await chargeCount(prisma, { developerId: s.developerId })).toBe(before + paid);
       // Refused: and still refused on the next try, with no lease holding the last micro-dollars.
       if (after.balance < 2n) expect((await insert('one more')).status).toBe(402);
       await setBalance(5_000_000n);
@@ -169,14 +170,14 @@ describe.each(available)('wallet leases on $name', backend => {
     const { balanceMicros: balance, reservedMicros } = await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } });
     // The wallet row holds what the open leases reserve (the storage check reads it).
     expect(reservedMicros).toBe(open.reduce((sum, lease) => sum + lease.reservedMicros, 0n));
-    const ledger = (await prisma.walletEntry.aggregate({ where: { developerId: s.developerId }, _sum: { amountMicros: true } }))._sum.amountMicros!;
+    const ledger = await ledgerSum(prisma, { developerId: s.developerId });
     // Every acknowledged charge is in the ledger; the balance has not moved yet.
     expect(ledger).toBe(start.ledger - 80n);
     expect(balance).toBe(start.balance);
     // Startup of the next process.
     expect(await closeLeases(processOf(ctx), { everyProcess: true })).toBe(open.length);
     expect((await prisma.wallet.findUniqueOrThrow({ where: { holderId: s.developerId } })).reservedMicros).toBe(0n);
-    expect(await prisma.walletEntry.count({ where: { developerId: s.developerId, kind: 'charge:test' } })).toBe(40);
+    expect(await chargeCount(prisma, { developerId: s.developerId, kind: 'charge:test' })).toBe(40);
     const after = await books();
     expect(after.balance).toBe(start.balance - 80n);
     expect(after.balance - after.ledger).toBe(offset);
@@ -250,7 +251,7 @@ describe.each(available)('wallet leases on $name', backend => {
       unlock();
       expect(await closer).toBe('closed');
       expect(await late).toBeNull();
-      const entry = await prisma.walletEntry.findFirstOrThrow({ where: { developerId: s.developerId, kind: 'charge:test', quantity: 3n } });
+      const entry = await prisma.walletCharge.findFirstOrThrow({ where: { developerId: s.developerId, kind: 'charge:test', quantity: 3n } });
       expect(entry.leaseId).not.toBe(next.id);
       expect((await prisma.walletLease.findUniqueOrThrow({ where: { id: next.id } })).usedMicros).toBe(2n);
       await closeLeases(writer);

@@ -254,6 +254,7 @@ describe('dashboard-only routes', () => {
           clientId: null,
           actorId: null,
           quantity: null,
+          calls: null,
           createdAt: expect.any(String),
         },
       ],

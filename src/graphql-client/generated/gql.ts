@@ -26,7 +26,7 @@ type Documents = {
     "\n      mutation DeleteApp($appId: ID!, $confirm: String) {\n        result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": typeof types.DeleteAppDocument,
     "mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) { result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }": typeof types.DeleteEnvironmentDocument,
     "mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) { result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }": typeof types.ResetEnvironmentDocument,
-    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": typeof types.MyWalletDocument,
+    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity calls createdAt } }\n      }\n    ": typeof types.MyWalletDocument,
     "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": typeof types.BudgetsDocument,
     "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": typeof types.SetEnvBudgetDocument,
     "\n      query EnvSpendByDay($appId: ID!, $env: String!, $days: Int) {\n        result: envSpendByDay(appId: $appId, env: $env, days: $days) {\n          appId env since until days { day readsUsd writesUsd transferUsd storageUsd totalUsd } total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n        }\n      }\n    ": typeof types.EnvSpendByDayDocument,
@@ -91,7 +91,7 @@ const documents: Documents = {
     "\n      mutation DeleteApp($appId: ID!, $confirm: String) {\n        result: deleteApp(appId: $appId, confirm: $confirm) { appId environments rows files resources testUsers }\n      }\n    ": types.DeleteAppDocument,
     "mutation DeleteEnvironment($appId: ID!, $env: String!, $confirm: String) { result: deleteEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }": types.DeleteEnvironmentDocument,
     "mutation ResetEnvironment($appId: ID!, $env: String!, $confirm: String) { result: resetEnvironment(appId: $appId, env: $env, confirm: $confirm) { appId environments rows files resources testUsers } }": types.ResetEnvironmentDocument,
-    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    ": types.MyWalletDocument,
+    "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity calls createdAt } }\n      }\n    ": types.MyWalletDocument,
     "\n      query Budgets($appId: ID) {\n        result: budgets(appId: $appId) { period walletUsd apps { appId name envs { env limitUsd spentUsd } users { clientId spentUsd } } }\n      }\n    ": types.BudgetsDocument,
     "\n      mutation SetEnvBudget($appId: ID!, $env: String!, $usd: String!) {\n        result: setEnvBudget(appId: $appId, env: $env, usd: $usd) { appId env limitUsd }\n      }\n    ": types.SetEnvBudgetDocument,
     "\n      query EnvSpendByDay($appId: ID!, $env: String!, $days: Int) {\n        result: envSpendByDay(appId: $appId, env: $env, days: $days) {\n          appId env since until days { day readsUsd writesUsd transferUsd storageUsd totalUsd } total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n        }\n      }\n    ": types.EnvSpendByDayDocument,
@@ -192,7 +192,7 @@ export function graphql(source: "mutation ResetEnvironment($appId: ID!, $env: St
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity createdAt } }\n      }\n    "): typeof import('./graphql.js').MyWalletDocument;
+export function graphql(source: "\n      query MyWallet {\n        result: myWallet { balanceUsd entries { id kind amountUsd appId env clientId actorId quantity calls createdAt } }\n      }\n    "): typeof import('./graphql.js').MyWalletDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

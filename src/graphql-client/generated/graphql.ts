@@ -188,7 +188,7 @@ export type ResetEnvironmentMutation = { result: { appId: string, environments: 
 export type MyWalletQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MyWalletQuery = { result: { balanceUsd: string, entries: Array<{ id: string, kind: string, amountUsd: string, appId: string | null, env: string | null, clientId: string | null, actorId: string | null, quantity: number | null, createdAt: string }> } };
+export type MyWalletQuery = { result: { balanceUsd: string, entries: Array<{ id: string, kind: string, amountUsd: string, appId: string | null, env: string | null, clientId: string | null, actorId: string | null, quantity: number | null, calls: number | null, createdAt: string }> } };
 
 export type BudgetsQueryVariables = Exact<{
   appId?: string | number | null | undefined;
@@ -765,6 +765,7 @@ export const MyWalletDocument = new TypedDocumentString(`
       clientId
       actorId
       quantity
+      calls
       createdAt
     }
   }
