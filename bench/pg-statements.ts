@@ -127,8 +127,8 @@ async function fastInsertScript(metered: boolean): Promise<{ script: string; def
     ...[0n, 10n, 0n],
   ] as const;
   const insert = ['\u0001resource', DEP, 'room', '\u0001member', ['owner', 'admin', 'writer'], 'notes', '\u0001now', '\u0001rows'] as const;
-  // Metered, the statement of every insert after a resource's first: its storage payer known (the developer, its owner a test user).
-  if (metered) await fastInsertPaidBy(db, ...insert, 5_000_000n, ...(entry as unknown as EntryValues), '\u0001member', DEV, true);
+  // Metered, the statement of every insert after a resource's first: its storage payer known (the developer, its owner a test user), the lease's holder.
+  if (metered) await fastInsertPaidBy.lease(db, ...insert, 5_000_000n, ...(entry as unknown as EntryValues), '\u0001member', DEV, true);
   else await fastInsert(db, ...insert);
   if (!compiled) throw new Error('fastInsert compiled nothing');
   const defines = ['-D', `mp=${MEMBER_PREFIX}`];

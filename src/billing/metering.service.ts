@@ -485,12 +485,24 @@ function storageCreditDue(deps: ChargeDeps, payer: StoragePayer | null | undefin
 }
 
 /**
+ * Whether the known storage payer is the holder of the lease the charge is paid from: then the
+ * lease, open when the statement charges it, proves the wallet's headroom (appendEntry closes a
+ * holder's open leases when an entry takes its wallet below what they reserve), and the storage
+ * check reads no wallet (chargeCtes).
+ */
+export function payerHoldsLease(payer: StoragePayer | null | undefined, entry: EntryValues): boolean {
+  const [, principalId, developerId] = entry;
+  return !!payer && (payer.holder === principalId || payer.holder === developerId);
+}
+
+/**
  * A write's charge as two CTEs of a statement, `cov` and `e`: its ledger entry, recorded when the
  * write does not grow the resource or the resource's storage payer surely covers it (`grows` is
  * evaluated in the statement: assertStorageCovered's 0 bytes, then charge, as chargeAddingBytes),
  * and only when `when` holds (a write that may end up elsewhere records it only once it wrote).
  * With `payer` (found by an earlier statement) the check reads that payer's wallet and the
- * resource's owner only (payerSql). `cov` answers the payer it checked.
+ * resource's owner only (payerSql); with `holdsLease` too (payerHoldsLease) only the owner, the
+ * payer then covering it when it is the entry's holder. `cov` answers the payer it checked.
  */
 export const chargeCtes = (
   resourceId: unknown,
@@ -499,9 +511,14 @@ export const chargeCtes = (
   grows: RawBuilder<boolean>,
   when: RawBuilder<boolean> = sql<boolean>`true`,
   payer: PayerValues | null = null,
+  holdsLease = false,
 ) => sql`
   cov AS MATERIALIZED (SELECT COALESCE(p.ok, false) AS ok, p.holder, p.developer, p.owner FROM (SELECT 1) one
-    LEFT JOIN LATERAL (SELECT s.holder, s.developer, s.owner, ${holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)} AS ok
+    LEFT JOIN LATERAL (SELECT s.holder, s.developer, s.owner, ${
+      payer && holdsLease
+        ? sql<boolean>`s.holder IN (${entry.principalId}::text, ${entry.developerId}::text)`
+        : holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)
+    } AS ok
       FROM (${payerSql(resourceId, payer)}) s) p ON true),
   e AS (${entryInsertSql(entry, sql<boolean>`${when} AND (NOT ${grows} OR (SELECT ok FROM cov))`)})`;
 
@@ -549,22 +566,30 @@ const coveredEntry = prepare<[resourceId: string, creditMicros: bigint, ...entry
 
 type PaidEntryArgs = [resourceId: string, creditMicros: bigint, ...entry: EntryValues, owner: string | null, holder: string, developer: boolean];
 
-/** As coveredEntry, with the storage payer found before (its owner checked), and its credit only when `creditDue` (storageCreditDue). */
-const paidEntry = (creditDue: boolean) =>
+/**
+ * As coveredEntry, with the storage payer found before (its owner checked), the check as `check`
+ * says: with the starting credit (storageCreditDue), the headroom alone, or the lease (payerHoldsLease).
+ */
+const paidEntry = (check: KnownPayerCheck) =>
   prepare<PaidEntryArgs, ChargeOutcomeRow>(20, (db, resourceId, creditMicros, ...rest) => ({
     compile: () => {
       const entry = rest.slice(0, 15);
       const [owner, holder, developer] = rest.slice(15);
-      const ctes = chargeCtes(resourceId, creditDue ? creditMicros : null, entryParamsOf(entry), sql<boolean>`true`, undefined, {
-        owner,
-        holder,
-        developer,
-      });
+      const payer = { owner, holder, developer };
+      const credit = check === 'credit' ? creditMicros : null;
+      const ctes = chargeCtes(resourceId, credit, entryParamsOf(entry), sql<boolean>`true`, undefined, payer, check === 'lease');
       return sql<ChargeOutcomeRow>`WITH ${ctes} SELECT ${chargeOutcome}`.compile(db);
     },
   }));
-const coveredEntryPaidBy = paidEntry(true);
-const coveredEntryPaidByNoCreditDue = paidEntry(false);
+const coveredEntryPaidBy = { credit: paidEntry('credit'), headroom: paidEntry('headroom'), lease: paidEntry('lease') };
+
+/** How a statement checks that a known storage payer surely covers a write (knownPayerCheck). */
+export type KnownPayerCheck = 'credit' | 'headroom' | 'lease';
+
+/** The check for a known payer: by the charge's own lease, else the headroom, with the starting credit when it may be due. */
+export function knownPayerCheck(deps: ChargeDeps, payer: StoragePayer, entry: EntryValues): KnownPayerCheck {
+  return payerHoldsLease(payer, entry) ? 'lease' : storageCreditDue(deps, payer) === null ? 'headroom' : 'credit';
+}
 
 /**
  * A write's charge when it adds bytes to `resourceId`, in its transaction `db`: assertStorageCovered
@@ -590,10 +615,8 @@ export async function chargeAddingBytes(
     try {
       const args = [resourceId, deps.config.metering.developerCreditMicros, ...held.entry] as const;
       if (!known) [found] = await coveredEntry(sqlOf(db), ...args);
-      else {
-        const statement = storageCreditDue(deps, known) === null ? coveredEntryPaidByNoCreditDue : coveredEntryPaidBy;
-        [found] = await statement(sqlOf(db), ...args, known.owner, known.holder, known.developer);
-      }
+      else
+        [found] = await coveredEntryPaidBy[knownPayerCheck(deps, known, held.entry)](sqlOf(db), ...args, known.owner, known.holder, known.developer);
     } finally {
       held.held.settle(settledAs(found, true));
     }
@@ -810,6 +833,7 @@ export const meteringOperations = {
   holdCharge,
   holdChargeSoon,
   storageCreditDue,
+  knownPayerCheck,
   chargeAddingBytes,
   assertAffordable,
   assertStorageCovered,

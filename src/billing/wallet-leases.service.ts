@@ -476,8 +476,8 @@ const foldCharges = (leaseId: string) => sql<{ used: bigint }>`
 
 /**
  * Closes one lease in `db`: its charges fold into the ledger, and the wallet's balance and the
- * month's spend move by their sum. Waits for the writes still charging it (their FOR KEY SHARE). 'absent' when it is
- * already closed or not (yet) there.
+ * month's spend move by their sum. Waits for the writes still charging it (their FOR KEY SHARE).
+ * 'absent' when it is already closed or not (yet) there.
  */
 export async function closeLeaseIn(db: Sql, id: string, now: Date): Promise<'closed' | 'absent'> {
   const found = await db.selectFrom('wallet_leases').select('holder_id').where('id', '=', id).where('closed_at', 'is', null).executeTakeFirst();
@@ -515,6 +515,25 @@ export async function closeLeaseIn(db: Sql, id: string, now: Date): Promise<'clo
   }
   await db.updateTable('wallet_leases').set({ closed_at: now, used_micros: used }).where('id', '=', id).execute();
   return 'closed';
+}
+
+/**
+ * Closes the holder's open leases, in any process, when its wallet's balance is below what they
+ * reserve (an entry outside leases took it there: the at-rest settlement, site transfer), in the
+ * transaction of that entry, which holds the wallet row. So an open lease proves its holder's
+ * headroom, which a write's storage check takes as read (payerHoldsLease); their processes' next
+ * charges find them closed and take new leases, which the headroom then refuses.
+ */
+export async function closeLeasesOverdrawn(db: Sql, holderId: string, now: Date): Promise<void> {
+  const overdrawn = await db
+    .selectFrom('wallet_leases as l')
+    .innerJoin('wallets as w', 'w.holder_id', 'l.holder_id')
+    .select('l.id')
+    .where('l.holder_id', '=', holderId)
+    .where('l.closed_at', 'is', null)
+    .whereRef('w.balance_micros', '<', 'w.reserved_micros')
+    .execute();
+  for (const { id } of overdrawn) await closeLeaseIn(db, id, now);
 }
 
 /** Closes one of this process's leases in a transaction of its own; it stays listed if that fails. */

@@ -10,7 +10,7 @@ import type { UsageClass } from './pricing.rules.js';
 import { newId } from '../lib/secrets.js';
 import type { ServiceDeps, Tx } from '../core/deps.js';
 import type { Bound } from '../core/bind-deps.js';
-import { type Db, balanceWithOpenCharges } from './wallet-leases.service.js';
+import { type Db, balanceWithOpenCharges, closeLeasesOverdrawn } from './wallet-leases.service.js';
 
 export const WELCOME_CREDIT_KIND = 'welcome_credit';
 export const DEVELOPER_CREDIT_KIND = 'developer_credit';
@@ -57,7 +57,8 @@ export const holderColumns = (holder: Holder) => ({
 
 /**
  * Appends one entry and moves the holder's balance by its amount, in `tx`. With a `onceKey` that
- * already exists nothing happens and it answers false.
+ * already exists nothing happens and it answers false. A debit that leaves the balance below what
+ * the holder's open leases reserve closes them (closeLeasesOverdrawn).
  */
 export async function appendEntry(tx: Db, holder: Holder, amountMicros: bigint, facts: EntryFacts, now: Date): Promise<boolean> {
   const db = sqlOf(tx);
@@ -94,6 +95,7 @@ export async function appendEntry(tx: Db, holder: Holder, amountMicros: bigint, 
       })),
     )
     .execute();
+  if (amountMicros < 0n) await closeLeasesOverdrawn(db, holder.id, now);
   return true;
 }
 

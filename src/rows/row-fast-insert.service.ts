@@ -28,11 +28,11 @@ import { callUsage, chargedAs } from './row-metering.service.js';
 import { knownDefaultRoom, knownStoragePayer, storagePayerChecked } from './row-resource-facts.service.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
-import { type FastInsertRow, fastInsert, fastInsertCharged, fastInsertPaidBy, fastInsertPaidByNoCreditDue } from './row-fast-insert.sql.js';
+import { type FastInsertRow, fastInsert, fastInsertCharged, fastInsertPaidBy } from './row-fast-insert.sql.js';
 
 export interface FastInsertDeps {
   sql: Sql;
-  metering: Pick<MeteringService, 'holdChargeSoon' | 'storageCreditDue'>;
+  metering: Pick<MeteringService, 'holdChargeSoon' | 'storageCreditDue' | 'knownPayerCheck'>;
   config: { rows: { maxWritesPerCall: number }; metering: { developerCreditMicros: bigint } };
 }
 
@@ -99,10 +99,7 @@ export async function fastInsertIn(
       if (!paidBy) [found] = await fastInsertCharged(deps.sql, ...charged);
       else {
         const paidByArgs = [...charged, paidBy.owner, paidBy.holder, paidBy.developer] as const;
-        [found] =
-          deps.metering.storageCreditDue(paidBy) === null
-            ? await fastInsertPaidByNoCreditDue(deps.sql, ...paidByArgs)
-            : await fastInsertPaidBy(deps.sql, ...paidByArgs);
+        [found] = await fastInsertPaidBy[deps.metering.knownPayerCheck(paidBy, charge.entry)](deps.sql, ...paidByArgs);
       }
     }
   } catch {

@@ -18,7 +18,7 @@
  */
 import type { CompiledQuery } from 'kysely';
 import type { EntryValues } from '../billing/wallet-leases.service.js';
-import type { PayerValues } from '../billing/metering.service.js';
+import type { KnownPayerCheck, PayerValues } from '../billing/metering.service.js';
 import { type RawBuilder, prepare, sql } from '../db/sql.js';
 import { type StatementCharge, type StatementRow, chargeParts, lockedMembership } from './row-targets.service.js';
 
@@ -49,17 +49,23 @@ const PAID_BY_ARITY = 27;
 
 /**
  * The statement: `charge` null when unmetered (the charge's arguments and the payer, if known,
- * otherwise; `creditDue` false leaves the known payer's starting credit out, storageCreditDue).
+ * otherwise, with how its check decides: knownPayerCheck).
  */
 function fastInsertSql(
   [resourceId, deploymentId, type, me, roles, table, now, rows]: readonly unknown[],
-  charge: { args: readonly unknown[]; payer: PayerValues | null; creditDue: boolean } | null,
+  charge: { args: readonly unknown[]; payer: PayerValues | null; check: KnownPayerCheck } | null,
 ): RawBuilder<FastInsertRow> {
   const admitted = sql<boolean>`EXISTS (SELECT 1 FROM mem WHERE mem.role = ANY(${roles}::text[]))`;
   const [creditMicros, ...entry] = charge?.args ?? [];
   // The parts stand for the values the statement is prepared with (prepare's placeholders).
   const statementCharge =
-    charge && ({ entry, creditMicros: charge.creditDue ? creditMicros : null, payer: charge.payer } as unknown as StatementCharge);
+    charge &&
+    ({
+      entry,
+      creditMicros: charge.check === 'credit' ? creditMicros : null,
+      payer: charge.payer,
+      holdsLease: charge.check === 'lease',
+    } as unknown as StatementCharge);
   // An insert grows the resource: its storage payer must surely cover it.
   const charged = chargeParts(resourceId, statementCharge, sql<boolean>`true`, admitted);
   return sql<FastInsertRow>`
@@ -80,23 +86,23 @@ export const fastInsert = prepare<FastInsertArgs, FastInsertRow>(INSERT_ARITY, (
 
 /** The metered insert, its storage payer found from the resource: [...fastInsert's arguments, creditMicros, ...entry]. */
 export const fastInsertCharged = prepare<[...FastInsertArgs, ...ChargeArgs], FastInsertRow>(CHARGED_ARITY, (db, ...args) => ({
-  compile: (): CompiledQuery<FastInsertRow> => fastInsertSql(args, { args: args.slice(INSERT_ARITY), payer: null, creditDue: true }).compile(db),
+  compile: (): CompiledQuery<FastInsertRow> => fastInsertSql(args, { args: args.slice(INSERT_ARITY), payer: null, check: 'credit' }).compile(db),
 }));
 
 type PaidByArgs = [...FastInsertArgs, ...ChargeArgs, owner: string | null, holder: string, developer: boolean];
 
-/** The metered insert with its storage payer known, as `creditDue` says (storageCreditDue). */
-const paidBy = (creditDue: boolean) =>
+/** The metered insert with its storage payer known, checked as `check` says (knownPayerCheck). */
+const paidBy = (check: KnownPayerCheck) =>
   prepare<PaidByArgs, FastInsertRow>(PAID_BY_ARITY, (db, ...args) => ({
     compile: (): CompiledQuery<FastInsertRow> => {
       const [owner, holder, developer] = args.slice(CHARGED_ARITY);
-      const charge = { args: args.slice(INSERT_ARITY, CHARGED_ARITY), payer: { owner, holder, developer }, creditDue };
+      const charge = { args: args.slice(INSERT_ARITY, CHARGED_ARITY), payer: { owner, holder, developer }, check };
       return fastInsertSql(args, charge).compile(db);
     },
   }));
 
-/** The metered insert with its storage payer known: [...fastInsertCharged's arguments, owner, holder, developer]. */
-export const fastInsertPaidBy = paidBy(true);
-
-/** As fastInsertPaidBy, for a payer with no starting credit due (its creditMicros argument unused). */
-export const fastInsertPaidByNoCreditDue = paidBy(false);
+/**
+ * The metered insert with its storage payer known, one statement per check (an unused creditMicros
+ * argument stays in): [...fastInsertCharged's arguments, owner, holder, developer].
+ */
+export const fastInsertPaidBy = { credit: paidBy('credit'), headroom: paidBy('headroom'), lease: paidBy('lease') };

@@ -13,7 +13,7 @@
 import { ROLES } from '../core/roles.rules.js';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { stampAll } from '../bus/commit-order.js';
-import { settledAs } from '../billing/metering.service.js';
+import { payerHoldsLease, settledAs } from '../billing/metering.service.js';
 import type { SchemaIR } from '../schema/index.js';
 import { passesAccessRule } from '../rooms/rooms.rules.js';
 import { rolesReaching, ruleFor } from './rows.rules.js';
@@ -102,7 +102,9 @@ async function fastUpdateOrDeleteIn(
       { me: caller.principal.id, resource, binding, pickOf },
       defaultRoomRoles(binding, action),
       write,
-      metered ? { entry: charge.entry, creditMicros: deps.metering.storageCreditDue(payer), payer } : null,
+      metered
+        ? { entry: charge.entry, creditMicros: deps.metering.storageCreditDue(payer), payer, holdsLease: payerHoldsLease(payer, charge.entry) }
+        : null,
       // A lone operation's write budget: the call's whole limit (withWriteBudget, spendWrites).
       Math.min(ROWS_MAX_WHERE, deps.config.rows.maxWritesPerCall),
     );

@@ -6,7 +6,7 @@
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import type { AnyTx } from '../core/deps.js';
-import { type MeteringService, type StoragePayer, type Usage, type WriteCharge, settledAs } from '../billing/metering.service.js';
+import { type MeteringService, type StoragePayer, type Usage, type WriteCharge, payerHoldsLease, settledAs } from '../billing/metering.service.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { ChargeFound, StatementCharge } from './row-targets.service.js';
 import { knownStoragePayer, storagePayerChecked } from './row-resource-facts.service.js';
@@ -103,7 +103,12 @@ export function inlineCharge(
       held = charge;
       resource = resourceId;
       paidBy = knownStoragePayer(resourceId);
-      return { entry: charge.entry, creditMicros: metering.storageCreditDue(paidBy), payer: paidBy ?? null };
+      return {
+        entry: charge.entry,
+        creditMicros: metering.storageCreditDue(paidBy),
+        payer: paidBy ?? null,
+        holdsLease: payerHoldsLease(paidBy, charge.entry),
+      };
     },
     found(found, grows) {
       if (!held) return;

@@ -286,7 +286,9 @@ const targetsIn = (rows: readonly StatementRow[]): Target[] =>
  */
 export function chargeParts(resourceId: unknown, charge: StatementCharge | null, grows: RawBuilder<boolean>, when?: RawBuilder<boolean>) {
   return {
-    ctes: charge ? sql`, ${chargeCtes(resourceId, charge.creditMicros, entryParamsOf(charge.entry), grows, when, charge.payer)}` : sql``,
+    ctes: charge
+      ? sql`, ${chargeCtes(resourceId, charge.creditMicros, entryParamsOf(charge.entry), grows, when, charge.payer, charge.holdsLease)}`
+      : sql``,
     recorded: charge ? chargeRecorded : sql<boolean>`false`,
     row: sql`(SELECT ${
       charge
@@ -305,6 +307,8 @@ export interface StatementCharge {
   creditMicros: bigint | null;
   /** The resource's storage payer, when an earlier statement found it (chargeCtes checks its owner only). */
   payer?: StoragePayer | null;
+  /** That payer holds the lease the entry is paid from (payerHoldsLease): the check reads no wallet. */
+  holdsLease?: boolean;
 }
 
 /** What a statement with the call's charge found (chargeOutcome). */

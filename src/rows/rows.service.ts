@@ -50,7 +50,7 @@ export { bindingIn, userBinding } from './row-binding.service.js';
 /** What running a call needs: the database, the clock, the bus, the write limit, the deployed schema and metering. */
 export type RowStoreDeps = Pick<ServiceDeps, 'prisma' | 'sql' | 'transaction' | 'sqlTransaction' | 'bus' | 'config' | 'now'> & {
   apps: Pick<AppService, 'deployment'>;
-  metering: RowMetering & Pick<MeteringService, 'holdCharge' | 'holdChargeSoon' | 'storageCreditDue'>;
+  metering: RowMetering & Pick<MeteringService, 'holdCharge' | 'holdChargeSoon' | 'storageCreditDue' | 'knownPayerCheck'>;
 };
 
 /** One operation of a call: a read at any scope, or a write at user or resource scope inside the call's transaction. */

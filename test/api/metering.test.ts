@@ -187,6 +187,29 @@ describe.each(available)('metering on $name', backend => {
     expect(await views()).toEqual(open);
   });
 
+  it("an entry that takes a wallet below its leases' reservations closes them: its holder's next write that adds bytes is refused", async ({
+    ctx,
+    s,
+    prisma,
+    insert,
+    taskCount,
+  }) => {
+    // Warm: the developer pays for the writes and for the resource's bytes, and holds an open lease.
+    for (const title of ['one', 'two']) expect((await insert(title)).status).toBe(200);
+    expect(await prisma.walletLease.count({ where: { holderId: s.developerId, closedAt: null } })).toBeGreaterThan(0);
+    // A debit outside leases (it stands in for the at-rest settlement) leaves the wallet a micro-dollar short.
+    const holder = { kind: 'developer', id: s.developerId } as const;
+    const debt = (await ctx.app.services.wallet.balanceMicros(s.developerId)) + 1n;
+    await ctx.app.services.wallet.credit(holder, -debt);
+    expect(await prisma.walletLease.count({ where: { holderId: s.developerId, closedAt: null } })).toBe(0);
+    const tasks = await taskCount();
+    const refused = await insert('three');
+    expect(refused.status).toBe(402);
+    expect(await taskCount()).toBe(tasks);
+    expect(await ctx.app.services.wallet.balanceMicros(s.developerId)).toBe(-1n);
+    await ctx.app.services.wallet.credit(holder, debt);
+  });
+
   it('the env budget exists lazily at $2 and a short one answers 402 env_budget with nothing written', async ({
     ctx,
     s,

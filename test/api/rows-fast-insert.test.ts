@@ -55,7 +55,7 @@ describe.each(available)('one-statement insert on $name', backend => {
     expect((await insert(carol, own, 'mine')).status).toBe(200);
   });
 
-  it('a storage payer in debt while a lease is open: 402 storage, nothing written or charged', async ({ ctx, s, project, written }) => {
+  it('a storage payer in debt (the debit closed its open leases): 402 storage, nothing written or charged', async ({ ctx, s, project, written }) => {
     const before = await written(project);
     await inStorageDebt(ctx, s.developerId, async () => {
       const res = await insert(s.users.carol, project, 'in debt');

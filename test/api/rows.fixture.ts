@@ -99,18 +99,19 @@ export const inResource = (resourceId: string, roomId?: string) => ({ kind: 'res
 export const mine = { kind: 'user' };
 
 /**
- * Runs `fn` with the developer (who pays for a test user's resources at rest) in storage debt:
- * their balance below what the open leases reserve, as a day's storage settlement may leave it,
- * with the leases still open; then gives the balance back.
+ * Runs `fn` with the developer (who pays for a test user's resources at rest) in storage debt, as
+ * a day's storage settlement may leave them: a debit entry taking the balance below what their
+ * open leases reserve, which closes those leases (closeLeasesOverdrawn); then credits it back.
  */
 export async function inStorageDebt(ctx: TestContext, developerId: string, fn: () => Promise<void>): Promise<void> {
-  const prisma = ctx.database.prisma;
-  const { balanceMicros } = await prisma.wallet.findUniqueOrThrow({ where: { holderId: developerId } });
-  await prisma.wallet.update({ where: { holderId: developerId }, data: { balanceMicros: -1_000_000_000n } });
+  const { wallet } = ctx.app.services;
+  const holder = { kind: 'developer', id: developerId } as const;
+  const debt = (await wallet.balanceMicros(developerId)) + 1_000_000_000n;
+  await wallet.credit(holder, -debt);
   try {
     await fn();
   } finally {
-    await prisma.wallet.update({ where: { holderId: developerId }, data: { balanceMicros } });
+    await wallet.credit(holder, debt);
   }
 }
 
