@@ -13,7 +13,7 @@
 import { ROLES } from '../core/roles.rules.js';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { stampAll } from '../bus/commit-order.js';
-import { payerHoldsLease, settledAs } from '../billing/metering.service.js';
+import { settledAs } from '../billing/metering.service.js';
 import type { SchemaIR } from '../schema/index.js';
 import { passesAccessRule } from '../rooms/rooms.rules.js';
 import { rolesReaching, ruleFor } from './rows.rules.js';
@@ -22,7 +22,7 @@ import { rowEvent } from './row-run.service.js';
 import { updateData } from './row-values.rules.js';
 import { changesUniqueKey } from './row-unique.service.js';
 import { type RowPick, type TargetWrite, pick, rowsWritten } from './row-targets.service.js';
-import { callUsage, chargedAs } from './row-metering.service.js';
+import { callUsage, chargedAs, statementCharge } from './row-metering.service.js';
 import { forgetStoragePayer, knownDefaultRoom, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
 import { type DbOperation, ROWS_MAX_WHERE } from './rows-input.service.js';
 import { type FastInsert, type FastInsertDeps, fastInsertIn } from './row-fast-insert.service.js';
@@ -102,9 +102,7 @@ async function fastUpdateOrDeleteIn(
       { me: caller.principal.id, resource, binding, pickOf },
       defaultRoomRoles(binding, action),
       write,
-      metered
-        ? { entry: charge.entry, creditMicros: deps.metering.storageCreditDue(payer), payer, holdsLease: payerHoldsLease(payer, charge.entry) }
-        : null,
+      metered ? statementCharge(deps.metering, charge.entry, payer) : null,
       // A lone operation's write budget: the call's whole limit (withWriteBudget, spendWrites).
       Math.min(ROWS_MAX_WHERE, deps.config.rows.maxWritesPerCall),
     );

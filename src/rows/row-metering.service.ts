@@ -65,6 +65,17 @@ export async function meterWriteCall(
 }
 
 /**
+ * A held charge as a write's statement records it, with the storage check the payer a write
+ * there found allows: no starting credit when none can be due (storageCreditDue), no wallet read
+ * when that payer holds the charge's lease (payerHoldsLease).
+ */
+export const statementCharge = (
+  metering: Pick<MeteringService, 'storageCreditDue'>,
+  entry: WriteCharge['entry'],
+  payer: StoragePayer | null | undefined,
+): StatementCharge => ({ entry, creditMicros: metering.storageCreditDue(payer), payer: payer ?? null, holdsLease: payerHoldsLease(payer, entry) });
+
+/**
  * A lone write's charge, for the statement that writes its rows to record where it can
  * (writeOwnedTargets): held from this process's lease when that statement asks for it, and
  * settled once the call's work ran. Recorded, it replaces meterWriteCall; a call that throws
@@ -103,12 +114,7 @@ export function inlineCharge(
       held = charge;
       resource = resourceId;
       paidBy = knownStoragePayer(resourceId);
-      return {
-        entry: charge.entry,
-        creditMicros: metering.storageCreditDue(paidBy),
-        payer: paidBy ?? null,
-        holdsLease: payerHoldsLease(paidBy, charge.entry),
-      };
+      return statementCharge(metering, charge.entry, paidBy);
     },
     found(found, grows) {
       if (!held) return;
