@@ -13,17 +13,24 @@ export interface ChargeFilter {
   kind?: string;
 }
 
-/** How many metered calls were charged: the calls the ledger's entries sum, and open leases' charges. */
+/**
+ * How many metered calls were charged: the calls the ledger's entries sum, and open leases' charges.
+ * Both tables are read in one snapshot: a lease closing between two reads would otherwise show its
+ * charges in both tables or in neither.
+ */
 export async function chargeCount(prisma: PrismaClient, where: ChargeFilter): Promise<number> {
-  const [folded, pending] = await Promise.all([prisma.walletEntry.aggregate({ where, _sum: { calls: true } }), prisma.walletCharge.count({ where })]);
+  const [folded, pending] = await prisma.$transaction(
+    [prisma.walletEntry.aggregate({ where, _sum: { calls: true } }), prisma.walletCharge.count({ where })],
+    { isolationLevel: 'RepeatableRead' },
+  );
   return (folded._sum.calls ?? 0) + pending;
 }
 
-/** The ledger's sum with open leases' charges (micro-dollars, signed). */
+/** The ledger's sum with open leases' charges (micro-dollars, signed), in one snapshot as above. */
 export async function ledgerSum(prisma: PrismaClient, where: ChargeFilter): Promise<bigint> {
-  const [entries, pending] = await Promise.all([
-    prisma.walletEntry.aggregate({ where, _sum: { amountMicros: true } }),
-    prisma.walletCharge.aggregate({ where, _sum: { amountMicros: true } }),
-  ]);
+  const [entries, pending] = await prisma.$transaction(
+    [prisma.walletEntry.aggregate({ where, _sum: { amountMicros: true } }), prisma.walletCharge.aggregate({ where, _sum: { amountMicros: true } })],
+    { isolationLevel: 'RepeatableRead' },
+  );
   return (entries._sum.amountMicros ?? 0n) + (pending._sum.amountMicros ?? 0n);
 }
