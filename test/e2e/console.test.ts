@@ -473,6 +473,7 @@ describe.skipIf(missing && !process.env.CI)('the web console in Chromium', { tim
     // Ledger entries as the app's charges and the daily at-rest settlement write them.
     const spent = (back: number, micros: { reads: bigint; writes: bigint; transfer: bigint; storage: bigint }) => ({
       id: `wal_e2e_${back}`,
+      calls: back + 2,
       principalId: person.userId,
       amountMicros: -(micros.reads + micros.writes + micros.transfer + micros.storage),
       kind: 'charge:rows.batch',
@@ -506,6 +507,15 @@ describe.skipIf(missing && !process.env.CI)('the web console in Chromium', { tim
     expect(rows[3]).toBe(`${day(0).toISOString().slice(0, 10)}0.00060.00140.000.00030.0023`);
     expect(await page.locator('.spend-table tfoot').textContent()).toBe('Total0.00510.01180.00720.00090.025');
     await shot(page, 'usage');
+
+    // The wallet lists the same entries, newest first, each with the calls it sums.
+    await page.goto(`${rig.url}/console#/wallet`);
+    await page.getByRole('heading', { name: 'Wallet' }).waitFor();
+    const entry = page.locator('main table tbody tr', { hasText: '$0.0023' });
+    await expect
+      .poll(() => entry.locator('td').allTextContents())
+      .toEqual([expect.any(String), 'charge:rows.batch', `${appId} (prod)`, '2', '−$0.0023']);
+    await shot(page, 'wallet');
   });
 
   it('deletes the account with the typed confirmation; the session ends', async () => {

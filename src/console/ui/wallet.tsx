@@ -1,4 +1,4 @@
-/** The person's wallet: balance and newest entries. */
+/** The person's wallet: balance and newest entries, each charge with the calls it sums. */
 import { gql } from './api.js';
 import { graphql } from './generated/index.js';
 import { ErrorBox, Loading, Page, usd, when } from './parts.js';
@@ -6,7 +6,7 @@ import { useData } from './use-data.js';
 
 const WalletQuery = graphql(`
   query ConsoleWallet {
-    myWallet { balanceUsd entries { id kind amountUsd appId env quantity createdAt } }
+    myWallet { balanceUsd entries { id kind amountUsd appId env quantity calls createdAt } }
   }
 `);
 
@@ -30,6 +30,9 @@ export function WalletPage() {
                 <th scope="col">What</th>
                 <th scope="col">App</th>
                 <th scope="col" class="num">
+                  Calls
+                </th>
+                <th scope="col" class="num">
                   Amount
                 </th>
               </tr>
@@ -40,6 +43,8 @@ export function WalletPage() {
                   <td>{when(e.createdAt)}</td>
                   <td>{e.kind.replace('_', ' ')}</td>
                   <td>{e.appId ? `${e.appId}${e.env ? ` (${e.env})` : ''}` : '—'}</td>
+                  {/* A lease's charges fold into one entry per kind, app and day: calls says how many it sums. */}
+                  <td class="num">{e.calls ?? '—'}</td>
                   <td class="num">{usd(e.amountUsd)}</td>
                 </tr>
               ))}

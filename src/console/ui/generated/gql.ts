@@ -45,7 +45,7 @@ type Documents = {
     "\n  mutation ConsoleDeleteResource($appId: ID!, $resourceId: ID!) {\n    deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n  }\n": typeof types.ConsoleDeleteResourceDocument,
     "\n  query ConsoleMySpend($days: Int) {\n    mySpendByDay(days: $days) {\n      appId\n      appName\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n": typeof types.ConsoleMySpendDocument,
     "\n  query ConsoleEnvSpend($appId: ID!, $env: String!, $days: Int) {\n    envSpendByDay(appId: $appId, env: $env, days: $days) {\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n    usersSpendByDay(appId: $appId, env: $env, days: $days) {\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n": typeof types.ConsoleEnvSpendDocument,
-    "\n  query ConsoleWallet {\n    myWallet { balanceUsd entries { id kind amountUsd appId env quantity createdAt } }\n  }\n": typeof types.ConsoleWalletDocument,
+    "\n  query ConsoleWallet {\n    myWallet { balanceUsd entries { id kind amountUsd appId env quantity calls createdAt } }\n  }\n": typeof types.ConsoleWalletDocument,
 };
 const documents: Documents = {
     "\n  query ConsoleAccount {\n    myDashboardAccount { id displayName handle email createdAt }\n  }\n": types.ConsoleAccountDocument,
@@ -78,7 +78,7 @@ const documents: Documents = {
     "\n  mutation ConsoleDeleteResource($appId: ID!, $resourceId: ID!) {\n    deleteResourceAsOwner(appId: $appId, resourceId: $resourceId) { ok }\n  }\n": types.ConsoleDeleteResourceDocument,
     "\n  query ConsoleMySpend($days: Int) {\n    mySpendByDay(days: $days) {\n      appId\n      appName\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n": types.ConsoleMySpendDocument,
     "\n  query ConsoleEnvSpend($appId: ID!, $env: String!, $days: Int) {\n    envSpendByDay(appId: $appId, env: $env, days: $days) {\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n    usersSpendByDay(appId: $appId, env: $env, days: $days) {\n      since\n      until\n      days { day readsUsd writesUsd transferUsd storageUsd totalUsd }\n      total { readsUsd writesUsd transferUsd storageUsd totalUsd }\n    }\n  }\n": types.ConsoleEnvSpendDocument,
-    "\n  query ConsoleWallet {\n    myWallet { balanceUsd entries { id kind amountUsd appId env quantity createdAt } }\n  }\n": types.ConsoleWalletDocument,
+    "\n  query ConsoleWallet {\n    myWallet { balanceUsd entries { id kind amountUsd appId env quantity calls createdAt } }\n  }\n": types.ConsoleWalletDocument,
 };
 
 /**
@@ -204,7 +204,7 @@ export function graphql(source: "\n  query ConsoleEnvSpend($appId: ID!, $env: St
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleWallet {\n    myWallet { balanceUsd entries { id kind amountUsd appId env quantity createdAt } }\n  }\n"): typeof import('./graphql.js').ConsoleWalletDocument;
+export function graphql(source: "\n  query ConsoleWallet {\n    myWallet { balanceUsd entries { id kind amountUsd appId env quantity calls createdAt } }\n  }\n"): typeof import('./graphql.js').ConsoleWalletDocument;
 
 
 export function graphql(source: string) {

@@ -286,7 +286,7 @@ export type ConsoleEnvSpendQuery = { envSpendByDay: { since: string, until: stri
 export type ConsoleWalletQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleWalletQuery = { myWallet: { balanceUsd: string, entries: Array<{ id: string, kind: string, amountUsd: string, appId: string | null, env: string | null, quantity: number | null, createdAt: string }> } };
+export type ConsoleWalletQuery = { myWallet: { balanceUsd: string, entries: Array<{ id: string, kind: string, amountUsd: string, appId: string | null, env: string | null, quantity: number | null, calls: number | null, createdAt: string }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -669,6 +669,7 @@ export const ConsoleWalletDocument = new TypedDocumentString(`
       appId
       env
       quantity
+      calls
       createdAt
     }
   }
