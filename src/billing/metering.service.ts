@@ -8,6 +8,7 @@
  * cannot pay is a 402 `payment_required` and the transaction rolls back, so nothing changes.
  * At-rest storage is settled once a day per holder.
  */
+import { LRUCache } from 'lru-cache';
 import type { PrincipalCaller } from '../core/caller.rules.js';
 import { type BudgetKey, type StorageHolder, budgetPeriod, payerOf, storagePayerOf } from './payer.rules.js';
 import { type Prices, type Usage, costByClass, costMicros } from './pricing.rules.js';
@@ -49,8 +50,16 @@ import {
 
 export type { Usage, UsageClass } from './pricing.rules.js';
 
+/** Budget ids by key: every metered call names its budget, and a digest per call is most of a charge's own CPU. */
+const budgetIds = new LRUCache<string, string>({ max: 10_000 });
+
 /** A budget's id is derived from its key, so a lazy create needs no lookup. */
-export const budgetId = (key: BudgetKey): string => `bud_${sha256(`${key.kind}\0${key.payerId}\0${key.appId}\0${key.key}`).slice(0, 24)}`;
+export function budgetId(key: BudgetKey): string {
+  const name = `${key.kind}\0${key.payerId}\0${key.appId}\0${key.key}`;
+  let id = budgetIds.get(name);
+  if (id === undefined) budgetIds.set(name, (id = `bud_${sha256(name).slice(0, 24)}`));
+  return id;
+}
 
 type RefusalReason = 'wallet' | 'env_budget' | 'app_budget' | 'storage';
 
@@ -378,7 +387,7 @@ function heldChargeOf(deps: ChargeDeps, caller: PrincipalCaller, usage: readonly
   if (cost === 0n) return null;
   const { payer, charge } = chargeOf(config.metering.prices, caller, usage, operation, cost, deps.now());
   if (payer.holder.kind === 'developer' && !meteringSeen.creditedDevelopers.has(payer.holder.id)) return null;
-  if (payer.budget && !meteringSeen.budgets.has(budgetId(payer.budget))) return null;
+  if (charge.payer.budget && !meteringSeen.budgets.has(charge.payer.budget.id)) return null;
   return charge;
 }
 

@@ -53,6 +53,10 @@ describe('payerOf', () => {
   it('budget periods are UTC months', () => {
     expect(budgetPeriod(new Date('2026-11-30T23:59:59Z'))).toBe('2026-11');
     expect(budgetPeriod(new Date('2026-12-01T00:00:00Z'))).toBe('2026-12');
+    // Remembered month by month, in either direction.
+    expect(budgetPeriod(new Date('2026-11-01T00:00:00Z'))).toBe('2026-11');
+    expect(budgetPeriod(new Date('2026-10-31T23:59:59.999Z'))).toBe('2026-10');
+    expect(() => budgetPeriod(new Date(Number.NaN))).toThrow(RangeError);
   });
 });
 

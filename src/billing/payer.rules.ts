@@ -64,5 +64,16 @@ export function storagePayerOf({ principal, appDeveloperId }: StorageHolder): Pa
   return isTestUserId(person) ? { kind: 'developer', id: appDeveloperId } : { kind: 'principal', id: person };
 }
 
+/** The month budgetPeriod last answered, as [from, to) in ms: every metered call asks it. */
+let lastMonth = { from: 0, to: 0, period: '' };
+
 /** The UTC calendar month a budget's spending counts in. */
-export const budgetPeriod = (now: Date): string => now.toISOString().slice(0, 7);
+export function budgetPeriod(now: Date): string {
+  const time = now.getTime();
+  // Written so that an invalid date (NaN) recomputes, and throws as toISOString does.
+  if (!(time >= lastMonth.from && time < lastMonth.to)) {
+    const [year, month] = [now.getUTCFullYear(), now.getUTCMonth()];
+    lastMonth = { from: Date.UTC(year, month, 1), to: Date.UTC(year, month + 1, 1), period: now.toISOString().slice(0, 7) };
+  }
+  return lastMonth.period;
+}

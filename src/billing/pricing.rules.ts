@@ -47,6 +47,8 @@ export function costMicros(prices: Prices, usage: readonly Usage[]): bigint {
 
 export type CostByClass = Record<UsageClass, bigint>;
 
+const CLASSES: readonly UsageClass[] = ['reads', 'writes', 'transfer', 'storage'];
+
 /**
  * `costMicros` split by class, so a call that costs a write and bytes moved shows both: each
  * class's exact cost rounded down, then the micro-dollars the total's rounding up adds go to the
@@ -55,11 +57,17 @@ export type CostByClass = Record<UsageClass, bigint>;
 export function costByClass(prices: Prices, usage: readonly Usage[]): CostByClass {
   const exact: CostByClass = { reads: 0n, writes: 0n, transfer: 0n, storage: 0n };
   for (const u of usage) exact[u.class] += numerator(prices, u);
-  const total = costMicros(prices, usage);
-  const classes = Object.keys(exact) as UsageClass[];
-  const parts = Object.fromEntries(classes.map(c => [c, exact[c] / DENOMINATOR])) as CostByClass;
-  let left = total - classes.reduce((sum, c) => sum + parts[c], 0n);
-  const byRemainder = classes.filter(c => exact[c] % DENOMINATOR !== 0n).sort((a, b) => Number((exact[b] % DENOMINATOR) - (exact[a] % DENOMINATOR)));
+  const parts: CostByClass = {
+    reads: exact.reads / DENOMINATOR,
+    writes: exact.writes / DENOMINATOR,
+    transfer: exact.transfer / DENOMINATOR,
+    storage: exact.storage / DENOMINATOR,
+  };
+  const total = (exact.reads + exact.writes + exact.transfer + exact.storage + DENOMINATOR - 1n) / DENOMINATOR;
+  let left = total - (parts.reads + parts.writes + parts.transfer + parts.storage);
+  // Nothing is left when every class costs whole micro-dollars.
+  if (left === 0n) return parts;
+  const byRemainder = CLASSES.filter(c => exact[c] % DENOMINATOR !== 0n).sort((a, b) => Number((exact[b] % DENOMINATOR) - (exact[a] % DENOMINATOR)));
   for (const c of byRemainder) {
     if (left === 0n) break;
     parts[c] += 1n;

@@ -5,19 +5,27 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 let idPool = Buffer.alloc(0);
 let idPoolOffset = 0;
 
-/** `size` random bytes for an id (not for secrets: newSecret draws its own), a fresh Buffer the caller may change. */
-export function idBytes(size: number): Buffer {
+/** Where the next `size` random bytes of the pool start (refilled when spent). */
+function takeFromPool(size: number): number {
   if (idPoolOffset + size > idPool.length) {
     idPool = randomBytes(Math.max(4096, size));
     idPoolOffset = 0;
   }
-  const bytes = Buffer.from(idPool.subarray(idPoolOffset, idPoolOffset + size));
   idPoolOffset += size;
-  return bytes;
+  return idPoolOffset - size;
+}
+
+/** `size` random bytes for an id (not for secrets: newSecret draws its own), a fresh Buffer the caller may change. */
+export function idBytes(size: number): Buffer {
+  const start = takeFromPool(size);
+  return Buffer.from(idPool.subarray(start, start + size));
 }
 
 /** A short random id with a type prefix, e.g. `res_4f9c2a…`. Ids are not secrets (newSecret is). */
-export const newId = (prefix: string, bytes = 10) => `${prefix}_${idBytes(bytes).toString('hex')}`;
+export function newId(prefix: string, bytes = 10): string {
+  const start = takeFromPool(bytes);
+  return `${prefix}_${idPool.toString('hex', start, start + bytes)}`;
+}
 
 /** A bearer secret: `<prefix>_<43 url-safe chars>` (256 bits). */
 export const newSecret = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
