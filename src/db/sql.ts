@@ -145,13 +145,22 @@ export function prepare<A extends readonly unknown[], R>(
       compiled = { query, values };
     }
     const { query, values } = compiled;
-    const parameters = values.map(value => value(args));
-    // Straight to the executor when the Kysely is ours: no plugins to apply, no connection to
-    // acquire and release (Kysely's executeQuery would do both, for nothing, on every call).
-    const run = executors.get(db);
-    if (run) return (await run({ ...query, parameters })).rows as R[];
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+    return runCompiled(db, { ...query, parameters: values.map(value => value(args)) });
   };
+}
+
+/**
+ * The rows of a statement whose shape follows the call (so no `prepare` can hold it), compiled
+ * and run as `prepare` runs its own: for the hot writes built per call.
+ */
+export const rowsOf = <R>(db: Sql, query: { compile(db: Sql): CompiledQuery<R> }): Promise<R[]> => runCompiled(db, query.compile(db));
+
+async function runCompiled<R>(db: Sql, query: CompiledQuery<R>): Promise<R[]> {
+  // Straight to the executor when the Kysely is ours: no plugins to apply, no connection to
+  // acquire and release (Kysely's executeQuery would do both, for nothing, on every call).
+  const run = executors.get(db);
+  if (run) return (await run(query)).rows as R[];
+  return (await db.executeQuery<R>(query)).rows;
 }
 
 /** Builds and compiles statements for `prepare`; never runs one. */

@@ -18,7 +18,7 @@
  *
  * It answers what it found, so the caller can tell a write from a refusal; a refusal changed nothing.
  */
-import { type Sql, sql } from '../db/sql.js';
+import { type Sql, rowsOf, sql } from '../db/sql.js';
 import type { Binding } from './row-binding.service.js';
 import { ROW_MAX_CHARS } from './row-values.rules.js';
 import type { Fragment } from './rows.sql.js';
@@ -85,7 +85,9 @@ export async function fastOwnedWrite(
   const admitted = sql<boolean>`(SELECT go FROM ok)`;
   // An update grows the resource whether or not a row matched: see step 4 above.
   const charged = chargeParts(resource.id, charge, write.kind === 'update' ? sql<boolean>`true` : sql<boolean>`false`, admitted);
-  const { rows } = await sql<WrittenRow & { xid: string | null; go: boolean | null }>`
+  const rows = await rowsOf(
+    db,
+    sql<WrittenRow & { xid: string | null; go: boolean | null }>`
     WITH mem AS MATERIALIZED (${lockedMembership(resource, me)}),
     t AS MATERIALIZED (${ownedTargets(resource, binding, pickOf, within)}),
     ok AS MATERIALIZED (
@@ -93,7 +95,8 @@ export async function fastOwnedWrite(
         AND NOT EXISTS (SELECT 1 FROM t WHERE t.creator_id IS DISTINCT FROM ${me} AND NOT ${role} = ANY(${roles.writeOthers}::text[]))
         AND (SELECT count(*) FROM t) <= ${limit}::int ${fitsSize} AS go)${charged.ctes},
     c AS (${targetChange(write, charge ? charged.recorded : admitted)})
-    ${writtenSelect(charged.row, sql`, (SELECT xid FROM mem) AS xid, ${admitted} AS go`)}`.execute(db);
+    ${writtenSelect(charged.row, sql`, (SELECT xid FROM mem) AS xid, ${admitted} AS go`)}`,
+  );
   const go = Boolean(rows[0]?.go);
   // Refused, the rows matched are not the write's (found() would refuse too many of them).
   return { xid: rows[0]?.xid ?? null, admitted: go, written: go ? writtenOf(binding, pickOf, rows) : [], charge: charged.found(rows) };
