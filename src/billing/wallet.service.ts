@@ -30,6 +30,8 @@ export interface EntryFacts {
   clientId?: string | null;
   actorId?: string | null;
   quantity?: bigint | null;
+  /** The metered calls a charge entry sums (site transfer: the responses); null for credits and storage. */
+  calls?: number | null;
   /** The amount split by price class (charges and at-rest entries), signed as the amount. */
   byClass?: Partial<Record<UsageClass, bigint>>;
 }
@@ -75,6 +77,7 @@ export async function appendEntry(tx: Db, holder: Holder, amountMicros: bigint, 
       client_id: facts.clientId ?? null,
       actor_id: facts.actorId ?? null,
       quantity: facts.quantity ?? null,
+      calls: facts.calls ?? null,
       created_at: now,
       reads_micros: facts.byClass?.reads ?? null,
       writes_micros: facts.byClass?.writes ?? null,

@@ -42,9 +42,9 @@ export function siteCache() {
 }
 export type SiteCache = ReturnType<typeof siteCache>;
 
-/** The bytes sent per environment since the last flush, and their charge to each app's developer. */
+/** The bytes (and responses) sent per environment since the last flush, and their charge to each app's developer. */
 export function transferMeter(deps: Pick<ServiceDeps, 'transaction' | 'config' | 'now'>) {
-  const pending = new Map<string, { developerId: string; appId: string; env: string; bytes: number }>();
+  const pending = new Map<string, { developerId: string; appId: string; env: string; bytes: number; responses: number }>();
   let timer: NodeJS.Timeout | null = null;
 
   async function flush(): Promise<void> {
@@ -63,23 +63,25 @@ export function transferMeter(deps: Pick<ServiceDeps, 'transaction' | 'config' |
             appId: bill.appId,
             env: bill.env,
             quantity: BigInt(bill.bytes),
+            calls: bill.responses,
             byClass: { transfer: -cost },
           };
           await appendEntry(tx, { kind: 'developer', id: bill.developerId }, -cost, facts, deps.now());
         });
       } catch (error) {
         // Kept for the next flush: sent bytes are charged once, late rather than never.
-        record(bill, bill.bytes);
+        record(bill, bill.bytes, bill.responses);
         logger.warn({ err: error }, 'site transfer charge failed; retrying');
       }
     }
   }
 
-  function record(site: Pick<ActiveSite, 'developerId' | 'appId' | 'env'>, bytes: number) {
+  function record(site: Pick<ActiveSite, 'developerId' | 'appId' | 'env'>, bytes: number, responses = 1) {
     if (!deps.config.metering.enabled || bytes <= 0) return;
     const key = `${site.appId}\0${site.env}`;
-    const bill = pending.get(key) ?? { developerId: site.developerId, appId: site.appId, env: site.env, bytes: 0 };
+    const bill = pending.get(key) ?? { developerId: site.developerId, appId: site.appId, env: site.env, bytes: 0, responses: 0 };
     bill.bytes += bytes;
+    bill.responses += responses;
     pending.set(key, bill);
     // Upkeep, not the turn of the request that happened to start the timer.
     timer ??= asSystemWork(() => setTimeout(() => void flush(), TRANSFER_FLUSH_MS).unref());

@@ -62,7 +62,8 @@ const WalletEntryRef = builder.objectRef<WalletStatement['entries'][number]>('Wa
     quantity: t.exposeFloat('quantity', { nullable: true, description: 'Charges: operations in its calls; storage: bytes held that day.' }),
     calls: t.exposeInt('calls', {
       nullable: true,
-      description: "Charges: the metered calls it sums (a wallet lease's calls of one kind, app, environment, client, actor and day).",
+      description:
+        "Charges: the metered calls it sums (a wallet lease's calls of one kind, app, environment, client, actor and day; site transfer: the responses sent).",
     }),
     createdAt: t.exposeString('createdAt'),
   }),

@@ -196,9 +196,9 @@ describe('gatehouse publish', () => {
       (
         await prisma.walletEntry.aggregate({
           where: { developerId, kind: 'charge:site.transfer', appId: app.appId },
-          _sum: { quantity: true },
+          _sum: { quantity: true, calls: true },
         })
-      )._sum.quantity ?? 0n;
+      )._sum;
     const before = await sent();
     const browser = new Browser(rig.url);
     const asset = await browser.get(`${app.origin}/assets/app-4f3a9c1b.js`);
@@ -206,8 +206,10 @@ describe('gatehouse publish', () => {
     expect(headOnly.status).toBe(200);
     await browser.get(`${app.origin}/assets/app-4f3a9c1b.js`, { 'if-none-match': asset.headers.etag as string });
     await rig.app.services.hosting.flushTransfer();
-    // Only the one full answer's bytes: HEAD and 304 send none.
-    expect((await sent()) - before).toBe(BigInt(asset.text.length));
+    // Only the one full answer's bytes, in one call: HEAD and 304 send none.
+    const after = await sent();
+    expect((after.quantity ?? 0n) - (before.quantity ?? 0n)).toBe(BigInt(asset.text.length));
+    expect((after.calls ?? 0) - (before.calls ?? 0)).toBe(1);
 
     const settled = await rig.app.services.metering.settleStorage(new Date('2031-01-01T00:00:00Z'));
     expect(settled.holders).toBeGreaterThan(0);
