@@ -50,7 +50,7 @@ import {
 
 export type { Usage, UsageClass } from './pricing.rules.js';
 
-/** Budget ids by key: every metered call names its budget, and a digest per call is most of a charge's own CPU. */
+/** Budget ids by key: every metered call names its budget, and its digest was the largest part of a charge's own CPU. */
 const budgetIds = new LRUCache<string, string>({ max: 10_000 });
 
 /** A budget's id is derived from its key, so a lazy create needs no lookup. */
