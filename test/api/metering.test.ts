@@ -4,7 +4,7 @@
  * a refused operation charges nothing; a short wallet or budget is 402 `payment_required` and
  * changes nothing; concurrent charges never overdraw. Runs on both stores.
  */
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { type Seed, type TestContext, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
@@ -162,14 +162,26 @@ describe.each(available)('metering on $name', backend => {
     expect((await insert('zero')).status).toBe(200);
     await closeLeases();
     const listed = new Set((await statement()).entries.map(e => e.id));
-    for (const title of ['one', 'two', 'three']) expect((await insert(title)).status).toBe(200);
-    // Open: each charge listed on its own.
-    const pending = (await statement()).entries.filter(e => !listed.has(e.id) && e.kind.startsWith('charge:'));
-    expect(pending).toHaveLength(3);
-    for (const charge of pending) expect(charge).toMatchObject({ kind: 'charge:rows.insert', amountUsd: '-0.000002', quantity: 1, calls: 1 });
-    expect(await prisma.walletCharge.count({ where: { developerId: s.developerId } })).toBe(3);
-    const open = await views();
-    await closeLeases();
+    // The lease the inserts open stays open until closeLeases, however long a loaded machine
+    // stalls between them: its sweep's interval (which closes a lease idle for a moment) is held.
+    ctx.app.services.metering.stopLeaseSweep();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let open: Awaited<ReturnType<typeof views>>;
+    let pending: { id: string }[];
+    try {
+      for (const title of ['one', 'two', 'three']) expect((await insert(title)).status).toBe(200);
+      // Open: each charge listed on its own.
+      pending = (await statement()).entries.filter(e => !listed.has(e.id) && e.kind.startsWith('charge:'));
+      expect(pending).toHaveLength(3);
+      for (const charge of pending) expect(charge).toMatchObject({ kind: 'charge:rows.insert', amountUsd: '-0.000002', quantity: 1, calls: 1 });
+      expect(await prisma.walletCharge.count({ where: { developerId: s.developerId } })).toBe(3);
+      open = await views();
+      await closeLeases();
+    } finally {
+      vi.useRealTimers();
+      // The held interval is gone: the next lease opened starts a real sweep.
+      ctx.app.services.metering.stopLeaseSweep();
+    }
     const folded = (await statement()).entries.filter(e => !listed.has(e.id) && e.kind.startsWith('charge:'));
     expect(folded).toEqual([
       expect.objectContaining({
