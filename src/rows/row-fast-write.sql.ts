@@ -30,6 +30,7 @@ import {
   type Written,
   type WrittenRow,
   chargeParts,
+  atMost,
   lockedMembership,
   mergedData,
   ownedTargets,
@@ -93,7 +94,7 @@ export async function fastOwnedWrite(
     ok AS MATERIALIZED (
       SELECT COALESCE(${role} = ANY(${roles.writeOwn}::text[]), false)
         AND NOT EXISTS (SELECT 1 FROM t WHERE t.creator_id IS DISTINCT FROM ${me} AND NOT ${role} = ANY(${roles.writeOthers}::text[]))
-        AND (SELECT count(*) FROM t) <= ${limit}::int ${fitsSize} AS go)${charged.ctes},
+        AND ${atMost(limit)} ${fitsSize} AS go)${charged.ctes},
     c AS (${targetChange(write, charge ? charged.recorded : admitted)})
     ${writtenSelect(charged.row, sql`, (SELECT xid FROM mem) AS xid, ${admitted} AS go`)}`,
   );

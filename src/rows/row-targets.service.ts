@@ -173,7 +173,7 @@ export async function writeOwnedTargets(
 ): Promise<{ written: Written[]; charge: ChargeFound | undefined }> {
   const matched = ownedTargets(resource, binding, pickOf, withinReach(reach, me));
   // More rows than the call may write are written by no one: found() refuses them, as before the write.
-  const fits = sql`(SELECT count(*) FROM t) <= ${Math.min(ROWS_MAX_WHERE, writesLeft())}::int`;
+  const fits = atMost(Math.min(ROWS_MAX_WHERE, writesLeft()));
   const grows = write.kind === 'update' ? sql<boolean>`EXISTS (SELECT 1 FROM c)` : sql<boolean>`false`;
   const charged = chargeParts(resource.id, charge, grows);
   const { rows } = await sql<WrittenRow>`
@@ -184,13 +184,18 @@ export async function writeOwnedTargets(
 
 /**
  * The write of the matched rows `t`, when `when` holds: deleted, or changed (`data || set - unset`,
- * the merge applyUpdate makes); returning each row's id and data.
+ * the merge applyUpdate makes); returning each row of `t` with its data after (a delete's: as it
+ * was). Found again by id, not by ctid: a `t` whose lock waited on a racing write can carry the
+ * ctid of the row version before it (the race tests of rows-fast-update fail so).
  */
 export const targetChange = (write: TargetWrite, when: Fragment): Fragment =>
   write.kind === 'delete'
-    ? sql`DELETE FROM rows WHERE id IN (SELECT t.id::uuid FROM t) AND ${when} RETURNING id::text AS id, data`
+    ? sql`DELETE FROM rows AS w USING t WHERE w.id = t.id::uuid AND ${when} RETURNING t.*, w.data AS new_data`
     : sql`UPDATE rows AS w SET data = ${mergedData('w.data', write)}, updated_at = ${write.now.toISOString()}::timestamp
-        FROM t WHERE w.id = t.id::uuid AND ${when} RETURNING w.id::text AS id, w.data`;
+        FROM t WHERE w.id = t.id::uuid AND ${when} RETURNING t.*, w.data AS new_data`;
+
+/** Whether the matched rows `t` are at most `limit`: read no further than one row past it. */
+export const atMost = (limit: number): Fragment => sql`NOT EXISTS (SELECT 1 FROM t OFFSET ${limit}::int)`;
 
 /** The jsonb column `data` as an update leaves it: its columns set and unset. */
 export const mergedData = (data: string, { set, unset }: { set: RowData; unset: string[] }): Fragment =>
@@ -199,9 +204,14 @@ export const mergedData = (data: string, { set, unset }: { set: RowData; unset: 
 /** A row of a statement that writes the matched rows `t` (targetChange as `c`): the row as it was and its new data. */
 export type WrittenRow = StatementRow & { new_data: RowData | null };
 
-/** The answer of such a statement: each matched row with its new data, and the charge's outcome (`charged` is chargeParts' row); `extra` columns after. */
+/**
+ * The answer of such a statement: each matched row with its new data (the rows `c` wrote, which are
+ * every row `t` matched, or else those rows with none), and the charge's outcome (`charged` is
+ * chargeParts' row); `extra` columns after. No join of `t` and `c`: `c` returns `t`'s columns.
+ */
 export const writtenSelect = (charged: Fragment, extra: Fragment = sql``): Fragment =>
-  sql`SELECT t.*, c.data AS new_data, s.*${extra} FROM ${charged} LEFT JOIN (t LEFT JOIN c ON c.id = t.id) ON true`;
+  sql`SELECT x.*, s.*${extra} FROM ${charged}
+    LEFT JOIN (SELECT * FROM c UNION ALL SELECT t.*, NULL::jsonb AS new_data FROM t WHERE NOT EXISTS (SELECT 1 FROM c)) x ON true`;
 
 /** The rows of such a statement as the write takes them (found), each with its new data. */
 export function writtenOf(binding: Binding, pickOf: RowPick, rows: readonly WrittenRow[]): Written[] {
