@@ -1,7 +1,8 @@
 /**
  * A member's lone write into the default room of a resource's own table in one statement instead
  * of a transaction of three round trips (BEGIN with the facts, the write, COMMIT): an insert
- * (row-fast-insert.service.ts), or an update or delete (row-fast-write.sql.ts).
+ * (row-fast-insert.service.ts), an update or delete (row-fast-write.sql.ts), or an upsert whose
+ * key finds its row (the update of that row).
  *
  * A shortcut, never a second set of rules. In the default room a caller's role is their resource
  * role (no room grant counts there), so what readable and admits judge of them depends on that role
@@ -20,7 +21,8 @@ import { rolesReaching, ruleFor } from './rows.rules.js';
 import { rowTable, shape, type Binding } from './row-binding.service.js';
 import { rowEvent } from './row-run.service.js';
 import { updateData } from './row-values.rules.js';
-import { changesUniqueKey } from './row-unique.service.js';
+import { changesUniqueKey, conflictKey, keyConditions, uniqueKeys } from './row-unique.service.js';
+import { upsertItems } from './row-upsert.service.js';
 import { type RowPick, type TargetWrite, pick, rowsWritten } from './row-targets.service.js';
 import { callUsage, chargedAs, statementCharge } from './row-metering.service.js';
 import { forgetStoragePayer, knownDefaultRoom, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
@@ -38,6 +40,7 @@ export function fastWriteIn(deps: FastInsertDeps, caller: PrincipalCaller, schem
       return fastInsertIn(deps, caller, schema, now, op);
     case 'update':
     case 'delete':
+    case 'upsert':
       return fastUpdateOrDeleteIn(deps, caller, schema, now, op, op.op);
     default:
       return Promise.resolve(null);
@@ -63,11 +66,12 @@ export function defaultRoomRoles(binding: Binding, action: 'update' | 'delete'):
 /**
  * The write the transaction path makes in one statement too (writtenWithTargets) and its rows, or
  * null where it judges otherwise or refuses: a table not the resource's own, refused values, a
- * unique key changed, a malformed pick.
+ * unique key changed, a malformed pick (an upsert: see upsertUpdate).
  */
-function ownedWrite(binding: Binding, op: DbOperation, action: 'update' | 'delete', now: Date): { write: TargetWrite; pickOf: RowPick } | null {
+function ownedWrite(binding: Binding, op: DbOperation, action: FastAction, now: Date): { write: TargetWrite; pickOf: RowPick } | null {
   if (binding.kind !== 'owned') return null;
   try {
+    if (action === 'upsert') return upsertUpdate(binding, op, now);
     const pickOf = pick(binding, op);
     if (action === 'delete') return { write: { kind: 'delete' }, pickOf };
     const change = updateData(binding.name, rowTable(binding.table), op.values);
@@ -78,19 +82,40 @@ function ownedWrite(binding: Binding, op: DbOperation, action: 'update' | 'delet
   }
 }
 
+/**
+ * A lone upsert's value as the update of the row its key finds, when that is all it can be: one
+ * value, setting no unique key but the conflict key (whose values the row found already holds).
+ * The statement then writes and charges only if it matched the row; with none, the call takes the
+ * transaction path, which locks the key and inserts.
+ */
+function upsertUpdate(binding: Binding, op: DbOperation, now: Date): { write: TargetWrite; pickOf: RowPick } | null {
+  const key = conflictKey(binding, op.onConflict ?? []);
+  const items = upsertItems(binding, op.values, key);
+  if (items.length !== 1) return null;
+  const [{ change }] = items;
+  const others = uniqueKeys(binding.table).filter(other => other.join() !== key.join());
+  if (others.some(other => other.some(name => Object.hasOwn(change.set, name)))) return null;
+  return { write: { kind: 'update', ...change, now }, pickOf: { where: keyConditions(binding, key, change.set) } };
+}
+
+/** The calls the one-statement path serves besides an insert: an upsert only as the update of its row. */
+type FastAction = 'update' | 'delete' | 'upsert';
+
 async function fastUpdateOrDeleteIn(
   deps: FastInsertDeps,
   caller: PrincipalCaller,
   schema: SchemaIR,
   now: Date,
   op: DbOperation,
-  action: 'update' | 'delete',
+  action: FastAction,
 ): Promise<FastWrite | null> {
   const known = knownDefaultRoom(caller, schema, op);
   const owned = known && ownedWrite(known.binding, op, action, now);
   if (!known || !owned) return null;
   const { resource, binding } = known;
   const { write, pickOf } = owned;
+  const upsert = action === 'upsert';
+  const writes = upsert ? 'update' : action;
   const charge = await deps.metering.holdChargeSoon(caller, callUsage([op]), chargedAs([op], false));
   if (charge === null) return null;
   const metered = charge !== 'unmetered';
@@ -100,11 +125,12 @@ async function fastUpdateOrDeleteIn(
     found = await fastOwnedWrite(
       deps.sql,
       { me: caller.principal.id, resource, binding, pickOf },
-      defaultRoomRoles(binding, action),
+      defaultRoomRoles(binding, writes),
       write,
       metered ? statementCharge(deps.metering, charge.entry, payer) : null,
       // A lone operation's write budget: the call's whole limit (withWriteBudget, spendWrites).
       Math.min(ROWS_MAX_WHERE, deps.config.rows.maxWritesPerCall),
+      upsert,
     );
   } catch {
     // Nothing was written (one statement); the transaction path meets the same cause and answers it.
@@ -112,13 +138,15 @@ async function fastUpdateOrDeleteIn(
     return null;
   }
   // Refused, the statement recorded nothing: the hold goes back (never 'lease_closed', which the lease may not be).
-  if (metered) charge.held.settle(settledAs(found.admitted ? found.charge : undefined, write.kind === 'update'));
+  // An upsert that matched no row recorded nothing either.
+  const wrote = found.admitted && !(upsert && found.written.length === 0);
+  if (metered) charge.held.settle(settledAs(wrote ? found.charge : undefined, write.kind === 'update'));
   // Not covered by the payer found before: its owner changed, or it fell short; the next write finds it again.
   if (payer && found.charge && !found.charge.covered) forgetStoragePayer(resource.id);
   else if (found.xid && found.charge?.payer) rememberStoragePayer(resource.id, found.charge.payer);
-  if (!found.xid || !found.admitted || (metered && !found.charge?.charged)) return null;
+  if (!found.xid || !wrote || (metered && !found.charge?.charged)) return null;
   const rows = rowsWritten(binding, found.written, write).map(row => shape(row, binding, 'resource'));
-  const rowEvents = rows.map(row => rowEvent({ caller }, action, binding, resource.id, null, null, row));
+  const rowEvents = rows.map(row => rowEvent({ caller }, writes, binding, resource.id, null, null, row));
   stampAll(found.xid, rowEvents);
   return { result: { op: action, rows, nextCursor: null, ok: true }, rowEvents };
 }

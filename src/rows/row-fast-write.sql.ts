@@ -12,7 +12,8 @@
  *    the transaction path refuses anyone else before matching), every matched row is one the role
  *    may write, no more rows than the call may write, and (update) each row's new values within
  *    the size checkSize allows;
- * 4. the call's charge (chargeParts), when the gate holds; an update also needs the storage payer
+ * 4. the call's charge (chargeParts), when the gate holds (and, `onlyMatched`, an upsert's, when
+ *    a row matched: else the transaction path inserts); an update also needs the storage payer
  *    surely covering it, whether or not a row matched (the transaction path decides that case);
  * 5. the write (targetChange), only once the charge was recorded (unmetered: once the gate holds).
  *
@@ -72,6 +73,7 @@ export async function fastOwnedWrite(
   write: TargetWrite,
   charge: StatementCharge | null,
   limit: number,
+  onlyMatched = false,
 ): Promise<FastWritten> {
   const role = sql`(SELECT role FROM mem)`;
   const within = sql`r.room_id IS NULL
@@ -85,7 +87,12 @@ export async function fastOwnedWrite(
       : sql``;
   const admitted = sql<boolean>`(SELECT go FROM ok)`;
   // An update grows the resource whether or not a row matched: see step 4 above.
-  const charged = chargeParts(resource.id, charge, write.kind === 'update' ? sql<boolean>`true` : sql<boolean>`false`, admitted);
+  const charged = chargeParts(
+    resource.id,
+    charge,
+    write.kind === 'update' ? sql<boolean>`true` : sql<boolean>`false`,
+    onlyMatched ? sql<boolean>`${admitted} AND EXISTS (SELECT 1 FROM t)` : admitted,
+  );
   const rows = await rowsOf(
     db,
     sql<WrittenRow & { xid: string | null; go: boolean | null }>`

@@ -31,6 +31,10 @@ const SCHEMA = defineSchema({
         // One column per racing update, so a lost one shows.
         .owns('slots', t =>
           t.text('title').integer('s0').integer('s1').integer('s2').integer('s3').integer('s4').integer('s5').integer('s6').integer('s7'),
+        )
+        // The same, found by a unique key: racing upserts.
+        .owns('seats', t =>
+          t.text('title').unique().integer('s0').integer('s1').integer('s2').integer('s3').integer('s4').integer('s5').integer('s6').integer('s7'),
         ),
   },
 });
@@ -226,6 +230,56 @@ describe.each(available)('one-statement update and delete on $name', backend => 
       status: 403,
       charged: 0,
     });
+  });
+
+  const upsertOf = (values: Record<string, unknown>) => () => ({ table: 'items', op: 'upsert', values, onConflict: 'ref' });
+  const CAROL_REF = '018f0000-0000-7000-8000-00000000aa01';
+  const ALICE_REF = '018f0000-0000-7000-8000-00000000aa02';
+
+  it('upsert by a unique key: the row it finds updated (one statement where the scope allows), one it does not find inserted; refusals the same', async ({
+    s,
+    same,
+  }) => {
+    const { alice, carol, dave, erin } = s.users;
+    // Not there yet: inserted, by the transaction path on both twins.
+    const first = await same(carol, upsertOf({ ref: CAROL_REF, title: 'first', n: 2 }));
+    expect(first).toMatchObject({ status: 200, charged: 1 });
+    expect(first.answer).toMatchObject({ rows: [expect.objectContaining({ title: 'first', n: 2, updated: false })] });
+    // There: updated, the columns not given kept.
+    const again = await same(carol, upsertOf({ ref: CAROL_REF, title: 'second' }));
+    expect(again).toMatchObject({ status: 200, charged: 1 });
+    expect(again.answer).toMatchObject({ rows: [expect.objectContaining({ ref: CAROL_REF, title: 'second', n: 2, updated: true })] });
+    // An owner updates anyone's row; a reader, with neither path open, is refused; a non-member is not told.
+    expect(await same(alice, upsertOf({ ref: CAROL_REF, title: 'owner' }))).toMatchObject({ status: 200, charged: 1 });
+    expect(await same(dave, upsertOf({ ref: CAROL_REF, title: 'reader' }))).toMatchObject({ status: 403, charged: 0 });
+    expect(await same(erin, upsertOf({ ref: CAROL_REF, title: 'stranger' }))).toMatchObject({ status: 404, charged: 0 });
+    // A writer finds alice's row by its key and may not update it.
+    expect(await same(alice, upsertOf({ ref: ALICE_REF, title: 'hers' }))).toMatchObject({ status: 200, charged: 1 });
+    expect(await same(carol, upsertOf({ ref: ALICE_REF, title: 'taken' }))).toMatchObject({ status: 403, charged: 0 });
+    // Refused values: the same answer on both paths, nothing charged.
+    expect(await same(carol, upsertOf({ ref: CAROL_REF, nope: 1 }))).toMatchObject({ status: 400, charged: 0 });
+    expect(await same(carol, upsertOf({ ref: CAROL_REF, title: 'x'.repeat(70_000) }))).toMatchObject({ status: 400, charged: 0 });
+  });
+
+  it('racing upserts of one key, the row there: all applied (one after another), each charged exactly once', async ({ ctx, prisma, s, twins }) => {
+    const { carol } = s.users;
+    const { id } = twins.fast;
+    const upsert = (values: Record<string, unknown>) =>
+      db(carol, { scope: inResource(id), table: 'seats', op: 'upsert', values, onConflict: 'title' });
+    const charges = () => chargeCount(prisma, { actorId: carol.id, kind: 'charge:rows.upsert' });
+    const before = await charges();
+    const results = await racedAndBooked(
+      ctx,
+      s.developerId,
+      8,
+      i => upsert({ title: 'presence', [`s${i}`]: i }),
+      () => warmLease(() => upsert({ title: 'presence' })),
+    );
+    const rows = await prisma.row.findMany({ where: { resourceId: id, tableName: 'seats' } });
+    expect(rows).toHaveLength(1);
+    for (const [i, r] of results.entries()) expect(r.body.rows).toEqual([expect.objectContaining({ id: rows[0].id, [`s${i}`]: i })]);
+    expect(await charges()).toBe(before + 2 + 8);
+    expect(rows[0].data).toEqual({ title: 'presence', s0: 0, s1: 1, s2: 2, s3: 3, s4: 4, s5: 5, s6: 6, s7: 7 });
   });
 
   it('updates racing the member’s removal: each acknowledged one applied and charged once, none after it', async ({ ctx, prisma, s, twins }) => {

@@ -117,17 +117,20 @@ describe.each(postgres)('statements of one row write on $name', backend => {
       expect(write).toHaveLength(1);
       expect(write[0]).toMatch(/^WITH mem AS MATERIALIZED .*FOR UPDATE OF r.*wallet_charges.*(UPDATE|DELETE FROM) rows/);
     }
-    // An upsert, inserting or updating, by a member who wrote there before: the facts, its key's
-    // values locked in the same statement (before the statement that reads the rows, so it sees a
-    // racing upsert's committed row); the row found and updated or inserted, the call's charge and
-    // storage check with it (row-upsert.service.ts); COMMIT.
-    for (const write of [upsert, upsertAgain]) {
-      expect(write).toHaveLength(3);
-      expect(write[0]).toMatch(/FROM resources r WHERE .*FOR KEY SHARE.*pg_advisory_xact_lock/);
-      expect(write[1]).toMatch(/^WITH t AS MATERIALIZED .*INSERT INTO rows .*wallet_charges/);
-      // The storage payer the writes before found is passed in here too, its credit settled.
-      expect(write[1]).not.toMatch(/JOIN apps|once_key/);
-    }
+    // An upsert whose key finds its row, by a member who wrote there before: the update of that
+    // row as one statement (row-fast-write.service.ts, upsertUpdate).
+    expect(upsertAgain).toHaveLength(1);
+    expect(upsertAgain[0]).toMatch(/^WITH mem AS MATERIALIZED .*FOR UPDATE OF r.*wallet_charges.*UPDATE rows/);
+    // One whose key finds none: that statement matched nothing and wrote and charged nothing; then
+    // the transaction path: the facts, its key's values locked in the same statement (before the
+    // statement that reads the rows, so it sees a racing upsert's committed row); the row found and
+    // updated or inserted, the call's charge and storage check with it (row-upsert.service.ts); COMMIT.
+    expect(upsert).toHaveLength(4);
+    expect(upsert[0]).toMatch(ONE_STATEMENT);
+    expect(upsert[1]).toMatch(/FROM resources r WHERE .*FOR KEY SHARE.*pg_advisory_xact_lock/);
+    expect(upsert[2]).toMatch(/^WITH t AS MATERIALIZED .*INSERT INTO rows .*wallet_charges/);
+    // The storage payer the writes before found is passed in here too, its credit settled.
+    for (const write of [upsert[0], upsert[2], upsertAgain[0]]) expect(write).not.toMatch(/JOIN apps|once_key/);
     // An insert that sets a unique key (the transaction path), by a member who wrote there before:
     // the facts with the key's lock (no statement of its own), the check that no row holds it, the
     // insert, the charge with its storage check, COMMIT.
@@ -142,7 +145,7 @@ describe.each(postgres)('statements of one row write on $name', backend => {
     // The developer pays for these writes and for the resource's bytes, and holds the lease they
     // are charged to: that open lease proves its headroom, so no storage check reads the wallet
     // (payerHoldsLease).
-    for (const write of [insert[0], update[0], remove[0], upsert[1], upsertAgain[1], keyed[3]]) expect(write).not.toMatch(/FROM wallets/);
+    for (const write of [insert[0], update[0], remove[0], upsert[0], upsert[2], upsertAgain[0], keyed[3]]) expect(write).not.toMatch(/FROM wallets/);
   });
 
   it('an update the one statement does not judge (a unique key changed) or refuses (a row the rule does not admit) takes the transaction path', async ({
