@@ -259,6 +259,8 @@ describe.each(available)('one-statement update and delete on $name', backend => 
     // Refused values: the same answer on both paths, nothing charged.
     expect(await same(carol, upsertOf({ ref: CAROL_REF, nope: 1 }))).toMatchObject({ status: 400, charged: 0 });
     expect(await same(carol, upsertOf({ ref: CAROL_REF, title: 'x'.repeat(70_000) }))).toMatchObject({ status: 400, charged: 0 });
+    for (const title of ['\ud800 lone surrogate', 'nul \u0000 byte'])
+      expect(await same(carol, upsertOf({ ref: CAROL_REF, title }))).toMatchObject({ status: 400, charged: 0 });
   });
 
   it('racing upserts of one key, the row there: all applied (one after another), each charged exactly once', async ({ ctx, prisma, s, twins }) => {
