@@ -41,9 +41,11 @@ function numerator(prices: Prices, usage: Usage): bigint {
 
 /** The cost of one call's usage in micro-dollars: the exact sum, rounded up once. */
 export function costMicros(prices: Prices, usage: readonly Usage[]): bigint {
-  const total = usage.reduce((sum, u) => sum + numerator(prices, u), 0n);
-  return (total + DENOMINATOR - 1n) / DENOMINATOR;
+  return wholeMicros(usage.reduce((sum, u) => sum + numerator(prices, u), 0n));
 }
+
+/** An exact cost (a numerator over DENOMINATOR) in whole micro-dollars, rounded up. */
+const wholeMicros = (exact: bigint): bigint => (exact + DENOMINATOR - 1n) / DENOMINATOR;
 
 export type CostByClass = Record<UsageClass, bigint>;
 
@@ -63,7 +65,7 @@ export function costByClass(prices: Prices, usage: readonly Usage[]): CostByClas
     transfer: exact.transfer / DENOMINATOR,
     storage: exact.storage / DENOMINATOR,
   };
-  const total = (exact.reads + exact.writes + exact.transfer + exact.storage + DENOMINATOR - 1n) / DENOMINATOR;
+  const total = wholeMicros(exact.reads + exact.writes + exact.transfer + exact.storage);
   let left = total - (parts.reads + parts.writes + parts.transfer + parts.storage);
   // Nothing is left when every class costs whole micro-dollars.
   if (left === 0n) return parts;
