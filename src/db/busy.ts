@@ -3,10 +3,12 @@
  * failure. A wait that runs out means "overloaded, try again shortly" (503 busy), never a 500.
  */
 
-/** Defaults of DATABASE_POOL_SIZE, DATABASE_TX_MAX_WAIT_MS and DATABASE_TX_TIMEOUT_MS (README "Configuration"). */
+/** Defaults of DATABASE_POOL_SIZE, DATABASE_READ_CONNECTIONS, DATABASE_TX_MAX_WAIT_MS and DATABASE_TX_TIMEOUT_MS (README "Configuration"). */
 export const DATABASE_DEFAULTS = {
   /** PostgreSQL's default max_connections is 100: 10 per process leaves room for several instances. */
   poolSize: 10,
+  /** Pipelined connections for plain reads outside transactions, beside the pool (src/db/pg-read-lane.ts). */
+  readConnections: 2,
   /**
    * Requests on one hot row queue on its lock while holding a connection, so the last of a burst
    * waits for every earlier one: Prisma's 2 s default failed 60 concurrent invites on a busy machine.

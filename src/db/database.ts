@@ -111,6 +111,8 @@ export interface OpenDatabaseOptions extends TransactionSettings {
   loadDataDir?: Blob | File;
   /** PostgreSQL only: the most connections the pool opens (DATABASE_DEFAULTS.poolSize). */
   poolSize?: number;
+  /** PostgreSQL only: pipelined connections for plain reads, beside the pool; 0 sends them to the pool (DATABASE_DEFAULTS.readConnections). */
+  readConnections?: number;
   /** Migrations and schema to apply (default: the package's own). */
   migrationPaths?: MigrationPaths;
   /** PGlite: where cluster templates are kept (GATEHOUSE_CACHE_DIR; default: the user's cache). */

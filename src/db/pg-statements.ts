@@ -86,7 +86,8 @@ function rowCountOf(tag: string | undefined): number {
 class PreparedStatement {
   /** Set by pg's client (the pool's completion callback). */
   callback?: (error: Error | null, result?: StatementResult) => void;
-  private readonly rows: Record<string, unknown>[] = [];
+  /** Not `rows`: pg reads a query's `rows` as a portal's page size, which pipeline mode refuses. */
+  private readonly received: Record<string, unknown>[] = [];
   private count = 0;
   private shape: RowShape | undefined;
   /** The description this execution received, kept for the connection once the statement succeeds. */
@@ -181,7 +182,7 @@ class PreparedStatement {
       const value = fields[i];
       row[shape.names[i]] = value === null ? null : shape.parsers[i](value);
     }
-    this.rows.push(row);
+    this.received.push(row);
   }
 
   handleCommandComplete(message: { text?: string }): void {
@@ -209,7 +210,7 @@ class PreparedStatement {
     }
     this.state?.parsed.add(this.statement);
     if (this.described) this.state?.shapes.set(this.statement, this.described);
-    this.finish(null, { rows: this.rows, count: this.count });
+    this.finish(null, { rows: this.received, count: this.count });
   }
 
   handleError(error: Error): void {
@@ -224,6 +225,12 @@ class PreparedStatement {
     this.callback?.(error, result);
   }
 }
+
+// pg's pipeline mode (the read lane, src/db/pg-read-lane.ts) admits only its own Query class: a
+// custom Submittable may keep a portal open across round trips (pg-cursor), which would take the
+// answers of the statements pipelined behind it. This one sends Sync and holds no portal, so it
+// is given Query's prototype (its own methods all override Query's; Query's constructor never runs).
+Object.setPrototypeOf(PreparedStatement.prototype, pg.Query.prototype);
 
 /**
  * Runs one statement as a named prepared statement on a pool (a pooled connection for the one

@@ -11,6 +11,7 @@ import { SQL_TYPE_PARSERS } from './sql-values.js';
 import { type Executor, sqlOver, transactionSql } from './sql.js';
 import { logger } from '../lib/logger.js';
 import { runPrepared } from './pg-statements.js';
+import { createReadLane, isPlainRead } from './pg-read-lane.js';
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -32,8 +33,12 @@ export function redactUrl(url: string): string {
  * connection is bounded by the same maxWait as starting a transaction, so a saturated pool fails
  * a request as busy (503) instead of queueing it without end.
  */
-export function postgresDatabase(databaseUrl: string, settings: TransactionSettings & { poolSize?: number } = {}): Database {
+export function postgresDatabase(
+  databaseUrl: string,
+  settings: TransactionSettings & { poolSize?: number; readConnections?: number } = {},
+): Database {
   const poolSize = settings.poolSize ?? DATABASE_DEFAULTS.poolSize;
+  const readConnections = settings.readConnections ?? DATABASE_DEFAULTS.readConnections;
   const maxWait = settings.transactionMaxWaitMs ?? DATABASE_DEFAULTS.transactionMaxWaitMs;
   const timeout = settings.transactionTimeoutMs ?? DATABASE_DEFAULTS.transactionTimeoutMs;
   // pg's Pool.end() resolves before the sockets are gone: errors on connections that are already
@@ -58,7 +63,21 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
   });
   // 'minimal' skips capturing a call-site stack trace on every query.
   const prisma = new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions: { maxWait, timeout } });
-  const fast: Executor = query => runPrepared(pool, statementName(query.sql), query.sql, query.parameters, SQL_TYPE_PARSERS);
+  // Plain reads outside transactions share a few pipelined connections; the rest take the pool's.
+  const lane =
+    readConnections > 0
+      ? createReadLane(databaseUrl, {
+          size: readConnections,
+          connectTimeoutMs: maxWait,
+          onError: error => {
+            if (!closing) logger.error({ err: error.message }, 'PostgreSQL read connection failed');
+          },
+        })
+      : null;
+  const fast: Executor = query =>
+    lane && isPlainRead(query)
+      ? lane.run(statementName(query.sql), query.sql, query.parameters, SQL_TYPE_PARSERS)
+      : runPrepared(pool, statementName(query.sql), query.sql, query.parameters, SQL_TYPE_PARSERS);
   return {
     prisma,
     kind: 'postgres',
@@ -70,17 +89,21 @@ export function postgresDatabase(databaseUrl: string, settings: TransactionSetti
     close: async () => {
       closing = true;
       await prisma.$disconnect();
+      await lane?.close();
       if (!pool.ended) await pool.end();
     },
     describe: () => `PostgreSQL ${redactUrl(databaseUrl)}`,
-    usage: () => ({
-      max: poolSize,
-      open: pool.totalCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
-      waits: waits.count,
-      waitSeconds: waits.ms / 1000,
-    }),
+    usage: () => {
+      const reads = lane?.usage() ?? { max: 0, open: 0, idle: 0 };
+      return {
+        max: poolSize + reads.max,
+        open: pool.totalCount + reads.open,
+        idle: pool.idleCount + reads.idle,
+        waiting: pool.waitingCount,
+        waits: waits.count,
+        waitSeconds: waits.ms / 1000,
+      };
+    },
     identity: () => postgresIdentity(pool, databaseUrl),
   };
 }

@@ -1,0 +1,122 @@
+/**
+ * Plain reads outside transactions on a few pipelined connections (pg's `pipeline` mode), apart
+ * from the pool. A pooled read costs a socket write of its own and wakes an idle backend; on a
+ * busy server the kernel's work for those writes was most of a small read's CPU (bench/README.md).
+ * Here every read of one event-loop turn is sent to its connection in one write, behind the ones
+ * still running, and the backend reads them together. Each statement still ends with its own Sync,
+ * so it runs in its own implicit transaction, exactly as on the pool: only the socket is shared.
+ *
+ * Only statements that take no lock and write nothing come here (`isPlainRead`), so none waits on
+ * another's row lock; a slow read delays the reads queued behind it on its connection, so each
+ * read goes to the connection with the fewest in flight, and a connection opens only when every
+ * open one is busy.
+ */
+import type { CompiledQuery } from 'kysely';
+import pg from 'pg';
+import type { StatementResult } from './sql-values.js';
+import { type TypeParsers, runPrepared } from './pg-statements.js';
+
+interface Connection {
+  client: pg.Client;
+  /** Settles when the connection is ready (or failed to open). */
+  ready: Promise<void>;
+  open: boolean;
+  inFlight: number;
+  /** Its socket is held corked until the end of this event-loop turn. */
+  corked: boolean;
+}
+
+export const READ_LANE_APPLICATION = 'gatehouse reads';
+
+export interface ReadLane {
+  run(statement: string, text: string, values: readonly unknown[], parsers: TypeParsers): Promise<StatementResult>;
+  usage(): { max: number; open: number; idle: number };
+  close(): Promise<void>;
+}
+
+/** A SELECT with no CTE (which could write) and no FOR UPDATE / FOR SHARE (which waits on row locks). */
+export function isPlainRead(query: CompiledQuery): boolean {
+  const node = query.query as { kind?: string; with?: unknown; endModifiers?: readonly unknown[] } | undefined;
+  return node?.kind === 'SelectQueryNode' && !node.with && !node.endModifiers?.length;
+}
+
+export function createReadLane(databaseUrl: string, options: { size: number; connectTimeoutMs: number; onError(error: Error): void }): ReadLane {
+  const connections: Connection[] = [];
+  let closed = false;
+
+  function openConnection(): Connection {
+    const client = new pg.Client({
+      connectionString: databaseUrl,
+      pipeline: true,
+      connectionTimeoutMillis: options.connectTimeoutMs,
+      // Told apart from the pool's in pg_stat_activity.
+      application_name: READ_LANE_APPLICATION,
+    });
+    const connection: Connection = { client, ready: Promise.resolve(), open: false, inFlight: 0, corked: false };
+    const drop = () => {
+      const index = connections.indexOf(connection);
+      if (index >= 0) connections.splice(index, 1);
+    };
+    // pg fails the statements in flight itself; the lane forgets the connection and opens another when needed.
+    client.on('error', error => {
+      drop();
+      if (!closed) options.onError(error);
+    });
+    client.on('end', drop);
+    connection.ready = client.connect().then(
+      () => {
+        connection.open = true;
+      },
+      error => {
+        drop();
+        throw error;
+      },
+    );
+    connections.push(connection);
+    return connection;
+  }
+
+  function pick(): Connection {
+    let best: Connection | undefined;
+    for (const connection of connections) if (!best || connection.inFlight < best.inFlight) best = connection;
+    if (!best || (best.inFlight > 0 && connections.length < options.size)) return openConnection();
+    return best;
+  }
+
+  /** Holds the socket's writes until the turn ends: the turn's statements leave in one write. */
+  function cork(connection: Connection): void {
+    if (connection.corked) return;
+    const { stream } = connection.client.connection;
+    connection.corked = true;
+    stream.cork();
+    setImmediate(() => {
+      connection.corked = false;
+      stream.uncork();
+    });
+  }
+
+  return {
+    async run(statement, text, values, parsers) {
+      if (closed) throw new Error('The database is closed.');
+      const connection = pick();
+      connection.inFlight++;
+      try {
+        if (!connection.open) await connection.ready;
+        cork(connection);
+        return await runPrepared(connection.client, statement, text, values, parsers);
+      } finally {
+        connection.inFlight--;
+      }
+    },
+    usage: () => ({
+      max: options.size,
+      open: connections.filter(connection => connection.open).length,
+      idle: connections.filter(connection => connection.open && connection.inFlight === 0).length,
+    }),
+    async close() {
+      closed = true;
+      // A pipelined client's end() waits for the statements already sent.
+      await Promise.all(connections.splice(0).map(connection => connection.client.end().catch(() => {})));
+    },
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * Plain reads on pipelined connections (src/db/pg-read-lane.ts): which statements go there, each
+ * statement's own answer when many share a connection and a write, failures answered one by one,
+ * a lost connection replaced, and the Database sending its plain reads there (or not, with 0).
+ */
+import net from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { READ_LANE_APPLICATION, createReadLane, isPlainRead } from '../../src/db/pg-read-lane.js';
+import { postgresDatabase } from '../../src/db/postgres.js';
+import { sql, sqlOver } from '../../src/db/sql.js';
+import { SQL_TYPE_PARSERS } from '../../src/db/sql-values.js';
+import { POSTGRES_SKIP_REASON, createPostgresScratchDatabase, postgresTestUrl, type ScratchPostgresDatabase } from '../helpers/db.js';
+
+const pgUrl = await postgresTestUrl();
+if (!pgUrl) console.warn(`[test/db/pg-read-lane] ${POSTGRES_SKIP_REASON}`);
+
+describe('which statements the read lane carries', () => {
+  const db = sqlOver(() => Promise.reject(new Error('compile only')));
+  it.each([
+    ['a SELECT', db.selectFrom('resources').select('id').where('id', '=', 'x'), true],
+    [
+      'a SELECT with a join and a UNION',
+      db
+        .selectFrom('resources as r')
+        .innerJoin('memberships as m', 'm.resource_id', 'r.id')
+        .select('r.id')
+        .union(db.selectFrom('resources').select('id')),
+      true,
+    ],
+    ['a SELECT ... FOR UPDATE (waits on row locks)', db.selectFrom('resources').select('id').forUpdate(), false],
+    ['a SELECT ... FOR KEY SHARE', db.selectFrom('resources').select('id').forKeyShare(), false],
+    [
+      'a SELECT with a CTE (which may write)',
+      db
+        .with('x', q => q.selectFrom('resources').select('id'))
+        .selectFrom('x')
+        .select('id'),
+      false,
+    ],
+    ['an INSERT', db.insertInto('resources').values({ id: 'x' } as never), false],
+    ['an UPDATE', db.updateTable('resources').set({ name: 'x' }), false],
+    ['a DELETE', db.deleteFrom('resources'), false],
+    ['raw SQL (unknown to the classifier)', sql`SELECT 1`, false],
+  ])('%s: %s', (_name, query, plain) => {
+    expect(isPlainRead(query.compile(db))).toBe(plain);
+  });
+});
+
+describe.skipIf(!pgUrl)('the read lane on PostgreSQL', () => {
+  let scratch: ScratchPostgresDatabase;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    scratch = await createPostgresScratchDatabase();
+    pool = new pg.Pool({ connectionString: scratch.url, max: 2 });
+    pool.on('error', () => {});
+    await pool.query('CREATE TABLE items (id int PRIMARY KEY, n int)');
+    await pool.query('INSERT INTO items SELECT i, i * 10 FROM generate_series(1, 50) i');
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await scratch?.drop();
+  });
+
+  function lane(size = 2) {
+    const errors: Error[] = [];
+    const opened = createReadLane(scratch.url, { size, connectTimeoutMs: 5_000, onError: error => errors.push(error) });
+    onTestFinished(() => opened.close());
+    return Object.assign(opened, { errors });
+  }
+  const read = (on: ReturnType<typeof lane>, statement: string, text: string, values: unknown[]) =>
+    on.run(statement, text, values, SQL_TYPE_PARSERS).then(result => result.rows);
+
+  it("answers each of a burst with its own rows, on no more connections than its size, a turn's statements in one socket write", async () => {
+    const reads = lane(2);
+    // Both connections opened first: the second opens when the first is busy.
+    await Promise.all([1, 2].map(id => read(reads, 'item', 'SELECT id, n FROM items WHERE id = $1', [id])));
+    expect(reads.usage()).toMatchObject({ max: 2, open: 2 });
+    let flushes = 0;
+    const write = net.Socket.prototype._write;
+    const writev = net.Socket.prototype._writev!;
+    net.Socket.prototype._write = function (...args) {
+      flushes++;
+      return write.apply(this, args);
+    };
+    net.Socket.prototype._writev = function (...args) {
+      flushes++;
+      return writev.apply(this, args);
+    };
+    onTestFinished(() => {
+      net.Socket.prototype._write = write;
+      net.Socket.prototype._writev = writev;
+    });
+    const ids = Array.from({ length: 200 }, (_, i) => (i % 50) + 1);
+    const rows = await Promise.all(ids.map(id => read(reads, 'item', 'SELECT id, n FROM items WHERE id = $1', [id])));
+    expect(rows).toEqual(ids.map(id => [{ id, n: id * 10 }]));
+    expect(reads.usage()).toMatchObject({ max: 2, open: 2, idle: 2 });
+    // Sent in one event-loop turn: one write per connection, not one per statement.
+    expect(flushes).toBeLessThanOrEqual(2);
+  });
+
+  it('answers a failing statement with its error and the statements pipelined around it with their rows', async () => {
+    const reads = lane(1);
+    const divided = await Promise.all(
+      [5, 0, 2, 0, 1].map(by =>
+        read(reads, 'divide', 'SELECT 10 / $1::int AS q', [by]).then(
+          rows => rows[0],
+          (error: { code?: string }) => error.code,
+        ),
+      ),
+    );
+    expect(divided).toEqual([{ q: 2 }, '22012', { q: 5 }, '22012', { q: 10 }]);
+    // A statement that does not parse, first on a fresh connection and again: its error each time, and the next statement runs.
+    const results = await Promise.allSettled([
+      read(reads, 'bad', 'SELEC 1', []),
+      read(reads, 'bad', 'SELEC 1', []),
+      read(reads, 'good', 'SELECT count(*)::int AS n FROM items', []),
+    ]);
+    expect(results.map(result => (result.status === 'fulfilled' ? result.value : (result.reason as { code: string }).code))).toEqual([
+      '42601',
+      '42601',
+      [{ n: 50 }],
+    ]);
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(read(reads, 'json', 'SELECT $1::jsonb AS j', [circular])).rejects.toThrow();
+    expect(await read(reads, 'one', 'SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+  });
+
+  it('fails the statements of a connection that dies, and opens another for the next', async () => {
+    const reads = lane(1);
+    expect(await read(reads, 'one', 'SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+    const sleeping = read(reads, 'sleep', 'SELECT pg_sleep(5) AS slept', []).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    const behind = read(reads, 'one', 'SELECT 1 AS one', []).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await new Promise(resolve => setTimeout(resolve, 200));
+    await pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [READ_LANE_APPLICATION]);
+    expect(await sleeping).toMatchObject({ code: '57P01' });
+    expect(await behind).toBeInstanceOf(Error);
+    expect(await read(reads, 'one', 'SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+    expect(reads.errors.length).toBeGreaterThan(0);
+  });
+
+  it("sends a slow statement's followers to the other connection", async () => {
+    const reads = lane(2);
+    let slowSettled = false;
+    const slow = read(reads, 'sleep', 'SELECT pg_sleep(30) AS slept', []).finally(() => {
+      slowSettled = true;
+    });
+    for (let i = 0; i < 5; i++) expect(await read(reads, 'one', 'SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+    // Queued behind the sleep, they would have waited for it to end.
+    expect(slowSettled).toBe(false);
+    await pool.query(`SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(30)%' AND application_name = $1`, [
+      READ_LANE_APPLICATION,
+    ]);
+    await expect(slow).rejects.toMatchObject({ code: '57014' });
+  });
+
+  it('refuses statements once closed', async () => {
+    const reads = lane(1);
+    expect(await read(reads, 'one', 'SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+    await reads.close();
+    await expect(read(reads, 'one', 'SELECT 1 AS one', [])).rejects.toThrow(/closed/);
+    expect(reads.usage().open).toBe(0);
+  });
+
+  it.each([
+    [2, 1],
+    [0, 0],
+  ])('the Database with %i read connections sends its plain reads there (%i open) and its writes to the pool', async (readConnections, laneOpen) => {
+    const database = postgresDatabase(scratch.url, { poolSize: 2, readConnections });
+    onTestFinished(() => database.close());
+    await database.sql
+      .updateTable('items' as never)
+      .set({ n: sql`n` } as never)
+      .where('id' as never, '=', 1 as never)
+      .execute();
+    const [row] = await database.sql
+      .selectFrom('items' as never)
+      .select(['id' as never, 'n' as never])
+      .where('id' as never, '=', 2 as never)
+      .execute();
+    expect(row).toEqual({ id: 2, n: 20 });
+    const { rows } = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+      [READ_LANE_APPLICATION],
+    );
+    expect(rows[0].n).toBe(laneOpen);
+  });
+});
