@@ -7,9 +7,11 @@
  * so it runs in its own implicit transaction, exactly as on the pool: only the socket is shared.
  *
  * Only statements that take no lock and write nothing come here (`isPlainRead`), so none waits on
- * another's row lock; a slow read delays the reads queued behind it on its connection, so each
- * read goes to the connection with the fewest in flight, and a connection opens only when every
- * open one is busy.
+ * another's row lock. A slow read still delays the reads queued behind it on its connection: each
+ * read goes to the connection with the fewest in flight, a connection opens only when every open
+ * one is busy, and a connection whose oldest statement has run past `STALLED_MS` takes no more.
+ * When all of them are held up so, the read is the pool's, as it was before the lane: a few slow
+ * reads cannot hold up everyone's.
  */
 import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
@@ -21,15 +23,20 @@ interface Connection {
   /** Settles when the connection is ready (or failed to open). */
   ready: Promise<void>;
   open: boolean;
-  inFlight: number;
+  /** When each statement in flight was sent, oldest first (a pipelined connection answers in order). */
+  sent: number[];
   /** Its socket is held corked until the end of this event-loop turn. */
   corked: boolean;
 }
 
 export const READ_LANE_APPLICATION = 'gatehouse reads';
 
+/** A statement in flight this long holds up its connection: far past a busy server's small reads, far short of a slow one. */
+export const STALLED_MS = 50;
+
 export interface ReadLane {
-  run(statement: string, text: string, values: readonly unknown[], parsers: TypeParsers): Promise<StatementResult>;
+  /** The statement's answer, or undefined when every connection is held up by a slow statement (the pool's turn). */
+  run(statement: string, text: string, values: readonly unknown[], parsers: TypeParsers): Promise<StatementResult> | undefined;
   usage(): { max: number; open: number; idle: number };
   close(): Promise<void>;
 }
@@ -40,7 +47,11 @@ export function isPlainRead(query: CompiledQuery): boolean {
   return node?.kind === 'SelectQueryNode' && !node.with && !node.endModifiers?.length;
 }
 
-export function createReadLane(databaseUrl: string, options: { size: number; connectTimeoutMs: number; onError(error: Error): void }): ReadLane {
+export function createReadLane(
+  databaseUrl: string,
+  options: { size: number; connectTimeoutMs: number; stalledMs?: number; onError(error: Error): void },
+): ReadLane {
+  const stalledMs = options.stalledMs ?? STALLED_MS;
   const connections: Connection[] = [];
   let closed = false;
 
@@ -52,7 +63,7 @@ export function createReadLane(databaseUrl: string, options: { size: number; con
       // Told apart from the pool's in pg_stat_activity.
       application_name: READ_LANE_APPLICATION,
     });
-    const connection: Connection = { client, ready: Promise.resolve(), open: false, inFlight: 0, corked: false };
+    const connection: Connection = { client, ready: Promise.resolve(), open: false, sent: [], corked: false };
     const drop = () => {
       const index = connections.indexOf(connection);
       if (index >= 0) connections.splice(index, 1);
@@ -76,11 +87,26 @@ export function createReadLane(databaseUrl: string, options: { size: number; con
     return connection;
   }
 
-  function pick(): Connection {
+  function pick(now: number): Connection | undefined {
     let best: Connection | undefined;
-    for (const connection of connections) if (!best || connection.inFlight < best.inFlight) best = connection;
-    if (!best || (best.inFlight > 0 && connections.length < options.size)) return openConnection();
+    for (const connection of connections) {
+      const { sent } = connection;
+      if (sent.length > 0 && now - sent[0] > stalledMs) continue;
+      if (!best || sent.length < best.sent.length) best = connection;
+    }
+    if ((!best || best.sent.length > 0) && connections.length < options.size) return openConnection();
     return best;
+  }
+
+  async function send(connection: Connection, now: number, run: () => Promise<StatementResult>): Promise<StatementResult> {
+    connection.sent.push(now);
+    try {
+      if (!connection.open) await connection.ready;
+      cork(connection);
+      return await run();
+    } finally {
+      connection.sent.shift();
+    }
   }
 
   /** Holds the socket's writes until the turn ends: the turn's statements leave in one write. */
@@ -96,22 +122,16 @@ export function createReadLane(databaseUrl: string, options: { size: number; con
   }
 
   return {
-    async run(statement, text, values, parsers) {
-      if (closed) throw new Error('The database is closed.');
-      const connection = pick();
-      connection.inFlight++;
-      try {
-        if (!connection.open) await connection.ready;
-        cork(connection);
-        return await runPrepared(connection.client, statement, text, values, parsers);
-      } finally {
-        connection.inFlight--;
-      }
+    run(statement, text, values, parsers) {
+      if (closed) return Promise.reject(new Error('The database is closed.'));
+      const now = performance.now();
+      const connection = pick(now);
+      return connection && send(connection, now, () => runPrepared(connection.client, statement, text, values, parsers));
     },
     usage: () => ({
       max: options.size,
       open: connections.filter(connection => connection.open).length,
-      idle: connections.filter(connection => connection.open && connection.inFlight === 0).length,
+      idle: connections.filter(connection => connection.open && connection.sent.length === 0).length,
     }),
     async close() {
       closed = true;

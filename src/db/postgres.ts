@@ -74,10 +74,13 @@ export function postgresDatabase(
           },
         })
       : null;
-  const fast: Executor = query =>
-    lane && isPlainRead(query)
-      ? lane.run(statementName(query.sql), query.sql, query.parameters, SQL_TYPE_PARSERS)
-      : runPrepared(pool, statementName(query.sql), query.sql, query.parameters, SQL_TYPE_PARSERS);
+  const fast: Executor = query => {
+    const name = statementName(query.sql);
+    return (
+      (lane && isPlainRead(query) && lane.run(name, query.sql, query.parameters, SQL_TYPE_PARSERS)) ||
+      runPrepared(pool, name, query.sql, query.parameters, SQL_TYPE_PARSERS)
+    );
+  };
   return {
     prisma,
     kind: 'postgres',
