@@ -100,9 +100,12 @@ async function addOtherTenants(databaseUrl: string, count: number): Promise<void
 
 /**
  * The delete row deletes each connection's own seeded notes, one a request: enough for every round
- * at up to 3,000 deletes a second (past them a connection's requests answer 404, not counted).
+ * at up to this many deletes a second (past them a connection's requests answer 404, not counted).
  */
-const deleteRows = scenarios.includes('row-delete') ? ['--delete-rows', String(Math.ceil((rounds * (duration + 1) * 3000) / connections))] : [];
+const DELETES_PER_SECOND_AT_MOST = 6_000;
+const deleteRows = scenarios.includes('row-delete')
+  ? ['--delete-rows', String(Math.ceil((rounds * (duration + 1) * DELETES_PER_SECOND_AT_MOST) / connections))]
+  : [];
 
 const up: Tree[] = [];
 const samples = new Map<string, Sample[]>();
