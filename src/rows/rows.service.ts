@@ -79,7 +79,7 @@ export async function executeCall(deps: RowStoreDeps, caller: PrincipalCaller, o
   const deployment = await apps.deployment(caller.deployment.id);
   const now = deps.now();
   if (!batch && ops[0].op === 'select') {
-    const result = await runOperation(readRun(deps.prisma, caller, deployment.schema, now), ops[0]);
+    const result = await runOperation(readRun(deps.sql, caller, deployment.schema, now), ops[0]);
     await chargeRead(metering, caller);
     return [result];
   }
