@@ -41,10 +41,19 @@ export interface ReadLane {
   close(): Promise<void>;
 }
 
-/** A SELECT with no CTE (which could write) and no FOR UPDATE / FOR SHARE (which waits on row locks). */
+/** A row-locking clause in a statement's text (values are parameters, so the text is the code's). */
+const LOCKS_ROWS = /\bFOR\s+(?:NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b/i;
+
+/**
+ * A SELECT that neither writes nor waits on a row lock: a Kysely select without a CTE (which could
+ * write) or a locking clause, or raw SQL that begins with SELECT (only a top-level WITH can write)
+ * and has no locking clause in its text.
+ */
 export function isPlainRead(query: CompiledQuery): boolean {
   const node = query.query as { kind?: string; with?: unknown; endModifiers?: readonly unknown[] } | undefined;
-  return node?.kind === 'SelectQueryNode' && !node.with && !node.endModifiers?.length;
+  if (LOCKS_ROWS.test(query.sql)) return false;
+  if (node?.kind === 'SelectQueryNode') return !node.with && !node.endModifiers?.length;
+  return node?.kind === 'RawNode' && /^\s*SELECT\b/i.test(query.sql);
 }
 
 export function createReadLane(

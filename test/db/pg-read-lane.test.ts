@@ -41,7 +41,12 @@ describe('which statements the read lane carries', () => {
     ['an INSERT', db.insertInto('resources').values({ id: 'x' } as never), false],
     ['an UPDATE', db.updateTable('resources').set({ name: 'x' }), false],
     ['a DELETE', db.deleteFrom('resources'), false],
-    ['raw SQL (unknown to the classifier)', sql`SELECT 1`, false],
+    ['raw SQL that begins with SELECT', sql`SELECT id FROM resources WHERE id = ${'x'}`, true],
+    ['raw SQL that begins with SELECT and locks its rows', sql`SELECT id FROM resources WHERE id = ${'x'} FOR NO KEY UPDATE`, false],
+    ['raw SQL that locks rows in a subquery', sql`SELECT * FROM (SELECT id FROM resources FOR KEY SHARE) AS r`, false],
+    ['raw SQL that begins with WITH (which may write)', sql`WITH x AS (DELETE FROM resources RETURNING id) SELECT id FROM x`, false],
+    ['raw SQL that writes', sql`UPDATE resources SET name = ${'x'}`, false],
+    ['raw SQL whose value looks like a locking clause (a parameter, not text)', sql`SELECT id FROM resources WHERE name = ${'for update'}`, true],
   ])('%s: %s', (_name, query, plain) => {
     expect(isPlainRead(query.compile(db))).toBe(plain);
   });
@@ -75,10 +80,17 @@ describe.skipIf(!pgUrl)('the read lane on PostgreSQL', () => {
     if (!answer) throw new Error('the lane handed the statement to the pool');
     return answer.then(result => result.rows);
   };
-  const cancelSleeps = () =>
-    pool.query(
-      `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND datname = current_database() AND pid <> pg_backend_pid()`,
-    );
+  /** Cancels the test's sleeping statement, once PostgreSQL shows it running (on a loaded machine it may not have arrived yet). */
+  async function cancelSleeps() {
+    for (let tries = 0; tries < 100; tries++) {
+      const { rowCount } = await pool.query(
+        `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND state = 'active' AND datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      if (rowCount) return;
+      await new Promise(resolve => setTimeout(resolve, 50));
+    }
+    throw new Error('the sleeping statement never showed in pg_stat_activity');
+  }
 
   it("answers each of a burst with its own rows, on no more connections than its size, a turn's statements in one socket write", async () => {
     const reads = lane(2);
