@@ -13,7 +13,6 @@
  * When all of them are held up so, the read is the pool's, as it was before the lane: a few slow
  * reads cannot hold up everyone's.
  */
-import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { StatementResult } from './sql-values.js';
 import { type TypeParsers, runPrepared } from './pg-statements.js';
@@ -45,16 +44,10 @@ export interface ReadLane {
 const LOCKS_ROWS = /\bFOR\s+(?:NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b/i;
 
 /**
- * A SELECT that neither writes nor waits on a row lock: a Kysely select without a CTE (which could
- * write) or a locking clause, or raw SQL that begins with SELECT (only a top-level WITH can write)
- * and has no locking clause in its text.
+ * A statement that neither writes nor waits on a row lock, judged by its text (Kysely's or raw):
+ * it begins with SELECT (only a top-level WITH can write) and has no locking clause.
  */
-export function isPlainRead(query: CompiledQuery): boolean {
-  const node = query.query as { kind?: string; with?: unknown; endModifiers?: readonly unknown[] } | undefined;
-  if (LOCKS_ROWS.test(query.sql)) return false;
-  if (node?.kind === 'SelectQueryNode') return !node.with && !node.endModifiers?.length;
-  return node?.kind === 'RawNode' && /^\s*SELECT\b/i.test(query.sql);
-}
+export const isPlainRead = (text: string): boolean => /^\s*SELECT\b/i.test(text) && !LOCKS_ROWS.test(text);
 
 export function createReadLane(
   databaseUrl: string,

@@ -4,7 +4,6 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS } from './busy.js';
-import type { CompiledQuery } from 'kysely';
 import type { Database, SqlTx, TransactionSettings } from './database.js';
 import { rawStatements } from './sql-tx.js';
 import { SQL_TYPE_PARSERS } from './sql-values.js';
@@ -75,9 +74,9 @@ export function postgresDatabase(
         })
       : null;
   const fast: Executor = query => {
-    const name = statementName(query.sql);
+    const { name, plainRead } = statementOf(query.sql);
     return (
-      (lane && isPlainRead(query) && lane.run(name, query.sql, query.parameters, SQL_TYPE_PARSERS)) ||
+      (lane && plainRead && lane.run(name, query.sql, query.parameters, SQL_TYPE_PARSERS)) ||
       runPrepared(pool, name, query.sql, query.parameters, SQL_TYPE_PARSERS)
     );
   };
@@ -87,8 +86,9 @@ export function postgresDatabase(
     transaction: (fn, options) => prisma.$transaction(fn, options),
     sql: sqlOver(fast),
     sqlTransaction: fn => sqlTransaction(pool, timeout, fn),
+    // Raw text on the pool, as before the read lane.
     query: async <T extends object>(text: string, values: readonly unknown[] = []) =>
-      (await fast({ sql: text, parameters: values } as CompiledQuery)).rows as T[],
+      (await runPrepared(pool, statementOf(text).name, text, values, SQL_TYPE_PARSERS)).rows as T[],
     close: async () => {
       closing = true;
       await prisma.$disconnect();
@@ -159,16 +159,23 @@ async function postgresIdentity(pool: pg.Pool, databaseUrl: string): Promise<str
 
 /** Distinct statement texts given a name; past it, statements run unnamed (parsed each time). */
 const MAX_NAMED_STATEMENTS = 512;
-const statementNames = new Map<string, string>();
+
+/** What a statement's text decides, worked out once per text: its name, and whether the read lane may carry it. */
+interface KnownStatement {
+  name: string;
+  plainRead: boolean;
+}
+const knownStatements = new Map<string, KnownStatement>();
 
 /** Named (prepared) statements by the digest of their text, as for Prisma's queries above. */
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    if (statementNames.size >= MAX_NAMED_STATEMENTS) return '';
-    statementNames.set(text, (name = `gh_l_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+function statementOf(text: string): KnownStatement {
+  let known = knownStatements.get(text);
+  if (!known) {
+    if (knownStatements.size >= MAX_NAMED_STATEMENTS) return { name: '', plainRead: isPlainRead(text) };
+    known = { name: `gh_l_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`, plainRead: isPlainRead(text) };
+    knownStatements.set(text, known);
   }
-  return name;
+  return known;
 }
 
 /**
@@ -191,7 +198,7 @@ async function sqlTransaction<T>(pool: pg.Pool, timeoutMs: number, fn: (tx: SqlT
     const run = (text: string, values: readonly unknown[]) => {
       const prelude = begun ? [] : begin;
       begun = true;
-      return runPrepared(client, statementName(text), text, values, SQL_TYPE_PARSERS, prelude);
+      return runPrepared(client, statementOf(text).name, text, values, SQL_TYPE_PARSERS, prelude);
     };
     const tx = Object.assign(
       transactionSql(query => run(query.sql, query.parameters)),

@@ -48,7 +48,7 @@ describe('which statements the read lane carries', () => {
     ['raw SQL that writes', sql`UPDATE resources SET name = ${'x'}`, false],
     ['raw SQL whose value looks like a locking clause (a parameter, not text)', sql`SELECT id FROM resources WHERE name = ${'for update'}`, true],
   ])('%s: %s', (_name, query, plain) => {
-    expect(isPlainRead(query.compile(db))).toBe(plain);
+    expect(isPlainRead(query.compile(db).sql)).toBe(plain);
   });
 });
 
