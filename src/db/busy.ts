@@ -18,7 +18,8 @@ export const DATABASE_DEFAULTS = {
   transactionTimeoutMs: 10_000,
 } as const;
 
-const POOL_TIMEOUTS = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']);
+// pg-pool's two, and pg's own Client's (the read lane's connections, src/db/pg-read-lane.ts).
+const POOL_TIMEOUTS = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout', 'timeout expired']);
 
 /** Seconds a client should wait before retrying work refused because the database was saturated. */
 export const BUSY_RETRY_AFTER_SECONDS = 1;
@@ -37,8 +38,8 @@ export function isDatabaseBusy(error: unknown): boolean {
   if (code === 'P2028') return /Unable to start a transaction in the given time|on an expired transaction/.test(error.message);
   // A driver-level transaction's statement that outlived its timeout (Database.sqlTransaction).
   if (code === '57014' && /statement timeout/.test(error.message)) return true;
-  // pg-pool's messages when connectionTimeoutMillis passes with every connection in use, or while
-  // a new connection is still connecting; PGlite's for a statement after the timeout rolled its
+  // node-postgres' messages when connectionTimeoutMillis passes with every pooled connection in use,
+  // or while a new connection (pooled or the read lane's) is still connecting; PGlite's for a statement after the timeout rolled its
   // transaction back.
   return POOL_TIMEOUTS.has(error.message) || error.message === 'Transaction is closed';
 }

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/database.js';
 import { isDatabaseBusy } from '../../src/db/busy.js';
+import { sql } from '../../src/db/sql.js';
 import { describeError } from '../../src/http/error-responses.js';
 import { type Client, type TestContext, createResource, seed, startTestApp } from '../helpers/app.js';
 import { createPostgresScratchDatabase, pgliteTemplate, postgresTestUrl, type ScratchPostgresDatabase } from '../helpers/db.js';
@@ -59,6 +60,11 @@ describe('PostgreSQL: a connection that does not connect in time', () => {
     try {
       const failures = await Promise.all([
         db.query('SELECT 1').catch((error: unknown) => error),
+        // A plain read: the read lane's own connection (src/db/pg-read-lane.ts).
+        db.sql
+          .selectNoFrom(sql<number>`1`.as('one'))
+          .execute()
+          .catch((error: unknown) => error),
         db.prisma.$queryRaw`SELECT 1`.catch((error: unknown) => error),
         db.transaction(tx => tx.$queryRaw`SELECT 1`).catch((error: unknown) => error),
         db.sqlTransaction(tx => tx.$queryRaw`SELECT 1`).catch((error: unknown) => error),
