@@ -83,28 +83,41 @@ export async function restoreBackup({ archive, dataDir, filesRoot, force = false
 
 const isInside = (child: string, parent: string) => !path.relative(parent, path.resolve(child)).startsWith('..');
 
-/** Unpacks into `staging` only regular files and directories under the three expected names, then checks them against the manifest. */
+/** Whether an archive entry is one a backup holds: the manifest, or a regular file or directory under the cluster or the files. */
+function isBackupEntry(name: string, entry: { type?: string }): boolean {
+  const type = entry.type ?? 'File';
+  const top = name.split('/')[0];
+  return (name === MANIFEST_FILE || top === CLUSTER_DIR || top === FILES_DIR) && (type === 'File' || type === 'Directory');
+}
+
+/**
+ * Reads the whole archive once without writing anything, then unpacks into `staging` only the entries
+ * a backup holds and checks them against the manifest. The first pass is what refuses a truncated or
+ * foreign archive: node-tar rejects an extraction at its first error while writes it has started go
+ * on, so a damaged archive that reached the unpacking could leave files behind after the clean-up.
+ */
 async function unpackAndVerify(archive: string, staging: string): Promise<BackupManifest> {
-  await mkdir(staging, { recursive: true, mode: 0o700 });
   const strays: string[] = [];
   try {
-    await tar.x({
+    await tar.t({
       file: archive,
-      cwd: staging,
       strict: true,
-      // Paths stay inside `staging` (node-tar refuses `..` and absolute paths); links are not ours.
-      filter: (name, entry) => {
-        const type = 'type' in entry ? entry.type : 'File';
-        const top = name.split('/')[0];
-        const ours = (name === MANIFEST_FILE || top === CLUSTER_DIR || top === FILES_DIR) && (type === 'File' || type === 'Directory');
-        if (!ours) strays.push(name);
-        return ours;
+      onReadEntry: entry => {
+        if (!isBackupEntry(entry.path, entry)) strays.push(entry.path);
+        entry.resume();
       },
     });
   } catch (error) {
     throw new RestoreError('backup_invalid', `${archive} is not a readable backup archive: ${(error as Error).message}`);
   }
   if (strays.length) throw new RestoreError('backup_invalid', `${archive} holds entries a backup does not: ${strays.slice(0, 3).join(', ')}`);
+  await mkdir(staging, { recursive: true, mode: 0o700 });
+  try {
+    // Paths stay inside `staging` (node-tar refuses `..` and absolute paths); links are not ours.
+    await tar.x({ file: archive, cwd: staging, strict: true, filter: (name, entry) => isBackupEntry(name, 'type' in entry ? entry : {}) });
+  } catch (error) {
+    throw new RestoreError('backup_invalid', `${archive} is not a readable backup archive: ${(error as Error).message}`);
+  }
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse(await readFile(path.join(staging, MANIFEST_FILE), 'utf8')) as BackupManifest;

@@ -5,7 +5,7 @@
  * began is there, every file row the snapshot holds has its bytes, and the pause stays under a
  * second. Then the refusals: a non-empty or held DATA_DIR, a damaged or tampered archive.
  */
-import { mkdir, mkdtemp, readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { defineSchema } from 'gatehouse/schema';
@@ -234,6 +234,16 @@ describe('gatehouse backup / restore of the embedded store', () => {
     const refusedTampered = await cli(['restore', tampered, '--json'], { DATA_DIR: target });
     expect(refusedTampered.json.error).toBe('backup_invalid');
     expect(refusedTampered.json.message).toMatch(/PG_VERSION/);
+    expect(await readdir(target)).toEqual([]);
+
+    // A link into the cluster, and a file a backup does not hold, beside an intact backup.
+    await symlink('/etc/passwd', path.join(unpacked, 'pgdata', 'pg_hba.conf.link'));
+    await writeFile(path.join(unpacked, 'extra.txt'), 'not ours');
+    const foreign = path.join(work, 'foreign.tar.gz');
+    await tar.c({ file: foreign, cwd: unpacked, gzip: true }, await readdir(unpacked));
+    const refusedForeign = await cli(['restore', foreign, '--json'], { DATA_DIR: target });
+    expect(refusedForeign.json.error).toBe('backup_invalid');
+    expect(refusedForeign.json.message).toMatch(/holds entries a backup does not: .*(pg_hba\.conf\.link|extra\.txt)/);
     expect(await readdir(target)).toEqual([]);
   }, 60_000);
 
