@@ -6,7 +6,7 @@
  * The restored cluster starts as after a crash at the snapshot: PostgreSQL replays its WAL.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as tar from 'tar';
 import { LOCK_FILE, acquireDataDirLock } from '../db/data-dir-lock.js';
@@ -97,6 +97,10 @@ function isBackupEntry(name: string, entry: { type?: string }): boolean {
  * on, so a damaged archive that reached the unpacking could leave files behind after the clean-up.
  */
 async function unpackAndVerify(archive: string, staging: string): Promise<BackupManifest> {
+  const info = await stat(archive).catch(() => null);
+  if (!info) throw new RestoreError('backup_invalid', `${archive} does not exist or cannot be read.`);
+  // It is read twice (see above): a pipe would be empty the second time.
+  if (!info.isFile()) throw new RestoreError('backup_invalid', `${archive} is not a regular file: save the archive to a file and restore that.`);
   const strays: string[] = [];
   try {
     await tar.t({

@@ -245,6 +245,15 @@ describe('gatehouse backup / restore of the embedded store', () => {
     expect(refusedForeign.json.error).toBe('backup_invalid');
     expect(refusedForeign.json.message).toMatch(/holds entries a backup does not: .*(pg_hba\.conf\.link|extra\.txt)/);
     expect(await readdir(target)).toEqual([]);
+
+    // No file there, or not a regular file (a directory; a pipe would read empty the second time).
+    const missing = await cli(['restore', path.join(work, 'no-such.tar.gz'), '--json'], { DATA_DIR: target });
+    expect([missing.code, missing.json.error]).toEqual([1, 'backup_invalid']);
+    expect(missing.json.message).toMatch(/does not exist/);
+    const directory = await cli(['restore', unpacked, '--json'], { DATA_DIR: target });
+    expect([directory.code, directory.json.error]).toEqual([1, 'backup_invalid']);
+    expect(directory.json.message).toMatch(/is not a regular file/);
+    expect(await readdir(target)).toEqual([]);
   }, 60_000);
 
   it('the backup route is the bootstrap secret holder’s only', async () => {

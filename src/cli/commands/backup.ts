@@ -97,7 +97,7 @@ export const restore: Command = {
   help: `Options:
   --force   Replace what DATA_DIR (and FILES_DIR) hold; without it a non-empty DATA_DIR is refused.
 
-Restores a 'gatehouse backup' archive into DATA_DIR (files into FILES_DIR, else DATA_DIR/files).
+Restores a 'gatehouse backup' archive (a file, not a pipe) into DATA_DIR (files into FILES_DIR, else DATA_DIR/files).
 The archive is unpacked beside DATA_DIR and checked against its manifest (every file, its size, the
 database's checksums) before anything in DATA_DIR changes; a damaged archive changes nothing.
 A server holding DATA_DIR is refused: stop it first. Start the server afterwards as usual.
