@@ -50,7 +50,7 @@ export function formatReport(settings: RunSettings, sections: Section[]): string
     `Gatehouse benchmark: ${settings.connections} connections, ${settings.duration} s measured per row after ${settings.warmup} s of warmup.`,
     'req/s = 2xx responses per second (membership: successful transitions per second); p50/p99 = latency of 2xx responses in ms (1 ms resolution).',
     "vs floor = req/s divided by the same backend's DB floor (row b) measured in this run; the write rows by the floor insert (row b'), the 100-row insert in rows/s by the one-row insert's.",
-    'vs peer = req/s (rows/s) over the peer doing the same work in the same run (--peers: PostGraphile v5 + RLS, Mercurius + graphql-jit).',
+    'vs peer = req/s (rows/s) over the peer doing the same work in the same run (--peers: PostGraphile v5 + RLS, Mercurius + graphql-jit; the list: the floor list, always).',
     "ms cpu/req = milliseconds of the server child's CPU per 2xx response.",
     "loop p99/max = the server's event-loop delay in ms during the measured run (how long a ready socket or timer can wait).",
     'cpu = cores used during the measured run by the server child, PostgreSQL, the load generator and everything else on the machine.',

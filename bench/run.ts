@@ -15,6 +15,7 @@ import { formatReport, type RowResult, type Section } from './report.js';
 import { peerScript } from './peers.js';
 import {
   floorInsertWorkload,
+  floorListWorkload,
   GATEHOUSE_SCENARIOS,
   type GatehouseScenario,
   gatehouseWorkload,
@@ -70,6 +71,7 @@ const anyWrite = () => WRITE_SCENARIOS.some(id => !only || only.has(id));
 const wanted = (id: string) => {
   if (PEER_ROWS.includes(id as PeerRow)) return peers && (!only || only.has(id) || PEER_OF[id as PeerRow].some(row => only.has(row)));
   if (id === 'floor-insert') return anyWrite();
+  if (id === 'floor-list') return !only || only.has('rest-list');
   return id === 'floor' || !only || only.has(id);
 };
 /** A peer row is shown with the Gatehouse row it answers (--only of that row measures it too). */
@@ -83,6 +85,7 @@ const ROW_ORDER = [
   'hello',
   'floor',
   'floor-insert',
+  'floor-list',
   'prisma',
   'yoga',
   'yoga-jit',
@@ -118,7 +121,8 @@ type RowPlan = Pick<RowResult, 'label' | 'target' | 'baseline' | 'peer' | 'perRe
 const GATEHOUSE_ROWS: Record<GatehouseScenario, RowPlan> = {
   // Issue 27 item 3: resource by id >= 0.7 of the floor, lists >= 0.8.
   'rest-get': { label: 'Gatehouse REST GET /v1/resources/:id', target: { ratio: 0.7 } },
-  'rest-list': { label: 'Gatehouse REST GET /v1/resources?type=room (10 rows)', target: { ratio: 0.8 } },
+  // Its peer is the floor list (b''): the same page through one prepared query, with or without --peers.
+  'rest-list': { label: 'Gatehouse REST GET /v1/resources?type=room (10 rows; vs peer: the floor list)', target: { ratio: 0.8 }, peer: 'floor-list' },
   'graphql-get': { label: 'Gatehouse GraphQL resource(id) (same read)', target: { ratio: 0.7 } },
   // Issue 27 item 2: the cheapest authenticated query, next to Mercurius + jit's { hello } (--peers).
   'graphql-me': { label: 'Gatehouse GraphQL { me { id } } (bearer; vs peer: Mercurius + jit { hello })', peer: 'mercurius-jit' },
@@ -294,12 +298,16 @@ async function measureBackend(name: BackendName): Promise<Section> {
     id: 'floor-insert',
     label: `(b') DB floor insert: node:http + 1 ${name === 'postgres' ? 'prepared ' : ''}INSERT INTO rows`,
   };
+  const floorList: RowResult = {
+    id: 'floor-list',
+    label: `(b'') DB floor list: node:http + 1 ${name === 'postgres' ? 'prepared ' : ''}query of the same 10 rooms`,
+  };
   const prisma: RowResult = { id: 'prisma', label: '(c) node:http + Prisma findUnique (openDatabase)' };
   const gatehouse: RowResult[] = GATEHOUSE_SCENARIOS.map(id => {
     const { connections: _, ...plan } = GATEHOUSE_ROWS[id];
     return { id, ...plan, peer: plan.peer ?? (id === 'graphql-get' ? 'postgraphile-get' : undefined) };
   });
-  if (!peers) for (const row of gatehouse) delete row.peer;
+  if (!peers) for (const row of gatehouse) if (row.peer !== 'floor-list') delete row.peer;
   const peerRows: RowResult[] = (['postgraphile-get', 'postgraphile-create'] as const).map(id => ({
     id,
     label: PEERS[id].label,
@@ -320,6 +328,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
             rows: [
               [floor, resourceRowWorkload(info.seed.resourceId)],
               [floorInsert, floorInsertWorkload(info.seed)],
+              [floorList, floorListWorkload(info.seed)],
             ],
           },
           { server: 'prisma-find', options: { env: prepared.env }, rows: [[prisma, resourceRowWorkload(info.seed.resourceId)]] },
@@ -330,12 +339,12 @@ async function measureBackend(name: BackendName): Promise<Section> {
           },
         ],
       );
-      if (!seeded) floor.error = floorInsert.error = prisma.error = 'no seeded database (Gatehouse did not start)';
+      if (!seeded) floor.error = floorInsert.error = floorList.error = prisma.error = 'no seeded database (Gatehouse did not start)';
     } finally {
       await prepared.drop().catch(error => log(`${name}: could not remove the scratch database: ${error.message}`));
       current = undefined;
     }
-    return { title: `${title}: ${prepared.label}`, rows: [floor, floorInsert, prisma, ...gatehouse, ...peerRows], judged: true };
+    return { title: `${title}: ${prepared.label}`, rows: [floor, floorInsert, floorList, prisma, ...gatehouse, ...peerRows], judged: true };
   }
   for (const row of peerRows) row.error = 'PostGraphile runs on PostgreSQL only';
   try {
@@ -361,6 +370,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
           await onServer(name, 'db-floor', { env: prepared.env }, [
             [floorRuns[1], rowRead],
             [floorInsert, floorInsertWorkload(info.seed)],
+            [floorList, floorListWorkload(info.seed)],
           ]);
         },
       },
@@ -371,10 +381,11 @@ async function measureBackend(name: BackendName): Promise<Section> {
         await onServer(name, 'db-floor', { env: prepared.env }, [
           [floor, resourceRowWorkload(seed.seed.resourceId)],
           [floorInsert, floorInsertWorkload(seed.seed)],
+          [floorList, floorListWorkload(seed.seed)],
         ]);
       await onServer(name, 'prisma-find', { env: prepared.env }, [[prisma, resourceRowWorkload(seed.seed.resourceId)]]);
     } else {
-      floor.error = floorInsert.error = prisma.error = 'no seeded database (Gatehouse did not start)';
+      floor.error = floorInsert.error = floorList.error = prisma.error = 'no seeded database (Gatehouse did not start)';
     }
   } finally {
     await prepared.drop().catch(error => log(`${name}: could not remove the scratch database: ${error.message}`));
@@ -382,7 +393,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
   }
   return {
     title: `${title}: ${prepared.label}`,
-    rows: [floor, floorInsert, prisma, ...gatehouse, ...(peers ? peerRows : [])],
+    rows: [floor, floorInsert, floorList, prisma, ...gatehouse, ...(peers ? peerRows : [])],
     judged: name === 'postgres',
   };
 }

@@ -77,6 +77,16 @@ export const floorInsertWorkload = (seed: Seed): Workload => ({
   ],
 });
 
+/** Baseline (b''): one prepared query of the same page of the reader's rooms Gatehouse's `rest-list` reads (servers/db-floor.ts). */
+export const floorListWorkload = (seed: Seed): Workload => ({
+  requests: [
+    {
+      method: 'GET',
+      path: `/resources?${new URLSearchParams({ principal: seed.reader.id, deployment: seed.notes.deploymentId, type: 'room' })}`,
+    },
+  ],
+});
+
 /** PostGraphile's read of the same resource, and its create of the same note, as the same member (peers/postgraphile.mjs). */
 export function peerWorkload(row: Exclude<PeerRow, 'mercurius-jit'>, seed: Seed): Workload {
   const caller = { 'x-principal': seed.reader.id };

@@ -5,6 +5,10 @@
  * Baseline (b'), the floor insert: `POST /rows` with a JSON body `{ deploymentId, tableName,
  * creatorId, resourceId, data }` answered by one prepared INSERT into the row store's table
  * (the same columns Gatehouse writes for a resource's row), RETURNING the new id.
+ * Baseline (b''), the floor list: `GET /resources?principal=&deployment=&type=` answered by one
+ * prepared query of the same page Gatehouse's `GET /v1/resources?type=` reads (the caller's
+ * active memberships' resources of that type, newest first, ten and one more to tell whether a
+ * page follows), as `{ resources, nextCursor: null }`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
@@ -15,21 +19,30 @@ const SQL = 'SELECT id, name FROM resources WHERE id = $1';
 const INSERT =
   'INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, data, created_at, updated_at) ' +
   'VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, now(), now()) RETURNING id';
+const LIST =
+  'SELECT r.id, r.deployment_id, r.type, r.name, r.visibility, r.discoverable, r.member_count, r.created_at, m.role, m.state, m.expires_at ' +
+  'FROM memberships m JOIN resources r ON r.id = m.resource_id ' +
+  "WHERE m.principal_id = $1 AND m.state = 'active' AND r.deployment_id = $2 AND r.type = $3 " +
+  'ORDER BY r.created_at DESC, r.id DESC LIMIT 11';
+const LIST_PAGE = 10;
 /** Gatehouse's PostgreSQL pool size (src/db/postgres.ts). */
 const POOL_SIZE = 10;
 
 type Query = (id: string) => Promise<unknown[]>;
 type Insert = (values: unknown[]) => Promise<unknown[]>;
+type List = (values: string[]) => Promise<unknown[]>;
 
-async function openQuery(): Promise<{ query: Query; insert: Insert; close: () => Promise<void> }> {
+async function openQuery(): Promise<{ query: Query; insert: Insert; list: List; close: () => Promise<void> }> {
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
     const statement = { name: 'bench_floor', text: SQL };
     const insert = { name: 'bench_floor_insert', text: INSERT };
+    const list = { name: 'bench_floor_list', text: LIST };
     return {
       query: async id => (await pool.query({ ...statement, values: [id] })).rows,
       insert: async values => (await pool.query({ ...insert, values })).rows,
+      list: async values => (await pool.query({ ...list, values })).rows,
       close: () => pool.end(),
     };
   }
@@ -37,6 +50,7 @@ async function openQuery(): Promise<{ query: Query; insert: Insert; close: () =>
   return {
     query: async id => (await pglite.query(SQL, [id])).rows,
     insert: async values => (await pglite.query(INSERT, values)).rows,
+    list: async values => (await pglite.query(LIST, values)).rows,
     close: () => pglite.close(),
   };
 }
@@ -45,12 +59,22 @@ main(async () => {
   const db = await openQuery();
   const server = createServer((req, res) => {
     if (req.method === 'POST') return insertRow(req, res);
+    if (req.url?.startsWith('/resources?')) return listRows(req, res);
     const id = decodeURIComponent((req.url ?? '').slice('/resources/'.length));
     db.query(id).then(
       rows => (rows[0] ? sendJson(res, 200, rows[0]) : sendJson(res, 404, { error: 'not_found' })),
       error => sendJson(res, 500, { error: String(error) }),
     );
   });
+  function listRows(req: IncomingMessage, res: ServerResponse) {
+    const query = new URL(req.url ?? '', 'http://floor').searchParams;
+    db.list([query.get('principal') ?? '', query.get('deployment') ?? '', query.get('type') ?? '']).then(
+      // An empty page means a wrong seed or query: answered as a failure, not measured as a read.
+      rows =>
+        rows.length ? sendJson(res, 200, { resources: rows.slice(0, LIST_PAGE), nextCursor: null }) : sendJson(res, 404, { error: 'not_found' }),
+      error => sendJson(res, 500, { error: String(error) }),
+    );
+  }
   function insertRow(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     req.on('data', chunk => chunks.push(chunk));
