@@ -7,11 +7,11 @@
  * so it runs in its own implicit transaction, exactly as on the pool: only the socket is shared.
  *
  * Only statements that take no lock and write nothing come here (`isPlainRead`), so none waits on
- * another's row lock. A slow read still delays the reads queued behind it on its connection: each
- * read goes to the connection with the fewest in flight, a connection opens only when every open
- * one is busy, and a connection whose oldest statement has run past `STALLED_MS` takes no more.
- * When all of them are held up so, the read is the pool's, as it was before the lane: a few slow
- * reads cannot hold up everyone's.
+ * another's lock (row or advisory). A slow read still delays the reads queued behind it on its
+ * connection: each read goes to the connection with the fewest in flight, a connection opens only
+ * when every open one is busy, and a connection whose oldest statement has run past `STALLED_MS`
+ * takes no more. When all of them are held up so, the read is the pool's, as it was before the
+ * lane: a few slow reads cannot hold up everyone's.
  */
 import pg from 'pg';
 import type { StatementResult } from './sql-values.js';
@@ -40,14 +40,18 @@ export interface ReadLane {
   close(): Promise<void>;
 }
 
-/** A row-locking clause in a statement's text (values are parameters, so the text is the code's). */
-const LOCKS_ROWS = /\bFOR\s+(?:NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b/i;
+/**
+ * A lock in a statement's text (values are parameters, so the text is the code's): a row-locking
+ * clause, or an advisory lock (which may wait, and a session-level one would outlive the statement
+ * on a shared connection).
+ */
+const TAKES_LOCKS = /\bFOR\s+(?:NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b|\bpg_(?:try_)?advisory_/i;
 
 /**
- * A statement that neither writes nor waits on a row lock, judged by its text (Kysely's or raw):
- * it begins with SELECT (only a top-level WITH can write) and has no locking clause.
+ * A statement that neither writes nor waits on a lock, judged by its text (Kysely's or raw): it
+ * begins with SELECT (only a top-level WITH can write) and takes no lock.
  */
-export const isPlainRead = (text: string): boolean => /^\s*SELECT\b/i.test(text) && !LOCKS_ROWS.test(text);
+export const isPlainRead = (text: string): boolean => /^\s*SELECT\b/i.test(text) && !TAKES_LOCKS.test(text);
 
 export function createReadLane(
   databaseUrl: string,

@@ -44,6 +44,8 @@ describe('which statements the read lane carries', () => {
     ['raw SQL that begins with SELECT', sql`SELECT id FROM resources WHERE id = ${'x'}`, true],
     ['raw SQL that begins with SELECT and locks its rows', sql`SELECT id FROM resources WHERE id = ${'x'} FOR NO KEY UPDATE`, false],
     ['raw SQL that locks rows in a subquery', sql`SELECT * FROM (SELECT id FROM resources FOR KEY SHARE) AS r`, false],
+    ['raw SQL that takes an advisory lock (may wait)', sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${'k'}, 0))`, false],
+    ['raw SQL that tries a session-level advisory lock (would outlive it)', sql`SELECT pg_try_advisory_lock(${1})`, false],
     ['raw SQL that begins with WITH (which may write)', sql`WITH x AS (DELETE FROM resources RETURNING id) SELECT id FROM x`, false],
     ['raw SQL that writes', sql`UPDATE resources SET name = ${'x'}`, false],
     ['raw SQL whose value looks like a locking clause (a parameter, not text)', sql`SELECT id FROM resources WHERE name = ${'for update'}`, true],
