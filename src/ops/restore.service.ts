@@ -101,27 +101,28 @@ async function unpackAndVerify(archive: string, staging: string): Promise<Backup
   if (!info) throw new RestoreError('backup_invalid', `${archive} does not exist or cannot be read.`);
   // It is read twice (see above): a pipe would be empty the second time.
   if (!info.isFile()) throw new RestoreError('backup_invalid', `${archive} is not a regular file: save the archive to a file and restore that.`);
+  const unreadable = (error: Error) => new RestoreError('backup_invalid', `${archive} is not a readable backup archive: ${error.message}`);
   const strays: string[] = [];
-  try {
-    await tar.t({
+  await tar
+    .t({
       file: archive,
       strict: true,
       onReadEntry: entry => {
         if (!isBackupEntry(entry.path, entry)) strays.push(entry.path);
         entry.resume();
       },
+    })
+    .catch(error => {
+      throw unreadable(error);
     });
-  } catch (error) {
-    throw new RestoreError('backup_invalid', `${archive} is not a readable backup archive: ${(error as Error).message}`);
-  }
   if (strays.length) throw new RestoreError('backup_invalid', `${archive} holds entries a backup does not: ${strays.slice(0, 3).join(', ')}`);
   await mkdir(staging, { recursive: true, mode: 0o700 });
-  try {
-    // Paths stay inside `staging` (node-tar refuses `..` and absolute paths); links are not ours.
-    await tar.x({ file: archive, cwd: staging, strict: true, filter: (name, entry) => isBackupEntry(name, 'type' in entry ? entry : {}) });
-  } catch (error) {
-    throw new RestoreError('backup_invalid', `${archive} is not a readable backup archive: ${(error as Error).message}`);
-  }
+  // Paths stay inside `staging` (node-tar refuses `..` and absolute paths); links are not ours.
+  await tar
+    .x({ file: archive, cwd: staging, strict: true, filter: (name, entry) => isBackupEntry(name, 'type' in entry ? entry : {}) })
+    .catch(error => {
+      throw unreadable(error);
+    });
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse(await readFile(path.join(staging, MANIFEST_FILE), 'utf8')) as BackupManifest;
