@@ -77,6 +77,7 @@ const schema = z.object({
   // Database capacity (README "Configuration"): waits that run out answer 503 busy.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(DATABASE_DEFAULTS.poolSize),
   DATABASE_READ_CONNECTIONS: z.coerce.number().int().min(0).max(100).default(DATABASE_DEFAULTS.readConnections),
+  DATABASE_WRITE_CONNECTIONS: z.coerce.number().int().min(0).max(100).default(DATABASE_DEFAULTS.writeConnections),
   DATABASE_TX_MAX_WAIT_MS: z.coerce.number().int().min(1).max(600_000).default(DATABASE_DEFAULTS.transactionMaxWaitMs),
   DATABASE_TX_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(DATABASE_DEFAULTS.transactionTimeoutMs),
   // Live-feed socket limits (README "Live feeds").
@@ -246,6 +247,7 @@ function configOf(c: Env) {
     database: {
       poolSize: c.DATABASE_POOL_SIZE,
       readConnections: c.DATABASE_READ_CONNECTIONS,
+      writeConnections: c.DATABASE_WRITE_CONNECTIONS,
       transactionMaxWaitMs: c.DATABASE_TX_MAX_WAIT_MS,
       transactionTimeoutMs: c.DATABASE_TX_TIMEOUT_MS,
     },

@@ -104,6 +104,7 @@ export async function buildApp({ config, database, opening, now, graphqlFastPath
     prisma: db.prisma,
     transaction: (fn, options) => db.transaction(fn, options),
     sql: db.sql,
+    sqlWrites: db.sqlWrites,
     sqlTransaction: fn => db.sqlTransaction(fn),
     query: db.query,
     bus,

@@ -3,12 +3,14 @@
  * failure. A wait that runs out means "overloaded, try again shortly" (503 busy), never a 500.
  */
 
-/** Defaults of DATABASE_POOL_SIZE, DATABASE_READ_CONNECTIONS, DATABASE_TX_MAX_WAIT_MS and DATABASE_TX_TIMEOUT_MS (README "Configuration"). */
+/** Defaults of DATABASE_POOL_SIZE, DATABASE_READ_CONNECTIONS, DATABASE_WRITE_CONNECTIONS, DATABASE_TX_MAX_WAIT_MS and DATABASE_TX_TIMEOUT_MS (README "Configuration"). */
 export const DATABASE_DEFAULTS = {
   /** PostgreSQL's default max_connections is 100: 10 per process leaves room for several instances. */
   poolSize: 10,
-  /** Pipelined connections for plain reads outside transactions, beside the pool (src/db/pg-read-lane.ts). */
+  /** Pipelined connections for plain reads outside transactions, beside the pool (src/db/pg-lanes.ts). */
   readConnections: 2,
+  /** Pipelined connections for the row store's one-statement writes, beside the pool and the reads' (src/db/pg-lanes.ts). */
+  writeConnections: 4,
   /**
    * Requests on one hot row queue on its lock while holding a connection, so the last of a burst
    * waits for every earlier one: Prisma's 2 s default failed 60 concurrent invites on a busy machine.
@@ -18,7 +20,7 @@ export const DATABASE_DEFAULTS = {
   transactionTimeoutMs: 10_000,
 } as const;
 
-// pg-pool's two, and pg's own Client's (the read lane's connections, src/db/pg-read-lane.ts).
+// pg-pool's two, and pg's own Client's (the lanes' connections, src/db/pg-lanes.ts).
 const POOL_TIMEOUTS = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout', 'timeout expired']);
 
 /** Seconds a client should wait before retrying work refused because the database was saturated. */

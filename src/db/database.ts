@@ -58,6 +58,12 @@ export interface Database {
    */
   sql: Sql;
   /**
+   * `sql` for the row store's one-statement writes, which run before a call's transaction and never
+   * inside one: on PostgreSQL, pipelined connections of their own with a statement timeout (the
+   * write lane, src/db/pg-lanes.ts); elsewhere `sql` itself.
+   */
+  sqlWrites: Sql;
+  /**
    * Runs `fn` in one transaction on a driver connection, without Prisma's interactive-transaction
    * machinery (about 1 ms of CPU per transaction): `fn` gets the SQL layer bound to it. Same
    * commit, rollback, queueing and busy rules as `transaction`.
@@ -113,6 +119,8 @@ export interface OpenDatabaseOptions extends TransactionSettings {
   poolSize?: number;
   /** PostgreSQL only: pipelined connections for plain reads, beside the pool; 0 sends them to the pool (DATABASE_DEFAULTS.readConnections). */
   readConnections?: number;
+  /** PostgreSQL only: pipelined connections for the one-statement writes (sqlWrites); 0 sends them to the pool (DATABASE_DEFAULTS.writeConnections). */
+  writeConnections?: number;
   /** Migrations and schema to apply (default: the package's own). */
   migrationPaths?: MigrationPaths;
   /** PGlite: where cluster templates are kept (GATEHOUSE_CACHE_DIR; default: the user's cache). */

@@ -107,6 +107,7 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     await giveTurn();
     return prepared(query.sql, query.parameters);
   };
+  const sql = sqlOver(fast);
   let closed: Promise<void> | undefined;
 
   async function transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
@@ -165,7 +166,9 @@ export function embeddedDatabase(pglite: PGlite, dataDir: string, settings: Tran
     prisma,
     kind: 'pglite',
     transaction,
-    sql: sqlOver(fast),
+    sql,
+    // One connection: the writes' own lane is PostgreSQL's.
+    sqlWrites: sql,
     sqlTransaction,
     query: async <T extends object>(text: string, values: readonly unknown[] = []) =>
       (await fast({ sql: text, parameters: values } as CompiledQuery)).rows as T[],

@@ -226,7 +226,7 @@ class PreparedStatement {
   }
 }
 
-// pg's pipeline mode (the read lane, src/db/pg-read-lane.ts) admits only its own Query class: a
+// pg's pipeline mode (the read lane, src/db/pg-lanes.ts) admits only its own Query class: a
 // custom Submittable may keep a portal open across round trips (pg-cursor), which would take the
 // answers of the statements pipelined behind it. This one sends Sync and holds no portal, so it
 // is given Query's prototype (every method pg's client calls on it is its own; Query's constructor never runs).

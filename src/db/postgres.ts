@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 /** PostgreSQL behind Prisma through node-postgres (@prisma/adapter-pg). */
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS } from './busy.js';
@@ -10,7 +11,7 @@ import { SQL_TYPE_PARSERS } from './sql-values.js';
 import { type Executor, sqlOver, transactionSql } from './sql.js';
 import { logger } from '../lib/logger.js';
 import { runPrepared } from './pg-statements.js';
-import { createReadLane, isPlainRead } from './pg-read-lane.js';
+import { type Lane, READ_LANE_APPLICATION, WRITE_LANE_APPLICATION, createLane, isPlainRead } from './pg-lanes.js';
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -34,10 +35,11 @@ export function redactUrl(url: string): string {
  */
 export function postgresDatabase(
   databaseUrl: string,
-  settings: TransactionSettings & { poolSize?: number; readConnections?: number } = {},
+  settings: TransactionSettings & { poolSize?: number; readConnections?: number; writeConnections?: number } = {},
 ): Database {
   const poolSize = settings.poolSize ?? DATABASE_DEFAULTS.poolSize;
   const readConnections = settings.readConnections ?? DATABASE_DEFAULTS.readConnections;
+  const writeConnections = settings.writeConnections ?? DATABASE_DEFAULTS.writeConnections;
   const maxWait = settings.transactionMaxWaitMs ?? DATABASE_DEFAULTS.transactionMaxWaitMs;
   const timeout = settings.transactionTimeoutMs ?? DATABASE_DEFAULTS.transactionTimeoutMs;
   // pg's Pool.end() resolves before the sockets are gone: errors on connections that are already
@@ -62,29 +64,37 @@ export function postgresDatabase(
   });
   // 'minimal' skips capturing a call-site stack trace on every query.
   const prisma = new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions: { maxWait, timeout } });
-  // Plain reads outside transactions share a few pipelined connections; the rest take the pool's.
-  const lane =
-    readConnections > 0
-      ? createReadLane(databaseUrl, {
-          size: readConnections,
+  const laneOf = (kind: 'read' | 'write', application: string, size: number, statementTimeoutMs?: number): Lane | null =>
+    size > 0
+      ? createLane(databaseUrl, {
+          application,
+          size,
           connectTimeoutMs: maxWait,
+          statementTimeoutMs,
           onError: error => {
-            if (!closing) logger.error({ err: error.message }, 'PostgreSQL read connection failed');
+            if (!closing) logger.error({ err: error.message }, `PostgreSQL ${kind} connection failed`);
           },
         })
       : null;
+  // Plain reads outside transactions share a few pipelined connections; the rest take the pool's.
+  const reads = laneOf('read', READ_LANE_APPLICATION, readConnections);
+  // The one-statement writes share others; a lock wait there ends as a transaction's would.
+  const writes = laneOf('write', WRITE_LANE_APPLICATION, writeConnections, timeout);
+  const onPool = (name: string, query: CompiledQuery) => runPrepared(pool, name, query.sql, query.parameters, SQL_TYPE_PARSERS);
   const fast: Executor = query => {
     const { name, plainRead } = statementOf(query.sql);
-    return (
-      (lane && plainRead && lane.run(name, query.sql, query.parameters, SQL_TYPE_PARSERS)) ||
-      runPrepared(pool, name, query.sql, query.parameters, SQL_TYPE_PARSERS)
-    );
+    return (reads && plainRead && reads.run(name, query.sql, query.parameters, SQL_TYPE_PARSERS)) || onPool(name, query);
+  };
+  const oneStatementWrites: Executor = query => {
+    const { name } = statementOf(query.sql);
+    return writes?.run(name, query.sql, query.parameters, SQL_TYPE_PARSERS) || onPool(name, query);
   };
   return {
     prisma,
     kind: 'postgres',
     transaction: (fn, options) => prisma.$transaction(fn, options),
     sql: sqlOver(fast),
+    sqlWrites: sqlOver(oneStatementWrites),
     sqlTransaction: fn => sqlTransaction(pool, timeout, fn),
     // Raw text on the pool, as before the read lane.
     query: async <T extends object>(text: string, values: readonly unknown[] = []) =>
@@ -92,16 +102,17 @@ export function postgresDatabase(
     close: async () => {
       closing = true;
       await prisma.$disconnect();
-      await lane?.close();
+      await Promise.all([reads?.close(), writes?.close()]);
       if (!pool.ended) await pool.end();
     },
     describe: () => `PostgreSQL ${redactUrl(databaseUrl)}`,
     usage: () => {
-      const reads = lane?.usage() ?? { max: 0, open: 0, idle: 0 };
+      const lanes = [reads, writes].map(lane => lane?.usage() ?? { max: 0, open: 0, idle: 0 });
+      const sum = (key: 'max' | 'open' | 'idle') => lanes.reduce((total, lane) => total + lane[key], 0);
       return {
-        max: poolSize + reads.max,
-        open: pool.totalCount + reads.open,
-        idle: pool.idleCount + reads.idle,
+        max: poolSize + sum('max'),
+        open: pool.totalCount + sum('open'),
+        idle: pool.idleCount + sum('idle'),
         waiting: pool.waitingCount,
         waits: waits.count,
         waitSeconds: waits.ms / 1000,

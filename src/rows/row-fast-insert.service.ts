@@ -32,6 +32,8 @@ import { type FastInsertRow, fastInsert, fastInsertCharged, fastInsertPaidBy } f
 
 export interface FastInsertDeps {
   sql: Sql;
+  /** Where the one statement runs: Database.sqlWrites (its own connections on PostgreSQL); `sql` when absent. */
+  sqlWrites?: Sql;
   metering: Pick<MeteringService, 'holdChargeSoon' | 'storageCreditDue' | 'knownPayerCheck'>;
   config: { rows: { maxWritesPerCall: number }; metering: { developerCreditMicros: bigint } };
 }
@@ -41,6 +43,9 @@ export interface FastInsert {
   result: DbResult;
   rowEvents: RowEvent[];
 }
+
+/** Where a one-statement write runs. */
+export const oneStatementSql = (deps: FastInsertDeps): Sql => deps.sqlWrites ?? deps.sql;
 
 /** The roles the table's create rule admits for a row of the caller's own in the default room. */
 const creatorRoles = (binding: Binding): string[] =>
@@ -93,13 +98,14 @@ export async function fastInsertIn(
       now.toISOString(),
       JSON.stringify(rows.map(r => [r.id, r.data])),
     ] as const;
-    if (!metered) [found] = await fastInsert(deps.sql, ...args);
+    const db = oneStatementSql(deps);
+    if (!metered) [found] = await fastInsert(db, ...args);
     else {
       const charged = [...args, deps.config.metering.developerCreditMicros, ...charge.entry] as const;
-      if (!paidBy) [found] = await fastInsertCharged(deps.sql, ...charged);
+      if (!paidBy) [found] = await fastInsertCharged(db, ...charged);
       else {
         const paidByArgs = [...charged, paidBy.owner, paidBy.holder, paidBy.developer] as const;
-        [found] = await fastInsertPaidBy[deps.metering.knownPayerCheck(paidBy, charge.entry)](deps.sql, ...paidByArgs);
+        [found] = await fastInsertPaidBy[deps.metering.knownPayerCheck(paidBy, charge.entry)](db, ...paidByArgs);
       }
     }
   } catch {

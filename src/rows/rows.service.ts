@@ -48,7 +48,7 @@ export type { RowOut, Binding } from './row-binding.service.js';
 export { bindingIn, userBinding } from './row-binding.service.js';
 
 /** What running a call needs: the database, the clock, the bus, the write limit, the deployed schema and metering. */
-export type RowStoreDeps = Pick<ServiceDeps, 'prisma' | 'sql' | 'transaction' | 'sqlTransaction' | 'bus' | 'config' | 'now'> & {
+export type RowStoreDeps = Pick<ServiceDeps, 'prisma' | 'sql' | 'sqlWrites' | 'transaction' | 'sqlTransaction' | 'bus' | 'config' | 'now'> & {
   apps: Pick<AppService, 'deployment'>;
   metering: RowMetering & Pick<MeteringService, 'holdCharge' | 'holdChargeSoon' | 'storageCreditDue' | 'knownPayerCheck'>;
 };

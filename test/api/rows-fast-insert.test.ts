@@ -11,6 +11,7 @@ import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
 import { type RowsSeed, db, duringRemoval, inResource, inStorageDebt, rowsSeed } from './rows.fixture.js';
 import { chargeCount, ledgerSum } from '../helpers/ledger.js';
+import { WRITE_LANE_APPLICATION } from '../../src/db/pg-lanes.js';
 
 const available = await backends();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'carol'], seed: rowsSeed });
@@ -88,6 +89,20 @@ describe.each(available)('one-statement insert on $name', backend => {
     for (const title of ['again', 'and again']) expect((await insert(s.users.carol, project, title)).status).toBe(200);
     expect(await written(project)).toEqual({ rows: before.rows + 2, charges: before.charges + 2 });
   });
+
+  it.runIf(backend.name === 'postgres')(
+    'runs on the write lane: a connection of its own, named in pg_stat_activity',
+    async ({ prisma, s, project }) => {
+      expect((await insert(s.users.carol, project, 'on the lane')).status).toBe(200);
+      const lane = await prisma.$queryRaw<{ query: string }[]>`
+      SELECT query FROM pg_stat_activity WHERE datname = current_database() AND application_name = ${WRITE_LANE_APPLICATION}`;
+      // pg_stat_activity keeps a statement's first kilobyte: the one statement opens with the member's lock.
+      expect(
+        lane.some(({ query }) => query.trimStart().startsWith('WITH mem AS MATERIALIZED')),
+        JSON.stringify(lane),
+      ).toBe(true);
+    },
+  );
 
   it.runIf(backend.name === 'postgres')(
     'an insert that waits on a removal in flight sees it once committed: 404, nothing written or charged',

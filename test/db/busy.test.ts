@@ -60,7 +60,7 @@ describe('PostgreSQL: a connection that does not connect in time', () => {
     try {
       const failures = await Promise.all([
         db.query('SELECT 1').catch((error: unknown) => error),
-        // A plain read: the read lane's own connection (src/db/pg-read-lane.ts).
+        // A plain read: the read lane's own connection (src/db/pg-lanes.ts).
         db.sql
           .selectNoFrom(sql<number>`1`.as('one'))
           .execute()

@@ -1,17 +1,25 @@
 /**
- * Plain reads outside transactions on a few pipelined connections (pg's `pipeline` mode), apart
- * from the pool. A pooled read costs a socket write of its own and wakes an idle backend; on a
- * busy server the kernel's work for those writes was most of a small read's CPU (bench/README.md).
- * Here every read of one event-loop turn is sent to its connection in one write, behind the ones
- * still running, and the backend reads them together. Each statement still ends with its own Sync,
- * so it runs in its own implicit transaction, exactly as on the pool: only the socket is shared.
+ * Statements outside transactions on a few pipelined connections (pg's `pipeline` mode), apart
+ * from the pool: a lane. A pooled statement costs a socket write of its own and wakes an idle
+ * backend; on a busy server the kernel's work for those writes was most of a small statement's
+ * CPU (bench/README.md). Here every statement of one event-loop turn is sent to its connection in
+ * one write, behind the ones still running, and the backend reads them together. Each statement
+ * still ends with its own Sync, so it runs in its own implicit transaction, exactly as on the pool:
+ * only the socket is shared.
  *
- * Only statements that take no lock and write nothing come here (`isPlainRead`), so none waits on
- * another's lock (row or advisory). A slow read still delays the reads queued behind it on its
- * connection: each read goes to the connection with the fewest in flight, a connection opens only
- * when every open one is busy, and a connection whose oldest statement has run past `STALLED_MS`
- * takes no more. When all of them are held up so, the read is the pool's, as it was before the
- * lane: a few slow reads cannot hold up everyone's.
+ * Two lanes use this, each on connections of its own (src/db/postgres.ts):
+ * - the read lane: only statements that take no lock and write nothing (`isPlainRead`), so none
+ *   waits on another's lock (row or advisory);
+ * - the write lane: the row store's one-statement writes (Database.sqlWrites), which may wait on a
+ *   row lock. Nothing waits on them while holding a transaction (they run before a call's
+ *   transaction, never inside one), and their connections carry a statement timeout, so a wait
+ *   ends as it would on the pool.
+ *
+ * A slow statement still delays the ones queued behind it on its connection: each goes to the
+ * connection with the fewest in flight, a connection opens only when every open one is busy, and a
+ * connection whose oldest statement has run past `STALLED_MS` takes no more. When all of them are
+ * held up so, the statement is the pool's, as it was before the lane: a few slow statements
+ * cannot hold up everyone's.
  */
 import pg from 'pg';
 import type { StatementResult } from './sql-values.js';
@@ -28,12 +36,14 @@ interface Connection {
   corked: boolean;
 }
 
+/** How each lane's connections are named in pg_stat_activity. */
 export const READ_LANE_APPLICATION = 'gatehouse reads';
+export const WRITE_LANE_APPLICATION = 'gatehouse writes';
 
-/** A statement in flight this long holds up its connection: far past a busy server's small reads, far short of a slow one. */
+/** A statement in flight this long holds up its connection: far past a busy server's small statements, far short of a slow one. */
 export const STALLED_MS = 50;
 
-export interface ReadLane {
+export interface Lane {
   /** The statement's answer, or undefined when every connection is held up by a slow statement (the pool's turn). */
   run(statement: string, text: string, values: readonly unknown[], parsers: TypeParsers): Promise<StatementResult> | undefined;
   usage(): { max: number; open: number; idle: number };
@@ -53,10 +63,19 @@ const TAKES_LOCKS = /\bFOR\s+(?:NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b|\b
  */
 export const isPlainRead = (text: string): boolean => /^\s*SELECT\b/i.test(text) && !TAKES_LOCKS.test(text);
 
-export function createReadLane(
-  databaseUrl: string,
-  options: { size: number; connectTimeoutMs: number; stalledMs?: number; onError(error: Error): void },
-): ReadLane {
+export interface LaneOptions {
+  /** Its connections' application_name (READ_LANE_APPLICATION, WRITE_LANE_APPLICATION). */
+  application: string;
+  /** The most connections it opens. */
+  size: number;
+  connectTimeoutMs: number;
+  /** Each connection's statement_timeout: a statement waiting on a lock longer fails (57014). */
+  statementTimeoutMs?: number;
+  stalledMs?: number;
+  onError(error: Error): void;
+}
+
+export function createLane(databaseUrl: string, options: LaneOptions): Lane {
   const stalledMs = options.stalledMs ?? STALLED_MS;
   const connections: Connection[] = [];
   let closed = false;
@@ -67,7 +86,8 @@ export function createReadLane(
       pipeline: true,
       connectionTimeoutMillis: options.connectTimeoutMs,
       // Told apart from the pool's in pg_stat_activity.
-      application_name: READ_LANE_APPLICATION,
+      application_name: options.application,
+      ...(options.statementTimeoutMs !== undefined && { statement_timeout: options.statementTimeoutMs }),
     });
     const connection: Connection = { client, ready: Promise.resolve(), open: false, sent: [], corked: false };
     const drop = () => {

@@ -1,19 +1,20 @@
 /**
- * Plain reads on pipelined connections (src/db/pg-read-lane.ts): which statements go there, each
- * statement's own answer when many share a connection and a write, failures answered one by one,
- * a lost connection replaced, and the Database sending its plain reads there (or not, with 0).
+ * Statements on pipelined connections (src/db/pg-lanes.ts): which statements the read lane takes,
+ * each statement's own answer when many share a connection and a write, failures answered one by
+ * one, a lost connection replaced, a statement timeout ending a write's lock wait, and the Database
+ * sending its plain reads and its one-statement writes to their lanes (or not, with 0).
  */
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { READ_LANE_APPLICATION, STALLED_MS, createReadLane, isPlainRead } from '../../src/db/pg-read-lane.js';
+import { READ_LANE_APPLICATION, STALLED_MS, WRITE_LANE_APPLICATION, createLane, isPlainRead } from '../../src/db/pg-lanes.js';
 import { postgresDatabase } from '../../src/db/postgres.js';
 import { sql, sqlOver } from '../../src/db/sql.js';
 import { SQL_TYPE_PARSERS } from '../../src/db/sql-values.js';
 import { POSTGRES_SKIP_REASON, createPostgresScratchDatabase, postgresTestUrl, type ScratchPostgresDatabase } from '../helpers/db.js';
 
 const pgUrl = await postgresTestUrl();
-if (!pgUrl) console.warn(`[test/db/pg-read-lane] ${POSTGRES_SKIP_REASON}`);
+if (!pgUrl) console.warn(`[test/db/pg-lanes] ${POSTGRES_SKIP_REASON}`);
 
 describe('which statements the read lane carries', () => {
   const db = sqlOver(() => Promise.reject(new Error('compile only')));
@@ -54,7 +55,7 @@ describe('which statements the read lane carries', () => {
   });
 });
 
-describe.skipIf(!pgUrl)('the read lane on PostgreSQL', () => {
+describe.skipIf(!pgUrl)('the lanes on PostgreSQL', () => {
   let scratch: ScratchPostgresDatabase;
   let pool: pg.Pool;
 
@@ -71,9 +72,16 @@ describe.skipIf(!pgUrl)('the read lane on PostgreSQL', () => {
   });
 
   // Unless a test is about it, no connection counts as held up (a loaded machine can stall a turn).
-  function lane(size = 2, stalledMs = 60_000) {
+  function lane(size = 2, stalledMs = 60_000, statementTimeoutMs?: number) {
     const errors: Error[] = [];
-    const opened = createReadLane(scratch.url, { size, connectTimeoutMs: 5_000, stalledMs, onError: error => errors.push(error) });
+    const opened = createLane(scratch.url, {
+      application: READ_LANE_APPLICATION,
+      size,
+      connectTimeoutMs: 5_000,
+      statementTimeoutMs,
+      stalledMs,
+      onError: error => errors.push(error),
+    });
     onTestFinished(() => opened.close());
     return Object.assign(opened, { errors });
   }
@@ -253,4 +261,93 @@ describe.skipIf(!pgUrl)('the read lane on PostgreSQL', () => {
     );
     expect(rows[0].n).toBe(laneOpen);
   });
+
+  /** Holds `id`'s row locked FOR UPDATE in a pool transaction until the returned release is called. */
+  async function lockRow(id: number): Promise<() => Promise<void>> {
+    const holder = await pool.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM items WHERE id = $1 FOR UPDATE', [id]);
+    return async () => {
+      await holder.query('ROLLBACK');
+      holder.release();
+    };
+  }
+  const waitingOnLocks = async () =>
+    (
+      await pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+      )
+    ).rows[0].n;
+
+  it("ends a write's lock wait at the connection's statement timeout, and runs the statements queued behind it", async () => {
+    const writes = lane(1, 60_000, 300);
+    const release = await lockRow(7);
+    onTestFinished(release);
+    const started = performance.now();
+    const blocked = read(writes, 'bump', 'UPDATE items SET n = n + 1 WHERE id = $1 RETURNING n', [7]);
+    const behind = read(writes, 'bump', 'UPDATE items SET n = n + 1 WHERE id = $1 RETURNING n', [8]);
+    await expect(blocked).rejects.toMatchObject({ code: '57014' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+    expect(await behind).toEqual([{ n: 81 }]);
+    await pool.query('UPDATE items SET n = 80 WHERE id = 8');
+  });
+
+  it(`sends writes past one held up on a row lock for ${STALLED_MS} ms to the pool, and that one completes once the lock goes`, async () => {
+    const database = postgresDatabase(scratch.url, { poolSize: 2, readConnections: 0, writeConnections: 1 });
+    onTestFinished(() => database.close());
+    const release = await lockRow(9);
+    let releasedAt = 0;
+    onTestFinished(() => (releasedAt ? undefined : release()));
+    const bump = (id: number) =>
+      database.sqlWrites
+        .updateTable('items' as never)
+        .set({ n: sql`n + 1` } as never)
+        .where('id' as never, '=', id as never)
+        .returning(['n' as never])
+        .execute();
+    let blockedAt = 0;
+    const blocked = bump(9).then(rows => {
+      blockedAt = performance.now();
+      return rows;
+    });
+    for (let tries = 0; tries < 100 && (await waitingOnLocks()) === 0; tries++) await new Promise(resolve => setTimeout(resolve, 20));
+    await new Promise(resolve => setTimeout(resolve, STALLED_MS * 2));
+    // Its one connection held up, the next write is the pool's, and is not kept waiting behind it.
+    expect(await bump(10)).toEqual([{ n: 101 }]);
+    expect(blockedAt).toBe(0);
+    releasedAt = performance.now();
+    await release();
+    expect(await blocked).toEqual([{ n: 91 }]);
+    expect(blockedAt).toBeGreaterThanOrEqual(releasedAt);
+    await pool.query('UPDATE items SET n = id * 10 WHERE id IN (9, 10)');
+  });
+
+  it.each([
+    [2, 1],
+    [0, 0],
+  ])(
+    'the Database with %i write connections sends its one-statement writes there (%i open), and `sql` its writes to the pool',
+    async (writeConnections, laneOpen) => {
+      const database = postgresDatabase(scratch.url, { poolSize: 2, readConnections: 0, writeConnections });
+      onTestFinished(() => database.close());
+      const [row] = await database.sqlWrites
+        .updateTable('items' as never)
+        .set({ n: sql`n` } as never)
+        .where('id' as never, '=', 4 as never)
+        .returning(['id' as never, 'n' as never])
+        .execute();
+      expect(row).toEqual({ id: 4, n: 40 });
+      await database.sql
+        .updateTable('items' as never)
+        .set({ n: sql`n` } as never)
+        .where('id' as never, '=', 5 as never)
+        .execute();
+      const { rows } = await pool.query<{ application_name: string; n: number }>(
+        'SELECT application_name, count(*)::int AS n FROM pg_stat_activity WHERE application_name = ANY($1) AND datname = current_database() GROUP BY 1',
+        [[WRITE_LANE_APPLICATION, READ_LANE_APPLICATION]],
+      );
+      expect(rows).toEqual(laneOpen ? [{ application_name: WRITE_LANE_APPLICATION, n: laneOpen }] : []);
+      expect(database.usage().max).toBe(2 + writeConnections);
+    },
+  );
 });
