@@ -29,6 +29,12 @@
  *
  * On a shared machine the CPU per transaction moves with everything else running (and the
  * multixact count is the cluster's): compare a variant with the schema of the same reps only.
+ *
+ * `--perf` also samples pgbench's backends with Linux `perf` (call graphs) over the same window
+ * and splits each transaction's CPU by where PostgreSQL spent it (PHASES: the executor's start,
+ * run and end, the foreign keys' triggers, index inserts, row locks, commit), so a change can be
+ * placed, not only weighed. It needs `perf` and sampling rights (perf_event_paranoid <= 2 for
+ * one's own processes, or root).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +55,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     'scripts-dir': { type: 'string' },
     script: { type: 'string', multiple: true, default: [] },
+    perf: { type: 'boolean', default: false },
   },
 });
 const clients = Number(args.clients);
@@ -152,6 +159,51 @@ interface Result {
   tps: number;
   cpuMsPerTx: number;
   multixactsPerTx: number;
+  /** With --perf: ms of PostgreSQL CPU per transaction in each of PHASES. */
+  phases?: Record<string, number>;
+}
+
+/**
+ * Where a transaction's CPU goes, as PostgreSQL 15's functions (inclusive of what they call, so
+ * the nested rows are parts of the row above them, not additions).
+ */
+const PHASES: [label: string, fn: string][] = [
+  ['cached plan (locks, revalidation)', 'GetCachedPlan'],
+  ['executor start (plan nodes set up)', 'standard_ExecutorStart'],
+  ['executor run', 'standard_ExecutorRun'],
+  ['  of it: index inserts', 'ExecInsertIndexTuples'],
+  ['  of it: row locks', 'heap_lock_tuple'],
+  ['foreign-key triggers', 'AfterTriggerEndQuery'],
+  ['executor end', 'standard_ExecutorEnd'],
+  ['commit', 'CommitTransactionCommand'],
+  ['  of it: WAL flush', 'XLogFlush'],
+];
+
+/** `perf record`s the backends for `ms`; resolves to the report's inclusive share (0-1) per function of PHASES. */
+function perfShares(pids: number[], ms: number, file: string): Promise<Record<string, number>> {
+  const record = spawn('perf', ['record', '-q', '-g', '-o', file, '-p', pids.join(','), '--', 'sleep', String(ms / 1000)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  record.stderr.on('data', chunk => (err += chunk));
+  return new Promise((resolve, reject) => {
+    record.on('error', error => reject(new Error(`--perf needs Linux perf on the PATH: ${error.message}`)));
+    record.on('exit', code => {
+      if (code !== 0) return reject(new Error(`perf record failed (${code}): ${err.trim()}`));
+      const report = execFileSync('perf', ['report', '-i', file, '--stdio', '--children', '--sort', 'sym', '-g', 'none'], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      const shares: Record<string, number> = {};
+      // "    45.53%     0.05%  [.] standard_ExecutorRun": children (inclusive) first, then self.
+      for (const line of report.split('\n')) {
+        const match = /^\s+([\d.]+)%\s+[\d.]+%\s+\[.\]\s+(\S+)/.exec(line);
+        if (match && !(match[2] in shares)) shares[match[2]] = Number(match[1]) / 100;
+      }
+      resolve(Object.fromEntries(PHASES.map(([, fn]) => [fn, shares[fn] ?? 0])));
+    });
+  });
 }
 
 /** Ticks of user + system CPU of a process (0 once it has ended). */
@@ -203,8 +255,11 @@ async function run(name: string, script: { script: string; defines: string[] }, 
   await sleep(margin);
   const pids = psql('postgres', `SELECT pid FROM pg_stat_activity WHERE datname = '${RUN}' AND application_name = 'pgbench'`).split('\n').map(Number);
   const start = { at: Date.now() / 1000, ticks: pids.map(ticks) };
-  await sleep(seconds * 1000 - 2 * margin);
+  const window = seconds * 1000 - 2 * margin;
+  const sampled = args.perf ? perfShares(pids, window, path.join(work, `${name}.perf`)) : undefined;
+  await sleep(window);
   const end = { at: Date.now() / 1000, ticks: pids.map(ticks) };
+  const shares = await sampled;
   if ((await exited) !== 0) throw new Error(`pgbench failed: ${out}`);
   const mx = multixacts() - mx0;
   let inWindow = 0;
@@ -219,12 +274,14 @@ async function run(name: string, script: { script: string; defines: string[] }, 
     }
   }
   const cpuTicks = pids.reduce((sum, _, i) => sum + end.ticks[i] - start.ticks[i], 0);
+  const cpuMsPerTx = (cpuTicks * 10) / inWindow;
   return {
     script: name,
     variant: path.basename(variant),
     tps: Number(/tps = ([\d.]+)/.exec(out)?.[1]),
-    cpuMsPerTx: (cpuTicks * 10) / inWindow,
+    cpuMsPerTx,
     multixactsPerTx: mx / total,
+    ...(shares && { phases: Object.fromEntries(Object.entries(shares).map(([fn, share]) => [fn, share * cpuMsPerTx])) }),
   };
 }
 
@@ -233,6 +290,24 @@ const median = (xs: number[]) => {
   const mid = sorted.length / 2;
   return Number.isInteger(mid) ? (sorted[mid - 1] + sorted[mid]) / 2 : sorted[Math.floor(mid)];
 };
+
+/** With --perf: each script's CPU per transaction by PHASES, medians over the reps, one column per script and variant. */
+function printPhases(variants: string[], names: string[], results: Result[]) {
+  const columns = variants.flatMap(variant =>
+    names
+      .map(name => ({
+        label: variant === 'schema' ? name : `${name} (${path.basename(variant)})`,
+        mine: results.filter(r => r.script === name && r.variant === path.basename(variant)),
+      }))
+      .filter(column => column.mine.length > 0),
+  );
+  console.log(
+    `\nPostgreSQL ms per transaction by where it went (perf, medians):\n| | ${columns.map(c => c.label).join(' | ')} |\n| --- |${' --- |'.repeat(columns.length)}`,
+  );
+  console.log(`| all | ${columns.map(c => median(c.mine.map(r => r.cpuMsPerTx)).toFixed(3)).join(' | ')} |`);
+  for (const [label, fn] of PHASES)
+    console.log(`| ${label} | ${columns.map(c => median(c.mine.map(r => r.phases?.[fn] ?? 0)).toFixed(3)).join(' | ')} |`);
+}
 
 async function main() {
   execFileSync('createdb', [TEMPLATE]);
@@ -280,6 +355,12 @@ async function main() {
           `| ${path.basename(variant)} | ${name} | ${median(mine.map(r => r.tps)).toFixed(0)} | ${median(cpu).toFixed(3)} (${Math.min(...cpu).toFixed(3)}) | ${median(mine.map(r => r.multixactsPerTx)).toFixed(2)} |`,
         );
       }
+    if (args.perf)
+      printPhases(
+        variants,
+        scripts.map(([name]) => name),
+        results,
+      );
   } finally {
     execFileSync('dropdb', ['--if-exists', RUN]);
     if (!args.keep) execFileSync('dropdb', ['--if-exists', TEMPLATE]);
