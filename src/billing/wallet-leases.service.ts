@@ -198,8 +198,12 @@ function take(leases: WalletLeases, lease: Lease, cost: bigint): void {
  */
 export interface HeldCharge {
   leaseId: string;
-  /** What the statement did: wrote the entry; wrote nothing (refused); or found the lease closed (or not yet committed). */
-  settle(outcome: 'charged' | 'refused' | 'lease_closed'): void;
+  /**
+   * What the statement did: wrote the entry; wrote nothing (refused); found the lease closed (or not
+   * yet committed); or is not known (its answer was lost: it may have written the entry, so the
+   * allowance keeps the charge, and the lease can only end with less spent than it allowed).
+   */
+  settle(outcome: 'charged' | 'refused' | 'lease_closed' | 'unknown'): void;
 }
 
 /** Holds `cost` from the payer's usable lease; null when there is none with enough left (pay then grants one in a transaction). */
@@ -216,7 +220,7 @@ export function holdFromOpenLease(leases: WalletLeases, payer: LeasePayer, cost:
       settled = true;
       // The statement ran outside the transaction that granted the lease, so finding it confirms it committed.
       if (outcome === 'charged') lease.confirmed = true;
-      else {
+      else if (outcome !== 'unknown') {
         lease.allowance += cost;
         if (outcome === 'lease_closed' && lease.confirmed && leases.usable.get(key) === lease) leases.usable.delete(key);
       }

@@ -295,6 +295,11 @@ export const ERROR_CATALOG = {
   provider_admin_refused: { status: 502, meaning: "The identity provider's admin API refused the gateway's credential" },
   consent_request_invalid: { status: 502, meaning: 'The identity provider returned a consent request without a subject' },
   busy: { status: 503, meaning: 'The database had no capacity within its waits (§9.5); nothing changed; `Retry-After: 1`' },
+  outcome_unknown: {
+    status: 503,
+    meaning:
+      'The database connection was lost after a write was sent and before it was answered: it may or may not have been applied, and it was not retried. Read before writing again',
+  },
   slow_consumer: { status: 503, meaning: 'A live feed fell more than 1000 events behind' },
   feed_failed: { status: 503, meaning: 'A live row feed stopped on a server error while judging a change (logged); subscribe again' },
   issuer_not_configured: { status: 503, meaning: 'No identity provider: no issuer configured' },

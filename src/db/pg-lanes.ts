@@ -72,10 +72,14 @@ export interface LaneOptions {
   /** Each connection's statement_timeout: a statement waiting on a lock longer fails (57014). */
   statementTimeoutMs?: number;
   stalledMs?: number;
+  /** Its statements may write. */
+  writes?: boolean;
   onError(error: Error): void;
 }
 
 export function createLane(databaseUrl: string, options: LaneOptions): Lane {
+  // A write's lost answer leaves its outcome unknown (src/db/outcome.ts); a read has none to lose.
+  const run = { ownTransaction: options.writes === true };
   const stalledMs = options.stalledMs ?? STALLED_MS;
   const connections: Connection[] = [];
   let closed = false;
@@ -152,7 +156,7 @@ export function createLane(databaseUrl: string, options: LaneOptions): Lane {
       if (closed) return Promise.reject(new Error('The database is closed.'));
       const now = performance.now();
       const connection = pick(now);
-      return connection && send(connection, now, () => runPrepared(connection.client, statement, text, values, parsers));
+      return connection && send(connection, now, () => runPrepared(connection.client, statement, text, values, parsers, run));
     },
     usage: () => ({
       max: options.size,

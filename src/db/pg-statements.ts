@@ -17,6 +17,7 @@
  */
 import pg from 'pg';
 import { type StatementResult, driverValue } from './sql-values.js';
+import { OutcomeUnknownError, refusedByServer } from './outcome.js';
 
 interface Field {
   name: string;
@@ -97,6 +98,8 @@ class PreparedStatement {
   private done = false;
   /** The prelude's statements whose CommandComplete has yet to arrive. */
   private preludeLeft: number;
+  /** Its messages were handed to the socket: from here a lost connection may follow its commit. */
+  private sent = false;
 
   constructor(
     private readonly statement: string,
@@ -104,6 +107,7 @@ class PreparedStatement {
     private readonly values: readonly unknown[],
     private readonly parsers: TypeParsers,
     private readonly prelude: readonly string[],
+    private readonly ownTransaction: boolean,
   ) {
     this.preludeLeft = prelude.length;
   }
@@ -142,6 +146,7 @@ class PreparedStatement {
       return;
     }
     connection.stream.cork?.();
+    this.sent = true;
     try {
       this.sendPrelude(connection);
       if (this.statement === '') connection.parse({ name: '', text: this.text, types: [] });
@@ -214,9 +219,11 @@ class PreparedStatement {
   }
 
   handleError(error: Error): void {
+    // A statement that is its own transaction, sent, and not refused by the server: it may have committed.
+    const failed = this.ownTransaction && this.sent && !refusedByServer(error) ? new OutcomeUnknownError(error) : error;
     // The server's error comes before its ReadyForQuery; answer once the connection is ready again.
-    this.failed ??= error;
-    this.finish(error);
+    this.failed ??= failed;
+    this.finish(failed);
   }
 
   private finish(error: Error | null, result?: StatementResult): void {
@@ -232,6 +239,16 @@ class PreparedStatement {
 // is given Query's prototype (every method pg's client calls on it is its own; Query's constructor never runs).
 Object.setPrototypeOf(PreparedStatement.prototype, pg.Query.prototype);
 
+export interface RunOptions {
+  /** Statements without rows sent before it under the same Sync (see above): a transaction's BEGIN. */
+  prelude?: readonly string[];
+  /**
+   * The statement is its own implicit transaction (on a pool, or a lane's connection): a connection
+   * lost once it was sent fails it with OutcomeUnknownError, since it may have committed.
+   */
+  ownTransaction?: boolean;
+}
+
 /**
  * Runs one statement as a named prepared statement on a pool (a pooled connection for the one
  * statement) or on a client already held (a transaction's), after the prelude's statements if any
@@ -244,13 +261,43 @@ export function runPrepared(
   text: string,
   values: readonly unknown[],
   parsers: TypeParsers,
-  prelude: readonly string[] = [],
+  { prelude = [], ownTransaction = false }: RunOptions = {},
 ): Promise<StatementResult> {
   // `query` takes a Submittable as a query config and calls back with what the Submittable answers.
-  const prepared = new PreparedStatement(statement, text, values, parsers, prelude) as unknown as pg.QueryConfig;
+  const prepared = new PreparedStatement(statement, text, values, parsers, prelude, ownTransaction) as unknown as pg.QueryConfig;
+  if (on instanceof pg.Pool) return runOnPool(on, prepared);
+  return new Promise((resolve, reject) => queryOn(on)(prepared, (error, result) => (error ? reject(error) : resolve(result))));
+}
+
+type Answered = (error: Error | null, result: StatementResult) => void;
+const queryOn = (client: pg.ClientBase) => client.query.bind(client) as unknown as (config: pg.QueryConfig, callback: Answered) => void;
+
+/**
+ * A statement on a pooled connection of its own. Not pg-pool's `query`, which answers a lost
+ * connection from the client's 'error' event, before the statement can tell whether it was sent
+ * (OutcomeUnknownError), and closes the connection on any error, a refusal by the server too
+ * (losing its prepared statements for nothing).
+ */
+function runOnPool(pool: pg.Pool, prepared: pg.QueryConfig): Promise<StatementResult> {
   return new Promise((resolve, reject) => {
-    (on.query as (config: pg.QueryConfig, callback: (error: Error | null, result: StatementResult) => void) => void)(prepared, (error, result) =>
-      error ? reject(error) : resolve(result),
-    );
+    pool.connect((connectError, client, release) => {
+      if (connectError || !client) {
+        reject(connectError ?? new Error('The pool gave no connection.'));
+        return;
+      }
+      let lost: Error | undefined;
+      // pg fails the statement itself once its connection is lost (handleError); heard here, the
+      // error is not the process's uncaught one, and the connection is closed, not reused.
+      const onLost = (error: Error) => {
+        lost = error;
+      };
+      client.on('error', onLost);
+      queryOn(client)(prepared, (error, result) => {
+        client.removeListener('error', onLost);
+        release(lost);
+        if (error) reject(error);
+        else resolve(result);
+      });
+    });
   });
 }

@@ -11,6 +11,7 @@ import { SQL_TYPE_PARSERS } from './sql-values.js';
 import { type Executor, sqlOver, transactionSql } from './sql.js';
 import { logger } from '../lib/logger.js';
 import { runPrepared } from './pg-statements.js';
+import { OutcomeUnknownError, refusedByServer } from './outcome.js';
 import { type Lane, READ_LANE_APPLICATION, WRITE_LANE_APPLICATION, createLane, isPlainRead } from './pg-lanes.js';
 
 export function isPostgresUrl(url: string): boolean {
@@ -71,6 +72,7 @@ export function postgresDatabase(
           size,
           connectTimeoutMs: maxWait,
           statementTimeoutMs,
+          writes: kind === 'write',
           onError: error => {
             if (!closing) logger.error({ err: error.message }, `PostgreSQL ${kind} connection failed`);
           },
@@ -80,14 +82,15 @@ export function postgresDatabase(
   const reads = laneOf('read', READ_LANE_APPLICATION, readConnections);
   // The one-statement writes share others; a lock wait there ends as a transaction's would.
   const writes = laneOf('write', WRITE_LANE_APPLICATION, writeConnections, timeout);
-  const onPool = (name: string, query: CompiledQuery) => runPrepared(pool, name, query.sql, query.parameters, SQL_TYPE_PARSERS);
+  const onPool = ({ name, plainRead }: KnownStatement, query: CompiledQuery) =>
+    runPrepared(pool, name, query.sql, query.parameters, SQL_TYPE_PARSERS, { ownTransaction: !plainRead });
   const fast: Executor = query => {
-    const { name, plainRead } = statementOf(query.sql);
-    return (reads && plainRead && reads.run(name, query.sql, query.parameters, SQL_TYPE_PARSERS)) || onPool(name, query);
+    const known = statementOf(query.sql);
+    return (reads && known.plainRead && reads.run(known.name, query.sql, query.parameters, SQL_TYPE_PARSERS)) || onPool(known, query);
   };
   const oneStatementWrites: Executor = query => {
-    const { name } = statementOf(query.sql);
-    return writes?.run(name, query.sql, query.parameters, SQL_TYPE_PARSERS) || onPool(name, query);
+    const known = statementOf(query.sql);
+    return writes?.run(known.name, query.sql, query.parameters, SQL_TYPE_PARSERS) || onPool(known, query);
   };
   return {
     prisma,
@@ -98,7 +101,7 @@ export function postgresDatabase(
     sqlTransaction: fn => sqlTransaction(pool, timeout, fn),
     // Raw text on the pool, as before the read lane.
     query: async <T extends object>(text: string, values: readonly unknown[] = []) =>
-      (await runPrepared(pool, statementOf(text).name, text, values, SQL_TYPE_PARSERS)).rows as T[],
+      (await runPrepared(pool, statementOf(text).name, text, values, SQL_TYPE_PARSERS, { ownTransaction: !statementOf(text).plainRead })).rows as T[],
     close: async () => {
       closing = true;
       await prisma.$disconnect();
@@ -168,6 +171,15 @@ async function postgresIdentity(pool: pg.Pool, databaseUrl: string): Promise<str
   }
 }
 
+/** COMMIT, whose lost answer leaves the transaction's outcome unknown (OutcomeUnknownError). */
+async function commit(client: pg.PoolClient): Promise<void> {
+  try {
+    await client.query('COMMIT');
+  } catch (error) {
+    throw refusedByServer(error) ? error : new OutcomeUnknownError(error as Error);
+  }
+}
+
 /** Distinct statement texts given a name; past it, statements run unnamed (parsed each time). */
 const MAX_NAMED_STATEMENTS = 512;
 
@@ -200,7 +212,13 @@ function statementOf(text: string): KnownStatement {
  */
 async function sqlTransaction<T>(pool: pg.Pool, timeoutMs: number, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A checked-out client's lost connection is emitted as 'error': heard here, pg fails the
+  // transaction's statements itself, and the connection is closed rather than reused.
   let unusable = false;
+  const onLost = () => {
+    unusable = true;
+  };
+  client.on('error', onLost);
   // pg's client sends its queries in the order they are asked for, so the first asked carries the
   // prelude even when the callback runs statements concurrently.
   let begun = false;
@@ -209,14 +227,14 @@ async function sqlTransaction<T>(pool: pg.Pool, timeoutMs: number, fn: (tx: SqlT
     const run = (text: string, values: readonly unknown[]) => {
       const prelude = begun ? [] : begin;
       begun = true;
-      return runPrepared(client, statementOf(text).name, text, values, SQL_TYPE_PARSERS, prelude);
+      return runPrepared(client, statementOf(text).name, text, values, SQL_TYPE_PARSERS, { prelude });
     };
     const tx = Object.assign(
       transactionSql(query => run(query.sql, query.parameters)),
       rawStatements(run),
     );
     const result = await fn(tx);
-    if (begun) await client.query('COMMIT');
+    if (begun) await commit(client);
     return result;
   } catch (error) {
     if (begun) {
@@ -226,7 +244,8 @@ async function sqlTransaction<T>(pool: pg.Pool, timeoutMs: number, fn: (tx: SqlT
     }
     throw error;
   } finally {
-    // A connection that could not roll back is closed rather than handed to the next caller.
+    client.removeListener('error', onLost);
+    // A connection lost, or that could not roll back, is closed rather than handed to the next caller.
     client.release(unusable);
   }
 }

@@ -9,6 +9,7 @@ import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ZodError } from 'zod';
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '../db/busy.js';
+import { isOutcomeUnknown } from '../db/outcome.js';
 import { sqlStateOf } from '../db/sql-tx.js';
 import { AppError, type ErrorCode, fail, shown, zodToAppError } from '../errors.js';
 import { statusOf } from '../core/error-catalog.js';
@@ -62,6 +63,16 @@ export function describeError(error: unknown): ErrorShape {
       fail('busy', 'The service is busy (its database is saturated): the request did not complete. Retry after a moment.', {
         retryAfter: BUSY_RETRY_AFTER_SECONDS,
       }),
+    );
+  }
+  // A write's answer lost with its connection (src/db/outcome.ts): it may have committed, so the caller must not take it for undone.
+  if (isOutcomeUnknown(original)) {
+    logger.warn({ err: original.lost.message }, 'a write was sent and its database connection lost before the answer');
+    return describeError(
+      fail(
+        'outcome_unknown',
+        'The database connection was lost before the write was answered: it may or may not have been applied. Read before retrying it.',
+      ),
     );
   }
   if (original instanceof ZodError) return describeError(zodToAppError(original));

@@ -14,6 +14,8 @@ import type { PrincipalCaller } from '../core/caller.rules.js';
 import type { RowEvent } from '../bus/event-bus.js';
 import { stampAll } from '../bus/commit-order.js';
 import type { Sql } from '../db/sql.js';
+import { isOutcomeUnknown } from '../db/outcome.js';
+import type { HeldCharge } from '../billing/wallet-leases.service.js';
 import { type MeteringService, payerFound } from '../billing/metering.service.js';
 import type { SchemaIR } from '../schema/index.js';
 import { passesAccessRule } from '../rooms/rooms.rules.js';
@@ -42,6 +44,21 @@ export interface FastInsertDeps {
 export interface FastInsert {
   result: DbResult;
   rowEvents: RowEvent[];
+}
+
+/**
+ * A one-statement write that failed. Refused by PostgreSQL, it wrote nothing (one statement): the
+ * charge goes back and the call takes the transaction path, which meets the same cause and answers
+ * it (null). Its answer lost with the connection, it may have committed: the charge stays held and
+ * the loss is the answer (503 outcome_unknown), never a second attempt that could write it twice.
+ */
+export function afterFailedStatement(error: unknown, held: HeldCharge | null): null {
+  if (isOutcomeUnknown(error)) {
+    held?.settle('unknown');
+    throw error;
+  }
+  held?.settle('refused');
+  return null;
 }
 
 /** Where a one-statement write runs. */
@@ -108,10 +125,8 @@ export async function fastInsertIn(
         [found] = await fastInsertPaidBy[deps.metering.knownPayerCheck(paidBy, charge.entry)](db, ...paidByArgs);
       }
     }
-  } catch {
-    // Nothing was written (one statement); the transaction path meets the same cause and answers it.
-    if (metered) charge.held.settle('refused');
-    return null;
+  } catch (error) {
+    return afterFailedStatement(error, metered ? charge.held : null);
   }
   storagePayerChecked(resourceId, paidBy, found ? payerFound(found) : null);
   if (metered) charge.held.settle(found?.charged ? 'charged' : found?.admitted && found.covered ? 'lease_closed' : 'refused');

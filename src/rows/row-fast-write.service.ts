@@ -27,7 +27,7 @@ import { type RowPick, type TargetWrite, pick, rowsWritten } from './row-targets
 import { callUsage, chargedAs, statementCharge } from './row-metering.service.js';
 import { forgetStoragePayer, knownDefaultRoom, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
 import { type DbOperation, ROWS_MAX_WHERE } from './rows-input.service.js';
-import { type FastInsert, type FastInsertDeps, fastInsertIn, oneStatementSql } from './row-fast-insert.service.js';
+import { type FastInsert, type FastInsertDeps, afterFailedStatement, fastInsertIn, oneStatementSql } from './row-fast-insert.service.js';
 import { type DefaultRoomRoles, type FastWritten, fastOwnedWrite } from './row-fast-write.sql.js';
 
 /** What the call answers and publishes once the write committed. */
@@ -132,10 +132,8 @@ async function fastUpdateOrDeleteIn(
       Math.min(ROWS_MAX_WHERE, deps.config.rows.maxWritesPerCall),
       upsert,
     );
-  } catch {
-    // Nothing was written (one statement); the transaction path meets the same cause and answers it.
-    if (metered) charge.held.settle('refused');
-    return null;
+  } catch (error) {
+    return afterFailedStatement(error, metered ? charge.held : null);
   }
   // Refused, the statement recorded nothing: the hold goes back (never 'lease_closed', which the lease may not be).
   // An upsert that matched no row recorded nothing either.

@@ -139,7 +139,7 @@ describe.skipIf(!pgUrl)('prepared statements on PostgreSQL', () => {
             `SELECT id, current_setting('statement_timeout') AS t FROM items ORDER BY id`,
             [],
             SQL_TYPE_PARSERS,
-            prelude,
+            { prelude },
           );
           expect(result).toEqual({
             rows: [
@@ -151,14 +151,14 @@ describe.skipIf(!pgUrl)('prepared statements on PostgreSQL', () => {
           await client.query('ROLLBACK');
         }
       }
-      const write = await runPrepared(client, name(), 'UPDATE items SET n = n WHERE id = $1', ['a'], SQL_TYPE_PARSERS, prelude);
+      const write = await runPrepared(client, name(), 'UPDATE items SET n = n WHERE id = $1', ['a'], SQL_TYPE_PARSERS, { prelude });
       expect(write).toEqual({ rows: [], count: 1 });
       await client.query('COMMIT');
 
       const statement = name();
       const text = 'SELECT 1 AS one';
       await expect(
-        runPrepared(client, statement, text, [], SQL_TYPE_PARSERS, ['BEGIN', 'SET LOCAL statement_timeout = banana']),
+        runPrepared(client, statement, text, [], SQL_TYPE_PARSERS, { prelude: ['BEGIN', 'SET LOCAL statement_timeout = banana'] }),
       ).rejects.toMatchObject({
         code: '22023',
       });

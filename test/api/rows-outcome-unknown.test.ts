@@ -1,0 +1,87 @@
+/**
+ * A one-statement write whose answer is lost with its database connection (src/db/outcome.ts):
+ * it may have committed, so the call answers 503 `outcome_unknown` and never takes the transaction
+ * path after it, which would write the row (and charge it) a second time. The books stay exact: the
+ * charge the statement recorded is the one the ledger holds. PostgreSQL only: a proxy in front of it
+ * loses the answer (test/helpers/cut-proxy.ts).
+ */
+import { describe, expect } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
+import { addMember, createResource } from '../helpers/app.js';
+import { type CutProxy, cutProxy } from '../helpers/cut-proxy.js';
+import { createPostgresScratchDatabase, postgresTestUrl } from '../helpers/db.js';
+import { appTest } from '../helpers/fixtures.js';
+import { chargeCount } from '../helpers/ledger.js';
+import { type RowsSeed, db, developerBooks, inResource, rowsSeed } from './rows.fixture.js';
+
+const pgUrl = await postgresTestUrl();
+let proxy: CutProxy;
+
+const it = appTest<RowsSeed>({
+  users: ['alice', 'carol'],
+  seed: rowsSeed,
+  database: async () => {
+    const scratch = await createPostgresScratchDatabase();
+    proxy = await cutProxy(scratch.url);
+    const database = await openDatabase({ databaseUrl: proxy.url });
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await proxy.close();
+        await scratch.drop();
+      },
+    };
+  },
+}).extend('project', async ({ s }) => {
+  const { alice, carol } = s.users;
+  const id = await createResource(alice, 'project', 'Lost answers');
+  await addMember(alice, carol, id, 'writer');
+  // Warmed: the resource, the budget and a lease seen, so carol's writes take the one statement.
+  for (const title of ['warm', 'warmer'])
+    expect((await db(carol, { scope: inResource(id), table: 'tasks', op: 'insert', values: { title } })).status).toBe(200);
+  return id;
+});
+
+describe.runIf(pgUrl)('a one-statement write whose answer is lost, on PostgreSQL', () => {
+  it('an insert: 503 outcome_unknown, its row there once and charged once, the books exact', async ({ ctx, s, project }) => {
+    const { carol } = s.users;
+    const prisma = ctx.database.prisma;
+    const rows = (title: string) => prisma.row.count({ where: { resourceId: project, data: { path: ['title'], equals: title } } });
+    const charges = () => chargeCount(prisma, { actorId: carol.id, kind: 'charge:rows.insert' });
+    const before = { books: await developerBooks(ctx, s.developerId), charges: await charges() };
+    // The books' closing of leases sends the next insert to the transaction path: warm again.
+    expect((await db(carol, { scope: inResource(project), table: 'tasks', op: 'insert', values: { title: 'rewarm' } })).status).toBe(200);
+
+    const cut = proxy.cutAfter('answer lost');
+    const lost = await db(carol, { scope: inResource(project), table: 'tasks', op: 'insert', values: { title: 'answer lost' } });
+    await cut;
+    expect(lost.status, JSON.stringify(lost.body)).toBe(503);
+    expect(lost.body).toMatchObject({ error: 'outcome_unknown' });
+    expect(lost.body.message).toMatch(/may or may not have been applied/);
+    // The statement committed before its connection was cut, and nothing wrote it again.
+    expect(await rows('answer lost')).toBe(1);
+
+    // The next write is answered (the lane's connection replaced), and the books hold both inserts' charges, each once.
+    expect((await db(carol, { scope: inResource(project), table: 'tasks', op: 'insert', values: { title: 'after' } })).status).toBe(200);
+    expect(await charges()).toBe(before.charges + 3);
+    const after = await developerBooks(ctx, s.developerId);
+    expect(before.books.balance - after.balance).toBe(before.books.ledger - after.ledger);
+  });
+
+  it('an update by filter: 503 outcome_unknown, applied once, never retried', async ({ ctx, s, project }) => {
+    const { carol } = s.users;
+    const prisma = ctx.database.prisma;
+    const scope = inResource(project);
+    expect((await db(carol, { scope, table: 'tasks', op: 'insert', values: { title: 'to update', priority: 1 } })).status).toBe(200);
+    const updates = () => chargeCount(prisma, { actorId: carol.id, kind: 'charge:rows.update' });
+    const before = await updates();
+    const cut = proxy.cutAfter('updated, answer lost');
+    const lost = await db(carol, { scope, table: 'tasks', op: 'update', where: { title: 'to update' }, values: { title: 'updated, answer lost' } });
+    await cut;
+    expect(lost.status, JSON.stringify(lost.body)).toBe(503);
+    expect(lost.body).toMatchObject({ error: 'outcome_unknown' });
+    expect(await prisma.row.count({ where: { resourceId: project, data: { path: ['title'], equals: 'updated, answer lost' } } })).toBe(1);
+    expect(await updates()).toBe(before + 1);
+  });
+});
