@@ -523,13 +523,21 @@ export const chargeCtes = (
   holdsLease = false,
 ) => sql`
   cov AS MATERIALIZED (SELECT COALESCE(p.ok, false) AS ok, p.holder, p.developer, p.owner FROM (SELECT 1) one
-    LEFT JOIN LATERAL (SELECT s.holder, s.developer, s.owner, ${
-      payer && holdsLease
-        ? sql<boolean>`s.holder IN (${entry.principalId}::text, ${entry.developerId}::text)`
-        : holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)
-    } AS ok
-      FROM (${payerSql(resourceId, payer)}) s) p ON true),
+    LEFT JOIN LATERAL (${storageCheck(resourceId, creditMicros, entry, payer, holdsLease)}) p ON true),
   e AS (${entryInsertSql(entry, sql<boolean>`${when} AND (NOT ${grows} OR (SELECT ok FROM cov))`)})`;
+
+/**
+ * chargeCtes' storage check: the payer it checks (none when a payer passed in no longer is), and
+ * whether that payer surely covers the write (`ok`). Its values may be columns of the statement's
+ * own (a batch's items, src/rows/row-fast-insert-batch.sql.ts).
+ */
+export const storageCheck = (resourceId: unknown, creditMicros: unknown | null, entry: EntryParams, payer: PayerValues | null, holdsLease: boolean) =>
+  sql<StoragePayer & { ok: boolean }>`SELECT s.holder, s.developer, s.owner, ${
+    payer && holdsLease
+      ? sql<boolean>`s.holder IN (${entry.principalId}::text, ${entry.developerId}::text)`
+      : holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)
+  } AS ok
+    FROM (${payerSql(resourceId, payer)}) s`;
 
 /** Whether a statement with chargeCtes recorded the entry (a write gated on it happens only when charged). */
 export const chargeRecorded = sql<boolean>`EXISTS (SELECT 1 FROM e)`;

@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, type Metric, Registry, collectDefaultMetrics } from 'prom-client';
 import { meteringRefusals } from '../billing/metering.service.js';
+import { insertBatches } from '../rows/row-fast-insert-batch.service.js';
 import type { EventBus } from '../bus/event-bus.js';
 import type { Database } from '../db/database.js';
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -86,6 +87,13 @@ export function createMetrics({ database, bus, feeds }: MetricsSources) {
   });
   cumulative('gatehouse_db_waits_total', 'Checkouts that waited for a database connection (PGlite: for their turn).', () => database.usage().waits);
   cumulative('gatehouse_db_wait_seconds_total', 'Time spent waiting for a database connection, in seconds.', () => database.usage().waitSeconds);
+
+  cumulative(
+    'gatehouse_row_insert_batches_total',
+    "Statements that carried several calls' row inserts together (this process).",
+    () => insertBatches.statements,
+  );
+  cumulative('gatehouse_row_inserts_batched_total', 'Row-insert calls sent in such a statement (this process).', () => insertBatches.inserts);
 
   const refusalsSeen: Record<string, number> = {};
   new Counter({

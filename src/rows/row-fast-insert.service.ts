@@ -30,7 +30,8 @@ import { callUsage, chargedAs } from './row-metering.service.js';
 import { knownDefaultRoom, knownStoragePayer, storagePayerChecked } from './row-resource-facts.service.js';
 import type { DbOperation } from './rows-input.service.js';
 import type { SqlRow } from './rows.sql.js';
-import { type FastInsertRow, fastInsert, fastInsertCharged, fastInsertPaidBy } from './row-fast-insert.sql.js';
+import type { FastInsertRow } from './row-fast-insert.sql.js';
+import { insertInTurn } from './row-fast-insert-batch.service.js';
 
 export interface FastInsertDeps {
   sql: Sql;
@@ -116,13 +117,13 @@ export async function fastInsertIn(
       JSON.stringify(rows.map(r => [r.id, r.data])),
     ] as const;
     const db = oneStatementSql(deps);
-    if (!metered) [found] = await fastInsert(db, ...args);
+    if (!metered) found = await insertInTurn(db, 'unmetered', args);
     else {
       const charged = [...args, deps.config.metering.developerCreditMicros, ...charge.entry] as const;
-      if (!paidBy) [found] = await fastInsertCharged(db, ...charged);
+      if (!paidBy) found = await insertInTurn(db, 'charged', charged);
       else {
         const paidByArgs = [...charged, paidBy.owner, paidBy.holder, paidBy.developer] as const;
-        [found] = await fastInsertPaidBy[deps.metering.knownPayerCheck(paidBy, charge.entry)](db, ...paidByArgs);
+        found = await insertInTurn(db, deps.metering.knownPayerCheck(paidBy, charge.entry), paidByArgs);
       }
     }
   } catch (error) {

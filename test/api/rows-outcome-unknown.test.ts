@@ -13,6 +13,7 @@ import { createPostgresScratchDatabase, postgresTestUrl } from '../helpers/db.js
 import { appTest } from '../helpers/fixtures.js';
 import { chargeCount } from '../helpers/ledger.js';
 import { type RowsSeed, db, developerBooks, inResource, rowsSeed } from './rows.fixture.js';
+import { insertBatches } from '../../src/rows/row-fast-insert-batch.service.js';
 
 const pgUrl = await postgresTestUrl();
 let proxy: CutProxy;
@@ -67,6 +68,21 @@ describe.runIf(pgUrl)('a one-statement write whose answer is lost, on PostgreSQL
     expect(await charges()).toBe(before.charges + 3);
     const after = await developerBooks(ctx, s.developerId);
     expect(before.books.balance - after.balance).toBe(before.books.ledger - after.ledger);
+  });
+
+  it('inserts sent together, their answer lost: each 503 outcome_unknown, each row there once', async ({ ctx, s, project }) => {
+    const { carol } = s.users;
+    const prisma = ctx.database.prisma;
+    const before = { ...insertBatches };
+    const cut = proxy.cutAfter('lost together');
+    const answers = await Promise.all(
+      ['lost together', 'lost with it'].map(title => db(carol, { scope: inResource(project), table: 'tasks', op: 'insert', values: { title } })),
+    );
+    await cut;
+    expect(insertBatches.inserts - before.inserts).toBe(2);
+    for (const answer of answers) expect(answer.body).toMatchObject({ error: 'outcome_unknown' });
+    for (const title of ['lost together', 'lost with it'])
+      expect(await prisma.row.count({ where: { resourceId: project, data: { path: ['title'], equals: title } } })).toBe(1);
   });
 
   it('an update by filter: 503 outcome_unknown, applied once, never retried', async ({ ctx, s, project }) => {

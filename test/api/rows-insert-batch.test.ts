@@ -1,0 +1,138 @@
+/**
+ * The one-statement inserts of one event-loop turn sent as one statement
+ * (src/rows/row-fast-insert-batch.service.ts): each call keeps its own gates, answer, rows and
+ * charge; a call refused in a batch changes nothing and is answered as alone; a batch the database
+ * refuses sends each insert alone, so one insert's failure is never another's. Both stores.
+ */
+import { describe, expect } from 'vitest';
+import { addMember, createResource } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { appTestOn } from '../helpers/fixtures.js';
+import { chargeCount } from '../helpers/ledger.js';
+import { insertBatches, insertInTurn } from '../../src/rows/row-fast-insert-batch.service.js';
+import { newRowId } from '../../src/rows/row-id.service.js';
+import { type RowsSeed, db, developerBooks, inResource, rowsSeed } from './rows.fixture.js';
+
+const available = await backends();
+const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'bob', 'carol'], seed: rowsSeed });
+
+describe.each(available)('inserts sent together on $name', backend => {
+  const it = onBackend(backend)
+    /** Two projects: alice's with carol a writer and bob a reader, and bob's own; each writer's inserts warmed, so they take the one statement. */
+    .extend('projects', async ({ s }) => {
+      const { alice, bob, carol } = s.users;
+      const shared = await createResource(alice, 'project', 'Shared');
+      await addMember(alice, carol, shared, 'writer');
+      await addMember(alice, bob, shared, 'reader');
+      const own = await createResource(bob, 'project', 'Bob’s');
+      for (const [as, id] of [
+        [carol, shared],
+        [bob, own],
+      ] as const)
+        for (const title of ['warm', 'warmer'])
+          expect((await db(as, { scope: inResource(id), table: 'tasks', op: 'insert', values: { title } })).status).toBe(200);
+      return { shared, own };
+    });
+
+  const titled = (title: string) => ({ data: { path: ['title'], equals: title } });
+
+  it('two callers into two resources at once: batched, each call its own answer, rows and one charge; the books exact', async ({
+    ctx,
+    s,
+    projects,
+  }) => {
+    const { bob, carol } = s.users;
+    const prisma = ctx.database.prisma;
+    const charges = (actorId: string) => chargeCount(prisma, { actorId, kind: 'charge:rows.insert' });
+    const books = await developerBooks(ctx, s.developerId);
+    // The books closed the leases: a warm-up insert each opens and sees the next.
+    for (const [as, id] of [
+      [carol, projects.shared],
+      [bob, projects.own],
+    ] as const)
+      expect((await db(as, { scope: inResource(id), table: 'tasks', op: 'insert', values: { title: 'rewarm' } })).status).toBe(200);
+    const before = { carol: await charges(carol.id), bob: await charges(bob.id), batches: { ...insertBatches } };
+
+    const calls = Array.from({ length: 24 }, (_, i) => {
+      const [as, id] = i % 2 ? [carol, projects.shared] : [bob, projects.own];
+      return db(as, { scope: inResource(id), table: 'tasks', op: 'insert', values: [{ title: `together ${i}` }, { title: `together ${i} too` }] });
+    });
+    const answers = await Promise.all(calls);
+
+    expect(insertBatches.statements).toBeGreaterThan(before.batches.statements);
+    // /metrics counts them (this process's totals).
+    const metrics = await (await ctx.fetch('/metrics')).text();
+    expect(metrics).toContain(`gatehouse_row_insert_batches_total ${insertBatches.statements}\n`);
+    expect(metrics).toContain(`gatehouse_row_inserts_batched_total ${insertBatches.inserts}\n`);
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      // Its own rows, in its order, and no other call's.
+      expect(answer.body.rows.map((row: { title: string }) => row.title)).toEqual([`together ${i}`, `together ${i} too`]);
+      const resourceId = i % 2 ? projects.shared : projects.own;
+      expect(await prisma.row.count({ where: { resourceId, ...titled(`together ${i}`) } })).toBe(1);
+    }
+    expect(await charges(carol.id)).toBe(before.carol + 12);
+    expect(await charges(bob.id)).toBe(before.bob + 12);
+    const after = await developerBooks(ctx, s.developerId);
+    expect(books.balance - after.balance).toBe(books.ledger - after.ledger);
+  });
+
+  it('a call its role does not admit, in a batch: 403 as alone, nothing written or charged; the others written', async ({ ctx, s, projects }) => {
+    const { bob, carol } = s.users;
+    const prisma = ctx.database.prisma;
+    const bobsCharges = await chargeCount(prisma, { actorId: bob.id, kind: 'charge:rows.insert' });
+    // A read makes the resource known to bob's calls: his insert then takes the one statement too, which refuses it.
+    expect((await db(bob, { scope: inResource(projects.shared), table: 'tasks', op: 'select' })).status).toBe(200);
+    const before = { ...insertBatches };
+    const answers = await Promise.all([
+      db(carol, { scope: inResource(projects.shared), table: 'tasks', op: 'insert', values: { title: 'writer first' } }),
+      // bob reads alice's project only: the create rule wants a writer.
+      db(bob, { scope: inResource(projects.shared), table: 'tasks', op: 'insert', values: { title: 'as reader' } }),
+      db(carol, { scope: inResource(projects.shared), table: 'tasks', op: 'insert', values: { title: 'writer second' } }),
+    ]);
+    expect(insertBatches.inserts - before.inserts).toBe(3);
+    expect(answers.map(answer => answer.status)).toEqual([200, 403, 200]);
+    expect(answers[1].body.error).toBe('access_denied');
+    expect(await prisma.row.count({ where: titled('as reader') })).toBe(0);
+    expect(await chargeCount(prisma, { actorId: bob.id, kind: 'charge:rows.insert' })).toBe(bobsCharges);
+    for (const title of ['writer first', 'writer second']) expect(await prisma.row.count({ where: titled(title) })).toBe(1);
+  });
+
+  it('a batch the database refuses: each insert runs alone, the refused one fails with its own error, the others are written', async ({
+    ctx,
+    s,
+    projects,
+  }) => {
+    const prisma = ctx.database.prisma;
+    const { deploymentId } = await prisma.resource.findUniqueOrThrow({ where: { id: projects.shared } });
+    const args = (id: string, title: string) =>
+      [
+        projects.shared,
+        deploymentId,
+        'project',
+        s.users.carol.id,
+        ['owner', 'admin', 'writer'],
+        'tasks',
+        new Date().toISOString(),
+        JSON.stringify([[id, { title }]]),
+      ] as const;
+    const db = ctx.database.sqlWrites;
+    const before = { ...insertBatches };
+    // In one turn: the middle one's row id is no uuid, which PostgreSQL refuses (22P02) for the whole statement.
+    const answers = await Promise.allSettled([
+      insertInTurn(db, 'unmetered', args(newRowId(), 'alone first')),
+      insertInTurn(db, 'unmetered', args('not-a-uuid', 'refused')),
+      insertInTurn(db, 'unmetered', args(newRowId(), 'alone second')),
+    ]);
+    expect(insertBatches.statements).toBe(before.statements + 1);
+    expect(answers[0]).toMatchObject({ status: 'fulfilled', value: { admitted: true, inserted: 1 } });
+    expect(answers[1]).toMatchObject({ status: 'rejected', reason: { code: '22P02' } });
+    expect(answers[2]).toMatchObject({ status: 'fulfilled', value: { admitted: true, inserted: 1 } });
+    for (const [title, count] of [
+      ['alone first', 1],
+      ['refused', 0],
+      ['alone second', 1],
+    ] as const)
+      expect(await prisma.row.count({ where: titled(title) })).toBe(count);
+  });
+});
