@@ -7,9 +7,14 @@
  * Each item keeps its own gates, in the single statement's order: its resource and active
  * membership locked (an item whose caller just left writes nothing), its role admitted by its
  * table's create rule, then, when metered, its storage payer's check and its ledger entry against
- * its lease, and its rows only when all of that held. The items' locks are taken in one order (by
- * resource, then member), so two batches cannot wait on each other in a cycle. The answer is the
- * single statement's row for each item, in the items' order.
+ * its lease, and its rows only when all of that held. The answer is the single statement's row for
+ * each item, in the items' order.
+ *
+ * A batch never waits on those locks (NOWAIT): a membership transition in flight holds its
+ * resource FOR UPDATE, and one item waiting for it would hold up every other caller's insert in
+ * the batch, and could close a cycle with a transaction that locks several resources. The batch is
+ * refused at once instead (55P03), and its inserts run alone, each waiting only for its own
+ * resource as before.
  *
  * The items are one parameter, a JSON array read by jsonb_to_recordset: a statement's text and
  * plan do not depend on how many there are.
@@ -99,7 +104,7 @@ function insertBatchSql(kind: InsertBatchKind, items: unknown): RawBuilder<FastI
       JOIN resources r ON r.id = i.resource_id AND r.deployment_id = i.deployment_id AND r.type = i.type
       JOIN memberships m ON m.resource_id = r.id AND m.principal_id = i.me AND m.state = 'active'
       ORDER BY r.id, m.principal_id
-      FOR KEY SHARE OF r FOR SHARE OF m)${metered ? charge : sql``},
+      FOR KEY SHARE OF r NOWAIT FOR SHARE OF m NOWAIT)${metered ? charge : sql``},
     ins AS (
       INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, room_id, data, created_at, updated_at)
       SELECT (x.value ->> 0)::uuid, i.deployment_id, i.table_name, i.me, i.resource_id, NULL, x.value -> 1, i.now, i.now

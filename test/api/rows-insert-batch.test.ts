@@ -5,9 +5,10 @@
  * refuses sends each insert alone, so one insert's failure is never another's. Both stores.
  */
 import { describe, expect } from 'vitest';
-import { addMember, createResource } from '../helpers/app.js';
+import { type TestContext, addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { appTestOn } from '../helpers/fixtures.js';
+import { appTest, appTestOn } from '../helpers/fixtures.js';
+import { createPostgresTestDatabase } from '../helpers/db.js';
 import { chargeCount } from '../helpers/ledger.js';
 import { insertBatches, insertInTurn } from '../../src/rows/row-fast-insert-batch.service.js';
 import { newRowId } from '../../src/rows/row-id.service.js';
@@ -16,25 +17,41 @@ import { type RowsSeed, db, developerBooks, inResource, rowsSeed } from './rows.
 const available = await backends();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'bob', 'carol'], seed: rowsSeed });
 
-describe.each(available)('inserts sent together on $name', backend => {
-  const it = onBackend(backend)
-    /** Two projects: alice's with carol a writer and bob a reader, and bob's own; each writer's inserts warmed, so they take the one statement. */
-    .extend('projects', async ({ s }) => {
-      const { alice, bob, carol } = s.users;
-      const shared = await createResource(alice, 'project', 'Shared');
-      await addMember(alice, carol, shared, 'writer');
-      await addMember(alice, bob, shared, 'reader');
-      const own = await createResource(bob, 'project', 'Bob’s');
-      for (const [as, id] of [
-        [carol, shared],
-        [bob, own],
-      ] as const)
-        for (const title of ['warm', 'warmer'])
-          expect((await db(as, { scope: inResource(id), table: 'tasks', op: 'insert', values: { title } })).status).toBe(200);
-      return { shared, own };
-    });
+/** Two projects: alice's with carol a writer and bob a reader, and bob's own; each writer's inserts warmed, so they take the one statement. */
+async function twoProjects({ s }: { s: RowsSeed }) {
+  const { alice, bob, carol } = s.users;
+  const shared = await createResource(alice, 'project', 'Shared');
+  await addMember(alice, carol, shared, 'writer');
+  await addMember(alice, bob, shared, 'reader');
+  const own = await createResource(bob, 'project', 'Bob’s');
+  for (const [as, id] of [
+    [carol, shared],
+    [bob, own],
+  ] as const)
+    for (const title of ['warm', 'warmer'])
+      expect((await db(as, { scope: inResource(id), table: 'tasks', op: 'insert', values: { title } })).status).toBe(200);
+  return { shared, own };
+}
 
-  const titled = (title: string) => ({ data: { path: ['title'], equals: title } });
+const titled = (title: string) => ({ data: { path: ['title'], equals: title } });
+
+/** The unmetered one-statement insert's arguments for a row of `title` by `me` into `resourceId`'s tasks (row-fast-insert.sql.ts). */
+async function insertArgs(ctx: TestContext, me: string, resourceId: string, title: string, id = newRowId()) {
+  const { deploymentId } = await ctx.database.prisma.resource.findUniqueOrThrow({ where: { id: resourceId } });
+  return [
+    resourceId,
+    deploymentId,
+    'project',
+    me,
+    ['owner', 'admin', 'writer'],
+    'tasks',
+    new Date().toISOString(),
+    JSON.stringify([[id, { title }]]),
+  ] as const;
+}
+
+describe.each(available)('inserts sent together on $name', backend => {
+  const it = onBackend(backend).extend('projects', twoProjects);
 
   it('two callers into two resources at once: batched, each call its own answer, rows and one charge; the books exact', async ({
     ctx,
@@ -104,26 +121,16 @@ describe.each(available)('inserts sent together on $name', backend => {
     projects,
   }) => {
     const prisma = ctx.database.prisma;
-    const { deploymentId } = await prisma.resource.findUniqueOrThrow({ where: { id: projects.shared } });
-    const args = (id: string, title: string) =>
-      [
-        projects.shared,
-        deploymentId,
-        'project',
-        s.users.carol.id,
-        ['owner', 'admin', 'writer'],
-        'tasks',
-        new Date().toISOString(),
-        JSON.stringify([[id, { title }]]),
-      ] as const;
+    const carol = s.users.carol.id;
+    const items = [
+      await insertArgs(ctx, carol, projects.shared, 'alone first'),
+      await insertArgs(ctx, carol, projects.shared, 'refused', 'not-a-uuid'),
+      await insertArgs(ctx, carol, projects.shared, 'alone second'),
+    ];
     const db = ctx.database.sqlWrites;
     const before = { ...insertBatches };
     // In one turn: the middle one's row id is no uuid, which PostgreSQL refuses (22P02) for the whole statement.
-    const answers = await Promise.allSettled([
-      insertInTurn(db, 'unmetered', args(newRowId(), 'alone first')),
-      insertInTurn(db, 'unmetered', args('not-a-uuid', 'refused')),
-      insertInTurn(db, 'unmetered', args(newRowId(), 'alone second')),
-    ]);
+    const answers = await Promise.allSettled(items.map(args => insertInTurn(db, 'unmetered', args)));
     expect(insertBatches.statements).toBe(before.statements + 1);
     expect(answers[0]).toMatchObject({ status: 'fulfilled', value: { admitted: true, inserted: 1 } });
     expect(answers[1]).toMatchObject({ status: 'rejected', reason: { code: '22P02' } });
@@ -135,4 +142,52 @@ describe.each(available)('inserts sent together on $name', backend => {
     ] as const)
       expect(await prisma.row.count({ where: titled(title) })).toBe(count);
   });
+});
+
+/**
+ * A statement timeout far past the test's: a batch that waited on the lock would not be answered
+ * within the test's time, so the test fails instead of passing once the timeout sends it alone.
+ */
+const onSlowTimeout = appTest<RowsSeed>({
+  users: ['alice', 'bob', 'carol'],
+  seed: rowsSeed,
+  database: () => createPostgresTestDatabase({ transactionTimeoutMs: 600_000 }),
+}).extend('projects', twoProjects);
+
+describe.runIf(available.some(backend => backend.name === 'postgres'))('a batch and a lock on PostgreSQL', () => {
+  onSlowTimeout(
+    'one insert’s resource locked by a transition in flight: the batch does not wait, the other insert is answered at once, that one once the lock goes',
+    async ({ ctx, s, projects }) => {
+      const { alice, carol } = s.users;
+      const prisma = ctx.database.prisma;
+      const other = await createResource(alice, 'project', 'Other');
+      await addMember(alice, carol, other, 'writer');
+      let locked!: () => void;
+      let release!: () => void;
+      const lockTaken = new Promise<void>(resolve => (locked = resolve));
+      const released = new Promise<void>(resolve => (release = resolve));
+      // What a membership transition holds while it runs: its resource FOR UPDATE.
+      const transition = prisma.$transaction(
+        async tx => {
+          await tx.$queryRaw`SELECT id FROM resources WHERE id = ${other} FOR UPDATE`;
+          locked();
+          await released;
+        },
+        { timeout: 600_000 },
+      );
+      await lockTaken;
+      const before = { ...insertBatches };
+      // carol's inserts into both projects in one turn: one batch.
+      const items = [await insertArgs(ctx, carol.id, projects.shared, 'not held up'), await insertArgs(ctx, carol.id, other, 'waits its turn')];
+      const [free, held] = items.map(args => insertInTurn(ctx.database.sqlWrites, 'unmetered', args));
+      expect(await free).toMatchObject({ admitted: true, inserted: 1 });
+      expect(insertBatches.inserts - before.inserts).toBe(2);
+      // The other still waits on the lock, alone.
+      expect(await prisma.row.count({ where: titled('waits its turn') })).toBe(0);
+      release();
+      await transition;
+      expect(await held).toMatchObject({ admitted: true, inserted: 1 });
+      for (const title of ['not held up', 'waits its turn']) expect(await prisma.row.count({ where: titled(title) })).toBe(1);
+    },
+  );
 });
