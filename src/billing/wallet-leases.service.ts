@@ -254,16 +254,17 @@ export type EntryParams = Record<(typeof ENTRY_PARAMS)[number], unknown>;
  * A charge, inserted against its lease while that is open and `gate` holds: the text of a charge's
  * own statement, and of a write that records its charge in its own statement. It goes to the lean
  * `wallet_charges` (one index, no foreign keys: the lease's FOR KEY SHARE already holds what it
- * names), and folds into the ledger when the lease closes (closeLeaseIn). `e`'s values may be
- * columns of `from` (a batch's items, one charge each).
+ * names), and folds into the ledger when the lease closes (closeLeaseIn). For a batch's items (one
+ * charge each), `e`'s values are columns of `batch.from`, and the leases' locks are not waited for
+ * (`NOWAIT`: a batch locks several, and a transaction closing several could otherwise close a cycle).
  */
-export const entryInsertSql = (e: EntryParams, gate: RawBuilder<boolean>, from: RawBuilder<unknown> = sql``) => sql<{ id: string }>`
+export const entryInsertSql = (e: EntryParams, gate: RawBuilder<boolean>, batch?: { from: RawBuilder<unknown> }) => sql<{ id: string }>`
   INSERT INTO wallet_charges (lease_id, id, principal_id, developer_id, amount_micros, kind, app_id, env, client_id, actor_id, quantity, created_at,
     reads_micros, writes_micros, transfer_micros)
   SELECT l.id, ${e.id}::text, ${e.principalId}::text, ${e.developerId}::text, ${e.amount}::bigint, ${e.kind}::text,
     ${e.appId}::text, ${e.env}::text, ${e.clientId}::text, ${e.actorId}::text, ${e.quantity}::bigint, ${e.createdAt}::timestamp(3),
     ${e.readsMicros}::bigint, ${e.writesMicros}::bigint, ${e.transferMicros}::bigint
-  FROM ${from} wallet_leases l WHERE l.id = ${e.leaseId} AND l.closed_at IS NULL AND ${gate} FOR KEY SHARE OF l
+  FROM ${batch?.from ?? sql``} wallet_leases l WHERE l.id = ${e.leaseId} AND l.closed_at IS NULL AND ${gate} FOR KEY SHARE OF l${batch ? sql` NOWAIT` : sql``}
   RETURNING id`;
 
 /** An entry's parameters in the order a statement passes them (entryParamsOf builds the object back). */

@@ -94,6 +94,11 @@ export function createMetrics({ database, bus, feeds }: MetricsSources) {
     () => insertBatches.statements,
   );
   cumulative('gatehouse_row_inserts_batched_total', 'Row-insert calls sent in such a statement (this process).', () => insertBatches.inserts);
+  cumulative(
+    'gatehouse_row_insert_batches_refused_total',
+    'Such statements the database refused (a lock held, a bad value), whose inserts were then sent alone (this process).',
+    () => insertBatches.refused,
+  );
 
   const refusalsSeen: Record<string, number> = {};
   new Counter({

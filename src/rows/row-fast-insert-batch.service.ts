@@ -18,8 +18,8 @@ import { type FastInsertRow, fastInsert, fastInsertCharged, fastInsertPaidBy } f
 /** The most inserts in one statement: a batch holds its locks until its last item is written. */
 export const MAX_INSERT_BATCH = 32;
 
-/** What this process sent together since it started (/metrics): batch statements, and the inserts they carried. */
-export const insertBatches = { statements: 0, inserts: 0 };
+/** What this process sent together since it started (/metrics): batch statements, the inserts they carried, and those refused (their inserts then sent alone). */
+export const insertBatches = { statements: 0, inserts: 0, refused: 0 };
 
 interface Queued {
   args: readonly unknown[];
@@ -77,7 +77,10 @@ async function runTogether(db: Sql, kind: InsertBatchKind, batch: Queued[]): Pro
     rows = await fastInsertBatch[kind](db, insertBatchItems(batch.map(item => item.args)));
   } catch (error) {
     if (isOutcomeUnknown(error)) for (const item of batch) item.reject(error);
-    else for (const item of batch) runAlone(db, kind, item);
+    else {
+      insertBatches.refused++;
+      for (const item of batch) runAlone(db, kind, item);
+    }
     return;
   }
   for (const row of rows) {

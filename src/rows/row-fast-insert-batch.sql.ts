@@ -10,11 +10,12 @@
  * its lease, and its rows only when all of that held. The answer is the single statement's row for
  * each item, in the items' order.
  *
- * A batch never waits on those locks (NOWAIT): a membership transition in flight holds its
- * resource FOR UPDATE, and one item waiting for it would hold up every other caller's insert in
- * the batch, and could close a cycle with a transaction that locks several resources. The batch is
+ * A batch never waits on those locks, nor on its leases' (NOWAIT): a membership transition in
+ * flight holds its resource FOR UPDATE, and one item waiting for it would hold up every other
+ * caller's insert in the batch; and a batch locks several resources and leases, which could close
+ * a cycle with a transaction that locks several too (closing a holder's leases). The batch is
  * refused at once instead (55P03), and its inserts run alone, each waiting only for its own
- * resource as before.
+ * resource and lease, as before.
  *
  * The items are one parameter, a JSON array read by jsonb_to_recordset: a statement's text and
  * plan do not depend on how many there are.
@@ -96,7 +97,7 @@ function insertBatchSql(kind: InsertBatchKind, items: unknown): RawBuilder<FastI
   const charge = sql`,
     cov AS MATERIALIZED (SELECT i.n, COALESCE(p.ok, false) AS ok, p.holder, p.developer, p.owner FROM i
       LEFT JOIN LATERAL (${storageCheck(column('resource_id'), credit, entry, payer, kind === 'lease')}) p ON true),
-    e AS (${entryInsertSql(entry, sql<boolean>`${admitted} AND (SELECT ok FROM cov WHERE cov.n = i.n)`, sql`i,`)})`;
+    e AS (${entryInsertSql(entry, sql<boolean>`${admitted} AND (SELECT ok FROM cov WHERE cov.n = i.n)`, { from: sql`i,` })})`;
   return sql<FastInsertRow & { n: number }>`
     WITH i AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(${items}::jsonb) AS i(n int, ${columns})),
     mem AS MATERIALIZED (

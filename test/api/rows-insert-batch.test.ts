@@ -9,6 +9,7 @@ import { type TestContext, addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTest, appTestOn } from '../helpers/fixtures.js';
 import { createPostgresTestDatabase } from '../helpers/db.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import { chargeCount } from '../helpers/ledger.js';
 import { insertBatches, insertInTurn } from '../../src/rows/row-fast-insert-batch.service.js';
 import { newRowId } from '../../src/rows/row-id.service.js';
@@ -132,6 +133,7 @@ describe.each(available)('inserts sent together on $name', backend => {
     // In one turn: the middle one's row id is no uuid, which PostgreSQL refuses (22P02) for the whole statement.
     const answers = await Promise.allSettled(items.map(args => insertInTurn(db, 'unmetered', args)));
     expect(insertBatches.statements).toBe(before.statements + 1);
+    expect(insertBatches.refused).toBe(before.refused + 1);
     expect(answers[0]).toMatchObject({ status: 'fulfilled', value: { admitted: true, inserted: 1 } });
     expect(answers[1]).toMatchObject({ status: 'rejected', reason: { code: '22P02' } });
     expect(answers[2]).toMatchObject({ status: 'fulfilled', value: { admitted: true, inserted: 1 } });
@@ -143,6 +145,32 @@ describe.each(available)('inserts sent together on $name', backend => {
       expect(await prisma.row.count({ where: titled(title) })).toBe(count);
   });
 });
+
+/**
+ * A transaction that has run `locking` (a statement taking row locks) and holds them until
+ * `release`, which commits it: what a transition or a lease's closing holds while it runs.
+ */
+async function holdingLocks(prisma: TestContext['database']['prisma'], locking: Prisma.Sql) {
+  let locked!: () => void;
+  let release!: () => void;
+  const lockTaken = new Promise<void>(resolve => (locked = resolve));
+  const released = new Promise<void>(resolve => (release = resolve));
+  const transaction = prisma.$transaction(
+    async tx => {
+      await tx.$queryRaw(locking);
+      locked();
+      await released;
+    },
+    { timeout: 600_000 },
+  );
+  await lockTaken;
+  return {
+    release: async () => {
+      release();
+      await transaction;
+    },
+  };
+}
 
 /**
  * A statement timeout far past the test's: a batch that waited on the lock would not be answered
@@ -162,32 +190,45 @@ describe.runIf(available.some(backend => backend.name === 'postgres'))('a batch 
       const prisma = ctx.database.prisma;
       const other = await createResource(alice, 'project', 'Other');
       await addMember(alice, carol, other, 'writer');
-      let locked!: () => void;
-      let release!: () => void;
-      const lockTaken = new Promise<void>(resolve => (locked = resolve));
-      const released = new Promise<void>(resolve => (release = resolve));
       // What a membership transition holds while it runs: its resource FOR UPDATE.
-      const transition = prisma.$transaction(
-        async tx => {
-          await tx.$queryRaw`SELECT id FROM resources WHERE id = ${other} FOR UPDATE`;
-          locked();
-          await released;
-        },
-        { timeout: 600_000 },
-      );
-      await lockTaken;
+      const transition = await holdingLocks(prisma, Prisma.sql`SELECT id FROM resources WHERE id = ${other} FOR UPDATE`);
       const before = { ...insertBatches };
       // carol's inserts into both projects in one turn: one batch.
       const items = [await insertArgs(ctx, carol.id, projects.shared, 'not held up'), await insertArgs(ctx, carol.id, other, 'waits its turn')];
       const [free, held] = items.map(args => insertInTurn(ctx.database.sqlWrites, 'unmetered', args));
-      expect(await free).toMatchObject({ admitted: true, inserted: 1 });
-      expect(insertBatches.inserts - before.inserts).toBe(2);
-      // The other still waits on the lock, alone.
-      expect(await prisma.row.count({ where: titled('waits its turn') })).toBe(0);
-      release();
-      await transition;
+      try {
+        expect(await free).toMatchObject({ admitted: true, inserted: 1 });
+        expect(insertBatches.inserts - before.inserts).toBe(2);
+        expect(insertBatches.refused - before.refused).toBe(1);
+        // The other still waits on the lock, alone.
+        expect(await prisma.row.count({ where: titled('waits its turn') })).toBe(0);
+      } finally {
+        await transition.release();
+      }
       expect(await held).toMatchObject({ admitted: true, inserted: 1 });
       for (const title of ['not held up', 'waits its turn']) expect(await prisma.row.count({ where: titled(title) })).toBe(1);
+    },
+  );
+  onSlowTimeout(
+    'the lease locked as a closing holds it: the batch is refused at once, not waited, and its inserts are answered alone once the lock goes',
+    async ({ ctx, s, projects }) => {
+      const { carol } = s.users;
+      const prisma = ctx.database.prisma;
+      const insert = (title: string) => db(carol, { scope: inResource(projects.shared), table: 'tasks', op: 'insert', values: { title } });
+      expect((await insert('lease seen')).status).toBe(200);
+      // What closing a holder's leases holds while it runs: the open leases FOR UPDATE.
+      const closing = await holdingLocks(prisma, Prisma.sql`SELECT id FROM wallet_leases WHERE closed_at IS NULL FOR UPDATE`);
+      const before = { ...insertBatches };
+      const answers = Promise.all([insert('behind a closing'), insert('behind it too')]);
+      try {
+        // Refused at once: its inserts then wait, each alone, for the lease.
+        await expect.poll(() => insertBatches.refused - before.refused, { timeout: 30_000 }).toBe(1);
+        expect(insertBatches.inserts - before.inserts).toBe(2);
+      } finally {
+        await closing.release();
+      }
+      for (const answer of await answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      for (const title of ['behind a closing', 'behind it too']) expect(await prisma.row.count({ where: titled(title) })).toBe(1);
     },
   );
 });
