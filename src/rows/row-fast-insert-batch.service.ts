@@ -3,9 +3,9 @@
  * On a busy server most inserts share their turn with others, and PostgreSQL's cost of each is
  * mostly its own plan and commit; together they pay those once (bench/README.md).
  *
- * Each insert waits for the end of its turn (setImmediate, when the write lane sends the turn's
- * statements anyway), then goes with the turn's others of the same kind (unmetered, or metered
- * with the same storage check). Alone, it is the single statement as before. A batch the database
+ * Each insert of a few rows waits for the end of its turn (setImmediate, when the write lane sends
+ * the turn's statements anyway), then goes with the turn's others of the same kind (unmetered, or
+ * metered with the same storage check). Alone, it is the single statement as before. A batch the database
  * refuses changes nothing (one statement): each of its inserts then runs alone and meets its own
  * cause, so one insert's failure never becomes another's. A batch whose answer is lost leaves all
  * of its inserts' outcomes unknown (src/db/outcome.ts).
@@ -17,6 +17,12 @@ import { type FastInsertRow, fastInsert, fastInsertCharged, fastInsertPaidBy } f
 
 /** The most inserts in one statement: a batch holds its locks until its last item is written. */
 export const MAX_INSERT_BATCH = 32;
+
+/**
+ * An insert of more rows goes alone: its statement's fixed cost is shared among its own rows
+ * already, and in a batch the other callers' inserts would wait for all of them.
+ */
+export const MAX_BATCHED_ROWS = 4;
 
 /** What this process sent together since it started (/metrics): batch statements, the inserts they carried, and those refused (their inserts then sent alone). */
 export const insertBatches = { statements: 0, inserts: 0, refused: 0 };
@@ -37,9 +43,10 @@ const pending = new Map<Sql, Map<InsertBatchKind, Queued[]>>();
 
 /**
  * The row the single statement of `kind` would answer for `args` (row-fast-insert.sql.ts), from
- * that statement or from the turn's batch of its kind.
+ * that statement or from the turn's batch of its kind. `rows`: how many rows it inserts.
  */
-export function insertInTurn(db: Sql, kind: InsertBatchKind, args: readonly unknown[]): Promise<FastInsertRow | undefined> {
+export function insertInTurn(db: Sql, kind: InsertBatchKind, args: readonly unknown[], rows: number): Promise<FastInsertRow | undefined> {
+  if (rows > MAX_BATCHED_ROWS) return alone(db, kind, args);
   let turn = pending.get(db);
   if (!turn) {
     turn = new Map();
@@ -65,8 +72,11 @@ function sendTurn(db: Sql): void {
   }
 }
 
+const alone = (db: Sql, kind: InsertBatchKind, args: readonly unknown[]): Promise<FastInsertRow | undefined> =>
+  ALONE[kind](db, ...args).then(([row]) => row);
+
 function runAlone(db: Sql, kind: InsertBatchKind, item: Queued): void {
-  ALONE[kind](db, ...item.args).then(([row]) => item.resolve(row), item.reject);
+  alone(db, kind, item.args).then(item.resolve, item.reject);
 }
 
 async function runTogether(db: Sql, kind: InsertBatchKind, batch: Queued[]): Promise<void> {
@@ -87,6 +97,6 @@ async function runTogether(db: Sql, kind: InsertBatchKind, batch: Queued[]): Pro
     const { n, ...found } = row;
     batch[n]?.resolve(found);
   }
-  // An item the statement did not answer (it answers each one): as a refusal, with nothing written for it.
+  // The statement answers every item (it selects from them all); this only keeps a call from waiting forever if it did not.
   for (const item of batch) item.resolve(undefined);
 }

@@ -117,13 +117,13 @@ export async function fastInsertIn(
       JSON.stringify(rows.map(r => [r.id, r.data])),
     ] as const;
     const db = oneStatementSql(deps);
-    if (!metered) found = await insertInTurn(db, 'unmetered', args);
+    if (!metered) found = await insertInTurn(db, 'unmetered', args, rows.length);
     else {
       const charged = [...args, deps.config.metering.developerCreditMicros, ...charge.entry] as const;
-      if (!paidBy) found = await insertInTurn(db, 'charged', charged);
+      if (!paidBy) found = await insertInTurn(db, 'charged', charged, rows.length);
       else {
         const paidByArgs = [...charged, paidBy.owner, paidBy.holder, paidBy.developer] as const;
-        found = await insertInTurn(db, deps.metering.knownPayerCheck(paidBy, charge.entry), paidByArgs);
+        found = await insertInTurn(db, deps.metering.knownPayerCheck(paidBy, charge.entry), paidByArgs, rows.length);
       }
     }
   } catch (error) {

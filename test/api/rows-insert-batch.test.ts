@@ -11,7 +11,7 @@ import { appTest, appTestOn } from '../helpers/fixtures.js';
 import { createPostgresTestDatabase } from '../helpers/db.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { chargeCount } from '../helpers/ledger.js';
-import { insertBatches, insertInTurn } from '../../src/rows/row-fast-insert-batch.service.js';
+import { MAX_BATCHED_ROWS, insertBatches, insertInTurn } from '../../src/rows/row-fast-insert-batch.service.js';
 import { newRowId } from '../../src/rows/row-id.service.js';
 import { type RowsSeed, db, developerBooks, inResource, rowsSeed } from './rows.fixture.js';
 
@@ -116,6 +116,18 @@ describe.each(available)('inserts sent together on $name', backend => {
     for (const title of ['writer first', 'writer second']) expect(await prisma.row.count({ where: titled(title) })).toBe(1);
   });
 
+  it('an insert of more rows than a batch takes goes alone: the others batched, every row written once', async ({ ctx, s, projects }) => {
+    const { carol } = s.users;
+    const prisma = ctx.database.prisma;
+    const insert = (values: { title: string }[]) => db(carol, { scope: inResource(projects.shared), table: 'tasks', op: 'insert', values });
+    const many = Array.from({ length: MAX_BATCHED_ROWS + 1 }, (_, i) => ({ title: `many ${i}` }));
+    const before = { ...insertBatches };
+    const answers = await Promise.all([insert([{ title: 'one' }]), insert(many), insert([{ title: 'another' }])]);
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(insertBatches.inserts - before.inserts).toBe(2);
+    for (const { title } of [{ title: 'one' }, ...many, { title: 'another' }]) expect(await prisma.row.count({ where: titled(title) })).toBe(1);
+  });
+
   it('a batch the database refuses: each insert runs alone, the refused one fails with its own error, the others are written', async ({
     ctx,
     s,
@@ -131,7 +143,7 @@ describe.each(available)('inserts sent together on $name', backend => {
     const db = ctx.database.sqlWrites;
     const before = { ...insertBatches };
     // In one turn: the middle one's row id is no uuid, which PostgreSQL refuses (22P02) for the whole statement.
-    const answers = await Promise.allSettled(items.map(args => insertInTurn(db, 'unmetered', args)));
+    const answers = await Promise.allSettled(items.map(args => insertInTurn(db, 'unmetered', args, 1)));
     expect(insertBatches.statements).toBe(before.statements + 1);
     expect(insertBatches.refused).toBe(before.refused + 1);
     expect(answers[0]).toMatchObject({ status: 'fulfilled', value: { admitted: true, inserted: 1 } });
@@ -195,7 +207,7 @@ describe.runIf(available.some(backend => backend.name === 'postgres'))('a batch 
       const before = { ...insertBatches };
       // carol's inserts into both projects in one turn: one batch.
       const items = [await insertArgs(ctx, carol.id, projects.shared, 'not held up'), await insertArgs(ctx, carol.id, other, 'waits its turn')];
-      const [free, held] = items.map(args => insertInTurn(ctx.database.sqlWrites, 'unmetered', args));
+      const [free, held] = items.map(args => insertInTurn(ctx.database.sqlWrites, 'unmetered', args, 1));
       try {
         expect(await free).toMatchObject({ admitted: true, inserted: 1 });
         expect(insertBatches.inserts - before.inserts).toBe(2);
