@@ -1,7 +1,8 @@
 /**
  * The commonest write, a member's insert into the default room of a resource's own table, in one
  * statement (row-fast-insert.sql.ts) instead of a transaction of several: on a small machine each
- * round trip to the database costs the server CPU, not only latency (bench/README.md).
+ * round trip to the database costs the server CPU, not only latency (bench/README.md). Under load
+ * that statement is shared with the event-loop turn's other inserts (row-fast-insert-batch.service.ts).
  *
  * It is a shortcut, never a second set of rules: it writes only when the statement finds
  * everything the transaction path would admit (the resource of the type assumed, an active member
