@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { PrismaClient } from '../generated/prisma/client.js';
-import { DATABASE_DEFAULTS } from './busy.js';
-import type { Database, SqlTx, TransactionSettings } from './database.js';
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { DATABASE_DEFAULTS, isDatabaseBusy } from './busy.js';
+import type { Database, SqlTx, TransactionOptions, TransactionSettings, Tx } from './database.js';
 import { rawStatements } from './sql-tx.js';
-import { SQL_TYPE_PARSERS } from './sql-values.js';
+import { SQL_TYPE_PARSERS, sqlStateOf } from './sql-values.js';
 import { type Executor, sqlOver, transactionSql } from './sql.js';
 import { logger } from '../lib/logger.js';
 import { runPrepared } from './pg-statements.js';
@@ -95,7 +95,7 @@ export function postgresDatabase(
   return {
     prisma,
     kind: 'postgres',
-    transaction: (fn, options) => prisma.$transaction(fn, options),
+    transaction: (fn, options) => prismaTransaction(prisma, fn, options),
     sql: sqlOver(fast),
     sqlWrites: sqlOver(oneStatementWrites),
     sqlTransaction: fn => sqlTransaction(pool, timeout, fn),
@@ -178,6 +178,30 @@ async function commit(client: pg.PoolClient): Promise<void> {
   } catch (error) {
     throw refusedByServer(error) ? error : new OutcomeUnknownError(error as Error);
   }
+}
+
+/**
+ * Prisma's interactive transaction. Once the callback has finished, only COMMIT is left: a lost
+ * connection then leaves the outcome unknown (OutcomeUnknownError). Prisma's own errors (a timeout
+ * that rolled it back, the server's refusal) keep their meaning.
+ */
+async function prismaTransaction<T>(prisma: PrismaClient, fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  let finished = false;
+  try {
+    return await prisma.$transaction(async tx => {
+      const result = await fn(tx);
+      finished = true;
+      return result;
+    }, options);
+  } catch (error) {
+    throw finished && lostConnection(error) ? new OutcomeUnknownError(error as Error) : error;
+  }
+}
+
+/** A connection's loss, as pg reports it through Prisma: a plain error with no SQLSTATE, or Prisma's P1017 (the server closed it). */
+function lostConnection(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === 'P1017';
+  return error instanceof Error && sqlStateOf(error) === undefined && !isDatabaseBusy(error);
 }
 
 /** Distinct statement texts given a name; past it, statements run unnamed (parsed each time). */

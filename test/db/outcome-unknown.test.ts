@@ -85,6 +85,30 @@ describe.runIf(pgUrl)('a lost answer on PostgreSQL', () => {
     expect(await stored('before-commit')).toBe(0);
   });
 
+  it('a Prisma transaction whose COMMIT is answered by a lost connection: OutcomeUnknownError, its write committed', async () => {
+    const cut = proxy.cutAfter('COMMIT');
+    await expect(
+      database.transaction(async tx => {
+        await tx.$executeRaw`INSERT INTO items (id) VALUES (${'prisma-commit'})`;
+      }),
+    ).rejects.toBeInstanceOf(OutcomeUnknownError);
+    await cut;
+    expect(await stored('prisma-commit')).toBe(1);
+  });
+
+  it('a Prisma transaction that loses its connection in its callback: not unknown (rolled back), nothing written', async () => {
+    const cut = proxy.cutAfter('prisma-callback');
+    const error = await database
+      .transaction(async tx => {
+        await tx.$executeRaw`INSERT INTO items (id) VALUES (${'prisma-callback'})`;
+      })
+      .catch(failed => failed);
+    await cut;
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(OutcomeUnknownError);
+    expect(await stored('prisma-callback')).toBe(0);
+  });
+
   it('a read that loses its answer keeps its own error: it changed nothing', async () => {
     const cut = proxy.cutAfter('lost-read');
     const error = await sql`SELECT ${'lost-read'}::text AS marker`.execute(database.sql).catch(failed => failed);
