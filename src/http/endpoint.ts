@@ -168,6 +168,8 @@ export function pipelineErrors(endpoint: Endpoint, method: string): ErrorCode[] 
   if (endpoint.bodyReading === 'json') codes.push('invalid_json');
   // A declared oversized body is refused before routing, whatever the route, except a file upload's.
   if (changesState(method) && endpoint.bodyReading !== 'stream') codes.push('body_too_large');
+  // A write whose database connection is lost before its commit is answered (src/db/outcome.ts).
+  if (changesState(method)) codes.push('outcome_unknown');
   // A session cookie sent along is resolved too: one that does not work is refused as anywhere else.
   if (credential === 'developer') codes.push('unauthenticated', 'invalid_token', 'wrong_credential', 'session_expired', 'provider_unavailable');
   if (credential === 'dashboard') codes.push('unauthenticated', 'session_expired', 'dashboard_session_required', 'introspection_unavailable');
