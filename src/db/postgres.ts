@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 /** PostgreSQL behind Prisma through node-postgres (@prisma/adapter-pg). */
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { DATABASE_DEFAULTS, isDatabaseBusy } from './busy.js';
@@ -65,10 +64,10 @@ export function postgresDatabase(
   });
   // 'minimal' skips capturing a call-site stack trace on every query.
   const prisma = new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions: { maxWait, timeout } });
-  const laneOf = (kind: 'read' | 'write', application: string, size: number, statementTimeoutMs?: number): Lane | null =>
+  const laneOf = (kind: 'read' | 'write', size: number, statementTimeoutMs?: number): Lane | null =>
     size > 0
       ? createLane(databaseUrl, {
-          application,
+          application: kind === 'read' ? READ_LANE_APPLICATION : WRITE_LANE_APPLICATION,
           size,
           connectTimeoutMs: maxWait,
           statementTimeoutMs,
@@ -79,18 +78,21 @@ export function postgresDatabase(
         })
       : null;
   // Plain reads outside transactions share a few pipelined connections; the rest take the pool's.
-  const reads = laneOf('read', READ_LANE_APPLICATION, readConnections);
+  const reads = laneOf('read', readConnections);
   // The one-statement writes share others; a lock wait there ends as a transaction's would.
-  const writes = laneOf('write', WRITE_LANE_APPLICATION, writeConnections, timeout);
-  const onPool = ({ name, plainRead }: KnownStatement, query: CompiledQuery) =>
-    runPrepared(pool, name, query.sql, query.parameters, SQL_TYPE_PARSERS, { ownTransaction: !plainRead });
+  const writes = laneOf('write', writeConnections, timeout);
+  // Outside a transaction a statement is its own: one that may write leaves its outcome unknown when its answer is lost.
+  const onPool = (text: string, values: readonly unknown[], { name, plainRead } = statementOf(text)) =>
+    runPrepared(pool, name, text, values, SQL_TYPE_PARSERS, { ownTransaction: !plainRead });
   const fast: Executor = query => {
     const known = statementOf(query.sql);
-    return (reads && known.plainRead && reads.run(known.name, query.sql, query.parameters, SQL_TYPE_PARSERS)) || onPool(known, query);
+    return (
+      (reads && known.plainRead && reads.run(known.name, query.sql, query.parameters, SQL_TYPE_PARSERS)) || onPool(query.sql, query.parameters, known)
+    );
   };
   const oneStatementWrites: Executor = query => {
     const known = statementOf(query.sql);
-    return writes?.run(known.name, query.sql, query.parameters, SQL_TYPE_PARSERS) || onPool(known, query);
+    return writes?.run(known.name, query.sql, query.parameters, SQL_TYPE_PARSERS) || onPool(query.sql, query.parameters, known);
   };
   return {
     prisma,
@@ -100,8 +102,7 @@ export function postgresDatabase(
     sqlWrites: sqlOver(oneStatementWrites),
     sqlTransaction: fn => sqlTransaction(pool, timeout, fn),
     // Raw text on the pool, as before the read lane.
-    query: async <T extends object>(text: string, values: readonly unknown[] = []) =>
-      (await runPrepared(pool, statementOf(text).name, text, values, SQL_TYPE_PARSERS, { ownTransaction: !statementOf(text).plainRead })).rows as T[],
+    query: async <T extends object>(text: string, values: readonly unknown[] = []) => (await onPool(text, values)).rows as T[],
     close: async () => {
       closing = true;
       await prisma.$disconnect();

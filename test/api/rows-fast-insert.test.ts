@@ -6,10 +6,10 @@
  * Both stores.
  */
 import { describe, expect } from 'vitest';
-import { addMember, createResource } from '../helpers/app.js';
+import { createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
-import { type RowsSeed, db, duringRemoval, inResource, inStorageDebt, rowsSeed } from './rows.fixture.js';
+import { type RowsSeed, db, duringRemoval, inResource, inStorageDebt, rowsSeed, warmedProject } from './rows.fixture.js';
 import { chargeCount, ledgerSum } from '../helpers/ledger.js';
 import { WRITE_LANE_APPLICATION } from '../../src/db/pg-lanes.js';
 
@@ -20,14 +20,7 @@ describe.each(available)('one-statement insert on $name', backend => {
   const it = onBackend(backend)
     .extend('prisma', async ({ ctx }) => ctx.database.prisma)
     /** A project of alice's with carol a writer, and carol's inserts there as the one statement (warmed: resource, budget and lease seen). */
-    .extend('project', async ({ s }) => {
-      const { alice, carol } = s.users;
-      const id = await createResource(alice, 'project', 'One statement');
-      await addMember(alice, carol, id, 'writer');
-      for (const title of ['warm', 'warmer'])
-        expect((await db(carol, { scope: inResource(id), table: 'tasks', op: 'insert', values: { title } })).status).toBe(200);
-      return id;
-    })
+    .extend('project', ({ s }) => warmedProject(s.users.alice, s.users.carol, 'One statement'))
     /** What carol's inserts left: her rows in the project and the insert charges she made. */
     .extend('written', async ({ prisma, s }) => {
       return async (project: string) => ({

@@ -7,12 +7,11 @@
  */
 import { describe, expect } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { addMember, createResource } from '../helpers/app.js';
 import { type CutProxy, cutProxy } from '../helpers/cut-proxy.js';
 import { createPostgresScratchDatabase, postgresTestUrl } from '../helpers/db.js';
 import { appTest } from '../helpers/fixtures.js';
 import { chargeCount } from '../helpers/ledger.js';
-import { type RowsSeed, db, developerBooks, inResource, rowsSeed } from './rows.fixture.js';
+import { type RowsSeed, db, developerBooks, inResource, rowsSeed, warmedProject } from './rows.fixture.js';
 import { insertBatches } from '../../src/rows/row-fast-insert-batch.service.js';
 
 const pgUrl = await postgresTestUrl();
@@ -34,15 +33,7 @@ const it = appTest<RowsSeed>({
       },
     };
   },
-}).extend('project', async ({ s }) => {
-  const { alice, carol } = s.users;
-  const id = await createResource(alice, 'project', 'Lost answers');
-  await addMember(alice, carol, id, 'writer');
-  // Warmed: the resource, the budget and a lease seen, so carol's writes take the one statement.
-  for (const title of ['warm', 'warmer'])
-    expect((await db(carol, { scope: inResource(id), table: 'tasks', op: 'insert', values: { title } })).status).toBe(200);
-  return id;
-});
+}).extend('project', ({ s }) => warmedProject(s.users.alice, s.users.carol, 'Lost answers'));
 
 describe.runIf(pgUrl)('a one-statement write whose answer is lost, on PostgreSQL', () => {
   it('an insert: 503 outcome_unknown, its row there once and charged once, the books exact', async ({ ctx, s, project }) => {

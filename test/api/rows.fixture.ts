@@ -1,7 +1,7 @@
 /** The schema and seed the row-store tests share (docs/api.md §11). */
 import { expect } from 'vitest';
 import { defineSchema } from 'gatehouse/schema';
-import { TEST_RESOURCES, type Seed, type TestContext, seed } from '../helpers/app.js';
+import { TEST_RESOURCES, type Seed, type TestContext, addMember, createResource, seed } from '../helpers/app.js';
 import { sql } from '../../src/db/sql.js';
 
 /**
@@ -96,6 +96,19 @@ type Caller = { post(path: string, body?: unknown): Promise<{ status: number; bo
 export const db = (as: Caller, body: Record<string, unknown>) => as.post('/v1/db/query', body);
 
 export const inResource = (resourceId: string, roomId?: string) => ({ kind: 'resource', resourceId, ...(roomId ? { roomId } : {}) });
+
+/**
+ * A project of `owner`'s with `writer` a writer, and the writer's inserts there warmed (two, each
+ * answered 200): the resource, budget and lease seen, so the next ones take the one statement.
+ */
+export async function warmedProject(owner: RowsSeed['users'][string], writer: RowsSeed['users'][string], name: string): Promise<string> {
+  const id = await createResource(owner, 'project', name);
+  await addMember(owner, writer, id, 'writer');
+  for (const title of ['warm', 'warmer'])
+    expect((await db(writer, { scope: inResource(id), table: 'tasks', op: 'insert', values: { title } })).status).toBe(200);
+  return id;
+}
+
 export const mine = { kind: 'user' };
 
 /**

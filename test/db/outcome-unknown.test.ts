@@ -60,53 +60,28 @@ describe.runIf(pgUrl)('a lost answer on PostgreSQL', () => {
     expect(await stored('never-arrived')).toBe(0);
   });
 
-  it('a transaction whose COMMIT is answered by a lost connection: OutcomeUnknownError, its write committed', async () => {
+  /** A transaction of each kind that inserts `id`: a driver transaction, and Prisma's interactive one. */
+  const transactions = [
+    ['a driver transaction', (id: string) => database.sqlTransaction(async tx => void (await tx.$executeRaw`INSERT INTO items (id) VALUES (${id})`))],
+    ['a Prisma transaction', (id: string) => database.transaction(async tx => void (await tx.$executeRaw`INSERT INTO items (id) VALUES (${id})`))],
+  ] as const;
+
+  it.each(transactions)('%s whose COMMIT is answered by a lost connection: OutcomeUnknownError, its write committed', async (kind, inserting) => {
+    const id = `${kind} commit`;
     const cut = proxy.cutAfter('COMMIT');
-    await expect(
-      database.sqlTransaction(async tx => {
-        await tx.$executeRaw`INSERT INTO items (id) VALUES (${'in-transaction'})`;
-      }),
-    ).rejects.toBeInstanceOf(OutcomeUnknownError);
+    await expect(inserting(id)).rejects.toBeInstanceOf(OutcomeUnknownError);
     await cut;
-    expect(await stored('in-transaction')).toBe(1);
+    expect(await stored(id)).toBe(1);
   });
 
-  it('a transaction that loses its connection before COMMIT: not unknown (rolled back), nothing written', async () => {
-    const cut = proxy.cutAfter('before-commit');
-    const failed = database
-      .sqlTransaction(async tx => {
-        await tx.$executeRaw`INSERT INTO items (id) VALUES (${'before-commit'})`;
-      })
-      .catch(error => error);
-    await cut;
-    const error = await failed;
-    expect(error).toBeInstanceOf(Error);
-    expect(error).not.toBeInstanceOf(OutcomeUnknownError);
-    expect(await stored('before-commit')).toBe(0);
-  });
-
-  it('a Prisma transaction whose COMMIT is answered by a lost connection: OutcomeUnknownError, its write committed', async () => {
-    const cut = proxy.cutAfter('COMMIT');
-    await expect(
-      database.transaction(async tx => {
-        await tx.$executeRaw`INSERT INTO items (id) VALUES (${'prisma-commit'})`;
-      }),
-    ).rejects.toBeInstanceOf(OutcomeUnknownError);
-    await cut;
-    expect(await stored('prisma-commit')).toBe(1);
-  });
-
-  it('a Prisma transaction that loses its connection in its callback: not unknown (rolled back), nothing written', async () => {
-    const cut = proxy.cutAfter('prisma-callback');
-    const error = await database
-      .transaction(async tx => {
-        await tx.$executeRaw`INSERT INTO items (id) VALUES (${'prisma-callback'})`;
-      })
-      .catch(failed => failed);
+  it.each(transactions)('%s that loses its connection before COMMIT: not unknown (rolled back), nothing written', async (kind, inserting) => {
+    const id = `${kind} before commit`;
+    const cut = proxy.cutAfter(id);
+    const error = await inserting(id).catch(failed => failed);
     await cut;
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(OutcomeUnknownError);
-    expect(await stored('prisma-callback')).toBe(0);
+    expect(await stored(id)).toBe(0);
   });
 
   it('a read that loses its answer keeps its own error: it changed nothing', async () => {
