@@ -18,8 +18,8 @@ export interface ServiceDeps {
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: Pick<TransactionOptions, 'isolationLevel'>): Promise<T>;
   /** The typed SQL layer outside transactions, the hot reads' path (Database.sql, src/db/sql.ts). */
   sql: Sql;
-  /** `sql` for the row store's one-statement writes (Database.sqlWrites); `sql` when absent. */
-  sqlWrites?: Sql;
+  /** `sql` for the row store's one-statement writes (Database.sqlWrites). */
+  sqlWrites: Sql;
   /** One transaction on a driver connection; `fn` gets the SQL layer bound to it (Database.sqlTransaction). */
   sqlTransaction<T>(fn: (tx: DriverTx) => Promise<T>): Promise<T>;
   /** A statement as text on the fast path of `sql` (Database.query); goes once no caller is left. */

@@ -36,8 +36,8 @@ import { insertInTurn } from './row-fast-insert-batch.service.js';
 
 export interface FastInsertDeps {
   sql: Sql;
-  /** Where the one statement runs: Database.sqlWrites (its own connections on PostgreSQL); `sql` when absent. */
-  sqlWrites?: Sql;
+  /** Where the one statement runs: Database.sqlWrites (its own connections on PostgreSQL). */
+  sqlWrites: Sql;
   metering: Pick<MeteringService, 'holdChargeSoon' | 'storageCreditDue' | 'knownPayerCheck'>;
   config: { rows: { maxWritesPerCall: number }; metering: { developerCreditMicros: bigint } };
 }
@@ -62,9 +62,6 @@ export function afterFailedStatement(error: unknown, held: HeldCharge | null): n
   held?.settle('refused');
   return null;
 }
-
-/** Where a one-statement write runs. */
-export const oneStatementSql = (deps: FastInsertDeps): Sql => deps.sqlWrites ?? deps.sql;
 
 /** The roles the table's create rule admits for a row of the caller's own in the default room. */
 const creatorRoles = (binding: Binding): string[] =>
@@ -117,7 +114,7 @@ export async function fastInsertIn(
       now.toISOString(),
       JSON.stringify(rows.map(r => [r.id, r.data])),
     ] as const;
-    const db = oneStatementSql(deps);
+    const db = deps.sqlWrites;
     if (!metered) found = await insertInTurn(db, 'unmetered', args, rows.length);
     else {
       const charged = [...args, deps.config.metering.developerCreditMicros, ...charge.entry] as const;

@@ -27,7 +27,7 @@ import { type RowPick, type TargetWrite, pick, rowsWritten } from './row-targets
 import { callUsage, chargedAs, statementCharge } from './row-metering.service.js';
 import { forgetStoragePayer, knownDefaultRoom, knownStoragePayer, rememberStoragePayer } from './row-resource-facts.service.js';
 import { type DbOperation, ROWS_MAX_WHERE } from './rows-input.service.js';
-import { type FastInsert, type FastInsertDeps, afterFailedStatement, fastInsertIn, oneStatementSql } from './row-fast-insert.service.js';
+import { type FastInsert, type FastInsertDeps, afterFailedStatement, fastInsertIn } from './row-fast-insert.service.js';
 import { type DefaultRoomRoles, type FastWritten, fastOwnedWrite } from './row-fast-write.sql.js';
 
 /** What the call answers and publishes once the write committed. */
@@ -123,7 +123,7 @@ async function fastUpdateOrDeleteIn(
   let found: FastWritten;
   try {
     found = await fastOwnedWrite(
-      oneStatementSql(deps),
+      deps.sqlWrites,
       { me: caller.principal.id, resource, binding, pickOf },
       defaultRoomRoles(binding, writes),
       write,

@@ -93,6 +93,7 @@ describe.skipIf(Boolean(reason))('scale-out over Redis', () => {
       prisma: db.prisma,
       transaction: fn => db.transaction(fn),
       sql: db.sql,
+      sqlWrites: db.sqlWrites,
       sqlTransaction: fn => db.sqlTransaction(fn),
       query: db.query,
       bus,

@@ -135,6 +135,7 @@ export async function withServices<T>(config: Config, fn: (services: import('../
       prisma: database.prisma,
       transaction: work => database.transaction(work),
       sql: database.sql,
+      sqlWrites: database.sqlWrites,
       sqlTransaction: fn => database.sqlTransaction(fn),
       query: database.query,
       bus: EventBus.inProcess(),
