@@ -8,6 +8,7 @@
 import { Counter, Gauge, Histogram, type Metric, Registry, collectDefaultMetrics } from 'prom-client';
 import { meteringRefusals } from '../billing/metering.service.js';
 import { insertBatches } from '../rows/row-fast-insert-batch.service.js';
+import { writeBatches } from '../rows/row-fast-write-batch.service.js';
 import type { EventBus } from '../bus/event-bus.js';
 import type { Database } from '../db/database.js';
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -88,17 +89,19 @@ export function createMetrics({ database, bus, feeds }: MetricsSources) {
   cumulative('gatehouse_db_waits_total', 'Checkouts that waited for a database connection (PGlite: for their turn).', () => database.usage().waits);
   cumulative('gatehouse_db_wait_seconds_total', 'Time spent waiting for a database connection, in seconds.', () => database.usage().waitSeconds);
 
-  cumulative(
-    'gatehouse_row_insert_batches_total',
-    "Statements that carried several calls' row inserts together (this process).",
-    () => insertBatches.statements,
-  );
-  cumulative('gatehouse_row_inserts_batched_total', 'Row-insert calls sent in such a statement (this process).', () => insertBatches.inserts);
-  cumulative(
-    'gatehouse_row_insert_batches_refused_total',
-    'Such statements the database refused (a lock held, a bad value), whose inserts were then sent alone (this process).',
-    () => insertBatches.refused,
-  );
+  // Several calls' one-statement row writes sent together (src/rows/row-turn-batch.service.ts).
+  for (const [names, what, counts] of [
+    [['row_insert_batches', 'row_inserts_batched'], 'row inserts', insertBatches],
+    [['row_write_batches', 'row_writes_batched'], 'row updates, deletes or upserts', writeBatches],
+  ] as const) {
+    cumulative(`gatehouse_${names[0]}_total`, `Statements that carried several calls' ${what} together (this process).`, () => counts.statements);
+    cumulative(`gatehouse_${names[1]}_total`, `Calls (${what}) sent in such a statement (this process).`, () => counts.calls);
+    cumulative(
+      `gatehouse_${names[0]}_refused_total`,
+      'Such statements the database refused (a lock held, a bad value), whose calls were then sent alone (this process).',
+      () => counts.refused,
+    );
+  }
 
   const refusalsSeen: Record<string, number> = {};
   new Counter({

@@ -122,16 +122,18 @@ async function fastUpdateOrDeleteIn(
   const payer = metered ? (knownStoragePayer(resource.id) ?? null) : null;
   let found: FastWritten;
   try {
-    found = await fastOwnedWrite(
-      deps.sqlWrites,
-      { me: caller.principal.id, resource, binding, pickOf },
-      defaultRoomRoles(binding, writes),
+    found = await fastOwnedWrite(deps.sqlWrites, {
+      me: caller.principal.id,
+      resource,
+      binding,
+      pickOf,
+      roles: defaultRoomRoles(binding, writes),
       write,
-      metered ? statementCharge(deps.metering, charge.entry, payer) : null,
+      charge: metered ? statementCharge(deps.metering, charge.entry, payer) : null,
       // A lone operation's write budget: the call's whole limit (withWriteBudget, spendWrites).
-      Math.min(ROWS_MAX_WHERE, deps.config.rows.maxWritesPerCall),
-      upsert,
-    );
+      limit: Math.min(ROWS_MAX_WHERE, deps.config.rows.maxWritesPerCall),
+      onlyMatched: upsert,
+    });
   } catch (error) {
     return afterFailedStatement(error, metered ? charge.held : null);
   }

@@ -20,19 +20,23 @@
  * It answers what it found, so the caller can tell a write from a refusal; a refusal changed nothing.
  */
 import { type Sql, rowsOf, sql } from '../db/sql.js';
+import type { BatchChargeKind } from './row-batch.sql.js';
+import { type FastWrittenRow, type WriteBatchShape, pickSql } from './row-fast-write-batch.sql.js';
+import { type WriteBatchCall, writeInTurn } from './row-fast-write-batch.service.js';
 import type { Binding } from './row-binding.service.js';
 import { ROW_MAX_CHARS } from './row-values.rules.js';
-import type { Fragment } from './rows.sql.js';
+import { type Fragment, sameTable } from './rows.sql.js';
 import {
   type ChargeFound,
   type RowPick,
   type StatementCharge,
   type TargetWrite,
   type Written,
-  type WrittenRow,
   chargeParts,
+  chargeFound,
   atMost,
   lockedMembership,
+  matching,
   mergedData,
   ownedTargets,
   targetChange,
@@ -66,15 +70,32 @@ export interface FastWritten {
   charge: ChargeFound | undefined;
 }
 
-export async function fastOwnedWrite(
-  db: Sql,
-  { me, resource, binding, pickOf }: DefaultRoomPick,
-  roles: DefaultRoomRoles,
-  write: TargetWrite,
-  charge: StatementCharge | null,
-  limit: number,
-  onlyMatched = false,
-): Promise<FastWritten> {
+/** A member's write in a resource's default room, as the statement takes it. */
+export interface OwnedWrite extends DefaultRoomPick {
+  roles: DefaultRoomRoles;
+  write: TargetWrite;
+  /** The call's charge to record; null unmetered. */
+  charge: StatementCharge | null;
+  /** The most rows the call may write. */
+  limit: number;
+  /** An upsert's: charged and written only when a row matched (else the transaction path inserts). */
+  onlyMatched: boolean;
+}
+
+/** The write in one statement: its own, or its turn's batch of its shape (row-fast-write-batch.service.ts). */
+export async function fastOwnedWrite(db: Sql, owned: OwnedWrite): Promise<FastWritten> {
+  const rows = await writeInTurn(db, batchCall(db, owned), on => rowsOf(on, singleWrite(owned)));
+  const go = Boolean(rows[0]?.go);
+  // Refused, the rows matched are not the write's (found() would refuse too many of them).
+  return {
+    xid: rows[0]?.xid ?? null,
+    admitted: go,
+    written: go ? writtenOf(owned.binding, owned.pickOf, rows) : [],
+    charge: chargeFound(owned.charge, rows),
+  };
+}
+
+function singleWrite({ me, resource, binding, pickOf, roles, write, charge, limit, onlyMatched }: OwnedWrite) {
   const role = sql`(SELECT role FROM mem)`;
   const within = sql`r.room_id IS NULL
     AND (${role} = ANY(${roles.readAll}::text[]) OR (${role} = ANY(${roles.readOwn}::text[]) AND r.creator_id = ${me}))`;
@@ -93,9 +114,7 @@ export async function fastOwnedWrite(
     write.kind === 'update' ? sql<boolean>`true` : sql<boolean>`false`,
     onlyMatched ? sql<boolean>`${admitted} AND EXISTS (SELECT 1 FROM t)` : admitted,
   );
-  const rows = await rowsOf(
-    db,
-    sql<WrittenRow & { xid: string | null; go: boolean | null }>`
+  return sql<FastWrittenRow>`
     WITH mem AS MATERIALIZED (${lockedMembership(resource, me)}),
     t AS MATERIALIZED (${ownedTargets(resource, binding, pickOf, within)}),
     ok AS MATERIALIZED (
@@ -103,9 +122,24 @@ export async function fastOwnedWrite(
         AND NOT EXISTS (SELECT 1 FROM t WHERE t.creator_id IS DISTINCT FROM ${me} AND NOT ${role} = ANY(${roles.writeOthers}::text[]))
         AND ${atMost(limit)} ${fitsSize} AS go)${charged.ctes},
     c AS (${targetChange(write, charge ? charged.recorded : admitted)})
-    ${writtenSelect(charged.row, sql`, (SELECT xid FROM mem) AS xid, ${admitted} AS go`)}`,
-  );
-  const go = Boolean(rows[0]?.go);
-  // Refused, the rows matched are not the write's (found() would refuse too many of them).
-  return { xid: rows[0]?.xid ?? null, admitted: go, written: go ? writtenOf(binding, pickOf, rows) : [], charge: charged.found(rows) };
+    ${writtenSelect(charged.row, sql`, (SELECT xid FROM mem) AS xid, ${admitted} AS go`)}`;
 }
+
+/**
+ * The write as a call of a batch (row-fast-write-batch.sql.ts): its shape and its arguments, or
+ * null when its filter cannot be one (pickSql).
+ */
+function batchCall(db: Sql, { me, resource, binding, pickOf, roles, write, charge, limit, onlyMatched }: OwnedWrite): WriteBatchCall | null {
+  const pick = pickSql(db, sql`${matching(pickOf, 'r.id')} AND ${sameTable(resource.deploymentId, binding.name)}`);
+  if (!pick) return null;
+  const shape: WriteBatchShape = { write: write.kind, charge: chargeKindOf(charge), onlyMatched, limit, pick: pick.text };
+  const change = write.kind === 'update' ? [write.set, write.unset, write.now.toISOString()] : [null, null, null];
+  const args: unknown[] = [resource.id, resource.deploymentId, resource.type, me, roles.readAll, roles.readOwn, roles.writeOwn, roles.writeOthers];
+  args.push(pick.values, ...change);
+  if (charge) args.push(charge.creditMicros, ...charge.entry, charge.payer?.owner, charge.payer?.holder, charge.payer?.developer);
+  return { shape, args };
+}
+
+/** How a charge's statement checks its storage payer: as fastInsertIn picks its statement. */
+const chargeKindOf = (charge: StatementCharge | null): BatchChargeKind =>
+  !charge ? 'unmetered' : !charge.payer ? 'charged' : charge.holdsLease ? 'lease' : charge.creditMicros === null ? 'headroom' : 'credit';

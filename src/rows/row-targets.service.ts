@@ -39,7 +39,8 @@ export function pick(binding: Binding, op: Pick<DbOperation, 'ids' | 'where'>): 
   return { where: parseWhere(binding.name, rowTable(binding.table), op.where) };
 }
 
-function matching(pickOf: RowPick, col: string): Fragment {
+/** The rows `pickOf` names, as a condition on the row id column `col`. */
+export function matching(pickOf: RowPick, col: string): Fragment {
   if ('ids' in pickOf) return sql`${sql.raw(col)} IN (${uuidList(pickOf.ids)})`;
   return sql`TRUE ${andAll(pickOf.where.map(c => conditionSql(c)))}`;
 }
@@ -305,10 +306,13 @@ export function chargeParts(resourceId: unknown, charge: StatementCharge | null,
         ? chargeOutcome
         : sql`NULL::boolean AS covered, NULL::boolean AS charged, NULL::text AS payer_holder, NULL::boolean AS payer_developer, NULL::text AS payer_owner`
     }) s`,
-    found: (rows: readonly StatementRow[]): ChargeFound | undefined =>
-      charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged), payer: payerFound(rows[0]) } : undefined,
+    found: (rows: readonly StatementRow[]) => chargeFound(charge, rows),
   };
 }
+
+/** What a statement with chargeParts' charge found, from its rows (undefined without a charge). */
+export const chargeFound = (charge: StatementCharge | null, rows: readonly StatementRow[]): ChargeFound | undefined =>
+  charge && rows[0] ? { covered: Boolean(rows[0].covered), charged: Boolean(rows[0].charged), payer: payerFound(rows[0]) } : undefined;
 
 /** A call's charge for the statement that writes its rows to record: its ledger entry, and the storage check's starting credit. */
 export interface StatementCharge {

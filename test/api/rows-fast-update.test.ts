@@ -181,6 +181,19 @@ describe.each(available)('one-statement update and delete on $name', backend => 
     expect(await same(carol, byFilter('board', 'delete', { n: 99 }))).toMatchObject({ status: 403, charged: 0 });
   });
 
+  it('an `in` filter whose values hold quotes, backslashes, commas, braces and odd unicode: the same rows on both paths', async ({ s, same }) => {
+    const { carol } = s.users;
+    const quirky = 'q"u,o\\te {x} ünï ☃';
+    expect(await same(carol, byFilter('drafts', 'update', { title: 'b' }, { title: quirky }))).toMatchObject({ status: 200, charged: 1 });
+    const titles = ['a', quirky, 'back\\slash', '{brace}', 'NULL', '', '"'];
+    const updated = await same(carol, byFilter('drafts', 'update', { title: { in: titles } }, { n: 8 }));
+    expect(updated).toMatchObject({ status: 200, charged: 1 });
+    expect(updated.answer.rows.map((row: { title: string; n: number }) => [row.title, row.n]).sort()).toEqual([
+      ['a', 8],
+      [quirky, 8],
+    ]);
+  });
+
   it('a non-member: 404; too many rows, refused values, a row too large: refused; nothing written or charged', async ({ s, same }) => {
     const { alice, carol, erin } = s.users;
     expect(await same(erin, byFilter('items', 'update', { n: 1 }, { title: 'x' }))).toMatchObject({

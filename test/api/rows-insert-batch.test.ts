@@ -7,13 +7,12 @@
 import { describe, expect } from 'vitest';
 import { type TestContext, addMember, createResource } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { appTest, appTestOn } from '../helpers/fixtures.js';
-import { createPostgresTestDatabase } from '../helpers/db.js';
+import { appTestOn } from '../helpers/fixtures.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { chargeCount } from '../helpers/ledger.js';
 import { MAX_BATCHED_ROWS, insertBatches, insertInTurn } from '../../src/rows/row-fast-insert-batch.service.js';
 import { newRowId } from '../../src/rows/row-id.service.js';
-import { type RowsSeed, db, developerBooks, inResource, rowsSeed } from './rows.fixture.js';
+import { type RowsSeed, db, developerBooks, inResource, rowsSeed, holdingLocks, onSlowTimeout as slowTimeout } from './rows.fixture.js';
 
 const available = await backends();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'bob', 'carol'], seed: rowsSeed });
@@ -81,7 +80,7 @@ describe.each(available)('inserts sent together on $name', backend => {
     // /metrics counts them (this process's totals).
     const metrics = await (await ctx.fetch('/metrics')).text();
     expect(metrics).toContain(`gatehouse_row_insert_batches_total ${insertBatches.statements}\n`);
-    expect(metrics).toContain(`gatehouse_row_inserts_batched_total ${insertBatches.inserts}\n`);
+    expect(metrics).toContain(`gatehouse_row_inserts_batched_total ${insertBatches.calls}\n`);
     for (const [i, answer] of answers.entries()) {
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       // Its own rows, in its order, and no other call's.
@@ -108,7 +107,7 @@ describe.each(available)('inserts sent together on $name', backend => {
       db(bob, { scope: inResource(projects.shared), table: 'tasks', op: 'insert', values: { title: 'as reader' } }),
       db(carol, { scope: inResource(projects.shared), table: 'tasks', op: 'insert', values: { title: 'writer second' } }),
     ]);
-    expect(insertBatches.inserts - before.inserts).toBe(3);
+    expect(insertBatches.calls - before.calls).toBe(3);
     expect(answers.map(answer => answer.status)).toEqual([200, 403, 200]);
     expect(answers[1].body.error).toBe('access_denied');
     expect(await prisma.row.count({ where: titled('as reader') })).toBe(0);
@@ -124,7 +123,7 @@ describe.each(available)('inserts sent together on $name', backend => {
     const before = { ...insertBatches };
     const answers = await Promise.all([insert([{ title: 'one' }]), insert(many), insert([{ title: 'another' }])]);
     for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    expect(insertBatches.inserts - before.inserts).toBe(2);
+    expect(insertBatches.calls - before.calls).toBe(2);
     for (const { title } of [{ title: 'one' }, ...many, { title: 'another' }]) expect(await prisma.row.count({ where: titled(title) })).toBe(1);
   });
 
@@ -158,41 +157,7 @@ describe.each(available)('inserts sent together on $name', backend => {
   });
 });
 
-/**
- * A transaction that has run `locking` (a statement taking row locks) and holds them until
- * `release`, which commits it: what a transition or a lease's closing holds while it runs.
- */
-async function holdingLocks(prisma: TestContext['database']['prisma'], locking: Prisma.Sql) {
-  let locked!: () => void;
-  let release!: () => void;
-  const lockTaken = new Promise<void>(resolve => (locked = resolve));
-  const released = new Promise<void>(resolve => (release = resolve));
-  const transaction = prisma.$transaction(
-    async tx => {
-      await tx.$queryRaw(locking);
-      locked();
-      await released;
-    },
-    { timeout: 600_000 },
-  );
-  await lockTaken;
-  return {
-    release: async () => {
-      release();
-      await transaction;
-    },
-  };
-}
-
-/**
- * A statement timeout far past the test's: a batch that waited on the lock would not be answered
- * within the test's time, so the test fails instead of passing once the timeout sends it alone.
- */
-const onSlowTimeout = appTest<RowsSeed>({
-  users: ['alice', 'bob', 'carol'],
-  seed: rowsSeed,
-  database: () => createPostgresTestDatabase({ transactionTimeoutMs: 600_000 }),
-}).extend('projects', twoProjects);
+const onSlowTimeout = slowTimeout.extend('projects', twoProjects);
 
 describe.runIf(available.some(backend => backend.name === 'postgres'))('a batch and a lock on PostgreSQL', () => {
   onSlowTimeout(
@@ -210,7 +175,7 @@ describe.runIf(available.some(backend => backend.name === 'postgres'))('a batch 
       const [free, held] = items.map(args => insertInTurn(ctx.database.sqlWrites, 'unmetered', args, 1));
       try {
         expect(await free).toMatchObject({ admitted: true, inserted: 1 });
-        expect(insertBatches.inserts - before.inserts).toBe(2);
+        expect(insertBatches.calls - before.calls).toBe(2);
         expect(insertBatches.refused - before.refused).toBe(1);
         // The other still waits on the lock, alone.
         expect(await prisma.row.count({ where: titled('waits its turn') })).toBe(0);
@@ -235,7 +200,7 @@ describe.runIf(available.some(backend => backend.name === 'postgres'))('a batch 
       try {
         // Refused at once: its inserts then wait, each alone, for the lease.
         await expect.poll(() => insertBatches.refused - before.refused, { timeout: 30_000 }).toBe(1);
-        expect(insertBatches.inserts - before.inserts).toBe(2);
+        expect(insertBatches.calls - before.calls).toBe(2);
       } finally {
         await closing.release();
       }

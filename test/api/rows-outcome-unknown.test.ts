@@ -70,7 +70,7 @@ describe.runIf(pgUrl)('a one-statement write whose answer is lost, on PostgreSQL
       ['lost together', 'lost with it'].map(title => db(carol, { scope: inResource(project), table: 'tasks', op: 'insert', values: { title } })),
     );
     await cut;
-    expect(insertBatches.inserts - before.inserts).toBe(2);
+    expect(insertBatches.calls - before.calls).toBe(2);
     for (const answer of answers) expect(answer.body).toMatchObject({ error: 'outcome_unknown' });
     for (const title of ['lost together', 'lost with it'])
       expect(await prisma.row.count({ where: { resourceId: project, data: { path: ['title'], equals: title } } })).toBe(1);

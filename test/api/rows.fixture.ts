@@ -3,6 +3,9 @@ import { expect } from 'vitest';
 import { defineSchema } from 'gatehouse/schema';
 import { TEST_RESOURCES, type Seed, type TestContext, addMember, createResource, seed } from '../helpers/app.js';
 import { sql } from '../../src/db/sql.js';
+import type { Prisma } from '../../src/generated/prisma/client.js';
+import { appTest } from '../helpers/fixtures.js';
+import { createPostgresTestDatabase } from '../helpers/db.js';
 
 /**
  * A schema shaped like a real app's: a top-level table users keep and share, inline tables owned
@@ -186,3 +189,40 @@ export async function duringRemoval<R>(ctx: TestContext, resourceId: string, mem
   });
   return answer;
 }
+
+/**
+ * A transaction that has run `locking` (a statement taking row locks) and holds them until
+ * `release`, which commits it: what a transition, a lease's closing or another write holds while it runs.
+ */
+export async function holdingLocks(prisma: TestContext['database']['prisma'], locking: Prisma.Sql) {
+  let locked!: () => void;
+  let release!: () => void;
+  const lockTaken = new Promise<void>(resolve => (locked = resolve));
+  const released = new Promise<void>(resolve => (release = resolve));
+  const transaction = prisma.$transaction(
+    async tx => {
+      await tx.$queryRaw(locking);
+      locked();
+      await released;
+    },
+    { timeout: 600_000 },
+  );
+  await lockTaken;
+  return {
+    release: async () => {
+      release();
+      await transaction;
+    },
+  };
+}
+
+/**
+ * PostgreSQL with a statement timeout far past a test's: a batch that waited on a lock would not
+ * be answered within the test's time, so the test fails instead of passing once the timeout sends
+ * its calls alone.
+ */
+export const onSlowTimeout = appTest<RowsSeed>({
+  users: ['alice', 'bob', 'carol'],
+  seed: rowsSeed,
+  database: () => createPostgresTestDatabase({ transactionTimeoutMs: 600_000 }),
+});
