@@ -27,7 +27,6 @@ const alone = (db: Sql, kind: InsertBatchKind, args: readonly unknown[]): Promis
 
 const batchKind = (kind: InsertBatchKind): BatchKind<readonly unknown[], FastInsertRow | undefined> => ({
   counts: insertBatches,
-  alone: (db, args) => alone(db, kind, args),
   async together(db, items) {
     const rows = await fastInsertBatch[kind](db, insertBatchItems(items));
     const answers: (FastInsertRow | undefined)[] = items.map(() => undefined);
@@ -46,6 +45,7 @@ const KINDS = Object.fromEntries(Object.keys(ALONE).map(kind => [kind, batchKind
  * that statement or from the turn's batch of its kind. `rows`: how many rows it inserts.
  */
 export function insertInTurn(db: Sql, kind: InsertBatchKind, args: readonly unknown[], rows: number): Promise<FastInsertRow | undefined> {
-  if (rows > MAX_BATCHED_ROWS) return alone(db, kind, args);
-  return inTurn(db, `insert:${kind}`, KINDS[kind], args);
+  const single = (on: Sql) => alone(on, kind, args);
+  if (rows > MAX_BATCHED_ROWS) return single(db);
+  return inTurn(db, () => ({ key: `insert:${kind}`, kind: KINDS[kind], item: args }), single);
 }

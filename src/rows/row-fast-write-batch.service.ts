@@ -16,17 +16,11 @@ export interface WriteBatchCall {
   args: readonly unknown[];
 }
 
-interface Queued {
-  call: WriteBatchCall;
-  alone(db: Sql): Promise<FastWrittenRow[]>;
-}
-
-const batchKind = (shape: WriteBatchShape): BatchKind<Queued, FastWrittenRow[]> => ({
+const batchKind = (shape: WriteBatchShape): BatchKind<WriteBatchCall, FastWrittenRow[]> => ({
   counts: writeBatches,
-  alone: (db, queued) => queued.alone(db),
-  async together(db, queued) {
-    const rows = await fastWriteBatch(db, shape, writeBatchCalls(queued.map(q => q.call.args)));
-    const answers: (FastWrittenRow[] | typeof AFTER_BATCH)[] = queued.map(() => []);
+  async together(db, calls) {
+    const rows = await fastWriteBatch(db, shape, writeBatchCalls(calls.map(call => call.args)));
+    const answers: (FastWrittenRow[] | typeof AFTER_BATCH)[] = calls.map(() => []);
     for (const row of rows) {
       const answer = answers[row.n];
       if (row.overlaps) answers[row.n] = AFTER_BATCH;
@@ -38,9 +32,20 @@ const batchKind = (shape: WriteBatchShape): BatchKind<Queued, FastWrittenRow[]> 
 
 /**
  * The rows the single statement `alone` would answer, from that statement or from the turn's
- * batch of the call's shape; alone when the write cannot be a batch's call (`call` null).
+ * batch of the call's shape; `batchCall` (null: it cannot be one) is worked out only when the turn
+ * has other calls.
  */
-export function writeInTurn(db: Sql, call: WriteBatchCall | null, alone: (db: Sql) => Promise<FastWrittenRow[]>): Promise<FastWrittenRow[]> {
-  if (!call) return alone(db);
-  return inTurn(db, writeShapeKey(call.shape), batchKind(call.shape), { call, alone });
+export function writeInTurn(
+  db: Sql,
+  batchCall: () => WriteBatchCall | null,
+  alone: (db: Sql) => Promise<FastWrittenRow[]>,
+): Promise<FastWrittenRow[]> {
+  return inTurn(
+    db,
+    () => {
+      const call = batchCall();
+      return call && { key: writeShapeKey(call.shape), kind: batchKind(call.shape), item: call };
+    },
+    alone,
+  );
 }

@@ -84,7 +84,11 @@ export interface OwnedWrite extends DefaultRoomPick {
 
 /** The write in one statement: its own, or its turn's batch of its shape (row-fast-write-batch.service.ts). */
 export async function fastOwnedWrite(db: Sql, owned: OwnedWrite): Promise<FastWritten> {
-  const rows = await writeInTurn(db, batchCall(db, owned), on => rowsOf(on, singleWrite(owned)));
+  const rows = await writeInTurn(
+    db,
+    () => batchCall(db, owned),
+    on => rowsOf(on, singleWrite(owned)),
+  );
   const go = Boolean(rows[0]?.go);
   // Refused, the rows matched are not the write's (found() would refuse too many of them).
   return {

@@ -22,7 +22,7 @@ export const MAX_BATCH = 32;
 /**
  * Whether a call alone in its turn goes as a batch of one instead of its single statement: for
  * tests, so that every suite of the single statements can hold the batch statements to the same
- * answers (test/api/rows-fast-batched.test.ts).
+ * answers (test/db/rows-fast-batched.test.ts).
  */
 export const turnBatching = { loneAsBatch: false };
 
@@ -36,59 +36,80 @@ export interface BatchCounts {
   refused: number;
 }
 
-/** A shape's two statements: its calls together (an answer per call, in their order), and one alone. */
+/** How a shape's calls go together: one statement for them all, answering each in their order. */
 export interface BatchKind<Item, Answer> {
   together(db: Sql, items: readonly Item[]): Promise<readonly (Answer | typeof AFTER_BATCH)[]>;
-  alone(db: Sql, item: Item): Promise<Answer>;
   counts: BatchCounts;
 }
 
-interface Queued<Item, Answer> {
+/** A call as one of a batch: its shape's key and kind, and its item. */
+export interface BatchCall<Item, Answer> {
+  key: string;
+  kind: BatchKind<Item, Answer>;
   item: Item;
-  resolve(answer: Answer): void;
+}
+
+interface Queued {
+  /** The call as one of a batch, worked out only when its turn has others (null: it cannot be one). */
+  batchable(): BatchCall<unknown, unknown> | null;
+  alone(db: Sql): Promise<unknown>;
+  resolve(answer: unknown): void;
   reject(error: unknown): void;
 }
 
-interface Shape {
-  kind: BatchKind<unknown, unknown>;
-  queued: Queued<unknown, unknown>[];
-}
+/** The turn's calls not yet sent, by database. */
+const pending = new Map<Sql, Queued[]>();
 
-/** The turn's calls not yet sent, by database and shape. */
-const pending = new Map<Sql, Map<string, Shape>>();
-
-/** The answer `kind`'s single statement would give `item`, from that statement or from the turn's batch of shape `key`. */
-export function inTurn<Item, Answer>(db: Sql, key: string, kind: BatchKind<Item, Answer>, item: Item): Promise<Answer> {
+/**
+ * The answer the call's single statement (`alone`) would give, from that statement or from the
+ * turn's batch of its shape (`batchable`, asked only when the turn has other calls).
+ */
+export function inTurn<Item, Answer>(db: Sql, batchable: () => BatchCall<Item, Answer> | null, alone: (db: Sql) => Promise<Answer>): Promise<Answer> {
   let turn = pending.get(db);
   if (!turn) {
-    turn = new Map();
+    turn = [];
     pending.set(db, turn);
     setImmediate(() => sendTurn(db));
   }
-  let shape = turn.get(key);
-  if (!shape) turn.set(key, (shape = { kind: kind as BatchKind<unknown, unknown>, queued: [] }));
-  const { queued } = shape;
-  return new Promise<Answer>((resolve, reject) => queued.push({ item, resolve: resolve as (answer: unknown) => void, reject }));
+  const queued = turn;
+  return new Promise<Answer>((resolve, reject) =>
+    queued.push({ batchable: batchable as Queued['batchable'], alone, resolve: resolve as (answer: unknown) => void, reject }),
+  );
 }
 
 function sendTurn(db: Sql): void {
-  const turn = pending.get(db);
+  const turn = pending.get(db) ?? [];
   pending.delete(db);
-  if (!turn) return;
-  for (const { kind, queued } of turn.values()) {
-    for (let start = 0; start < queued.length; start += MAX_BATCH) {
-      const batch = queued.slice(start, start + MAX_BATCH);
-      if (batch.length === 1 && !turnBatching.loneAsBatch) runAlone(db, kind, batch[0]);
+  // Alone in its turn, a call is its single statement, and its shape is never worked out.
+  if (turn.length === 1 && !turnBatching.loneAsBatch) {
+    runAlone(db, turn[0]);
+    return;
+  }
+  const shapes = new Map<string, { kind: BatchKind<unknown, unknown>; calls: { queued: Queued; item: unknown }[] }>();
+  for (const queued of turn) {
+    const call = queued.batchable();
+    if (!call) {
+      runAlone(db, queued);
+      continue;
+    }
+    let shape = shapes.get(call.key);
+    if (!shape) shapes.set(call.key, (shape = { kind: call.kind, calls: [] }));
+    shape.calls.push({ queued, item: call.item });
+  }
+  for (const { kind, calls } of shapes.values()) {
+    for (let start = 0; start < calls.length; start += MAX_BATCH) {
+      const batch = calls.slice(start, start + MAX_BATCH);
+      if (batch.length === 1 && !turnBatching.loneAsBatch) runAlone(db, batch[0].queued);
       else void runTogether(db, kind, batch);
     }
   }
 }
 
-function runAlone(db: Sql, kind: BatchKind<unknown, unknown>, call: Queued<unknown, unknown>): void {
-  kind.alone(db, call.item).then(call.resolve, call.reject);
+function runAlone(db: Sql, queued: Queued): void {
+  queued.alone(db).then(queued.resolve, queued.reject);
 }
 
-async function runTogether(db: Sql, kind: BatchKind<unknown, unknown>, batch: Queued<unknown, unknown>[]): Promise<void> {
+async function runTogether(db: Sql, kind: BatchKind<unknown, unknown>, batch: { queued: Queued; item: unknown }[]): Promise<void> {
   let answers: readonly unknown[];
   try {
     kind.counts.statements++;
@@ -98,16 +119,16 @@ async function runTogether(db: Sql, kind: BatchKind<unknown, unknown>, batch: Qu
       batch.map(call => call.item),
     );
   } catch (error) {
-    if (isOutcomeUnknown(error)) for (const call of batch) call.reject(error);
+    if (isOutcomeUnknown(error)) for (const { queued } of batch) queued.reject(error);
     else {
       kind.counts.refused++;
-      for (const call of batch) runAlone(db, kind, call);
+      for (const { queued } of batch) runAlone(db, queued);
     }
     return;
   }
-  batch.forEach((call, n) => {
+  batch.forEach(({ queued }, n) => {
     const answer = answers[n];
-    if (answer === AFTER_BATCH) runAlone(db, kind, call);
-    else call.resolve(answer);
+    if (answer === AFTER_BATCH) runAlone(db, queued);
+    else queued.resolve(answer);
   });
 }

@@ -9,10 +9,11 @@ import { turnBatching } from '../../src/rows/row-turn-batch.service.js';
 import { insertBatches } from '../../src/rows/row-fast-insert-batch.service.js';
 import { writeBatches } from '../../src/rows/row-fast-write-batch.service.js';
 
+// A process of its own (the isolated project, vitest.config.ts): the setting and the suites' modules are this file's alone.
 turnBatching.loneAsBatch = true;
-await import('./rows-fast-update.test.js');
-await import('./rows-fast-insert.test.js');
-await import('./rows-upsert-statement.test.js');
+await import('../api/rows-fast-update.test.js');
+await import('../api/rows-fast-insert.test.js');
+await import('../api/rows-upsert-statement.test.js');
 
 // Every suite above went through the batch statements.
 afterAll(() => {
