@@ -4,9 +4,10 @@
  * On a busy server most writes share their turn with others, and PostgreSQL's cost of each is
  * mostly its own plan and commit; together they pay those once (bench/README.md).
  *
- * A call waits for the end of its turn (setImmediate, when the write lane sends the turn's
- * statements anyway), then goes with the turn's others of its shape, at most MAX_BATCH to a
- * statement. Alone, it is its single statement as before. A batch the database refuses changes
+ * While statements sent before are still unanswered (under load), a call waits for the end of its
+ * turn (setImmediate, when the write lane sends the turn's statements anyway), then goes with the
+ * turn's others of its shape, at most MAX_BATCH to a statement; with none in flight, or alone in
+ * its turn, it is its single statement as before, sent at once. A batch the database refuses changes
  * nothing (one statement): each of its calls then runs alone and meets its own cause, so one
  * call's failure never becomes another's. A batch whose answer is lost leaves all of its calls'
  * outcomes unknown (src/db/outcome.ts). A call the batch answers AFTER_BATCH (it names a row an
@@ -20,11 +21,11 @@ import type { Sql } from '../db/sql.js';
 export const MAX_BATCH = 32;
 
 /**
- * Whether a call alone in its turn goes as a batch of one instead of its single statement: for
- * tests, so that every suite of the single statements can hold the batch statements to the same
- * answers (test/db/rows-fast-batched.test.ts).
+ * For tests: every call waits for its turn's end and goes in a batch, a batch of one too, so that
+ * a test's calls sent together are batched together, and every suite of the single statements
+ * can hold the batch statements to the same answers (test/db/rows-fast-batched.test.ts).
  */
-export const turnBatching = { loneAsBatch: false };
+export const turnBatching = { everyCall: false };
 
 /** A batch's answer for a call that must run alone after it. */
 export const AFTER_BATCH = Symbol('after batch');
@@ -60,12 +61,23 @@ interface Queued {
 /** The turn's calls not yet sent, by database. */
 const pending = new Map<Sql, Queued[]>();
 
+/** The statements sent and not yet answered, by database: while there are some, a call waits for its turn's end to go with the others. */
+const busy = new Map<Sql, number>();
+
+function sent<T>(db: Sql, statement: () => Promise<T>): Promise<T> {
+  busy.set(db, (busy.get(db) ?? 0) + 1);
+  const settled = () => busy.set(db, busy.get(db)! - 1);
+  return statement().finally(settled);
+}
+
 /**
  * The answer the call's single statement (`alone`) would give, from that statement or from the
  * turn's batch of its shape (`batchable`, asked only when the turn has other calls).
  */
 export function inTurn<Item, Answer>(db: Sql, batchable: () => BatchCall<Item, Answer> | null, alone: (db: Sql) => Promise<Answer>): Promise<Answer> {
   let turn = pending.get(db);
+  // Nothing in flight to share a statement with: sent now, without waiting for the turn's end.
+  if (!turn && !busy.get(db) && !turnBatching.everyCall) return sent(db, () => alone(db));
   if (!turn) {
     turn = [];
     pending.set(db, turn);
@@ -81,7 +93,7 @@ function sendTurn(db: Sql): void {
   const turn = pending.get(db) ?? [];
   pending.delete(db);
   // Alone in its turn, a call is its single statement, and its shape is never worked out.
-  if (turn.length === 1 && !turnBatching.loneAsBatch) {
+  if (turn.length === 1 && !turnBatching.everyCall) {
     runAlone(db, turn[0]);
     return;
   }
@@ -99,14 +111,14 @@ function sendTurn(db: Sql): void {
   for (const { kind, calls } of shapes.values()) {
     for (let start = 0; start < calls.length; start += MAX_BATCH) {
       const batch = calls.slice(start, start + MAX_BATCH);
-      if (batch.length === 1 && !turnBatching.loneAsBatch) runAlone(db, batch[0].queued);
+      if (batch.length === 1 && !turnBatching.everyCall) runAlone(db, batch[0].queued);
       else void runTogether(db, kind, batch);
     }
   }
 }
 
 function runAlone(db: Sql, queued: Queued): void {
-  queued.alone(db).then(queued.resolve, queued.reject);
+  sent(db, () => queued.alone(db)).then(queued.resolve, queued.reject);
 }
 
 async function runTogether(db: Sql, kind: BatchKind<unknown, unknown>, batch: { queued: Queued; item: unknown }[]): Promise<void> {
@@ -114,9 +126,11 @@ async function runTogether(db: Sql, kind: BatchKind<unknown, unknown>, batch: { 
   try {
     kind.counts.statements++;
     kind.counts.calls += batch.length;
-    answers = await kind.together(
-      db,
-      batch.map(call => call.item),
+    answers = await sent(db, () =>
+      kind.together(
+        db,
+        batch.map(call => call.item),
+      ),
     );
   } catch (error) {
     if (isOutcomeUnknown(error)) for (const { queued } of batch) queued.reject(error);

@@ -92,7 +92,7 @@ describe.each(available)('one-statement insert on $name', backend => {
       SELECT query FROM pg_stat_activity WHERE datname = current_database() AND application_name = ${WRITE_LANE_APPLICATION}`;
       // pg_stat_activity keeps a statement's first kilobyte: the one statement opens with the member's
       // lock, a batch (rows-fast-batched.test.ts) with its calls.
-      const opening = turnBatching.loneAsBatch ? 'WITH i AS MATERIALIZED' : 'WITH mem AS MATERIALIZED';
+      const opening = turnBatching.everyCall ? 'WITH i AS MATERIALIZED' : 'WITH mem AS MATERIALIZED';
       expect(
         lane.some(({ query }) => query.trimStart().startsWith(opening)),
         JSON.stringify(lane),

@@ -12,9 +12,19 @@ import { Prisma } from '../../src/generated/prisma/client.js';
 import { chargeCount } from '../helpers/ledger.js';
 import { MAX_BATCHED_ROWS, insertBatches, insertInTurn } from '../../src/rows/row-fast-insert-batch.service.js';
 import { newRowId } from '../../src/rows/row-id.service.js';
-import { type RowsSeed, db, developerBooks, inResource, rowsSeed, holdingLocks, onSlowTimeout as slowTimeout } from './rows.fixture.js';
+import {
+  type RowsSeed,
+  db,
+  developerBooks,
+  inResource,
+  rowsSeed,
+  holdingLocks,
+  onSlowTimeout as slowTimeout,
+  batchingEveryCall,
+} from './rows.fixture.js';
 
 const available = await backends();
+batchingEveryCall();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'bob', 'carol'], seed: rowsSeed });
 
 /** Two projects: alice's with carol a writer and bob a reader, and bob's own; each writer's inserts warmed, so they take the one statement. */

@@ -13,6 +13,7 @@ import { appTest } from '../helpers/fixtures.js';
 import { chargeCount } from '../helpers/ledger.js';
 import { type RowsSeed, db, developerBooks, inResource, rowsSeed, warmedProject } from './rows.fixture.js';
 import { insertBatches } from '../../src/rows/row-fast-insert-batch.service.js';
+import { turnBatching } from '../../src/rows/row-turn-batch.service.js';
 
 const pgUrl = await postgresTestUrl();
 let proxy: CutProxy;
@@ -66,9 +67,13 @@ describe.runIf(pgUrl)('a one-statement write whose answer is lost, on PostgreSQL
     const prisma = ctx.database.prisma;
     const before = { ...insertBatches };
     const cut = proxy.cutAfter('lost together');
+    // Sent together even with nothing in flight before them.
+    turnBatching.everyCall = true;
     const answers = await Promise.all(
       ['lost together', 'lost with it'].map(title => db(carol, { scope: inResource(project), table: 'tasks', op: 'insert', values: { title } })),
-    );
+    ).finally(() => {
+      turnBatching.everyCall = false;
+    });
     await cut;
     expect(insertBatches.calls - before.calls).toBe(2);
     for (const answer of answers) expect(answer.body).toMatchObject({ error: 'outcome_unknown' });

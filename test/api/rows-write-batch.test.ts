@@ -12,9 +12,20 @@ import { appTestOn } from '../helpers/fixtures.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { chargeCount } from '../helpers/ledger.js';
 import { writeBatches } from '../../src/rows/row-fast-write-batch.service.js';
-import { type RowsSeed, db, developerBooks, inResource, rowsSeed, holdingLocks, onSlowTimeout as slowTimeout } from './rows.fixture.js';
+import { turnBatching } from '../../src/rows/row-turn-batch.service.js';
+import {
+  type RowsSeed,
+  db,
+  developerBooks,
+  inResource,
+  rowsSeed,
+  holdingLocks,
+  onSlowTimeout as slowTimeout,
+  batchingEveryCall,
+} from './rows.fixture.js';
 
 const available = await backends();
+batchingEveryCall();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'bob', 'carol'], seed: rowsSeed });
 
 type Caller = RowsSeed['users'][string];
@@ -92,6 +103,29 @@ describe.each(available)('updates, deletes and upserts sent together on $name', 
     expect(metrics).toContain(`gatehouse_row_writes_batched_total ${writeBatches.calls}\n`);
     const after = await developerBooks(ctx, s.developerId);
     expect(books.balance - after.balance).toBe(books.ledger - after.ledger);
+  });
+
+  it('as served: a write with nothing in flight is sent at once, alone; writes arriving while others are in flight go together', async ({
+    ctx,
+    s,
+    projects,
+  }) => {
+    const { carol } = s.users;
+    turnBatching.everyCall = false;
+    try {
+      const before = { ...writeBatches };
+      expect((await update(carol, projects.shared, 'task 1', { priority: 1 })).status).toBe(200);
+      expect(writeBatches.calls).toBe(before.calls);
+      const odd = [3, 5, 7, 9, 11];
+      const answers = await Promise.all([...odd, ...odd].map((i, n) => update(carol, projects.shared, `task ${i}`, { priority: i, estimate: n })));
+      for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      // The first went alone, at once; the others waited for it and went together.
+      expect(writeBatches.calls - before.calls).toBeGreaterThanOrEqual(2);
+      expect(writeBatches.calls - before.calls).toBeLessThanOrEqual(9);
+      for (const i of odd) expect((await task(ctx, projects.shared, `task ${i}`))[0].data).toMatchObject({ priority: i });
+    } finally {
+      turnBatching.everyCall = true;
+    }
   });
 
   it('two updates of one row in one turn: both applied, the later after the batch and seeing the earlier', async ({ ctx, s, projects }) => {

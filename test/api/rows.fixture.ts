@@ -1,8 +1,9 @@
 /** The schema and seed the row-store tests share (docs/api.md §11). */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { defineSchema } from 'gatehouse/schema';
 import { TEST_RESOURCES, type Seed, type TestContext, addMember, createResource, seed } from '../helpers/app.js';
 import { sql } from '../../src/db/sql.js';
+import { turnBatching } from '../../src/rows/row-turn-batch.service.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { appTest } from '../helpers/fixtures.js';
 import { createPostgresTestDatabase } from '../helpers/db.js';
@@ -226,3 +227,17 @@ export const onSlowTimeout = appTest<RowsSeed>({
   seed: rowsSeed,
   database: () => createPostgresTestDatabase({ transactionTimeoutMs: 600_000 }),
 });
+
+/**
+ * The file's one-statement writes sent together are batched together: each waits for its turn's
+ * end even with nothing in flight (turnBatching.everyCall). This project's files share their
+ * worker's modules (vitest.config.ts), so the setting is restored once the file is done.
+ */
+export function batchingEveryCall(): void {
+  beforeAll(() => {
+    turnBatching.everyCall = true;
+  });
+  afterAll(() => {
+    turnBatching.everyCall = false;
+  });
+}
