@@ -66,8 +66,14 @@ const busy = new Map<Sql, number>();
 
 function sent<T>(db: Sql, statement: () => Promise<T>): Promise<T> {
   busy.set(db, (busy.get(db) ?? 0) + 1);
-  const settled = () => busy.set(db, busy.get(db)! - 1);
-  return statement().finally(settled);
+  let running: Promise<T>;
+  try {
+    running = statement();
+  } catch (error) {
+    // Thrown before it was sent (building it): counted out as it was counted in.
+    running = Promise.reject(error);
+  }
+  return running.finally(() => busy.set(db, busy.get(db)! - 1));
 }
 
 /**
@@ -99,7 +105,7 @@ function sendTurn(db: Sql): void {
   }
   const shapes = new Map<string, { kind: BatchKind<unknown, unknown>; calls: { queued: Queued; item: unknown }[] }>();
   for (const queued of turn) {
-    const call = queued.batchable();
+    const call = batchableOrNull(queued);
     if (!call) {
       runAlone(db, queued);
       continue;
@@ -114,6 +120,15 @@ function sendTurn(db: Sql): void {
       if (batch.length === 1 && !turnBatching.everyCall) runAlone(db, batch[0].queued);
       else void runTogether(db, kind, batch);
     }
+  }
+}
+
+/** The call as one of a batch; one whose shape cannot be worked out goes alone, where its own statement meets the cause. */
+function batchableOrNull(queued: Queued): BatchCall<unknown, unknown> | null {
+  try {
+    return queued.batchable();
+  } catch {
+    return null;
   }
 }
 

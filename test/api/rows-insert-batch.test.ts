@@ -125,6 +125,21 @@ describe.each(available)('inserts sent together on $name', backend => {
     for (const title of ['writer first', 'writer second']) expect(await prisma.row.count({ where: titled(title) })).toBe(1);
   });
 
+  it('an insert whose text PostgreSQL refuses (a NUL) goes alone: the batch is not refused for it, and the others are written', async ({
+    ctx,
+    s,
+    projects,
+  }) => {
+    const { carol } = s.users;
+    const insert = (title: string) => db(carol, { scope: inResource(projects.shared), table: 'tasks', op: 'insert', values: { title } });
+    const before = { ...insertBatches };
+    const answers = await Promise.all([insert('before the nul'), insert('nul \u0000 byte'), insert('after the nul')]);
+    expect(answers.map(answer => answer.status)).toEqual([200, 400, 200]);
+    expect(insertBatches.refused).toBe(before.refused);
+    expect(insertBatches.calls - before.calls).toBe(2);
+    for (const title of ['before the nul', 'after the nul']) expect(await ctx.database.prisma.row.count({ where: titled(title) })).toBe(1);
+  });
+
   it('an insert of more rows than a batch takes goes alone: the others batched, every row written once', async ({ ctx, s, projects }) => {
     const { carol } = s.users;
     const prisma = ctx.database.prisma;

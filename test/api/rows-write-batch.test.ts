@@ -174,6 +174,26 @@ describe.each(available)('updates, deletes and upserts sent together on $name', 
     }
   });
 
+  it('a call whose text PostgreSQL refuses (a NUL) goes alone: the batch is not refused for it, and the others are written', async ({
+    ctx,
+    s,
+    projects,
+  }) => {
+    const { carol } = s.users;
+    const before = { ...writeBatches };
+    const answers = await Promise.all([
+      update(carol, projects.shared, 'task 1', { priority: 1 }),
+      update(carol, projects.shared, 'task 3', { title: 'nul \u0000 byte' }),
+      update(carol, projects.shared, 'nul \u0000 byte', { priority: 5 }),
+      update(carol, projects.shared, 'task 5', { priority: 5 }),
+    ]);
+    // Refused as alone, in a value and in a filter.
+    expect(answers.map(answer => answer.status)).toEqual([200, 400, 400, 200]);
+    expect(writeBatches.refused).toBe(before.refused);
+    expect(writeBatches.calls - before.calls).toBe(2);
+    for (const i of [1, 5]) expect((await task(ctx, projects.shared, `task ${i}`))[0].data).toMatchObject({ priority: i });
+  });
+
   it('a call its role does not admit, in a batch: refused as alone, nothing changed or charged; the others written', async ({ ctx, s, projects }) => {
     const { bob, carol } = s.users;
     const prisma = ctx.database.prisma;
