@@ -21,27 +21,15 @@ import {
   holdingLocks,
   onSlowTimeout as slowTimeout,
   batchingEveryCall,
+  twoProjects,
 } from './rows.fixture.js';
 
 const available = await backends();
 batchingEveryCall();
 const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'bob', 'carol'], seed: rowsSeed });
 
-/** Two projects: alice's with carol a writer and bob a reader, and bob's own; each writer's inserts warmed, so they take the one statement. */
-async function twoProjects({ s }: { s: RowsSeed }) {
-  const { alice, bob, carol } = s.users;
-  const shared = await createResource(alice, 'project', 'Shared');
-  await addMember(alice, carol, shared, 'writer');
-  await addMember(alice, bob, shared, 'reader');
-  const own = await createResource(bob, 'project', 'Bob’s');
-  for (const [as, id] of [
-    [carol, shared],
-    [bob, own],
-  ] as const)
-    for (const title of ['warm', 'warmer'])
-      expect((await db(as, { scope: inResource(id), table: 'tasks', op: 'insert', values: { title } })).status).toBe(200);
-  return { shared, own };
-}
+/** The two projects (twoProjects), each writer's inserts warmed. */
+const projects = ({ s }: { s: RowsSeed }) => twoProjects({ s }, [{ title: 'warm' }, { title: 'warmer' }]);
 
 const titled = (title: string) => ({ data: { path: ['title'], equals: title } });
 
@@ -61,7 +49,7 @@ async function insertArgs(ctx: TestContext, me: string, resourceId: string, titl
 }
 
 describe.each(available)('inserts sent together on $name', backend => {
-  const it = onBackend(backend).extend('projects', twoProjects);
+  const it = onBackend(backend).extend('projects', projects);
 
   it('two callers into two resources at once: batched, each call its own answer, rows and one charge; the books exact', async ({
     ctx,
@@ -182,7 +170,7 @@ describe.each(available)('inserts sent together on $name', backend => {
   });
 });
 
-const onSlowTimeout = slowTimeout.extend('projects', twoProjects);
+const onSlowTimeout = slowTimeout.extend('projects', projects);
 
 describe.runIf(available.some(backend => backend.name === 'postgres'))('a batch and a lock on PostgreSQL', () => {
   onSlowTimeout(

@@ -6,7 +6,7 @@
  * Both stores, and a lock on PostgreSQL.
  */
 import { describe, expect } from 'vitest';
-import { type TestContext, addMember, createResource } from '../helpers/app.js';
+import type { TestContext } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { appTestOn } from '../helpers/fixtures.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
@@ -22,6 +22,7 @@ import {
   holdingLocks,
   onSlowTimeout as slowTimeout,
   batchingEveryCall,
+  twoProjects,
 } from './rows.fixture.js';
 
 const available = await backends();
@@ -30,30 +31,12 @@ const onBackend = appTestOn<RowsSeed>(available, { users: ['alice', 'bob', 'caro
 
 type Caller = RowsSeed['users'][string];
 
-/**
- * Two projects: alice's with carol a writer and bob a reader, and bob's own; `rows` tasks in each,
- * carol's in alice's and bob's in his, titled `<n> <i>`; each resource known to its writers' and
- * bob's calls (a read), so their writes take the one statement.
- */
-async function twoProjects({ s }: { s: RowsSeed }) {
-  const { alice, bob, carol } = s.users;
-  const shared = await createResource(alice, 'project', 'Shared');
-  await addMember(alice, carol, shared, 'writer');
-  await addMember(alice, bob, shared, 'reader');
-  const own = await createResource(bob, 'project', 'Bob’s');
-  const titles = Array.from({ length: 12 }, (_, i) => ({ title: `task ${i}` }));
-  for (const [as, id] of [
-    [carol, shared],
-    [bob, own],
-  ] as const)
-    expect((await db(as, { scope: inResource(id), table: 'tasks', op: 'insert', values: titles })).status).toBe(200);
-  for (const [as, id] of [
-    [alice, shared],
-    [bob, shared],
-  ] as const)
-    expect((await db(as, { scope: inResource(id), table: 'tasks', op: 'select' })).status).toBe(200);
-  return { shared, own };
-}
+/** Tasks `task 0` to `task 11` in each of the two projects (twoProjects). */
+const projects = ({ s }: { s: RowsSeed }) =>
+  twoProjects(
+    { s },
+    Array.from({ length: 12 }, (_, i) => ({ title: `task ${i}` })),
+  );
 
 const update = (as: Caller, resourceId: string, title: string, values: Record<string, unknown>) =>
   db(as, { scope: inResource(resourceId), table: 'tasks', op: 'update', where: { title }, values });
@@ -62,7 +45,7 @@ const task = (ctx: TestContext, resourceId: string, title: string) =>
   ctx.database.prisma.row.findMany({ where: { resourceId, data: { path: ['title'], equals: title } } });
 
 describe.each(available)('updates, deletes and upserts sent together on $name', backend => {
-  const it = onBackend(backend).extend('projects', twoProjects);
+  const it = onBackend(backend).extend('projects', projects);
 
   it('two callers’ updates in two resources at once: batched, each call its own row, answer and one charge; the books exact', async ({
     ctx,
@@ -276,7 +259,7 @@ describe.each(available)('updates, deletes and upserts sent together on $name', 
   });
 });
 
-const onSlowTimeout = slowTimeout.extend('projects', twoProjects);
+const onSlowTimeout = slowTimeout.extend('projects', projects);
 
 describe.runIf(available.some(backend => backend.name === 'postgres'))('a write batch and a lock on PostgreSQL', () => {
   onSlowTimeout(

@@ -192,6 +192,26 @@ export async function duringRemoval<R>(ctx: TestContext, resourceId: string, mem
 }
 
 /**
+ * Two projects: alice's with carol a writer and bob a reader, and bob's own; `values` inserted as
+ * tasks by carol into alice's and by bob into his own, which also warms their inserts; alice and
+ * bob read alice's, so each member's writes there take the one statement.
+ */
+export async function twoProjects({ s }: { s: RowsSeed }, values: readonly Record<string, unknown>[]) {
+  const { alice, bob, carol } = s.users;
+  const shared = await createResource(alice, 'project', 'Shared');
+  await addMember(alice, carol, shared, 'writer');
+  await addMember(alice, bob, shared, 'reader');
+  const own = await createResource(bob, 'project', 'Bob’s');
+  for (const [as, id] of [
+    [carol, shared],
+    [bob, own],
+  ] as const)
+    expect((await db(as, { scope: inResource(id), table: 'tasks', op: 'insert', values })).status).toBe(200);
+  for (const as of [alice, bob]) expect((await db(as, { scope: inResource(shared), table: 'tasks', op: 'select' })).status).toBe(200);
+  return { shared, own };
+}
+
+/**
  * A transaction that has run `locking` (a statement taking row locks) and holds them until
  * `release`, which commits it: what a transition, a lease's closing or another write holds while it runs.
  */
