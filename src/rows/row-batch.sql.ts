@@ -89,8 +89,7 @@ const entry = entryParamsOf(CHARGE_COLUMNS.slice(1, 16).map(([name]) => callColu
 /**
  * Each metered call's `cov` (its storage check, by `n`) and `e` (its ledger entry against its
  * lease): chargeCtes per call. The entry is recorded when `when` holds for the call and, for a
- * write that `grows` its resource, the storage payer surely covers it. `resourceId`: the calls'
- * resource column.
+ * write that `grows` its resource, the storage payer surely covers it.
  */
 export function batchChargeCtes(kind: Exclude<BatchChargeKind, 'unmetered'>, when: RawBuilder<boolean>, grows: boolean) {
   const payer: PayerValues | null =

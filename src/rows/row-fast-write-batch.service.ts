@@ -16,10 +16,10 @@ export interface WriteBatchCall {
   args: readonly unknown[];
 }
 
-const batchKind = (shape: WriteBatchShape): BatchKind<WriteBatchCall, FastWrittenRow[]> => ({
+const batchKind = (shape: WriteBatchShape, key: string): BatchKind<WriteBatchCall, FastWrittenRow[]> => ({
   counts: writeBatches,
   async together(db, calls) {
-    const rows = await fastWriteBatch(db, shape, writeBatchCalls(calls.map(call => call.args)));
+    const rows = await fastWriteBatch(db, shape, key, writeBatchCalls(calls.map(call => call.args)));
     const answers: (FastWrittenRow[] | typeof AFTER_BATCH)[] = calls.map(() => []);
     for (const row of rows) {
       const answer = answers[row.n];
@@ -44,7 +44,9 @@ export function writeInTurn(
     db,
     () => {
       const call = batchCall();
-      return call && { key: writeShapeKey(call.shape), kind: batchKind(call.shape), item: call };
+      if (!call) return null;
+      const key = writeShapeKey(call.shape);
+      return { key, kind: batchKind(call.shape, key), item: call };
     },
     alone,
   );

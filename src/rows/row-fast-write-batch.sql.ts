@@ -157,9 +157,8 @@ const CALLS = Symbol('calls');
 export const writeShapeKey = (shape: WriteBatchShape): string =>
   `write:${shape.write}:${shape.charge}:${shape.onlyMatched}:${shape.limit}:${shape.pick}`;
 
-/** The rows of the statement of `shape` for `calls` (writeBatchCalls'). */
-export function fastWriteBatch(db: Sql, shape: WriteBatchShape, calls: string): Promise<WriteBatchRow[]> {
-  const key = writeShapeKey(shape);
+/** The rows of the statement of `shape` (whose writeShapeKey is `key`) for `calls` (writeBatchCalls'). */
+export function fastWriteBatch(db: Sql, shape: WriteBatchShape, key: string, calls: string): Promise<WriteBatchRow[]> {
   let query = compiled.get(key);
   if (!query) {
     if (compiled.size >= MAX_SHAPES) compiled.delete(compiled.keys().next().value!);
