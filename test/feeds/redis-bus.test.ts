@@ -136,6 +136,10 @@ describe.skipIf(!reachable)('a Redis that is down, then back', () => {
   }, 60_000);
 
   it('a change published while it is down is dropped, not thrown (the process lives on), and a feed started meanwhile attaches when it returns', async () => {
+    const dropped = () => lines(/redis command failed while disconnected/).length;
+    const droppedAtStart = dropped();
+    let published = 0;
+    const stopCounting = ctx.app.services.deps.bus.subscribe(() => published++);
     const s = await seed(ctx, ['owner', 'guest']);
     const resourceId = await createResource(s.users.owner, 'team', 'While down');
     const heard: MembershipEvent[] = [];
@@ -143,8 +147,12 @@ describe.skipIf(!reachable)('a Redis that is down, then back', () => {
     ctx.app.services.deps.bus.listen(`member:${resourceId}`, event => heard.push(event));
     const invited = await s.users.owner.post(`/v1/resources/${resourceId}/invite`, { userId: s.users.guest.id });
     expect(invited.status).toBe(200);
-    // The publish gave up after its retries: caught and counted.
-    await vi.waitFor(() => expect(lines(/redis command failed while disconnected/).length).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });
+    // Every publish so far (the resource's creation and the invite, each to the resource's channel
+    // and the member's) gave up after its retries: caught and counted. Waiting for all of them, not
+    // the first, keeps the invite's from arriving after Redis returns.
+    stopCounting();
+    expect(published).toBeGreaterThanOrEqual(2);
+    await vi.waitFor(() => expect(dropped()).toBe(droppedAtStart + 2 * published), { timeout: 30_000, interval: 50 });
 
     proxy.restore();
     await vi.waitFor(async () => expect((await health()).ok).toBe(true), { timeout: 30_000, interval: 50 });
