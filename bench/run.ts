@@ -72,6 +72,7 @@ const wanted = (id: string) => {
   if (PEER_ROWS.includes(id as PeerRow)) return peers && (!only || only.has(id) || PEER_OF[id as PeerRow].some(row => only.has(row)));
   if (id === 'floor-insert') return anyWrite();
   if (id === 'floor-list') return !only || only.has('rest-list');
+  if (id === 'floor-insert-100') return !only || only.has('row-insert-100');
   return id === 'floor' || !only || only.has(id);
 };
 /** A peer row is shown with the Gatehouse row it answers (--only of that row measures it too). */
@@ -86,6 +87,7 @@ const ROW_ORDER = [
   'floor',
   'floor-insert',
   'floor-list',
+  'floor-insert-100',
   'prisma',
   'yoga',
   'yoga-jit',
@@ -137,11 +139,13 @@ const GATEHOUSE_ROWS: Record<GatehouseScenario, RowPlan> = {
   'row-update': { label: 'Gatehouse POST /v1/db/query update by filter, one row', target: { ratio: 0.5 }, ...WRITE_ROW },
   'row-delete': { label: 'Gatehouse POST /v1/db/query delete by filter, one row', target: { ratio: 0.5 }, ...WRITE_ROW },
   'row-upsert': { label: 'Gatehouse POST /v1/db/query upsert of one row (by a unique key)', ...WRITE_ROW },
+  // Its peer is the floor's 100-row insert (b'''), whose own rows/s over the floor insert's shows what the database allows.
   'row-insert-100': {
-    label: 'Gatehouse POST /v1/db/query insert of 100 rows (vs: rows/s over one-row inserts)',
+    label: "Gatehouse POST /v1/db/query insert of 100 rows (vs: rows/s over one-row inserts; vs peer: the floor's 100-row insert)",
     target: { ratio: 10 },
     baseline: 'row-insert',
     perRequest: 100,
+    peer: 'floor-insert-100',
   },
 };
 const PEERS: Record<PeerRow, { label: string; server: string; baseline?: string }> = {
@@ -302,8 +306,14 @@ async function measureBackend(name: BackendName): Promise<Section> {
     id: 'floor-list',
     label: `(b'') DB floor list: node:http + 1 ${name === 'postgres' ? 'prepared ' : ''}query of the same 10 rooms`,
   };
+  const floorInsert100: RowResult = {
+    id: 'floor-insert-100',
+    label: `(b''') DB floor insert of 100 rows: node:http + 1 ${name === 'postgres' ? 'prepared ' : ''}INSERT ... SELECT (vs: rows/s over the floor insert)`,
+    baseline: 'floor-insert',
+    perRequest: 100,
+  };
   const prisma: RowResult = { id: 'prisma', label: '(c) node:http + Prisma findUnique (openDatabase)' };
-  const baselines = [floor, floorInsert, floorList, prisma];
+  const baselines = [floor, floorInsert, floorList, floorInsert100, prisma];
   const unseeded = () => {
     for (const row of baselines) row.error = 'no seeded database (Gatehouse did not start)';
   };
@@ -311,7 +321,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
     const { connections: _, ...plan } = GATEHOUSE_ROWS[id];
     return { id, ...plan, peer: plan.peer ?? (id === 'graphql-get' ? 'postgraphile-get' : undefined) };
   });
-  if (!peers) for (const row of gatehouse) if (row.peer !== 'floor-list') delete row.peer;
+  if (!peers) for (const row of gatehouse) if (!row.peer?.startsWith('floor-')) delete row.peer;
   const peerRows: RowResult[] = (['postgraphile-get', 'postgraphile-create'] as const).map(id => ({
     id,
     label: PEERS[id].label,
@@ -333,6 +343,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
               [floor, resourceRowWorkload(info.seed.resourceId)],
               [floorInsert, floorInsertWorkload(info.seed)],
               [floorList, floorListWorkload(info.seed)],
+              [floorInsert100, floorInsertWorkload(info.seed, 100)],
             ],
           },
           { server: 'prisma-find', options: { env: prepared.env }, rows: [[prisma, resourceRowWorkload(info.seed.resourceId)]] },
@@ -375,6 +386,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
             [floorRuns[1], rowRead],
             [floorInsert, floorInsertWorkload(info.seed)],
             [floorList, floorListWorkload(info.seed)],
+            [floorInsert100, floorInsertWorkload(info.seed, 100)],
           ]);
         },
       },
@@ -386,6 +398,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
           [floor, resourceRowWorkload(seed.seed.resourceId)],
           [floorInsert, floorInsertWorkload(seed.seed)],
           [floorList, floorListWorkload(seed.seed)],
+          [floorInsert100, floorInsertWorkload(seed.seed, 100)],
         ]);
       await onServer(name, 'prisma-find', { env: prepared.env }, [[prisma, resourceRowWorkload(seed.seed.resourceId)]]);
     } else {

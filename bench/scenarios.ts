@@ -70,10 +70,19 @@ export const resourceRowWorkload = (resourceId: string): Workload => ({
   requests: [{ method: 'GET', path: `/resources/${encodeURIComponent(resourceId)}` }],
 });
 
-/** Baseline (b'): one prepared INSERT of the same row Gatehouse's `row-insert` writes (servers/db-floor.ts). */
-export const floorInsertWorkload = (seed: Seed): Workload => ({
+/**
+ * Baseline (b'): one prepared INSERT of the same row Gatehouse's `row-insert` writes; with `rows`,
+ * (b'''), that many in one statement, as `row-insert-100` writes them (servers/db-floor.ts).
+ */
+export const floorInsertWorkload = (seed: Seed, rows?: number): Workload => ({
   requests: [
-    post('/rows', { deploymentId: seed.notes.deploymentId, tableName: 'notes', creatorId: seed.reader.id, resourceId: seed.resourceId, data: NOTE }),
+    post('/rows', {
+      deploymentId: seed.notes.deploymentId,
+      tableName: 'notes',
+      creatorId: seed.reader.id,
+      resourceId: seed.resourceId,
+      data: rows === undefined ? NOTE : Array.from({ length: rows }, () => NOTE),
+    }),
   ],
 });
 

@@ -4,7 +4,9 @@
  * Gatehouse's. PGlite (DATA_DIR): one in-process PGlite query on the same data directory.
  * Baseline (b'), the floor insert: `POST /rows` with a JSON body `{ deploymentId, tableName,
  * creatorId, resourceId, data }` answered by one prepared INSERT into the row store's table
- * (the same columns Gatehouse writes for a resource's row), RETURNING the new id.
+ * (the same columns Gatehouse writes for a resource's row), RETURNING the new id. With `data` a
+ * list, (b'''), the floor's 100-row insert: one prepared INSERT ... SELECT of every item, as
+ * Gatehouse's statement reads them, RETURNING the new ids.
  * Baseline (b''), the floor list: `GET /resources?principal=&deployment=&type=` answered by one
  * prepared query of the same page Gatehouse's `GET /v1/resources?type=` reads (the caller's
  * active memberships' resources of that type, newest first, ten and one more to tell whether a
@@ -13,12 +15,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { openPGlite } from '../../src/db/pglite.js';
+import { newRowId } from '../../src/rows/row-id.service.js';
 import { announce, closeServer, listen, main, onShutdown, sendJson } from './lifecycle.js';
 
 const SQL = 'SELECT id, name FROM resources WHERE id = $1';
+// Ids as Gatehouse makes them (UUIDv7, newRowId): a random one lands anywhere in the primary key's
+// index, where Gatehouse's land at its right edge, and would make the floor slower than it is.
 const INSERT =
   'INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, data, created_at, updated_at) ' +
-  'VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, now(), now()) RETURNING id';
+  'VALUES ($6::uuid, $1, $2, $3, $4, $5, now(), now()) RETURNING id';
+const INSERT_MANY =
+  'INSERT INTO rows (id, deployment_id, table_name, creator_id, resource_id, data, created_at, updated_at) ' +
+  'SELECT (x.value ->> 0)::uuid, $1, $2, $3, $4, x.value -> 1, now(), now() FROM jsonb_array_elements($5::jsonb) AS x RETURNING id';
 const LIST =
   'SELECT r.id, r.deployment_id, r.type, r.name, r.visibility, r.discoverable, r.member_count, r.created_at, m.role, m.state, m.expires_at ' +
   'FROM memberships m JOIN resources r ON r.id = m.resource_id ' +
@@ -32,16 +40,18 @@ type Query = (id: string) => Promise<unknown[]>;
 type Insert = (values: unknown[]) => Promise<unknown[]>;
 type List = (values: string[]) => Promise<unknown[]>;
 
-async function openQuery(): Promise<{ query: Query; insert: Insert; list: List; close: () => Promise<void> }> {
+async function openQuery(): Promise<{ query: Query; insert: Insert; insertMany: Insert; list: List; close: () => Promise<void> }> {
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
     const statement = { name: 'bench_floor', text: SQL };
     const insert = { name: 'bench_floor_insert', text: INSERT };
+    const insertMany = { name: 'bench_floor_insert_many', text: INSERT_MANY };
     const list = { name: 'bench_floor_list', text: LIST };
     return {
       query: async id => (await pool.query({ ...statement, values: [id] })).rows,
       insert: async values => (await pool.query({ ...insert, values })).rows,
+      insertMany: async values => (await pool.query({ ...insertMany, values })).rows,
       list: async values => (await pool.query({ ...list, values })).rows,
       close: () => pool.end(),
     };
@@ -50,6 +60,7 @@ async function openQuery(): Promise<{ query: Query; insert: Insert; list: List; 
   return {
     query: async id => (await pglite.query(SQL, [id])).rows,
     insert: async values => (await pglite.query(INSERT, values)).rows,
+    insertMany: async values => (await pglite.query(INSERT_MANY, values)).rows,
     list: async values => (await pglite.query(LIST, values)).rows,
     close: () => pglite.close(),
   };
@@ -80,8 +91,13 @@ main(async () => {
     req.on('data', chunk => chunks.push(chunk));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString());
-      db.insert([body.deploymentId, body.tableName, body.creatorId, body.resourceId, JSON.stringify(body.data)]).then(
-        rows => sendJson(res, 200, rows[0]),
+      const many = Array.isArray(body.data);
+      const head = [body.deploymentId, body.tableName, body.creatorId, body.resourceId];
+      const written = many
+        ? db.insertMany([...head, JSON.stringify(body.data.map((data: unknown) => [newRowId(), data]))])
+        : db.insert([...head, JSON.stringify(body.data), newRowId()]);
+      written.then(
+        rows => sendJson(res, 200, many ? { ids: rows.map(row => (row as { id: string }).id) } : rows[0]),
         error => sendJson(res, 500, { error: String(error) }),
       );
     });

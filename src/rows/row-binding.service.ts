@@ -58,6 +58,20 @@ export function userBinding(schema: SchemaIR, name: string): Binding {
 /** The IR's table as the pure value rules read it (the same shape). */
 export const rowTable = (table: TableIR): RowTable => table;
 
+const sortedColumns = new WeakMap<TableIR, readonly (readonly [string, TableIR['columns'][string]['type']])[]>();
+
+/** A table's declared columns and their types, by name: worked out once per deployed table, not per row shown. */
+function columnsByName(table: TableIR) {
+  let columns = sortedColumns.get(table);
+  if (!columns) {
+    columns = Object.keys(table.columns)
+      .sort()
+      .map(name => [name, table.columns[name].type] as const);
+    sortedColumns.set(table, columns);
+  }
+  return columns;
+}
+
 /**
  * A row as the caller sees it: id, the declared columns by name (absent ones null), timestamps
  * when declared, then who wrote it and where it sits (roomId at resource and type scope). The
@@ -66,7 +80,7 @@ export const rowTable = (table: TableIR): RowTable => table;
  */
 export function shape(row: SqlRow, binding: Binding, place: Place): RowOut {
   const out: RowOut = { id: row.id };
-  for (const name of Object.keys(binding.table.columns).sort()) out[name] = readValue(binding.table.columns[name].type, row.data[name]);
+  for (const [name, type] of columnsByName(binding.table)) out[name] = readValue(type, row.data[name]);
   if (binding.table.timestamps) {
     out.createdAt = row.created_at.toISOString();
     out.updatedAt = row.updated_at.toISOString();
