@@ -205,18 +205,12 @@ async function measureShared(): Promise<RowResult[]> {
     { id: 'yoga-jit', label: "(d') graphql-yoga + Pothos + graphql-jit { hello }", shared: true, peer: 'mercurius-jit' },
   ];
   if (peers) {
-    // Every server up at once, the rows measured in turn `repeats` times.
-    const mercurius: RowResult = { id: 'mercurius-jit', label: PEERS['mercurius-jit'].label, shared: true };
-    rows.push(mercurius);
+    // Every server up at once, the rows measured in turn `repeats` times. Mercurius is measured
+    // with the PostgreSQL rows instead, interleaved with the `me` row it is the peer of.
     await interleave('shared', [
       { server: 'hello', options: {}, rows: [[rows[0], helloWorkload()]] },
       { server: 'yoga-hello', options: {}, rows: [[rows[1], graphqlHelloWorkload()]] },
       { server: 'yoga-hello', options: { args: ['--jit'] }, rows: [[rows[2], graphqlHelloWorkload()]] },
-      {
-        server: 'mercurius',
-        options: { script: await peerScript('mercurius', log) },
-        rows: [[mercurius, graphqlHelloWorkload()]],
-      },
     ]);
     return rows;
   }
@@ -329,8 +323,10 @@ async function measureBackend(name: BackendName): Promise<Section> {
   }));
   const gatehouseArgs = ['--pairs', String(PAIRS), ...(wanted('row-delete') ? ['--delete-rows', String(DELETE_ROWS_PER_CONNECTION)] : [])];
   if (peers && name === 'postgres') {
+    const mercurius: RowResult = { id: 'mercurius-jit', label: PEERS['mercurius-jit'].label };
     try {
       const script = await peerScript('postgraphile', log);
+      const mercuriusScript = await peerScript('mercurius', log);
       const rowWork = (row: RowResult): RowWork<{ seed: Seed }> => [row, info => gatehouseWorkload(row.id as GatehouseScenario, info.seed)];
       const seeded = await interleave(
         name,
@@ -352,6 +348,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
             options: { env: prepared.env, script },
             rows: peerRows.map(row => [row, peerWorkload(row.id as Exclude<PeerRow, 'mercurius-jit'>, info.seed)] as RowWork<unknown>),
           },
+          { server: 'mercurius', options: { script: mercuriusScript }, rows: [[mercurius, graphqlHelloWorkload()]] },
         ],
       );
       if (!seeded) unseeded();
@@ -359,7 +356,7 @@ async function measureBackend(name: BackendName): Promise<Section> {
       await prepared.drop().catch(error => log(`${name}: could not remove the scratch database: ${error.message}`));
       current = undefined;
     }
-    return { title: `${title}: ${prepared.label}`, rows: [...baselines, ...gatehouse, ...peerRows], judged: true };
+    return { title: `${title}: ${prepared.label}`, rows: [...baselines, ...gatehouse, ...peerRows, mercurius], judged: true };
   }
   for (const row of peerRows) row.error = 'PostGraphile runs on PostgreSQL only';
   try {
