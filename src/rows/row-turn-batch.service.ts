@@ -58,11 +58,11 @@ interface Queued {
   reject(error: unknown): void;
 }
 
-/** The turn's calls not yet sent, by database. */
-const pending = new Map<Sql, Queued[]>();
+/** The turn's calls not yet sent, by database (weakly: a closed database leaves nothing behind). */
+const pending = new WeakMap<Sql, Queued[]>();
 
 /** The statements sent and not yet answered, by database: while there are some, a call waits for its turn's end to go with the others. */
-const busy = new Map<Sql, number>();
+const busy = new WeakMap<Sql, number>();
 
 function sent<T>(db: Sql, statement: () => Promise<T>): Promise<T> {
   busy.set(db, (busy.get(db) ?? 0) + 1);
