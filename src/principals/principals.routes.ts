@@ -129,6 +129,19 @@ export const principalsEndpoints: StoredOperationEndpoint[] = [
     respond: r => r,
   }),
   storedOperation({
+    method: 'GET',
+    path: '/v1/blocks',
+    response: z.object({ blocks: z.array(z.object({ userId: z.string(), createdAt: timestamp })) }),
+    errors: ['too_many_results'],
+    operation: graphql(`
+      query Blocks {
+        result: blocks { userId createdAt }
+      }
+    `),
+    variables: () => ({}),
+    respond: blocks => ({ blocks }),
+  }),
+  storedOperation({
     method: 'DELETE',
     path: '/v1/blocks/:userId',
     response: z.object({ ok: z.literal(true), userId: z.string() }),

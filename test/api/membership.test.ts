@@ -261,6 +261,22 @@ describe('blocks', () => {
     expect((await carol.get('/v1/resources/invitations')).body.invitations.map((i: any) => i.resourceId)).toContain(id);
   });
 
+  it('GET /v1/blocks lists your own blocks, oldest first, and not the blocks of you', async ({ s }) => {
+    const { alice, bob, carol } = s.users;
+    expect((await alice.get('/v1/blocks')).body).toEqual({ blocks: [] });
+    await alice.post('/v1/blocks', { userId: carol.id });
+    await alice.post('/v1/blocks', { userId: bob.id });
+    await bob.post('/v1/blocks', { userId: alice.id });
+    const listed = await alice.get('/v1/blocks');
+    expect(listed.status).toBe(200);
+    expect(listed.body.blocks.map((b: any) => b.userId)).toEqual([carol.id, bob.id]);
+    expect(Date.parse(listed.body.blocks[0].createdAt)).not.toBeNaN();
+    expect((await bob.get('/v1/blocks')).body.blocks.map((b: any) => b.userId)).toEqual([alice.id]);
+    expect((await carol.get('/v1/blocks')).body).toEqual({ blocks: [] });
+    await alice.request('DELETE', `/v1/blocks/${encodeURIComponent(carol.id)}`);
+    expect((await alice.get('/v1/blocks')).body.blocks.map((b: any) => b.userId)).toEqual([bob.id]);
+  });
+
   it('refuses blocking yourself or an unknown user', async ({ s }) => {
     expect((await s.users.alice.post('/v1/blocks', { userId: s.users.alice.id })).status).toBe(400);
     expect((await s.users.alice.post('/v1/blocks', { userId: 'test:none' })).status).toBe(404);

@@ -65,6 +65,7 @@ type Documents = {
     "\n      query UserByHandle($handle: String!) {\n        result: userByHandle(handle: $handle) { id handle displayName }\n      }\n    ": typeof types.UserByHandleDocument,
     "\n      query UserProfiles($ids: [ID!]!) {\n        result: userProfiles(ids: $ids) { id handle displayName }\n      }\n    ": typeof types.UserProfilesDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.BlockUserDocument,
+    "\n      query Blocks {\n        result: blocks { userId createdAt }\n      }\n    ": typeof types.BlocksDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": typeof types.UnblockUserDocument,
     "\n      mutation DeleteMyAccount($confirm: String!) {\n        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": typeof types.DeleteMyAccountDocument,
     "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    ": typeof types.MyRoomGrantsDocument,
@@ -130,6 +131,7 @@ const documents: Documents = {
     "\n      query UserByHandle($handle: String!) {\n        result: userByHandle(handle: $handle) { id handle displayName }\n      }\n    ": types.UserByHandleDocument,
     "\n      query UserProfiles($ids: [ID!]!) {\n        result: userProfiles(ids: $ids) { id handle displayName }\n      }\n    ": types.UserProfilesDocument,
     "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    ": types.BlockUserDocument,
+    "\n      query Blocks {\n        result: blocks { userId createdAt }\n      }\n    ": types.BlocksDocument,
     "\n      mutation UnblockUser($userId: ID!) {\n        result: unblockUser(userId: $userId) { ok userId }\n      }\n    ": types.UnblockUserDocument,
     "\n      mutation DeleteMyAccount($confirm: String!) {\n        result: deleteMyAccount(confirm: $confirm) { ok transferred { resourceId ownerId } deleted }\n      }\n    ": types.DeleteMyAccountDocument,
     "\n      query MyRoomGrants {\n        result: myRoomGrants { resourceId roomId role }\n      }\n    ": types.MyRoomGrantsDocument,
@@ -345,6 +347,10 @@ export function graphql(source: "\n      query UserProfiles($ids: [ID!]!) {\n   
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation BlockUser($userId: ID!) {\n        result: blockUser(userId: $userId) { ok userId }\n      }\n    "): typeof import('./graphql.js').BlockUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query Blocks {\n        result: blocks { userId createdAt }\n      }\n    "): typeof import('./graphql.js').BlocksDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -457,6 +457,11 @@ export type BlockUserMutationVariables = Exact<{
 
 export type BlockUserMutation = { result: { ok: boolean, userId: string } };
 
+export type BlocksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BlocksQuery = { result: Array<{ userId: string, createdAt: string }> };
+
 export type UnblockUserMutationVariables = Exact<{
   userId: string | number;
 }>;
@@ -1240,6 +1245,14 @@ export const BlockUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<BlockUserMutation, BlockUserMutationVariables>;
+export const BlocksDocument = new TypedDocumentString(`
+    query Blocks {
+  result: blocks {
+    userId
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<BlocksQuery, BlocksQueryVariables>;
 export const UnblockUserDocument = new TypedDocumentString(`
     mutation UnblockUser($userId: ID!) {
   result: unblockUser(userId: $userId) {
