@@ -1,11 +1,11 @@
 /**
  * What the batch statements share (row-fast-insert-batch.sql.ts, row-fast-write-batch.sql.ts): their
- * calls as rows `i` of one JSON parameter read by jsonb_to_recordset, so a statement's text and
- * plan do not depend on how many calls it carries; and each metered call's charge, as the single
+ * calls as rows `i` of one JSON parameter, read by position, so a statement's text and plan do not
+ * depend on how many calls it carries; and each metered call's charge, as the single
  * statement's chargeCtes records it, per call.
  */
 import { entryInsertSql, entryParamsOf } from '../billing/wallet-leases.service.js';
-import { type KnownPayerCheck, type PayerValues, storageCheck } from '../billing/metering.service.js';
+import { type KnownPayerCheck, holderSurelyCovers, storageCheck } from '../billing/metering.service.js';
 import { type RawBuilder, sql } from '../db/sql.js';
 
 /** A batch's column: its name and SQL type. */
@@ -40,41 +40,51 @@ export const CHARGE_COLUMNS = [
 /** A column of the calls `i`. */
 export const callColumn = (name: string) => sql.ref(`i.${name}`);
 
-/** The calls `i`, numbered `n` in their order, from the statement's one parameter. */
+/**
+ * A call's column as the statement reads it from the call's JSON array (batchCallsJson): by
+ * position, `->>` and a cast (each value in its type's text form), which PostgreSQL reads several
+ * times faster than jsonb_to_recordset matching every call's keys (bench/README.md).
+ */
+function columnSql([name, type]: BatchColumn, k: number): string {
+  if (type === 'jsonb') return `x.value -> ${k} AS ${name}`;
+  return type === 'text' ? `x.value ->> ${k} AS ${name}` : `(x.value ->> ${k})::${type} AS ${name}`;
+}
+
+/** The calls `i`, numbered `n` from 0 in their order, from the statement's one parameter. */
 export const batchCalls = (columns: readonly BatchColumn[], calls: unknown) =>
-  sql`i AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(${calls}::jsonb) AS i(n int, ${sql.raw(columns.map(([name, type]) => `${name} ${type}`).join(', '))}))`;
+  sql`i AS MATERIALIZED (SELECT (x.ord - 1)::int AS n, ${sql.raw(columns.map(columnSql).join(', '))}
+      FROM jsonb_array_elements(${calls}::jsonb) WITH ORDINALITY AS x(value, ord))`;
+
+/** A list of strings as PostgreSQL's array literal: each element quoted, `"` and `\` escaped. */
+export const textArrayLiteral = (items: readonly string[]): string => `{${items.map(item => `"${item.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 /**
- * The calls as the statement's one parameter: each call's arguments, in `columns`' order (shorter
- * when a kind has fewer), named by column. `json` columns are JSON text already and go in as they
- * are; bigints go as text, which jsonb_to_recordset reads back exactly.
+ * The calls as the statement's one parameter: a JSON array of calls, each the array of its
+ * arguments in `columns`' order (null where a kind has fewer). `json` columns are JSON text already
+ * and go in as they are; an array column goes as its array literal, bigints as text.
  */
 export function batchCallsJson(
   columns: readonly BatchColumn[],
   calls: readonly (readonly unknown[])[],
   json: ReadonlySet<string> = new Set(),
 ): string {
-  const call = (args: readonly unknown[], n: number) => {
-    const fields = [`"n":${n}`];
-    columns.forEach(([name], i) => {
-      const value = args[i];
-      if (value === undefined) return;
-      const text = json.has(name) ? String(value) : JSON.stringify(typeof value === 'bigint' ? value.toString() : value);
-      fields.push(`"${name}":${text}`);
-    });
-    return `{${fields.join(',')}}`;
+  const value = ([name, type]: BatchColumn, arg: unknown): string => {
+    if (arg === undefined || arg === null) return 'null';
+    if (json.has(name)) return String(arg);
+    if (type.endsWith('[]')) return JSON.stringify(textArrayLiteral(arg as string[]));
+    return JSON.stringify(typeof arg === 'bigint' ? arg.toString() : arg);
   };
-  return `[${calls.map(call).join(',')}]`;
+  return `[${calls.map(args => `[${columns.map((column, i) => value(column, args[i])).join(',')}]`).join(',')}]`;
 }
 
 /**
  * `mem`: each call's caller's active membership in its resource (of the app environment and type
- * the call assumed), with its role, locked as the single statements lock it (lockedMembership), in
+ * the call assumed), with its role and the resource's owner, locked as the single statements lock it (lockedMembership), in
  * one order (by resource, then member) and without waiting (NOWAIT): a transition in flight holds
  * its resource FOR UPDATE, and one call waiting for it would hold up every other in the batch.
  */
 export const lockedMembers = sql`mem AS MATERIALIZED (
-      SELECT i.n, m.role::text AS role FROM i
+      SELECT i.n, m.role::text AS role, r.owner_principal AS owner FROM i
       JOIN resources r ON r.id = i.resource_id AND r.deployment_id = i.deployment_id AND r.type = i.type
       JOIN memberships m ON m.resource_id = r.id AND m.principal_id = i.me AND m.state = 'active'
       ORDER BY r.id, m.principal_id
@@ -92,14 +102,31 @@ const entry = entryParamsOf(CHARGE_COLUMNS.slice(1, 16).map(([name]) => callColu
  * write that `grows` its resource, the storage payer surely covers it.
  */
 export function batchChargeCtes(kind: Exclude<BatchChargeKind, 'unmetered'>, when: RawBuilder<boolean>, grows: boolean) {
-  const payer: PayerValues | null =
-    kind === 'charged' ? null : { owner: callColumn('owner'), holder: callColumn('holder'), developer: callColumn('developer') };
   const credit = kind === 'charged' || kind === 'credit' ? callColumn('credit_micros') : null;
   const covered = sql<boolean>`(SELECT ok FROM cov WHERE cov.n = i.n)`;
   return sql`
-    cov AS MATERIALIZED (SELECT i.n, COALESCE(p.ok, false) AS ok, p.holder, p.developer, p.owner FROM i
-      LEFT JOIN LATERAL (${storageCheck(callColumn('resource_id'), credit, entry, payer, kind === 'lease')}) p ON true),
+    cov AS MATERIALIZED (${kind === 'charged' ? payerFoundCheck(credit) : knownPayerCheck(kind, credit)}),
     e AS (${entryInsertSql(entry, grows ? sql<boolean>`${when} AND ${covered}` : when, { from: sql`i,` })})`;
+}
+
+/** `cov` for calls whose storage payer the statement finds from the resource (storageCheck). */
+const payerFoundCheck = (credit: RawBuilder<unknown> | null) => sql`SELECT i.n, COALESCE(p.ok, false) AS ok, p.holder, p.developer, p.owner FROM i
+      LEFT JOIN LATERAL (${storageCheck(callColumn('resource_id'), credit, entry, null, false)}) p ON true`;
+
+/**
+ * `cov` for calls with their storage payer known (storageCheck's with one): the payer stands while
+ * the resource's owner is the one it followed from, as `mem` read it with the resource's lock (no
+ * second lookup of the resource). A call without its membership (whose `mem` read nothing) keeps
+ * its payer as known: the statement writes nothing for it, and the transaction path judges it.
+ */
+function knownPayerCheck(kind: KnownPayerCheck, credit: RawBuilder<unknown> | null) {
+  const [holder, developer, owner] = [callColumn('holder'), callColumn('developer'), callColumn('owner')];
+  const covers =
+    kind === 'lease' ? sql<boolean>`${holder} IN (${entry.principalId}::text, ${entry.developerId}::text)` : holderSurelyCovers(holder, developer, credit);
+  return sql`SELECT i.n, o.same AND ${covers} AS ok,
+        CASE WHEN o.same THEN ${holder} END AS holder, CASE WHEN o.same THEN ${developer} END AS developer, CASE WHEN o.same THEN ${owner} END AS owner
+      FROM i LEFT JOIN mem ON mem.n = i.n
+      CROSS JOIN LATERAL (SELECT mem.n IS NULL OR mem.owner IS NOT DISTINCT FROM ${owner} AS same) o`;
 }
 
 /** Whether the call `i`'s entry was recorded (batchChargeCtes). */

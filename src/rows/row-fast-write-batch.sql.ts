@@ -34,6 +34,7 @@ import {
   callCharged,
   callXid,
   lockedMembers,
+  textArrayLiteral,
 } from './row-batch.sql.js';
 
 /** What a batch's calls have in common: its statement's text follows it. */
@@ -85,14 +86,11 @@ export function pickSql(db: Sql, fragment: Fragment): PickSql | null {
   const values: string[] = [];
   for (const value of parameters) {
     if (typeof value === 'string') values.push(value);
-    else if (Array.isArray(value) && value.every(item => typeof item === 'string')) values.push(arrayLiteral(value));
+    else if (Array.isArray(value) && value.every(item => typeof item === 'string')) values.push(textArrayLiteral(value));
     else return null;
   }
   return { text: text.replace(/\$(\d+)/g, (_, k: string) => `(i.p ->> ${Number(k) - 1})`), values };
 }
-
-/** A list of strings as PostgreSQL's array literal: each element quoted, `"` and `\` escaped. */
-const arrayLiteral = (items: readonly string[]): string => `{${items.map(item => `"${item.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 /** The single statement's rows (writtenSelect's), with the resource's transaction (null: not as assumed) and whether the gate held. */
 export type FastWrittenRow = WrittenRow & { xid: string | null; go: boolean | null };

@@ -84,6 +84,28 @@ describe.each(available)('one-statement insert on $name', backend => {
     expect(await written(project)).toEqual({ rows: before.rows + 2, charges: before.charges + 2 });
   });
 
+  it('a storage payer other than the charge’s, known from an earlier insert, falls into debt: 402 storage, nothing written or charged', async ({
+    prisma,
+    s,
+    project,
+    written,
+  }) => {
+    // The resource passes to a person, who then pays for its bytes; carol's inserts are the developer's to pay.
+    const heir = 'usr_heir_solvent';
+    await prisma.principal.create({ data: { id: heir, kind: 'user', name: 'Heir' } });
+    await prisma.wallet.create({ data: { holderId: heir, balanceMicros: 1_000_000n } });
+    await prisma.resource.update({ where: { id: project }, data: { ownerPrincipal: heir } });
+    // The first finds the heir as the payer; the second checks the heir's wallet as the known payer.
+    for (const title of ['heir found', 'heir known']) expect((await insert(s.users.carol, project, title)).status).toBe(200);
+    const before = await written(project);
+    await prisma.wallet.update({ where: { holderId: heir }, data: { balanceMicros: -1_000_000n } });
+    const res = await insert(s.users.carol, project, 'heir in debt');
+    expect(res.status, JSON.stringify(res.body)).toBe(402);
+    expect(res.body).toMatchObject({ error: 'payment_required', reason: 'storage' });
+    expect(await written(project)).toEqual(before);
+    await prisma.resource.update({ where: { id: project }, data: { ownerPrincipal: s.users.alice.id } });
+  });
+
   it.runIf(backend.name === 'postgres')(
     'runs on the write lane: a connection of its own, named in pg_stat_activity',
     async ({ prisma, s, project }) => {
