@@ -122,7 +122,9 @@ const payerFoundCheck = (credit: RawBuilder<unknown> | null) => sql`SELECT i.n, 
 function knownPayerCheck(kind: KnownPayerCheck, credit: RawBuilder<unknown> | null) {
   const [holder, developer, owner] = [callColumn('holder'), callColumn('developer'), callColumn('owner')];
   const covers =
-    kind === 'lease' ? sql<boolean>`${holder} IN (${entry.principalId}::text, ${entry.developerId}::text)` : holderSurelyCovers(holder, developer, credit);
+    kind === 'lease'
+      ? sql<boolean>`${holder} IN (${entry.principalId}::text, ${entry.developerId}::text)`
+      : holderSurelyCovers(holder, developer, credit);
   return sql`SELECT i.n, o.same AND ${covers} AS ok,
         CASE WHEN o.same THEN ${holder} END AS holder, CASE WHEN o.same THEN ${developer} END AS developer, CASE WHEN o.same THEN ${owner} END AS owner
       FROM i LEFT JOIN mem ON mem.n = i.n

@@ -34,7 +34,14 @@ function roundTrip(name: string, create: () => Promise<Database>) {
 
     it('reads every call back as it was sent, in order, numbered from 0', async () => {
       const calls = [
-        [ODD, [ODD, 'owner', '', 'NULL', '{x}'], { nested: [ODD, 1, null, { deep: true }] }, 9_007_199_254_740_993n, '2026-03-01T12:34:56.789Z', true],
+        [
+          ODD,
+          [ODD, 'owner', '', 'NULL', '{x}'],
+          { nested: [ODD, 1, null, { deep: true }] },
+          9_007_199_254_740_993n,
+          '2026-03-01T12:34:56.789Z',
+          true,
+        ],
         ['plain', [], [1, 'two'], -12n, new Date('2026-11-29T00:00:00.000Z'), false],
         // A kind with fewer arguments: the rest are null.
         ['short'],
