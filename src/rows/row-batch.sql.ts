@@ -79,9 +79,10 @@ export function batchCallsJson(
 
 /**
  * `mem`: each call's caller's active membership in its resource (of the app environment and type
- * the call assumed), with its role and the resource's owner, locked as the single statements lock it (lockedMembership), in
- * one order (by resource, then member) and without waiting (NOWAIT): a transition in flight holds
- * its resource FOR UPDATE, and one call waiting for it would hold up every other in the batch.
+ * the call assumed), with its role and the resource's owner, locked as the single statements lock
+ * it (lockedMembership), in one order (by resource, then member) and without waiting (NOWAIT): a
+ * transition in flight holds its resource FOR UPDATE, and one call waiting for it would hold up
+ * every other in the batch.
  */
 export const lockedMembers = sql`mem AS MATERIALIZED (
       SELECT i.n, m.role::text AS role, r.owner_principal AS owner FROM i
