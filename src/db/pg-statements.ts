@@ -16,7 +16,7 @@
  * round trip of its own. Their CommandCompletes come first and are not the statement's.
  */
 import pg from 'pg';
-import { type StatementResult, driverValue } from './sql-values.js';
+import { type StatementResult, textParameter } from './sql-values.js';
 import { OutcomeUnknownError, refusedByServer } from './outcome.js';
 
 interface Field {
@@ -53,30 +53,6 @@ interface ConnectionState {
 }
 
 const connections = new WeakMap<object, ConnectionState>();
-
-/**
- * A parameter as PostgreSQL's text input reads it. Dates go as UTC ISO text (`driverValue`), arrays
- * as array literals, other objects as JSON; `null` stays NULL.
- */
-export function textParameter(raw: unknown): string | Buffer | null {
-  const value = driverValue(raw);
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  if (Buffer.isBuffer(value)) return value;
-  if (Array.isArray(value)) return arrayLiteral(value);
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-function arrayLiteral(values: readonly unknown[]): string {
-  const items = values.map(item => {
-    if (item === null || item === undefined) return 'NULL';
-    if (Array.isArray(item)) return arrayLiteral(item);
-    const text = textParameter(item);
-    return `"${String(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  });
-  return `{${items.join(',')}}`;
-}
 
 /** "UPDATE 3", "INSERT 0 1", "SELECT 2": the rows a statement wrote or returned. */
 function rowCountOf(tag: string | undefined): number {

@@ -65,6 +65,30 @@ export const SQL_TYPE_PARSERS: Readonly<Record<number, (text: string) => unknown
  */
 export const driverValue = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
 
+/**
+ * A parameter as PostgreSQL's text input reads it. Dates go as UTC ISO text (`driverValue`), arrays
+ * as array literals, other objects as JSON; `null` stays NULL.
+ */
+export function textParameter(raw: unknown): string | Buffer | null {
+  const value = driverValue(raw);
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (Buffer.isBuffer(value)) return value;
+  if (Array.isArray(value)) return arrayLiteral(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function arrayLiteral(values: readonly unknown[]): string {
+  const items = values.map(item => {
+    if (item === null || item === undefined) return 'NULL';
+    if (Array.isArray(item)) return arrayLiteral(item);
+    const text = textParameter(item);
+    return `"${String(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  });
+  return `{${items.join(',')}}`;
+}
+
 /** A driver's answer to one statement: its rows and how many rows it wrote (or returned). */
 export interface StatementResult {
   rows: unknown[];

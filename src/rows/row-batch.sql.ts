@@ -7,6 +7,7 @@
 import { entryInsertSql, entryParamsOf } from '../billing/wallet-leases.service.js';
 import { type KnownPayerCheck, holderSurelyCovers, storageCheck } from '../billing/metering.service.js';
 import { type RawBuilder, sql } from '../db/sql.js';
+import { textParameter } from '../db/sql-values.js';
 
 /** A batch's column: its name and SQL type. */
 export type BatchColumn = readonly [name: string, type: string];
@@ -55,13 +56,11 @@ export const batchCalls = (columns: readonly BatchColumn[], calls: unknown) =>
   sql`i AS MATERIALIZED (SELECT (x.ord - 1)::int AS n, ${sql.raw(columns.map(columnSql).join(', '))}
       FROM jsonb_array_elements(${calls}::jsonb) WITH ORDINALITY AS x(value, ord))`;
 
-/** A list of strings as PostgreSQL's array literal: each element quoted, `"` and `\` escaped. */
-export const textArrayLiteral = (items: readonly string[]): string => `{${items.map(item => `"${item.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-
 /**
  * The calls as the statement's one parameter: a JSON array of calls, each the array of its
- * arguments in `columns`' order (null where a kind has fewer). `json` columns are JSON text already
- * and go in as they are; an array column goes as its array literal, bigints as text.
+ * arguments in `columns`' order (null where a kind has fewer). A `jsonb` column's value goes in as
+ * JSON (as it is when named in `json`: JSON text already); any other as the text a parameter of its
+ * type would be (textParameter: arrays as array literals, bigints and dates as text).
  */
 export function batchCallsJson(
   columns: readonly BatchColumn[],
@@ -71,8 +70,7 @@ export function batchCallsJson(
   const value = ([name, type]: BatchColumn, arg: unknown): string => {
     if (arg === undefined || arg === null) return 'null';
     if (json.has(name)) return String(arg);
-    if (type.endsWith('[]')) return JSON.stringify(textArrayLiteral(arg as string[]));
-    return JSON.stringify(typeof arg === 'bigint' ? arg.toString() : arg);
+    return JSON.stringify(type === 'jsonb' ? arg : textParameter(arg));
   };
   return `[${calls.map(args => `[${columns.map((column, i) => value(column, args[i])).join(',')}]`).join(',')}]`;
 }

@@ -20,6 +20,7 @@
  */
 import type { CompiledQuery } from 'kysely';
 import { type RawBuilder, type Sql, rowsOf, sql } from '../db/sql.js';
+import { textParameter } from '../db/sql-values.js';
 import { ROWS_MAX_WHERE } from './rows-input.service.js';
 import { ROW_MAX_CHARS } from './row-values.rules.js';
 import type { Fragment } from './rows.sql.js';
@@ -34,7 +35,6 @@ import {
   callCharged,
   callXid,
   lockedMembers,
-  textArrayLiteral,
 } from './row-batch.sql.js';
 
 /** What a batch's calls have in common: its statement's text follows it. */
@@ -86,7 +86,7 @@ export function pickSql(db: Sql, fragment: Fragment): PickSql | null {
   const values: string[] = [];
   for (const value of parameters) {
     if (typeof value === 'string') values.push(value);
-    else if (Array.isArray(value) && value.every(item => typeof item === 'string')) values.push(textArrayLiteral(value));
+    else if (Array.isArray(value) && value.every(item => typeof item === 'string')) values.push(textParameter(value) as string);
     else return null;
   }
   return { text: text.replace(/\$(\d+)/g, (_, k: string) => `(i.p ->> ${Number(k) - 1})`), values };
