@@ -527,16 +527,27 @@ export const chargeCtes = (
   e AS (${entryInsertSql(entry, sql<boolean>`${when} AND (NOT ${grows} OR (SELECT ok FROM cov))`)})`;
 
 /**
+ * Whether the storage payer `holder` surely covers the write, as SQL: it holds the lease the charge
+ * is paid from (payerHoldsLease: the open lease proves its headroom), or its wallet does (holderSurelyCovers).
+ */
+export const payerCovers = (holder: unknown, developer: unknown, creditMicros: unknown | null, entry: EntryParams, holdsLease: boolean) =>
+  holdsLease
+    ? sql<boolean>`${holder} IN (${entry.principalId}::text, ${entry.developerId}::text)`
+    : holderSurelyCovers(holder, developer, creditMicros);
+
+/**
  * chargeCtes' storage check: the payer it checks (none when a payer passed in no longer is), and
  * whether that payer surely covers the write (`ok`). Its values may be columns of the statement's
  * own (a batch's items, src/rows/row-fast-insert-batch.sql.ts).
  */
 export const storageCheck = (resourceId: unknown, creditMicros: unknown | null, entry: EntryParams, payer: PayerValues | null, holdsLease: boolean) =>
-  sql<StoragePayer & { ok: boolean }>`SELECT s.holder, s.developer, s.owner, ${
-    payer && holdsLease
-      ? sql<boolean>`s.holder IN (${entry.principalId}::text, ${entry.developerId}::text)`
-      : holderSurelyCovers(sql.ref('s.holder'), sql.ref('s.developer'), creditMicros)
-  } AS ok
+  sql<StoragePayer & { ok: boolean }>`SELECT s.holder, s.developer, s.owner, ${payerCovers(
+    sql.ref('s.holder'),
+    sql.ref('s.developer'),
+    creditMicros,
+    entry,
+    !!payer && holdsLease,
+  )} AS ok
     FROM (${payerSql(resourceId, payer)}) s`;
 
 /** Whether a statement with chargeCtes recorded the entry (a write gated on it happens only when charged). */

@@ -5,7 +5,7 @@
  * statement's chargeCtes records it, per call.
  */
 import { entryInsertSql, entryParamsOf } from '../billing/wallet-leases.service.js';
-import { type KnownPayerCheck, holderSurelyCovers, storageCheck } from '../billing/metering.service.js';
+import { type KnownPayerCheck, payerCovers, storageCheck } from '../billing/metering.service.js';
 import { type RawBuilder, sql } from '../db/sql.js';
 import { textParameter } from '../db/sql-values.js';
 
@@ -120,11 +120,7 @@ const payerFoundCheck = (credit: RawBuilder<unknown> | null) => sql`SELECT i.n, 
  */
 function knownPayerCheck(kind: KnownPayerCheck, credit: RawBuilder<unknown> | null) {
   const [holder, developer, owner] = [callColumn('holder'), callColumn('developer'), callColumn('owner')];
-  const covers =
-    kind === 'lease'
-      ? sql<boolean>`${holder} IN (${entry.principalId}::text, ${entry.developerId}::text)`
-      : holderSurelyCovers(holder, developer, credit);
-  return sql`SELECT i.n, o.same AND ${covers} AS ok,
+  return sql`SELECT i.n, o.same AND ${payerCovers(holder, developer, credit, entry, kind === 'lease')} AS ok,
         CASE WHEN o.same THEN ${holder} END AS holder, CASE WHEN o.same THEN ${developer} END AS developer, CASE WHEN o.same THEN ${owner} END AS owner
       FROM i LEFT JOIN mem ON mem.n = i.n
       CROSS JOIN LATERAL (SELECT mem.n IS NULL OR mem.owner IS NOT DISTINCT FROM ${owner} AS same) o`;
