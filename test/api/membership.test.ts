@@ -261,8 +261,11 @@ describe('blocks', () => {
     expect((await carol.get('/v1/resources/invitations')).body.invitations.map((i: any) => i.resourceId)).toContain(id);
   });
 
-  it('GET /v1/blocks lists your own blocks, oldest first, and not the blocks of you', async ({ s }) => {
+  it('GET /v1/blocks lists your own blocks, oldest first, and not the blocks of you', async ({ ctx, s }) => {
     const { alice, bob, carol } = s.users;
+    const anonymous = await ctx.fetch('/v1/blocks');
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
     expect((await alice.get('/v1/blocks')).body).toEqual({ blocks: [] });
     await alice.post('/v1/blocks', { userId: carol.id });
     await alice.post('/v1/blocks', { userId: bob.id });
